@@ -1,0 +1,94 @@
+//! The one error type of the library.
+//!
+//! Bad input is rejected when a model object is built, naming the object and the field;
+//! a solver that did not converge is an error carrying its iteration count and residual.
+
+/// Everything that can go wrong in ricochet.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A vector or matrix has the wrong size.
+    #[error("{what}: wrong dimension, expected {expected}, got {got}")]
+    Dimension {
+        /// The object and field at fault, e.g. `LagrangianLinearTIDS: stiffness K`.
+        what: String,
+        /// The expected size, e.g. `3x3`.
+        expected: String,
+        /// The size that was given.
+        got: String,
+    },
+    /// A mass matrix is not symmetric positive definite.
+    #[error("{what}: mass matrix is not symmetric positive definite")]
+    MassNotSpd {
+        /// The dynamical system at fault.
+        what: String,
+    },
+    /// A restitution coefficient outside [0, 1].
+    #[error("{what}: restitution coefficient e = {value} is outside [0, 1]")]
+    Restitution {
+        /// The non-smooth law at fault.
+        what: String,
+        /// The coefficient that was given.
+        value: f64,
+    },
+    /// A NaN or an infinity in an input.
+    #[error("{what}: contains a non-finite value (NaN or inf)")]
+    NonFinite {
+        /// The object and field at fault.
+        what: String,
+    },
+    /// A scalar parameter outside its valid range (h ≤ 0, θ ∉ [0, 1], ...).
+    #[error("{what} = {value} is invalid: {reason}")]
+    Parameter {
+        /// The parameter, e.g. `time step h`.
+        what: String,
+        /// The value that was given.
+        value: f64,
+        /// The rule it breaks, e.g. `must be > 0`.
+        reason: String,
+    },
+    /// A model that the chosen integrator or solver cannot handle.
+    #[error("{what}: {reason}")]
+    Unsupported {
+        /// The object at fault.
+        what: String,
+        /// Why it is not supported.
+        reason: String,
+    },
+    /// A matrix that must be inverted is singular.
+    #[error("{what}: matrix is singular")]
+    Singular {
+        /// The matrix, e.g. `iteration matrix W`.
+        what: String,
+    },
+    /// An LCP solver stopped without meeting its tolerance.
+    #[error(
+        "{solver} did not converge{context}: {iterations} iterations, residual {residual:e} (tolerance {tolerance:e})"
+    )]
+    NotConverged {
+        /// The solver's name.
+        solver: String,
+        /// Where it happened, e.g. ` at step 12 (t = 0.06)`; may be empty.
+        context: String,
+        /// Iterations (or pivots) performed.
+        iterations: usize,
+        /// Final residual in Siconos's measure.
+        residual: f64,
+        /// The tolerance asked for.
+        tolerance: f64,
+    },
+    /// A data file could not be parsed.
+    #[error("{file}: {reason}")]
+    Parse {
+        /// The file (or a description of the source).
+        file: String,
+        /// What was wrong.
+        reason: String,
+    },
+    /// An I/O error.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+/// `Result` with ricochet's [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;

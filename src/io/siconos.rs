@@ -1,0 +1,159 @@
+//! Siconos's text formats, read with the same whitespace-token rules as its `fscanf` readers.
+//!
+//! - A NumericsMatrix: `storageType size0 size1`, then for dense storage (0) `size0 size1`
+//!   again and the entries **column-major**; for sparse-block storage (1) `nbblocks`,
+//!   the block-row and block-column counts, the cumulative block sizes, `filled1 filled2`,
+//!   the CSR-style block-row pointers and block-column indices, then each block (its number,
+//!   then its entries column-major).
+//! - An LCP file: `n`, the NumericsMatrix M, then q; any text after q is ignored.
+//! - A `.ref` trajectory: `rows cols`, then the rows.
+
+use std::path::Path;
+
+use nalgebra::{DMatrix, DVector};
+
+use crate::error::{Error, Result};
+use crate::solver::LinearComplementarityProblem;
+
+/// A cursor over the whitespace-separated tokens of one file.
+struct Tokens<'a> {
+    file: String,
+    iter: std::str::SplitWhitespace<'a>,
+}
+
+impl<'a> Tokens<'a> {
+    fn new(file: &str, text: &'a str) -> Self {
+        Self { file: file.into(), iter: text.split_whitespace() }
+    }
+
+    fn error(&self, reason: String) -> Error {
+        Error::Parse { file: self.file.clone(), reason }
+    }
+
+    fn number(&mut self, what: &str) -> Result<f64> {
+        let token = self.iter.next().ok_or_else(|| self.error(format!("unexpected end of file reading {what}")))?;
+        token.parse().map_err(|_| self.error(format!("expected a number for {what}, found `{token}`")))
+    }
+
+    fn count(&mut self, what: &str) -> Result<usize> {
+        let x = self.number(what)?;
+        if x >= 0.0 && x.fract() == 0.0 && x < 1e9 {
+            Ok(x as usize)
+        } else {
+            Err(self.error(format!("expected a non-negative integer for {what}, found {x}")))
+        }
+    }
+
+    fn counts(&mut self, what: &str, len: usize) -> Result<Vec<usize>> {
+        (0..len).map(|_| self.count(what)).collect()
+    }
+
+    fn vector(&mut self, what: &str, len: usize) -> Result<DVector<f64>> {
+        let values = (0..len).map(|_| self.number(what)).collect::<Result<Vec<_>>>()?;
+        Ok(DVector::from_vec(values))
+    }
+
+    /// A NumericsMatrix of the given expected shape.
+    fn numerics_matrix(&mut self, rows: usize, cols: usize) -> Result<DMatrix<f64>> {
+        let storage = self.count("storage type")?;
+        let (size0, size1) = (self.count("size0")?, self.count("size1")?);
+        if (size0, size1) != (rows, cols) {
+            return Err(self.error(format!("matrix is {size0}x{size1}, expected {rows}x{cols}")));
+        }
+        match storage {
+            0 => self.dense(rows, cols),
+            1 => self.sparse_block(rows, cols),
+            other => Err(self.error(format!("storage type {other} is not supported (0 dense, 1 sparse block)"))),
+        }
+    }
+
+    fn dense(&mut self, rows: usize, cols: usize) -> Result<DMatrix<f64>> {
+        let (r, c) = (self.count("rows")?, self.count("cols")?);
+        if (r, c) != (rows, cols) {
+            return Err(self.error(format!("dense block is {r}x{c}, expected {rows}x{cols}")));
+        }
+        let values = self.vector("dense entries", rows * cols)?;
+        Ok(DMatrix::from_column_slice(rows, cols, values.as_slice()))
+    }
+
+    fn sparse_block(&mut self, rows: usize, cols: usize) -> Result<DMatrix<f64>> {
+        let nbblocks = self.count("nbblocks")?;
+        let (block_rows, block_cols) = (self.count("blocknumber0")?, self.count("blocknumber1")?);
+        let row_ends = self.counts("blocksize0", block_rows)?;
+        let col_ends = self.counts("blocksize1", block_cols)?;
+        if row_ends.last() != Some(&rows) || col_ends.last() != Some(&cols) {
+            return Err(self.error("block sizes do not add up to the matrix size".into()));
+        }
+        let (filled1, filled2) = (self.count("filled1")?, self.count("filled2")?);
+        let row_ptr = self.counts("index1_data", filled1)?;
+        let col_idx = self.counts("index2_data", filled2)?;
+        if filled2 != nbblocks || filled1 != block_rows + 1 {
+            return Err(self.error("inconsistent sparse-block counts".into()));
+        }
+        let start = |ends: &[usize], k: usize| if k == 0 { 0 } else { ends[k - 1] };
+        let mut m = DMatrix::zeros(rows, cols);
+        for block_row in 0..block_rows {
+            for k in row_ptr[block_row]..row_ptr[block_row + 1] {
+                let block_col = *col_idx.get(k).filter(|&&c| c < block_cols).ok_or_else(|| self.error("block index out of range".into()))?;
+                self.count("block number")?;
+                let (r0, c0) = (start(&row_ends, block_row), start(&col_ends, block_col));
+                let (nr, nc) = (row_ends[block_row] - r0, col_ends[block_col] - c0);
+                let values = self.vector("block entries", nr * nc)?;
+                m.view_mut((r0, c0), (nr, nc)).copy_from_slice(values.as_slice());
+            }
+        }
+        Ok(m)
+    }
+}
+
+/// Parses an LCP in Siconos's `.dat` format; `file` names the source in errors.
+pub fn parse_lcp(file: &str, text: &str) -> Result<LinearComplementarityProblem> {
+    let mut tokens = Tokens::new(file, text);
+    let n = tokens.count("n")?;
+    let m = tokens.numerics_matrix(n, n)?;
+    let q = tokens.vector("q", n)?;
+    LinearComplementarityProblem::new(m, q)
+}
+
+/// Reads an LCP `.dat` file.
+pub fn read_lcp(path: &Path) -> Result<LinearComplementarityProblem> {
+    parse_lcp(&path.display().to_string(), &std::fs::read_to_string(path)?)
+}
+
+/// Parses a `.ref` trajectory (`rows cols` then the rows) into a rows × cols matrix.
+pub fn parse_ref(file: &str, text: &str) -> Result<DMatrix<f64>> {
+    let mut tokens = Tokens::new(file, text);
+    let (rows, cols) = (tokens.count("rows")?, tokens.count("cols")?);
+    let values = tokens.vector("entries", rows * cols)?;
+    Ok(DMatrix::from_row_slice(rows, cols, values.as_slice()))
+}
+
+/// Reads a `.ref` trajectory file.
+pub fn read_ref(path: &Path) -> Result<DMatrix<f64>> {
+    parse_ref(&path.display().to_string(), &std::fs::read_to_string(path)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dense_is_column_major() {
+        let lcp = parse_lcp("t", "2 0 2 2 2 2  1 3  2 4  -1 -2").unwrap();
+        assert_eq!(lcp.m, DMatrix::from_row_slice(2, 2, &[1.0, 2.0, 3.0, 4.0]));
+        assert_eq!(lcp.q.as_slice(), &[-1.0, -2.0]);
+    }
+
+    #[test]
+    fn sparse_block_matches_dense() {
+        // deudeu: one 2x2 block [[2, 1], [1, 2]].
+        let text = "2 1 2 2 1 1 1 2 2 2 1 0 1 0 0 2 1 1 2 -5 -6";
+        let lcp = parse_lcp("t", text).unwrap();
+        assert_eq!(lcp.m, DMatrix::from_row_slice(2, 2, &[2.0, 1.0, 1.0, 2.0]));
+    }
+
+    #[test]
+    fn truncated_file_is_an_error() {
+        assert!(matches!(parse_lcp("t", "2 0 2 2 2 2 1 3"), Err(Error::Parse { .. })));
+    }
+}

@@ -1,0 +1,71 @@
+//! Validation helpers shared by the model builders: every check returns an [`Error`] that
+//! names the object and field at fault.
+
+use nalgebra::{DMatrix, DVector};
+
+use crate::error::{Error, Result};
+
+/// Rejects NaN and infinities in a vector.
+pub fn finite_vector(what: &str, v: &DVector<f64>) -> Result<()> {
+    if v.iter().all(|x| x.is_finite()) {
+        Ok(())
+    } else {
+        Err(Error::NonFinite { what: what.into() })
+    }
+}
+
+/// Rejects NaN and infinities in a matrix.
+pub fn finite_matrix(what: &str, m: &DMatrix<f64>) -> Result<()> {
+    if m.iter().all(|x| x.is_finite()) {
+        Ok(())
+    } else {
+        Err(Error::NonFinite { what: what.into() })
+    }
+}
+
+/// Checks a vector's length (and that it is finite).
+pub fn vector(what: &str, v: &DVector<f64>, len: usize) -> Result<()> {
+    if v.len() != len {
+        return Err(Error::Dimension {
+            what: what.into(),
+            expected: len.to_string(),
+            got: v.len().to_string(),
+        });
+    }
+    finite_vector(what, v)
+}
+
+/// Checks a matrix's shape (and that it is finite).
+pub fn matrix(what: &str, m: &DMatrix<f64>, rows: usize, cols: usize) -> Result<()> {
+    if m.shape() != (rows, cols) {
+        return Err(Error::Dimension {
+            what: what.into(),
+            expected: format!("{rows}x{cols}"),
+            got: format!("{}x{}", m.nrows(), m.ncols()),
+        });
+    }
+    finite_matrix(what, m)
+}
+
+/// Checks that a square matrix is symmetric (to a relative 1e-12) and positive definite
+/// (its Cholesky factorisation exists).
+pub fn symmetric_positive_definite(what: &str, m: &DMatrix<f64>) -> Result<()> {
+    let n = m.nrows();
+    matrix(what, m, n, n)?;
+    let scale = m.amax().max(f64::MIN_POSITIVE);
+    let symmetric = (0..n).all(|i| (0..i).all(|j| (m[(i, j)] - m[(j, i)]).abs() <= 1e-12 * scale));
+    if symmetric && n > 0 && m.clone().cholesky().is_some() {
+        Ok(())
+    } else {
+        Err(Error::MassNotSpd { what: what.into() })
+    }
+}
+
+/// Checks a scalar is finite and satisfies `ok`, else reports `reason`.
+pub fn scalar(what: &str, value: f64, ok: bool, reason: &str) -> Result<()> {
+    if value.is_finite() && ok {
+        Ok(())
+    } else {
+        Err(Error::Parameter { what: what.into(), value, reason: reason.into() })
+    }
+}

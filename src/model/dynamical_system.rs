@@ -1,0 +1,218 @@
+//! Dynamical systems, in Siconos's vocabulary.
+//!
+//! - [`LagrangianLinearTIDS`]: `M v̇ + C v + K q = F_ext(t) + p`, M, C, K constant.
+//! - [`LagrangianDS`]: `M(q) v̇ + F_gyr(q, v) + F_int(q, v, t) = F_ext(t) + p`.
+//! - [`FirstOrderLinearDS`]: `ẋ = A x + b + r`.
+//!
+//! A model object holds its operators and its initial state; the time stepper owns the
+//! evolving state. Lagrangian systems expose the total force
+//! `F(t, q, v) = F_ext(t) − F_gyr(q, v) − F_int(q, v, t)` and its Jacobians, from which the
+//! Moreau–Jean iteration matrix `W = M − hθ ∂F/∂v − h²θ² ∂F/∂q` is built.
+
+use nalgebra::{DMatrix, DVector};
+
+use super::check;
+use super::force::{ExternalForce, Force, MassFn};
+use crate::error::Result;
+
+/// A linear time-invariant Lagrangian system `M v̇ + C v + K q = F_ext(t) + p`.
+pub struct LagrangianLinearTIDS {
+    pub(crate) q0: DVector<f64>,
+    pub(crate) v0: DVector<f64>,
+    pub(crate) mass: DMatrix<f64>,
+    pub(crate) stiffness: DMatrix<f64>,
+    pub(crate) damping: DMatrix<f64>,
+    pub(crate) fext: ExternalForce,
+}
+
+impl LagrangianLinearTIDS {
+    /// A system with initial position `q0`, velocity `v0` and constant mass matrix `mass`
+    /// (symmetric positive definite); K, C and F_ext start at zero.
+    pub fn new(q0: DVector<f64>, v0: DVector<f64>, mass: DMatrix<f64>) -> Result<Self> {
+        let n = q0.len();
+        check::finite_vector("LagrangianLinearTIDS: q0", &q0)?;
+        check::vector("LagrangianLinearTIDS: v0", &v0, n)?;
+        check::matrix("LagrangianLinearTIDS: mass M", &mass, n, n)?;
+        check::symmetric_positive_definite("LagrangianLinearTIDS: mass M", &mass)?;
+        let zero = DMatrix::zeros(n, n);
+        Ok(Self { q0, v0, mass, stiffness: zero.clone(), damping: zero, fext: ExternalForce::zero(n) })
+    }
+
+    /// Sets the stiffness K (n × n).
+    pub fn with_stiffness(mut self, k: DMatrix<f64>) -> Result<Self> {
+        check::matrix("LagrangianLinearTIDS: stiffness K", &k, self.ndof(), self.ndof())?;
+        self.stiffness = k;
+        Ok(self)
+    }
+
+    /// Sets the damping C (n × n).
+    pub fn with_damping(mut self, c: DMatrix<f64>) -> Result<Self> {
+        check::matrix("LagrangianLinearTIDS: damping C", &c, self.ndof(), self.ndof())?;
+        self.damping = c;
+        Ok(self)
+    }
+
+    /// Sets a constant external force F_ext.
+    pub fn with_fext(mut self, f: DVector<f64>) -> Result<Self> {
+        self.fext = ExternalForce::constant("LagrangianLinearTIDS: F_ext", f, self.ndof())?;
+        Ok(self)
+    }
+
+    /// Sets a time-dependent external force F_ext(t); its value at t = 0 is checked.
+    pub fn with_fext_fn(mut self, f: impl Fn(f64) -> DVector<f64> + Send + Sync + 'static) -> Result<Self> {
+        self.fext = ExternalForce::function("LagrangianLinearTIDS: F_ext(t)", Box::new(f), self.ndof())?;
+        Ok(self)
+    }
+
+    /// Number of degrees of freedom.
+    pub fn ndof(&self) -> usize {
+        self.q0.len()
+    }
+}
+
+/// A nonlinear Lagrangian system `M(q) v̇ + F_gyr(q, v) + F_int(q, v, t) = F_ext(t) + p`.
+///
+/// Jacobians of F_int and F_gyr may be given with the forces; those not given are computed
+/// by central finite differences (step 1e-7·max(1, |x_j|)) when the iteration matrix is built.
+pub struct LagrangianDS {
+    pub(crate) q0: DVector<f64>,
+    pub(crate) v0: DVector<f64>,
+    pub(crate) mass: MassFn,
+    pub(crate) fint: Option<Force>,
+    pub(crate) fgyr: Option<Force>,
+    pub(crate) fext: ExternalForce,
+}
+
+impl LagrangianDS {
+    /// A system with a constant mass matrix (symmetric positive definite).
+    pub fn new(q0: DVector<f64>, v0: DVector<f64>, mass: DMatrix<f64>) -> Result<Self> {
+        check::symmetric_positive_definite("LagrangianDS: mass M", &mass)?;
+        Self::with_mass_fn(q0, v0, move |_| mass.clone())
+    }
+
+    /// A system with a configuration-dependent mass M(q), checked at q0.
+    pub fn with_mass_fn(
+        q0: DVector<f64>,
+        v0: DVector<f64>,
+        mass: impl Fn(&DVector<f64>) -> DMatrix<f64> + Send + Sync + 'static,
+    ) -> Result<Self> {
+        let n = q0.len();
+        check::finite_vector("LagrangianDS: q0", &q0)?;
+        check::vector("LagrangianDS: v0", &v0, n)?;
+        check::symmetric_positive_definite("LagrangianDS: mass M(q0)", &mass(&q0))?;
+        Ok(Self { q0, v0, mass: Box::new(mass), fint: None, fgyr: None, fext: ExternalForce::zero(n) })
+    }
+
+    /// Sets the internal force F_int(q, v, t) (with optional Jacobians ∂/∂q, ∂/∂v).
+    pub fn with_fint(mut self, force: Force) -> Result<Self> {
+        force.check("LagrangianDS: F_int", &self.q0, &self.v0)?;
+        self.fint = Some(force);
+        Ok(self)
+    }
+
+    /// Sets the gyroscopic force F_gyr(q, v) (the `t` argument of the closures is ignored).
+    pub fn with_fgyr(mut self, force: Force) -> Result<Self> {
+        force.check("LagrangianDS: F_gyr", &self.q0, &self.v0)?;
+        self.fgyr = Some(force);
+        Ok(self)
+    }
+
+    /// Sets a constant external force F_ext.
+    pub fn with_fext(mut self, f: DVector<f64>) -> Result<Self> {
+        self.fext = ExternalForce::constant("LagrangianDS: F_ext", f, self.ndof())?;
+        Ok(self)
+    }
+
+    /// Sets a time-dependent external force F_ext(t).
+    pub fn with_fext_fn(mut self, f: impl Fn(f64) -> DVector<f64> + Send + Sync + 'static) -> Result<Self> {
+        self.fext = ExternalForce::function("LagrangianDS: F_ext(t)", Box::new(f), self.ndof())?;
+        Ok(self)
+    }
+
+    /// Number of degrees of freedom.
+    pub fn ndof(&self) -> usize {
+        self.q0.len()
+    }
+}
+
+/// A first-order linear system `ẋ = A x + b + r`.
+pub struct FirstOrderLinearDS {
+    pub(crate) x0: DVector<f64>,
+    pub(crate) a: DMatrix<f64>,
+    pub(crate) b: DVector<f64>,
+}
+
+impl FirstOrderLinearDS {
+    /// A system with initial state `x0` and constant matrix `a`; b starts at zero.
+    pub fn new(x0: DVector<f64>, a: DMatrix<f64>) -> Result<Self> {
+        let n = x0.len();
+        check::finite_vector("FirstOrderLinearDS: x0", &x0)?;
+        check::matrix("FirstOrderLinearDS: A", &a, n, n)?;
+        Ok(Self { x0, a, b: DVector::zeros(n) })
+    }
+
+    /// Sets the constant term b.
+    pub fn with_b(mut self, b: DVector<f64>) -> Result<Self> {
+        check::vector("FirstOrderLinearDS: b", &b, self.x0.len())?;
+        self.b = b;
+        Ok(self)
+    }
+
+    /// Dimension of the state x.
+    pub fn dimension(&self) -> usize {
+        self.x0.len()
+    }
+}
+
+/// Any dynamical system of a scene.
+pub enum DynamicalSystem {
+    /// See [`LagrangianLinearTIDS`].
+    LagrangianLinearTIDS(LagrangianLinearTIDS),
+    /// See [`LagrangianDS`].
+    LagrangianDS(LagrangianDS),
+    /// See [`FirstOrderLinearDS`].
+    FirstOrderLinearDS(FirstOrderLinearDS),
+}
+
+impl DynamicalSystem {
+    /// Size of the coordinate vector (q for Lagrangian systems, x for first-order ones).
+    pub fn dimension(&self) -> usize {
+        match self {
+            Self::LagrangianLinearTIDS(ds) => ds.ndof(),
+            Self::LagrangianDS(ds) => ds.ndof(),
+            Self::FirstOrderLinearDS(ds) => ds.dimension(),
+        }
+    }
+
+    /// Whether this is a second-order (Lagrangian) system.
+    pub fn is_lagrangian(&self) -> bool {
+        !matches!(self, Self::FirstOrderLinearDS(_))
+    }
+
+    /// Initial coordinates (q0 or x0) and velocity (v0, empty for first-order systems).
+    pub fn initial_state(&self) -> (DVector<f64>, DVector<f64>) {
+        match self {
+            Self::LagrangianLinearTIDS(ds) => (ds.q0.clone(), ds.v0.clone()),
+            Self::LagrangianDS(ds) => (ds.q0.clone(), ds.v0.clone()),
+            Self::FirstOrderLinearDS(ds) => (ds.x0.clone(), DVector::zeros(0)),
+        }
+    }
+}
+
+impl From<LagrangianLinearTIDS> for DynamicalSystem {
+    fn from(ds: LagrangianLinearTIDS) -> Self {
+        Self::LagrangianLinearTIDS(ds)
+    }
+}
+
+impl From<LagrangianDS> for DynamicalSystem {
+    fn from(ds: LagrangianDS) -> Self {
+        Self::LagrangianDS(ds)
+    }
+}
+
+impl From<FirstOrderLinearDS> for DynamicalSystem {
+    fn from(ds: FirstOrderLinearDS) -> Self {
+        Self::FirstOrderLinearDS(ds)
+    }
+}

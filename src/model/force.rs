@@ -1,0 +1,131 @@
+//! Force terms of Lagrangian systems given as data or as user closures, with their
+//! Jacobians (given, or by central finite differences).
+
+use nalgebra::{DMatrix, DVector};
+
+use super::check;
+use crate::error::Result;
+
+/// A configuration-dependent mass matrix M(q).
+pub type MassFn = Box<dyn Fn(&DVector<f64>) -> DMatrix<f64> + Send + Sync>;
+/// A force f(q, v, t).
+pub type ForceFn = Box<dyn Fn(&DVector<f64>, &DVector<f64>, f64) -> DVector<f64> + Send + Sync>;
+/// A Jacobian of a force, ∂f/∂q or ∂f/∂v, as a function of (q, v, t).
+pub type JacobianFn = Box<dyn Fn(&DVector<f64>, &DVector<f64>, f64) -> DMatrix<f64> + Send + Sync>;
+
+/// External force F_ext: zero, constant, or a function of time.
+pub enum ExternalForce {
+    /// A constant vector (zero by default).
+    Constant(DVector<f64>),
+    /// F_ext(t).
+    Function(Box<dyn Fn(f64) -> DVector<f64> + Send + Sync>),
+}
+
+impl ExternalForce {
+    pub(crate) fn zero(n: usize) -> Self {
+        Self::Constant(DVector::zeros(n))
+    }
+
+    pub(crate) fn constant(what: &str, f: DVector<f64>, n: usize) -> Result<Self> {
+        check::vector(what, &f, n)?;
+        Ok(Self::Constant(f))
+    }
+
+    pub(crate) fn function(what: &str, f: Box<dyn Fn(f64) -> DVector<f64> + Send + Sync>, n: usize) -> Result<Self> {
+        check::vector(what, &f(0.0), n)?;
+        Ok(Self::Function(f))
+    }
+
+    /// F_ext(t), checked for size and finiteness.
+    pub fn at(&self, t: f64) -> Result<DVector<f64>> {
+        match self {
+            Self::Constant(f) => Ok(f.clone()),
+            Self::Function(f) => {
+                let value = f(t);
+                check::finite_vector("F_ext(t)", &value)?;
+                Ok(value)
+            }
+        }
+    }
+}
+
+/// A force f(q, v, t) with optional Jacobians; missing Jacobians are approximated by
+/// central differences `(f(x + δe_j) − f(x − δe_j)) / 2δ`, δ = 1e-7·max(1, |x_j|).
+pub struct Force {
+    value: ForceFn,
+    dq: Option<JacobianFn>,
+    dv: Option<JacobianFn>,
+}
+
+impl Force {
+    /// A force whose Jacobians will be computed by finite differences.
+    pub fn new(f: impl Fn(&DVector<f64>, &DVector<f64>, f64) -> DVector<f64> + Send + Sync + 'static) -> Self {
+        Self { value: Box::new(f), dq: None, dv: None }
+    }
+
+    /// Supplies ∂f/∂q.
+    pub fn with_jacobian_q(
+        mut self,
+        j: impl Fn(&DVector<f64>, &DVector<f64>, f64) -> DMatrix<f64> + Send + Sync + 'static,
+    ) -> Self {
+        self.dq = Some(Box::new(j));
+        self
+    }
+
+    /// Supplies ∂f/∂v.
+    pub fn with_jacobian_v(
+        mut self,
+        j: impl Fn(&DVector<f64>, &DVector<f64>, f64) -> DMatrix<f64> + Send + Sync + 'static,
+    ) -> Self {
+        self.dv = Some(Box::new(j));
+        self
+    }
+
+    /// Evaluates everything once at (q0, v0, 0) to check sizes.
+    pub(crate) fn check(&self, what: &str, q0: &DVector<f64>, v0: &DVector<f64>) -> Result<()> {
+        let n = q0.len();
+        check::vector(what, &(self.value)(q0, v0, 0.0), n)?;
+        let (dq, dv) = self.jacobians(q0, v0, 0.0)?;
+        check::matrix(&format!("{what} Jacobian ∂/∂q"), &dq, n, n)?;
+        check::matrix(&format!("{what} Jacobian ∂/∂v"), &dv, n, n)
+    }
+
+    /// f(q, v, t), checked to be finite.
+    pub fn value(&self, q: &DVector<f64>, v: &DVector<f64>, t: f64) -> Result<DVector<f64>> {
+        let f = (self.value)(q, v, t);
+        check::finite_vector("force f(q, v, t)", &f)?;
+        Ok(f)
+    }
+
+    /// (∂f/∂q, ∂f/∂v) at (q, v, t).
+    pub fn jacobians(&self, q: &DVector<f64>, v: &DVector<f64>, t: f64) -> Result<(DMatrix<f64>, DMatrix<f64>)> {
+        let dq = match &self.dq {
+            Some(j) => j(q, v, t),
+            None => central_difference(|x| (self.value)(x, v, t), q),
+        };
+        let dv = match &self.dv {
+            Some(j) => j(q, v, t),
+            None => central_difference(|x| (self.value)(q, x, t), v),
+        };
+        check::finite_matrix("force Jacobian", &dq)?;
+        check::finite_matrix("force Jacobian", &dv)?;
+        Ok((dq, dv))
+    }
+}
+
+/// Central-difference Jacobian of `f` at `x`.
+pub(crate) fn central_difference(f: impl Fn(&DVector<f64>) -> DVector<f64>, x: &DVector<f64>) -> DMatrix<f64> {
+    let rows = f(x).len();
+    let mut jac = DMatrix::zeros(rows, x.len());
+    let mut xp = x.clone();
+    for j in 0..x.len() {
+        let delta = 1e-7 * x[j].abs().max(1.0);
+        xp[j] = x[j] + delta;
+        let fp = f(&xp);
+        xp[j] = x[j] - delta;
+        let fm = f(&xp);
+        xp[j] = x[j];
+        jac.set_column(j, &((fp - fm) / (2.0 * delta)));
+    }
+    jac
+}

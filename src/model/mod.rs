@@ -1,0 +1,23 @@
+//! Modelling, in Siconos's vocabulary: dynamical systems, relations, non-smooth laws,
+//! interactions and the [`Nsds`] of one scene. Every builder validates its input and
+//! returns a [`Result`](crate::Result).
+
+pub mod check;
+pub mod dynamical_system;
+pub mod force;
+pub mod interaction;
+pub mod lagrangian;
+pub mod nonsmooth_law;
+pub mod nsds;
+pub mod relation;
+
+pub use dynamical_system::{DynamicalSystem, FirstOrderLinearDS, LagrangianDS, LagrangianLinearTIDS};
+pub use force::{ExternalForce, Force};
+pub use interaction::{DsId, Interaction, InteractionId};
+pub use lagrangian::LagrangianDynamics;
+pub use nonsmooth_law::{ComplementarityConditionNSL, NewtonImpactNSL, NonSmoothLaw};
+pub use nsds::Nsds;
+pub use relation::{
+    FirstOrderLinearR, FirstOrderLinearTIR, FirstOrderOperators, LagrangianCompliantLinearTIR, LagrangianLinearTIR,
+    LagrangianRheonomousR, LagrangianScleronomousR, Relation,
+};

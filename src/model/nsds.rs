@@ -1,0 +1,112 @@
+//! `Nsds`: the non-smooth dynamical system of one scene — its dynamical systems and the
+//! interactions between them.
+
+use nalgebra::DVector;
+
+use super::dynamical_system::DynamicalSystem;
+use super::interaction::{DsId, Interaction, InteractionId};
+use super::nonsmooth_law::NonSmoothLaw;
+use super::relation::Relation;
+use crate::error::{Error, Result};
+use crate::model::check;
+
+/// The systems and interactions of one scene.
+#[derive(Default)]
+pub struct Nsds {
+    systems: Vec<(String, DynamicalSystem)>,
+    interactions: Vec<Interaction>,
+}
+
+impl Nsds {
+    /// An empty scene.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a dynamical system under `name`.
+    pub fn add(&mut self, name: &str, ds: impl Into<DynamicalSystem>) -> DsId {
+        self.systems.push((name.into(), ds.into()));
+        DsId(self.systems.len() - 1)
+    }
+
+    /// Links one or two systems by `relation` under `law`. Checks that the systems exist and
+    /// are of the relation's family, and evaluates the relation at the initial state to check
+    /// its sizes against the law and the systems' dimensions.
+    pub fn link(
+        &mut self,
+        name: &str,
+        law: impl Into<NonSmoothLaw>,
+        relation: impl Into<Relation>,
+        systems: &[DsId],
+    ) -> Result<InteractionId> {
+        let interaction = Interaction { name: name.into(), law: law.into(), relation: relation.into(), systems: systems.to_vec() };
+        self.check_interaction(&interaction)?;
+        self.interactions.push(interaction);
+        Ok(InteractionId(self.interactions.len() - 1))
+    }
+
+    fn check_interaction(&self, inter: &Interaction) -> Result<()> {
+        let what = format!("interaction `{}`", inter.name);
+        let unsupported = |reason: &str| Error::Unsupported { what: what.clone(), reason: reason.into() };
+        if inter.systems.is_empty() || inter.systems.len() > 2 {
+            return Err(unsupported("must link one or two dynamical systems"));
+        }
+        let mut n = 0;
+        for id in &inter.systems {
+            let (_, ds) = self.systems.get(id.0).ok_or_else(|| unsupported("links a system not in this Nsds"))?;
+            if ds.is_lagrangian() != inter.relation.is_lagrangian() {
+                return Err(unsupported("relation and dynamical system are of different families"));
+            }
+            n += ds.dimension();
+        }
+        let m = inter.size();
+        if inter.relation.is_lagrangian() {
+            let q0 = self.gather(&inter.systems, |ds| ds.initial_state().0);
+            check::vector(&format!("{what}: output y"), &inter.relation.output(&q0, 0.0)?, m)?;
+            check::matrix(&format!("{what}: Jacobian G0"), &inter.relation.jacobian(&q0, 0.0)?, m, n)?;
+            inter.relation.hdot(&q0, 0.0, m)?;
+            if let Some(d) = inter.relation.compliance() {
+                check::matrix(&format!("{what}: compliance"), d, m, m)?;
+            }
+        } else {
+            inter.relation.first_order_operators(0.0)?.check(&what, m, n)?;
+        }
+        Ok(())
+    }
+
+    /// Concatenates a per-system vector over `ids`.
+    pub(crate) fn gather(&self, ids: &[DsId], f: impl Fn(&DynamicalSystem) -> DVector<f64>) -> DVector<f64> {
+        let parts: Vec<f64> = ids.iter().flat_map(|id| f(&self.systems[id.0].1).iter().copied().collect::<Vec<_>>()).collect();
+        DVector::from_vec(parts)
+    }
+
+    /// The systems, with their names, in insertion order.
+    pub fn systems(&self) -> impl Iterator<Item = (&str, &DynamicalSystem)> {
+        self.systems.iter().map(|(name, ds)| (name.as_str(), ds))
+    }
+
+    /// The system `id`.
+    pub fn system(&self, id: DsId) -> &DynamicalSystem {
+        &self.systems[id.0].1
+    }
+
+    /// Number of systems.
+    pub fn number_of_systems(&self) -> usize {
+        self.systems.len()
+    }
+
+    /// The interactions in link order.
+    pub fn interactions(&self) -> &[Interaction] {
+        &self.interactions
+    }
+
+    /// Whether every system and relation is linear time-invariant (a single pass per step).
+    pub fn is_linear(&self) -> bool {
+        self.systems_are_linear() && self.interactions.iter().all(|i| i.relation.is_linear())
+    }
+
+    /// Whether every system has constant operators (M, ∂F/∂q, ∂F/∂v or A).
+    pub fn systems_are_linear(&self) -> bool {
+        self.systems.iter().all(|(_, ds)| ds.as_lagrangian().is_none_or(|l| l.is_linear_time_invariant()))
+    }
+}

@@ -1,0 +1,63 @@
+//! First-order linear relations: `y = C x + D λ + e`, `r = B λ`.
+//!
+//! x is the concatenation of the states of the interaction's one or two systems.
+
+use nalgebra::{DMatrix, DVector};
+
+use crate::error::Result;
+use crate::model::check;
+
+/// The operators (C, D, B, e) of a first-order linear relation at one time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FirstOrderOperators {
+    /// C (m × n): output from the state.
+    pub c: DMatrix<f64>,
+    /// D (m × m): feed-through of λ.
+    pub d: DMatrix<f64>,
+    /// B (n × m): input r = B λ.
+    pub b: DMatrix<f64>,
+    /// e (m): output offset.
+    pub e: DVector<f64>,
+}
+
+impl FirstOrderOperators {
+    /// Checks the shapes against the relation size m and the state size n.
+    pub(crate) fn check(&self, what: &str, m: usize, n: usize) -> Result<()> {
+        check::matrix(&format!("{what}: C"), &self.c, m, n)?;
+        check::matrix(&format!("{what}: D"), &self.d, m, m)?;
+        check::matrix(&format!("{what}: B"), &self.b, n, m)?;
+        check::vector(&format!("{what}: e"), &self.e, m)
+    }
+}
+
+/// Time-invariant `y = C x + D λ + e`, `r = B λ`.
+#[derive(Clone, Debug)]
+pub struct FirstOrderLinearTIR {
+    pub(crate) operators: FirstOrderOperators,
+}
+
+impl FirstOrderLinearTIR {
+    /// From C (m × n), D (m × m), B (n × m) and e (m).
+    pub fn new(c: DMatrix<f64>, d: DMatrix<f64>, b: DMatrix<f64>, e: DVector<f64>) -> Result<Self> {
+        let operators = FirstOrderOperators { c, d, b, e };
+        operators.check("FirstOrderLinearTIR", operators.c.nrows(), operators.c.ncols())?;
+        Ok(Self { operators })
+    }
+}
+
+/// A closure giving the operators at time t.
+pub type OperatorsFn = Box<dyn Fn(f64) -> FirstOrderOperators + Send + Sync>;
+
+/// Time-dependent `y = C(t) x + D(t) λ + e(t)`, `r = B(t) λ`.
+pub struct FirstOrderLinearR {
+    pub(crate) operators: OperatorsFn,
+}
+
+impl FirstOrderLinearR {
+    /// From a closure returning (C, D, B, e) at t; its value at t = 0 is checked.
+    pub fn new(operators: impl Fn(f64) -> FirstOrderOperators + Send + Sync + 'static) -> Result<Self> {
+        let at0 = operators(0.0);
+        at0.check("FirstOrderLinearR", at0.c.nrows(), at0.c.ncols())?;
+        Ok(Self { operators: Box::new(operators) })
+    }
+}

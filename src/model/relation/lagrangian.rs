@@ -1,0 +1,99 @@
+//! Lagrangian relations: the output y = h(q, t) of an interaction, its velocity
+//! ẏ = G0(q, t) v + ∂h/∂t, and the generalised impulse p = G0ᵀ λ it applies.
+//!
+//! q is the concatenation of the coordinates of the interaction's one or two systems.
+
+use nalgebra::{DMatrix, DVector};
+
+use crate::error::Result;
+use crate::model::check;
+
+/// y = h(q), as a closure.
+pub type OutputFn = Box<dyn Fn(&DVector<f64>) -> DVector<f64> + Send + Sync>;
+/// G0(q) = ∇_q h(q), as a closure.
+pub type JacobianFn = Box<dyn Fn(&DVector<f64>) -> DMatrix<f64> + Send + Sync>;
+/// A function of (q, t) returning a vector: h(q, t) or ∂h/∂t(q, t).
+pub type TimeOutputFn = Box<dyn Fn(&DVector<f64>, f64) -> DVector<f64> + Send + Sync>;
+/// G0(q, t), as a closure.
+pub type TimeJacobianFn = Box<dyn Fn(&DVector<f64>, f64) -> DMatrix<f64> + Send + Sync>;
+
+/// Linear time-invariant relation `y = H q + b`, `ẏ = H v`, `p = Hᵀ λ`.
+/// (Siconos calls H "C" and b "e".)
+#[derive(Clone, Debug)]
+pub struct LagrangianLinearTIR {
+    pub(crate) h: DMatrix<f64>,
+    pub(crate) b: DVector<f64>,
+}
+
+impl LagrangianLinearTIR {
+    /// `y = H q` (b = 0).
+    pub fn new(h: DMatrix<f64>) -> Result<Self> {
+        let b = DVector::zeros(h.nrows());
+        Self::with_offset(h, b)
+    }
+
+    /// `y = H q + b`.
+    pub fn with_offset(h: DMatrix<f64>, b: DVector<f64>) -> Result<Self> {
+        check::finite_matrix("LagrangianLinearTIR: H", &h)?;
+        check::vector("LagrangianLinearTIR: b", &b, h.nrows())?;
+        Ok(Self { h, b })
+    }
+}
+
+/// Scleronomous relation `y = h(q)`, `ẏ = G0(q) v`, `p = G0(q)ᵀ λ`, `G0 = ∇_q h`.
+pub struct LagrangianScleronomousR {
+    pub(crate) h: OutputFn,
+    pub(crate) jacobian: JacobianFn,
+}
+
+impl LagrangianScleronomousR {
+    /// From h(q) and its Jacobian G0(q); sizes are checked when the interaction is linked.
+    pub fn new(
+        h: impl Fn(&DVector<f64>) -> DVector<f64> + Send + Sync + 'static,
+        jacobian: impl Fn(&DVector<f64>) -> DMatrix<f64> + Send + Sync + 'static,
+    ) -> Self {
+        Self { h: Box::new(h), jacobian: Box::new(jacobian) }
+    }
+}
+
+/// Rheonomous relation `y = h(q, t)`, `ẏ = G0(q, t) v + ∂h/∂t(q, t)`, `p = G0ᵀ λ`.
+pub struct LagrangianRheonomousR {
+    pub(crate) h: TimeOutputFn,
+    pub(crate) jacobian: TimeJacobianFn,
+    pub(crate) hdot: TimeOutputFn,
+}
+
+impl LagrangianRheonomousR {
+    /// From h(q, t), G0(q, t) and ∂h/∂t(q, t).
+    pub fn new(
+        h: impl Fn(&DVector<f64>, f64) -> DVector<f64> + Send + Sync + 'static,
+        jacobian: impl Fn(&DVector<f64>, f64) -> DMatrix<f64> + Send + Sync + 'static,
+        hdot: impl Fn(&DVector<f64>, f64) -> DVector<f64> + Send + Sync + 'static,
+    ) -> Self {
+        Self { h: Box::new(h), jacobian: Box::new(jacobian), hdot: Box::new(hdot) }
+    }
+}
+
+/// Linear compliant relation (Siconos's `LagrangianCompliantLinearTIR`):
+/// `y = H q + b + D λ`, `ẏ = H v + D λ̇`, `p = Hᵀ λ`, D the compliance (symmetric, ≥ 0).
+///
+/// Used with a complementarity law `0 ≤ y ⟂ λ ≥ 0` it is a unilateral spring of stiffness
+/// D⁻¹: λ = max(0, −(H q + b))/D. In the Moreau–Jean step the compliance enters the
+/// Delassus block as D/(hθ) (see `solver::moreau_jean`).
+#[derive(Clone, Debug)]
+pub struct LagrangianCompliantLinearTIR {
+    pub(crate) h: DMatrix<f64>,
+    pub(crate) b: DVector<f64>,
+    pub(crate) compliance: DMatrix<f64>,
+}
+
+impl LagrangianCompliantLinearTIR {
+    /// From H, b and the compliance D (m × m).
+    pub fn new(h: DMatrix<f64>, b: DVector<f64>, compliance: DMatrix<f64>) -> Result<Self> {
+        let m = h.nrows();
+        check::finite_matrix("LagrangianCompliantLinearTIR: H", &h)?;
+        check::vector("LagrangianCompliantLinearTIR: b", &b, m)?;
+        check::matrix("LagrangianCompliantLinearTIR: compliance D", &compliance, m, m)?;
+        Ok(Self { h, b, compliance })
+    }
+}

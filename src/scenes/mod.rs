@@ -1,0 +1,5 @@
+//! Named scenes shared by the examples, tests, benches and (later) the command line, so they
+//! all simulate the same systems. Defaults are the parameters of Siconos's tutorials.
+
+pub mod bouncing_ball;
+pub mod column_of_beads;

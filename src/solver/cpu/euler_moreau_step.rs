@@ -1,0 +1,69 @@
+//! One Euler–Moreau step of a first-order linear scene on the CPU, in f64 (the formulas are
+//! in [`crate::solver::euler_moreau`]).
+
+use nalgebra::{DMatrix, DVector};
+
+use super::stepper::{StepReport, TimeStepping};
+use crate::error::{Error, Result};
+use crate::model::DynamicalSystem;
+use crate::solver::euler_moreau::EulerMoreauOSI;
+use crate::solver::{LinearComplementarityProblem, solve_lcp};
+
+pub(super) fn step(ts: &mut TimeStepping, osi: EulerMoreauOSI) -> Result<()> {
+    let (h, theta) = (ts.h, osi.theta);
+    let t_next = ts.time_at(ts.k + 1);
+    let n = ts.q.len();
+    let (a, b) = operators(ts)?;
+    let identity = DMatrix::<f64>::identity(n, n);
+    let w = (&identity - &a * (h * theta)).lu();
+    let singular = || Error::Singular { what: "Euler–Moreau iteration matrix W = I − hθA".into() };
+    let x_free = w.solve(&((&identity + &a * (h * (1.0 - theta))) * &ts.q + &b * h)).ok_or_else(singular)?;
+
+    // Global C (m × n), D (m × m, block-diagonal), B (n × m) and e over all interactions.
+    let m = ts.lambda.len();
+    let (mut c, mut d, mut bmat, mut e) = (DMatrix::zeros(m, n), DMatrix::zeros(m, m), DMatrix::zeros(n, m), DVector::zeros(m));
+    let mut r0 = 0;
+    for inter in ts.nsds.interactions() {
+        let op = inter.relation.first_order_operators(t_next)?;
+        op.check(&format!("interaction `{}`", inter.name), inter.size(), ts.indices(inter).len())?;
+        let size = inter.size();
+        for (col, &i) in ts.indices(inter).iter().enumerate() {
+            c.view_mut((r0, i), (size, 1)).copy_from(&op.c.column(col));
+            bmat.view_mut((i, r0), (1, size)).copy_from(&op.b.row(col));
+        }
+        d.view_mut((r0, r0), (size, size)).copy_from(&op.d);
+        e.rows_mut(r0, size).copy_from(&op.e);
+        r0 += size;
+    }
+
+    let mut lambda = DVector::zeros(m);
+    let mut report = StepReport { newton_iterations: 1, lcp: None, active: ts.nsds.interactions().len() };
+    if m > 0 {
+        let w_inv_b = w.solve(&bmat).ok_or_else(singular)?;
+        let lcp = LinearComplementarityProblem::new(&d + &c * w_inv_b * h, &c * &x_free + &e)?;
+        let context = format!(" at step {} (t = {t_next})", ts.k + 1);
+        let lcp_report = solve_lcp(ts.solver, &lcp, &mut lambda, &ts.solver_options)?
+            .ensure_converged(ts.solver, ts.solver_options.tolerance, &context)?;
+        report.lcp = Some(lcp_report);
+    }
+    let r = &bmat * &lambda;
+    ts.q = &x_free + w.solve(&r).ok_or_else(singular)? * h;
+    ts.p = r;
+    ts.lambda = lambda;
+    ts.last = report;
+    Ok(())
+}
+
+/// Block-diagonal A and stacked b of the scene's first-order systems.
+fn operators(ts: &TimeStepping) -> Result<(DMatrix<f64>, DVector<f64>)> {
+    let n = ts.q.len();
+    let mut b = DVector::zeros(n);
+    let a = ts.block_diagonal(|i, o, d| match ts.nsds.system(crate::model::DsId(i)) {
+        DynamicalSystem::FirstOrderLinearDS(ds) => {
+            b.rows_mut(o, d).copy_from(&ds.b);
+            Ok(ds.a.clone())
+        }
+        _ => Err(Error::Unsupported { what: "Euler–Moreau".into(), reason: "needs first-order systems".into() }),
+    })?;
+    Ok((a, b))
+}

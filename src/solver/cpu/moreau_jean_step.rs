@@ -1,0 +1,215 @@
+//! One Moreau–Jean step of a Lagrangian scene on the CPU, in f64 (the formulas are in
+//! [`crate::solver::moreau_jean`]).
+
+use nalgebra::{DMatrix, DVector, Dyn, LU};
+
+use super::stepper::{StepReport, TimeStepping};
+use crate::error::{Error, Result};
+use crate::model::{Interaction, NonSmoothLaw};
+use crate::solver::moreau_jean::MoreauJeanOSI;
+use crate::solver::{LinearComplementarityProblem, solve_lcp};
+
+/// An interaction taking part in this step's LCP.
+struct ActiveRow {
+    /// Index of the interaction in the scene.
+    index: usize,
+    /// Offset of its λ in the scene's λ vector.
+    offset: usize,
+    /// e ẏ_k, the Newton-impact term of the LCP vector (zero for other laws).
+    impact: DVector<f64>,
+}
+
+/// M, F, ∂F/∂q, ∂F/∂v of the whole scene at (t, q, v), block-diagonal over the systems.
+struct Dynamics {
+    mass: DMatrix<f64>,
+    force: DVector<f64>,
+    dq: DMatrix<f64>,
+    dv: DMatrix<f64>,
+}
+
+pub(super) fn step(ts: &mut TimeStepping, osi: MoreauJeanOSI) -> Result<()> {
+    let (h, theta) = (ts.h, osi.theta);
+    let (t_k, t_next) = (ts.time(), ts.time_at(ts.k + 1));
+    let (q_k, v_k) = (ts.q.clone(), ts.v.clone());
+    let linear = ts.nsds.is_linear();
+    let rows = active_set(ts, &osi, &q_k, &v_k, linear)?;
+    let f_k = dynamics(ts, t_k, &q_k, &v_k)?.force;
+    let context = |ts: &TimeStepping| format!(" at step {} (t = {t_next})", ts.k + 1);
+
+    let mut v = v_k.clone();
+    let mut input: Option<(DVector<f64>, DVector<f64>, StepReport)> = None;
+    for iteration in 1..=ts.newton.max_iterations {
+        let q = &q_k + (&v_k * (1.0 - theta) + &v * theta) * h;
+        let dyn_i = dynamics(ts, t_next, &q, &v)?;
+        let r_free = &dyn_i.mass * (&v - &v_k) - &f_k * (h * (1.0 - theta)) - &dyn_i.force * (h * theta);
+        if let Some((p, lambda, report)) = &input
+            && (&r_free - p).norm() <= ts.newton.tolerance
+        {
+            return commit(ts, &osi, &q_k, &v_k, v, p.clone(), lambda.clone(), *report);
+        }
+        let w = iteration_matrix(ts, &dyn_i, h, theta)?;
+        let v_free = &v - w.solve(&r_free).ok_or_else(singular)?;
+        let (p, lambda, lcp) = impulse(ts, &rows, &w, &q, &v_free, t_next, &context(ts))?;
+        v = &v_free + w.solve(&p).ok_or_else(singular)?;
+        let report = StepReport { newton_iterations: iteration, lcp, active: rows.len() };
+        if linear {
+            return commit(ts, &osi, &q_k, &v_k, v, p, lambda, report);
+        }
+        input = Some((p, lambda, report));
+    }
+    Err(Error::NotConverged {
+        solver: "Newton loop".into(),
+        context: context(ts),
+        iterations: ts.newton.max_iterations,
+        residual: f64::NAN,
+        tolerance: ts.newton.tolerance,
+    })
+}
+
+/// Stores v_{k+1}, q_{k+1} = q_k + h[θ v_{k+1} + (1−θ) v_k], p and λ.
+#[allow(clippy::too_many_arguments)]
+fn commit(
+    ts: &mut TimeStepping,
+    osi: &MoreauJeanOSI,
+    q_k: &DVector<f64>,
+    v_k: &DVector<f64>,
+    v: DVector<f64>,
+    p: DVector<f64>,
+    lambda: DVector<f64>,
+    report: StepReport,
+) -> Result<()> {
+    ts.q = DVector::from_fn(q_k.len(), |i, _| osi.position(q_k[i], v_k[i], v[i], ts.h));
+    ts.v = v;
+    ts.p = p;
+    ts.lambda = lambda;
+    ts.last = report;
+    Ok(())
+}
+
+fn singular() -> Error {
+    Error::Singular { what: "Moreau–Jean iteration matrix W".into() }
+}
+
+fn dynamics(ts: &TimeStepping, t: f64, q: &DVector<f64>, v: &DVector<f64>) -> Result<Dynamics> {
+    let n = q.len();
+    let mut out = Dynamics { mass: DMatrix::zeros(n, n), force: DVector::zeros(n), dq: DMatrix::zeros(n, n), dv: DMatrix::zeros(n, n) };
+    for ((_, ds), &o) in ts.nsds.systems().zip(ts.offsets()) {
+        let d = ds.dimension();
+        let l = ds.as_lagrangian().ok_or_else(|| Error::Unsupported {
+            what: "Moreau–Jean".into(),
+            reason: "needs Lagrangian systems".into(),
+        })?;
+        let (qi, vi) = (q.rows(o, d).into_owned(), v.rows(o, d).into_owned());
+        let (dq, dv) = l.force_jacobians(t, &qi, &vi)?;
+        out.mass.view_mut((o, o), (d, d)).copy_from(&l.mass(&qi)?);
+        out.force.rows_mut(o, d).copy_from(&l.force(t, &qi, &vi)?);
+        out.dq.view_mut((o, o), (d, d)).copy_from(&dq);
+        out.dv.view_mut((o, o), (d, d)).copy_from(&dv);
+    }
+    Ok(out)
+}
+
+/// W = M − hθ ∂F/∂v − h²θ² ∂F/∂q, LU-factorised; cached when every system is linear.
+fn iteration_matrix(ts: &mut TimeStepping, d: &Dynamics, h: f64, theta: f64) -> Result<LU<f64, Dyn, Dyn>> {
+    if let Some(w) = &ts.cached_w {
+        return Ok(w.clone());
+    }
+    let w = (&d.mass - &d.dv * (h * theta) - &d.dq * (h * h * theta * theta)).lu();
+    if !w.is_invertible() {
+        return Err(singular());
+    }
+    if ts.nsds.systems_are_linear() {
+        ts.cached_w = Some(w.clone());
+    }
+    Ok(w)
+}
+
+/// The interactions in this step's LCP. A Newton-impact interaction is active when
+/// ỹ = y + γ h ẏ_k ≤ 0 (first component), with y taken at q_k for linear scenes and at the
+/// predictor q_k + h v_k for nonlinear ones (SICONOS-NOTES §1.3); complementarity
+/// interactions are always in the problem.
+fn active_set(
+    ts: &TimeStepping,
+    osi: &MoreauJeanOSI,
+    q_k: &DVector<f64>,
+    v_k: &DVector<f64>,
+    linear: bool,
+) -> Result<Vec<ActiveRow>> {
+    let t_k = ts.time();
+    let q_pred = if linear { q_k.clone() } else { q_k + v_k * ts.h };
+    let mut rows = Vec::new();
+    let mut offset = 0;
+    for (index, inter) in ts.nsds.interactions().iter().enumerate() {
+        let idx = ts.indices(inter);
+        let local = |x: &DVector<f64>| DVector::from_iterator(idx.len(), idx.iter().map(|&i| x[i]));
+        let ydot_k = inter.relation.velocity(&local(q_k), &local(v_k), t_k)?;
+        let active = match inter.law {
+            NonSmoothLaw::NewtonImpact(_) => {
+                let y = inter.relation.output(&local(&q_pred), t_k)?;
+                osi.is_active(y[0], ydot_k[0], ts.h)
+            }
+            NonSmoothLaw::ComplementarityCondition(_) => true,
+        };
+        if active {
+            rows.push(ActiveRow { index, offset, impact: ydot_k * inter.law.restitution() });
+        }
+        offset += inter.size();
+    }
+    Ok(rows)
+}
+
+/// Assembles and solves `0 ≤ λ ⟂ H W⁻¹ Hᵀ λ + H v_free + e ẏ_k + ∂h/∂t ≥ 0` over the
+/// active rows, and returns (p = Hᵀ λ, λ scattered over all interactions, the report).
+#[allow(clippy::type_complexity)]
+fn impulse(
+    ts: &TimeStepping,
+    rows: &[ActiveRow],
+    w: &LU<f64, Dyn, Dyn>,
+    q: &DVector<f64>,
+    v_free: &DVector<f64>,
+    t: f64,
+    context: &str,
+) -> Result<(DVector<f64>, DVector<f64>, Option<crate::solver::SolverReport>)> {
+    let n = q.len();
+    let interactions = ts.nsds.interactions();
+    let inter = |row: &ActiveRow| -> &Interaction { &interactions[row.index] };
+    let m: usize = rows.iter().map(|r| inter(r).size()).sum();
+    let mut lambda_all = DVector::zeros(ts.lambda.len());
+    if m == 0 {
+        return Ok((DVector::zeros(n), lambda_all, None));
+    }
+    let mut hmat = DMatrix::zeros(m, n);
+    let mut rhs = DVector::zeros(m);
+    let mut compliance = DMatrix::zeros(m, m);
+    let mut r0 = 0;
+    for row in rows {
+        let idx = ts.indices(inter(row));
+        let q_local = DVector::from_iterator(idx.len(), idx.iter().map(|&i| q[i]));
+        let size = inter(row).size();
+        let g = inter(row).relation.jacobian(&q_local, t)?;
+        for (c, &i) in idx.iter().enumerate() {
+            hmat.view_mut((r0, i), (size, 1)).copy_from(&g.column(c));
+        }
+        let hdot = inter(row).relation.hdot(&q_local, t, size)?;
+        rhs.rows_mut(r0, size).copy_from(&(&row.impact + hdot));
+        if let Some(d) = inter(row).relation.compliance() {
+            compliance.view_mut((r0, r0), (size, size)).copy_from(d);
+        }
+        r0 += size;
+    }
+    let w_inv_ht = w.solve(&hmat.transpose()).ok_or_else(singular)?;
+    let delassus = &hmat * w_inv_ht + compliance;
+    rhs += &hmat * v_free;
+    let lcp = LinearComplementarityProblem::new(delassus, rhs)?;
+    let mut lambda = DVector::zeros(m);
+    let report = solve_lcp(ts.solver, &lcp, &mut lambda, &ts.solver_options)?
+        .ensure_converged(ts.solver, ts.solver_options.tolerance, context)?;
+    let p = hmat.transpose() * &lambda;
+    let mut r0 = 0;
+    for row in rows {
+        let size = inter(row).size();
+        lambda_all.rows_mut(row.offset, size).copy_from(&lambda.rows(r0, size));
+        r0 += size;
+    }
+    Ok((p, lambda_all, Some(report)))
+}

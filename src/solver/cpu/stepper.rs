@@ -1,0 +1,255 @@
+//! `TimeStepping`: the f64 reference driver. It owns the state of one [`Nsds`], advances it
+//! step by step with Moreau–Jean (Lagrangian scenes) or Euler–Moreau (first-order scenes),
+//! and records the output variables.
+//!
+//! All vectors are global: the coordinates of every system concatenated in insertion order,
+//! so the Delassus matrix `H W⁻¹ Hᵀ` couples interactions that share a system by itself.
+
+use nalgebra::{DMatrix, DVector};
+
+use super::trajectory::{Sample, Trajectory};
+use crate::error::{Error, Result};
+use crate::model::{DsId, Interaction, InteractionId, NonSmoothLaw, Nsds, Relation, check};
+use crate::solver::euler_moreau::EulerMoreauOSI;
+use crate::solver::moreau_jean::{MoreauJeanOSI, NewtonOptions};
+use crate::solver::{SolverKind, SolverOptions, SolverReport};
+
+/// The one-step integrator of a simulation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Integrator {
+    /// Moreau–Jean, for Lagrangian systems.
+    MoreauJean(MoreauJeanOSI),
+    /// Euler–Moreau, for first-order systems.
+    EulerMoreau(EulerMoreauOSI),
+}
+
+/// What the last step did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepReport {
+    /// Newton iterations (1 for linear scenes).
+    pub newton_iterations: usize,
+    /// The LCP report of the last Newton iteration (`None` when no interaction was active).
+    pub lcp: Option<SolverReport>,
+    /// Number of active interactions.
+    pub active: usize,
+}
+
+/// The time-stepping simulation of one scene.
+pub struct TimeStepping {
+    pub(super) nsds: Nsds,
+    pub(super) integrator: Integrator,
+    pub(super) h: f64,
+    t0: f64,
+    pub(super) k: usize,
+    pub(super) q: DVector<f64>,
+    pub(super) v: DVector<f64>,
+    pub(super) p: DVector<f64>,
+    pub(super) lambda: DVector<f64>,
+    offsets: Vec<usize>,
+    /// The LCP solver (default Lemke, as in Siconos).
+    pub solver: SolverKind,
+    /// Its options.
+    pub solver_options: SolverOptions,
+    /// The Newton loop's options (nonlinear scenes only).
+    pub newton: NewtonOptions,
+    pub(super) cached_w: Option<nalgebra::LU<f64, nalgebra::Dyn, nalgebra::Dyn>>,
+    pub(super) last: StepReport,
+}
+
+impl TimeStepping {
+    /// A simulation of `nsds` from time `t0` with step `h`.
+    pub fn new(nsds: Nsds, integrator: Integrator, t0: f64, h: f64) -> Result<Self> {
+        check::scalar("time step h", h, h > 0.0, "must be > 0")?;
+        check::scalar("initial time t0", t0, true, "must be finite")?;
+        let lagrangian = matches!(integrator, Integrator::MoreauJean(_));
+        if let Some((name, _)) = nsds.systems().find(|(_, ds)| ds.is_lagrangian() != lagrangian) {
+            return Err(Error::Unsupported {
+                what: format!("dynamical system `{name}`"),
+                reason: "Moreau–Jean integrates Lagrangian systems, Euler–Moreau first-order ones".into(),
+            });
+        }
+        let mut offsets = Vec::new();
+        let (mut q, mut v) = (Vec::new(), Vec::new());
+        for (_, ds) in nsds.systems() {
+            offsets.push(q.len());
+            let (q0, v0) = ds.initial_state();
+            q.extend(q0.iter());
+            v.extend(v0.iter());
+        }
+        let n = q.len();
+        let m = nsds.interactions().iter().map(Interaction::size).sum();
+        Ok(Self {
+            nsds,
+            integrator,
+            h,
+            t0,
+            k: 0,
+            q: DVector::from_vec(q),
+            v: DVector::from_vec(v),
+            p: DVector::zeros(n),
+            lambda: DVector::zeros(m),
+            offsets,
+            solver: SolverKind::default(),
+            solver_options: SolverOptions::default(),
+            newton: NewtonOptions::default(),
+            cached_w: None,
+            last: StepReport::default(),
+        })
+    }
+
+    /// Links a new interaction during the simulation (e.g. when a gap falls below an alert
+    /// distance, as ColumnOfBeadsTS does).
+    pub fn link(
+        &mut self,
+        name: &str,
+        law: impl Into<NonSmoothLaw>,
+        relation: impl Into<Relation>,
+        systems: &[DsId],
+    ) -> Result<InteractionId> {
+        let id = self.nsds.link(name, law, relation, systems)?;
+        let size = self.nsds.interactions()[id.0].size();
+        self.lambda = self.lambda.clone().resize_vertically(self.lambda.len() + size, 0.0);
+        Ok(id)
+    }
+
+    /// Current time t_k = t0 + k h.
+    pub fn time(&self) -> f64 {
+        self.time_at(self.k)
+    }
+
+    pub(super) fn time_at(&self, k: usize) -> f64 {
+        self.t0 + k as f64 * self.h
+    }
+
+    /// Steps taken.
+    pub fn steps(&self) -> usize {
+        self.k
+    }
+
+    /// The scene.
+    pub fn nsds(&self) -> &Nsds {
+        &self.nsds
+    }
+
+    /// Coordinates of system `id` (q or x).
+    pub fn q(&self, id: DsId) -> DVector<f64> {
+        let n = self.nsds.system(id).dimension();
+        self.q.rows(self.offsets[id.0], n).into_owned()
+    }
+
+    /// Velocity of Lagrangian system `id`.
+    pub fn v(&self, id: DsId) -> DVector<f64> {
+        let n = if self.v.is_empty() { 0 } else { self.nsds.system(id).dimension() };
+        self.v.rows(self.offsets[id.0], n).into_owned()
+    }
+
+    /// What the last step did.
+    pub fn last_report(&self) -> StepReport {
+        self.last
+    }
+
+    /// Global indices of an interaction's coordinates (its systems concatenated).
+    pub(super) fn indices(&self, inter: &Interaction) -> Vec<usize> {
+        inter
+            .systems
+            .iter()
+            .flat_map(|id| {
+                let start = self.offsets[id.0];
+                start..start + self.nsds.system(*id).dimension()
+            })
+            .collect()
+    }
+
+    /// Advances one step. On error (a solver that did not converge, a singular matrix, a
+    /// user closure returning NaN) the state is left at the start of the step.
+    pub fn step(&mut self) -> Result<()> {
+        match self.integrator {
+            Integrator::MoreauJean(osi) => super::moreau_jean_step::step(self, osi)?,
+            Integrator::EulerMoreau(osi) => super::euler_moreau_step::step(self, osi)?,
+        }
+        self.k += 1;
+        Ok(())
+    }
+
+    /// Steps until `t_final` (the number of steps is ⌈(t_final − t)/h⌉), appending the
+    /// initial sample (if `trajectory` is empty) and one sample after every step. What was
+    /// recorded before an error stays in `trajectory`.
+    pub fn run(&mut self, t_final: f64, trajectory: &mut Trajectory) -> Result<()> {
+        if trajectory.is_empty() {
+            trajectory.samples.push(self.sample()?);
+        }
+        let steps = ((t_final - self.time()) / self.h - 1e-9).ceil().max(0.0) as usize;
+        for _ in 0..steps {
+            self.step()?;
+            trajectory.samples.push(self.sample()?);
+        }
+        Ok(())
+    }
+
+    /// The output variables now.
+    pub fn sample(&self) -> Result<Sample> {
+        let t = self.time();
+        let (mut y, mut ydot) = (Vec::new(), Vec::new());
+        let mut offset = 0;
+        for inter in self.nsds.interactions() {
+            let idx = self.indices(inter);
+            let size = inter.size();
+            let lambda = self.lambda.rows(offset, size);
+            offset += size;
+            let q = DVector::from_iterator(idx.len(), idx.iter().map(|&i| self.q[i]));
+            if inter.relation.is_lagrangian() {
+                let v = DVector::from_iterator(idx.len(), idx.iter().map(|&i| self.v[i]));
+                let mut yi = inter.relation.output(&q, t)?;
+                if let Some(d) = inter.relation.compliance() {
+                    yi += d * lambda;
+                }
+                y.extend(yi.iter());
+                ydot.extend(inter.relation.velocity(&q, &v, t)?.iter());
+            } else {
+                let op = inter.relation.first_order_operators(t)?;
+                y.extend((&op.c * &q + &op.d * lambda + &op.e).iter());
+            }
+        }
+        Ok(Sample {
+            t,
+            q: self.q.clone(),
+            v: self.v.clone(),
+            p: self.p.clone(),
+            y: DVector::from_vec(y),
+            ydot: DVector::from_vec(ydot),
+            lambda: self.lambda.clone(),
+            energy: self.energy()?,
+        })
+    }
+
+    /// Total mechanical energy of the Lagrangian systems (0 for first-order scenes).
+    pub fn energy(&self) -> Result<f64> {
+        let mut energy = 0.0;
+        for (i, (_, ds)) in self.nsds.systems().enumerate() {
+            if let Some(l) = ds.as_lagrangian() {
+                let (o, n) = (self.offsets[i], ds.dimension());
+                energy += l.energy(&self.q.rows(o, n).into_owned(), &self.v.rows(o, n).into_owned())?;
+            }
+        }
+        Ok(energy)
+    }
+
+    /// Block-diagonal assembly over the systems of `f(system index, offset, dimension)`.
+    pub(super) fn block_diagonal(
+        &self,
+        mut f: impl FnMut(usize, usize, usize) -> Result<DMatrix<f64>>,
+    ) -> Result<DMatrix<f64>> {
+        let n = self.q.len();
+        let mut out = DMatrix::zeros(n, n);
+        for (i, (_, ds)) in self.nsds.systems().enumerate() {
+            let (o, d) = (self.offsets[i], ds.dimension());
+            out.view_mut((o, o), (d, d)).copy_from(&f(i, o, d)?);
+        }
+        Ok(out)
+    }
+
+    /// The system offsets, for the integrators.
+    pub(super) fn offsets(&self) -> &[usize] {
+        &self.offsets
+    }
+}

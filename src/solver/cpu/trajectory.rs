@@ -1,0 +1,51 @@
+//! Recorded output variables of a simulation.
+
+use nalgebra::DVector;
+
+/// The output variables at one time, over the whole scene.
+///
+/// Vectors over systems are concatenated in the order the systems were added; vectors over
+/// interactions in link order (an inactive interaction has λ = 0).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    /// Time.
+    pub t: f64,
+    /// Coordinates: q of Lagrangian systems, x of first-order ones.
+    pub q: DVector<f64>,
+    /// Velocities v (empty for first-order systems).
+    pub v: DVector<f64>,
+    /// Input of the last step: the impulse p = Hᵀ λ (Lagrangian) or r = B λ (first order).
+    pub p: DVector<f64>,
+    /// Interaction outputs y.
+    pub y: DVector<f64>,
+    /// Interaction output velocities ẏ (Lagrangian) — empty for first-order scenes.
+    pub ydot: DVector<f64>,
+    /// Multipliers λ of the last step.
+    pub lambda: DVector<f64>,
+    /// Mechanical energy of the Lagrangian systems (see `LagrangianDynamics::energy`).
+    pub energy: f64,
+}
+
+/// A sequence of samples, one per recorded step.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Trajectory {
+    /// The samples in time order.
+    pub samples: Vec<Sample>,
+}
+
+impl Trajectory {
+    /// Number of samples.
+    pub fn len(&self) -> usize {
+        self.samples.len()
+    }
+
+    /// Whether nothing was recorded.
+    pub fn is_empty(&self) -> bool {
+        self.samples.is_empty()
+    }
+
+    /// One value per sample, e.g. `traj.column(|s| s.q[0])`.
+    pub fn column(&self, f: impl Fn(&Sample) -> f64) -> Vec<f64> {
+        self.samples.iter().map(f).collect()
+    }
+}

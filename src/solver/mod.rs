@@ -1,0 +1,116 @@
+//! Solvers: the LCP and its residual, the one-step integrators (Moreau–Jean for Lagrangian
+//! systems, Euler–Moreau for first-order ones) and the CPU implementations.
+
+pub mod cpu;
+pub mod euler_moreau;
+pub mod lcp;
+pub mod moreau_jean;
+
+use nalgebra::DVector;
+
+use crate::error::{Error, Result};
+pub use lcp::LinearComplementarityProblem;
+
+/// Which LCP solver to use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SolverKind {
+    /// Lexicographic Lemke pivoting: exact, the reference (Siconos's default).
+    #[default]
+    Lemke,
+    /// Projected Gauss–Seidel (SOR with ω ≠ 1).
+    Pgs,
+    /// Projected Jacobi with relaxation.
+    Jacobi,
+    /// Enumeration of the 2ⁿ complementary bases (n ≤ 20).
+    Enumerative,
+}
+
+impl SolverKind {
+    /// The solver's name as printed in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Lemke => "Lemke",
+            Self::Pgs => "PGS",
+            Self::Jacobi => "Jacobi",
+            Self::Enumerative => "enumeration",
+        }
+    }
+}
+
+/// Options shared by every LCP solver.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SolverOptions {
+    /// Stop when Siconos's error (see [`lcp`]) is ≤ this. Default 1e-12.
+    pub tolerance: f64,
+    /// Sweeps for PGS/Jacobi, pivots for Lemke. Default 1000.
+    pub max_iterations: usize,
+    /// Relaxation ω ∈ (0, 2). `None`: 1 for PGS; for Jacobi 1/ρ̄ with ρ̄ the Gershgorin bound
+    /// of D^{-1/2} M D^{-1/2}, which makes projected Jacobi converge on every SPD M.
+    pub omega: Option<f64>,
+    /// Start iterative solvers from the z passed in instead of zero.
+    pub warm_start: bool,
+}
+
+impl Default for SolverOptions {
+    fn default() -> Self {
+        Self { tolerance: 1e-12, max_iterations: 1000, omega: None, warm_start: false }
+    }
+}
+
+/// What a solver did: the data a caller needs to judge its answer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SolverReport {
+    /// Whether the residual met the tolerance.
+    pub converged: bool,
+    /// Sweeps or pivots performed.
+    pub iterations: usize,
+    /// Siconos's error of the returned z.
+    pub residual: f64,
+}
+
+impl SolverReport {
+    /// Turns a non-converged report into [`Error::NotConverged`]; `context` says where.
+    pub fn ensure_converged(self, solver: SolverKind, tolerance: f64, context: &str) -> Result<Self> {
+        if self.converged {
+            Ok(self)
+        } else {
+            Err(Error::NotConverged {
+                solver: solver.name().into(),
+                context: context.into(),
+                iterations: self.iterations,
+                residual: self.residual,
+                tolerance,
+            })
+        }
+    }
+}
+
+/// Solves `lcp` with `kind`, writing the answer into `z` (read as the warm start when
+/// `options.warm_start`). Returns the report; non-convergence is data, not an error.
+pub fn solve_lcp(
+    kind: SolverKind,
+    lcp: &LinearComplementarityProblem,
+    z: &mut DVector<f64>,
+    options: &SolverOptions,
+) -> Result<SolverReport> {
+    lcp.check_unknown(z)?;
+    check_options(options)?;
+    if !options.warm_start {
+        z.fill(0.0);
+    }
+    Ok(match kind {
+        SolverKind::Lemke => cpu::lemke::solve(lcp, z, options),
+        SolverKind::Pgs => cpu::pgs::solve(lcp, z, options),
+        SolverKind::Jacobi => cpu::jacobi::solve(lcp, z, options),
+        SolverKind::Enumerative => cpu::enumerative::solve(lcp, z, options),
+    })
+}
+
+fn check_options(options: &SolverOptions) -> Result<()> {
+    use crate::model::check::scalar;
+    scalar("solver tolerance", options.tolerance, options.tolerance > 0.0, "must be > 0")?;
+    if let Some(omega) = options.omega {
+        scalar("relaxation ω", omega, omega > 0.0 && omega < 2.0, "must be in (0, 2)")?;
+    }
+    Ok(())
+}
