@@ -2,4 +2,7 @@
 //! all simulate the same systems. Defaults are the parameters of Siconos's tutorials.
 
 pub mod bouncing_ball;
+pub mod circuit_rlcd;
 pub mod column_of_beads;
+pub mod diode_bridge;
+pub mod impacting_bar;

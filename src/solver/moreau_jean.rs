@@ -7,7 +7,7 @@
 //!   R_free  = M (v − v_k) − h(1−θ) F(t_k, q_k, v_k) − hθ F(t_{k+1}, q, v),
 //!             q = q_k + h(1−θ) v_k + hθ v
 //!   v_free  = v − W⁻¹ R_free
-//!   active  : ỹ = y_k + γ h ẏ_k ≤ 0                       (γ = ½ by default)
+//!   active  : ỹ = y(q̂) + γ h ẏ_k ≤ 0,  q̂ = q_k or q_k + h v_k (see [`Activation`]), γ = ½
 //!   LCP     : 0 ≤ λ ⟂ H W⁻¹ Hᵀ λ + H v_free + e ẏ_k (+ ∂h/∂t) ≥ 0
 //!   p       = Hᵀ λ,   v_{k+1} = v_free + W⁻¹ p
 //!   q_{k+1} = q_k + h [θ v_{k+1} + (1−θ) v_k]
@@ -18,18 +18,35 @@
 use crate::error::Result;
 use crate::model::check;
 
+/// Where the activation test ỹ = y(q̂) + γ h ẏ_k ≤ 0 evaluates the output y.
+///
+/// Siconos's two Newton branches differ here, and its reference files were made with both
+/// (SICONOS-NOTES §1.3): the LINEAR branch tests the outputs of the end of the last step,
+/// the NONLINEAR branch recomputes them after predicting q = q_k + h v_k. For a linear
+/// relation `Predicted` with γ equals `Current` with γ + 1.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Activation {
+    /// q̂ = q_k (BouncingBallTS, ColumnOfBeadsTS, ImpactingBar, CompliantContact references).
+    #[default]
+    Current,
+    /// q̂ = q_k + h v_k (BouncingBallTS-Scleronomous reference).
+    Predicted,
+}
+
 /// Parameters of the Moreau–Jean one-step integrator.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MoreauJeanOSI {
     /// θ ∈ [0, 1] of the θ-method (½: trapezoidal, energy-conserving for e = 1).
     pub theta: f64,
-    /// γ ≥ 0 of the activation predictor ỹ = y + γ h ẏ (Siconos's default ½; 0 for ImpactingBar).
+    /// γ ≥ 0 of the activation predictor ỹ = y + γ h ẏ (Siconos's default ½).
     pub gamma: f64,
+    /// Where y is evaluated in the activation test.
+    pub activation: Activation,
 }
 
 impl Default for MoreauJeanOSI {
     fn default() -> Self {
-        Self { theta: 0.5, gamma: 0.5 }
+        Self { theta: 0.5, gamma: 0.5, activation: Activation::Current }
     }
 }
 
@@ -38,7 +55,12 @@ impl MoreauJeanOSI {
     pub fn new(theta: f64, gamma: f64) -> Result<Self> {
         check::scalar("MoreauJeanOSI θ", theta, (0.0..=1.0).contains(&theta), "must be in [0, 1]")?;
         check::scalar("MoreauJeanOSI γ", gamma, gamma >= 0.0, "must be ≥ 0")?;
-        Ok(Self { theta, gamma })
+        Ok(Self { theta, gamma, activation: Activation::Current })
+    }
+
+    /// The same integrator with another activation rule.
+    pub fn with_activation(self, activation: Activation) -> Self {
+        Self { activation, ..self }
     }
 
     /// Activation of a unilateral interaction: ỹ = y + γ h ẏ ≤ 0.

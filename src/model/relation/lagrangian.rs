@@ -78,8 +78,10 @@ impl LagrangianRheonomousR {
 /// `y = H q + b + D λ`, `ẏ = H v + D λ̇`, `p = Hᵀ λ`, D the compliance (symmetric, ≥ 0).
 ///
 /// Used with a complementarity law `0 ≤ y ⟂ λ ≥ 0` it is a unilateral spring of stiffness
-/// D⁻¹: λ = max(0, −(H q + b))/D. In the Moreau–Jean step the compliance enters the
-/// Delassus block as D/(hθ) (see `solver::moreau_jean`).
+/// D⁻¹. The Moreau–Jean step discretises it as Siconos's kernel does (`LinearOSNS.cpp`,
+/// `MoreauJeanOSI::computeFreeOutput`), which BouncingBallTS-CompliantContact.ref records:
+/// the interaction's diagonal Delassus block is θ (D + H W⁻¹ Hᵀ) + D/h and its LCP vector
+/// hθ H v_free + y(q_k + h v_k) + h(1−θ) ẏ_k, λ being an impulse.
 #[derive(Clone, Debug)]
 pub struct LagrangianCompliantLinearTIR {
     pub(crate) h: DMatrix<f64>,

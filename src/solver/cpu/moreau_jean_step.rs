@@ -5,18 +5,22 @@ use nalgebra::{DMatrix, DVector, Dyn, LU};
 
 use super::stepper::{StepReport, TimeStepping};
 use crate::error::{Error, Result};
-use crate::model::{Interaction, NonSmoothLaw};
-use crate::solver::moreau_jean::MoreauJeanOSI;
+use crate::model::Interaction;
+use crate::solver::moreau_jean::{Activation, MoreauJeanOSI};
 use crate::solver::{LinearComplementarityProblem, solve_lcp};
 
-/// An interaction taking part in this step's LCP.
+/// An interaction taking part in this step's LCP, whose row block of the LCP vector is
+/// `scale · G v_free + constant + ∂h/∂t`.
 struct ActiveRow {
     /// Index of the interaction in the scene.
     index: usize,
     /// Offset of its λ in the scene's λ vector.
     offset: usize,
-    /// e ẏ_k, the Newton-impact term of the LCP vector (zero for other laws).
-    impact: DVector<f64>,
+    /// 1, or hθ for a compliant relation.
+    scale: f64,
+    /// e ẏ_k for a Newton-impact law; y(q_k + h v_k) + h(1−θ) ẏ_k for a compliant relation;
+    /// zero otherwise.
+    constant: DVector<f64>,
 }
 
 /// M, F, ∂F/∂q, ∂F/∂v of the whole scene at (t, q, v), block-diagonal over the systems.
@@ -32,7 +36,7 @@ pub(super) fn step(ts: &mut TimeStepping, osi: MoreauJeanOSI) -> Result<()> {
     let (t_k, t_next) = (ts.time(), ts.time_at(ts.k + 1));
     let (q_k, v_k) = (ts.q.clone(), ts.v.clone());
     let linear = ts.nsds.is_linear();
-    let rows = active_set(ts, &osi, &q_k, &v_k, linear)?;
+    let rows = active_set(ts, &osi, &q_k, &v_k)?;
     let f_k = dynamics(ts, t_k, &q_k, &v_k)?.force;
     let context = |ts: &TimeStepping| format!(" at step {} (t = {t_next})", ts.k + 1);
 
@@ -49,7 +53,7 @@ pub(super) fn step(ts: &mut TimeStepping, osi: MoreauJeanOSI) -> Result<()> {
         }
         let w = iteration_matrix(ts, &dyn_i, h, theta)?;
         let v_free = &v - w.solve(&r_free).ok_or_else(singular)?;
-        let (p, lambda, lcp) = impulse(ts, &rows, &w, &q, &v_free, t_next, &context(ts))?;
+        let (p, lambda, lcp) = impulse(ts, &rows, &w, &q, &v_free, (t_next, theta), &context(ts))?;
         v = &v_free + w.solve(&p).ok_or_else(singular)?;
         let report = StepReport { newton_iterations: iteration, lcp, active: rows.len() };
         if linear {
@@ -124,34 +128,30 @@ fn iteration_matrix(ts: &mut TimeStepping, d: &Dynamics, h: f64, theta: f64) -> 
     Ok(w)
 }
 
-/// The interactions in this step's LCP. A Newton-impact interaction is active when
-/// ỹ = y + γ h ẏ_k ≤ 0 (first component), with y taken at q_k for linear scenes and at the
-/// predictor q_k + h v_k for nonlinear ones (SICONOS-NOTES §1.3); complementarity
-/// interactions are always in the problem.
-fn active_set(
-    ts: &TimeStepping,
-    osi: &MoreauJeanOSI,
-    q_k: &DVector<f64>,
-    v_k: &DVector<f64>,
-    linear: bool,
-) -> Result<Vec<ActiveRow>> {
-    let t_k = ts.time();
-    let q_pred = if linear { q_k.clone() } else { q_k + v_k * ts.h };
+/// The interactions in this step's LCP: those with ỹ = y(q̂) + γ h ẏ_k ≤ 0 (first
+/// component), q̂ chosen by [`Activation`].
+fn active_set(ts: &TimeStepping, osi: &MoreauJeanOSI, q_k: &DVector<f64>, v_k: &DVector<f64>) -> Result<Vec<ActiveRow>> {
+    let (t_k, h) = (ts.time(), ts.h);
+    let q_pred = q_k + v_k * h;
+    let q_hat = match osi.activation {
+        Activation::Current => q_k,
+        Activation::Predicted => &q_pred,
+    };
     let mut rows = Vec::new();
     let mut offset = 0;
     for (index, inter) in ts.nsds.interactions().iter().enumerate() {
         let idx = ts.indices(inter);
         let local = |x: &DVector<f64>| DVector::from_iterator(idx.len(), idx.iter().map(|&i| x[i]));
         let ydot_k = inter.relation.velocity(&local(q_k), &local(v_k), t_k)?;
-        let active = match inter.law {
-            NonSmoothLaw::NewtonImpact(_) => {
-                let y = inter.relation.output(&local(&q_pred), t_k)?;
-                osi.is_active(y[0], ydot_k[0], ts.h)
-            }
-            NonSmoothLaw::ComplementarityCondition(_) => true,
-        };
-        if active {
-            rows.push(ActiveRow { index, offset, impact: ydot_k * inter.law.restitution() });
+        let y = inter.relation.output(&local(q_hat), t_k)?;
+        if osi.is_active(y[0], ydot_k[0], h) {
+            let (scale, constant) = if inter.relation.compliance().is_some() {
+                let y_pred = inter.relation.output(&local(&q_pred), t_k)?;
+                (h * osi.theta, y_pred + ydot_k * (h * (1.0 - osi.theta)))
+            } else {
+                (1.0, ydot_k * inter.law.restitution())
+            };
+            rows.push(ActiveRow { index, offset, scale, constant });
         }
         offset += inter.size();
     }
@@ -167,7 +167,7 @@ fn impulse(
     w: &LU<f64, Dyn, Dyn>,
     q: &DVector<f64>,
     v_free: &DVector<f64>,
-    t: f64,
+    (t, theta): (f64, f64),
     context: &str,
 ) -> Result<(DVector<f64>, DVector<f64>, Option<crate::solver::SolverReport>)> {
     let n = q.len();
@@ -180,7 +180,6 @@ fn impulse(
     }
     let mut hmat = DMatrix::zeros(m, n);
     let mut rhs = DVector::zeros(m);
-    let mut compliance = DMatrix::zeros(m, m);
     let mut r0 = 0;
     for row in rows {
         let idx = ts.indices(inter(row));
@@ -191,15 +190,12 @@ fn impulse(
             hmat.view_mut((r0, i), (size, 1)).copy_from(&g.column(c));
         }
         let hdot = inter(row).relation.hdot(&q_local, t, size)?;
-        rhs.rows_mut(r0, size).copy_from(&(&row.impact + hdot));
-        if let Some(d) = inter(row).relation.compliance() {
-            compliance.view_mut((r0, r0), (size, size)).copy_from(d);
-        }
+        let free = &g * DVector::from_iterator(idx.len(), idx.iter().map(|&i| v_free[i]));
+        rhs.rows_mut(r0, size).copy_from(&(free * row.scale + &row.constant + hdot));
         r0 += size;
     }
-    let w_inv_ht = w.solve(&hmat.transpose()).ok_or_else(singular)?;
-    let delassus = &hmat * w_inv_ht + compliance;
-    rhs += &hmat * v_free;
+    let mut delassus = &hmat * w.solve(&hmat.transpose()).ok_or_else(singular)?;
+    compliant_blocks(ts, rows, &mut delassus, theta);
     let lcp = LinearComplementarityProblem::new(delassus, rhs)?;
     let mut lambda = DVector::zeros(m);
     let report = solve_lcp(ts.solver, &lcp, &mut lambda, &ts.solver_options)?
@@ -212,4 +208,20 @@ fn impulse(
         r0 += size;
     }
     Ok((p, lambda_all, Some(report)))
+}
+
+/// Siconos's `LagrangianCompliantLinearTIR` Delassus block: the diagonal block of a compliant
+/// interaction becomes θ (D + G W⁻¹ Gᵀ) + D/h; off-diagonal blocks stay G₁ W⁻¹ G₂ᵀ.
+fn compliant_blocks(ts: &TimeStepping, rows: &[ActiveRow], delassus: &mut DMatrix<f64>, theta: f64) {
+    let mut r0 = 0;
+    for row in rows {
+        let inter = &ts.nsds.interactions()[row.index];
+        let size = inter.size();
+        if let Some(d) = inter.relation.compliance() {
+            let mut block = delassus.view_mut((r0, r0), (size, size));
+            let updated = (&block + d) * theta + d / ts.h;
+            block.copy_from(&updated);
+        }
+        r0 += size;
+    }
 }

@@ -1,0 +1,47 @@
+//! Shared test helpers: where Siconos's data lives, and column-by-column comparison.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// The environment variable that overrides the location of Siconos's data.
+pub const DATA_VAR: &str = "RICOCHET_SICONOS_DATA";
+
+/// `../shared/data/siconos` (or `$RICOCHET_SICONOS_DATA`). Under CI (`CI=true`) a missing
+/// folder fails the test; elsewhere it returns `None` after printing a skip notice.
+pub fn siconos_data() -> Option<PathBuf> {
+    let dir = std::env::var_os(DATA_VAR)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/siconos"));
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    let message = format!("Siconos data not found at {} (set {DATA_VAR} to its folder)", dir.display());
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{message}");
+    }
+    eprintln!("SKIPPED: {message}");
+    None
+}
+
+/// Compares `rows` (one Vec per time) with the reference matrix column by column and returns
+/// the max absolute error per column; panics naming the first row and column above `tol`.
+pub fn compare_with_reference(name: &str, reference: &nalgebra::DMatrix<f64>, rows: &[Vec<f64>], tol: f64) -> Vec<f64> {
+    assert_eq!(rows.len(), reference.nrows(), "{name}: number of rows");
+    let cols = reference.ncols();
+    let mut max = vec![0.0f64; cols];
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row.len(), cols, "{name}: number of columns");
+        for (j, &value) in row.iter().enumerate() {
+            let err = (value - reference[(i, j)]).abs();
+            assert!(
+                err <= tol,
+                "{name}: row {i} column {j} differs: ours {value:e}, reference {:e} (error {err:e} > {tol:e})",
+                reference[(i, j)]
+            );
+            max[j] = max[j].max(err);
+        }
+    }
+    let formatted: Vec<String> = max.iter().map(|e| format!("{e:.1e}")).collect();
+    println!("{name}: max abs error per column [{}]", formatted.join(", "));
+    max
+}
