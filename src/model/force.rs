@@ -36,13 +36,13 @@ impl ExternalForce {
         Ok(Self::Function(f))
     }
 
-    /// F_ext(t), checked for size and finiteness.
-    pub fn at(&self, t: f64) -> Result<DVector<f64>> {
+    /// F_ext(t), checked to have length `n` and be finite.
+    pub fn at(&self, t: f64, n: usize) -> Result<DVector<f64>> {
         match self {
             Self::Constant(f) => Ok(f.clone()),
             Self::Function(f) => {
                 let value = f(t);
-                check::finite_vector("F_ext(t)", &value)?;
+                check::vector("F_ext(t)", &value, n)?;
                 Ok(value)
             }
         }
@@ -90,10 +90,10 @@ impl Force {
         check::matrix(&format!("{what} Jacobian ∂/∂v"), &dv, n, n)
     }
 
-    /// f(q, v, t), checked to be finite.
+    /// f(q, v, t), checked to have the length of q and be finite.
     pub fn value(&self, q: &DVector<f64>, v: &DVector<f64>, t: f64) -> Result<DVector<f64>> {
         let f = (self.value)(q, v, t);
-        check::finite_vector("force f(q, v, t)", &f)?;
+        check::vector("force f(q, v, t)", &f, q.len())?;
         Ok(f)
     }
 
@@ -107,8 +107,8 @@ impl Force {
             Some(j) => j(q, v, t),
             None => central_difference(|x| (self.value)(q, x, t), v),
         };
-        check::finite_matrix("force Jacobian", &dq)?;
-        check::finite_matrix("force Jacobian", &dv)?;
+        check::matrix("force Jacobian ∂f/∂q", &dq, q.len(), q.len())?;
+        check::matrix("force Jacobian ∂f/∂v", &dv, q.len(), q.len())?;
         Ok((dq, dv))
     }
 }

@@ -1,7 +1,11 @@
 //! An interaction: a relation and a non-smooth law linking one or two dynamical systems.
 
+use nalgebra::{DMatrix, DVector};
+
+use super::check;
 use super::nonsmooth_law::NonSmoothLaw;
 use super::relation::Relation;
+use crate::error::Result;
 
 /// Index of a dynamical system in its [`Nsds`](super::Nsds).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -28,5 +32,24 @@ impl Interaction {
     /// Number of scalar rows (the law's size).
     pub fn size(&self) -> usize {
         self.law.size()
+    }
+
+    /// y = h(q, t) of a Lagrangian relation, checked to have the law's size.
+    pub fn output(&self, q: &DVector<f64>, t: f64) -> Result<DVector<f64>> {
+        let y = self.relation.output(q, t)?;
+        check::vector(&format!("interaction `{}`: output y", self.name), &y, self.size())?;
+        Ok(y)
+    }
+
+    /// G0(q, t), checked to be (law size) × (coordinates).
+    pub fn jacobian(&self, q: &DVector<f64>, t: f64) -> Result<DMatrix<f64>> {
+        let g = self.relation.jacobian(q, t)?;
+        check::matrix(&format!("interaction `{}`: Jacobian G0", self.name), &g, self.size(), q.len())?;
+        Ok(g)
+    }
+
+    /// ẏ = G0(q, t) v + ∂h/∂t.
+    pub fn velocity(&self, q: &DVector<f64>, v: &DVector<f64>, t: f64) -> Result<DVector<f64>> {
+        Ok(self.jacobian(q, t)? * v + self.relation.hdot(q, t, self.size())?)
     }
 }

@@ -30,7 +30,7 @@ impl LagrangianDynamics for LagrangianLinearTIDS {
 
     /// F = F_ext(t) − C v − K q.
     fn force(&self, t: f64, q: &DVector<f64>, v: &DVector<f64>) -> Result<DVector<f64>> {
-        Ok(self.fext.at(t)? - &self.damping * v - &self.stiffness * q)
+        Ok(self.fext.at(t, q.len())? - &self.damping * v - &self.stiffness * q)
     }
 
     /// (−K, −C).
@@ -61,7 +61,7 @@ impl LagrangianDynamics for LagrangianDS {
     }
 
     fn force(&self, t: f64, q: &DVector<f64>, v: &DVector<f64>) -> Result<DVector<f64>> {
-        let mut f = self.fext.at(t)?;
+        let mut f = self.fext.at(t, q.len())?;
         for term in [&self.fint, &self.fgyr].into_iter().flatten() {
             f -= term.value(q, v, t)?;
         }

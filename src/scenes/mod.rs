@@ -6,3 +6,4 @@ pub mod circuit_rlcd;
 pub mod column_of_beads;
 pub mod diode_bridge;
 pub mod impacting_bar;
+pub mod newtons_cradle;

@@ -84,13 +84,6 @@ impl Relation {
         }
     }
 
-    /// ẏ = G0(q, t) v + ∂h/∂t.
-    pub fn velocity(&self, q: &DVector<f64>, v: &DVector<f64>, t: f64) -> Result<DVector<f64>> {
-        let g = self.jacobian(q, t)?;
-        let size = g.nrows();
-        Ok(g * v + self.hdot(q, t, size)?)
-    }
-
     /// First-order operators (C, D, B, e) at time t.
     pub fn first_order_operators(&self, t: f64) -> Result<FirstOrderOperators> {
         match self {

@@ -42,10 +42,13 @@ pub fn solve(lcp: &LinearComplementarityProblem, z: &mut DVector<f64>, options: 
 /// z_S = −M_SS⁻¹ q_S projected onto z ≥ 0, zero elsewhere; false when M_SS is singular.
 fn basis_solution(lcp: &LinearComplementarityProblem, mask: u32, z: &mut DVector<f64>) -> bool {
     let basic: Vec<usize> = (0..lcp.size()).filter(|i| mask & (1 << i) != 0).collect();
+    z.fill(0.0);
+    if basic.is_empty() {
+        return true;
+    }
     let m_ss = DMatrix::from_fn(basic.len(), basic.len(), |r, c| lcp.m[(basic[r], basic[c])]);
     let q_s = DVector::from_fn(basic.len(), |r, _| -lcp.q[basic[r]]);
     let Some(z_s) = m_ss.lu().solve(&q_s) else { return false };
-    z.fill(0.0);
     for (k, &i) in basic.iter().enumerate() {
         z[i] = z_s[k].max(0.0);
     }

@@ -136,6 +136,9 @@ fn extract(tab: &Tableau, z: &mut DVector<f64>) {
 /// Re-solves M_SS z_S = −q_S on the support S of z; keeps the result if it is more accurate.
 fn polish(lcp: &LinearComplementarityProblem, z: &mut DVector<f64>) {
     let support: Vec<usize> = (0..lcp.size()).filter(|&i| z[i] > 0.0).collect();
+    if support.is_empty() {
+        return;
+    }
     let m_ss = DMatrix::from_fn(support.len(), support.len(), |r, c| lcp.m[(support[r], support[c])]);
     let rhs = DVector::from_fn(support.len(), |r, _| -lcp.q[support[r]]);
     let Some(z_s) = m_ss.lu().solve(&rhs) else { return };

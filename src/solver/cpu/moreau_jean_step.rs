@@ -142,11 +142,11 @@ fn active_set(ts: &TimeStepping, osi: &MoreauJeanOSI, q_k: &DVector<f64>, v_k: &
     for (index, inter) in ts.nsds.interactions().iter().enumerate() {
         let idx = ts.indices(inter);
         let local = |x: &DVector<f64>| DVector::from_iterator(idx.len(), idx.iter().map(|&i| x[i]));
-        let ydot_k = inter.relation.velocity(&local(q_k), &local(v_k), t_k)?;
-        let y = inter.relation.output(&local(q_hat), t_k)?;
+        let ydot_k = inter.velocity(&local(q_k), &local(v_k), t_k)?;
+        let y = inter.output(&local(q_hat), t_k)?;
         if osi.is_active(y[0], ydot_k[0], h) {
             let (scale, constant) = if inter.relation.compliance().is_some() {
-                let y_pred = inter.relation.output(&local(&q_pred), t_k)?;
+                let y_pred = inter.output(&local(&q_pred), t_k)?;
                 (h * osi.theta, y_pred + ydot_k * (h * (1.0 - osi.theta)))
             } else {
                 (1.0, ydot_k * inter.law.restitution())
@@ -185,7 +185,7 @@ fn impulse(
         let idx = ts.indices(inter(row));
         let q_local = DVector::from_iterator(idx.len(), idx.iter().map(|&i| q[i]));
         let size = inter(row).size();
-        let g = inter(row).relation.jacobian(&q_local, t)?;
+        let g = inter(row).jacobian(&q_local, t)?;
         for (c, &i) in idx.iter().enumerate() {
             hmat.view_mut((r0, i), (size, 1)).copy_from(&g.column(c));
         }

@@ -199,12 +199,12 @@ impl TimeStepping {
             let q = DVector::from_iterator(idx.len(), idx.iter().map(|&i| self.q[i]));
             if inter.relation.is_lagrangian() {
                 let v = DVector::from_iterator(idx.len(), idx.iter().map(|&i| self.v[i]));
-                let mut yi = inter.relation.output(&q, t)?;
+                let mut yi = inter.output(&q, t)?;
                 if let Some(d) = inter.relation.compliance() {
                     yi += d * lambda;
                 }
                 y.extend(yi.iter());
-                ydot.extend(inter.relation.velocity(&q, &v, t)?.iter());
+                ydot.extend(inter.velocity(&q, &v, t)?.iter());
             } else {
                 let op = inter.relation.first_order_operators(t)?;
                 y.extend((&op.c * &q + &op.d * lambda + &op.e).iter());
