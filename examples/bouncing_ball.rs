@@ -30,13 +30,22 @@ struct Args {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args = Args::parse();
-    let ball = BouncingBall { restitution: args.restitution, height: args.height, step: args.step, ..Default::default() };
+    let ball = BouncingBall {
+        restitution: args.restitution,
+        height: args.height,
+        step: args.step,
+        ..Default::default()
+    };
     let mut trajectory = Trajectory::default();
     ball.simulation()?.run(args.final_time, &mut trajectory)?;
     let mut out = std::io::BufWriter::new(std::fs::File::create(&args.out)?);
     writeln!(out, "t,q,v,p,lambda")?;
     for s in &trajectory.samples {
-        writeln!(out, "{:e},{:e},{:e},{:e},{:e}", s.t, s.q[0], s.v[0], s.p[0], s.lambda[0])?;
+        writeln!(
+            out,
+            "{:e},{:e},{:e},{:e},{:e}",
+            s.t, s.q[0], s.v[0], s.p[0], s.lambda[0]
+        )?;
     }
     println!("wrote {} rows to {}", trajectory.len(), args.out.display());
     Ok(())

@@ -31,7 +31,12 @@ struct Args {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args = Args::parse();
-    let column = ColumnOfBeads { beads: args.beads, restitution: args.restitution, step: args.step, ..Default::default() };
+    let column = ColumnOfBeads {
+        beads: args.beads,
+        restitution: args.restitution,
+        step: args.step,
+        ..Default::default()
+    };
     let mut sim = column.simulation()?;
     let mut trajectory = Trajectory::default();
     sim.run(args.final_time, &mut trajectory)?;
@@ -39,7 +44,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let header: Vec<String> = (0..args.beads).map(|i| format!("z{i},v{i}")).collect();
     writeln!(out, "t,{}", header.join(","))?;
     for s in &trajectory.samples {
-        let row: Vec<String> = sim.beads().iter().map(|&b| format!("{:e},{:e}", s.q[3 * b.0], s.v[3 * b.0])).collect();
+        let row: Vec<String> = sim
+            .beads()
+            .iter()
+            .map(|&b| format!("{:e},{:e}", s.q[3 * b.0], s.v[3 * b.0]))
+            .collect();
         writeln!(out, "{:e},{}", s.t, row.join(","))?;
     }
     println!("wrote {} rows to {}", trajectory.len(), args.out.display());

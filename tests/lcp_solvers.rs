@@ -6,32 +6,59 @@ mod common;
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 use ricochet::io::siconos::read_lcp;
-use ricochet::solver::{LinearComplementarityProblem, SolverKind, SolverOptions, SolverReport, solve_lcp};
+use ricochet::solver::{
+    LinearComplementarityProblem, SolverKind, SolverOptions, SolverReport, solve_lcp,
+};
 
 /// Files with no solution Lemke can reach, and why.
 const LEMKE_FAILS: &[(&str, &str)] = &[
-    ("lcp_CPS_3.dat", "a bimatrix game: M ≥ 0 is copositive but not copositive-plus, Lemke ends on a ray"),
-    ("lcp_Pang_isolated_sol_perturbed.dat", "infeasible: w₀ = −z₁ − z₂ − 10⁻⁴ < 0 for every z ≥ 0"),
+    (
+        "lcp_CPS_3.dat",
+        "a bimatrix game: M ≥ 0 is copositive but not copositive-plus, Lemke ends on a ray",
+    ),
+    (
+        "lcp_Pang_isolated_sol_perturbed.dat",
+        "infeasible: w₀ = −z₁ − z₂ − 10⁻⁴ < 0 for every z ≥ 0",
+    ),
 ];
 /// Files with no solution at all.
 const INFEASIBLE: &[&str] = &["lcp_Pang_isolated_sol_perturbed.dat"];
 
 fn problems() -> Vec<(String, LinearComplementarityProblem)> {
-    let Some(dir) = common::siconos_data() else { return Vec::new() };
-    let mut files: Vec<_> = std::fs::read_dir(dir.join("numerics-lcp")).unwrap().map(|e| e.unwrap().path()).collect();
+    let Some(dir) = common::siconos_data() else {
+        return Vec::new();
+    };
+    let mut files: Vec<_> = std::fs::read_dir(dir.join("numerics-lcp"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     files.sort();
     assert_eq!(files.len(), 20, "the collection has 20 LCP files");
-    files.iter().map(|f| (f.file_name().unwrap().to_string_lossy().into_owned(), read_lcp(f).unwrap())).collect()
+    files
+        .iter()
+        .map(|f| {
+            (
+                f.file_name().unwrap().to_string_lossy().into_owned(),
+                read_lcp(f).unwrap(),
+            )
+        })
+        .collect()
 }
 
 /// Independent check of a candidate: z ≥ 0, w = Mz + q ≥ 0, zᵀw = 0, to `tol` (scaled).
 fn is_solution(lcp: &LinearComplementarityProblem, z: &DVector<f64>, tol: f64) -> bool {
     let w = &lcp.m * z + &lcp.q;
     let scale = 1.0 + lcp.q.amax() + lcp.m.amax() * z.amax();
-    z.iter().all(|&x| x >= 0.0) && w.iter().all(|&x| x >= -tol * scale) && z.dot(&w).abs() <= tol * scale * (1.0 + z.amax())
+    z.iter().all(|&x| x >= 0.0)
+        && w.iter().all(|&x| x >= -tol * scale)
+        && z.dot(&w).abs() <= tol * scale * (1.0 + z.amax())
 }
 
-fn run(kind: SolverKind, lcp: &LinearComplementarityProblem, options: &SolverOptions) -> (DVector<f64>, SolverReport) {
+fn run(
+    kind: SolverKind,
+    lcp: &LinearComplementarityProblem,
+    options: &SolverOptions,
+) -> (DVector<f64>, SolverReport) {
     let mut z = DVector::zeros(lcp.size());
     let report = solve_lcp(kind, lcp, &mut z, options).unwrap();
     // The report is honest: its residual is the one recomputed here, and `converged` agrees.
@@ -42,57 +69,97 @@ fn run(kind: SolverKind, lcp: &LinearComplementarityProblem, options: &SolverOpt
 
 #[test]
 fn lemke_solves_every_solvable_file() {
-    let options = SolverOptions { tolerance: 1e-10, ..Default::default() };
+    let options = SolverOptions {
+        tolerance: 1e-10,
+        ..Default::default()
+    };
     for (name, lcp) in problems() {
         let (z, report) = run(SolverKind::Lemke, &lcp, &options);
         let expected_failure = LEMKE_FAILS.iter().find(|(f, _)| *f == name);
         match expected_failure {
             None => {
-                assert!(report.converged, "{name}: Lemke residual {:e}", report.residual);
-                assert!(is_solution(&lcp, &z, 1e-10), "{name}: Lemke's z is not a solution");
+                assert!(
+                    report.converged,
+                    "{name}: Lemke residual {:e}",
+                    report.residual
+                );
+                assert!(
+                    is_solution(&lcp, &z, 1e-10),
+                    "{name}: Lemke's z is not a solution"
+                );
             }
-            Some((_, why)) => assert!(!report.converged, "{name} ({why}) must be reported as a failure"),
+            Some((_, why)) => assert!(
+                !report.converged,
+                "{name} ({why}) must be reported as a failure"
+            ),
         }
     }
 }
 
 #[test]
 fn enumeration_solves_small_files_and_proves_infeasibility() {
-    let options = SolverOptions { tolerance: 1e-10, ..Default::default() };
+    let options = SolverOptions {
+        tolerance: 1e-10,
+        ..Default::default()
+    };
     for (name, lcp) in problems().into_iter().filter(|(_, lcp)| lcp.size() <= 16) {
         let (z, report) = run(SolverKind::Enumerative, &lcp, &options);
         if INFEASIBLE.contains(&name.as_str()) {
             assert!(!report.converged, "{name} has no solution");
         } else {
-            assert!(report.converged && is_solution(&lcp, &z, 1e-10), "{name}: enumeration residual {:e}", report.residual);
+            assert!(
+                report.converged && is_solution(&lcp, &z, 1e-10),
+                "{name}: enumeration residual {:e}",
+                report.residual
+            );
         }
     }
 }
 
 #[test]
 fn iterative_solvers_converge_on_spd_files_and_report_the_rest_honestly() {
-    let options = SolverOptions { tolerance: 1e-10, max_iterations: 20_000, ..Default::default() };
+    let options = SolverOptions {
+        tolerance: 1e-10,
+        max_iterations: 20_000,
+        ..Default::default()
+    };
     let mut spd = 0;
     for (name, lcp) in problems() {
         for kind in [SolverKind::Pgs, SolverKind::Jacobi] {
             let (z, report) = run(kind, &lcp, &options);
             if lcp.is_spd() {
-                assert!(report.converged, "{name}: {} residual {:e}", kind.name(), report.residual);
+                assert!(
+                    report.converged,
+                    "{name}: {} residual {:e}",
+                    kind.name(),
+                    report.residual
+                );
             }
             if report.converged {
-                assert!(is_solution(&lcp, &z, 1e-8), "{name}: {} claims a solution that is not", kind.name());
+                assert!(
+                    is_solution(&lcp, &z, 1e-8),
+                    "{name}: {} claims a solution that is not",
+                    kind.name()
+                );
             }
         }
         spd += usize::from(lcp.is_spd());
     }
     if spd > 0 {
-        assert_eq!(spd, 5, "deudeu, deudeu_block, mmc, trivial and trivial_block are SPD");
+        assert_eq!(
+            spd, 5,
+            "deudeu, deudeu_block, mmc, trivial and trivial_block are SPD"
+        );
     }
 }
 
 #[test]
 fn zero_diagonal_is_a_reported_failure() {
-    let lcp = LinearComplementarityProblem::new(DMatrix::from_row_slice(2, 2, &[0.0, 1.0, 1.0, 1.0]), DVector::from_vec(vec![-1.0, -1.0])).unwrap();
+    let lcp = LinearComplementarityProblem::new(
+        DMatrix::from_row_slice(2, 2, &[0.0, 1.0, 1.0, 1.0]),
+        DVector::from_vec(vec![-1.0, -1.0]),
+    )
+    .unwrap();
     for kind in [SolverKind::Pgs, SolverKind::Jacobi] {
         let (_, report) = run(kind, &lcp, &SolverOptions::default());
         assert!(!report.converged && report.iterations == 0);

@@ -9,8 +9,15 @@ const G: f64 = 9.81;
 /// z) of a ball run.
 fn impacts_and_apexes(trajectory: &Trajectory, h: f64) -> (Vec<f64>, Vec<f64>) {
     let s = &trajectory.samples;
-    let impacts = s.iter().filter(|x| x.lambda[0] > 0.0).map(|x| x.t - h).collect();
-    let apexes = (1..s.len() - 1).filter(|&k| s[k].v[0] >= 0.0 && s[k + 1].v[0] < 0.0).map(|k| s[k].q[0].max(s[k + 1].q[0])).collect();
+    let impacts = s
+        .iter()
+        .filter(|x| x.lambda[0] > 0.0)
+        .map(|x| x.t - h)
+        .collect();
+    let apexes = (1..s.len() - 1)
+        .filter(|&k| s[k].v[0] >= 0.0 && s[k + 1].v[0] < 0.0)
+        .map(|k| s[k].q[0].max(s[k + 1].q[0]))
+        .collect();
     (impacts, apexes)
 }
 
@@ -23,9 +30,17 @@ fn impacts_and_apexes(trajectory: &Trajectory, h: f64) -> (Vec<f64>, Vec<f64>) {
 #[test]
 fn bouncing_ball_matches_the_analytic_newton_impact_solution() {
     for (e, z0, h) in [(0.9, 1.0, 1e-3), (0.7, 2.0, 5e-4), (0.5, 1.5, 1e-3)] {
-        let ball = BouncingBall { restitution: e, height: z0, step: h, ..Default::default() };
+        let ball = BouncingBall {
+            restitution: e,
+            height: z0,
+            step: h,
+            ..Default::default()
+        };
         let mut trajectory = Trajectory::default();
-        ball.simulation().unwrap().run(3.0, &mut trajectory).unwrap();
+        ball.simulation()
+            .unwrap()
+            .run(3.0, &mut trajectory)
+            .unwrap();
         let (impacts, apexes) = impacts_and_apexes(&trajectory, h);
         let t1 = (2.0 * z0 / G).sqrt();
         let v1 = G * t1;
@@ -35,7 +50,11 @@ fn bouncing_ball_matches_the_analytic_newton_impact_solution() {
         for n in 0..bounces {
             let apex = z0 * e.powi(2 * (n as i32 + 1));
             let slack = (n + 1) as f64;
-            assert!((impacts[n] - t_exact).abs() <= slack * h, "e = {e}: impact {n} at {} vs {t_exact}", impacts[n]);
+            assert!(
+                (impacts[n] - t_exact).abs() <= slack * h,
+                "e = {e}: impact {n} at {} vs {t_exact}",
+                impacts[n]
+            );
             assert!(
                 (apexes[n] - apex).abs() <= slack * 2.0 * v1 * h + G * h * h / 8.0,
                 "e = {e}: apex {n} {} vs {apex}",
@@ -51,7 +70,12 @@ fn bouncing_ball_matches_the_analytic_newton_impact_solution() {
 #[test]
 fn no_energy_gain_over_1e5_steps() {
     for e in [0.0, 0.5, 0.9, 1.0] {
-        let mut sim = BouncingBall { restitution: e, ..Default::default() }.simulation().unwrap();
+        let mut sim = BouncingBall {
+            restitution: e,
+            ..Default::default()
+        }
+        .simulation()
+        .unwrap();
         let e0 = sim.energy().unwrap();
         let mut max_energy = e0;
         let mut min_energy = e0;
@@ -61,9 +85,15 @@ fn no_energy_gain_over_1e5_steps() {
             max_energy = max_energy.max(energy);
             min_energy = min_energy.min(energy);
         }
-        assert!(max_energy <= e0 * (1.0 + 1e-9), "e = {e}: energy grew from {e0} to {max_energy}");
+        assert!(
+            max_energy <= e0 * (1.0 + 1e-9),
+            "e = {e}: energy grew from {e0} to {max_energy}"
+        );
         if e == 1.0 {
-            assert!(min_energy >= e0 * (1.0 - 1e-9), "e = 1: energy fell from {e0} to {min_energy}");
+            assert!(
+                min_energy >= e0 * (1.0 - 1e-9),
+                "e = 1: energy fell from {e0} to {min_energy}"
+            );
         }
     }
 }
@@ -79,12 +109,26 @@ fn newtons_cradle_hands_the_velocity_to_the_last_ball() {
         sim.step().unwrap();
         let v: Vec<f64> = balls.iter().map(|&b| sim.v(b)[0]).collect();
         let momentum: f64 = v.iter().map(|v| cradle.mass * v).sum();
-        assert!((momentum - p0).abs() <= 1e-12, "momentum {momentum} vs {p0}");
-        assert!((sim.energy().unwrap() - e0).abs() <= 1e-12 * e0, "energy {} vs {e0}", sim.energy().unwrap());
+        assert!(
+            (momentum - p0).abs() <= 1e-12,
+            "momentum {momentum} vs {p0}"
+        );
+        assert!(
+            (sim.energy().unwrap() - e0).abs() <= 1e-12 * e0,
+            "energy {} vs {e0}",
+            sim.energy().unwrap()
+        );
     }
     let v: Vec<f64> = balls.iter().map(|&b| sim.v(b)[0]).collect();
     for (i, &vi) in v.iter().enumerate() {
-        let expected = if i + 1 == balls.len() { cradle.velocity } else { 0.0 };
-        assert!((vi - expected).abs() <= 1e-12, "ball {i}: v = {vi}, expected {expected}");
+        let expected = if i + 1 == balls.len() {
+            cradle.velocity
+        } else {
+            0.0
+        };
+        assert!(
+            (vi - expected).abs() <= 1e-12,
+            "ball {i}: v = {vi}, expected {expected}"
+        );
     }
 }

@@ -6,12 +6,12 @@ mod common;
 use nalgebra::{DMatrix, DVector};
 use ricochet::io::siconos::read_ref;
 use ricochet::model::{
-    ComplementarityConditionNSL, LagrangianCompliantLinearTIR, LagrangianLinearTIDS, LagrangianLinearTIR,
-    LagrangianScleronomousR, NewtonImpactNSL, Nsds,
+    ComplementarityConditionNSL, LagrangianCompliantLinearTIR, LagrangianLinearTIDS,
+    LagrangianLinearTIR, LagrangianScleronomousR, NewtonImpactNSL, Nsds,
 };
 use ricochet::scenes::{
-    bouncing_ball::BouncingBall, circuit_rlcd::CircuitRlcd, column_of_beads::ColumnOfBeads, diode_bridge::DiodeBridge,
-    impacting_bar::ImpactingBar,
+    bouncing_ball::BouncingBall, circuit_rlcd::CircuitRlcd, column_of_beads::ColumnOfBeads,
+    diode_bridge::DiodeBridge, impacting_bar::ImpactingBar,
 };
 use ricochet::solver::cpu::{Integrator, Sample, TimeStepping, Trajectory};
 use ricochet::solver::moreau_jean::{Activation, MoreauJeanOSI};
@@ -37,23 +37,33 @@ fn rows(mut sim: TimeStepping, rows: usize, row: impl Fn(&Sample) -> Vec<f64>) -
 /// A ball of mass 1 and radius 0.1 under gravity g, q = (z, x, θ), at rest at z = 1.
 fn ball(g: f64) -> LagrangianLinearTIDS {
     let mass = DMatrix::from_diagonal(&DVector::from_vec(vec![1.0, 1.0, 0.4 * 0.01]));
-    LagrangianLinearTIDS::new(DVector::from_vec(vec![1.0, 0.0, 0.0]), DVector::zeros(3), mass)
-        .unwrap()
-        .with_fext(DVector::from_vec(vec![-g, 0.0, 0.0]))
-        .unwrap()
+    LagrangianLinearTIDS::new(
+        DVector::from_vec(vec![1.0, 0.0, 0.0]),
+        DVector::zeros(3),
+        mass,
+    )
+    .unwrap()
+    .with_fext(DVector::from_vec(vec![-g, 0.0, 0.0]))
+    .unwrap()
 }
 
 #[test]
 fn bouncing_ball_ts() {
-    let Some(reference) = reference("BouncingBallTS.ref") else { return };
+    let Some(reference) = reference("BouncingBallTS.ref") else {
+        return;
+    };
     let sim = BouncingBall::default().simulation().unwrap();
-    let ours = rows(sim, reference.nrows(), |s| vec![s.t, s.q[0], s.v[0], s.p[0], s.lambda[0]]);
+    let ours = rows(sim, reference.nrows(), |s| {
+        vec![s.t, s.q[0], s.v[0], s.p[0], s.lambda[0]]
+    });
     common::compare_with_reference("BouncingBallTS", &reference, &ours, TOL);
 }
 
 #[test]
 fn column_of_beads_ts() {
-    let Some(reference) = reference("ColumnOfBeadsTS.ref") else { return };
+    let Some(reference) = reference("ColumnOfBeadsTS.ref") else {
+        return;
+    };
     let mut sim = ColumnOfBeads::default().simulation().unwrap();
     let mut trajectory = Trajectory::default();
     sim.run(2.0, &mut trajectory).unwrap();
@@ -62,7 +72,11 @@ fn column_of_beads_ts() {
         .iter()
         .map(|s| {
             let mut row = vec![s.t];
-            row.extend(sim.beads().iter().flat_map(|b| [s.q[3 * b.0], s.v[3 * b.0]]));
+            row.extend(
+                sim.beads()
+                    .iter()
+                    .flat_map(|b| [s.q[3 * b.0], s.v[3 * b.0]]),
+            );
             row.resize(41, 0.0);
             row
         })
@@ -72,7 +86,9 @@ fn column_of_beads_ts() {
 
 #[test]
 fn impacting_bar() {
-    let Some(reference) = reference("ImpactingBar.ref") else { return };
+    let Some(reference) = reference("ImpactingBar.ref") else {
+        return;
+    };
     let bar = ImpactingBar::default();
     let (mass, stiffness) = bar.matrices();
     let (n, h, theta) = (bar.nodes, bar.step, bar.osi.theta);
@@ -103,49 +119,96 @@ fn impacting_bar() {
 
 #[test]
 fn diode_bridge() {
-    let Some(reference) = reference("DiodeBridge.ref") else { return };
+    let Some(reference) = reference("DiodeBridge.ref") else {
+        return;
+    };
     let sim = DiodeBridge::default().simulation().unwrap();
     let ours = rows(sim, reference.nrows(), |s| {
-        vec![s.t, s.q[0], s.q[1], s.y[0], -s.lambda[0], -s.lambda[1], s.lambda[2], s.y[0] + s.lambda[2]]
+        vec![
+            s.t,
+            s.q[0],
+            s.q[1],
+            s.y[0],
+            -s.lambda[0],
+            -s.lambda[1],
+            s.lambda[2],
+            s.y[0] + s.lambda[2],
+        ]
     });
     common::compare_with_reference("DiodeBridge", &reference, &ours, TOL);
 }
 
 #[test]
 fn circuit_rlcd() {
-    let Some(reference) = reference("CircuitRLCD.ref") else { return };
+    let Some(reference) = reference("CircuitRLCD.ref") else {
+        return;
+    };
     let sim = CircuitRlcd::default().simulation().unwrap();
-    let ours = rows(sim, reference.nrows(), |s| vec![s.t, s.q[0], s.q[1], -s.y[0], s.lambda[0], 0.0]);
+    let ours = rows(sim, reference.nrows(), |s| {
+        vec![s.t, s.q[0], s.q[1], -s.y[0], s.lambda[0], 0.0]
+    });
     common::compare_with_reference("CircuitRLCD", &reference, &ours, TOL);
 }
 
 #[test]
 fn bouncing_ball_scleronomous() {
-    let Some(reference) = reference("BouncingBallTS-Scleronomous.ref") else { return };
+    let Some(reference) = reference("BouncingBallTS-Scleronomous.ref") else {
+        return;
+    };
     let mut nsds = Nsds::new();
     let ball = nsds.add("ball", ball(10.0));
     let relation = LagrangianScleronomousR::new(
         |q| DVector::from_element(1, q[0] + 0.1 * q[1]),
         |_| DMatrix::from_row_slice(1, 3, &[1.0, 0.1, 0.0]),
     );
-    nsds.link("floor", NewtonImpactNSL::new(0.9).unwrap(), relation, &[ball]).unwrap();
+    nsds.link(
+        "floor",
+        NewtonImpactNSL::new(0.9).unwrap(),
+        relation,
+        &[ball],
+    )
+    .unwrap();
     let osi = MoreauJeanOSI::default().with_activation(Activation::Predicted);
     let sim = TimeStepping::new(nsds, Integrator::MoreauJean(osi), 0.0, 0.025).unwrap();
-    let ours = rows(sim, reference.nrows(), |s| vec![s.t, s.q[0], s.q[1], s.v[0], s.v[1], s.p[0], s.lambda[0]]);
+    let ours = rows(sim, reference.nrows(), |s| {
+        vec![s.t, s.q[0], s.q[1], s.v[0], s.v[1], s.p[0], s.lambda[0]]
+    });
     common::compare_with_reference("BouncingBallTS-Scleronomous", &reference, &ours, TOL);
 }
 
 #[test]
 fn bouncing_ball_compliant_contact() {
-    let Some(reference) = reference("BouncingBallTS-CompliantContact.ref") else { return };
+    let Some(reference) = reference("BouncingBallTS-CompliantContact.ref") else {
+        return;
+    };
     let mut nsds = Nsds::new();
     let ball = nsds.add("ball", ball(9.81));
     let h = DMatrix::from_row_slice(1, 3, &[1.0, 0.0, 0.0]);
     let roof = LagrangianLinearTIR::with_offset(-&h, DVector::from_element(1, 0.7)).unwrap();
-    nsds.link("roof", NewtonImpactNSL::new(1.0).unwrap(), roof, &[ball]).unwrap();
-    let floor = LagrangianCompliantLinearTIR::new(h, DVector::from_element(1, -0.1), DMatrix::from_element(1, 1, 0.01)).unwrap();
-    nsds.link("floor", ComplementarityConditionNSL::new(1).unwrap(), floor, &[ball]).unwrap();
-    let sim = TimeStepping::new(nsds, Integrator::MoreauJean(MoreauJeanOSI::default()), 0.0, 5e-4).unwrap();
-    let ours = rows(sim, reference.nrows(), |s| vec![s.t, s.q[0], s.v[0], s.p[0], s.lambda[0]]);
+    nsds.link("roof", NewtonImpactNSL::new(1.0).unwrap(), roof, &[ball])
+        .unwrap();
+    let floor = LagrangianCompliantLinearTIR::new(
+        h,
+        DVector::from_element(1, -0.1),
+        DMatrix::from_element(1, 1, 0.01),
+    )
+    .unwrap();
+    nsds.link(
+        "floor",
+        ComplementarityConditionNSL::new(1).unwrap(),
+        floor,
+        &[ball],
+    )
+    .unwrap();
+    let sim = TimeStepping::new(
+        nsds,
+        Integrator::MoreauJean(MoreauJeanOSI::default()),
+        0.0,
+        5e-4,
+    )
+    .unwrap();
+    let ours = rows(sim, reference.nrows(), |s| {
+        vec![s.t, s.q[0], s.v[0], s.p[0], s.lambda[0]]
+    });
     common::compare_with_reference("BouncingBallTS-CompliantContact", &reference, &ours, TOL);
 }

@@ -23,16 +23,27 @@ struct Tokens<'a> {
 
 impl<'a> Tokens<'a> {
     fn new(file: &str, text: &'a str) -> Self {
-        Self { file: file.into(), iter: text.split_whitespace() }
+        Self {
+            file: file.into(),
+            iter: text.split_whitespace(),
+        }
     }
 
     fn error(&self, reason: String) -> Error {
-        Error::Parse { file: self.file.clone(), reason }
+        Error::Parse {
+            file: self.file.clone(),
+            reason,
+        }
     }
 
     fn number(&mut self, what: &str) -> Result<f64> {
-        let token = self.iter.next().ok_or_else(|| self.error(format!("unexpected end of file reading {what}")))?;
-        token.parse().map_err(|_| self.error(format!("expected a number for {what}, found `{token}`")))
+        let token = self
+            .iter
+            .next()
+            .ok_or_else(|| self.error(format!("unexpected end of file reading {what}")))?;
+        token
+            .parse()
+            .map_err(|_| self.error(format!("expected a number for {what}, found `{token}`")))
     }
 
     fn count(&mut self, what: &str) -> Result<usize> {
@@ -40,7 +51,9 @@ impl<'a> Tokens<'a> {
         if x >= 0.0 && x.fract() == 0.0 && x < 1e9 {
             Ok(x as usize)
         } else {
-            Err(self.error(format!("expected a non-negative integer for {what}, found {x}")))
+            Err(self.error(format!(
+                "expected a non-negative integer for {what}, found {x}"
+            )))
         }
     }
 
@@ -49,7 +62,9 @@ impl<'a> Tokens<'a> {
     }
 
     fn vector(&mut self, what: &str, len: usize) -> Result<DVector<f64>> {
-        let values = (0..len).map(|_| self.number(what)).collect::<Result<Vec<_>>>()?;
+        let values = (0..len)
+            .map(|_| self.number(what))
+            .collect::<Result<Vec<_>>>()?;
         Ok(DVector::from_vec(values))
     }
 
@@ -63,7 +78,9 @@ impl<'a> Tokens<'a> {
         match storage {
             0 => self.dense(rows, cols),
             1 => self.sparse_block(rows, cols),
-            other => Err(self.error(format!("storage type {other} is not supported (0 dense, 1 sparse block)"))),
+            other => Err(self.error(format!(
+                "storage type {other} is not supported (0 dense, 1 sparse block)"
+            ))),
         }
     }
 
@@ -94,12 +111,16 @@ impl<'a> Tokens<'a> {
         let mut m = DMatrix::zeros(rows, cols);
         for block_row in 0..block_rows {
             for k in row_ptr[block_row]..row_ptr[block_row + 1] {
-                let block_col = *col_idx.get(k).filter(|&&c| c < block_cols).ok_or_else(|| self.error("block index out of range".into()))?;
+                let block_col = *col_idx
+                    .get(k)
+                    .filter(|&&c| c < block_cols)
+                    .ok_or_else(|| self.error("block index out of range".into()))?;
                 self.count("block number")?;
                 let (r0, c0) = (start(&row_ends, block_row), start(&col_ends, block_col));
                 let (nr, nc) = (row_ends[block_row] - r0, col_ends[block_col] - c0);
                 let values = self.vector("block entries", nr * nc)?;
-                m.view_mut((r0, c0), (nr, nc)).copy_from_slice(values.as_slice());
+                m.view_mut((r0, c0), (nr, nc))
+                    .copy_from_slice(values.as_slice());
             }
         }
         Ok(m)
@@ -154,6 +175,9 @@ mod tests {
 
     #[test]
     fn truncated_file_is_an_error() {
-        assert!(matches!(parse_lcp("t", "2 0 2 2 2 2 1 3"), Err(Error::Parse { .. })));
+        assert!(matches!(
+            parse_lcp("t", "2 0 2 2 2 2 1 3"),
+            Err(Error::Parse { .. })
+        ));
     }
 }

@@ -66,6 +66,10 @@ pub fn scalar(what: &str, value: f64, ok: bool, reason: &str) -> Result<()> {
     if value.is_finite() && ok {
         Ok(())
     } else {
-        Err(Error::Parameter { what: what.into(), value, reason: reason.into() })
+        Err(Error::Parameter {
+            what: what.into(),
+            value,
+            reason: reason.into(),
+        })
     }
 }

@@ -35,19 +35,36 @@ impl LagrangianLinearTIDS {
         check::matrix("LagrangianLinearTIDS: mass M", &mass, n, n)?;
         check::symmetric_positive_definite("LagrangianLinearTIDS: mass M", &mass)?;
         let zero = DMatrix::zeros(n, n);
-        Ok(Self { q0, v0, mass, stiffness: zero.clone(), damping: zero, fext: ExternalForce::zero(n) })
+        Ok(Self {
+            q0,
+            v0,
+            mass,
+            stiffness: zero.clone(),
+            damping: zero,
+            fext: ExternalForce::zero(n),
+        })
     }
 
     /// Sets the stiffness K (n × n).
     pub fn with_stiffness(mut self, k: DMatrix<f64>) -> Result<Self> {
-        check::matrix("LagrangianLinearTIDS: stiffness K", &k, self.ndof(), self.ndof())?;
+        check::matrix(
+            "LagrangianLinearTIDS: stiffness K",
+            &k,
+            self.ndof(),
+            self.ndof(),
+        )?;
         self.stiffness = k;
         Ok(self)
     }
 
     /// Sets the damping C (n × n).
     pub fn with_damping(mut self, c: DMatrix<f64>) -> Result<Self> {
-        check::matrix("LagrangianLinearTIDS: damping C", &c, self.ndof(), self.ndof())?;
+        check::matrix(
+            "LagrangianLinearTIDS: damping C",
+            &c,
+            self.ndof(),
+            self.ndof(),
+        )?;
         self.damping = c;
         Ok(self)
     }
@@ -59,8 +76,12 @@ impl LagrangianLinearTIDS {
     }
 
     /// Sets a time-dependent external force F_ext(t); its value at t = 0 is checked.
-    pub fn with_fext_fn(mut self, f: impl Fn(f64) -> DVector<f64> + Send + Sync + 'static) -> Result<Self> {
-        self.fext = ExternalForce::function("LagrangianLinearTIDS: F_ext(t)", Box::new(f), self.ndof())?;
+    pub fn with_fext_fn(
+        mut self,
+        f: impl Fn(f64) -> DVector<f64> + Send + Sync + 'static,
+    ) -> Result<Self> {
+        self.fext =
+            ExternalForce::function("LagrangianLinearTIDS: F_ext(t)", Box::new(f), self.ndof())?;
         Ok(self)
     }
 
@@ -100,7 +121,14 @@ impl LagrangianDS {
         check::finite_vector("LagrangianDS: q0", &q0)?;
         check::vector("LagrangianDS: v0", &v0, n)?;
         check::symmetric_positive_definite("LagrangianDS: mass M(q0)", &mass(&q0))?;
-        Ok(Self { q0, v0, mass: Box::new(mass), fint: None, fgyr: None, fext: ExternalForce::zero(n) })
+        Ok(Self {
+            q0,
+            v0,
+            mass: Box::new(mass),
+            fint: None,
+            fgyr: None,
+            fext: ExternalForce::zero(n),
+        })
     }
 
     /// Sets the internal force F_int(q, v, t) (with optional Jacobians ∂/∂q, ∂/∂v).
@@ -124,7 +152,10 @@ impl LagrangianDS {
     }
 
     /// Sets a time-dependent external force F_ext(t).
-    pub fn with_fext_fn(mut self, f: impl Fn(f64) -> DVector<f64> + Send + Sync + 'static) -> Result<Self> {
+    pub fn with_fext_fn(
+        mut self,
+        f: impl Fn(f64) -> DVector<f64> + Send + Sync + 'static,
+    ) -> Result<Self> {
         self.fext = ExternalForce::function("LagrangianDS: F_ext(t)", Box::new(f), self.ndof())?;
         Ok(self)
     }
@@ -136,6 +167,7 @@ impl LagrangianDS {
 }
 
 /// A first-order linear system `ẋ = A x + b + r`.
+#[derive(Clone, Debug)]
 pub struct FirstOrderLinearDS {
     pub(crate) x0: DVector<f64>,
     pub(crate) a: DMatrix<f64>,
@@ -148,7 +180,11 @@ impl FirstOrderLinearDS {
         let n = x0.len();
         check::finite_vector("FirstOrderLinearDS: x0", &x0)?;
         check::matrix("FirstOrderLinearDS: A", &a, n, n)?;
-        Ok(Self { x0, a, b: DVector::zeros(n) })
+        Ok(Self {
+            x0,
+            a,
+            b: DVector::zeros(n),
+        })
     }
 
     /// Sets the constant term b.

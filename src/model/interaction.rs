@@ -37,14 +37,23 @@ impl Interaction {
     /// y = h(q, t) of a Lagrangian relation, checked to have the law's size.
     pub fn output(&self, q: &DVector<f64>, t: f64) -> Result<DVector<f64>> {
         let y = self.relation.output(q, t)?;
-        check::vector(&format!("interaction `{}`: output y", self.name), &y, self.size())?;
+        check::vector(
+            &format!("interaction `{}`: output y", self.name),
+            &y,
+            self.size(),
+        )?;
         Ok(y)
     }
 
     /// G0(q, t), checked to be (law size) × (coordinates).
     pub fn jacobian(&self, q: &DVector<f64>, t: f64) -> Result<DMatrix<f64>> {
         let g = self.relation.jacobian(q, t)?;
-        check::matrix(&format!("interaction `{}`: Jacobian G0", self.name), &g, self.size(), q.len())?;
+        check::matrix(
+            &format!("interaction `{}`: Jacobian G0", self.name),
+            &g,
+            self.size(),
+            q.len(),
+        )?;
         Ok(g)
     }
 

@@ -46,7 +46,10 @@ impl NewtonImpactNSL {
     /// A law of `size` rows sharing restitution `e`.
     pub fn with_size(e: f64, size: usize) -> Result<Self> {
         if !(0.0..=1.0).contains(&e) {
-            return Err(Error::Restitution { what: "NewtonImpactNSL".into(), value: e });
+            return Err(Error::Restitution {
+                what: "NewtonImpactNSL".into(),
+                value: e,
+            });
         }
         check::scalar("NewtonImpactNSL size", size as f64, size > 0, "must be ≥ 1")?;
         Ok(Self { e, size })
@@ -67,7 +70,12 @@ pub struct ComplementarityConditionNSL {
 impl ComplementarityConditionNSL {
     /// A condition on `size` rows.
     pub fn new(size: usize) -> Result<Self> {
-        check::scalar("ComplementarityConditionNSL size", size as f64, size > 0, "must be ≥ 1")?;
+        check::scalar(
+            "ComplementarityConditionNSL size",
+            size as f64,
+            size > 0,
+            "must be ≥ 1",
+        )?;
         Ok(Self { size })
     }
 }

@@ -39,7 +39,12 @@ impl Nsds {
         relation: impl Into<Relation>,
         systems: &[DsId],
     ) -> Result<InteractionId> {
-        let interaction = Interaction { name: name.into(), law: law.into(), relation: relation.into(), systems: systems.to_vec() };
+        let interaction = Interaction {
+            name: name.into(),
+            law: law.into(),
+            relation: relation.into(),
+            systems: systems.to_vec(),
+        };
         self.check_interaction(&interaction)?;
         self.interactions.push(interaction);
         Ok(InteractionId(self.interactions.len() - 1))
@@ -47,15 +52,23 @@ impl Nsds {
 
     fn check_interaction(&self, inter: &Interaction) -> Result<()> {
         let what = format!("interaction `{}`", inter.name);
-        let unsupported = |reason: &str| Error::Unsupported { what: what.clone(), reason: reason.into() };
+        let unsupported = |reason: &str| Error::Unsupported {
+            what: what.clone(),
+            reason: reason.into(),
+        };
         if inter.systems.is_empty() || inter.systems.len() > 2 {
             return Err(unsupported("must link one or two dynamical systems"));
         }
         let mut n = 0;
         for id in &inter.systems {
-            let (_, ds) = self.systems.get(id.0).ok_or_else(|| unsupported("links a system not in this Nsds"))?;
+            let (_, ds) = self
+                .systems
+                .get(id.0)
+                .ok_or_else(|| unsupported("links a system not in this Nsds"))?;
             if ds.is_lagrangian() != inter.relation.is_lagrangian() {
-                return Err(unsupported("relation and dynamical system are of different families"));
+                return Err(unsupported(
+                    "relation and dynamical system are of different families",
+                ));
             }
             n += ds.dimension();
         }
@@ -69,14 +82,24 @@ impl Nsds {
                 check::matrix(&format!("{what}: compliance"), d, m, m)?;
             }
         } else {
-            inter.relation.first_order_operators(0.0)?.check(&what, m, n)?;
+            inter
+                .relation
+                .first_order_operators(0.0)?
+                .check(&what, m, n)?;
         }
         Ok(())
     }
 
     /// Concatenates a per-system vector over `ids`.
-    pub(crate) fn gather(&self, ids: &[DsId], f: impl Fn(&DynamicalSystem) -> DVector<f64>) -> DVector<f64> {
-        let parts: Vec<f64> = ids.iter().flat_map(|id| f(&self.systems[id.0].1).iter().copied().collect::<Vec<_>>()).collect();
+    pub(crate) fn gather(
+        &self,
+        ids: &[DsId],
+        f: impl Fn(&DynamicalSystem) -> DVector<f64>,
+    ) -> DVector<f64> {
+        let parts: Vec<f64> = ids
+            .iter()
+            .flat_map(|id| f(&self.systems[id.0].1).iter().copied().collect::<Vec<_>>())
+            .collect();
         DVector::from_vec(parts)
     }
 
@@ -107,6 +130,9 @@ impl Nsds {
 
     /// Whether every system has constant operators (M, ∂F/∂q, ∂F/∂v or A).
     pub fn systems_are_linear(&self) -> bool {
-        self.systems.iter().all(|(_, ds)| ds.as_lagrangian().is_none_or(|l| l.is_linear_time_invariant()))
+        self.systems.iter().all(|(_, ds)| {
+            ds.as_lagrangian()
+                .is_none_or(|l| l.is_linear_time_invariant())
+        })
     }
 }

@@ -30,7 +30,14 @@ pub struct CircuitRlcd {
 
 impl Default for CircuitRlcd {
     fn default() -> Self {
-        Self { inductance: 1e-2, capacitance: 1e-6, resistance: 1e3, voltage: 10.0, step: 1e-5, theta: 0.5000000000001 }
+        Self {
+            inductance: 1e-2,
+            capacitance: 1e-6,
+            resistance: 1e3,
+            voltage: 10.0,
+            step: 1e-5,
+            theta: 0.5000000000001,
+        }
     }
 }
 
@@ -48,12 +55,22 @@ impl CircuitRlcd {
         )?;
         let mut nsds = Nsds::new();
         let circuit = nsds.add("RLC circuit", circuit);
-        nsds.link("diode", ComplementarityConditionNSL::new(1)?, diode, &[circuit])?;
+        nsds.link(
+            "diode",
+            ComplementarityConditionNSL::new(1)?,
+            diode,
+            &[circuit],
+        )?;
         Ok(nsds)
     }
 
     /// The simulation from t = 0.
     pub fn simulation(&self) -> Result<TimeStepping> {
-        TimeStepping::new(self.nsds()?, Integrator::EulerMoreau(EulerMoreauOSI::new(self.theta)?), 0.0, self.step)
+        TimeStepping::new(
+            self.nsds()?,
+            Integrator::EulerMoreau(EulerMoreauOSI::new(self.theta)?),
+            0.0,
+            self.step,
+        )
     }
 }

@@ -71,11 +71,22 @@ impl ColumnOfBeads {
         let mut beads = Vec::with_capacity(self.beads);
         for i in 0..self.beads {
             let q0 = DVector::from_vec(vec![self.height + self.spacing * i as f64, 0.0, 0.0]);
-            let bead = LagrangianLinearTIDS::new(q0, DVector::zeros(3), mass.clone())?.with_fext(fext.clone())?;
+            let bead = LagrangianLinearTIDS::new(q0, DVector::zeros(3), mass.clone())?
+                .with_fext(fext.clone())?;
             beads.push(nsds.add(&format!("bead {i}"), bead));
         }
-        let stepper = TimeStepping::new(nsds, Integrator::MoreauJean(MoreauJeanOSI::default()), 0.0, self.step)?;
-        Ok(ColumnSimulation { stepper, beads, linked: vec![false; self.beads], params: *self })
+        let stepper = TimeStepping::new(
+            nsds,
+            Integrator::MoreauJean(MoreauJeanOSI::default()),
+            0.0,
+            self.step,
+        )?;
+        Ok(ColumnSimulation {
+            stepper,
+            beads,
+            linked: vec![false; self.beads],
+            params: *self,
+        })
     }
 }
 
@@ -85,18 +96,31 @@ impl ColumnSimulation {
         let (r, e) = (self.params.radius, self.params.restitution);
         for i in 0..self.beads.len() {
             let z = self.stepper.q(self.beads[i])[0];
-            let gap = if i == 0 { z - r } else { z - self.stepper.q(self.beads[i - 1])[0] - 2.0 * r };
+            let gap = if i == 0 {
+                z - r
+            } else {
+                z - self.stepper.q(self.beads[i - 1])[0] - 2.0 * r
+            };
             if self.linked[i] || gap >= self.params.alert {
                 continue;
             }
             let law = NewtonImpactNSL::new(e)?;
             if i == 0 {
-                let floor = LagrangianLinearTIR::with_offset(DMatrix::from_row_slice(1, 3, &[1.0, 0.0, 0.0]), DVector::from_element(1, -r))?;
+                let floor = LagrangianLinearTIR::with_offset(
+                    DMatrix::from_row_slice(1, 3, &[1.0, 0.0, 0.0]),
+                    DVector::from_element(1, -r),
+                )?;
                 self.stepper.link("floor", law, floor, &[self.beads[0]])?;
             } else {
                 let h = DMatrix::from_row_slice(1, 6, &[-1.0, 0.0, 0.0, 1.0, 0.0, 0.0]);
-                let contact = LagrangianLinearTIR::with_offset(h, DVector::from_element(1, -2.0 * r))?;
-                self.stepper.link(&format!("beads {}-{i}", i - 1), law, contact, &[self.beads[i - 1], self.beads[i]])?;
+                let contact =
+                    LagrangianLinearTIR::with_offset(h, DVector::from_element(1, -2.0 * r))?;
+                self.stepper.link(
+                    &format!("beads {}-{i}", i - 1),
+                    law,
+                    contact,
+                    &[self.beads[i - 1], self.beads[i]],
+                )?;
             }
             self.linked[i] = true;
         }

@@ -3,8 +3,9 @@
 //!
 //! The state x = (capacitor voltage, inductor current) follows `ẋ = A x + r` with
 //! A = [[0, −1/C], [1/L, 0]]. One `FirstOrderLinearTIR` of size 4 with a
-//! `ComplementarityConditionNSL(4)` models the diodes: y = C x + D λ, r = B λ, where
-//! λ = (−v_R1, −v_F2, i_F1, i_R2)… in Siconos's sign conventions (see the matrices).
+//! `ComplementarityConditionNSL(4)` models the diodes: y = C x + D λ, r = B λ. In
+//! Siconos's conventions y₀ is the current through diode R1, −λ₀ and −λ₁ the voltages
+//! across R1 and F2, λ₂ the current through F1, and y₀ + λ₂ the resistor current.
 
 use nalgebra::{DMatrix, DVector};
 
@@ -32,7 +33,14 @@ pub struct DiodeBridge {
 
 impl Default for DiodeBridge {
     fn default() -> Self {
-        Self { inductance: 1e-2, capacitance: 1e-6, resistance: 1e3, voltage: 10.0, step: 1e-6, theta: 0.5 }
+        Self {
+            inductance: 1e-2,
+            capacitance: 1e-6,
+            resistance: 1e3,
+            voltage: 10.0,
+            step: 1e-6,
+            theta: 0.5,
+        }
     }
 }
 
@@ -64,12 +72,22 @@ impl DiodeBridge {
         let bridge = FirstOrderLinearTIR::new(c_op, d_op, b_op, DVector::zeros(4))?;
         let mut nsds = Nsds::new();
         let lc = nsds.add("LC oscillator", lc);
-        nsds.link("diode bridge", ComplementarityConditionNSL::new(4)?, bridge, &[lc])?;
+        nsds.link(
+            "diode bridge",
+            ComplementarityConditionNSL::new(4)?,
+            bridge,
+            &[lc],
+        )?;
         Ok(nsds)
     }
 
     /// The simulation from t = 0.
     pub fn simulation(&self) -> Result<TimeStepping> {
-        TimeStepping::new(self.nsds()?, Integrator::EulerMoreau(EulerMoreauOSI::new(self.theta)?), 0.0, self.step)
+        TimeStepping::new(
+            self.nsds()?,
+            Integrator::EulerMoreau(EulerMoreauOSI::new(self.theta)?),
+            0.0,
+            self.step,
+        )
     }
 }

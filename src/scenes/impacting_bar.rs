@@ -52,7 +52,11 @@ impl Default for ImpactingBar {
             restitution: 0.0,
             step: 2e-6,
             t0: 1e-8,
-            osi: MoreauJeanOSI { theta: 0.5, gamma: 0.0, activation: Activation::Current },
+            osi: MoreauJeanOSI {
+                theta: 0.5,
+                gamma: 0.0,
+                activation: Activation::Current,
+            },
         }
     }
 }
@@ -75,7 +79,10 @@ impl ImpactingBar {
             1 => -1.0,
             _ => 0.0,
         });
-        (mass * (self.density * self.section * l), stiffness * (self.young * self.section / l))
+        (
+            mass * (self.density * self.section * l),
+            stiffness * (self.young * self.section / l),
+        )
     }
 
     /// The scene: the bar and its wall contact.
@@ -89,12 +96,22 @@ impl ImpactingBar {
         let bar = nsds.add("bar", bar);
         let mut h = DMatrix::zeros(1, n);
         h[(0, 0)] = 1.0;
-        nsds.link("wall", NewtonImpactNSL::new(self.restitution)?, LagrangianLinearTIR::new(h)?, &[bar])?;
+        nsds.link(
+            "wall",
+            NewtonImpactNSL::new(self.restitution)?,
+            LagrangianLinearTIR::new(h)?,
+            &[bar],
+        )?;
         Ok(nsds)
     }
 
     /// The simulation from t0.
     pub fn simulation(&self) -> Result<TimeStepping> {
-        TimeStepping::new(self.nsds()?, Integrator::MoreauJean(self.osi), self.t0, self.step)
+        TimeStepping::new(
+            self.nsds()?,
+            Integrator::MoreauJean(self.osi),
+            self.t0,
+            self.step,
+        )
     }
 }

@@ -36,7 +36,16 @@ pub struct NewtonsCradle {
 
 impl Default for NewtonsCradle {
     fn default() -> Self {
-        Self { balls: 5, radius: 0.02, mass: 0.1, gap: 1e-3, approach: 0.01, velocity: 1.0, restitution: 1.0, step: 1e-4 }
+        Self {
+            balls: 5,
+            radius: 0.02,
+            mass: 0.1,
+            gap: 1e-3,
+            approach: 0.01,
+            velocity: 1.0,
+            restitution: 1.0,
+            step: 1e-4,
+        }
     }
 }
 
@@ -48,13 +57,25 @@ impl NewtonsCradle {
         let mut x = 0.0;
         for i in 0..self.balls {
             let v = if i == 0 { self.velocity } else { 0.0 };
-            let ball = LagrangianLinearTIDS::new(DVector::from_element(1, x), DVector::from_element(1, v), DMatrix::from_element(1, 1, self.mass))?;
+            let ball = LagrangianLinearTIDS::new(
+                DVector::from_element(1, x),
+                DVector::from_element(1, v),
+                DMatrix::from_element(1, 1, self.mass),
+            )?;
             balls.push(nsds.add(&format!("ball {i}"), ball));
             x += 2.0 * self.radius + if i == 0 { self.approach } else { self.gap };
         }
         for i in 1..self.balls {
-            let relation = LagrangianLinearTIR::with_offset(DMatrix::from_row_slice(1, 2, &[-1.0, 1.0]), DVector::from_element(1, -2.0 * self.radius))?;
-            nsds.link(&format!("balls {}-{i}", i - 1), NewtonImpactNSL::new(self.restitution)?, relation, &[balls[i - 1], balls[i]])?;
+            let relation = LagrangianLinearTIR::with_offset(
+                DMatrix::from_row_slice(1, 2, &[-1.0, 1.0]),
+                DVector::from_element(1, -2.0 * self.radius),
+            )?;
+            nsds.link(
+                &format!("balls {}-{i}", i - 1),
+                NewtonImpactNSL::new(self.restitution)?,
+                relation,
+                &[balls[i - 1], balls[i]],
+            )?;
         }
         Ok((nsds, balls))
     }
@@ -62,6 +83,14 @@ impl NewtonsCradle {
     /// The simulation from t = 0 and the ball handles.
     pub fn simulation(&self) -> Result<(TimeStepping, Vec<DsId>)> {
         let (nsds, balls) = self.nsds()?;
-        Ok((TimeStepping::new(nsds, Integrator::MoreauJean(MoreauJeanOSI::default()), 0.0, self.step)?, balls))
+        Ok((
+            TimeStepping::new(
+                nsds,
+                Integrator::MoreauJean(MoreauJeanOSI::default()),
+                0.0,
+                self.step,
+            )?,
+            balls,
+        ))
     }
 }

@@ -26,7 +26,12 @@ impl Default for EulerMoreauOSI {
 impl EulerMoreauOSI {
     /// θ ∈ [0, 1].
     pub fn new(theta: f64) -> Result<Self> {
-        check::scalar("EulerMoreauOSI θ", theta, (0.0..=1.0).contains(&theta), "must be in [0, 1]")?;
+        check::scalar(
+            "EulerMoreauOSI θ",
+            theta,
+            (0.0..=1.0).contains(&theta),
+            "must be in [0, 1]",
+        )?;
         Ok(Self { theta })
     }
 }

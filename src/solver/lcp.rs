@@ -69,6 +69,15 @@ impl LinearComplementarityProblem {
 
 /// ‖z − max(0, z − w)‖₂ / ‖q‖₂, the divisor dropped when ‖q‖₂ ≤ f64::EPSILON.
 pub fn natural_map_error(z: &DVector<f64>, w: &DVector<f64>, q_norm: f64) -> f64 {
-    let err = z.iter().zip(w.iter()).map(|(&zi, &wi)| (zi - (zi - wi).max(0.0)).powi(2)).sum::<f64>().sqrt();
-    if q_norm > f64::EPSILON { err / q_norm } else { err }
+    let err = z
+        .iter()
+        .zip(w.iter())
+        .map(|(&zi, &wi)| (zi - (zi - wi).max(0.0)).powi(2))
+        .sum::<f64>()
+        .sqrt();
+    if q_norm > f64::EPSILON {
+        err / q_norm
+    } else {
+        err
+    }
 }

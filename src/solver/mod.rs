@@ -53,7 +53,12 @@ pub struct SolverOptions {
 
 impl Default for SolverOptions {
     fn default() -> Self {
-        Self { tolerance: 1e-12, max_iterations: 1000, omega: None, warm_start: false }
+        Self {
+            tolerance: 1e-12,
+            max_iterations: 1000,
+            omega: None,
+            warm_start: false,
+        }
     }
 }
 
@@ -70,7 +75,12 @@ pub struct SolverReport {
 
 impl SolverReport {
     /// Turns a non-converged report into [`Error::NotConverged`]; `context` says where.
-    pub fn ensure_converged(self, solver: SolverKind, tolerance: f64, context: &str) -> Result<Self> {
+    pub fn ensure_converged(
+        self,
+        solver: SolverKind,
+        tolerance: f64,
+        context: &str,
+    ) -> Result<Self> {
         if self.converged {
             Ok(self)
         } else {
@@ -108,9 +118,19 @@ pub fn solve_lcp(
 
 fn check_options(options: &SolverOptions) -> Result<()> {
     use crate::model::check::scalar;
-    scalar("solver tolerance", options.tolerance, options.tolerance > 0.0, "must be > 0")?;
+    scalar(
+        "solver tolerance",
+        options.tolerance,
+        options.tolerance > 0.0,
+        "must be > 0",
+    )?;
     if let Some(omega) = options.omega {
-        scalar("relaxation ω", omega, omega > 0.0 && omega < 2.0, "must be in (0, 2)")?;
+        scalar(
+            "relaxation ω",
+            omega,
+            omega > 0.0 && omega < 2.0,
+            "must be in (0, 2)",
+        )?;
     }
     Ok(())
 }

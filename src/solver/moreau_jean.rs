@@ -46,16 +46,29 @@ pub struct MoreauJeanOSI {
 
 impl Default for MoreauJeanOSI {
     fn default() -> Self {
-        Self { theta: 0.5, gamma: 0.5, activation: Activation::Current }
+        Self {
+            theta: 0.5,
+            gamma: 0.5,
+            activation: Activation::Current,
+        }
     }
 }
 
 impl MoreauJeanOSI {
     /// θ ∈ [0, 1], γ ∈ [0, ∞).
     pub fn new(theta: f64, gamma: f64) -> Result<Self> {
-        check::scalar("MoreauJeanOSI θ", theta, (0.0..=1.0).contains(&theta), "must be in [0, 1]")?;
+        check::scalar(
+            "MoreauJeanOSI θ",
+            theta,
+            (0.0..=1.0).contains(&theta),
+            "must be in [0, 1]",
+        )?;
         check::scalar("MoreauJeanOSI γ", gamma, gamma >= 0.0, "must be ≥ 0")?;
-        Ok(Self { theta, gamma, activation: Activation::Current })
+        Ok(Self {
+            theta,
+            gamma,
+            activation: Activation::Current,
+        })
     }
 
     /// The same integrator with another activation rule.
@@ -85,6 +98,9 @@ pub struct NewtonOptions {
 
 impl Default for NewtonOptions {
     fn default() -> Self {
-        Self { tolerance: 1e-6, max_iterations: 50 }
+        Self {
+            tolerance: 1e-6,
+            max_iterations: 50,
+        }
     }
 }

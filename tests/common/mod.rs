@@ -11,11 +11,16 @@ pub const DATA_VAR: &str = "RICOCHET_SICONOS_DATA";
 pub fn siconos_data() -> Option<PathBuf> {
     let dir = std::env::var_os(DATA_VAR)
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/siconos"));
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/siconos")
+        });
     if dir.is_dir() {
         return Some(dir);
     }
-    let message = format!("Siconos data not found at {} (set {DATA_VAR} to its folder)", dir.display());
+    let message = format!(
+        "Siconos data not found at {} (set {DATA_VAR} to its folder)",
+        dir.display()
+    );
     if std::env::var("CI").is_ok_and(|v| v == "true") {
         panic!("{message}");
     }
@@ -25,7 +30,12 @@ pub fn siconos_data() -> Option<PathBuf> {
 
 /// Compares `rows` (one Vec per time) with the reference matrix column by column and returns
 /// the max absolute error per column; panics naming the first row and column above `tol`.
-pub fn compare_with_reference(name: &str, reference: &nalgebra::DMatrix<f64>, rows: &[Vec<f64>], tol: f64) -> Vec<f64> {
+pub fn compare_with_reference(
+    name: &str,
+    reference: &nalgebra::DMatrix<f64>,
+    rows: &[Vec<f64>],
+    tol: f64,
+) -> Vec<f64> {
     assert_eq!(rows.len(), reference.nrows(), "{name}: number of rows");
     let cols = reference.ncols();
     let mut max = vec![0.0f64; cols];
@@ -42,6 +52,9 @@ pub fn compare_with_reference(name: &str, reference: &nalgebra::DMatrix<f64>, ro
         }
     }
     let formatted: Vec<String> = max.iter().map(|e| format!("{e:.1e}")).collect();
-    println!("{name}: max abs error per column [{}]", formatted.join(", "));
+    println!(
+        "{name}: max abs error per column [{}]",
+        formatted.join(", ")
+    );
     max
 }

@@ -52,7 +52,10 @@ impl LagrangianScleronomousR {
         h: impl Fn(&DVector<f64>) -> DVector<f64> + Send + Sync + 'static,
         jacobian: impl Fn(&DVector<f64>) -> DMatrix<f64> + Send + Sync + 'static,
     ) -> Self {
-        Self { h: Box::new(h), jacobian: Box::new(jacobian) }
+        Self {
+            h: Box::new(h),
+            jacobian: Box::new(jacobian),
+        }
     }
 }
 
@@ -70,7 +73,11 @@ impl LagrangianRheonomousR {
         jacobian: impl Fn(&DVector<f64>, f64) -> DMatrix<f64> + Send + Sync + 'static,
         hdot: impl Fn(&DVector<f64>, f64) -> DVector<f64> + Send + Sync + 'static,
     ) -> Self {
-        Self { h: Box::new(h), jacobian: Box::new(jacobian), hdot: Box::new(hdot) }
+        Self {
+            h: Box::new(h),
+            jacobian: Box::new(jacobian),
+            hdot: Box::new(hdot),
+        }
     }
 }
 
@@ -95,7 +102,12 @@ impl LagrangianCompliantLinearTIR {
         let m = h.nrows();
         check::finite_matrix("LagrangianCompliantLinearTIR: H", &h)?;
         check::vector("LagrangianCompliantLinearTIR: b", &b, m)?;
-        check::matrix("LagrangianCompliantLinearTIR: compliance D", &compliance, m, m)?;
+        check::matrix(
+            "LagrangianCompliantLinearTIR: compliance D",
+            &compliance,
+            m,
+            m,
+        )?;
         Ok(Self { h, b, compliance })
     }
 }

@@ -9,7 +9,10 @@ use nalgebra::{DMatrix, DVector};
 use crate::error::Result;
 use crate::model::check;
 pub use first_order::{FirstOrderLinearR, FirstOrderLinearTIR, FirstOrderOperators};
-pub use lagrangian::{LagrangianCompliantLinearTIR, LagrangianLinearTIR, LagrangianRheonomousR, LagrangianScleronomousR};
+pub use lagrangian::{
+    LagrangianCompliantLinearTIR, LagrangianLinearTIR, LagrangianRheonomousR,
+    LagrangianScleronomousR,
+};
 
 /// Any relation.
 pub enum Relation {
@@ -30,12 +33,20 @@ pub enum Relation {
 impl Relation {
     /// Whether the relation acts on Lagrangian systems (else on first-order ones).
     pub fn is_lagrangian(&self) -> bool {
-        !matches!(self, Self::FirstOrderLinearTIR(_) | Self::FirstOrderLinearR(_))
+        !matches!(
+            self,
+            Self::FirstOrderLinearTIR(_) | Self::FirstOrderLinearR(_)
+        )
     }
 
     /// Whether y is affine in the coordinates with constant operators (no Newton loop needed).
     pub fn is_linear(&self) -> bool {
-        matches!(self, Self::LagrangianLinearTIR(_) | Self::LagrangianCompliantLinearTIR(_) | Self::FirstOrderLinearTIR(_))
+        matches!(
+            self,
+            Self::LagrangianLinearTIR(_)
+                | Self::LagrangianCompliantLinearTIR(_)
+                | Self::FirstOrderLinearTIR(_)
+        )
     }
 
     /// The compliance D of a compliant relation.
@@ -53,7 +64,9 @@ impl Relation {
             Self::LagrangianCompliantLinearTIR(r) => &r.h * q + &r.b,
             Self::LagrangianScleronomousR(r) => (r.h)(q),
             Self::LagrangianRheonomousR(r) => (r.h)(q, t),
-            Self::FirstOrderLinearTIR(_) | Self::FirstOrderLinearR(_) => return Err(not_lagrangian()),
+            Self::FirstOrderLinearTIR(_) | Self::FirstOrderLinearR(_) => {
+                return Err(not_lagrangian());
+            }
         };
         check::finite_vector("relation output y = h(q, t)", &y)?;
         Ok(y)
@@ -66,7 +79,9 @@ impl Relation {
             Self::LagrangianCompliantLinearTIR(r) => r.h.clone(),
             Self::LagrangianScleronomousR(r) => (r.jacobian)(q),
             Self::LagrangianRheonomousR(r) => (r.jacobian)(q, t),
-            Self::FirstOrderLinearTIR(_) | Self::FirstOrderLinearR(_) => return Err(not_lagrangian()),
+            Self::FirstOrderLinearTIR(_) | Self::FirstOrderLinearR(_) => {
+                return Err(not_lagrangian());
+            }
         };
         check::finite_matrix("relation Jacobian G0(q, t)", &g)?;
         Ok(g)
@@ -98,7 +113,10 @@ impl Relation {
 }
 
 fn not_lagrangian() -> crate::error::Error {
-    crate::error::Error::Unsupported { what: "first-order relation".into(), reason: "has no Lagrangian output".into() }
+    crate::error::Error::Unsupported {
+        what: "first-order relation".into(),
+        reason: "has no Lagrangian output".into(),
+    }
 }
 
 macro_rules! relation_from {

@@ -14,7 +14,11 @@ pub const MAX_SIZE: usize = 16;
 
 /// Tries the bases in order of increasing size; `z` holds the best candidate found.
 /// `iterations` counts the bases tried.
-pub fn solve(lcp: &LinearComplementarityProblem, z: &mut DVector<f64>, options: &SolverOptions) -> SolverReport {
+pub fn solve(
+    lcp: &LinearComplementarityProblem,
+    z: &mut DVector<f64>,
+    options: &SolverOptions,
+) -> SolverReport {
     let n = lcp.size();
     let mut best = report(lcp, z, 0, options.tolerance);
     if n > MAX_SIZE || best.converged {
@@ -36,7 +40,10 @@ pub fn solve(lcp: &LinearComplementarityProblem, z: &mut DVector<f64>, options: 
             return r;
         }
     }
-    SolverReport { iterations: masks.len(), ..best }
+    SolverReport {
+        iterations: masks.len(),
+        ..best
+    }
 }
 
 /// z_S = −M_SS⁻¹ q_S projected onto z ≥ 0, zero elsewhere; false when M_SS is singular.
@@ -48,7 +55,9 @@ fn basis_solution(lcp: &LinearComplementarityProblem, mask: u32, z: &mut DVector
     }
     let m_ss = DMatrix::from_fn(basic.len(), basic.len(), |r, c| lcp.m[(basic[r], basic[c])]);
     let q_s = DVector::from_fn(basic.len(), |r, _| -lcp.q[basic[r]]);
-    let Some(z_s) = m_ss.lu().solve(&q_s) else { return false };
+    let Some(z_s) = m_ss.lu().solve(&q_s) else {
+        return false;
+    };
     for (k, &i) in basic.iter().enumerate() {
         z[i] = z_s[k].max(0.0);
     }

@@ -16,16 +16,29 @@ pub(super) fn step(ts: &mut TimeStepping, osi: EulerMoreauOSI) -> Result<()> {
     let (a, b) = operators(ts)?;
     let identity = DMatrix::<f64>::identity(n, n);
     let w = (&identity - &a * (h * theta)).lu();
-    let singular = || Error::Singular { what: "Euler–Moreau iteration matrix W = I − hθA".into() };
-    let x_free = w.solve(&((&identity + &a * (h * (1.0 - theta))) * &ts.q + &b * h)).ok_or_else(singular)?;
+    let singular = || Error::Singular {
+        what: "Euler–Moreau iteration matrix W = I − hθA".into(),
+    };
+    let x_free = w
+        .solve(&((&identity + &a * (h * (1.0 - theta))) * &ts.q + &b * h))
+        .ok_or_else(singular)?;
 
     // Global C (m × n), D (m × m, block-diagonal), B (n × m) and e over all interactions.
     let m = ts.lambda.len();
-    let (mut c, mut d, mut bmat, mut e) = (DMatrix::zeros(m, n), DMatrix::zeros(m, m), DMatrix::zeros(n, m), DVector::zeros(m));
+    let (mut c, mut d, mut bmat, mut e) = (
+        DMatrix::zeros(m, n),
+        DMatrix::zeros(m, m),
+        DMatrix::zeros(n, m),
+        DVector::zeros(m),
+    );
     let mut r0 = 0;
     for inter in ts.nsds.interactions() {
         let op = inter.relation.first_order_operators(t_next)?;
-        op.check(&format!("interaction `{}`", inter.name), inter.size(), ts.indices(inter).len())?;
+        op.check(
+            &format!("interaction `{}`", inter.name),
+            inter.size(),
+            ts.indices(inter).len(),
+        )?;
         let size = inter.size();
         for (col, &i) in ts.indices(inter).iter().enumerate() {
             c.view_mut((r0, i), (size, 1)).copy_from(&op.c.column(col));
@@ -37,7 +50,11 @@ pub(super) fn step(ts: &mut TimeStepping, osi: EulerMoreauOSI) -> Result<()> {
     }
 
     let mut lambda = DVector::zeros(m);
-    let mut report = StepReport { newton_iterations: 1, lcp: None, active: ts.nsds.interactions().len() };
+    let mut report = StepReport {
+        newton_iterations: 1,
+        lcp: None,
+        active: ts.nsds.interactions().len(),
+    };
     if m > 0 {
         let w_inv_b = w.solve(&bmat).ok_or_else(singular)?;
         let lcp = LinearComplementarityProblem::new(&d + &c * w_inv_b * h, &c * &x_free + &e)?;
@@ -63,7 +80,10 @@ fn operators(ts: &TimeStepping) -> Result<(DMatrix<f64>, DVector<f64>)> {
             b.rows_mut(o, d).copy_from(&ds.b);
             Ok(ds.a.clone())
         }
-        _ => Err(Error::Unsupported { what: "Euler–Moreau".into(), reason: "needs first-order systems".into() }),
+        _ => Err(Error::Unsupported {
+            what: "Euler–Moreau".into(),
+            reason: "needs first-order systems".into(),
+        }),
     })?;
     Ok((a, b))
 }

@@ -15,7 +15,11 @@ use super::report;
 use crate::solver::{SolverOptions, SolverReport, lcp::LinearComplementarityProblem};
 
 /// Runs Jacobi sweeps from `z` until Siconos's error is ≤ the tolerance or the sweeps run out.
-pub fn solve(lcp: &LinearComplementarityProblem, z: &mut DVector<f64>, options: &SolverOptions) -> SolverReport {
+pub fn solve(
+    lcp: &LinearComplementarityProblem,
+    z: &mut DVector<f64>,
+    options: &SolverOptions,
+) -> SolverReport {
     let (m, q) = (&lcp.m, &lcp.q);
     if (0..lcp.size()).any(|i| m[(i, i)] <= f64::EPSILON) {
         return report(lcp, z, 0, options.tolerance);
@@ -41,6 +45,10 @@ pub fn solve(lcp: &LinearComplementarityProblem, z: &mut DVector<f64>, options: 
 /// Requires a positive diagonal.
 pub fn gershgorin_bound(m: &DMatrix<f64>) -> f64 {
     (0..m.nrows())
-        .map(|i| (0..m.ncols()).map(|j| m[(i, j)].abs() / (m[(i, i)] * m[(j, j)]).sqrt()).sum::<f64>())
+        .map(|i| {
+            (0..m.ncols())
+                .map(|j| m[(i, j)].abs() / (m[(i, i)] * m[(j, j)]).sqrt())
+                .sum::<f64>()
+        })
         .fold(0.0, f64::max)
 }

@@ -40,7 +40,11 @@ impl Tableau {
             t[(i, 2 * n)] = -1.0;
             t[(i, 2 * n + 1)] = lcp.q[i];
         }
-        Self { n, t, basis: (0..n).collect() }
+        Self {
+            n,
+            t,
+            basis: (0..n).collect(),
+        }
     }
 
     fn rhs(&self, row: usize) -> f64 {
@@ -67,7 +71,9 @@ impl Tableau {
     /// z₀ leaves whenever its row ties for the minimum ratio.
     fn leaving_row(&self, col: usize) -> Option<usize> {
         let scale = self.t.column(col).amax();
-        let mut rows: Vec<usize> = (0..self.n).filter(|&r| self.t[(r, col)] > PIVOT_TOLERANCE * scale).collect();
+        let mut rows: Vec<usize> = (0..self.n)
+            .filter(|&r| self.t[(r, col)] > PIVOT_TOLERANCE * scale)
+            .collect();
         // Column 2n+1 (rhs) first, then the basis-inverse columns (those of w) in order.
         let keys = std::iter::once(2 * self.n + 1).chain(0..self.n);
         for key in keys {
@@ -89,7 +95,11 @@ impl Tableau {
 }
 
 /// Solves by lexicographic Lemke; `iterations` counts pivots.
-pub fn solve(lcp: &LinearComplementarityProblem, z: &mut DVector<f64>, options: &SolverOptions) -> SolverReport {
+pub fn solve(
+    lcp: &LinearComplementarityProblem,
+    z: &mut DVector<f64>,
+    options: &SolverOptions,
+) -> SolverReport {
     let n = lcp.size();
     z.fill(0.0);
     if n == 0 || lcp.q.min() >= 0.0 {
@@ -109,17 +119,27 @@ pub fn solve(lcp: &LinearComplementarityProblem, z: &mut DVector<f64>, options: 
             polish(lcp, z);
             return report(lcp, z, pivots, options.tolerance);
         }
-        entering = if leaving < n { leaving + n } else { leaving - n };
+        entering = if leaving < n {
+            leaving + n
+        } else {
+            leaving - n
+        };
         match tab.leaving_row(entering) {
             Some(row) => leaving_row = row,
             None => {
                 extract(&tab, z);
-                return SolverReport { converged: false, ..report(lcp, z, pivots, options.tolerance) };
+                return SolverReport {
+                    converged: false,
+                    ..report(lcp, z, pivots, options.tolerance)
+                };
             }
         }
     }
     extract(&tab, z);
-    SolverReport { converged: false, ..report(lcp, z, options.max_iterations, options.tolerance) }
+    SolverReport {
+        converged: false,
+        ..report(lcp, z, options.max_iterations, options.tolerance)
+    }
 }
 
 /// z from the basic z-variables of the tableau (non-basic ones are zero).
@@ -139,9 +159,13 @@ fn polish(lcp: &LinearComplementarityProblem, z: &mut DVector<f64>) {
     if support.is_empty() {
         return;
     }
-    let m_ss = DMatrix::from_fn(support.len(), support.len(), |r, c| lcp.m[(support[r], support[c])]);
+    let m_ss = DMatrix::from_fn(support.len(), support.len(), |r, c| {
+        lcp.m[(support[r], support[c])]
+    });
     let rhs = DVector::from_fn(support.len(), |r, _| -lcp.q[support[r]]);
-    let Some(z_s) = m_ss.lu().solve(&rhs) else { return };
+    let Some(z_s) = m_ss.lu().solve(&rhs) else {
+        return;
+    };
     let mut polished = DVector::zeros(lcp.size());
     for (k, &i) in support.iter().enumerate() {
         polished[i] = z_s[k].max(0.0);

@@ -45,7 +45,8 @@ pub(super) fn step(ts: &mut TimeStepping, osi: MoreauJeanOSI) -> Result<()> {
     for iteration in 1..=ts.newton.max_iterations {
         let q = &q_k + (&v_k * (1.0 - theta) + &v * theta) * h;
         let dyn_i = dynamics(ts, t_next, &q, &v)?;
-        let r_free = &dyn_i.mass * (&v - &v_k) - &f_k * (h * (1.0 - theta)) - &dyn_i.force * (h * theta);
+        let r_free =
+            &dyn_i.mass * (&v - &v_k) - &f_k * (h * (1.0 - theta)) - &dyn_i.force * (h * theta);
         if let Some((p, lambda, report)) = &input
             && (&r_free - p).norm() <= ts.newton.tolerance
         {
@@ -55,7 +56,11 @@ pub(super) fn step(ts: &mut TimeStepping, osi: MoreauJeanOSI) -> Result<()> {
         let v_free = &v - w.solve(&r_free).ok_or_else(singular)?;
         let (p, lambda, lcp) = impulse(ts, &rows, &w, &q, &v_free, (t_next, theta), &context(ts))?;
         v = &v_free + w.solve(&p).ok_or_else(singular)?;
-        let report = StepReport { newton_iterations: iteration, lcp, active: rows.len() };
+        let report = StepReport {
+            newton_iterations: iteration,
+            lcp,
+            active: rows.len(),
+        };
         if linear {
             return commit(ts, &osi, &q_k, &v_k, v, p, lambda, report);
         }
@@ -91,12 +96,19 @@ fn commit(
 }
 
 fn singular() -> Error {
-    Error::Singular { what: "Moreau–Jean iteration matrix W".into() }
+    Error::Singular {
+        what: "Moreau–Jean iteration matrix W".into(),
+    }
 }
 
 fn dynamics(ts: &TimeStepping, t: f64, q: &DVector<f64>, v: &DVector<f64>) -> Result<Dynamics> {
     let n = q.len();
-    let mut out = Dynamics { mass: DMatrix::zeros(n, n), force: DVector::zeros(n), dq: DMatrix::zeros(n, n), dv: DMatrix::zeros(n, n) };
+    let mut out = Dynamics {
+        mass: DMatrix::zeros(n, n),
+        force: DVector::zeros(n),
+        dq: DMatrix::zeros(n, n),
+        dv: DMatrix::zeros(n, n),
+    };
     for ((_, ds), &o) in ts.nsds.systems().zip(ts.offsets()) {
         let d = ds.dimension();
         let l = ds.as_lagrangian().ok_or_else(|| Error::Unsupported {
@@ -114,7 +126,12 @@ fn dynamics(ts: &TimeStepping, t: f64, q: &DVector<f64>, v: &DVector<f64>) -> Re
 }
 
 /// W = M − hθ ∂F/∂v − h²θ² ∂F/∂q, LU-factorised; cached when every system is linear.
-fn iteration_matrix(ts: &mut TimeStepping, d: &Dynamics, h: f64, theta: f64) -> Result<LU<f64, Dyn, Dyn>> {
+fn iteration_matrix(
+    ts: &mut TimeStepping,
+    d: &Dynamics,
+    h: f64,
+    theta: f64,
+) -> Result<LU<f64, Dyn, Dyn>> {
     if let Some(w) = &ts.cached_w {
         return Ok(w.clone());
     }
@@ -130,7 +147,12 @@ fn iteration_matrix(ts: &mut TimeStepping, d: &Dynamics, h: f64, theta: f64) -> 
 
 /// The interactions in this step's LCP: those with ỹ = y(q̂) + γ h ẏ_k ≤ 0 (first
 /// component), q̂ chosen by [`Activation`].
-fn active_set(ts: &TimeStepping, osi: &MoreauJeanOSI, q_k: &DVector<f64>, v_k: &DVector<f64>) -> Result<Vec<ActiveRow>> {
+fn active_set(
+    ts: &TimeStepping,
+    osi: &MoreauJeanOSI,
+    q_k: &DVector<f64>,
+    v_k: &DVector<f64>,
+) -> Result<Vec<ActiveRow>> {
     let (t_k, h) = (ts.time(), ts.h);
     let q_pred = q_k + v_k * h;
     let q_hat = match osi.activation {
@@ -151,7 +173,12 @@ fn active_set(ts: &TimeStepping, osi: &MoreauJeanOSI, q_k: &DVector<f64>, v_k: &
             } else {
                 (1.0, ydot_k * inter.law.restitution())
             };
-            rows.push(ActiveRow { index, offset, scale, constant });
+            rows.push(ActiveRow {
+                index,
+                offset,
+                scale,
+                constant,
+            });
         }
         offset += inter.size();
     }
@@ -169,7 +196,11 @@ fn impulse(
     v_free: &DVector<f64>,
     (t, theta): (f64, f64),
     context: &str,
-) -> Result<(DVector<f64>, DVector<f64>, Option<crate::solver::SolverReport>)> {
+) -> Result<(
+    DVector<f64>,
+    DVector<f64>,
+    Option<crate::solver::SolverReport>,
+)> {
     let n = q.len();
     let interactions = ts.nsds.interactions();
     let inter = |row: &ActiveRow| -> &Interaction { &interactions[row.index] };
@@ -191,20 +222,26 @@ fn impulse(
         }
         let hdot = inter(row).relation.hdot(&q_local, t, size)?;
         let free = &g * DVector::from_iterator(idx.len(), idx.iter().map(|&i| v_free[i]));
-        rhs.rows_mut(r0, size).copy_from(&(free * row.scale + &row.constant + hdot));
+        rhs.rows_mut(r0, size)
+            .copy_from(&(free * row.scale + &row.constant + hdot));
         r0 += size;
     }
     let mut delassus = &hmat * w.solve(&hmat.transpose()).ok_or_else(singular)?;
     compliant_blocks(ts, rows, &mut delassus, theta);
     let lcp = LinearComplementarityProblem::new(delassus, rhs)?;
     let mut lambda = DVector::zeros(m);
-    let report = solve_lcp(ts.solver, &lcp, &mut lambda, &ts.solver_options)?
-        .ensure_converged(ts.solver, ts.solver_options.tolerance, context)?;
+    let report = solve_lcp(ts.solver, &lcp, &mut lambda, &ts.solver_options)?.ensure_converged(
+        ts.solver,
+        ts.solver_options.tolerance,
+        context,
+    )?;
     let p = hmat.transpose() * &lambda;
     let mut r0 = 0;
     for row in rows {
         let size = inter(row).size();
-        lambda_all.rows_mut(row.offset, size).copy_from(&lambda.rows(r0, size));
+        lambda_all
+            .rows_mut(row.offset, size)
+            .copy_from(&lambda.rows(r0, size));
         r0 += size;
     }
     Ok((p, lambda_all, Some(report)))
@@ -212,7 +249,12 @@ fn impulse(
 
 /// Siconos's `LagrangianCompliantLinearTIR` Delassus block: the diagonal block of a compliant
 /// interaction becomes θ (D + G W⁻¹ Gᵀ) + D/h; off-diagonal blocks stay G₁ W⁻¹ G₂ᵀ.
-fn compliant_blocks(ts: &TimeStepping, rows: &[ActiveRow], delassus: &mut DMatrix<f64>, theta: f64) {
+fn compliant_blocks(
+    ts: &TimeStepping,
+    rows: &[ActiveRow],
+    delassus: &mut DMatrix<f64>,
+    theta: f64,
+) {
     let mut r0 = 0;
     for row in rows {
         let inter = &ts.nsds.interactions()[row.index];
