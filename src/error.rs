@@ -77,6 +77,15 @@ pub enum Error {
         /// The tolerance asked for.
         tolerance: f64,
     },
+    /// No usable GPU adapter (or the device request failed).
+    #[error("no GPU: {reason}")]
+    NoAdapter {
+        /// What was looked for and what to do about it.
+        reason: String,
+    },
+    /// A GPU operation failed (buffer mapping, device lost).
+    #[error("GPU error: {0}")]
+    Gpu(String),
     /// A data file could not be parsed.
     #[error("{file}: {reason}")]
     Parse {

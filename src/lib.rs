@@ -29,6 +29,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod assemble;
 pub mod error;
 pub mod io;
 pub mod model;

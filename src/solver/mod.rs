@@ -3,6 +3,7 @@
 
 pub mod cpu;
 pub mod euler_moreau;
+pub mod gpu;
 pub mod lcp;
 pub mod moreau_jean;
 

@@ -58,3 +58,22 @@ pub fn compare_with_reference(
     );
     max
 }
+
+/// The GPU context shared by a test binary: `None` (after a printed notice) when there is
+/// no adapter, except under `RICOCHET_REQUIRE_GPU=1`, where that fails the test.
+pub fn gpu() -> Option<&'static ricochet::solver::gpu::GpuContext> {
+    static CONTEXT: std::sync::OnceLock<Option<ricochet::solver::gpu::GpuContext>> =
+        std::sync::OnceLock::new();
+    CONTEXT
+        .get_or_init(|| match ricochet::solver::gpu::GpuContext::new() {
+            Ok(ctx) => Some(ctx),
+            Err(e) if std::env::var("RICOCHET_REQUIRE_GPU").is_ok_and(|v| v == "1") => {
+                panic!("RICOCHET_REQUIRE_GPU=1 but {e}")
+            }
+            Err(e) => {
+                eprintln!("SKIPPED: {e} (set RICOCHET_REQUIRE_GPU=1 to make this a failure)");
+                None
+            }
+        })
+        .as_ref()
+}

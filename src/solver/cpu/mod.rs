@@ -2,6 +2,7 @@
 //!
 //! Readable before fast: these are the yardsticks the batched and GPU paths are checked against.
 
+pub mod batch;
 pub mod enumerative;
 mod euler_moreau_step;
 pub mod jacobi;

@@ -1,0 +1,49 @@
+// Shared declarations of the batched kernels. Mirrors src/assemble/layout.rs.
+// `real` and `REAL_MAX` are defined by the host in front of this file (f32 or f64):
+// see src/solver/gpu/shaders.rs.
+
+struct Params {
+    scenes: u32,
+    steps: u32,
+    max_iterations: u32,
+    pad: u32,
+}
+
+// One scene's offsets: see assemble::layout::SceneHeader.
+struct SceneHeader {
+    ndof: u32,
+    ncontacts: u32,
+    state_offset: u32,
+    work_offset: u32,
+    operator_offset: u32,
+    flags: u32,
+    pad0: u32,
+    pad1: u32,
+}
+
+// See assemble::layout::HealthCounters.
+struct HealthCounters {
+    impacts: u32,
+    max_iterations: u32,
+    flags: u32,
+    steps: u32,
+}
+
+const HAS_STIFFNESS: u32 = 1u;
+const NOT_CONVERGED: u32 = 1u;
+const NON_FINITE: u32 = 2u;
+
+@group(0) @binding(0) var<uniform> params: Params;
+// h, θ, γ, tolerance.
+@group(0) @binding(1) var<storage, read> coefficients: array<real>;
+@group(0) @binding(2) var<storage, read> headers: array<SceneHeader>;
+@group(0) @binding(3) var<storage, read> ops: array<real>;
+@group(0) @binding(4) var<storage, read_write> state: array<real>;
+@group(0) @binding(5) var<storage, read_write> work: array<real>;
+@group(0) @binding(6) var<storage, read_write> counters: array<HealthCounters>;
+// Per scene: worst LCP residual, deepest penetration.
+@group(0) @binding(7) var<storage, read_write> extremes: array<real>;
+
+fn is_finite(x: real) -> bool {
+    return abs(x) <= REAL_MAX;
+}

@@ -1,0 +1,180 @@
+//! `SceneBatch`: many [`LinearScene`]s concatenated into structure-of-arrays buffers.
+
+use std::ops::Range;
+
+use super::layout::{HAS_STIFFNESS, SceneHeader};
+use super::scene::LinearScene;
+use crate::error::{Error, Result};
+use crate::model::check;
+use crate::solver::moreau_jean::{Activation, MoreauJeanOSI};
+
+/// Scenes flattened for the batched steppers: one header per scene and three flat f64
+/// arrays (`state`, `operators`, and the length of the scratch `work` array).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SceneBatch {
+    /// Time step h.
+    pub h: f64,
+    /// θ of the Moreau–Jean scheme.
+    pub theta: f64,
+    /// γ of the activation test ỹ = y_k + γ h ẏ_k (for linear relations the `Predicted`
+    /// rule is the `Current` one with γ + 1, which is how it is stored).
+    pub gamma: f64,
+    /// Per-scene offsets.
+    pub headers: Vec<SceneHeader>,
+    /// q then v of every scene.
+    pub state: Vec<f64>,
+    /// The operators of every scene (see [`SceneHeader`]).
+    pub operators: Vec<f64>,
+    /// Total length of the scratch array.
+    pub work_len: usize,
+}
+
+impl SceneBatch {
+    /// An empty batch for steps of size `h` with `osi`.
+    pub fn new(h: f64, osi: MoreauJeanOSI) -> Result<Self> {
+        check::scalar("time step h", h, h > 0.0, "must be > 0")?;
+        let gamma = match osi.activation {
+            Activation::Current => osi.gamma,
+            Activation::Predicted => osi.gamma + 1.0,
+        };
+        Ok(Self {
+            h,
+            theta: osi.theta,
+            gamma,
+            headers: Vec::new(),
+            state: Vec::new(),
+            operators: Vec::new(),
+            work_len: 0,
+        })
+    }
+
+    /// Appends a scene (built with this batch's h and θ).
+    pub fn push(&mut self, scene: &LinearScene) -> Result<()> {
+        let (n, m) = (scene.ndof(), scene.ncontacts());
+        let offset = |x: usize| {
+            u32::try_from(x).map_err(|_| Error::Unsupported {
+                what: "scene batch".into(),
+                reason: "more than 2³² values: split it into several batches".into(),
+            })
+        };
+        self.headers.push(SceneHeader {
+            ndof: offset(n)?,
+            ncontacts: offset(m)?,
+            state_offset: offset(self.state.len())?,
+            work_offset: offset(self.work_len)?,
+            operator_offset: offset(self.operators.len())?,
+            flags: if scene.has_stiffness() {
+                HAS_STIFFNESS
+            } else {
+                0
+            },
+            pad: [0; 2],
+        });
+        self.state.extend(scene.q0.iter().chain(scene.v0.iter()));
+        self.work_len += SceneHeader::work_len(n, m);
+        let row_major = |mat: &nalgebra::DMatrix<f64>| mat.transpose().as_slice().to_vec();
+        for part in [
+            row_major(&scene.a),
+            row_major(&scene.b),
+            scene.c.as_slice().to_vec(),
+            row_major(&scene.winv_ht),
+        ] {
+            self.operators.extend(part);
+        }
+        for part in [
+            row_major(&scene.h),
+            row_major(&scene.delassus),
+            scene.offset.as_slice().to_vec(),
+        ] {
+            self.operators.extend(part);
+        }
+        self.operators.extend(scene.restitution.iter());
+        Ok(())
+    }
+
+    /// Number of scenes.
+    pub fn len(&self) -> usize {
+        self.headers.len()
+    }
+
+    /// Whether the batch has no scene.
+    pub fn is_empty(&self) -> bool {
+        self.headers.is_empty()
+    }
+
+    /// q of scene `s`.
+    pub fn q(&self, s: usize) -> &[f64] {
+        let hd = self.headers[s];
+        &self.state[hd.state_offset as usize..][..hd.ndof as usize]
+    }
+
+    /// v of scene `s`.
+    pub fn v(&self, s: usize) -> &[f64] {
+        let hd = self.headers[s];
+        &self.state[hd.state_offset as usize + hd.ndof as usize..][..hd.ndof as usize]
+    }
+
+    /// Consecutive scene ranges whose state, work and operator arrays each hold at most
+    /// `max_values` values (a device's binding limit divided by the value size).
+    pub fn chunks(&self, max_values: usize) -> Result<Vec<Range<usize>>> {
+        let mut ranges = Vec::new();
+        let mut start = 0;
+        let (mut state, mut work, mut ops) = (0, 0, 0);
+        for (s, hd) in self.headers.iter().enumerate() {
+            let (n, m) = (hd.ndof as usize, hd.ncontacts as usize);
+            let sizes = (
+                SceneHeader::state_len(n),
+                SceneHeader::work_len(n, m),
+                SceneHeader::operator_len(n, m),
+            );
+            if sizes.0.max(sizes.1).max(sizes.2) > max_values {
+                return Err(Error::Unsupported {
+                    what: format!("scene {s}"),
+                    reason: "is too large for one device buffer".into(),
+                });
+            }
+            if state + sizes.0 > max_values
+                || work + sizes.1 > max_values
+                || ops + sizes.2 > max_values
+            {
+                ranges.push(start..s);
+                (start, state, work, ops) = (s, 0, 0, 0);
+            }
+            (state, work, ops) = (state + sizes.0, work + sizes.1, ops + sizes.2);
+        }
+        if start < self.len() {
+            ranges.push(start..self.len());
+        }
+        Ok(ranges)
+    }
+
+    /// The scenes in `range` as a batch of their own (offsets re-based).
+    pub fn slice(&self, range: Range<usize>) -> SceneBatch {
+        let first = self.headers[range.start];
+        let end = |f: fn(&SceneHeader) -> u32, total: usize| {
+            self.headers.get(range.end).map_or(total, |h| f(h) as usize)
+        };
+        let headers = self.headers[range.clone()]
+            .iter()
+            .map(|h| SceneHeader {
+                state_offset: h.state_offset - first.state_offset,
+                work_offset: h.work_offset - first.work_offset,
+                operator_offset: h.operator_offset - first.operator_offset,
+                ..*h
+            })
+            .collect();
+        SceneBatch {
+            h: self.h,
+            theta: self.theta,
+            gamma: self.gamma,
+            headers,
+            state: self.state
+                [first.state_offset as usize..end(|h| h.state_offset, self.state.len())]
+                .to_vec(),
+            operators: self.operators
+                [first.operator_offset as usize..end(|h| h.operator_offset, self.operators.len())]
+                .to_vec(),
+            work_len: end(|h| h.work_offset, self.work_len) - first.work_offset as usize,
+        }
+    }
+}

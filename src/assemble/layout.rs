@@ -1,0 +1,92 @@
+//! The `#[repr(C)]` records shared with `shaders/common.wgsl` (same field order and sizes).
+
+use bytemuck::{Pod, Zeroable};
+
+/// Where one scene's data lives in the batch arrays.
+///
+/// - `state[state_offset ..]`: q (ndof), then v (ndof).
+/// - `work[work_offset ..]`: v_free (ndof), v_k (ndof), LCP vector (ncontacts), active flags
+///   (ncontacts), λ (ncontacts) — see [`SceneHeader::work_len`].
+/// - `operators[operator_offset ..]`: A (ndof²), B (ndof²), c (ndof), W⁻¹Hᵀ (ndof × ncontacts),
+///   H (ncontacts × ndof), Delassus H W⁻¹ Hᵀ (ncontacts²), b (ncontacts), e (ncontacts), all
+///   row-major — see [`SceneHeader::operator_len`].
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub struct SceneHeader {
+    /// Degrees of freedom n.
+    pub ndof: u32,
+    /// Contacts m.
+    pub ncontacts: u32,
+    /// Offset of q in the state array.
+    pub state_offset: u32,
+    /// Offset of the scene's scratch in the work array.
+    pub work_offset: u32,
+    /// Offset of the scene's operators.
+    pub operator_offset: u32,
+    /// Bit 0: A and B are nonzero (the scene has stiffness or damping).
+    pub flags: u32,
+    /// Padding to 32 bytes.
+    pub pad: [u32; 2],
+}
+
+impl SceneHeader {
+    /// Loop iterations of one kernel step with every contact active and four PGS sweeps
+    /// (an estimate of its cost, counted as lavapipe's loop limiter counts).
+    pub fn cost_per_step(&self) -> u32 {
+        let (n, m) = (self.ndof, self.ncontacts);
+        let stiffness = if self.flags & HAS_STIFFNESS != 0 {
+            n * n
+        } else {
+            0
+        };
+        let lcp_error = 1 + m * (1 + m);
+        1 + n
+            + stiffness
+            + m * (1 + n)
+            + 5 * lcp_error
+            + 4 * (1 + m * (1 + m))
+            + n * (1 + m)
+            + m
+            + 2 * n
+    }
+}
+
+/// `flags` bit: the free velocity needs the A v + B q terms.
+pub const HAS_STIFFNESS: u32 = 1;
+
+impl SceneHeader {
+    /// Length of the scene's state: 2n.
+    pub fn state_len(ndof: usize) -> usize {
+        2 * ndof
+    }
+
+    /// Length of the scene's scratch: 2n + 3m.
+    pub fn work_len(ndof: usize, ncontacts: usize) -> usize {
+        2 * ndof + 3 * ncontacts
+    }
+
+    /// Length of the scene's operators: 2n² + n + 2nm + m² + 2m.
+    pub fn operator_len(ndof: usize, ncontacts: usize) -> usize {
+        let (n, m) = (ndof, ncontacts);
+        2 * n * n + n + 2 * n * m + m * m + 2 * m
+    }
+}
+
+/// Per-scene health, accumulated over the steps of a run (u32 part).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub struct HealthCounters {
+    /// Steps in which some contact carried an impulse λ > 0.
+    pub impacts: u32,
+    /// Largest number of PGS sweeps in one step.
+    pub max_iterations: u32,
+    /// Bit 0: some step's LCP missed the tolerance. Bit 1: a NaN or inf appeared.
+    pub flags: u32,
+    /// Steps completed (the host checks that every scene ran every step).
+    pub steps: u32,
+}
+
+/// `HealthCounters::flags` bit: an LCP did not converge.
+pub const NOT_CONVERGED: u32 = 1;
+/// `HealthCounters::flags` bit: the state became NaN or infinite.
+pub const NON_FINITE: u32 = 2;

@@ -1,0 +1,148 @@
+//! One scene reduced to the constant operators of its Moreau–Jean step.
+//!
+//! For linear time-invariant systems (M, C, K constant, F_ext constant) and linear relations
+//! `y = H q + b`, the free velocity of SICONOS-NOTES §1.2 is affine in (q_k, v_k):
+//! ```text
+//!   W      = M + hθ C + h²θ² K
+//!   v_free = v_k − A v_k − B q_k + c,
+//!            A = W⁻¹ (h C + h²θ K),  B = W⁻¹ h K,  c = W⁻¹ h F_ext
+//!   LCP    : 0 ≤ λ ⟂ D λ + H v_free + e H v_k ≥ 0,   D = H W⁻¹ Hᵀ
+//!   v_{k+1} = v_free + (W⁻¹ Hᵀ) λ
+//! ```
+//! so everything but the state is computed once, in f64, here.
+
+use nalgebra::{DMatrix, DVector};
+
+use crate::error::{Error, Result};
+use crate::model::{DynamicalSystem, ExternalForce, NonSmoothLaw, Nsds, Relation};
+
+/// The constant operators and initial state of one linear scene (all in f64).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinearScene {
+    /// Initial q of all systems, concatenated.
+    pub q0: DVector<f64>,
+    /// Initial v.
+    pub v0: DVector<f64>,
+    /// A = W⁻¹ (h C + h²θ K).
+    pub a: DMatrix<f64>,
+    /// B = W⁻¹ h K.
+    pub b: DMatrix<f64>,
+    /// c = W⁻¹ h F_ext.
+    pub c: DVector<f64>,
+    /// W⁻¹ Hᵀ.
+    pub winv_ht: DMatrix<f64>,
+    /// H, one row per contact.
+    pub h: DMatrix<f64>,
+    /// The Delassus matrix H W⁻¹ Hᵀ.
+    pub delassus: DMatrix<f64>,
+    /// Offsets b of y = H q + b.
+    pub offset: DVector<f64>,
+    /// Restitution e per contact.
+    pub restitution: DVector<f64>,
+}
+
+impl LinearScene {
+    /// Reduces `nsds` for steps of size `h` with θ = `theta`. Supported: `LagrangianLinearTIDS`
+    /// with constant F_ext, and one-row `LagrangianLinearTIR` interactions with
+    /// `NewtonImpactNSL`; anything else is [`Error::Unsupported`].
+    pub fn from_nsds(nsds: &Nsds, h: f64, theta: f64) -> Result<Self> {
+        let unsupported = |what: &str, reason: &str| Error::Unsupported {
+            what: what.into(),
+            reason: reason.into(),
+        };
+        let n: usize = nsds.systems().map(|(_, ds)| ds.dimension()).sum();
+        let (mut mass, mut stiffness, mut damping) = (
+            DMatrix::zeros(n, n),
+            DMatrix::zeros(n, n),
+            DMatrix::zeros(n, n),
+        );
+        let (mut q0, mut v0, mut fext) = (DVector::zeros(n), DVector::zeros(n), DVector::zeros(n));
+        let mut offsets = Vec::new();
+        let mut o = 0;
+        for (name, ds) in nsds.systems() {
+            let DynamicalSystem::LagrangianLinearTIDS(ds) = ds else {
+                return Err(unsupported(
+                    &format!("system `{name}`"),
+                    "the batched engines take LagrangianLinearTIDS only",
+                ));
+            };
+            let ExternalForce::Constant(f) = &ds.fext else {
+                return Err(unsupported(
+                    &format!("system `{name}`"),
+                    "the batched engines need a constant F_ext",
+                ));
+            };
+            let d = ds.ndof();
+            mass.view_mut((o, o), (d, d)).copy_from(&ds.mass);
+            stiffness.view_mut((o, o), (d, d)).copy_from(&ds.stiffness);
+            damping.view_mut((o, o), (d, d)).copy_from(&ds.damping);
+            q0.rows_mut(o, d).copy_from(&ds.q0);
+            v0.rows_mut(o, d).copy_from(&ds.v0);
+            fext.rows_mut(o, d).copy_from(f);
+            offsets.push(o);
+            o += d;
+        }
+        let m = nsds.interactions().len();
+        let (mut hmat, mut offset, mut restitution) =
+            (DMatrix::zeros(m, n), DVector::zeros(m), DVector::zeros(m));
+        for (row, inter) in nsds.interactions().iter().enumerate() {
+            let what = format!("interaction `{}`", inter.name);
+            let (Relation::LagrangianLinearTIR(rel), NonSmoothLaw::NewtonImpact(law)) =
+                (&inter.relation, inter.law)
+            else {
+                return Err(unsupported(
+                    &what,
+                    "the batched engines take LagrangianLinearTIR with NewtonImpactNSL only",
+                ));
+            };
+            if inter.size() != 1 {
+                return Err(unsupported(
+                    &what,
+                    "the batched engines take one-row interactions only",
+                ));
+            }
+            let mut col = 0;
+            for id in &inter.systems {
+                let d = nsds.system(*id).dimension();
+                for j in 0..d {
+                    hmat[(row, offsets[id.0] + j)] = rel.h[(0, col + j)];
+                }
+                col += d;
+            }
+            offset[row] = rel.b[0];
+            restitution[row] = law.e();
+        }
+        let w = &mass + &damping * (h * theta) + &stiffness * (h * h * theta * theta);
+        let w_inv = w.try_inverse().ok_or_else(|| Error::Singular {
+            what: "iteration matrix W".into(),
+        })?;
+        let winv_ht = &w_inv * hmat.transpose();
+        Ok(Self {
+            a: &w_inv * (&damping * h + &stiffness * (h * h * theta)),
+            b: &w_inv * &stiffness * h,
+            c: &w_inv * &fext * h,
+            delassus: &hmat * &winv_ht,
+            winv_ht,
+            h: hmat,
+            offset,
+            restitution,
+            q0,
+            v0,
+        })
+    }
+
+    /// Degrees of freedom.
+    pub fn ndof(&self) -> usize {
+        self.q0.len()
+    }
+
+    /// Contacts.
+    pub fn ncontacts(&self) -> usize {
+        self.offset.len()
+    }
+
+    /// Whether A and B are nonzero.
+    pub fn has_stiffness(&self) -> bool {
+        self.a.iter().chain(self.b.iter()).any(|&x| x != 0.0)
+    }
+}

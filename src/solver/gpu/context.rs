@@ -1,0 +1,137 @@
+//! The device: adapter selection and the limits and features asked of it. The only file
+//! that creates wgpu instances, adapters and devices.
+//!
+//! The adapter is the highest-performance one among the Vulkan, Metal and DX12 backends
+//! (never a GL fallback, which has no f64), unless `RICOCHET_ADAPTER` names one: a
+//! case-insensitive substring of the adapter's name or of its backend (`vulkan`, `metal`,
+//! `dx12`), e.g. `RICOCHET_ADAPTER=llvmpipe`.
+
+use crate::error::{Error, Result};
+
+/// The environment variable that picks an adapter by name or backend.
+pub const ADAPTER_VAR: &str = "RICOCHET_ADAPTER";
+
+/// A device ready for compute, with what it can do.
+pub struct GpuContext {
+    pub(crate) device: wgpu::Device,
+    pub(crate) queue: wgpu::Queue,
+    info: wgpu::AdapterInfo,
+    limits: wgpu::Limits,
+    f64_supported: bool,
+}
+
+/// One adapter as listed by [`list_adapters`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AdapterSummary {
+    /// The adapter's name, e.g. `llvmpipe (LLVM 15.0.6, 256 bits)`.
+    pub name: String,
+    /// Its backend, e.g. `Vulkan`.
+    pub backend: String,
+    /// Its device type, e.g. `Cpu` or `DiscreteGpu`.
+    pub device_type: String,
+    /// Whether it runs f64 shaders.
+    pub f64: bool,
+}
+
+fn instance() -> wgpu::Instance {
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+    desc.backends = wgpu::Backends::VULKAN | wgpu::Backends::METAL | wgpu::Backends::DX12;
+    wgpu::Instance::new(desc.with_env())
+}
+
+fn summary(adapter: &wgpu::Adapter) -> AdapterSummary {
+    let info = adapter.get_info();
+    AdapterSummary {
+        name: info.name.clone(),
+        backend: format!("{:?}", info.backend),
+        device_type: format!("{:?}", info.device_type),
+        f64: adapter.features().contains(wgpu::Features::SHADER_F64),
+    }
+}
+
+/// Every compute-capable adapter of the Vulkan, Metal and DX12 backends.
+pub fn list_adapters() -> Vec<AdapterSummary> {
+    pollster::block_on(instance().enumerate_adapters(wgpu::Backends::all()))
+        .iter()
+        .map(summary)
+        .collect()
+}
+
+/// Ranks device types: discrete GPU first, CPU last.
+fn rank(device_type: wgpu::DeviceType) -> u8 {
+    match device_type {
+        wgpu::DeviceType::DiscreteGpu => 0,
+        wgpu::DeviceType::IntegratedGpu => 1,
+        wgpu::DeviceType::VirtualGpu => 2,
+        wgpu::DeviceType::Other => 3,
+        wgpu::DeviceType::Cpu => 4,
+    }
+}
+
+impl GpuContext {
+    /// Opens the best adapter (or the one `RICOCHET_ADAPTER` names) with its own limits and,
+    /// where it has it, `SHADER_F64`.
+    pub fn new() -> Result<Self> {
+        let wanted = std::env::var(ADAPTER_VAR).ok().map(|s| s.to_lowercase());
+        let adapters = pollster::block_on(instance().enumerate_adapters(wgpu::Backends::all()));
+        let matches = |a: &wgpu::Adapter| {
+            let s = summary(a);
+            wanted.as_ref().is_none_or(|w| {
+                s.name.to_lowercase().contains(w) || s.backend.to_lowercase().contains(w)
+            })
+        };
+        let adapter = adapters
+            .into_iter()
+            .filter(matches)
+            .min_by_key(|a| rank(a.get_info().device_type))
+            .ok_or_else(|| Error::NoAdapter {
+                reason: match &wanted {
+                    Some(w) => format!("no Vulkan, Metal or DX12 adapter matches {ADAPTER_VAR}={w}"),
+                    None => "no Vulkan, Metal or DX12 adapter (on Debian: apt-get install mesa-vulkan-drivers)".into(),
+                },
+            })?;
+        let f64_supported = adapter.features().contains(wgpu::Features::SHADER_F64);
+        let limits = adapter.limits();
+        let desc = wgpu::DeviceDescriptor {
+            label: Some("ricochet"),
+            required_features: if f64_supported {
+                wgpu::Features::SHADER_F64
+            } else {
+                wgpu::Features::empty()
+            },
+            required_limits: limits.clone(),
+            ..Default::default()
+        };
+        let (device, queue) =
+            pollster::block_on(adapter.request_device(&desc)).map_err(|e| Error::NoAdapter {
+                reason: format!("the adapter refused a device: {e}"),
+            })?;
+        Ok(Self {
+            device,
+            queue,
+            info: adapter.get_info(),
+            limits,
+            f64_supported,
+        })
+    }
+
+    /// The adapter's name and backend, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan)`.
+    pub fn adapter_name(&self) -> String {
+        format!("{} ({:?})", self.info.name, self.info.backend)
+    }
+
+    /// Whether the adapter is a CPU implementation (such as lavapipe).
+    pub fn is_cpu(&self) -> bool {
+        self.info.device_type == wgpu::DeviceType::Cpu
+    }
+
+    /// Whether f64 kernels can run.
+    pub fn supports_f64(&self) -> bool {
+        self.f64_supported
+    }
+
+    /// The largest storage binding, in bytes.
+    pub fn max_binding_bytes(&self) -> u64 {
+        u64::from(self.limits.max_storage_buffer_binding_size).min(self.limits.max_buffer_size)
+    }
+}

@@ -1,0 +1,265 @@
+//! Runs a [`SceneBatch`] on the device: the batch is split into chunks that fit the
+//! adapter's binding limit; each chunk is uploaded once, stepped by dispatches recorded into
+//! one command buffer (the time loop runs inside the kernel, `steps_per_dispatch` steps per
+//! dispatch), and only its final state and health are read back.
+
+use wgpu::util::DeviceExt;
+
+use super::{GpuContext, Precision, shaders};
+use crate::assemble::SceneBatch;
+use crate::assemble::layout::HealthCounters;
+use crate::error::{Error, Result};
+use crate::solver::cpu::batch::BatchOptions;
+
+/// Loop iterations one invocation may run per dispatch on a CPU adapter. Lavapipe's loop
+/// limiter (65 535 iterations per invocation, all loops together) silently cuts longer
+/// kernels short, so on CPU adapters long runs are cut into dispatches of about this much
+/// work. On every adapter each scene's completed step count is checked after a run; a chunk
+/// that stopped early is run again from its initial state with half as many steps per
+/// dispatch.
+pub const CPU_ADAPTER_LOOP_BUDGET: u32 = 30_000;
+/// At most this many steps per dispatch.
+pub const MAX_STEPS_PER_DISPATCH: u32 = 1000;
+
+/// What a batch run leaves, widened to f64 and in the batch's layout.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BatchOutcome {
+    /// q then v of every scene (as `SceneBatch::state`).
+    pub state: Vec<f64>,
+    /// Per-scene counters.
+    pub counters: Vec<HealthCounters>,
+    /// Per scene: worst LCP residual, deepest penetration.
+    pub extremes: Vec<f64>,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct Params {
+    scenes: u32,
+    steps: u32,
+    max_iterations: u32,
+    pad: u32,
+}
+
+/// Steps every scene of `batch` `steps` times on the device in `precision`.
+pub fn run_batch(
+    ctx: &GpuContext,
+    batch: &SceneBatch,
+    precision: Precision,
+    steps: u32,
+    options: &BatchOptions,
+) -> Result<BatchOutcome> {
+    if precision == Precision::F64 && !ctx.supports_f64() {
+        return Err(Error::Unsupported {
+            what: ctx.adapter_name(),
+            reason: "has no SHADER_F64: use f32".into(),
+        });
+    }
+    let module = ctx
+        .device
+        .create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("moreau_jean_pgs"),
+            source: wgpu::ShaderSource::Wgsl(shaders::moreau_jean_pgs(precision).into()),
+        });
+    let pipeline = ctx
+        .device
+        .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("moreau_jean_pgs"),
+            layout: None,
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+    let max_values =
+        usize::try_from(ctx.max_binding_bytes()).unwrap_or(usize::MAX) / precision.size();
+    let mut outcome = BatchOutcome {
+        state: Vec::new(),
+        counters: Vec::new(),
+        extremes: Vec::new(),
+    };
+    for range in batch.chunks(max_values)? {
+        let chunk = batch.slice(range);
+        let cost = chunk
+            .headers
+            .iter()
+            .map(|h| h.cost_per_step())
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        let mut per_dispatch = if ctx.is_cpu() {
+            CPU_ADAPTER_LOOP_BUDGET / cost
+        } else {
+            MAX_STEPS_PER_DISPATCH
+        };
+        per_dispatch = per_dispatch.clamp(1, MAX_STEPS_PER_DISPATCH);
+        let part = loop {
+            match run_chunk(
+                ctx,
+                &pipeline,
+                &chunk,
+                precision,
+                steps,
+                per_dispatch,
+                options,
+            )? {
+                Some(part) => break part,
+                None if per_dispatch > 1 => per_dispatch /= 2,
+                None => {
+                    return Err(Error::Gpu(
+                        "the kernel stops early even at one step per dispatch".into(),
+                    ));
+                }
+            }
+        };
+        outcome.state.extend(part.state);
+        outcome.counters.extend(part.counters);
+        outcome.extremes.extend(part.extremes);
+    }
+    Ok(outcome)
+}
+
+fn storage(ctx: &GpuContext, label: &str, contents: &[u8]) -> wgpu::Buffer {
+    // A binding may not be empty.
+    let contents = if contents.is_empty() {
+        &[0u8; 8][..]
+    } else {
+        contents
+    };
+    ctx.device
+        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some(label),
+            contents,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        })
+}
+
+/// Runs one chunk; `None` when some scene stopped before `steps` (see
+/// [`CPU_ADAPTER_LOOP_BUDGET`]).
+fn run_chunk(
+    ctx: &GpuContext,
+    pipeline: &wgpu::ComputePipeline,
+    chunk: &SceneBatch,
+    precision: Precision,
+    steps: u32,
+    per_dispatch: u32,
+    options: &BatchOptions,
+) -> Result<Option<BatchOutcome>> {
+    let scenes = u32::try_from(chunk.len())
+        .map_err(|_| Error::Gpu("more than 2³² scenes in one chunk".into()))?;
+    let coefficients = [chunk.h, chunk.theta, chunk.gamma, options.tolerance];
+    let buffers = [
+        storage(ctx, "coefficients", &precision.bytes(&coefficients)),
+        storage(ctx, "headers", bytemuck::cast_slice(&chunk.headers)),
+        storage(ctx, "operators", &precision.bytes(&chunk.operators)),
+        storage(ctx, "state", &precision.bytes(&chunk.state)),
+        storage(ctx, "work", &precision.bytes(&vec![0.0; chunk.work_len])),
+        storage(
+            ctx,
+            "counters",
+            bytemuck::cast_slice(&vec![HealthCounters::default(); chunk.len()]),
+        ),
+        storage(
+            ctx,
+            "extremes",
+            &precision.bytes(&vec![f64::NEG_INFINITY; 2 * chunk.len()]),
+        ),
+    ];
+    let bind_group = |steps: u32| {
+        let params = Params {
+            scenes,
+            steps,
+            max_iterations: options.max_iterations,
+            pad: 0,
+        };
+        let uniform = ctx
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("params"),
+                contents: bytemuck::bytes_of(&params),
+                usage: wgpu::BufferUsages::UNIFORM,
+            });
+        let mut entries = vec![wgpu::BindGroupEntry {
+            binding: 0,
+            resource: uniform.as_entire_binding(),
+        }];
+        entries.extend(buffers.iter().zip(1..).map(|(b, i)| wgpu::BindGroupEntry {
+            binding: i,
+            resource: b.as_entire_binding(),
+        }));
+        ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("moreau_jean_pgs"),
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &entries,
+        })
+    };
+    let (full, rest) = (steps / per_dispatch, steps % per_dispatch);
+    let groups = scenes.div_ceil(64).clamp(1, 65_535);
+    let mut encoder = ctx
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("steps"),
+        });
+    {
+        let full_group = (full > 0).then(|| bind_group(per_dispatch));
+        let rest_group = (rest > 0).then(|| bind_group(rest));
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("steps"),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(pipeline);
+        for group in std::iter::repeat_n(&full_group, full as usize)
+            .chain(std::iter::once(&rest_group))
+            .flatten()
+        {
+            pass.set_bind_group(0, group, &[]);
+            pass.dispatch_workgroups(groups, 1, 1);
+        }
+    }
+    let [_, _, _, state, _, counters, extremes] = &buffers;
+    let readback = [state, counters, extremes].map(|b| {
+        let staging = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("readback"),
+            size: b.size(),
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        encoder.copy_buffer_to_buffer(b, 0, &staging, 0, b.size());
+        staging
+    });
+    ctx.queue.submit([encoder.finish()]);
+    let [state, counters, extremes] = readback.map(|b| read(ctx, &b));
+    let (state, counters, extremes) = (state?, counters?, extremes?);
+    let counters: Vec<HealthCounters> = bytemuck::pod_collect_to_vec(
+        &counters[..chunk.len() * std::mem::size_of::<HealthCounters>()],
+    );
+    if counters.iter().any(|c| c.steps != steps) {
+        return Ok(None);
+    }
+    Ok(Some(BatchOutcome {
+        state: precision.values(&state)[..chunk.state.len()].to_vec(),
+        counters,
+        extremes: precision.values(&extremes)[..2 * chunk.len()].to_vec(),
+    }))
+}
+
+/// Maps a MAP_READ buffer and copies its bytes out.
+fn read(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result<Vec<u8>> {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    buffer.map_async(wgpu::MapMode::Read, .., move |r| {
+        let _ = sender.send(r);
+    });
+    ctx.device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(|e| Error::Gpu(format!("poll: {e}")))?;
+    receiver
+        .recv()
+        .map_err(|e| Error::Gpu(format!("map: {e}")))?
+        .map_err(|e| Error::Gpu(format!("map: {e}")))?;
+    let bytes = buffer
+        .get_mapped_range(..)
+        .map_err(|e| Error::Gpu(format!("map: {e}")))?
+        .to_vec();
+    buffer.unmap();
+    Ok(bytes)
+}
