@@ -199,3 +199,168 @@ fn gpu_f64_matches_the_reference() {
     );
     assert!(outcome.counters.iter().all(|c| c.flags == 0));
 }
+
+/// f32 against the f64 reference. Tolerance: each step rounds q and v to f32 (relative
+/// ε = 6·10⁻⁸); the error in v feeds q, so after K steps |Δ| ≲ K ε (1 + |q| + K h |v|) — with
+/// K = 1500, |q| ≤ 2 m, |v| ≤ 7 m/s: ≈ 1.2·10⁻³ — and the impact counts agree (balls and
+/// cradles). Bead columns come to rest in stacks whose contacts sit at y ≈ 0, where rounding
+/// decides the activation test: a flip moves an impact by one step, so there we allow the
+/// state change of one shifted impact, 2 h |v|max (1 + e) ≈ 2.8·10⁻², and 2 % in the count.
+#[test]
+fn gpu_f32_matches_the_reference_to_f32_rounding() {
+    let Some(ctx) = common::gpu() else { return };
+    let scenes = ensemble(64);
+    let batch = batch_of(&scenes);
+    let references: Vec<_> = scenes.into_iter().map(reference).collect();
+    let outcome = run_batch(
+        ctx,
+        &batch,
+        Precision::F32,
+        STEPS,
+        &BatchOptions::for_precision(false),
+    )
+    .unwrap();
+    let rounding = STEPS as f64 * 6e-8 * (1.0 + 2.0 + STEPS as f64 * H * 7.0);
+    let flip = 2.0 * H * 7.0 * 2.0;
+    let (mut worst_isolated, mut worst_stacked) = (0.0f64, 0.0f64);
+    for (s, (q, v, count)) in references.iter().enumerate() {
+        let hd = batch.headers[s];
+        let ours = &outcome.state[hd.state_offset as usize..][..2 * hd.ndof as usize];
+        let gap = ours
+            .iter()
+            .zip(q.iter().chain(v))
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        let impacts = outcome.counters[s].impacts;
+        if s % 4 == 3 {
+            worst_stacked = worst_stacked.max(gap);
+            assert!(gap <= flip, "column {s}: |Δ| = {gap:e}");
+            assert!(
+                impacts.abs_diff(*count) as f64 <= 0.02 * *count as f64,
+                "column {s}: {impacts} vs {count} impacts"
+            );
+        } else {
+            worst_isolated = worst_isolated.max(gap);
+            assert!(gap <= rounding, "scene {s}: |Δ| = {gap:e} > {rounding:e}");
+            assert_eq!(impacts, *count, "scene {s}: impact counts");
+        }
+    }
+    println!(
+        "GPU f32 vs reference: max |Δ| {worst_isolated:e} (balls, cradles; tolerance {rounding:e}), {worst_stacked:e} (columns)"
+    );
+
+    // The CPU twin in f32 does the same arithmetic: on the balls it agrees to rounding.
+    let operators: Vec<f32> = batch.operators.iter().map(|&x| x as f32).collect();
+    let mut twin = BatchState::<f32>::new(&batch);
+    batch::run(
+        &batch,
+        &operators,
+        &mut twin,
+        STEPS,
+        &BatchOptions::for_precision(false),
+    );
+    for s in (0..batch.len()).filter(|s| s % 4 < 2) {
+        let o = batch.headers[s].state_offset as usize;
+        let gap = (0..6)
+            .map(|i| (f64::from(twin.state[o + i]) - outcome.state[o + i]).abs())
+            .fold(0.0, f64::max);
+        assert!(
+            gap <= rounding,
+            "ball {s}: GPU f32 vs CPU twin f32 |Δ| = {gap:e}"
+        );
+    }
+}
+
+/// The same ensemble twice gives bit-identical results (no atomics, fixed order).
+#[test]
+fn gpu_runs_are_deterministic() {
+    let Some(ctx) = common::gpu() else { return };
+    let batch = batch_of(&ensemble(32));
+    let hash = |precision| {
+        let o = run_batch(
+            ctx,
+            &batch,
+            precision,
+            500,
+            &BatchOptions::for_precision(precision == Precision::F64),
+        )
+        .unwrap();
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        std::hash::Hash::hash(
+            &o.state.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+            &mut h,
+        );
+        std::hash::Hasher::finish(&h)
+    };
+    for precision in [Precision::F32, Precision::F64] {
+        assert_eq!(hash(precision), hash(precision), "{precision:?}");
+    }
+}
+
+/// A batch larger than the binding limit is split into chunks with the same results.
+#[test]
+fn chunked_batches_give_the_same_results() {
+    if common::gpu().is_none() {
+        return;
+    }
+    let mut ctx = ricochet::solver::gpu::GpuContext::new().unwrap();
+    let batch = batch_of(&ensemble(24));
+    let whole = run_batch(
+        &ctx,
+        &batch,
+        Precision::F64,
+        300,
+        &BatchOptions::for_precision(true),
+    )
+    .unwrap();
+    // 2 KiB bindings: a few scenes per chunk.
+    ctx.limit_binding_bytes(2048);
+    assert!(batch.chunks(256).unwrap().len() > 3);
+    let chunked = run_batch(
+        &ctx,
+        &batch,
+        Precision::F64,
+        300,
+        &BatchOptions::for_precision(true),
+    )
+    .unwrap();
+    assert_eq!(whole, chunked);
+}
+
+/// Siconos's BouncingBallTS.ref (t, q, v columns) from the GPU, one step per run: f64 to
+/// 1e-9; f32 to the rounding bound K ε (1 + |q| + K h |v|) with K = 2000, h = 0.005.
+#[test]
+fn gpu_reproduces_bouncing_ball_ts() {
+    let Some(ctx) = common::gpu() else { return };
+    let Some(dir) = common::siconos_data() else {
+        return;
+    };
+    let reference =
+        ricochet::io::siconos::read_ref(&dir.join("tutorials-ref/BouncingBallTS.ref")).unwrap();
+    let ball = BouncingBall::default();
+    for (precision, tolerance) in [
+        (Precision::F64, 1e-9),
+        (
+            Precision::F32,
+            2000.0 * 6e-8 * (1.0 + 1.0 + 2000.0 * 0.005 * 5.0),
+        ),
+    ] {
+        let kernel = ricochet::solver::gpu::BatchKernel::new(ctx, precision).unwrap();
+        let options = BatchOptions::for_precision(precision == Precision::F64);
+        let mut batch = SceneBatch::new(ball.step, ball.osi).unwrap();
+        batch
+            .push(&LinearScene::from_nsds(&ball.nsds().unwrap(), ball.step, 0.5).unwrap())
+            .unwrap();
+        let mut worst = 0.0f64;
+        for row in 1..reference.nrows() {
+            batch.state = kernel.run(ctx, &batch, 1, &options).unwrap().state;
+            worst = worst
+                .max((batch.state[0] - reference[(row, 1)]).abs())
+                .max((batch.state[3] - reference[(row, 2)]).abs());
+        }
+        println!(
+            "GPU {precision:?} vs BouncingBallTS.ref: max |Δ| = {worst:e} (tolerance {tolerance:e})"
+        );
+        assert!(worst <= tolerance, "{precision:?}: {worst:e}");
+    }
+}

@@ -130,8 +130,16 @@ impl GpuContext {
         self.f64_supported
     }
 
-    /// The largest storage binding, in bytes.
+    /// The largest storage binding, in bytes; batches are split into chunks that fit it.
     pub fn max_binding_bytes(&self) -> u64 {
-        u64::from(self.limits.max_storage_buffer_binding_size).min(self.limits.max_buffer_size)
+        self.limits
+            .max_storage_buffer_binding_size
+            .min(self.limits.max_buffer_size)
+    }
+
+    /// Lowers the binding size batches are split for (smaller chunks: less device memory).
+    pub fn limit_binding_bytes(&mut self, bytes: u64) {
+        self.limits.max_storage_buffer_binding_size =
+            self.limits.max_storage_buffer_binding_size.min(bytes);
     }
 }

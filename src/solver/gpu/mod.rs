@@ -8,7 +8,7 @@ pub mod shaders;
 pub mod stepper;
 
 pub use context::{ADAPTER_VAR, AdapterSummary, GpuContext, list_adapters};
-pub use stepper::{BatchOutcome, run_batch};
+pub use stepper::{BatchKernel, BatchOutcome, run_batch};
 
 /// Value type of the GPU kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

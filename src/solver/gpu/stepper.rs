@@ -41,7 +41,103 @@ struct Params {
     pad: u32,
 }
 
-/// Steps every scene of `batch` `steps` times on the device in `precision`.
+/// The compiled kernel for one precision; build once, run many batches.
+pub struct BatchKernel {
+    pipeline: wgpu::ComputePipeline,
+    precision: Precision,
+}
+
+impl BatchKernel {
+    /// Compiles the scene-parallel Moreau–Jean + PGS kernel in `precision`.
+    pub fn new(ctx: &GpuContext, precision: Precision) -> Result<Self> {
+        if precision == Precision::F64 && !ctx.supports_f64() {
+            return Err(Error::Unsupported {
+                what: ctx.adapter_name(),
+                reason: "has no SHADER_F64: use f32".into(),
+            });
+        }
+        let module = ctx
+            .device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some("moreau_jean_pgs"),
+                source: wgpu::ShaderSource::Wgsl(shaders::moreau_jean_pgs(precision).into()),
+            });
+        let pipeline = ctx
+            .device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some("moreau_jean_pgs"),
+                layout: None,
+                module: &module,
+                entry_point: Some("main"),
+                compilation_options: Default::default(),
+                cache: None,
+            });
+        Ok(Self {
+            pipeline,
+            precision,
+        })
+    }
+
+    /// Steps every scene of `batch` `steps` times; `batch` is left as it was.
+    pub fn run(
+        &self,
+        ctx: &GpuContext,
+        batch: &SceneBatch,
+        steps: u32,
+        options: &BatchOptions,
+    ) -> Result<BatchOutcome> {
+        let precision = self.precision;
+        let max_values =
+            usize::try_from(ctx.max_binding_bytes()).unwrap_or(usize::MAX) / precision.size();
+        let mut outcome = BatchOutcome {
+            state: Vec::new(),
+            counters: Vec::new(),
+            extremes: Vec::new(),
+        };
+        for range in batch.chunks(max_values)? {
+            let chunk = batch.slice(range);
+            let cost = chunk
+                .headers
+                .iter()
+                .map(|h| h.cost_per_step())
+                .max()
+                .unwrap_or(1)
+                .max(1);
+            let mut per_dispatch = if ctx.is_cpu() {
+                CPU_ADAPTER_LOOP_BUDGET / cost
+            } else {
+                MAX_STEPS_PER_DISPATCH
+            };
+            per_dispatch = per_dispatch.clamp(1, MAX_STEPS_PER_DISPATCH);
+            let part = loop {
+                match run_chunk(
+                    ctx,
+                    &self.pipeline,
+                    &chunk,
+                    precision,
+                    steps,
+                    per_dispatch,
+                    options,
+                )? {
+                    Some(part) => break part,
+                    None if per_dispatch > 1 => per_dispatch /= 2,
+                    None => {
+                        return Err(Error::Gpu(
+                            "the kernel stops early even at one step per dispatch".into(),
+                        ));
+                    }
+                }
+            };
+            outcome.state.extend(part.state);
+            outcome.counters.extend(part.counters);
+            outcome.extremes.extend(part.extremes);
+        }
+        Ok(outcome)
+    }
+}
+
+/// Steps every scene of `batch` `steps` times on the device in `precision` (compiles the
+/// kernel; use [`BatchKernel`] to run many batches).
 pub fn run_batch(
     ctx: &GpuContext,
     batch: &SceneBatch,
@@ -49,74 +145,7 @@ pub fn run_batch(
     steps: u32,
     options: &BatchOptions,
 ) -> Result<BatchOutcome> {
-    if precision == Precision::F64 && !ctx.supports_f64() {
-        return Err(Error::Unsupported {
-            what: ctx.adapter_name(),
-            reason: "has no SHADER_F64: use f32".into(),
-        });
-    }
-    let module = ctx
-        .device
-        .create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("moreau_jean_pgs"),
-            source: wgpu::ShaderSource::Wgsl(shaders::moreau_jean_pgs(precision).into()),
-        });
-    let pipeline = ctx
-        .device
-        .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("moreau_jean_pgs"),
-            layout: None,
-            module: &module,
-            entry_point: Some("main"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
-    let max_values =
-        usize::try_from(ctx.max_binding_bytes()).unwrap_or(usize::MAX) / precision.size();
-    let mut outcome = BatchOutcome {
-        state: Vec::new(),
-        counters: Vec::new(),
-        extremes: Vec::new(),
-    };
-    for range in batch.chunks(max_values)? {
-        let chunk = batch.slice(range);
-        let cost = chunk
-            .headers
-            .iter()
-            .map(|h| h.cost_per_step())
-            .max()
-            .unwrap_or(1)
-            .max(1);
-        let mut per_dispatch = if ctx.is_cpu() {
-            CPU_ADAPTER_LOOP_BUDGET / cost
-        } else {
-            MAX_STEPS_PER_DISPATCH
-        };
-        per_dispatch = per_dispatch.clamp(1, MAX_STEPS_PER_DISPATCH);
-        let part = loop {
-            match run_chunk(
-                ctx,
-                &pipeline,
-                &chunk,
-                precision,
-                steps,
-                per_dispatch,
-                options,
-            )? {
-                Some(part) => break part,
-                None if per_dispatch > 1 => per_dispatch /= 2,
-                None => {
-                    return Err(Error::Gpu(
-                        "the kernel stops early even at one step per dispatch".into(),
-                    ));
-                }
-            }
-        };
-        outcome.state.extend(part.state);
-        outcome.counters.extend(part.counters);
-        outcome.extremes.extend(part.extremes);
-    }
-    Ok(outcome)
+    BatchKernel::new(ctx, precision)?.run(ctx, batch, steps, options)
 }
 
 fn storage(ctx: &GpuContext, label: &str, contents: &[u8]) -> wgpu::Buffer {
