@@ -1,6 +1,6 @@
 // Shared declarations of the batched kernels. Mirrors src/assemble/layout.rs.
-// `real` and `REAL_MAX` are defined by the host in front of this file (f32 or f64):
-// see src/solver/gpu/shaders.rs.
+// `real`, `REAL_MAX`, `REAL_EPSILON`, `MAX_DOF` and `MAX_CONTACTS` are defined by the host in
+// front of this file (f32 or f64, sizes of the batch): see src/solver/gpu/shaders.rs.
 
 struct Params {
     scenes: u32,
@@ -14,11 +14,11 @@ struct SceneHeader {
     ndof: u32,
     ncontacts: u32,
     state_offset: u32,
-    work_offset: u32,
     operator_offset: u32,
     flags: u32,
     pad0: u32,
     pad1: u32,
+    pad2: u32,
 }
 
 // See assemble::layout::HealthCounters.
@@ -39,10 +39,9 @@ const NON_FINITE: u32 = 2u;
 @group(0) @binding(2) var<storage, read> headers: array<SceneHeader>;
 @group(0) @binding(3) var<storage, read> ops: array<real>;
 @group(0) @binding(4) var<storage, read_write> state: array<real>;
-@group(0) @binding(5) var<storage, read_write> work: array<real>;
-@group(0) @binding(6) var<storage, read_write> counters: array<HealthCounters>;
+@group(0) @binding(5) var<storage, read_write> counters: array<HealthCounters>;
 // Per scene: worst LCP residual, deepest penetration.
-@group(0) @binding(7) var<storage, read_write> extremes: array<real>;
+@group(0) @binding(6) var<storage, read_write> extremes: array<real>;
 
 fn is_finite(x: real) -> bool {
     return abs(x) <= REAL_MAX;

@@ -1,103 +1,101 @@
 // Scene-parallel Moreau–Jean steps with a projected Gauss–Seidel LCP solve.
 // reference: solver::cpu::batch::simulate (same stages, same order of operations).
-// One invocation per scene (grid-stride loop), `params.steps` steps per dispatch, no atomics.
-
-struct Layout {
-    n: u32, m: u32,
-    a: u32, b: u32, c: u32, g: u32, hm: u32, d: u32, offset: u32, e: u32,
-    q: u32, v: u32,
-    vf: u32, vk: u32, lcp_q: u32, flag: u32, lambda: u32,
-}
-
-fn layout_of(hd: SceneHeader) -> Layout {
-    let n = hd.ndof;
-    let m = hd.ncontacts;
-    let a = hd.operator_offset;
-    let g = a + 2u * n * n + n;
-    let d = g + 2u * n * m;
-    let w = hd.work_offset;
-    return Layout(n, m, a, a + n * n, a + 2u * n * n, g, g + n * m, d, d + m * m, d + m * m + m,
-                  hd.state_offset, hd.state_offset + n,
-                  w, w + n, w + 2u * n, w + 2u * n + m, w + 2u * n + 2u * m);
-}
-
-// Siconos's error ‖λ − max(0, λ − w)‖ / ‖q‖ over the active rows, w = q + D λ.
-fn lcp_error(l: Layout) -> real {
-    var err = real(0.0);
-    var norm = real(0.0);
-    for (var r = 0u; r < l.m; r++) {
-        if (work[l.flag + r] > 0.0) {
-            var w = work[l.lcp_q + r];
-            for (var k = 0u; k < l.m; k++) {
-                w = w + ops[l.d + r * l.m + k] * work[l.lambda + k];
-            }
-            let lam = work[l.lambda + r];
-            let x = lam - max(lam - w, real(0.0));
-            err = err + x * x;
-            norm = norm + work[l.lcp_q + r] * work[l.lcp_q + r];
-        }
-    }
-    err = sqrt(err);
-    norm = sqrt(norm);
-    if (norm > REAL_EPSILON) {
-        return err / norm;
-    }
-    return err;
-}
+// One invocation per scene (grid-stride loop), `params.steps` fused steps per dispatch with
+// the state and the scratch in private arrays; no atomics.
 
 fn simulate(s: u32) {
     let hd = headers[s];
-    let l = layout_of(hd);
+    let n = hd.ndof;
+    let m = hd.ncontacts;
+    // Operator offsets: A, B (n×n), c (n), W⁻¹Hᵀ (n×m), H (m×n), D (m×m), b, e (m).
+    let oa = hd.operator_offset;
+    let ob = oa + n * n;
+    let oc = ob + n * n;
+    let og = oc + n;
+    let oh = og + n * m;
+    let od = oh + m * n;
+    let ooff = od + m * m;
+    let oe = ooff + m;
     let h = coefficients[0];
     let theta = coefficients[1];
     let gamma = coefficients[2];
     let tol = coefficients[3];
+    var q: array<real, MAX_DOF>;
+    var v: array<real, MAX_DOF>;
+    var vf: array<real, MAX_DOF>;
+    var vk: array<real, MAX_DOF>;
+    var lcp_q: array<real, MAX_CONTACTS>;
+    var in_lcp: array<bool, MAX_CONTACTS>;
+    var lambda: array<real, MAX_CONTACTS>;
+    for (var i = 0u; i < n; i++) {
+        q[i] = state[hd.state_offset + i];
+        v[i] = state[hd.state_offset + n + i];
+    }
     var health = counters[s];
     var worst = extremes[2u * s];
     var deepest = extremes[2u * s + 1u];
     for (var step = 0u; step < params.steps; step++) {
         // Free velocity v_free = v_k + c − A v_k − B q_k.
-        for (var i = 0u; i < l.n; i++) {
-            var x = state[l.v + i] + ops[l.c + i];
+        for (var i = 0u; i < n; i++) {
+            var x = v[i] + ops[oc + i];
             if ((hd.flags & HAS_STIFFNESS) != 0u) {
-                for (var j = 0u; j < l.n; j++) {
-                    x = x - ops[l.a + i * l.n + j] * state[l.v + j] - ops[l.b + i * l.n + j] * state[l.q + j];
+                for (var j = 0u; j < n; j++) {
+                    x = x - ops[oa + i * n + j] * v[j] - ops[ob + i * n + j] * q[j];
                 }
             }
-            work[l.vf + i] = x;
-            work[l.vk + i] = state[l.v + i];
+            vf[i] = x;
+            vk[i] = v[i];
         }
         // Outputs, activation y + γ h ẏ ≤ 0, LCP vector H v_free + e ẏ.
-        for (var r = 0u; r < l.m; r++) {
-            var y = ops[l.offset + r];
+        for (var r = 0u; r < m; r++) {
+            var y = ops[ooff + r];
             var ydot = real(0.0);
             var hv = real(0.0);
-            for (var j = 0u; j < l.n; j++) {
-                let hrj = ops[l.hm + r * l.n + j];
-                y = y + hrj * state[l.q + j];
-                ydot = ydot + hrj * state[l.v + j];
-                hv = hv + hrj * work[l.vf + j];
+            for (var j = 0u; j < n; j++) {
+                let hrj = ops[oh + r * n + j];
+                y = y + hrj * q[j];
+                ydot = ydot + hrj * v[j];
+                hv = hv + hrj * vf[j];
             }
             deepest = max(deepest, -y);
-            work[l.flag + r] = select(real(0.0), real(1.0), y + gamma * h * ydot <= 0.0);
-            work[l.lcp_q + r] = hv + ops[l.e + r] * ydot;
-            work[l.lambda + r] = real(0.0);
+            in_lcp[r] = y + gamma * h * ydot <= 0.0;
+            lcp_q[r] = hv + ops[oe + r] * ydot;
+            lambda[r] = real(0.0);
         }
-        // Projected Gauss–Seidel sweeps over the active rows.
-        var residual = lcp_error(l);
+        // PGS sweeps over the active rows until Siconos's error
+        // ‖λ − max(0, λ − w)‖ / ‖q‖ (w = q + D λ) is within the tolerance.
+        var residual = real(0.0);
         var sweeps = 0u;
-        while (residual > tol && sweeps < params.max_iterations) {
-            for (var r = 0u; r < l.m; r++) {
-                if (work[l.flag + r] > 0.0) {
-                    var w = work[l.lcp_q + r];
-                    for (var k = 0u; k < l.m; k++) {
-                        w = w + ops[l.d + r * l.m + k] * work[l.lambda + k];
+        loop {
+            var err = real(0.0);
+            var norm = real(0.0);
+            for (var r = 0u; r < m; r++) {
+                if (in_lcp[r]) {
+                    var w = lcp_q[r];
+                    for (var k = 0u; k < m; k++) {
+                        w = w + ops[od + r * m + k] * lambda[k];
                     }
-                    work[l.lambda + r] = max(work[l.lambda + r] - w / ops[l.d + r * l.m + r], real(0.0));
+                    let x = lambda[r] - max(lambda[r] - w, real(0.0));
+                    err = err + x * x;
+                    norm = norm + lcp_q[r] * lcp_q[r];
+                }
+            }
+            err = sqrt(err);
+            norm = sqrt(norm);
+            residual = select(err, err / norm, norm > REAL_EPSILON);
+            if (residual <= tol || sweeps >= params.max_iterations) {
+                break;
+            }
+            for (var r = 0u; r < m; r++) {
+                if (in_lcp[r]) {
+                    var w = lcp_q[r];
+                    for (var k = 0u; k < m; k++) {
+                        w = w + ops[od + r * m + k] * lambda[k];
+                    }
+                    lambda[r] = max(lambda[r] - w / ops[od + r * m + r], real(0.0));
                 }
             }
             sweeps = sweeps + 1u;
-            residual = lcp_error(l);
         }
         health.max_iterations = max(health.max_iterations, sweeps);
         worst = max(worst, residual);
@@ -105,27 +103,29 @@ fn simulate(s: u32) {
             health.flags = health.flags | NOT_CONVERGED;
         }
         // v_{k+1} = v_free + W⁻¹Hᵀ λ,  q_{k+1} = q_k + h (θ v_{k+1} + (1 − θ) v_k).
-        for (var i = 0u; i < l.n; i++) {
-            var x = work[l.vf + i];
-            for (var r = 0u; r < l.m; r++) {
-                x = x + ops[l.g + i * l.m + r] * work[l.lambda + r];
+        for (var i = 0u; i < n; i++) {
+            var x = vf[i];
+            for (var r = 0u; r < m; r++) {
+                x = x + ops[og + i * m + r] * lambda[r];
             }
-            state[l.q + i] = state[l.q + i] + h * (theta * x + (1.0 - theta) * work[l.vk + i]);
-            state[l.v + i] = x;
+            q[i] = q[i] + h * (theta * x + (1.0 - theta) * vk[i]);
+            v[i] = x;
         }
         var impact = false;
-        for (var r = 0u; r < l.m; r++) {
-            impact = impact || work[l.lambda + r] > 0.0;
+        for (var r = 0u; r < m; r++) {
+            impact = impact || lambda[r] > 0.0;
         }
         if (impact) {
             health.impacts = health.impacts + 1u;
         }
         health.steps = health.steps + 1u;
     }
-    for (var i = 0u; i < 2u * l.n; i++) {
-        if (!is_finite(state[l.q + i])) {
+    for (var i = 0u; i < n; i++) {
+        if (!is_finite(q[i]) || !is_finite(v[i])) {
             health.flags = health.flags | NON_FINITE;
         }
+        state[hd.state_offset + i] = q[i];
+        state[hd.state_offset + n + i] = v[i];
     }
     counters[s] = health;
     extremes[2u * s] = worst;

@@ -8,8 +8,8 @@ use crate::error::{Error, Result};
 use crate::model::check;
 use crate::solver::moreau_jean::{Activation, MoreauJeanOSI};
 
-/// Scenes flattened for the batched steppers: one header per scene and three flat f64
-/// arrays (`state`, `operators`, and the length of the scratch `work` array).
+/// Scenes flattened for the batched steppers: one header per scene and two flat f64
+/// arrays, `state` and `operators`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SceneBatch {
     /// Time step h.
@@ -25,8 +25,6 @@ pub struct SceneBatch {
     pub state: Vec<f64>,
     /// The operators of every scene (see [`SceneHeader`]).
     pub operators: Vec<f64>,
-    /// Total length of the scratch array.
-    pub work_len: usize,
 }
 
 impl SceneBatch {
@@ -44,7 +42,6 @@ impl SceneBatch {
             headers: Vec::new(),
             state: Vec::new(),
             operators: Vec::new(),
-            work_len: 0,
         })
     }
 
@@ -61,17 +58,15 @@ impl SceneBatch {
             ndof: offset(n)?,
             ncontacts: offset(m)?,
             state_offset: offset(self.state.len())?,
-            work_offset: offset(self.work_len)?,
             operator_offset: offset(self.operators.len())?,
             flags: if scene.has_stiffness() {
                 HAS_STIFFNESS
             } else {
                 0
             },
-            pad: [0; 2],
+            pad: [0; 3],
         });
         self.state.extend(scene.q0.iter().chain(scene.v0.iter()));
-        self.work_len += SceneHeader::work_len(n, m);
         let row_major = |mat: &nalgebra::DMatrix<f64>| mat.transpose().as_slice().to_vec();
         for part in [
             row_major(&scene.a),
@@ -90,6 +85,23 @@ impl SceneBatch {
         }
         self.operators.extend(scene.restitution.iter());
         Ok(())
+    }
+
+    /// The largest (ndof, ncontacts) of any scene.
+    pub fn max_sizes(&self) -> (usize, usize) {
+        let n = self
+            .headers
+            .iter()
+            .map(|h| h.ndof as usize)
+            .max()
+            .unwrap_or(0);
+        let m = self
+            .headers
+            .iter()
+            .map(|h| h.ncontacts as usize)
+            .max()
+            .unwrap_or(0);
+        (n, m)
     }
 
     /// Number of scenes.
@@ -114,33 +126,26 @@ impl SceneBatch {
         &self.state[hd.state_offset as usize + hd.ndof as usize..][..hd.ndof as usize]
     }
 
-    /// Consecutive scene ranges whose state, work and operator arrays each hold at most
+    /// Consecutive scene ranges whose state and operator arrays each hold at most
     /// `max_values` values (a device's binding limit divided by the value size).
     pub fn chunks(&self, max_values: usize) -> Result<Vec<Range<usize>>> {
         let mut ranges = Vec::new();
         let mut start = 0;
-        let (mut state, mut work, mut ops) = (0, 0, 0);
+        let (mut state, mut ops) = (0, 0);
         for (s, hd) in self.headers.iter().enumerate() {
             let (n, m) = (hd.ndof as usize, hd.ncontacts as usize);
-            let sizes = (
-                SceneHeader::state_len(n),
-                SceneHeader::work_len(n, m),
-                SceneHeader::operator_len(n, m),
-            );
-            if sizes.0.max(sizes.1).max(sizes.2) > max_values {
+            let sizes = (SceneHeader::state_len(n), SceneHeader::operator_len(n, m));
+            if sizes.0.max(sizes.1) > max_values {
                 return Err(Error::Unsupported {
                     what: format!("scene {s}"),
                     reason: "is too large for one device buffer".into(),
                 });
             }
-            if state + sizes.0 > max_values
-                || work + sizes.1 > max_values
-                || ops + sizes.2 > max_values
-            {
+            if state + sizes.0 > max_values || ops + sizes.1 > max_values {
                 ranges.push(start..s);
-                (start, state, work, ops) = (s, 0, 0, 0);
+                (start, state, ops) = (s, 0, 0);
             }
-            (state, work, ops) = (state + sizes.0, work + sizes.1, ops + sizes.2);
+            (state, ops) = (state + sizes.0, ops + sizes.1);
         }
         if start < self.len() {
             ranges.push(start..self.len());
@@ -158,7 +163,6 @@ impl SceneBatch {
             .iter()
             .map(|h| SceneHeader {
                 state_offset: h.state_offset - first.state_offset,
-                work_offset: h.work_offset - first.work_offset,
                 operator_offset: h.operator_offset - first.operator_offset,
                 ..*h
             })
@@ -174,7 +178,6 @@ impl SceneBatch {
             operators: self.operators
                 [first.operator_offset as usize..end(|h| h.operator_offset, self.operators.len())]
                 .to_vec(),
-            work_len: end(|h| h.work_offset, self.work_len) - first.work_offset as usize,
         }
     }
 }

@@ -5,8 +5,6 @@ use bytemuck::{Pod, Zeroable};
 /// Where one scene's data lives in the batch arrays.
 ///
 /// - `state[state_offset ..]`: q (ndof), then v (ndof).
-/// - `work[work_offset ..]`: v_free (ndof), v_k (ndof), LCP vector (ncontacts), active flags
-///   (ncontacts), λ (ncontacts) — see [`SceneHeader::work_len`].
 /// - `operators[operator_offset ..]`: A (ndof²), B (ndof²), c (ndof), W⁻¹Hᵀ (ndof × ncontacts),
 ///   H (ncontacts × ndof), Delassus H W⁻¹ Hᵀ (ncontacts²), b (ncontacts), e (ncontacts), all
 ///   row-major — see [`SceneHeader::operator_len`].
@@ -19,14 +17,12 @@ pub struct SceneHeader {
     pub ncontacts: u32,
     /// Offset of q in the state array.
     pub state_offset: u32,
-    /// Offset of the scene's scratch in the work array.
-    pub work_offset: u32,
     /// Offset of the scene's operators.
     pub operator_offset: u32,
     /// Bit 0: A and B are nonzero (the scene has stiffness or damping).
     pub flags: u32,
     /// Padding to 32 bytes.
-    pub pad: [u32; 2],
+    pub pad: [u32; 3],
 }
 
 impl SceneHeader {
@@ -58,11 +54,6 @@ impl SceneHeader {
     /// Length of the scene's state: 2n.
     pub fn state_len(ndof: usize) -> usize {
         2 * ndof
-    }
-
-    /// Length of the scene's scratch: 2n + 3m.
-    pub fn work_len(ndof: usize, ncontacts: usize) -> usize {
-        2 * ndof + 3 * ncontacts
     }
 
     /// Length of the scene's operators: 2n² + n + 2nm + m² + 2m.

@@ -41,8 +41,6 @@ impl BatchOptions {
 pub struct BatchState<T> {
     /// q then v of every scene.
     pub state: Vec<T>,
-    /// Scratch.
-    pub work: Vec<T>,
     /// Per-scene counters.
     pub counters: Vec<HealthCounters>,
     /// Per scene: worst LCP residual, then deepest penetration max(−y).
@@ -55,7 +53,6 @@ impl<T: Float> BatchState<T> {
         let cast = |x: f64| T::from(x).unwrap_or_else(T::nan);
         Self {
             state: batch.state.iter().map(|&x| cast(x)).collect(),
-            work: vec![T::zero(); batch.work_len],
             counters: vec![HealthCounters::default(); batch.len()],
             extremes: vec![T::neg_infinity(); 2 * batch.len()],
         }
@@ -78,11 +75,14 @@ pub fn run<T: Float>(
         cast(batch.gamma),
         cast(options.tolerance),
     ];
+    // Scratch, the kernel's private arrays: v_free, v_k (n each), LCP vector, flags, λ (m each).
+    let (n_max, m_max) = batch.max_sizes();
+    let mut scratch = vec![T::zero(); 2 * n_max + 3 * m_max];
     for (s, hd) in batch.headers.iter().enumerate() {
         let (n, m) = (hd.ndof as usize, hd.ncontacts as usize);
         let ops = &operators[hd.operator_offset as usize..][..SceneHeader::operator_len(n, m)];
         let qv = &mut state.state[hd.state_offset as usize..][..2 * n];
-        let work = &mut state.work[hd.work_offset as usize..][..SceneHeader::work_len(n, m)];
+        let work = &mut scratch[..2 * n + 3 * m];
         let extremes = &mut state.extremes[2 * s..2 * s + 2];
         simulate(
             hd,

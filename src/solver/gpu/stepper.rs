@@ -41,14 +41,17 @@ struct Params {
     pad: u32,
 }
 
-/// The compiled kernel for one precision; build once, run many batches.
+/// The kernel for one precision, compiled for each scene size it meets (private arrays of
+/// a power of two ≥ 4 entries) and kept; build once, run many batches.
 pub struct BatchKernel {
-    pipeline: wgpu::ComputePipeline,
     precision: Precision,
+    pipelines: std::sync::Mutex<
+        std::collections::HashMap<(usize, usize), std::sync::Arc<wgpu::ComputePipeline>>,
+    >,
 }
 
 impl BatchKernel {
-    /// Compiles the scene-parallel Moreau–Jean + PGS kernel in `precision`.
+    /// A kernel in `precision`; fails when the adapter lacks f64.
     pub fn new(ctx: &GpuContext, precision: Precision) -> Result<Self> {
         if precision == Precision::F64 && !ctx.supports_f64() {
             return Err(Error::Unsupported {
@@ -56,11 +59,34 @@ impl BatchKernel {
                 reason: "has no SHADER_F64: use f32".into(),
             });
         }
+        Ok(Self {
+            precision,
+            pipelines: Default::default(),
+        })
+    }
+
+    /// The pipeline for scenes of up to (n, m), compiled on first use.
+    fn pipeline(
+        &self,
+        ctx: &GpuContext,
+        (n, m): (usize, usize),
+    ) -> Result<std::sync::Arc<wgpu::ComputePipeline>> {
+        let key = (n.next_power_of_two().max(4), m.next_power_of_two().max(4));
+        let mut pipelines = self
+            .pipelines
+            .lock()
+            .map_err(|_| Error::Gpu("kernel cache poisoned".into()))?;
+        if let Some(pipeline) = pipelines.get(&key) {
+            return Ok(pipeline.clone());
+        }
+        let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let module = ctx
             .device
             .create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some("moreau_jean_pgs"),
-                source: wgpu::ShaderSource::Wgsl(shaders::moreau_jean_pgs(precision).into()),
+                source: wgpu::ShaderSource::Wgsl(
+                    shaders::moreau_jean_pgs(self.precision, key.0, key.1).into(),
+                ),
             });
         let pipeline = ctx
             .device
@@ -72,10 +98,12 @@ impl BatchKernel {
                 compilation_options: Default::default(),
                 cache: None,
             });
-        Ok(Self {
-            pipeline,
-            precision,
-        })
+        if let Some(error) = pollster::block_on(scope.pop()) {
+            return Err(Error::Gpu(format!("the kernel does not compile: {error}")));
+        }
+        let pipeline = std::sync::Arc::new(pipeline);
+        pipelines.insert(key, pipeline.clone());
+        Ok(pipeline)
     }
 
     /// Steps every scene of `batch` `steps` times; `batch` is left as it was.
@@ -87,6 +115,7 @@ impl BatchKernel {
         options: &BatchOptions,
     ) -> Result<BatchOutcome> {
         let precision = self.precision;
+        let pipeline = self.pipeline(ctx, batch.max_sizes())?;
         let max_values =
             usize::try_from(ctx.max_binding_bytes()).unwrap_or(usize::MAX) / precision.size();
         let mut outcome = BatchOutcome {
@@ -112,7 +141,7 @@ impl BatchKernel {
             let part = loop {
                 match run_chunk(
                     ctx,
-                    &self.pipeline,
+                    &pipeline,
                     &chunk,
                     precision,
                     steps,
@@ -182,7 +211,6 @@ fn run_chunk(
         storage(ctx, "headers", bytemuck::cast_slice(&chunk.headers)),
         storage(ctx, "operators", &precision.bytes(&chunk.operators)),
         storage(ctx, "state", &precision.bytes(&chunk.state)),
-        storage(ctx, "work", &precision.bytes(&vec![0.0; chunk.work_len])),
         storage(
             ctx,
             "counters",
@@ -245,7 +273,7 @@ fn run_chunk(
             pass.dispatch_workgroups(groups, 1, 1);
         }
     }
-    let [_, _, _, state, _, counters, extremes] = &buffers;
+    let [_, _, _, state, counters, extremes] = &buffers;
     let readback = [state, counters, extremes].map(|b| {
         let staging = ctx.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("readback"),

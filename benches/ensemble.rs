@@ -1,0 +1,143 @@
+//! Ensembles of bouncing balls and of 5-ball Newton's cradles: the f64 reference stepper,
+//! the batched CPU twin (f64, f32, one thread) and the GPU kernel (f32, f64) side by side.
+//! Throughput is in scene-steps (`Elements` = scenes × steps). The GPU timing includes
+//! upload, every dispatch and the read-back of the final state.
+//!
+//! RICOCHET_BENCH_QUICK=1 keeps to the small sizes.
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use ricochet::assemble::{LinearScene, SceneBatch};
+use ricochet::model::Nsds;
+use ricochet::scenes::{bouncing_ball::BouncingBall, newtons_cradle::NewtonsCradle};
+use ricochet::solver::cpu::batch::{self, BatchOptions, BatchState};
+use ricochet::solver::gpu::{BatchKernel, GpuContext, Precision};
+use ricochet::solver::moreau_jean::MoreauJeanOSI;
+
+const H: f64 = 1e-3;
+const STEPS: u32 = 200;
+
+fn batch_of(scenes: usize, scene: impl Fn(usize) -> Nsds) -> SceneBatch {
+    let mut batch = SceneBatch::new(H, MoreauJeanOSI::default()).unwrap();
+    for s in 0..scenes {
+        batch
+            .push(&LinearScene::from_nsds(&scene(s), H, 0.5).unwrap())
+            .unwrap();
+    }
+    batch
+}
+
+fn ball(s: usize) -> Nsds {
+    let height = 1.0 + (s % 1000) as f64 / 1000.0;
+    BouncingBall {
+        height,
+        step: H,
+        ..Default::default()
+    }
+    .nsds()
+    .unwrap()
+}
+
+fn cradle(s: usize) -> Nsds {
+    let velocity = 0.5 + (s % 1000) as f64 / 1000.0;
+    NewtonsCradle {
+        velocity,
+        step: H,
+        ..Default::default()
+    }
+    .nsds()
+    .unwrap()
+    .0
+}
+
+fn ensemble(c: &mut Criterion, name: &str, scene: fn(usize) -> Nsds, sizes: &[usize]) {
+    let gpu = GpuContext::new()
+        .map_err(|e| eprintln!("GPU benches skipped: {e}"))
+        .ok();
+    let kernels = gpu.as_ref().map(|ctx| {
+        eprintln!("adapter: {}", ctx.adapter_name());
+        let precisions: &[Precision] = if ctx.supports_f64() {
+            &[Precision::F32, Precision::F64]
+        } else {
+            &[Precision::F32]
+        };
+        precisions
+            .iter()
+            .map(|&p| (p, BatchKernel::new(ctx, p).unwrap()))
+            .collect::<Vec<_>>()
+    });
+    let mut group = c.benchmark_group(name);
+    group.sample_size(10);
+    for &n in sizes {
+        let batch = batch_of(n, scene);
+        group.throughput(Throughput::Elements(n as u64 * u64::from(STEPS)));
+        if n <= 1000 {
+            group.bench_function(BenchmarkId::new("reference_f64", n), |b| {
+                b.iter(|| {
+                    for s in 0..n {
+                        let nsds = scene(s);
+                        let integrator =
+                            ricochet::solver::cpu::Integrator::MoreauJean(MoreauJeanOSI::default());
+                        let mut sim =
+                            ricochet::solver::cpu::TimeStepping::new(nsds, integrator, 0.0, H)
+                                .unwrap();
+                        for _ in 0..STEPS {
+                            sim.step().unwrap();
+                        }
+                    }
+                })
+            });
+        }
+        let ops32: Vec<f32> = batch.operators.iter().map(|&x| x as f32).collect();
+        group.bench_function(BenchmarkId::new("cpu_batch_f64", n), |b| {
+            b.iter(|| {
+                batch::run(
+                    &batch,
+                    &batch.operators,
+                    &mut BatchState::<f64>::new(&batch),
+                    STEPS,
+                    &BatchOptions::for_precision(true),
+                )
+            })
+        });
+        group.bench_function(BenchmarkId::new("cpu_batch_f32", n), |b| {
+            b.iter(|| {
+                batch::run(
+                    &batch,
+                    &ops32,
+                    &mut BatchState::<f32>::new(&batch),
+                    STEPS,
+                    &BatchOptions::for_precision(false),
+                )
+            })
+        });
+        if let (Some(ctx), Some(kernels)) = (&gpu, &kernels) {
+            for (precision, kernel) in kernels {
+                let options = BatchOptions::for_precision(*precision == Precision::F64);
+                group.bench_function(
+                    BenchmarkId::new(format!("gpu_{precision:?}").to_lowercase(), n),
+                    |b| b.iter(|| kernel.run(ctx, &batch, STEPS, &options).unwrap()),
+                );
+            }
+        }
+    }
+    group.finish();
+}
+
+fn benches(c: &mut Criterion) {
+    let quick = std::env::var("RICOCHET_BENCH_QUICK").is_ok();
+    let sizes: &[usize] = if quick {
+        &[1_000, 10_000]
+    } else {
+        &[1_000, 10_000, 100_000, 1_000_000]
+    };
+    ensemble(c, "bouncing_ball_ensemble", ball, sizes);
+    ensemble(
+        c,
+        "newtons_cradle_ensemble",
+        cradle,
+        &sizes[..sizes.len().min(3)],
+    );
+}
+
+criterion_group!(ensembles, benches);
+criterion_main!(ensembles);

@@ -1,0 +1,71 @@
+//! Every composed WGSL module parses and validates (no GPU needed), and each WGSL struct has
+//! the size and field offsets of its Rust twin.
+
+use ricochet::assemble::SceneHeader;
+use ricochet::assemble::layout::HealthCounters;
+use ricochet::solver::gpu::{Precision, shaders};
+
+fn module(precision: Precision) -> naga::Module {
+    let source = shaders::moreau_jean_pgs(precision, 8, 4);
+    let module = naga::front::wgsl::parse_str(&source)
+        .unwrap_or_else(|e| panic!("{precision:?}: {}", e.emit_to_string(&source)));
+    naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::FLOAT64,
+    )
+    .validate(&module)
+    .unwrap_or_else(|e| panic!("{precision:?}: {e:?}"));
+    module
+}
+
+/// (size, member offsets) of the WGSL struct `name`.
+fn layout(module: &naga::Module, name: &str) -> (u32, Vec<u32>) {
+    module
+        .types
+        .iter()
+        .find_map(|(_, ty)| match &ty.inner {
+            naga::TypeInner::Struct { members, span } if ty.name.as_deref() == Some(name) => {
+                Some((*span, members.iter().map(|m| m.offset).collect()))
+            }
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no struct {name}"))
+}
+
+#[test]
+fn kernels_validate_in_both_precisions() {
+    module(Precision::F32);
+    module(Precision::F64);
+}
+
+#[test]
+fn wgsl_structs_match_their_rust_twins() {
+    let module = module(Precision::F32);
+    let (size, offsets) = layout(&module, "SceneHeader");
+    assert_eq!(size as usize, size_of::<SceneHeader>());
+    assert_eq!(
+        offsets
+            .iter()
+            .take(5)
+            .map(|&o| o as usize)
+            .collect::<Vec<_>>(),
+        [
+            std::mem::offset_of!(SceneHeader, ndof),
+            std::mem::offset_of!(SceneHeader, ncontacts),
+            std::mem::offset_of!(SceneHeader, state_offset),
+            std::mem::offset_of!(SceneHeader, operator_offset),
+            std::mem::offset_of!(SceneHeader, flags),
+        ]
+    );
+    let (size, offsets) = layout(&module, "HealthCounters");
+    assert_eq!(size as usize, size_of::<HealthCounters>());
+    assert_eq!(
+        offsets.iter().map(|&o| o as usize).collect::<Vec<_>>(),
+        [
+            std::mem::offset_of!(HealthCounters, impacts),
+            std::mem::offset_of!(HealthCounters, max_iterations),
+            std::mem::offset_of!(HealthCounters, flags),
+            std::mem::offset_of!(HealthCounters, steps),
+        ]
+    );
+}
