@@ -19,9 +19,7 @@ const STEPS: u32 = 200;
 fn batch_of(scenes: usize, scene: impl Fn(usize) -> Nsds) -> SceneBatch {
     let mut batch = SceneBatch::new(H, MoreauJeanOSI::default()).unwrap();
     for s in 0..scenes {
-        batch
-            .push(&LinearScene::from_nsds(&scene(s), H, 0.5).unwrap())
-            .unwrap();
+        batch.push(&LinearScene::from_nsds(&scene(s), H, 0.5).unwrap()).unwrap();
     }
     batch
 }
@@ -75,11 +73,8 @@ fn ensemble(c: &mut Criterion, name: &str, scene: fn(usize) -> Nsds, sizes: &[us
                 b.iter(|| {
                     for s in 0..n {
                         let nsds = scene(s);
-                        let integrator =
-                            ricochet::solver::cpu::Integrator::MoreauJean(MoreauJeanOSI::default());
-                        let mut sim =
-                            ricochet::solver::cpu::TimeStepping::new(nsds, integrator, 0.0, H)
-                                .unwrap();
+                        let integrator = ricochet::solver::cpu::Integrator::MoreauJean(MoreauJeanOSI::default());
+                        let mut sim = ricochet::solver::cpu::TimeStepping::new(nsds, integrator, 0.0, H).unwrap();
                         for _ in 0..STEPS {
                             sim.step().unwrap();
                         }
@@ -113,10 +108,9 @@ fn ensemble(c: &mut Criterion, name: &str, scene: fn(usize) -> Nsds, sizes: &[us
         if let (Some(ctx), Some(kernels)) = (&gpu, &kernels) {
             for (precision, kernel) in kernels {
                 let options = BatchOptions::for_precision(*precision == Precision::F64);
-                group.bench_function(
-                    BenchmarkId::new(format!("gpu_{precision:?}").to_lowercase(), n),
-                    |b| b.iter(|| kernel.run(ctx, &batch, STEPS, &options).unwrap()),
-                );
+                group.bench_function(BenchmarkId::new(format!("gpu_{precision:?}").to_lowercase(), n), |b| {
+                    b.iter(|| kernel.run(ctx, &batch, STEPS, &options).unwrap())
+                });
             }
         }
     }
@@ -131,12 +125,7 @@ fn benches(c: &mut Criterion) {
         &[1_000, 10_000, 100_000, 1_000_000]
     };
     ensemble(c, "bouncing_ball_ensemble", ball, sizes);
-    ensemble(
-        c,
-        "newtons_cradle_ensemble",
-        cradle,
-        &sizes[..sizes.len().min(3)],
-    );
+    ensemble(c, "newtons_cradle_ensemble", cradle, &sizes[..sizes.len().min(3)]);
 }
 
 criterion_group!(ensembles, benches);

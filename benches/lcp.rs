@@ -14,10 +14,7 @@ fn lcp(c: &mut Criterion) {
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/siconos"))
         .join("numerics-lcp");
     let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!(
-            "SKIPPED: no LCP data at {} (set RICOCHET_SICONOS_DATA)",
-            dir.display()
-        );
+        eprintln!("SKIPPED: no LCP data at {} (set RICOCHET_SICONOS_DATA)", dir.display());
         return;
     };
     let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();

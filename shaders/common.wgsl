@@ -1,6 +1,7 @@
 // Shared declarations of the batched kernels. Mirrors src/assemble/layout.rs.
-// `real`, `REAL_MAX`, `REAL_EPSILON`, `MAX_DOF` and `MAX_CONTACTS` are defined by the host in
-// front of this file (f32 or f64, sizes of the batch): see src/solver/gpu/shaders.rs.
+// `real`, `REAL_MAX`, `REAL_EPSILON`, `MAX_DOF`, `MAX_CONTACTS`, `FIXED_DOF` and
+// `FIXED_CONTACTS` are defined by the host in front of this file (f32 or f64, sizes of the
+// batch): see src/solver/gpu/shaders.rs.
 
 struct Params {
     scenes: u32,

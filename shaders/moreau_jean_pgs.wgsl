@@ -5,8 +5,10 @@
 
 fn simulate(s: u32) {
     let hd = headers[s];
-    let n = hd.ndof;
-    let m = hd.ncontacts;
+    // In a batch whose scenes all have the same sizes these are constants (FIXED_* > 0),
+    // which lets the compiler unroll every loop below.
+    let n = select(hd.ndof, FIXED_DOF, FIXED_DOF > 0u);
+    let m = select(hd.ncontacts, FIXED_CONTACTS, FIXED_CONTACTS > 0u);
     // Operator offsets: A, B (n×n), c (n), W⁻¹Hᵀ (n×m), H (m×n), D (m×m), b, e (m).
     let oa = hd.operator_offset;
     let ob = oa + n * n;

@@ -3,8 +3,7 @@
 use nalgebra::{DMatrix, DVector};
 use ricochet::Error;
 use ricochet::model::{
-    LagrangianDS, LagrangianLinearTIDS, LagrangianLinearTIR, LagrangianScleronomousR,
-    NewtonImpactNSL, Nsds,
+    LagrangianDS, LagrangianLinearTIDS, LagrangianLinearTIR, LagrangianScleronomousR, NewtonImpactNSL, Nsds,
 };
 use ricochet::scenes::bouncing_ball::BouncingBall;
 use ricochet::solver::cpu::{Integrator, TimeStepping};
@@ -29,10 +28,7 @@ fn wrong_dimensions_name_the_field() {
         matches!(&err, Error::Dimension { what, .. } if what.contains("v0")),
         "{err}"
     );
-    let err = ball()
-        .with_stiffness(DMatrix::identity(3, 3))
-        .err()
-        .unwrap();
+    let err = ball().with_stiffness(DMatrix::identity(3, 3)).err().unwrap();
     assert!(
         matches!(&err, Error::Dimension { what, expected, got } if what.contains("stiffness") && expected == "2x2" && got == "3x3"),
         "{err}"
@@ -67,10 +63,9 @@ fn restitution_outside_unit_interval() {
 
 #[test]
 fn non_finite_inputs() {
-    let err =
-        LagrangianLinearTIDS::new(v(&[f64::NAN, 0.0]), v(&[0.0, 0.0]), DMatrix::identity(2, 2))
-            .err()
-            .unwrap();
+    let err = LagrangianLinearTIDS::new(v(&[f64::NAN, 0.0]), v(&[0.0, 0.0]), DMatrix::identity(2, 2))
+        .err()
+        .unwrap();
     assert!(
         matches!(&err, Error::NonFinite { what } if what.contains("q0")),
         "{err}"
@@ -88,28 +83,17 @@ fn non_finite_inputs() {
 #[test]
 fn time_step_and_theta() {
     for h in [0.0, -1e-3, f64::NAN] {
-        let err = TimeStepping::new(
-            Nsds::new(),
-            Integrator::MoreauJean(MoreauJeanOSI::default()),
-            0.0,
-            h,
-        )
-        .err()
-        .unwrap();
+        let err = TimeStepping::new(Nsds::new(), Integrator::MoreauJean(MoreauJeanOSI::default()), 0.0, h)
+            .err()
+            .unwrap();
         assert!(
             matches!(&err, Error::Parameter { what, .. } if what.contains("time step")),
             "{err}"
         );
     }
     for theta in [-0.1, 1.1] {
-        assert!(matches!(
-            MoreauJeanOSI::new(theta, 0.5),
-            Err(Error::Parameter { .. })
-        ));
-        assert!(matches!(
-            EulerMoreauOSI::new(theta),
-            Err(Error::Parameter { .. })
-        ));
+        assert!(matches!(MoreauJeanOSI::new(theta, 0.5), Err(Error::Parameter { .. })));
+        assert!(matches!(EulerMoreauOSI::new(theta), Err(Error::Parameter { .. })));
     }
 }
 
@@ -117,27 +101,15 @@ fn time_step_and_theta() {
 fn interaction_sizes_are_checked_naming_the_interaction() {
     let mut nsds = Nsds::new();
     let b = nsds.add("ball", ball());
-    let wrong_columns =
-        LagrangianLinearTIR::new(DMatrix::from_row_slice(1, 3, &[1.0, 0.0, 0.0])).unwrap();
+    let wrong_columns = LagrangianLinearTIR::new(DMatrix::from_row_slice(1, 3, &[1.0, 0.0, 0.0])).unwrap();
     let err = nsds
-        .link(
-            "floor",
-            NewtonImpactNSL::new(0.5).unwrap(),
-            wrong_columns,
-            &[b],
-        )
+        .link("floor", NewtonImpactNSL::new(0.5).unwrap(), wrong_columns, &[b])
         .err()
         .unwrap();
     assert!(err.to_string().contains("`floor`"), "{err}");
-    let wrong_jacobian =
-        LagrangianScleronomousR::new(|q| DVector::from_element(1, q[0]), |_| DMatrix::zeros(2, 2));
+    let wrong_jacobian = LagrangianScleronomousR::new(|q| DVector::from_element(1, q[0]), |_| DMatrix::zeros(2, 2));
     let err = nsds
-        .link(
-            "curved floor",
-            NewtonImpactNSL::new(0.5).unwrap(),
-            wrong_jacobian,
-            &[b],
-        )
+        .link("curved floor", NewtonImpactNSL::new(0.5).unwrap(), wrong_jacobian, &[b])
         .err()
         .unwrap();
     assert!(
@@ -150,14 +122,9 @@ fn interaction_sizes_are_checked_naming_the_interaction() {
 fn integrator_and_system_families_must_match() {
     let mut nsds = Nsds::new();
     nsds.add("ball", ball());
-    let err = TimeStepping::new(
-        nsds,
-        Integrator::EulerMoreau(EulerMoreauOSI::default()),
-        0.0,
-        1e-3,
-    )
-    .err()
-    .unwrap();
+    let err = TimeStepping::new(nsds, Integrator::EulerMoreau(EulerMoreauOSI::default()), 0.0, 1e-3)
+        .err()
+        .unwrap();
     assert!(
         matches!(&err, Error::Unsupported { what, .. } if what.contains("`ball`")),
         "{err}"

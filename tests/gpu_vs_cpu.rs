@@ -35,23 +35,17 @@ fn column(n: usize, e: f64, rng: &mut Rng) -> Nsds {
     let beads: Vec<_> = (0..n)
         .map(|i| {
             let z = 0.3 + 0.25 * i as f64 + rng.uniform(0.0, 0.05);
-            let bead = LagrangianLinearTIDS::new(
-                DVector::from_element(1, z),
-                DVector::zeros(1),
-                DMatrix::identity(1, 1),
-            )
-            .unwrap()
-            .with_fext(DVector::from_element(1, -g))
-            .unwrap();
+            let bead =
+                LagrangianLinearTIDS::new(DVector::from_element(1, z), DVector::zeros(1), DMatrix::identity(1, 1))
+                    .unwrap()
+                    .with_fext(DVector::from_element(1, -g))
+                    .unwrap();
             nsds.add(&format!("bead {i}"), bead)
         })
         .collect();
     let law = NewtonImpactNSL::new(e).unwrap();
-    let floor = LagrangianLinearTIR::with_offset(
-        DMatrix::from_element(1, 1, 1.0),
-        DVector::from_element(1, -r),
-    )
-    .unwrap();
+    let floor =
+        LagrangianLinearTIR::with_offset(DMatrix::from_element(1, 1, 1.0), DVector::from_element(1, -r)).unwrap();
     nsds.link("floor", law, floor, &[beads[0]]).unwrap();
     for i in 1..n {
         let pair = LagrangianLinearTIR::with_offset(
@@ -59,13 +53,8 @@ fn column(n: usize, e: f64, rng: &mut Rng) -> Nsds {
             DVector::from_element(1, -2.0 * r),
         )
         .unwrap();
-        nsds.link(
-            &format!("{}-{i}", i - 1),
-            law,
-            pair,
-            &[beads[i - 1], beads[i]],
-        )
-        .unwrap();
+        nsds.link(&format!("{}-{i}", i - 1), law, pair, &[beads[i - 1], beads[i]])
+            .unwrap();
     }
     nsds
 }
@@ -99,13 +88,7 @@ fn ensemble(count: usize) -> Vec<Nsds> {
 
 /// Final (q, v) and number of impact steps of one scene under the reference stepper.
 fn reference(nsds: Nsds) -> (Vec<f64>, Vec<f64>, u32) {
-    let mut sim = TimeStepping::new(
-        nsds,
-        Integrator::MoreauJean(MoreauJeanOSI::default()),
-        0.0,
-        H,
-    )
-    .unwrap();
+    let mut sim = TimeStepping::new(nsds, Integrator::MoreauJean(MoreauJeanOSI::default()), 0.0, H).unwrap();
     let mut impacts = 0;
     for _ in 0..STEPS {
         sim.step().unwrap();
@@ -118,9 +101,7 @@ fn reference(nsds: Nsds) -> (Vec<f64>, Vec<f64>, u32) {
 fn batch_of(scenes: &[Nsds]) -> SceneBatch {
     let mut batch = SceneBatch::new(H, MoreauJeanOSI::default()).unwrap();
     for nsds in scenes {
-        batch
-            .push(&LinearScene::from_nsds(nsds, H, 0.5).unwrap())
-            .unwrap();
+        batch.push(&LinearScene::from_nsds(nsds, H, 0.5).unwrap()).unwrap();
     }
     batch
 }
@@ -179,20 +160,10 @@ fn gpu_f64_matches_the_reference() {
     let scenes = ensemble(64);
     let batch = batch_of(&scenes);
     let references: Vec<_> = scenes.into_iter().map(reference).collect();
-    let outcome = run_batch(
-        ctx,
-        &batch,
-        Precision::F64,
-        STEPS,
-        &BatchOptions::for_precision(true),
-    )
-    .unwrap();
+    let outcome = run_batch(ctx, &batch, Precision::F64, STEPS, &BatchOptions::for_precision(true)).unwrap();
     let impacts: Vec<u32> = outcome.counters.iter().map(|c| c.impacts).collect();
     let (worst, mismatched) = compare(&batch, &outcome.state, &impacts, &references);
-    println!(
-        "GPU f64 ({}) vs reference: max |Δ| = {worst:e}",
-        ctx.adapter_name()
-    );
+    println!("GPU f64 ({}) vs reference: max |Δ| = {worst:e}", ctx.adapter_name());
     assert!(
         worst <= 1e-9 && mismatched.is_empty(),
         "max |Δ| {worst:e}, impact counts differ in {mismatched:?}"
@@ -212,14 +183,7 @@ fn gpu_f32_matches_the_reference_to_f32_rounding() {
     let scenes = ensemble(64);
     let batch = batch_of(&scenes);
     let references: Vec<_> = scenes.into_iter().map(reference).collect();
-    let outcome = run_batch(
-        ctx,
-        &batch,
-        Precision::F32,
-        STEPS,
-        &BatchOptions::for_precision(false),
-    )
-    .unwrap();
+    let outcome = run_batch(ctx, &batch, Precision::F32, STEPS, &BatchOptions::for_precision(false)).unwrap();
     let rounding = STEPS as f64 * 6e-8 * (1.0 + 2.0 + STEPS as f64 * H * 7.0);
     let flip = 2.0 * H * 7.0 * 2.0;
     let (mut worst_isolated, mut worst_stacked) = (0.0f64, 0.0f64);
@@ -264,10 +228,7 @@ fn gpu_f32_matches_the_reference_to_f32_rounding() {
         let gap = (0..6)
             .map(|i| (f64::from(twin.state[o + i]) - outcome.state[o + i]).abs())
             .fold(0.0, f64::max);
-        assert!(
-            gap <= rounding,
-            "ball {s}: GPU f32 vs CPU twin f32 |Δ| = {gap:e}"
-        );
+        assert!(gap <= rounding, "ball {s}: GPU f32 vs CPU twin f32 |Δ| = {gap:e}");
     }
 }
 
@@ -286,10 +247,7 @@ fn gpu_runs_are_deterministic() {
         )
         .unwrap();
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        std::hash::Hash::hash(
-            &o.state.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
-            &mut h,
-        );
+        std::hash::Hash::hash(&o.state.iter().map(|x| x.to_bits()).collect::<Vec<_>>(), &mut h);
         std::hash::Hasher::finish(&h)
     };
     for precision in [Precision::F32, Precision::F64] {
@@ -305,25 +263,11 @@ fn chunked_batches_give_the_same_results() {
     }
     let mut ctx = ricochet::solver::gpu::GpuContext::new().unwrap();
     let batch = batch_of(&ensemble(24));
-    let whole = run_batch(
-        &ctx,
-        &batch,
-        Precision::F64,
-        300,
-        &BatchOptions::for_precision(true),
-    )
-    .unwrap();
+    let whole = run_batch(&ctx, &batch, Precision::F64, 300, &BatchOptions::for_precision(true)).unwrap();
     // 2 KiB bindings: a few scenes per chunk.
     ctx.limit_binding_bytes(2048);
     assert!(batch.chunks(256).unwrap().len() > 3);
-    let chunked = run_batch(
-        &ctx,
-        &batch,
-        Precision::F64,
-        300,
-        &BatchOptions::for_precision(true),
-    )
-    .unwrap();
+    let chunked = run_batch(&ctx, &batch, Precision::F64, 300, &BatchOptions::for_precision(true)).unwrap();
     assert_eq!(whole, chunked);
 }
 
@@ -335,15 +279,11 @@ fn gpu_reproduces_bouncing_ball_ts() {
     let Some(dir) = common::siconos_data() else {
         return;
     };
-    let reference =
-        ricochet::io::siconos::read_ref(&dir.join("tutorials-ref/BouncingBallTS.ref")).unwrap();
+    let reference = ricochet::io::siconos::read_ref(&dir.join("tutorials-ref/BouncingBallTS.ref")).unwrap();
     let ball = BouncingBall::default();
     for (precision, tolerance) in [
         (Precision::F64, 1e-9),
-        (
-            Precision::F32,
-            2000.0 * 6e-8 * (1.0 + 1.0 + 2000.0 * 0.005 * 5.0),
-        ),
+        (Precision::F32, 2000.0 * 6e-8 * (1.0 + 1.0 + 2000.0 * 0.005 * 5.0)),
     ] {
         let kernel = ricochet::solver::gpu::BatchKernel::new(ctx, precision).unwrap();
         let options = BatchOptions::for_precision(precision == Precision::F64);
@@ -358,9 +298,51 @@ fn gpu_reproduces_bouncing_ball_ts() {
                 .max((batch.state[0] - reference[(row, 1)]).abs())
                 .max((batch.state[3] - reference[(row, 2)]).abs());
         }
-        println!(
-            "GPU {precision:?} vs BouncingBallTS.ref: max |Δ| = {worst:e} (tolerance {tolerance:e})"
-        );
+        println!("GPU {precision:?} vs BouncingBallTS.ref: max |Δ| = {worst:e} (tolerance {tolerance:e})");
         assert!(worst <= tolerance, "{precision:?}: {worst:e}");
     }
+}
+
+/// What the batched engines cannot run is refused before anything is dispatched, and an
+/// unconverged LCP is reported with the scene that had it.
+#[test]
+fn unsupported_scenes_are_refused_and_failures_name_the_scene() {
+    // A nonlinear relation has no place in a LinearScene.
+    let mut nsds = Nsds::new();
+    let ball = nsds.add(
+        "ball",
+        LagrangianLinearTIDS::new(
+            DVector::from_element(1, 1.0),
+            DVector::zeros(1),
+            DMatrix::identity(1, 1),
+        )
+        .unwrap(),
+    );
+    let curved = ricochet::model::LagrangianScleronomousR::new(
+        |q| DVector::from_element(1, q[0] * q[0]),
+        |q| DMatrix::from_element(1, 1, 2.0 * q[0]),
+    );
+    nsds.link("curved floor", NewtonImpactNSL::new(0.5).unwrap(), curved, &[ball])
+        .unwrap();
+    let err = LinearScene::from_nsds(&nsds, H, 0.5).unwrap_err();
+    assert!(err.to_string().contains("`curved floor`"), "{err}");
+
+    let Some(ctx) = common::gpu() else { return };
+    // A scene too large for one invocation's private arrays.
+    let mut batch = batch_of(&ensemble(2));
+    batch
+        .push(&LinearScene::from_nsds(&column(70, 0.5, &mut Rng(1)), H, 0.5).unwrap())
+        .unwrap();
+    let err = run_batch(ctx, &batch, Precision::F32, 10, &BatchOptions::for_precision(false)).unwrap_err();
+    assert!(err.to_string().contains("scene 2"), "{err}");
+
+    // One PGS sweep cannot settle a column's coupled contacts: reported, naming the scene.
+    let batch = batch_of(&ensemble(4));
+    let options = BatchOptions {
+        tolerance: 1e-12,
+        max_iterations: 1,
+    };
+    let outcome = run_batch(ctx, &batch, Precision::F64, STEPS, &options).unwrap();
+    let err = outcome.ensure_healthy(options.tolerance).unwrap_err();
+    assert!(err.to_string().contains("in scene 3"), "{err}");
 }

@@ -6,9 +6,7 @@ mod common;
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 use ricochet::io::siconos::read_lcp;
-use ricochet::solver::{
-    LinearComplementarityProblem, SolverKind, SolverOptions, SolverReport, solve_lcp,
-};
+use ricochet::solver::{LinearComplementarityProblem, SolverKind, SolverOptions, SolverReport, solve_lcp};
 
 /// Files with no solution Lemke can reach, and why.
 const LEMKE_FAILS: &[(&str, &str)] = &[
@@ -54,11 +52,7 @@ fn is_solution(lcp: &LinearComplementarityProblem, z: &DVector<f64>, tol: f64) -
         && z.dot(&w).abs() <= tol * scale * (1.0 + z.amax())
 }
 
-fn run(
-    kind: SolverKind,
-    lcp: &LinearComplementarityProblem,
-    options: &SolverOptions,
-) -> (DVector<f64>, SolverReport) {
+fn run(kind: SolverKind, lcp: &LinearComplementarityProblem, options: &SolverOptions) -> (DVector<f64>, SolverReport) {
     let mut z = DVector::zeros(lcp.size());
     let report = solve_lcp(kind, lcp, &mut z, options).unwrap();
     // The report is honest: its residual is the one recomputed here, and `converged` agrees.
@@ -78,20 +72,10 @@ fn lemke_solves_every_solvable_file() {
         let expected_failure = LEMKE_FAILS.iter().find(|(f, _)| *f == name);
         match expected_failure {
             None => {
-                assert!(
-                    report.converged,
-                    "{name}: Lemke residual {:e}",
-                    report.residual
-                );
-                assert!(
-                    is_solution(&lcp, &z, 1e-10),
-                    "{name}: Lemke's z is not a solution"
-                );
+                assert!(report.converged, "{name}: Lemke residual {:e}", report.residual);
+                assert!(is_solution(&lcp, &z, 1e-10), "{name}: Lemke's z is not a solution");
             }
-            Some((_, why)) => assert!(
-                !report.converged,
-                "{name} ({why}) must be reported as a failure"
-            ),
+            Some((_, why)) => assert!(!report.converged, "{name} ({why}) must be reported as a failure"),
         }
     }
 }
@@ -146,10 +130,7 @@ fn iterative_solvers_converge_on_spd_files_and_report_the_rest_honestly() {
         spd += usize::from(lcp.is_spd());
     }
     if spd > 0 {
-        assert_eq!(
-            spd, 5,
-            "deudeu, deudeu_block, mmc, trivial and trivial_block are SPD"
-        );
+        assert_eq!(spd, 5, "deudeu, deudeu_block, mmc, trivial and trivial_block are SPD");
     }
 }
 

@@ -2,21 +2,15 @@
 
 use nalgebra::{DMatrix, DVector};
 use ricochet::model::{
-    Force, LagrangianDS, LagrangianLinearTIDS, LagrangianLinearTIR, LagrangianRheonomousR,
-    NewtonImpactNSL, Nsds, Relation,
+    Force, LagrangianDS, LagrangianLinearTIDS, LagrangianLinearTIR, LagrangianRheonomousR, NewtonImpactNSL, Nsds,
+    Relation,
 };
 use ricochet::scenes::diode_bridge::DiodeBridge;
 use ricochet::solver::cpu::{Integrator, TimeStepping, Trajectory};
 use ricochet::solver::moreau_jean::MoreauJeanOSI;
 
 fn mj(nsds: Nsds, h: f64) -> TimeStepping {
-    TimeStepping::new(
-        nsds,
-        Integrator::MoreauJean(MoreauJeanOSI::default()),
-        0.0,
-        h,
-    )
-    .unwrap()
+    TimeStepping::new(nsds, Integrator::MoreauJean(MoreauJeanOSI::default()), 0.0, h).unwrap()
 }
 
 /// A mass on a spring bouncing on a floor, as a LagrangianLinearTIDS and as a LagrangianDS
@@ -28,13 +22,8 @@ fn lagrangian_ds_matches_the_linear_tids() {
     let q0 = DVector::from_vec(vec![0.3]);
     let v0 = DVector::from_vec(vec![0.0]);
     let mass = DMatrix::from_element(1, 1, m);
-    let floor = || {
-        LagrangianLinearTIR::with_offset(
-            DMatrix::from_element(1, 1, 1.0),
-            DVector::from_element(1, 0.1),
-        )
-        .unwrap()
-    };
+    let floor =
+        || LagrangianLinearTIR::with_offset(DMatrix::from_element(1, 1, 1.0), DVector::from_element(1, 0.1)).unwrap();
     let fext = DVector::from_element(1, -m * g);
     let run = |ds: ricochet::model::DynamicalSystem| {
         let mut nsds = Nsds::new();
@@ -45,15 +34,13 @@ fn lagrangian_ds_matches_the_linear_tids() {
         mj(nsds, 1e-3).run(2.0, &mut trajectory).unwrap();
         trajectory.column(|s| s.q[0])
     };
-    let linear = run(
-        LagrangianLinearTIDS::new(q0.clone(), v0.clone(), mass.clone())
-            .unwrap()
-            .with_stiffness(DMatrix::from_element(1, 1, k))
-            .unwrap()
-            .with_fext(fext.clone())
-            .unwrap()
-            .into(),
-    );
+    let linear = run(LagrangianLinearTIDS::new(q0.clone(), v0.clone(), mass.clone())
+        .unwrap()
+        .with_stiffness(DMatrix::from_element(1, 1, k))
+        .unwrap()
+        .with_fext(fext.clone())
+        .unwrap()
+        .into());
     let spring = || Force::new(move |q, _v, _t| q * k);
     let by_differences = run(LagrangianDS::new(q0.clone(), v0.clone(), mass.clone())
         .unwrap()
@@ -73,16 +60,9 @@ fn lagrangian_ds_matches_the_linear_tids() {
         .with_fext(fext)
         .unwrap()
         .into());
-    assert!(
-        linear.iter().any(|&z| z < 0.1 + 1e-3),
-        "the mass reaches the floor"
-    );
+    assert!(linear.iter().any(|&z| z < 0.1 + 1e-3), "the mass reaches the floor");
     for other in [&by_differences, &with_jacobian] {
-        let err = linear
-            .iter()
-            .zip(other)
-            .map(|(a, b)| (a - b).abs())
-            .fold(0.0, f64::max);
+        let err = linear.iter().zip(other).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
         assert!(err < 1e-6, "max deviation {err:e}");
     }
 }
@@ -93,27 +73,18 @@ fn lagrangian_ds_matches_the_linear_tids() {
 fn rheonomous_floor_carries_the_ball() {
     let u = 0.5;
     let mut nsds = Nsds::new();
-    let ball = LagrangianLinearTIDS::new(
-        DVector::from_vec(vec![0.2]),
-        DVector::zeros(1),
-        DMatrix::identity(1, 1),
-    )
-    .unwrap()
-    .with_fext(DVector::from_element(1, -9.81))
-    .unwrap();
+    let ball = LagrangianLinearTIDS::new(DVector::from_vec(vec![0.2]), DVector::zeros(1), DMatrix::identity(1, 1))
+        .unwrap()
+        .with_fext(DVector::from_element(1, -9.81))
+        .unwrap();
     let id = nsds.add("ball", ball);
     let floor = LagrangianRheonomousR::new(
         move |q, t| DVector::from_element(1, q[0] - u * t),
         |_, _| DMatrix::from_element(1, 1, 1.0),
         move |_, _| DVector::from_element(1, -u),
     );
-    nsds.link(
-        "moving floor",
-        NewtonImpactNSL::new(0.0).unwrap(),
-        floor,
-        &[id],
-    )
-    .unwrap();
+    nsds.link("moving floor", NewtonImpactNSL::new(0.0).unwrap(), floor, &[id])
+        .unwrap();
     let h = 1e-3;
     let mut sim = mj(nsds, h);
     let mut trajectory = Trajectory::default();
@@ -133,8 +104,7 @@ fn rheonomous_floor_carries_the_ball() {
 fn first_order_linear_r_matches_the_tir() {
     let bridge = DiodeBridge::default();
     let run = |nsds: Nsds| {
-        let integrator =
-            Integrator::EulerMoreau(ricochet::solver::euler_moreau::EulerMoreauOSI::default());
+        let integrator = Integrator::EulerMoreau(ricochet::solver::euler_moreau::EulerMoreauOSI::default());
         let mut trajectory = Trajectory::default();
         TimeStepping::new(nsds, integrator, 0.0, bridge.step)
             .unwrap()

@@ -9,11 +9,7 @@ const G: f64 = 9.81;
 /// z) of a ball run.
 fn impacts_and_apexes(trajectory: &Trajectory, h: f64) -> (Vec<f64>, Vec<f64>) {
     let s = &trajectory.samples;
-    let impacts = s
-        .iter()
-        .filter(|x| x.lambda[0] > 0.0)
-        .map(|x| x.t - h)
-        .collect();
+    let impacts = s.iter().filter(|x| x.lambda[0] > 0.0).map(|x| x.t - h).collect();
     let apexes = (1..s.len() - 1)
         .filter(|&k| s[k].v[0] >= 0.0 && s[k + 1].v[0] < 0.0)
         .map(|k| s[k].q[0].max(s[k + 1].q[0]))
@@ -37,10 +33,7 @@ fn bouncing_ball_matches_the_analytic_newton_impact_solution() {
             ..Default::default()
         };
         let mut trajectory = Trajectory::default();
-        ball.simulation()
-            .unwrap()
-            .run(3.0, &mut trajectory)
-            .unwrap();
+        ball.simulation().unwrap().run(3.0, &mut trajectory).unwrap();
         let (impacts, apexes) = impacts_and_apexes(&trajectory, h);
         let t1 = (2.0 * z0 / G).sqrt();
         let v1 = G * t1;
@@ -109,10 +102,7 @@ fn newtons_cradle_hands_the_velocity_to_the_last_ball() {
         sim.step().unwrap();
         let v: Vec<f64> = balls.iter().map(|&b| sim.v(b)[0]).collect();
         let momentum: f64 = v.iter().map(|v| cradle.mass * v).sum();
-        assert!(
-            (momentum - p0).abs() <= 1e-12,
-            "momentum {momentum} vs {p0}"
-        );
+        assert!((momentum - p0).abs() <= 1e-12, "momentum {momentum} vs {p0}");
         assert!(
             (sim.energy().unwrap() - e0).abs() <= 1e-12 * e0,
             "energy {} vs {e0}",
@@ -121,11 +111,7 @@ fn newtons_cradle_hands_the_velocity_to_the_last_ball() {
     }
     let v: Vec<f64> = balls.iter().map(|&b| sim.v(b)[0]).collect();
     for (i, &vi) in v.iter().enumerate() {
-        let expected = if i + 1 == balls.len() {
-            cradle.velocity
-        } else {
-            0.0
-        };
+        let expected = if i + 1 == balls.len() { cradle.velocity } else { 0.0 };
         assert!(
             (vi - expected).abs() <= 1e-12,
             "ball {i}: v = {vi}, expected {expected}"

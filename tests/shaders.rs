@@ -5,16 +5,20 @@ use ricochet::assemble::SceneHeader;
 use ricochet::assemble::layout::HealthCounters;
 use ricochet::solver::gpu::{Precision, shaders};
 
+const SIZES: shaders::KernelSizes = shaders::KernelSizes {
+    max_dof: 8,
+    max_contacts: 4,
+    fixed_dof: 0,
+    fixed_contacts: 0,
+};
+
 fn module(precision: Precision) -> naga::Module {
-    let source = shaders::moreau_jean_pgs(precision, 8, 4);
+    let source = shaders::moreau_jean_pgs(precision, SIZES);
     let module = naga::front::wgsl::parse_str(&source)
         .unwrap_or_else(|e| panic!("{precision:?}: {}", e.emit_to_string(&source)));
-    naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::FLOAT64,
-    )
-    .validate(&module)
-    .unwrap_or_else(|e| panic!("{precision:?}: {e:?}"));
+    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::FLOAT64)
+        .validate(&module)
+        .unwrap_or_else(|e| panic!("{precision:?}: {e:?}"));
     module
 }
 
@@ -33,9 +37,20 @@ fn layout(module: &naga::Module, name: &str) -> (u32, Vec<u32>) {
 }
 
 #[test]
-fn kernels_validate_in_both_precisions() {
+fn kernels_validate_in_both_precisions_and_for_fixed_sizes() {
     module(Precision::F32);
     module(Precision::F64);
+    let fixed = shaders::KernelSizes {
+        max_dof: 4,
+        max_contacts: 4,
+        fixed_dof: 3,
+        fixed_contacts: 1,
+    };
+    let source = shaders::moreau_jean_pgs(Precision::F32, fixed);
+    let module = naga::front::wgsl::parse_str(&source).unwrap();
+    let mut validator =
+        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::FLOAT64);
+    validator.validate(&module).unwrap();
 }
 
 #[test]
@@ -44,11 +59,7 @@ fn wgsl_structs_match_their_rust_twins() {
     let (size, offsets) = layout(&module, "SceneHeader");
     assert_eq!(size as usize, size_of::<SceneHeader>());
     assert_eq!(
-        offsets
-            .iter()
-            .take(5)
-            .map(|&o| o as usize)
-            .collect::<Vec<_>>(),
+        offsets.iter().take(5).map(|&o| o as usize).collect::<Vec<_>>(),
         [
             std::mem::offset_of!(SceneHeader, ndof),
             std::mem::offset_of!(SceneHeader, ncontacts),

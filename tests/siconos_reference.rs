@@ -6,12 +6,12 @@ mod common;
 use nalgebra::{DMatrix, DVector};
 use ricochet::io::siconos::read_ref;
 use ricochet::model::{
-    ComplementarityConditionNSL, LagrangianCompliantLinearTIR, LagrangianLinearTIDS,
-    LagrangianLinearTIR, LagrangianScleronomousR, NewtonImpactNSL, Nsds,
+    ComplementarityConditionNSL, LagrangianCompliantLinearTIR, LagrangianLinearTIDS, LagrangianLinearTIR,
+    LagrangianScleronomousR, NewtonImpactNSL, Nsds,
 };
 use ricochet::scenes::{
-    bouncing_ball::BouncingBall, circuit_rlcd::CircuitRlcd, column_of_beads::ColumnOfBeads,
-    diode_bridge::DiodeBridge, impacting_bar::ImpactingBar,
+    bouncing_ball::BouncingBall, circuit_rlcd::CircuitRlcd, column_of_beads::ColumnOfBeads, diode_bridge::DiodeBridge,
+    impacting_bar::ImpactingBar,
 };
 use ricochet::solver::cpu::{Integrator, Sample, TimeStepping, Trajectory};
 use ricochet::solver::moreau_jean::{Activation, MoreauJeanOSI};
@@ -37,14 +37,10 @@ fn rows(mut sim: TimeStepping, rows: usize, row: impl Fn(&Sample) -> Vec<f64>) -
 /// A ball of mass 1 and radius 0.1 under gravity g, q = (z, x, θ), at rest at z = 1.
 fn ball(g: f64) -> LagrangianLinearTIDS {
     let mass = DMatrix::from_diagonal(&DVector::from_vec(vec![1.0, 1.0, 0.4 * 0.01]));
-    LagrangianLinearTIDS::new(
-        DVector::from_vec(vec![1.0, 0.0, 0.0]),
-        DVector::zeros(3),
-        mass,
-    )
-    .unwrap()
-    .with_fext(DVector::from_vec(vec![-g, 0.0, 0.0]))
-    .unwrap()
+    LagrangianLinearTIDS::new(DVector::from_vec(vec![1.0, 0.0, 0.0]), DVector::zeros(3), mass)
+        .unwrap()
+        .with_fext(DVector::from_vec(vec![-g, 0.0, 0.0]))
+        .unwrap()
 }
 
 #[test]
@@ -72,11 +68,7 @@ fn column_of_beads_ts() {
         .iter()
         .map(|s| {
             let mut row = vec![s.t];
-            row.extend(
-                sim.beads()
-                    .iter()
-                    .flat_map(|b| [s.q[3 * b.0], s.v[3 * b.0]]),
-            );
+            row.extend(sim.beads().iter().flat_map(|b| [s.q[3 * b.0], s.v[3 * b.0]]));
             row.resize(41, 0.0);
             row
         })
@@ -161,13 +153,8 @@ fn bouncing_ball_scleronomous() {
         |q| DVector::from_element(1, q[0] + 0.1 * q[1]),
         |_| DMatrix::from_row_slice(1, 3, &[1.0, 0.1, 0.0]),
     );
-    nsds.link(
-        "floor",
-        NewtonImpactNSL::new(0.9).unwrap(),
-        relation,
-        &[ball],
-    )
-    .unwrap();
+    nsds.link("floor", NewtonImpactNSL::new(0.9).unwrap(), relation, &[ball])
+        .unwrap();
     let osi = MoreauJeanOSI::default().with_activation(Activation::Predicted);
     let sim = TimeStepping::new(nsds, Integrator::MoreauJean(osi), 0.0, 0.025).unwrap();
     let ours = rows(sim, reference.nrows(), |s| {
@@ -187,26 +174,11 @@ fn bouncing_ball_compliant_contact() {
     let roof = LagrangianLinearTIR::with_offset(-&h, DVector::from_element(1, 0.7)).unwrap();
     nsds.link("roof", NewtonImpactNSL::new(1.0).unwrap(), roof, &[ball])
         .unwrap();
-    let floor = LagrangianCompliantLinearTIR::new(
-        h,
-        DVector::from_element(1, -0.1),
-        DMatrix::from_element(1, 1, 0.01),
-    )
-    .unwrap();
-    nsds.link(
-        "floor",
-        ComplementarityConditionNSL::new(1).unwrap(),
-        floor,
-        &[ball],
-    )
-    .unwrap();
-    let sim = TimeStepping::new(
-        nsds,
-        Integrator::MoreauJean(MoreauJeanOSI::default()),
-        0.0,
-        5e-4,
-    )
-    .unwrap();
+    let floor = LagrangianCompliantLinearTIR::new(h, DVector::from_element(1, -0.1), DMatrix::from_element(1, 1, 0.01))
+        .unwrap();
+    nsds.link("floor", ComplementarityConditionNSL::new(1).unwrap(), floor, &[ball])
+        .unwrap();
+    let sim = TimeStepping::new(nsds, Integrator::MoreauJean(MoreauJeanOSI::default()), 0.0, 5e-4).unwrap();
     let ours = rows(sim, reference.nrows(), |s| {
         vec![s.t, s.q[0], s.v[0], s.p[0], s.lambda[0]]
     });

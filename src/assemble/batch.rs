@@ -59,11 +59,7 @@ impl SceneBatch {
             ncontacts: offset(m)?,
             state_offset: offset(self.state.len())?,
             operator_offset: offset(self.operators.len())?,
-            flags: if scene.has_stiffness() {
-                HAS_STIFFNESS
-            } else {
-                0
-            },
+            flags: if scene.has_stiffness() { HAS_STIFFNESS } else { 0 },
             pad: [0; 3],
         });
         self.state.extend(scene.q0.iter().chain(scene.v0.iter()));
@@ -89,18 +85,8 @@ impl SceneBatch {
 
     /// The largest (ndof, ncontacts) of any scene.
     pub fn max_sizes(&self) -> (usize, usize) {
-        let n = self
-            .headers
-            .iter()
-            .map(|h| h.ndof as usize)
-            .max()
-            .unwrap_or(0);
-        let m = self
-            .headers
-            .iter()
-            .map(|h| h.ncontacts as usize)
-            .max()
-            .unwrap_or(0);
+        let n = self.headers.iter().map(|h| h.ndof as usize).max().unwrap_or(0);
+        let m = self.headers.iter().map(|h| h.ncontacts as usize).max().unwrap_or(0);
         (n, m)
     }
 
@@ -156,9 +142,8 @@ impl SceneBatch {
     /// The scenes in `range` as a batch of their own (offsets re-based).
     pub fn slice(&self, range: Range<usize>) -> SceneBatch {
         let first = self.headers[range.start];
-        let end = |f: fn(&SceneHeader) -> u32, total: usize| {
-            self.headers.get(range.end).map_or(total, |h| f(h) as usize)
-        };
+        let end =
+            |f: fn(&SceneHeader) -> u32, total: usize| self.headers.get(range.end).map_or(total, |h| f(h) as usize);
         let headers = self.headers[range.clone()]
             .iter()
             .map(|h| SceneHeader {
@@ -172,11 +157,8 @@ impl SceneBatch {
             theta: self.theta,
             gamma: self.gamma,
             headers,
-            state: self.state
-                [first.state_offset as usize..end(|h| h.state_offset, self.state.len())]
-                .to_vec(),
-            operators: self.operators
-                [first.operator_offset as usize..end(|h| h.operator_offset, self.operators.len())]
+            state: self.state[first.state_offset as usize..end(|h| h.state_offset, self.state.len())].to_vec(),
+            operators: self.operators[first.operator_offset as usize..end(|h| h.operator_offset, self.operators.len())]
                 .to_vec(),
         }
     }

@@ -30,20 +30,9 @@ impl SceneHeader {
     /// (an estimate of its cost, counted as lavapipe's loop limiter counts).
     pub fn cost_per_step(&self) -> u32 {
         let (n, m) = (self.ndof, self.ncontacts);
-        let stiffness = if self.flags & HAS_STIFFNESS != 0 {
-            n * n
-        } else {
-            0
-        };
+        let stiffness = if self.flags & HAS_STIFFNESS != 0 { n * n } else { 0 };
         let lcp_error = 1 + m * (1 + m);
-        1 + n
-            + stiffness
-            + m * (1 + n)
-            + 5 * lcp_error
-            + 4 * (1 + m * (1 + m))
-            + n * (1 + m)
-            + m
-            + 2 * n
+        1 + n + stiffness + m * (1 + n) + 5 * lcp_error + 4 * (1 + m * (1 + m)) + n * (1 + m) + m + 2 * n
     }
 }
 

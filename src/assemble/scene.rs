@@ -51,11 +51,7 @@ impl LinearScene {
             reason: reason.into(),
         };
         let n: usize = nsds.systems().map(|(_, ds)| ds.dimension()).sum();
-        let (mut mass, mut stiffness, mut damping) = (
-            DMatrix::zeros(n, n),
-            DMatrix::zeros(n, n),
-            DMatrix::zeros(n, n),
-        );
+        let (mut mass, mut stiffness, mut damping) = (DMatrix::zeros(n, n), DMatrix::zeros(n, n), DMatrix::zeros(n, n));
         let (mut q0, mut v0, mut fext) = (DVector::zeros(n), DVector::zeros(n), DVector::zeros(n));
         let mut offsets = Vec::new();
         let mut o = 0;
@@ -83,12 +79,10 @@ impl LinearScene {
             o += d;
         }
         let m = nsds.interactions().len();
-        let (mut hmat, mut offset, mut restitution) =
-            (DMatrix::zeros(m, n), DVector::zeros(m), DVector::zeros(m));
+        let (mut hmat, mut offset, mut restitution) = (DMatrix::zeros(m, n), DVector::zeros(m), DVector::zeros(m));
         for (row, inter) in nsds.interactions().iter().enumerate() {
             let what = format!("interaction `{}`", inter.name);
-            let (Relation::LagrangianLinearTIR(rel), NonSmoothLaw::NewtonImpact(law)) =
-                (&inter.relation, inter.law)
+            let (Relation::LagrangianLinearTIR(rel), NonSmoothLaw::NewtonImpact(law)) = (&inter.relation, inter.law)
             else {
                 return Err(unsupported(
                     &what,
@@ -96,10 +90,7 @@ impl LinearScene {
                 ));
             };
             if inter.size() != 1 {
-                return Err(unsupported(
-                    &what,
-                    "the batched engines take one-row interactions only",
-                ));
+                return Err(unsupported(&what, "the batched engines take one-row interactions only"));
             }
             let mut col = 0;
             for id in &inter.systems {

@@ -51,9 +51,7 @@ impl<'a> Tokens<'a> {
         if x >= 0.0 && x.fract() == 0.0 && x < 1e9 {
             Ok(x as usize)
         } else {
-            Err(self.error(format!(
-                "expected a non-negative integer for {what}, found {x}"
-            )))
+            Err(self.error(format!("expected a non-negative integer for {what}, found {x}")))
         }
     }
 
@@ -62,9 +60,7 @@ impl<'a> Tokens<'a> {
     }
 
     fn vector(&mut self, what: &str, len: usize) -> Result<DVector<f64>> {
-        let values = (0..len)
-            .map(|_| self.number(what))
-            .collect::<Result<Vec<_>>>()?;
+        let values = (0..len).map(|_| self.number(what)).collect::<Result<Vec<_>>>()?;
         Ok(DVector::from_vec(values))
     }
 
@@ -119,8 +115,7 @@ impl<'a> Tokens<'a> {
                 let (r0, c0) = (start(&row_ends, block_row), start(&col_ends, block_col));
                 let (nr, nc) = (row_ends[block_row] - r0, col_ends[block_col] - c0);
                 let values = self.vector("block entries", nr * nc)?;
-                m.view_mut((r0, c0), (nr, nc))
-                    .copy_from_slice(values.as_slice());
+                m.view_mut((r0, c0), (nr, nc)).copy_from_slice(values.as_slice());
             }
         }
         Ok(m)
@@ -175,9 +170,6 @@ mod tests {
 
     #[test]
     fn truncated_file_is_an_error() {
-        assert!(matches!(
-            parse_lcp("t", "2 0 2 2 2 2 1 3"),
-            Err(Error::Parse { .. })
-        ));
+        assert!(matches!(parse_lcp("t", "2 0 2 2 2 2 1 3"), Err(Error::Parse { .. })));
     }
 }

@@ -47,24 +47,14 @@ impl LagrangianLinearTIDS {
 
     /// Sets the stiffness K (n × n).
     pub fn with_stiffness(mut self, k: DMatrix<f64>) -> Result<Self> {
-        check::matrix(
-            "LagrangianLinearTIDS: stiffness K",
-            &k,
-            self.ndof(),
-            self.ndof(),
-        )?;
+        check::matrix("LagrangianLinearTIDS: stiffness K", &k, self.ndof(), self.ndof())?;
         self.stiffness = k;
         Ok(self)
     }
 
     /// Sets the damping C (n × n).
     pub fn with_damping(mut self, c: DMatrix<f64>) -> Result<Self> {
-        check::matrix(
-            "LagrangianLinearTIDS: damping C",
-            &c,
-            self.ndof(),
-            self.ndof(),
-        )?;
+        check::matrix("LagrangianLinearTIDS: damping C", &c, self.ndof(), self.ndof())?;
         self.damping = c;
         Ok(self)
     }
@@ -76,12 +66,8 @@ impl LagrangianLinearTIDS {
     }
 
     /// Sets a time-dependent external force F_ext(t); its value at t = 0 is checked.
-    pub fn with_fext_fn(
-        mut self,
-        f: impl Fn(f64) -> DVector<f64> + Send + Sync + 'static,
-    ) -> Result<Self> {
-        self.fext =
-            ExternalForce::function("LagrangianLinearTIDS: F_ext(t)", Box::new(f), self.ndof())?;
+    pub fn with_fext_fn(mut self, f: impl Fn(f64) -> DVector<f64> + Send + Sync + 'static) -> Result<Self> {
+        self.fext = ExternalForce::function("LagrangianLinearTIDS: F_ext(t)", Box::new(f), self.ndof())?;
         Ok(self)
     }
 
@@ -152,10 +138,7 @@ impl LagrangianDS {
     }
 
     /// Sets a time-dependent external force F_ext(t).
-    pub fn with_fext_fn(
-        mut self,
-        f: impl Fn(f64) -> DVector<f64> + Send + Sync + 'static,
-    ) -> Result<Self> {
+    pub fn with_fext_fn(mut self, f: impl Fn(f64) -> DVector<f64> + Send + Sync + 'static) -> Result<Self> {
         self.fext = ExternalForce::function("LagrangianDS: F_ext(t)", Box::new(f), self.ndof())?;
         Ok(self)
     }

@@ -31,11 +31,7 @@ impl ExternalForce {
         Ok(Self::Constant(f))
     }
 
-    pub(crate) fn function(
-        what: &str,
-        f: Box<dyn Fn(f64) -> DVector<f64> + Send + Sync>,
-        n: usize,
-    ) -> Result<Self> {
+    pub(crate) fn function(what: &str, f: Box<dyn Fn(f64) -> DVector<f64> + Send + Sync>, n: usize) -> Result<Self> {
         check::vector(what, &f(0.0), n)?;
         Ok(Self::Function(f))
     }
@@ -63,9 +59,7 @@ pub struct Force {
 
 impl Force {
     /// A force whose Jacobians will be computed by finite differences.
-    pub fn new(
-        f: impl Fn(&DVector<f64>, &DVector<f64>, f64) -> DVector<f64> + Send + Sync + 'static,
-    ) -> Self {
+    pub fn new(f: impl Fn(&DVector<f64>, &DVector<f64>, f64) -> DVector<f64> + Send + Sync + 'static) -> Self {
         Self {
             value: Box::new(f),
             dq: None,
@@ -108,12 +102,7 @@ impl Force {
     }
 
     /// (∂f/∂q, ∂f/∂v) at (q, v, t).
-    pub fn jacobians(
-        &self,
-        q: &DVector<f64>,
-        v: &DVector<f64>,
-        t: f64,
-    ) -> Result<(DMatrix<f64>, DMatrix<f64>)> {
+    pub fn jacobians(&self, q: &DVector<f64>, v: &DVector<f64>, t: f64) -> Result<(DMatrix<f64>, DMatrix<f64>)> {
         let dq = match &self.dq {
             Some(j) => j(q, v, t),
             None => central_difference(|x| (self.value)(x, v, t), q),
@@ -129,10 +118,7 @@ impl Force {
 }
 
 /// Central-difference Jacobian of `f` at `x`.
-pub(crate) fn central_difference(
-    f: impl Fn(&DVector<f64>) -> DVector<f64>,
-    x: &DVector<f64>,
-) -> DMatrix<f64> {
+pub(crate) fn central_difference(f: impl Fn(&DVector<f64>) -> DVector<f64>, x: &DVector<f64>) -> DMatrix<f64> {
     let rows = f(x).len();
     let mut jac = DMatrix::zeros(rows, x.len());
     let mut xp = x.clone();

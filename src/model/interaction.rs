@@ -37,11 +37,7 @@ impl Interaction {
     /// y = h(q, t) of a Lagrangian relation, checked to have the law's size.
     pub fn output(&self, q: &DVector<f64>, t: f64) -> Result<DVector<f64>> {
         let y = self.relation.output(q, t)?;
-        check::vector(
-            &format!("interaction `{}`: output y", self.name),
-            &y,
-            self.size(),
-        )?;
+        check::vector(&format!("interaction `{}`: output y", self.name), &y, self.size())?;
         Ok(y)
     }
 

@@ -15,12 +15,7 @@ pub trait LagrangianDynamics {
     /// F(t, q, v) = F_ext(t) − F_gyr(q, v) − F_int(q, v, t).
     fn force(&self, t: f64, q: &DVector<f64>, v: &DVector<f64>) -> Result<DVector<f64>>;
     /// (∂F/∂q, ∂F/∂v).
-    fn force_jacobians(
-        &self,
-        t: f64,
-        q: &DVector<f64>,
-        v: &DVector<f64>,
-    ) -> Result<(DMatrix<f64>, DMatrix<f64>)>;
+    fn force_jacobians(&self, t: f64, q: &DVector<f64>, v: &DVector<f64>) -> Result<(DMatrix<f64>, DMatrix<f64>)>;
     /// Mechanical energy: ½ vᵀ M v plus the potential energy where one is defined
     /// (½ qᵀ K q − F_extᵀ q for a linear system with constant F_ext).
     fn energy(&self, q: &DVector<f64>, v: &DVector<f64>) -> Result<f64>;
@@ -39,12 +34,7 @@ impl LagrangianDynamics for LagrangianLinearTIDS {
     }
 
     /// (−K, −C).
-    fn force_jacobians(
-        &self,
-        _t: f64,
-        _q: &DVector<f64>,
-        _v: &DVector<f64>,
-    ) -> Result<(DMatrix<f64>, DMatrix<f64>)> {
+    fn force_jacobians(&self, _t: f64, _q: &DVector<f64>, _v: &DVector<f64>) -> Result<(DMatrix<f64>, DMatrix<f64>)> {
         Ok((-&self.stiffness, -&self.damping))
     }
 
@@ -78,12 +68,7 @@ impl LagrangianDynamics for LagrangianDS {
         Ok(f)
     }
 
-    fn force_jacobians(
-        &self,
-        t: f64,
-        q: &DVector<f64>,
-        v: &DVector<f64>,
-    ) -> Result<(DMatrix<f64>, DMatrix<f64>)> {
+    fn force_jacobians(&self, t: f64, q: &DVector<f64>, v: &DVector<f64>) -> Result<(DMatrix<f64>, DMatrix<f64>)> {
         let n = q.len();
         let (mut dq, mut dv) = (DMatrix::zeros(n, n), DMatrix::zeros(n, n));
         for term in [&self.fint, &self.fgyr].into_iter().flatten() {

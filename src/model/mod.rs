@@ -11,15 +11,13 @@ pub mod nonsmooth_law;
 pub mod nsds;
 pub mod relation;
 
-pub use dynamical_system::{
-    DynamicalSystem, FirstOrderLinearDS, LagrangianDS, LagrangianLinearTIDS,
-};
+pub use dynamical_system::{DynamicalSystem, FirstOrderLinearDS, LagrangianDS, LagrangianLinearTIDS};
 pub use force::{ExternalForce, Force};
 pub use interaction::{DsId, Interaction, InteractionId};
 pub use lagrangian::LagrangianDynamics;
 pub use nonsmooth_law::{ComplementarityConditionNSL, NewtonImpactNSL, NonSmoothLaw};
 pub use nsds::Nsds;
 pub use relation::{
-    FirstOrderLinearR, FirstOrderLinearTIR, FirstOrderOperators, LagrangianCompliantLinearTIR,
-    LagrangianLinearTIR, LagrangianRheonomousR, LagrangianScleronomousR, Relation,
+    FirstOrderLinearR, FirstOrderLinearTIR, FirstOrderOperators, LagrangianCompliantLinearTIR, LagrangianLinearTIR,
+    LagrangianRheonomousR, LagrangianScleronomousR, Relation,
 };

@@ -70,12 +70,7 @@ pub struct ComplementarityConditionNSL {
 impl ComplementarityConditionNSL {
     /// A condition on `size` rows.
     pub fn new(size: usize) -> Result<Self> {
-        check::scalar(
-            "ComplementarityConditionNSL size",
-            size as f64,
-            size > 0,
-            "must be ≥ 1",
-        )?;
+        check::scalar("ComplementarityConditionNSL size", size as f64, size > 0, "must be ≥ 1")?;
         Ok(Self { size })
     }
 }

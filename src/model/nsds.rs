@@ -66,9 +66,7 @@ impl Nsds {
                 .get(id.0)
                 .ok_or_else(|| unsupported("links a system not in this Nsds"))?;
             if ds.is_lagrangian() != inter.relation.is_lagrangian() {
-                return Err(unsupported(
-                    "relation and dynamical system are of different families",
-                ));
+                return Err(unsupported("relation and dynamical system are of different families"));
             }
             n += ds.dimension();
         }
@@ -82,20 +80,13 @@ impl Nsds {
                 check::matrix(&format!("{what}: compliance"), d, m, m)?;
             }
         } else {
-            inter
-                .relation
-                .first_order_operators(0.0)?
-                .check(&what, m, n)?;
+            inter.relation.first_order_operators(0.0)?.check(&what, m, n)?;
         }
         Ok(())
     }
 
     /// Concatenates a per-system vector over `ids`.
-    pub(crate) fn gather(
-        &self,
-        ids: &[DsId],
-        f: impl Fn(&DynamicalSystem) -> DVector<f64>,
-    ) -> DVector<f64> {
+    pub(crate) fn gather(&self, ids: &[DsId], f: impl Fn(&DynamicalSystem) -> DVector<f64>) -> DVector<f64> {
         let parts: Vec<f64> = ids
             .iter()
             .flat_map(|id| f(&self.systems[id.0].1).iter().copied().collect::<Vec<_>>())
@@ -130,9 +121,8 @@ impl Nsds {
 
     /// Whether every system has constant operators (M, ∂F/∂q, ∂F/∂v or A).
     pub fn systems_are_linear(&self) -> bool {
-        self.systems.iter().all(|(_, ds)| {
-            ds.as_lagrangian()
-                .is_none_or(|l| l.is_linear_time_invariant())
-        })
+        self.systems
+            .iter()
+            .all(|(_, ds)| ds.as_lagrangian().is_none_or(|l| l.is_linear_time_invariant()))
     }
 }

@@ -54,30 +54,17 @@ impl BouncingBall {
         let mass = DMatrix::from_diagonal(&DVector::from_vec(vec![m, m, 0.4 * m * r * r]));
         let q0 = DVector::from_vec(vec![self.height, 0.0, 0.0]);
         let v0 = DVector::from_vec(vec![self.velocity, 0.0, 0.0]);
-        let ball = LagrangianLinearTIDS::new(q0, v0, mass)?.with_fext(DVector::from_vec(vec![
-            -m * self.gravity,
-            0.0,
-            0.0,
-        ]))?;
+        let ball =
+            LagrangianLinearTIDS::new(q0, v0, mass)?.with_fext(DVector::from_vec(vec![-m * self.gravity, 0.0, 0.0]))?;
         let mut nsds = Nsds::new();
         let ball = nsds.add("ball", ball);
         let floor = LagrangianLinearTIR::new(DMatrix::from_row_slice(1, 3, &[1.0, 0.0, 0.0]))?;
-        nsds.link(
-            "floor",
-            NewtonImpactNSL::new(self.restitution)?,
-            floor,
-            &[ball],
-        )?;
+        nsds.link("floor", NewtonImpactNSL::new(self.restitution)?, floor, &[ball])?;
         Ok(nsds)
     }
 
     /// The simulation from t = 0.
     pub fn simulation(&self) -> Result<TimeStepping> {
-        TimeStepping::new(
-            self.nsds()?,
-            Integrator::MoreauJean(self.osi),
-            0.0,
-            self.step,
-        )
+        TimeStepping::new(self.nsds()?, Integrator::MoreauJean(self.osi), 0.0, self.step)
     }
 }

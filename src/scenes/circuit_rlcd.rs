@@ -55,12 +55,7 @@ impl CircuitRlcd {
         )?;
         let mut nsds = Nsds::new();
         let circuit = nsds.add("RLC circuit", circuit);
-        nsds.link(
-            "diode",
-            ComplementarityConditionNSL::new(1)?,
-            diode,
-            &[circuit],
-        )?;
+        nsds.link("diode", ComplementarityConditionNSL::new(1)?, diode, &[circuit])?;
         Ok(nsds)
     }
 

@@ -71,16 +71,10 @@ impl ColumnOfBeads {
         let mut beads = Vec::with_capacity(self.beads);
         for i in 0..self.beads {
             let q0 = DVector::from_vec(vec![self.height + self.spacing * i as f64, 0.0, 0.0]);
-            let bead = LagrangianLinearTIDS::new(q0, DVector::zeros(3), mass.clone())?
-                .with_fext(fext.clone())?;
+            let bead = LagrangianLinearTIDS::new(q0, DVector::zeros(3), mass.clone())?.with_fext(fext.clone())?;
             beads.push(nsds.add(&format!("bead {i}"), bead));
         }
-        let stepper = TimeStepping::new(
-            nsds,
-            Integrator::MoreauJean(MoreauJeanOSI::default()),
-            0.0,
-            self.step,
-        )?;
+        let stepper = TimeStepping::new(nsds, Integrator::MoreauJean(MoreauJeanOSI::default()), 0.0, self.step)?;
         Ok(ColumnSimulation {
             stepper,
             beads,
@@ -113,8 +107,7 @@ impl ColumnSimulation {
                 self.stepper.link("floor", law, floor, &[self.beads[0]])?;
             } else {
                 let h = DMatrix::from_row_slice(1, 6, &[-1.0, 0.0, 0.0, 1.0, 0.0, 0.0]);
-                let contact =
-                    LagrangianLinearTIR::with_offset(h, DVector::from_element(1, -2.0 * r))?;
+                let contact = LagrangianLinearTIR::with_offset(h, DVector::from_element(1, -2.0 * r))?;
                 self.stepper.link(
                     &format!("beads {}-{i}", i - 1),
                     law,

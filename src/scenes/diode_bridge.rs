@@ -72,12 +72,7 @@ impl DiodeBridge {
         let bridge = FirstOrderLinearTIR::new(c_op, d_op, b_op, DVector::zeros(4))?;
         let mut nsds = Nsds::new();
         let lc = nsds.add("LC oscillator", lc);
-        nsds.link(
-            "diode bridge",
-            ComplementarityConditionNSL::new(4)?,
-            bridge,
-            &[lc],
-        )?;
+        nsds.link("diode bridge", ComplementarityConditionNSL::new(4)?, bridge, &[lc])?;
         Ok(nsds)
     }
 

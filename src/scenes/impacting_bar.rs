@@ -107,11 +107,6 @@ impl ImpactingBar {
 
     /// The simulation from t0.
     pub fn simulation(&self) -> Result<TimeStepping> {
-        TimeStepping::new(
-            self.nsds()?,
-            Integrator::MoreauJean(self.osi),
-            self.t0,
-            self.step,
-        )
+        TimeStepping::new(self.nsds()?, Integrator::MoreauJean(self.osi), self.t0, self.step)
     }
 }

@@ -84,12 +84,7 @@ impl NewtonsCradle {
     pub fn simulation(&self) -> Result<(TimeStepping, Vec<DsId>)> {
         let (nsds, balls) = self.nsds()?;
         Ok((
-            TimeStepping::new(
-                nsds,
-                Integrator::MoreauJean(MoreauJeanOSI::default()),
-                0.0,
-                self.step,
-            )?,
+            TimeStepping::new(nsds, Integrator::MoreauJean(MoreauJeanOSI::default()), 0.0, self.step)?,
             balls,
         ))
     }

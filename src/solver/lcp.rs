@@ -75,9 +75,5 @@ pub fn natural_map_error(z: &DVector<f64>, w: &DVector<f64>, q_norm: f64) -> f64
         .map(|(&zi, &wi)| (zi - (zi - wi).max(0.0)).powi(2))
         .sum::<f64>()
         .sqrt();
-    if q_norm > f64::EPSILON {
-        err / q_norm
-    } else {
-        err
-    }
+    if q_norm > f64::EPSILON { err / q_norm } else { err }
 }

@@ -76,12 +76,7 @@ pub struct SolverReport {
 
 impl SolverReport {
     /// Turns a non-converged report into [`Error::NotConverged`]; `context` says where.
-    pub fn ensure_converged(
-        self,
-        solver: SolverKind,
-        tolerance: f64,
-        context: &str,
-    ) -> Result<Self> {
+    pub fn ensure_converged(self, solver: SolverKind, tolerance: f64, context: &str) -> Result<Self> {
         if self.converged {
             Ok(self)
         } else {
@@ -126,12 +121,7 @@ fn check_options(options: &SolverOptions) -> Result<()> {
         "must be > 0",
     )?;
     if let Some(omega) = options.omega {
-        scalar(
-            "relaxation ω",
-            omega,
-            omega > 0.0 && omega < 2.0,
-            "must be in (0, 2)",
-        )?;
+        scalar("relaxation ω", omega, omega > 0.0 && omega < 2.0, "must be in (0, 2)")?;
     }
     Ok(())
 }

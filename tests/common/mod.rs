@@ -11,9 +11,7 @@ pub const DATA_VAR: &str = "RICOCHET_SICONOS_DATA";
 pub fn siconos_data() -> Option<PathBuf> {
     let dir = std::env::var_os(DATA_VAR)
         .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/siconos")
-        });
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/siconos"));
     if dir.is_dir() {
         return Some(dir);
     }
@@ -30,12 +28,7 @@ pub fn siconos_data() -> Option<PathBuf> {
 
 /// Compares `rows` (one Vec per time) with the reference matrix column by column and returns
 /// the max absolute error per column; panics naming the first row and column above `tol`.
-pub fn compare_with_reference(
-    name: &str,
-    reference: &nalgebra::DMatrix<f64>,
-    rows: &[Vec<f64>],
-    tol: f64,
-) -> Vec<f64> {
+pub fn compare_with_reference(name: &str, reference: &nalgebra::DMatrix<f64>, rows: &[Vec<f64>], tol: f64) -> Vec<f64> {
     assert_eq!(rows.len(), reference.nrows(), "{name}: number of rows");
     let cols = reference.ncols();
     let mut max = vec![0.0f64; cols];
@@ -52,18 +45,14 @@ pub fn compare_with_reference(
         }
     }
     let formatted: Vec<String> = max.iter().map(|e| format!("{e:.1e}")).collect();
-    println!(
-        "{name}: max abs error per column [{}]",
-        formatted.join(", ")
-    );
+    println!("{name}: max abs error per column [{}]", formatted.join(", "));
     max
 }
 
 /// The GPU context shared by a test binary: `None` (after a printed notice) when there is
 /// no adapter, except under `RICOCHET_REQUIRE_GPU=1`, where that fails the test.
 pub fn gpu() -> Option<&'static ricochet::solver::gpu::GpuContext> {
-    static CONTEXT: std::sync::OnceLock<Option<ricochet::solver::gpu::GpuContext>> =
-        std::sync::OnceLock::new();
+    static CONTEXT: std::sync::OnceLock<Option<ricochet::solver::gpu::GpuContext>> = std::sync::OnceLock::new();
     CONTEXT
         .get_or_init(|| match ricochet::solver::gpu::GpuContext::new() {
             Ok(ctx) => Some(ctx),

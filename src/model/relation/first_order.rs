@@ -40,11 +40,7 @@ impl FirstOrderLinearTIR {
     /// From C (m × n), D (m × m), B (n × m) and e (m).
     pub fn new(c: DMatrix<f64>, d: DMatrix<f64>, b: DMatrix<f64>, e: DVector<f64>) -> Result<Self> {
         let operators = FirstOrderOperators { c, d, b, e };
-        operators.check(
-            "FirstOrderLinearTIR",
-            operators.c.nrows(),
-            operators.c.ncols(),
-        )?;
+        operators.check("FirstOrderLinearTIR", operators.c.nrows(), operators.c.ncols())?;
         Ok(Self { operators })
     }
 
@@ -64,9 +60,7 @@ pub struct FirstOrderLinearR {
 
 impl FirstOrderLinearR {
     /// From a closure returning (C, D, B, e) at t; its value at t = 0 is checked.
-    pub fn new(
-        operators: impl Fn(f64) -> FirstOrderOperators + Send + Sync + 'static,
-    ) -> Result<Self> {
+    pub fn new(operators: impl Fn(f64) -> FirstOrderOperators + Send + Sync + 'static) -> Result<Self> {
         let at0 = operators(0.0);
         at0.check("FirstOrderLinearR", at0.c.nrows(), at0.c.ncols())?;
         Ok(Self {

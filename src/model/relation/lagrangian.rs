@@ -102,12 +102,7 @@ impl LagrangianCompliantLinearTIR {
         let m = h.nrows();
         check::finite_matrix("LagrangianCompliantLinearTIR: H", &h)?;
         check::vector("LagrangianCompliantLinearTIR: b", &b, m)?;
-        check::matrix(
-            "LagrangianCompliantLinearTIR: compliance D",
-            &compliance,
-            m,
-            m,
-        )?;
+        check::matrix("LagrangianCompliantLinearTIR: compliance D", &compliance, m, m)?;
         Ok(Self { h, b, compliance })
     }
 }

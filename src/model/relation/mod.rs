@@ -10,8 +10,7 @@ use crate::error::Result;
 use crate::model::check;
 pub use first_order::{FirstOrderLinearR, FirstOrderLinearTIR, FirstOrderOperators};
 pub use lagrangian::{
-    LagrangianCompliantLinearTIR, LagrangianLinearTIR, LagrangianRheonomousR,
-    LagrangianScleronomousR,
+    LagrangianCompliantLinearTIR, LagrangianLinearTIR, LagrangianRheonomousR, LagrangianScleronomousR,
 };
 
 /// Any relation.
@@ -33,19 +32,14 @@ pub enum Relation {
 impl Relation {
     /// Whether the relation acts on Lagrangian systems (else on first-order ones).
     pub fn is_lagrangian(&self) -> bool {
-        !matches!(
-            self,
-            Self::FirstOrderLinearTIR(_) | Self::FirstOrderLinearR(_)
-        )
+        !matches!(self, Self::FirstOrderLinearTIR(_) | Self::FirstOrderLinearR(_))
     }
 
     /// Whether y is affine in the coordinates with constant operators (no Newton loop needed).
     pub fn is_linear(&self) -> bool {
         matches!(
             self,
-            Self::LagrangianLinearTIR(_)
-                | Self::LagrangianCompliantLinearTIR(_)
-                | Self::FirstOrderLinearTIR(_)
+            Self::LagrangianLinearTIR(_) | Self::LagrangianCompliantLinearTIR(_) | Self::FirstOrderLinearTIR(_)
         )
     }
 

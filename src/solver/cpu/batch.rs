@@ -13,9 +13,7 @@
 use num_traits::Float;
 
 use crate::assemble::SceneBatch;
-use crate::assemble::layout::{
-    HAS_STIFFNESS, HealthCounters, NON_FINITE, NOT_CONVERGED, SceneHeader,
-};
+use crate::assemble::layout::{HAS_STIFFNESS, HealthCounters, NON_FINITE, NOT_CONVERGED, SceneHeader};
 
 /// Tolerance and sweep limit of the batched PGS.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -59,8 +59,11 @@ pub(super) fn step(ts: &mut TimeStepping, osi: EulerMoreauOSI) -> Result<()> {
         let w_inv_b = w.solve(&bmat).ok_or_else(singular)?;
         let lcp = LinearComplementarityProblem::new(&d + &c * w_inv_b * h, &c * &x_free + &e)?;
         let context = format!(" at step {} (t = {t_next})", ts.k + 1);
-        let lcp_report = solve_lcp(ts.solver, &lcp, &mut lambda, &ts.solver_options)?
-            .ensure_converged(ts.solver, ts.solver_options.tolerance, &context)?;
+        let lcp_report = solve_lcp(ts.solver, &lcp, &mut lambda, &ts.solver_options)?.ensure_converged(
+            ts.solver,
+            ts.solver_options.tolerance,
+            &context,
+        )?;
         report.lcp = Some(lcp_report);
     }
     let r = &bmat * &lambda;

@@ -95,11 +95,7 @@ impl Tableau {
 }
 
 /// Solves by lexicographic Lemke; `iterations` counts pivots.
-pub fn solve(
-    lcp: &LinearComplementarityProblem,
-    z: &mut DVector<f64>,
-    options: &SolverOptions,
-) -> SolverReport {
+pub fn solve(lcp: &LinearComplementarityProblem, z: &mut DVector<f64>, options: &SolverOptions) -> SolverReport {
     let n = lcp.size();
     z.fill(0.0);
     if n == 0 || lcp.q.min() >= 0.0 {
@@ -119,11 +115,7 @@ pub fn solve(
             polish(lcp, z);
             return report(lcp, z, pivots, options.tolerance);
         }
-        entering = if leaving < n {
-            leaving + n
-        } else {
-            leaving - n
-        };
+        entering = if leaving < n { leaving + n } else { leaving - n };
         match tab.leaving_row(entering) {
             Some(row) => leaving_row = row,
             None => {
@@ -159,9 +151,7 @@ fn polish(lcp: &LinearComplementarityProblem, z: &mut DVector<f64>) {
     if support.is_empty() {
         return;
     }
-    let m_ss = DMatrix::from_fn(support.len(), support.len(), |r, c| {
-        lcp.m[(support[r], support[c])]
-    });
+    let m_ss = DMatrix::from_fn(support.len(), support.len(), |r, c| lcp.m[(support[r], support[c])]);
     let rhs = DVector::from_fn(support.len(), |r, _| -lcp.q[support[r]]);
     let Some(z_s) = m_ss.lu().solve(&rhs) else {
         return;

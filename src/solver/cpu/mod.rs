@@ -19,12 +19,7 @@ pub use stepper::{Integrator, StepReport, TimeStepping};
 pub use trajectory::{Sample, Trajectory};
 
 /// The report for `z` as it stands after `iterations`, judged against `tolerance`.
-fn report(
-    lcp: &LinearComplementarityProblem,
-    z: &DVector<f64>,
-    iterations: usize,
-    tolerance: f64,
-) -> SolverReport {
+fn report(lcp: &LinearComplementarityProblem, z: &DVector<f64>, iterations: usize, tolerance: f64) -> SolverReport {
     let residual = lcp.error(z);
     SolverReport {
         converged: residual <= tolerance,

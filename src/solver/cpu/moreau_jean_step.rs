@@ -45,8 +45,7 @@ pub(super) fn step(ts: &mut TimeStepping, osi: MoreauJeanOSI) -> Result<()> {
     for iteration in 1..=ts.newton.max_iterations {
         let q = &q_k + (&v_k * (1.0 - theta) + &v * theta) * h;
         let dyn_i = dynamics(ts, t_next, &q, &v)?;
-        let r_free =
-            &dyn_i.mass * (&v - &v_k) - &f_k * (h * (1.0 - theta)) - &dyn_i.force * (h * theta);
+        let r_free = &dyn_i.mass * (&v - &v_k) - &f_k * (h * (1.0 - theta)) - &dyn_i.force * (h * theta);
         if let Some((p, lambda, report)) = &input
             && (&r_free - p).norm() <= ts.newton.tolerance
         {
@@ -126,12 +125,7 @@ fn dynamics(ts: &TimeStepping, t: f64, q: &DVector<f64>, v: &DVector<f64>) -> Re
 }
 
 /// W = M − hθ ∂F/∂v − h²θ² ∂F/∂q, LU-factorised; cached when every system is linear.
-fn iteration_matrix(
-    ts: &mut TimeStepping,
-    d: &Dynamics,
-    h: f64,
-    theta: f64,
-) -> Result<LU<f64, Dyn, Dyn>> {
+fn iteration_matrix(ts: &mut TimeStepping, d: &Dynamics, h: f64, theta: f64) -> Result<LU<f64, Dyn, Dyn>> {
     if let Some(w) = &ts.cached_w {
         return Ok(w.clone());
     }
@@ -196,11 +190,7 @@ fn impulse(
     v_free: &DVector<f64>,
     (t, theta): (f64, f64),
     context: &str,
-) -> Result<(
-    DVector<f64>,
-    DVector<f64>,
-    Option<crate::solver::SolverReport>,
-)> {
+) -> Result<(DVector<f64>, DVector<f64>, Option<crate::solver::SolverReport>)> {
     let n = q.len();
     let interactions = ts.nsds.interactions();
     let inter = |row: &ActiveRow| -> &Interaction { &interactions[row.index] };
@@ -239,9 +229,7 @@ fn impulse(
     let mut r0 = 0;
     for row in rows {
         let size = inter(row).size();
-        lambda_all
-            .rows_mut(row.offset, size)
-            .copy_from(&lambda.rows(r0, size));
+        lambda_all.rows_mut(row.offset, size).copy_from(&lambda.rows(r0, size));
         r0 += size;
     }
     Ok((p, lambda_all, Some(report)))
@@ -249,12 +237,7 @@ fn impulse(
 
 /// Siconos's `LagrangianCompliantLinearTIR` Delassus block: the diagonal block of a compliant
 /// interaction becomes θ (D + G W⁻¹ Gᵀ) + D/h; off-diagonal blocks stay G₁ W⁻¹ G₂ᵀ.
-fn compliant_blocks(
-    ts: &TimeStepping,
-    rows: &[ActiveRow],
-    delassus: &mut DMatrix<f64>,
-    theta: f64,
-) {
+fn compliant_blocks(ts: &TimeStepping, rows: &[ActiveRow], delassus: &mut DMatrix<f64>, theta: f64) {
     let mut r0 = 0;
     for row in rows {
         let inter = &ts.nsds.interactions()[row.index];

@@ -62,14 +62,10 @@ impl TimeStepping {
         check::scalar("time step h", h, h > 0.0, "must be > 0")?;
         check::scalar("initial time t0", t0, true, "must be finite")?;
         let lagrangian = matches!(integrator, Integrator::MoreauJean(_));
-        if let Some((name, _)) = nsds
-            .systems()
-            .find(|(_, ds)| ds.is_lagrangian() != lagrangian)
-        {
+        if let Some((name, _)) = nsds.systems().find(|(_, ds)| ds.is_lagrangian() != lagrangian) {
             return Err(Error::Unsupported {
                 what: format!("dynamical system `{name}`"),
-                reason: "Moreau–Jean integrates Lagrangian systems, Euler–Moreau first-order ones"
-                    .into(),
+                reason: "Moreau–Jean integrates Lagrangian systems, Euler–Moreau first-order ones".into(),
             });
         }
         let mut offsets = Vec::new();
@@ -112,10 +108,7 @@ impl TimeStepping {
     ) -> Result<InteractionId> {
         let id = self.nsds.link(name, law, relation, systems)?;
         let size = self.nsds.interactions()[id.0].size();
-        self.lambda = self
-            .lambda
-            .clone()
-            .resize_vertically(self.lambda.len() + size, 0.0);
+        self.lambda = self.lambda.clone().resize_vertically(self.lambda.len() + size, 0.0);
         Ok(id)
     }
 
@@ -239,10 +232,7 @@ impl TimeStepping {
         for (i, (_, ds)) in self.nsds.systems().enumerate() {
             if let Some(l) = ds.as_lagrangian() {
                 let (o, n) = (self.offsets[i], ds.dimension());
-                energy += l.energy(
-                    &self.q.rows(o, n).into_owned(),
-                    &self.v.rows(o, n).into_owned(),
-                )?;
+                energy += l.energy(&self.q.rows(o, n).into_owned(), &self.v.rows(o, n).into_owned())?;
             }
         }
         Ok(energy)

@@ -76,9 +76,9 @@ impl GpuContext {
         let adapters = pollster::block_on(instance().enumerate_adapters(wgpu::Backends::all()));
         let matches = |a: &wgpu::Adapter| {
             let s = summary(a);
-            wanted.as_ref().is_none_or(|w| {
-                s.name.to_lowercase().contains(w) || s.backend.to_lowercase().contains(w)
-            })
+            wanted
+                .as_ref()
+                .is_none_or(|w| s.name.to_lowercase().contains(w) || s.backend.to_lowercase().contains(w))
         };
         let adapter = adapters
             .into_iter()
@@ -102,10 +102,9 @@ impl GpuContext {
             required_limits: limits.clone(),
             ..Default::default()
         };
-        let (device, queue) =
-            pollster::block_on(adapter.request_device(&desc)).map_err(|e| Error::NoAdapter {
-                reason: format!("the adapter refused a device: {e}"),
-            })?;
+        let (device, queue) = pollster::block_on(adapter.request_device(&desc)).map_err(|e| Error::NoAdapter {
+            reason: format!("the adapter refused a device: {e}"),
+        })?;
         Ok(Self {
             device,
             queue,
@@ -139,7 +138,6 @@ impl GpuContext {
 
     /// Lowers the binding size batches are split for (smaller chunks: less device memory).
     pub fn limit_binding_bytes(&mut self, bytes: u64) {
-        self.limits.max_storage_buffer_binding_size =
-            self.limits.max_storage_buffer_binding_size.min(bytes);
+        self.limits.max_storage_buffer_binding_size = self.limits.max_storage_buffer_binding_size.min(bytes);
     }
 }

@@ -31,10 +31,7 @@ impl Precision {
     /// `values` in this precision, as bytes.
     pub(crate) fn bytes(self, values: &[f64]) -> Vec<u8> {
         match self {
-            Self::F32 => {
-                bytemuck::cast_slice(&values.iter().map(|&x| x as f32).collect::<Vec<f32>>())
-                    .to_vec()
-            }
+            Self::F32 => bytemuck::cast_slice(&values.iter().map(|&x| x as f32).collect::<Vec<f32>>()).to_vec(),
             Self::F64 => bytemuck::cast_slice(values).to_vec(),
         }
     }

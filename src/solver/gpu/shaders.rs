@@ -17,14 +17,28 @@ fn real(precision: Precision) -> &'static str {
     }
 }
 
+/// Scene sizes a kernel is compiled for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KernelSizes {
+    /// Length of the private arrays over degrees of freedom (≥ every scene's).
+    pub max_dof: usize,
+    /// Length of the private arrays over contacts (≥ every scene's).
+    pub max_contacts: usize,
+    /// The degrees of freedom of every scene when they are all equal (loops unroll), else 0.
+    pub fixed_dof: usize,
+    /// The contacts of every scene when they are all equal, else 0.
+    pub fixed_contacts: usize,
+}
+
 /// The scene-parallel Moreau–Jean + PGS kernel (entry point `main`) in `precision`, for
-/// scenes of at most `max_dof` degrees of freedom and `max_contacts` contacts (the sizes of
-/// its private arrays).
-pub fn moreau_jean_pgs(precision: Precision, max_dof: usize, max_contacts: usize) -> String {
-    let sizes = format!(
-        "const MAX_DOF: u32 = {}u;\nconst MAX_CONTACTS: u32 = {}u;\n",
-        max_dof.max(1),
-        max_contacts.max(1)
+/// scenes of the given sizes.
+pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
+    let constants = format!(
+        "const MAX_DOF: u32 = {}u;\nconst MAX_CONTACTS: u32 = {}u;\nconst FIXED_DOF: u32 = {}u;\nconst FIXED_CONTACTS: u32 = {}u;\n",
+        sizes.max_dof.max(1),
+        sizes.max_contacts.max(1),
+        sizes.fixed_dof,
+        sizes.fixed_contacts
     );
-    [real(precision), &sizes, COMMON, MOREAU_JEAN_PGS].concat()
+    [real(precision), &constants, COMMON, MOREAU_JEAN_PGS].concat()
 }

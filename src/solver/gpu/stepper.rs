@@ -5,9 +5,10 @@
 
 use wgpu::util::DeviceExt;
 
-use super::{GpuContext, Precision, shaders};
+use super::shaders::{self, KernelSizes};
+use super::{GpuContext, Precision};
 use crate::assemble::SceneBatch;
-use crate::assemble::layout::HealthCounters;
+use crate::assemble::layout::{HealthCounters, NON_FINITE, NOT_CONVERGED};
 use crate::error::{Error, Result};
 use crate::solver::cpu::batch::BatchOptions;
 
@@ -20,6 +21,9 @@ use crate::solver::cpu::batch::BatchOptions;
 pub const CPU_ADAPTER_LOOP_BUDGET: u32 = 30_000;
 /// At most this many steps per dispatch.
 pub const MAX_STEPS_PER_DISPATCH: u32 = 1000;
+/// The largest scene (degrees of freedom, contacts) the scene-parallel kernel takes: its
+/// state and scratch live in private arrays of one invocation.
+pub const MAX_SCENE_SIZE: (usize, usize) = (64, 64);
 
 /// What a batch run leaves, widened to f64 and in the batch's layout.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,6 +34,30 @@ pub struct BatchOutcome {
     pub counters: Vec<HealthCounters>,
     /// Per scene: worst LCP residual, deepest penetration.
     pub extremes: Vec<f64>,
+}
+
+impl BatchOutcome {
+    /// The first unhealthy scene as an error naming it: a NaN or infinite state, or a step
+    /// whose LCP missed `tolerance` (with the worst residual and the most sweeps).
+    pub fn ensure_healthy(&self, tolerance: f64) -> Result<()> {
+        for (s, c) in self.counters.iter().enumerate() {
+            if c.flags & NON_FINITE != 0 {
+                return Err(Error::NonFinite {
+                    what: format!("batched scene {s}: state after the run"),
+                });
+            }
+            if c.flags & NOT_CONVERGED != 0 {
+                return Err(Error::NotConverged {
+                    solver: "batched PGS".into(),
+                    context: format!(" in scene {s}"),
+                    iterations: c.max_iterations as usize,
+                    residual: self.extremes[2 * s],
+                    tolerance,
+                });
+            }
+        }
+        Ok(())
+    }
 }
 
 #[repr(C)]
@@ -45,9 +73,7 @@ struct Params {
 /// a power of two ≥ 4 entries) and kept; build once, run many batches.
 pub struct BatchKernel {
     precision: Precision,
-    pipelines: std::sync::Mutex<
-        std::collections::HashMap<(usize, usize), std::sync::Arc<wgpu::ComputePipeline>>,
-    >,
+    pipelines: std::sync::Mutex<std::collections::HashMap<KernelSizes, std::sync::Arc<wgpu::ComputePipeline>>>,
 }
 
 impl BatchKernel {
@@ -65,13 +91,20 @@ impl BatchKernel {
         })
     }
 
-    /// The pipeline for scenes of up to (n, m), compiled on first use.
-    fn pipeline(
-        &self,
-        ctx: &GpuContext,
-        (n, m): (usize, usize),
-    ) -> Result<std::sync::Arc<wgpu::ComputePipeline>> {
-        let key = (n.next_power_of_two().max(4), m.next_power_of_two().max(4));
+    /// The pipeline for the scene sizes of `batch`, compiled on first use: private arrays of
+    /// a power of two ≥ 4 entries, and fixed sizes when every scene has the same.
+    fn pipeline(&self, ctx: &GpuContext, batch: &SceneBatch) -> Result<std::sync::Arc<wgpu::ComputePipeline>> {
+        let (n, m) = batch.max_sizes();
+        let uniform = batch
+            .headers
+            .windows(2)
+            .all(|w| (w[0].ndof, w[0].ncontacts) == (w[1].ndof, w[1].ncontacts));
+        let key = KernelSizes {
+            max_dof: n.next_power_of_two().max(4),
+            max_contacts: m.next_power_of_two().max(4),
+            fixed_dof: if uniform { n } else { 0 },
+            fixed_contacts: if uniform { m } else { 0 },
+        };
         let mut pipelines = self
             .pipelines
             .lock()
@@ -80,24 +113,18 @@ impl BatchKernel {
             return Ok(pipeline.clone());
         }
         let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let module = ctx
-            .device
-            .create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some("moreau_jean_pgs"),
-                source: wgpu::ShaderSource::Wgsl(
-                    shaders::moreau_jean_pgs(self.precision, key.0, key.1).into(),
-                ),
-            });
-        let pipeline = ctx
-            .device
-            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some("moreau_jean_pgs"),
-                layout: None,
-                module: &module,
-                entry_point: Some("main"),
-                compilation_options: Default::default(),
-                cache: None,
-            });
+        let module = ctx.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("moreau_jean_pgs"),
+            source: wgpu::ShaderSource::Wgsl(shaders::moreau_jean_pgs(self.precision, key).into()),
+        });
+        let pipeline = ctx.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("moreau_jean_pgs"),
+            layout: None,
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
         if let Some(error) = pollster::block_on(scope.pop()) {
             return Err(Error::Gpu(format!("the kernel does not compile: {error}")));
         }
@@ -115,9 +142,20 @@ impl BatchKernel {
         options: &BatchOptions,
     ) -> Result<BatchOutcome> {
         let precision = self.precision;
-        let pipeline = self.pipeline(ctx, batch.max_sizes())?;
-        let max_values =
-            usize::try_from(ctx.max_binding_bytes()).unwrap_or(usize::MAX) / precision.size();
+        let (n_max, m_max) = MAX_SCENE_SIZE;
+        if let Some((s, h)) = batch
+            .headers
+            .iter()
+            .enumerate()
+            .find(|(_, h)| h.ndof as usize > n_max || h.ncontacts as usize > m_max)
+        {
+            return Err(Error::Unsupported {
+                what: format!("scene {s} ({} dof, {} contacts)", h.ndof, h.ncontacts),
+                reason: format!("the scene-parallel kernel takes at most {n_max} dof and {m_max} contacts per scene"),
+            });
+        }
+        let pipeline = self.pipeline(ctx, batch)?;
+        let max_values = usize::try_from(ctx.max_binding_bytes()).unwrap_or(usize::MAX) / precision.size();
         let mut outcome = BatchOutcome {
             state: Vec::new(),
             counters: Vec::new(),
@@ -139,15 +177,7 @@ impl BatchKernel {
             };
             per_dispatch = per_dispatch.clamp(1, MAX_STEPS_PER_DISPATCH);
             let part = loop {
-                match run_chunk(
-                    ctx,
-                    &pipeline,
-                    &chunk,
-                    precision,
-                    steps,
-                    per_dispatch,
-                    options,
-                )? {
+                match run_chunk(ctx, &pipeline, &chunk, precision, steps, per_dispatch, options)? {
                     Some(part) => break part,
                     None if per_dispatch > 1 => per_dispatch /= 2,
                     None => {
@@ -179,17 +209,12 @@ pub fn run_batch(
 
 fn storage(ctx: &GpuContext, label: &str, contents: &[u8]) -> wgpu::Buffer {
     // A binding may not be empty.
-    let contents = if contents.is_empty() {
-        &[0u8; 8][..]
-    } else {
-        contents
-    };
-    ctx.device
-        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some(label),
-            contents,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-        })
+    let contents = if contents.is_empty() { &[0u8; 8][..] } else { contents };
+    ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(label),
+        contents,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+    })
 }
 
 /// Runs one chunk; `None` when some scene stopped before `steps` (see
@@ -203,8 +228,7 @@ fn run_chunk(
     per_dispatch: u32,
     options: &BatchOptions,
 ) -> Result<Option<BatchOutcome>> {
-    let scenes = u32::try_from(chunk.len())
-        .map_err(|_| Error::Gpu("more than 2³² scenes in one chunk".into()))?;
+    let scenes = u32::try_from(chunk.len()).map_err(|_| Error::Gpu("more than 2³² scenes in one chunk".into()))?;
     let coefficients = [chunk.h, chunk.theta, chunk.gamma, options.tolerance];
     let buffers = [
         storage(ctx, "coefficients", &precision.bytes(&coefficients)),
@@ -229,13 +253,11 @@ fn run_chunk(
             max_iterations: options.max_iterations,
             pad: 0,
         };
-        let uniform = ctx
-            .device
-            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("params"),
-                contents: bytemuck::bytes_of(&params),
-                usage: wgpu::BufferUsages::UNIFORM,
-            });
+        let uniform = ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("params"),
+            contents: bytemuck::bytes_of(&params),
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
         let mut entries = vec![wgpu::BindGroupEntry {
             binding: 0,
             resource: uniform.as_entire_binding(),
@@ -254,9 +276,7 @@ fn run_chunk(
     let groups = scenes.div_ceil(64).clamp(1, 65_535);
     let mut encoder = ctx
         .device
-        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("steps"),
-        });
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("steps") });
     {
         let full_group = (full > 0).then(|| bind_group(per_dispatch));
         let rest_group = (rest > 0).then(|| bind_group(rest));
@@ -287,9 +307,8 @@ fn run_chunk(
     ctx.queue.submit([encoder.finish()]);
     let [state, counters, extremes] = readback.map(|b| read(ctx, &b));
     let (state, counters, extremes) = (state?, counters?, extremes?);
-    let counters: Vec<HealthCounters> = bytemuck::pod_collect_to_vec(
-        &counters[..chunk.len() * std::mem::size_of::<HealthCounters>()],
-    );
+    let counters: Vec<HealthCounters> =
+        bytemuck::pod_collect_to_vec(&counters[..chunk.len() * std::mem::size_of::<HealthCounters>()]);
     if counters.iter().any(|c| c.steps != steps) {
         return Ok(None);
     }
