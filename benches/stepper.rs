@@ -19,7 +19,7 @@ fn bouncing_ball(c: &mut Criterion) {
     });
     let mut column = ColumnOfBeads::default().simulation().unwrap();
     column.run(1.0, &mut Trajectory::default()).unwrap();
-    group.bench_function("column_of_beads_10", |b| b.iter(|| column.stepper.step().unwrap()));
+    group.bench_function("column_of_beads_10", |b| b.iter(|| column.step().unwrap()));
     group.finish();
 }
 

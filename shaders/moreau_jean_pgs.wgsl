@@ -101,7 +101,7 @@ fn simulate(s: u32) {
         }
         health.max_iterations = max(health.max_iterations, sweeps);
         worst = max(worst, residual);
-        if (residual > tol) {
+        if (!(residual <= tol)) {
             health.flags = health.flags | NOT_CONVERGED;
         }
         // v_{k+1} = v_free + W⁻¹Hᵀ λ,  q_{k+1} = q_k + h (θ v_{k+1} + (1 − θ) v_k).

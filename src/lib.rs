@@ -13,9 +13,11 @@
 //! ```
 //! for the impulses of the active contacts (see [`solver::moreau_jean`]).
 //!
-//! Layout, in the order data flows: [`model`] (what the user builds) → [`solver`] (the LCP,
-//! the integrators, the f64 CPU reference in [`solver::cpu`]) ; [`scenes`] holds the named
-//! systems the examples, tests and benches share; [`io`] reads Siconos's data files.
+//! Layout, in the order data flows: [`model`] (what the user builds) → [`assemble`] (scenes
+//! flattened into structure-of-arrays batches) → [`solver`] (the LCP, the integrators, the
+//! f64 CPU reference and the batch's CPU twin in [`solver::cpu`], the WGSL kernels in
+//! [`solver::gpu`]); [`scenes`] holds the named systems the examples, tests and benches
+//! share; [`io`] reads Siconos's data files.
 //!
 //! ```
 //! use ricochet::scenes::bouncing_ball::BouncingBall;

@@ -266,7 +266,7 @@ fn chunked_batches_give_the_same_results() {
     let whole = run_batch(&ctx, &batch, Precision::F64, 300, &BatchOptions::for_precision(true)).unwrap();
     // 2 KiB bindings: a few scenes per chunk.
     ctx.limit_binding_bytes(2048);
-    assert!(batch.chunks(256).unwrap().len() > 3);
+    assert!(batch.chunks(2048, 8).unwrap().len() > 3);
     let chunked = run_batch(&ctx, &batch, Precision::F64, 300, &BatchOptions::for_precision(true)).unwrap();
     assert_eq!(whole, chunked);
 }

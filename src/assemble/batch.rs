@@ -31,6 +31,7 @@ impl SceneBatch {
     /// An empty batch for steps of size `h` with `osi`.
     pub fn new(h: f64, osi: MoreauJeanOSI) -> Result<Self> {
         check::scalar("time step h", h, h > 0.0, "must be > 0")?;
+        MoreauJeanOSI::new(osi.theta, osi.gamma)?;
         let gamma = match osi.activation {
             Activation::Current => osi.gamma,
             Activation::Predicted => osi.gamma + 1.0,
@@ -112,22 +113,25 @@ impl SceneBatch {
         &self.state[hd.state_offset as usize + hd.ndof as usize..][..hd.ndof as usize]
     }
 
-    /// Consecutive scene ranges whose state and operator arrays each hold at most
-    /// `max_values` values (a device's binding limit divided by the value size).
-    pub fn chunks(&self, max_values: usize) -> Result<Vec<Range<usize>>> {
+    /// Consecutive scene ranges that fit bindings of `max_bytes` bytes with values of
+    /// `value_size` bytes: state, operators, per-scene headers (32 B), health counters (16 B)
+    /// and extremes (2 values per scene).
+    pub fn chunks(&self, max_bytes: usize, value_size: usize) -> Result<Vec<Range<usize>>> {
+        let max_values = max_bytes / value_size;
+        let max_scenes = (max_bytes / size_of::<SceneHeader>()).min(max_values / 2);
         let mut ranges = Vec::new();
         let mut start = 0;
         let (mut state, mut ops) = (0, 0);
         for (s, hd) in self.headers.iter().enumerate() {
             let (n, m) = (hd.ndof as usize, hd.ncontacts as usize);
             let sizes = (SceneHeader::state_len(n), SceneHeader::operator_len(n, m));
-            if sizes.0.max(sizes.1) > max_values {
+            if sizes.0.max(sizes.1) > max_values || max_scenes == 0 {
                 return Err(Error::Unsupported {
                     what: format!("scene {s}"),
                     reason: "is too large for one device buffer".into(),
                 });
             }
-            if state + sizes.0 > max_values || ops + sizes.1 > max_values {
+            if state + sizes.0 > max_values || ops + sizes.1 > max_values || s - start == max_scenes {
                 ranges.push(start..s);
                 (start, state, ops) = (s, 0, 0);
             }

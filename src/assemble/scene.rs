@@ -46,6 +46,8 @@ impl LinearScene {
     /// with constant F_ext, and one-row `LagrangianLinearTIR` interactions with
     /// `NewtonImpactNSL`; anything else is [`Error::Unsupported`].
     pub fn from_nsds(nsds: &Nsds, h: f64, theta: f64) -> Result<Self> {
+        crate::model::check::scalar("time step h", h, h > 0.0, "must be > 0")?;
+        crate::model::check::scalar("θ", theta, (0.0..=1.0).contains(&theta), "must be in [0, 1]")?;
         let unsupported = |what: &str, reason: &str| Error::Unsupported {
             what: what.into(),
             reason: reason.into(),
@@ -108,11 +110,18 @@ impl LinearScene {
             what: "iteration matrix W".into(),
         })?;
         let winv_ht = &w_inv * hmat.transpose();
+        let delassus = &hmat * &winv_ht;
+        if let Some(row) = (0..m).find(|&r| delassus[(r, r)] <= f64::EPSILON * delassus.amax()) {
+            return Err(Error::Unsupported {
+                what: format!("interaction `{}`", nsds.interactions()[row].name),
+                reason: "its row of H W⁻¹ Hᵀ has no positive diagonal (H row is zero?): PGS cannot solve it".into(),
+            });
+        }
         Ok(Self {
             a: &w_inv * (&damping * h + &stiffness * (h * h * theta)),
             b: &w_inv * &stiffness * h,
             c: &w_inv * &fext * h,
-            delassus: &hmat * &winv_ht,
+            delassus,
             winv_ht,
             h: hmat,
             offset,

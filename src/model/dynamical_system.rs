@@ -106,7 +106,9 @@ impl LagrangianDS {
         let n = q0.len();
         check::finite_vector("LagrangianDS: q0", &q0)?;
         check::vector("LagrangianDS: v0", &v0, n)?;
-        check::symmetric_positive_definite("LagrangianDS: mass M(q0)", &mass(&q0))?;
+        let m0 = mass(&q0);
+        check::matrix("LagrangianDS: mass M(q0)", &m0, n, n)?;
+        check::symmetric_positive_definite("LagrangianDS: mass M(q0)", &m0)?;
         Ok(Self {
             q0,
             v0,

@@ -59,6 +59,9 @@ impl Nsds {
         if inter.systems.is_empty() || inter.systems.len() > 2 {
             return Err(unsupported("must link one or two dynamical systems"));
         }
+        if inter.systems.len() == 2 && inter.systems[0] == inter.systems[1] {
+            return Err(unsupported("links the same dynamical system twice"));
+        }
         let mut n = 0;
         for id in &inter.systems {
             let (_, ds) = self

@@ -120,14 +120,22 @@ impl ColumnSimulation {
         Ok(())
     }
 
-    /// Runs to `t_final`, linking contacts before each step; records every step.
+    /// One step, after linking the contacts that came within the alert distance.
+    pub fn step(&mut self) -> Result<()> {
+        self.link_close_contacts()?;
+        self.stepper.step()
+    }
+
+    /// Runs to `t_final` (⌈(t_final − t)/h⌉ steps), recording every step.
     pub fn run(&mut self, t_final: f64, trajectory: &mut Trajectory) -> Result<()> {
         if trajectory.is_empty() {
             trajectory.samples.push(self.stepper.sample()?);
         }
-        while self.stepper.time() < t_final - 1e-9 * self.params.step {
-            self.link_close_contacts()?;
-            self.stepper.step()?;
+        let steps = ((t_final - self.stepper.time()) / self.params.step - 1e-9)
+            .ceil()
+            .max(0.0) as usize;
+        for _ in 0..steps {
+            self.step()?;
             trajectory.samples.push(self.stepper.sample()?);
         }
         Ok(())

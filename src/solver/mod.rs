@@ -22,7 +22,7 @@ pub enum SolverKind {
     Pgs,
     /// Projected Jacobi with relaxation.
     Jacobi,
-    /// Enumeration of the 2ⁿ complementary bases (n ≤ 20).
+    /// Enumeration of the 2ⁿ complementary bases (n ≤ 16).
     Enumerative,
 }
 
@@ -101,6 +101,12 @@ pub fn solve_lcp(
 ) -> Result<SolverReport> {
     lcp.check_unknown(z)?;
     check_options(options)?;
+    if kind == SolverKind::Enumerative && lcp.size() > cpu::enumerative::MAX_SIZE {
+        return Err(Error::Unsupported {
+            what: format!("enumeration of an LCP of size {}", lcp.size()),
+            reason: format!("2ⁿ bases: enumeration takes n ≤ {}", cpu::enumerative::MAX_SIZE),
+        });
+    }
     if !options.warm_start {
         z.fill(0.0);
     }

@@ -52,7 +52,7 @@ impl<T: Float> BatchState<T> {
         Self {
             state: batch.state.iter().map(|&x| cast(x)).collect(),
             counters: vec![HealthCounters::default(); batch.len()],
-            extremes: vec![T::neg_infinity(); 2 * batch.len()],
+            extremes: vec![T::min_value(); 2 * batch.len()],
         }
     }
 }
@@ -151,7 +151,7 @@ fn simulate<T: Float>(
         }
         let mut residual = lcp_error(d, lcp_q, active, lambda);
         let mut sweeps = 0;
-        while residual > tol && sweeps < max_iterations {
+        while !within(residual, tol) && sweeps < max_iterations {
             for r in (0..m).filter(|&r| active[r] > T::zero()) {
                 let mut w = lcp_q[r];
                 for k in 0..m {
@@ -164,7 +164,7 @@ fn simulate<T: Float>(
         }
         counters.max_iterations = counters.max_iterations.max(sweeps);
         extremes[0] = extremes[0].max(residual);
-        if residual > tol {
+        if !within(residual, tol) {
             counters.flags |= NOT_CONVERGED;
         }
         for i in 0..n {
@@ -183,6 +183,11 @@ fn simulate<T: Float>(
     if !q.iter().chain(v.iter()).all(|x| x.is_finite()) {
         counters.flags |= NON_FINITE;
     }
+}
+
+/// `residual ≤ tol`, false for NaN (so a NaN residual counts as not converged).
+fn within<T: Float>(residual: T, tol: T) -> bool {
+    residual <= tol
 }
 
 /// Siconos's error ‖λ − max(0, λ − w)‖ / ‖q‖ over the active rows, w = q + D λ.

@@ -18,6 +18,7 @@ pub fn solve(lcp: &LinearComplementarityProblem, z: &mut DVector<f64>, options: 
     let n = lcp.size();
     let mut best = report(lcp, z, 0, options.tolerance);
     if n > MAX_SIZE || best.converged {
+        // (`solve_lcp` refuses n > MAX_SIZE before calling this.)
         return best;
     }
     let mut masks: Vec<u32> = (0..1u32 << n).collect();

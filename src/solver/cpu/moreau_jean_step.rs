@@ -42,14 +42,20 @@ pub(super) fn step(ts: &mut TimeStepping, osi: MoreauJeanOSI) -> Result<()> {
 
     let mut v = v_k.clone();
     let mut input: Option<(DVector<f64>, DVector<f64>, StepReport)> = None;
-    for iteration in 1..=ts.newton.max_iterations {
+    let mut residual = f64::INFINITY;
+    // Iteration i solves for v^{i}; pass max + 1 only checks the last iterate.
+    for iteration in 1..=ts.newton.max_iterations + 1 {
         let q = &q_k + (&v_k * (1.0 - theta) + &v * theta) * h;
         let dyn_i = dynamics(ts, t_next, &q, &v)?;
         let r_free = &dyn_i.mass * (&v - &v_k) - &f_k * (h * (1.0 - theta)) - &dyn_i.force * (h * theta);
-        if let Some((p, lambda, report)) = &input
-            && (&r_free - p).norm() <= ts.newton.tolerance
-        {
-            return commit(ts, &osi, &q_k, &v_k, v, p.clone(), lambda.clone(), *report);
+        if let Some((p, lambda, report)) = &input {
+            residual = (&r_free - p).norm();
+            if residual <= ts.newton.tolerance {
+                return commit(ts, &osi, &q_k, &v_k, v, p.clone(), lambda.clone(), *report);
+            }
+        }
+        if iteration > ts.newton.max_iterations {
+            break;
         }
         let w = iteration_matrix(ts, &dyn_i, h, theta)?;
         let v_free = &v - w.solve(&r_free).ok_or_else(singular)?;
@@ -69,7 +75,7 @@ pub(super) fn step(ts: &mut TimeStepping, osi: MoreauJeanOSI) -> Result<()> {
         solver: "Newton loop".into(),
         context: context(ts),
         iterations: ts.newton.max_iterations,
-        residual: f64::NAN,
+        residual,
         tolerance: ts.newton.tolerance,
     })
 }
@@ -157,7 +163,7 @@ fn active_set(
     let mut offset = 0;
     for (index, inter) in ts.nsds.interactions().iter().enumerate() {
         let idx = ts.indices(inter);
-        let local = |x: &DVector<f64>| DVector::from_iterator(idx.len(), idx.iter().map(|&i| x[i]));
+        let local = |x: &DVector<f64>| TimeStepping::gather(&idx, x);
         let ydot_k = inter.velocity(&local(q_k), &local(v_k), t_k)?;
         let y = inter.output(&local(q_hat), t_k)?;
         if osi.is_active(y[0], ydot_k[0], h) {
@@ -204,14 +210,14 @@ fn impulse(
     let mut r0 = 0;
     for row in rows {
         let idx = ts.indices(inter(row));
-        let q_local = DVector::from_iterator(idx.len(), idx.iter().map(|&i| q[i]));
+        let q_local = TimeStepping::gather(&idx, q);
         let size = inter(row).size();
         let g = inter(row).jacobian(&q_local, t)?;
         for (c, &i) in idx.iter().enumerate() {
             hmat.view_mut((r0, i), (size, 1)).copy_from(&g.column(c));
         }
         let hdot = inter(row).relation.hdot(&q_local, t, size)?;
-        let free = &g * DVector::from_iterator(idx.len(), idx.iter().map(|&i| v_free[i]));
+        let free = &g * TimeStepping::gather(&idx, v_free);
         rhs.rows_mut(r0, size)
             .copy_from(&(free * row.scale + &row.constant + hdot));
         r0 += size;

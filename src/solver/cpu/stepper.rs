@@ -61,6 +61,10 @@ impl TimeStepping {
     pub fn new(nsds: Nsds, integrator: Integrator, t0: f64, h: f64) -> Result<Self> {
         check::scalar("time step h", h, h > 0.0, "must be > 0")?;
         check::scalar("initial time t0", t0, true, "must be finite")?;
+        match integrator {
+            Integrator::MoreauJean(osi) => drop(MoreauJeanOSI::new(osi.theta, osi.gamma)?),
+            Integrator::EulerMoreau(osi) => drop(EulerMoreauOSI::new(osi.theta)?),
+        }
         let lagrangian = matches!(integrator, Integrator::MoreauJean(_));
         if let Some((name, _)) = nsds.systems().find(|(_, ds)| ds.is_lagrangian() != lagrangian) {
             return Err(Error::Unsupported {
@@ -139,12 +143,12 @@ impl TimeStepping {
 
     /// Velocity of Lagrangian system `id`.
     pub fn v(&self, id: DsId) -> DVector<f64> {
-        let n = if self.v.is_empty() {
-            0
-        } else {
-            self.nsds.system(id).dimension()
-        };
-        self.v.rows(self.offsets[id.0], n).into_owned()
+        if self.v.is_empty() {
+            return DVector::zeros(0);
+        }
+        self.v
+            .rows(self.offsets[id.0], self.nsds.system(id).dimension())
+            .into_owned()
     }
 
     /// What the last step did.
@@ -164,6 +168,11 @@ impl TimeStepping {
             .collect()
     }
 
+    /// The entries `idx` of a global vector (an interaction's local coordinates).
+    pub(super) fn gather(idx: &[usize], x: &DVector<f64>) -> DVector<f64> {
+        DVector::from_iterator(idx.len(), idx.iter().map(|&i| x[i]))
+    }
+
     /// Advances one step. On error (a solver that did not converge, a singular matrix, a
     /// user closure returning NaN) the state is left at the start of the step.
     pub fn step(&mut self) -> Result<()> {
@@ -179,6 +188,12 @@ impl TimeStepping {
     /// initial sample (if `trajectory` is empty) and one sample after every step. What was
     /// recorded before an error stays in `trajectory`.
     pub fn run(&mut self, t_final: f64, trajectory: &mut Trajectory) -> Result<()> {
+        check::scalar(
+            "final time",
+            t_final,
+            t_final >= self.time(),
+            "must be finite and ≥ the current time",
+        )?;
         if trajectory.is_empty() {
             trajectory.samples.push(self.sample()?);
         }
@@ -200,9 +215,9 @@ impl TimeStepping {
             let size = inter.size();
             let lambda = self.lambda.rows(offset, size);
             offset += size;
-            let q = DVector::from_iterator(idx.len(), idx.iter().map(|&i| self.q[i]));
+            let q = Self::gather(&idx, &self.q);
             if inter.relation.is_lagrangian() {
-                let v = DVector::from_iterator(idx.len(), idx.iter().map(|&i| self.v[i]));
+                let v = Self::gather(&idx, &self.v);
                 let mut yi = inter.output(&q, t)?;
                 if let Some(d) = inter.relation.compliance() {
                     yi += d * lambda;

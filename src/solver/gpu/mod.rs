@@ -4,11 +4,13 @@
 //! [`SceneBatch`]: crate::assemble::SceneBatch
 
 pub mod context;
+pub mod outcome;
 pub mod shaders;
 pub mod stepper;
 
 pub use context::{ADAPTER_VAR, AdapterSummary, GpuContext, list_adapters};
-pub use stepper::{BatchKernel, BatchOutcome, run_batch};
+pub use outcome::BatchOutcome;
+pub use stepper::{BatchKernel, run_batch};
 
 /// Value type of the GPU kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,6 +27,14 @@ impl Precision {
         match self {
             Self::F32 => 4,
             Self::F64 => 8,
+        }
+    }
+
+    /// The most negative finite value (the seed of running maxima).
+    pub(crate) fn lowest(self) -> f64 {
+        match self {
+            Self::F32 => f64::from(f32::MIN),
+            Self::F64 => f64::MIN,
         }
     }
 

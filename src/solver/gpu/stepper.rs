@@ -5,10 +5,11 @@
 
 use wgpu::util::DeviceExt;
 
+use super::outcome::{BatchOutcome, read};
 use super::shaders::{self, KernelSizes};
 use super::{GpuContext, Precision};
 use crate::assemble::SceneBatch;
-use crate::assemble::layout::{HealthCounters, NON_FINITE, NOT_CONVERGED};
+use crate::assemble::layout::HealthCounters;
 use crate::error::{Error, Result};
 use crate::solver::cpu::batch::BatchOptions;
 
@@ -24,41 +25,6 @@ pub const MAX_STEPS_PER_DISPATCH: u32 = 1000;
 /// The largest scene (degrees of freedom, contacts) the scene-parallel kernel takes: its
 /// state and scratch live in private arrays of one invocation.
 pub const MAX_SCENE_SIZE: (usize, usize) = (64, 64);
-
-/// What a batch run leaves, widened to f64 and in the batch's layout.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BatchOutcome {
-    /// q then v of every scene (as `SceneBatch::state`).
-    pub state: Vec<f64>,
-    /// Per-scene counters.
-    pub counters: Vec<HealthCounters>,
-    /// Per scene: worst LCP residual, deepest penetration.
-    pub extremes: Vec<f64>,
-}
-
-impl BatchOutcome {
-    /// The first unhealthy scene as an error naming it: a NaN or infinite state, or a step
-    /// whose LCP missed `tolerance` (with the worst residual and the most sweeps).
-    pub fn ensure_healthy(&self, tolerance: f64) -> Result<()> {
-        for (s, c) in self.counters.iter().enumerate() {
-            if c.flags & NON_FINITE != 0 {
-                return Err(Error::NonFinite {
-                    what: format!("batched scene {s}: state after the run"),
-                });
-            }
-            if c.flags & NOT_CONVERGED != 0 {
-                return Err(Error::NotConverged {
-                    solver: "batched PGS".into(),
-                    context: format!(" in scene {s}"),
-                    iterations: c.max_iterations as usize,
-                    residual: self.extremes[2 * s],
-                    tolerance,
-                });
-            }
-        }
-        Ok(())
-    }
-}
 
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
@@ -155,13 +121,13 @@ impl BatchKernel {
             });
         }
         let pipeline = self.pipeline(ctx, batch)?;
-        let max_values = usize::try_from(ctx.max_binding_bytes()).unwrap_or(usize::MAX) / precision.size();
+        let max_bytes = usize::try_from(ctx.max_binding_bytes()).unwrap_or(usize::MAX);
         let mut outcome = BatchOutcome {
             state: Vec::new(),
             counters: Vec::new(),
             extremes: Vec::new(),
         };
-        for range in batch.chunks(max_values)? {
+        for range in batch.chunks(max_bytes, precision.size())? {
             let chunk = batch.slice(range);
             let cost = chunk
                 .headers
@@ -243,7 +209,7 @@ fn run_chunk(
         storage(
             ctx,
             "extremes",
-            &precision.bytes(&vec![f64::NEG_INFINITY; 2 * chunk.len()]),
+            &precision.bytes(&vec![precision.lowest(); 2 * chunk.len()]),
         ),
     ];
     let bind_group = |steps: u32| {
@@ -317,25 +283,4 @@ fn run_chunk(
         counters,
         extremes: precision.values(&extremes)[..2 * chunk.len()].to_vec(),
     }))
-}
-
-/// Maps a MAP_READ buffer and copies its bytes out.
-fn read(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result<Vec<u8>> {
-    let (sender, receiver) = std::sync::mpsc::channel();
-    buffer.map_async(wgpu::MapMode::Read, .., move |r| {
-        let _ = sender.send(r);
-    });
-    ctx.device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .map_err(|e| Error::Gpu(format!("poll: {e}")))?;
-    receiver
-        .recv()
-        .map_err(|e| Error::Gpu(format!("map: {e}")))?
-        .map_err(|e| Error::Gpu(format!("map: {e}")))?;
-    let bytes = buffer
-        .get_mapped_range(..)
-        .map_err(|e| Error::Gpu(format!("map: {e}")))?
-        .to_vec();
-    buffer.unmap();
-    Ok(bytes)
 }

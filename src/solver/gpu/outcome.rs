@@ -1,0 +1,62 @@
+//! What a batch run leaves on the host: the final state and the per-scene health, read back
+//! from the device.
+
+use super::GpuContext;
+use crate::assemble::layout::{HealthCounters, NON_FINITE, NOT_CONVERGED};
+use crate::error::{Error, Result};
+
+/// What a batch run leaves, widened to f64 and in the batch's layout.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BatchOutcome {
+    /// q then v of every scene (as `SceneBatch::state`).
+    pub state: Vec<f64>,
+    /// Per-scene counters.
+    pub counters: Vec<HealthCounters>,
+    /// Per scene: worst LCP residual, deepest penetration.
+    pub extremes: Vec<f64>,
+}
+
+impl BatchOutcome {
+    /// The first unhealthy scene as an error naming it: a NaN or infinite state, or a step
+    /// whose LCP missed `tolerance` (with the worst residual and the most sweeps).
+    pub fn ensure_healthy(&self, tolerance: f64) -> Result<()> {
+        for (s, c) in self.counters.iter().enumerate() {
+            if c.flags & NON_FINITE != 0 {
+                return Err(Error::NonFinite {
+                    what: format!("batched scene {s}: state after the run"),
+                });
+            }
+            if c.flags & NOT_CONVERGED != 0 {
+                return Err(Error::NotConverged {
+                    solver: "batched PGS".into(),
+                    context: format!(" in scene {s}"),
+                    iterations: c.max_iterations as usize,
+                    residual: self.extremes[2 * s],
+                    tolerance,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Maps a MAP_READ buffer and copies its bytes out.
+pub(super) fn read(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result<Vec<u8>> {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    buffer.map_async(wgpu::MapMode::Read, .., move |r| {
+        let _ = sender.send(r);
+    });
+    ctx.device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(|e| Error::Gpu(format!("poll: {e}")))?;
+    receiver
+        .recv()
+        .map_err(|e| Error::Gpu(format!("map: {e}")))?
+        .map_err(|e| Error::Gpu(format!("map: {e}")))?;
+    let bytes = buffer
+        .get_mapped_range(..)
+        .map_err(|e| Error::Gpu(format!("map: {e}")))?
+        .to_vec();
+    buffer.unmap();
+    Ok(bytes)
+}
