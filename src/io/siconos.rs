@@ -48,7 +48,8 @@ impl<'a> Tokens<'a> {
 
     fn count(&mut self, what: &str) -> Result<usize> {
         let x = self.number(what)?;
-        if x >= 0.0 && x.fract() == 0.0 && x < 1e9 {
+        // Sizes beyond 10⁷ are not LCP test problems but corrupt files (and would abort on allocation).
+        if x >= 0.0 && x.fract() == 0.0 && x <= 1e7 {
             Ok(x as usize)
         } else {
             Err(self.error(format!("expected a non-negative integer for {what}, found {x}")))
@@ -68,8 +69,10 @@ impl<'a> Tokens<'a> {
     fn numerics_matrix(&mut self, rows: usize, cols: usize) -> Result<DMatrix<f64>> {
         let storage = self.count("storage type")?;
         let (size0, size1) = (self.count("size0")?, self.count("size1")?);
-        if (size0, size1) != (rows, cols) {
-            return Err(self.error(format!("matrix is {size0}x{size1}, expected {rows}x{cols}")));
+        if (size0, size1) != (rows, cols) || rows.saturating_mul(cols) > 100_000_000 {
+            return Err(self.error(format!(
+                "matrix is {size0}x{size1}, expected {rows}x{cols} (at most 10⁸ entries)"
+            )));
         }
         match storage {
             0 => self.dense(rows, cols),
@@ -94,8 +97,13 @@ impl<'a> Tokens<'a> {
         let (block_rows, block_cols) = (self.count("blocknumber0")?, self.count("blocknumber1")?);
         let row_ends = self.counts("blocksize0", block_rows)?;
         let col_ends = self.counts("blocksize1", block_cols)?;
-        if row_ends.last() != Some(&rows) || col_ends.last() != Some(&cols) {
-            return Err(self.error("block sizes do not add up to the matrix size".into()));
+        let increasing = |ends: &[usize]| ends.first().is_some_and(|&e| e > 0) && ends.windows(2).all(|w| w[0] < w[1]);
+        if row_ends.last() != Some(&rows)
+            || col_ends.last() != Some(&cols)
+            || !increasing(&row_ends)
+            || !increasing(&col_ends)
+        {
+            return Err(self.error("block sizes must increase to the matrix size".into()));
         }
         let (filled1, filled2) = (self.count("filled1")?, self.count("filled2")?);
         let row_ptr = self.counts("index1_data", filled1)?;

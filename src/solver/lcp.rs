@@ -53,8 +53,11 @@ impl LinearComplementarityProblem {
         check::symmetric_positive_definite("M", &self.m).is_ok()
     }
 
-    /// Checks that a warm-start or output vector has length n.
+    /// Checks the problem's own shapes (its fields are public) and that a warm-start or
+    /// output vector has length n.
     pub(crate) fn check_unknown(&self, z: &DVector<f64>) -> Result<()> {
+        check::matrix("LCP matrix M", &self.m, self.size(), self.size())?;
+        check::finite_vector("LCP vector q", &self.q)?;
         if z.len() == self.size() {
             Ok(())
         } else {

@@ -14,7 +14,7 @@ pub const MAX_SIZE: usize = 16;
 
 /// Tries the bases in order of increasing size; `z` holds the best candidate found.
 /// `iterations` counts the bases tried.
-pub fn solve(lcp: &LinearComplementarityProblem, z: &mut DVector<f64>, options: &SolverOptions) -> SolverReport {
+pub(crate) fn solve(lcp: &LinearComplementarityProblem, z: &mut DVector<f64>, options: &SolverOptions) -> SolverReport {
     let n = lcp.size();
     let mut best = report(lcp, z, 0, options.tolerance);
     if n > MAX_SIZE || best.converged {

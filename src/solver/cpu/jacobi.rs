@@ -15,7 +15,7 @@ use super::report;
 use crate::solver::{SolverOptions, SolverReport, lcp::LinearComplementarityProblem};
 
 /// Runs Jacobi sweeps from `z` until Siconos's error is ≤ the tolerance or the sweeps run out.
-pub fn solve(lcp: &LinearComplementarityProblem, z: &mut DVector<f64>, options: &SolverOptions) -> SolverReport {
+pub(crate) fn solve(lcp: &LinearComplementarityProblem, z: &mut DVector<f64>, options: &SolverOptions) -> SolverReport {
     let (m, q) = (&lcp.m, &lcp.q);
     if (0..lcp.size()).any(|i| m[(i, i)] <= f64::EPSILON) {
         return report(lcp, z, 0, options.tolerance);

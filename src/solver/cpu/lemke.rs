@@ -95,7 +95,7 @@ impl Tableau {
 }
 
 /// Solves by lexicographic Lemke; `iterations` counts pivots.
-pub fn solve(lcp: &LinearComplementarityProblem, z: &mut DVector<f64>, options: &SolverOptions) -> SolverReport {
+pub(crate) fn solve(lcp: &LinearComplementarityProblem, z: &mut DVector<f64>, options: &SolverOptions) -> SolverReport {
     let n = lcp.size();
     z.fill(0.0);
     if n == 0 || lcp.q.min() >= 0.0 {

@@ -14,7 +14,7 @@ use super::report;
 use crate::solver::{SolverOptions, SolverReport, lcp::LinearComplementarityProblem};
 
 /// Runs PGS sweeps from `z` until Siconos's error is ≤ the tolerance or the sweeps run out.
-pub fn solve(lcp: &LinearComplementarityProblem, z: &mut DVector<f64>, options: &SolverOptions) -> SolverReport {
+pub(crate) fn solve(lcp: &LinearComplementarityProblem, z: &mut DVector<f64>, options: &SolverOptions) -> SolverReport {
     let (m, q) = (&lcp.m, &lcp.q);
     let omega = options.omega.unwrap_or(1.0);
     if (0..lcp.size()).any(|i| m[(i, i)].abs() <= f64::EPSILON) {
