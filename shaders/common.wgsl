@@ -7,7 +7,8 @@ struct Params {
     scenes: u32,
     steps: u32,
     max_iterations: u32,
-    pad: u32,
+    // 1 for a packed batch; the number of scenes for an interleaved one.
+    stride: u32,
 }
 
 // One scene's offsets: see assemble::layout::SceneHeader.

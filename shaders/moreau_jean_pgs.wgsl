@@ -3,14 +3,22 @@
 // One invocation per scene (grid-stride loop), `params.steps` fused steps per dispatch with
 // the state and the scratch in private arrays; no atomics.
 
+// Operator k of the scene whose operators start at `base`: packed batches have stride 1,
+// interleaved ones (value k of scene s at k·S + s) stride S.
+fn op(base: u32, k: u32) -> real {
+    return ops[base + k * params.stride];
+}
+
 fn simulate(s: u32) {
     let hd = headers[s];
     // In a batch whose scenes all have the same sizes these are constants (FIXED_* > 0),
     // which lets the compiler unroll every loop below.
     let n = select(hd.ndof, FIXED_DOF, FIXED_DOF > 0u);
     let m = select(hd.ncontacts, FIXED_CONTACTS, FIXED_CONTACTS > 0u);
-    // Operator offsets: A, B (n×n), c (n), W⁻¹Hᵀ (n×m), H (m×n), D (m×m), b, e (m).
-    let oa = hd.operator_offset;
+    // Operator blocks (indices within the scene): A, B (n×n), c (n), W⁻¹Hᵀ (n×m), H (m×n),
+    // D (m×m), b, e (m); read through op(), which applies the batch's stride.
+    let base = hd.operator_offset;
+    let oa = 0u;
     let ob = oa + n * n;
     let oc = ob + n * n;
     let og = oc + n;
@@ -30,8 +38,8 @@ fn simulate(s: u32) {
     var in_lcp: array<bool, MAX_CONTACTS>;
     var lambda: array<real, MAX_CONTACTS>;
     for (var i = 0u; i < n; i++) {
-        q[i] = state[hd.state_offset + i];
-        v[i] = state[hd.state_offset + n + i];
+        q[i] = state[hd.state_offset + i * params.stride];
+        v[i] = state[hd.state_offset + (n + i) * params.stride];
     }
     var health = counters[s];
     var worst = extremes[2u * s];
@@ -39,10 +47,10 @@ fn simulate(s: u32) {
     for (var step = 0u; step < params.steps; step++) {
         // Free velocity v_free = v_k + c − A v_k − B q_k.
         for (var i = 0u; i < n; i++) {
-            var x = v[i] + ops[oc + i];
+            var x = v[i] + op(base, oc + i);
             if ((hd.flags & HAS_STIFFNESS) != 0u) {
                 for (var j = 0u; j < n; j++) {
-                    x = x - ops[oa + i * n + j] * v[j] - ops[ob + i * n + j] * q[j];
+                    x = x - op(base, oa + i * n + j) * v[j] - op(base, ob + i * n + j) * q[j];
                 }
             }
             vf[i] = x;
@@ -50,18 +58,18 @@ fn simulate(s: u32) {
         }
         // Outputs, activation y + γ h ẏ ≤ 0, LCP vector H v_free + e ẏ.
         for (var r = 0u; r < m; r++) {
-            var y = ops[ooff + r];
+            var y = op(base, ooff + r);
             var ydot = real(0.0);
             var hv = real(0.0);
             for (var j = 0u; j < n; j++) {
-                let hrj = ops[oh + r * n + j];
+                let hrj = op(base, oh + r * n + j);
                 y = y + hrj * q[j];
                 ydot = ydot + hrj * v[j];
                 hv = hv + hrj * vf[j];
             }
             deepest = max(deepest, -y);
             in_lcp[r] = y + gamma * h * ydot <= 0.0;
-            lcp_q[r] = hv + ops[oe + r] * ydot;
+            lcp_q[r] = hv + op(base, oe + r) * ydot;
             lambda[r] = real(0.0);
         }
         // PGS sweeps over the active rows until Siconos's error
@@ -75,7 +83,7 @@ fn simulate(s: u32) {
                 if (in_lcp[r]) {
                     var w = lcp_q[r];
                     for (var k = 0u; k < m; k++) {
-                        w = w + ops[od + r * m + k] * lambda[k];
+                        w = w + op(base, od + r * m + k) * lambda[k];
                     }
                     let x = lambda[r] - max(lambda[r] - w, real(0.0));
                     err = err + x * x;
@@ -92,9 +100,9 @@ fn simulate(s: u32) {
                 if (in_lcp[r]) {
                     var w = lcp_q[r];
                     for (var k = 0u; k < m; k++) {
-                        w = w + ops[od + r * m + k] * lambda[k];
+                        w = w + op(base, od + r * m + k) * lambda[k];
                     }
-                    lambda[r] = max(lambda[r] - w / ops[od + r * m + r], real(0.0));
+                    lambda[r] = max(lambda[r] - w / op(base, od + r * m + r), real(0.0));
                 }
             }
             sweeps = sweeps + 1u;
@@ -108,7 +116,7 @@ fn simulate(s: u32) {
         for (var i = 0u; i < n; i++) {
             var x = vf[i];
             for (var r = 0u; r < m; r++) {
-                x = x + ops[og + i * m + r] * lambda[r];
+                x = x + op(base, og + i * m + r) * lambda[r];
             }
             q[i] = q[i] + h * (theta * x + (1.0 - theta) * vk[i]);
             v[i] = x;
@@ -126,8 +134,8 @@ fn simulate(s: u32) {
         if (!is_finite(q[i]) || !is_finite(v[i])) {
             health.flags = health.flags | NON_FINITE;
         }
-        state[hd.state_offset + i] = q[i];
-        state[hd.state_offset + n + i] = v[i];
+        state[hd.state_offset + i * params.stride] = q[i];
+        state[hd.state_offset + (n + i) * params.stride] = v[i];
     }
     counters[s] = health;
     extremes[2u * s] = worst;

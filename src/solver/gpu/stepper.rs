@@ -32,7 +32,7 @@ struct Params {
     scenes: u32,
     steps: u32,
     max_iterations: u32,
-    pad: u32,
+    stride: u32,
 }
 
 /// The kernel for one precision, compiled for each scene size it meets (private arrays of
@@ -196,11 +196,17 @@ fn run_chunk(
 ) -> Result<Option<BatchOutcome>> {
     let scenes = u32::try_from(chunk.len()).map_err(|_| Error::Gpu("more than 2³² scenes in one chunk".into()))?;
     let coefficients = [chunk.h, chunk.theta, chunk.gamma, options.tolerance];
+    // Identical scenes are uploaded component-major (coalesced); others packed, stride 1.
+    let interleaved = chunk.interleave();
+    let (headers, operators, state, stride) = match &interleaved {
+        Some(i) => (&i.headers, &i.operators, &i.state, scenes),
+        None => (&chunk.headers, &chunk.operators, &chunk.state, 1),
+    };
     let buffers = [
         storage(ctx, "coefficients", &precision.bytes(&coefficients)),
-        storage(ctx, "headers", bytemuck::cast_slice(&chunk.headers)),
-        storage(ctx, "operators", &precision.bytes(&chunk.operators)),
-        storage(ctx, "state", &precision.bytes(&chunk.state)),
+        storage(ctx, "headers", bytemuck::cast_slice(headers)),
+        storage(ctx, "operators", &precision.bytes(operators)),
+        storage(ctx, "state", &precision.bytes(state)),
         storage(
             ctx,
             "counters",
@@ -217,7 +223,7 @@ fn run_chunk(
             scenes,
             steps,
             max_iterations: options.max_iterations,
-            pad: 0,
+            stride,
         };
         let uniform = ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("params"),
@@ -279,7 +285,10 @@ fn run_chunk(
         return Ok(None);
     }
     Ok(Some(BatchOutcome {
-        state: precision.values(&state)[..chunk.state.len()].to_vec(),
+        state: match interleaved {
+            Some(_) => chunk.deinterleave_state(&precision.values(&state)[..chunk.state.len()]),
+            None => precision.values(&state)[..chunk.state.len()].to_vec(),
+        },
         counters,
         extremes: precision.values(&extremes)[..2 * chunk.len()].to_vec(),
     }))
