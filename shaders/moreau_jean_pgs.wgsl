@@ -3,10 +3,18 @@
 // One invocation per scene (grid-stride loop), `params.steps` fused steps per dispatch with
 // the state and the scratch in private arrays; no atomics.
 
-// Operator k of the scene whose operators start at `base`: packed batches have stride 1,
-// interleaved ones (value k of scene s at k·S + s) stride S.
-fn op(base: u32, k: u32) -> real {
-    return ops[base + k * params.stride];
+// The scene's operators, copied into private memory before the time loop when they fit
+// (PRIVATE_OPS > 1): read once per run instead of once per step.
+var<private> private_ops: array<real, PRIVATE_OPS>;
+var<private> op_base: u32;
+
+// Operator k of the current scene. In storage, packed batches have stride 1 and interleaved
+// ones (value k of scene s at k·S + s) stride S.
+fn op(k: u32) -> real {
+    if (PRIVATE_OPS > 1u) {
+        return private_ops[k];
+    }
+    return ops[op_base + k * params.stride];
 }
 
 fn simulate(s: u32) {
@@ -16,8 +24,7 @@ fn simulate(s: u32) {
     let n = select(hd.ndof, FIXED_DOF, FIXED_DOF > 0u);
     let m = select(hd.ncontacts, FIXED_CONTACTS, FIXED_CONTACTS > 0u);
     // Operator blocks (indices within the scene): A, B (n×n), c (n), W⁻¹Hᵀ (n×m), H (m×n),
-    // D (m×m), b, e (m); read through op(), which applies the batch's stride.
-    let base = hd.operator_offset;
+    // D (m×m), b, e (m); read through op().
     let oa = 0u;
     let ob = oa + n * n;
     let oc = ob + n * n;
@@ -30,6 +37,12 @@ fn simulate(s: u32) {
     let theta = coefficients[1];
     let gamma = coefficients[2];
     let tol = coefficients[3];
+    op_base = hd.operator_offset;
+    if (PRIVATE_OPS > 1u) {
+        for (var k = 0u; k < oe + m; k++) {
+            private_ops[k] = ops[op_base + k * params.stride];
+        }
+    }
     var q: array<real, MAX_DOF>;
     var v: array<real, MAX_DOF>;
     var vf: array<real, MAX_DOF>;
@@ -47,10 +60,10 @@ fn simulate(s: u32) {
     for (var step = 0u; step < params.steps; step++) {
         // Free velocity v_free = v_k + c − A v_k − B q_k.
         for (var i = 0u; i < n; i++) {
-            var x = v[i] + op(base, oc + i);
+            var x = v[i] + op(oc + i);
             if ((hd.flags & HAS_STIFFNESS) != 0u) {
                 for (var j = 0u; j < n; j++) {
-                    x = x - op(base, oa + i * n + j) * v[j] - op(base, ob + i * n + j) * q[j];
+                    x = x - op(oa + i * n + j) * v[j] - op(ob + i * n + j) * q[j];
                 }
             }
             vf[i] = x;
@@ -58,18 +71,18 @@ fn simulate(s: u32) {
         }
         // Outputs, activation y + γ h ẏ ≤ 0, LCP vector H v_free + e ẏ.
         for (var r = 0u; r < m; r++) {
-            var y = op(base, ooff + r);
+            var y = op(ooff + r);
             var ydot = real(0.0);
             var hv = real(0.0);
             for (var j = 0u; j < n; j++) {
-                let hrj = op(base, oh + r * n + j);
+                let hrj = op(oh + r * n + j);
                 y = y + hrj * q[j];
                 ydot = ydot + hrj * v[j];
                 hv = hv + hrj * vf[j];
             }
             deepest = max(deepest, -y);
             in_lcp[r] = y + gamma * h * ydot <= 0.0;
-            lcp_q[r] = hv + op(base, oe + r) * ydot;
+            lcp_q[r] = hv + op(oe + r) * ydot;
             lambda[r] = real(0.0);
         }
         // PGS sweeps over the active rows until Siconos's error
@@ -83,7 +96,7 @@ fn simulate(s: u32) {
                 if (in_lcp[r]) {
                     var w = lcp_q[r];
                     for (var k = 0u; k < m; k++) {
-                        w = w + op(base, od + r * m + k) * lambda[k];
+                        w = w + op(od + r * m + k) * lambda[k];
                     }
                     let x = lambda[r] - max(lambda[r] - w, real(0.0));
                     err = err + x * x;
@@ -100,9 +113,9 @@ fn simulate(s: u32) {
                 if (in_lcp[r]) {
                     var w = lcp_q[r];
                     for (var k = 0u; k < m; k++) {
-                        w = w + op(base, od + r * m + k) * lambda[k];
+                        w = w + op(od + r * m + k) * lambda[k];
                     }
-                    lambda[r] = max(lambda[r] - w / op(base, od + r * m + r), real(0.0));
+                    lambda[r] = max(lambda[r] - w / op(od + r * m + r), real(0.0));
                 }
             }
             sweeps = sweeps + 1u;
@@ -116,7 +129,7 @@ fn simulate(s: u32) {
         for (var i = 0u; i < n; i++) {
             var x = vf[i];
             for (var r = 0u; r < m; r++) {
-                x = x + op(base, og + i * m + r) * lambda[r];
+                x = x + op(og + i * m + r) * lambda[r];
             }
             q[i] = q[i] + h * (theta * x + (1.0 - theta) * vk[i]);
             v[i] = x;

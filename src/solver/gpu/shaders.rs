@@ -17,6 +17,10 @@ fn real(precision: Precision) -> &'static str {
     }
 }
 
+/// Scenes whose operators (for the kernel's array sizes) fit this many values keep them in
+/// private memory for the whole run; larger ones read them from storage every step.
+pub const PRIVATE_OPS_LIMIT: usize = 2048;
+
 /// Scene sizes a kernel is compiled for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct KernelSizes {
@@ -33,12 +37,14 @@ pub struct KernelSizes {
 /// The scene-parallel Moreau–Jean + PGS kernel (entry point `main`) in `precision`, for
 /// scenes of the given sizes.
 pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
+    let operators = crate::assemble::SceneHeader::operator_len(sizes.max_dof.max(1), sizes.max_contacts.max(1));
     let constants = format!(
-        "const MAX_DOF: u32 = {}u;\nconst MAX_CONTACTS: u32 = {}u;\nconst FIXED_DOF: u32 = {}u;\nconst FIXED_CONTACTS: u32 = {}u;\n",
+        "const MAX_DOF: u32 = {}u;\nconst MAX_CONTACTS: u32 = {}u;\nconst FIXED_DOF: u32 = {}u;\nconst FIXED_CONTACTS: u32 = {}u;\nconst PRIVATE_OPS: u32 = {}u;\n",
         sizes.max_dof.max(1),
         sizes.max_contacts.max(1),
         sizes.fixed_dof,
-        sizes.fixed_contacts
+        sizes.fixed_contacts,
+        if operators <= PRIVATE_OPS_LIMIT { operators } else { 1 }
     );
     [real(precision), &constants, COMMON, MOREAU_JEAN_PGS].concat()
 }
