@@ -117,6 +117,34 @@ fn ensemble(c: &mut Criterion, name: &str, scene: fn(usize) -> Nsds, sizes: &[us
     group.finish();
 }
 
+/// One large bead chain, contact-parallel: throughput in contact-iterations
+/// (beads × sweeps × steps) for the CPU twin (one thread) and the GPU kernels.
+fn bead_chain(c: &mut Criterion, sizes: &[usize]) {
+    use ricochet::assemble::BeadChain;
+    use ricochet::solver::cpu::chain::{self, ChainOptions, ChainState};
+    let gpu = GpuContext::new().ok();
+    let options = ChainOptions {
+        sweeps: 50,
+        ..Default::default()
+    };
+    let steps = 10u32;
+    let mut group = c.benchmark_group("bead_chain_jacobi");
+    group.sample_size(10);
+    for &n in sizes {
+        let beads = BeadChain::new(n, 0.12, 0.201).unwrap();
+        group.throughput(Throughput::Elements(n as u64 * u64::from(options.sweeps * steps)));
+        group.bench_function(BenchmarkId::new("cpu_f32", n), |b| {
+            b.iter(|| chain::run(&beads, &mut ChainState::<f32>::new(&beads), steps, &options))
+        });
+        if let Some(ctx) = &gpu {
+            group.bench_function(BenchmarkId::new("gpu_f32", n), |b| {
+                b.iter(|| ricochet::solver::gpu::run_chain(ctx, &beads, Precision::F32, steps, &options).unwrap())
+            });
+        }
+    }
+    group.finish();
+}
+
 fn benches(c: &mut Criterion) {
     let quick = std::env::var("RICOCHET_BENCH_QUICK").is_ok();
     let sizes: &[usize] = if quick {
@@ -126,6 +154,14 @@ fn benches(c: &mut Criterion) {
     };
     ensemble(c, "bouncing_ball_ensemble", ball, sizes);
     ensemble(c, "newtons_cradle_ensemble", cradle, &sizes[..sizes.len().min(3)]);
+    bead_chain(
+        c,
+        if quick {
+            &[10_000]
+        } else {
+            &[10_000, 100_000, 1_000_000]
+        },
+    );
 }
 
 criterion_group!(ensembles, benches);

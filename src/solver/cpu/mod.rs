@@ -3,6 +3,7 @@
 //! Readable before fast: these are the yardsticks the batched and GPU paths are checked against.
 
 pub mod batch;
+pub mod chain;
 pub mod enumerative;
 mod euler_moreau_step;
 pub mod jacobi;

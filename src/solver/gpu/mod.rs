@@ -3,11 +3,13 @@
 //!
 //! [`SceneBatch`]: crate::assemble::SceneBatch
 
+pub mod chain;
 pub mod context;
 pub mod outcome;
 pub mod shaders;
 pub mod stepper;
 
+pub use chain::{ChainOutcome, run_chain};
 pub use context::{ADAPTER_VAR, AdapterSummary, GpuContext, list_adapters};
 pub use outcome::BatchOutcome;
 pub use stepper::{BatchKernel, run_batch};

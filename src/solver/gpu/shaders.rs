@@ -4,6 +4,7 @@ use super::Precision;
 
 const COMMON: &str = include_str!("../../../shaders/common.wgsl");
 const MOREAU_JEAN_PGS: &str = include_str!("../../../shaders/moreau_jean_pgs.wgsl");
+const CHAIN_JACOBI: &str = include_str!("../../../shaders/chain_jacobi.wgsl");
 
 /// The definitions of `real`, `REAL_MAX` and `REAL_EPSILON` for a precision.
 fn real(precision: Precision) -> &'static str {
@@ -47,4 +48,9 @@ pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
         if operators <= PRIVATE_OPS_LIMIT { operators } else { 1 }
     );
     [real(precision), &constants, COMMON, MOREAU_JEAN_PGS].concat()
+}
+
+/// The contact-parallel bead-chain kernels (entry points `prepare`, `sweep`, `update`).
+pub fn chain_jacobi(precision: Precision) -> String {
+    [real(precision), CHAIN_JACOBI].concat()
 }
