@@ -46,6 +46,21 @@ impl Default for ChainOptions {
     }
 }
 
+impl ChainOptions {
+    /// Checks h > 0, θ ∈ [0, 1], γ ≥ 0 and ω ∈ (0, 0.9) (the convergence bound above).
+    pub fn check(&self) -> crate::Result<()> {
+        use crate::model::check::scalar;
+        scalar("time step h", self.step, self.step > 0.0, "must be > 0")?;
+        crate::solver::moreau_jean::MoreauJeanOSI::new(self.theta, self.gamma)?;
+        scalar(
+            "Jacobi relaxation ω",
+            self.omega,
+            self.omega > 0.0 && self.omega < 0.9,
+            "must be in (0, 0.9)",
+        )
+    }
+}
+
 /// The chain's state in value type `T` and the worst residual seen.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChainState<T> {

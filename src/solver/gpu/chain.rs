@@ -52,6 +52,7 @@ pub fn run_chain(
     options: &ChainOptions,
 ) -> Result<ChainOutcome> {
     chain.check()?;
+    options.check()?;
     if precision == Precision::F64 && !ctx.supports_f64() {
         return Err(Error::Unsupported {
             what: ctx.adapter_name(),
