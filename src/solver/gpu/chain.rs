@@ -6,7 +6,7 @@
 
 use wgpu::util::DeviceExt;
 
-use super::outcome::read;
+use super::outcome::read_back;
 use super::{GpuContext, Precision, shaders};
 use crate::assemble::BeadChain;
 use crate::error::{Error, Result};
@@ -185,18 +185,7 @@ pub fn run_chain(
             pass.dispatch_workgroups(groups, 1, 1);
         }
     }
-    let staging = [&buffers[1], &buffers[2], &buffers[7]].map(|src| {
-        let dst = ctx.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("readback"),
-            size: src.size(),
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        encoder.copy_buffer_to_buffer(src, 0, &dst, 0, src.size());
-        dst
-    });
-    ctx.queue.submit([encoder.finish()]);
-    let [z, v, residual] = staging.map(|b| read(ctx, &b));
+    let [z, v, residual] = read_back(ctx, encoder, [&buffers[1], &buffers[2], &buffers[7]]);
     let residual = precision.values(&residual?).into_iter().fold(0.0, f64::max);
     Ok(ChainOutcome {
         z: precision.values(&z?),

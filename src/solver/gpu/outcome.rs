@@ -40,8 +40,29 @@ impl BatchOutcome {
     }
 }
 
+/// Finishes `encoder` with copies of `buffers` into mappable staging buffers, submits it,
+/// and returns each buffer's bytes (the only read-back of a run).
+pub(super) fn read_back<const N: usize>(
+    ctx: &GpuContext,
+    mut encoder: wgpu::CommandEncoder,
+    buffers: [&wgpu::Buffer; N],
+) -> [Result<Vec<u8>>; N] {
+    let staging = buffers.map(|src| {
+        let dst = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("readback"),
+            size: src.size(),
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        encoder.copy_buffer_to_buffer(src, 0, &dst, 0, src.size());
+        dst
+    });
+    ctx.queue.submit([encoder.finish()]);
+    staging.map(|b| read(ctx, &b))
+}
+
 /// Maps a MAP_READ buffer and copies its bytes out.
-pub(super) fn read(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result<Vec<u8>> {
+fn read(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result<Vec<u8>> {
     let (sender, receiver) = std::sync::mpsc::channel();
     buffer.map_async(wgpu::MapMode::Read, .., move |r| {
         let _ = sender.send(r);

@@ -5,7 +5,7 @@
 
 use wgpu::util::DeviceExt;
 
-use super::outcome::{BatchOutcome, read};
+use super::outcome::{BatchOutcome, read_back};
 use super::shaders::{self, KernelSizes};
 use super::{GpuContext, Precision};
 use crate::assemble::SceneBatch;
@@ -266,18 +266,7 @@ fn run_chunk(
         }
     }
     let [_, _, _, state, counters, extremes] = &buffers;
-    let readback = [state, counters, extremes].map(|b| {
-        let staging = ctx.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("readback"),
-            size: b.size(),
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        encoder.copy_buffer_to_buffer(b, 0, &staging, 0, b.size());
-        staging
-    });
-    ctx.queue.submit([encoder.finish()]);
-    let [state, counters, extremes] = readback.map(|b| read(ctx, &b));
+    let [state, counters, extremes] = read_back(ctx, encoder, [state, counters, extremes]);
     let (state, counters, extremes) = (state?, counters?, extremes?);
     let counters: Vec<HealthCounters> =
         bytemuck::pod_collect_to_vec(&counters[..chunk.len() * std::mem::size_of::<HealthCounters>()]);
