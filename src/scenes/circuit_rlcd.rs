@@ -7,7 +7,7 @@
 use nalgebra::{DMatrix, DVector};
 
 use crate::error::Result;
-use crate::model::{ComplementarityConditionNSL, FirstOrderLinearDS, FirstOrderLinearTIR, Nsds};
+use crate::model::{ComplementarityConditionNSL, FirstOrderLinearTIR, Nsds};
 use crate::solver::cpu::{Integrator, TimeStepping};
 use crate::solver::euler_moreau::EulerMoreauOSI;
 
@@ -44,9 +44,8 @@ impl Default for CircuitRlcd {
 impl CircuitRlcd {
     /// The scene: the RLC circuit and its diode.
     pub fn nsds(&self) -> Result<Nsds> {
-        let (l, c, r) = (self.inductance, self.capacitance, self.resistance);
-        let a = DMatrix::from_row_slice(2, 2, &[0.0, -1.0 / c, 1.0 / l, 0.0]);
-        let circuit = FirstOrderLinearDS::new(DVector::from_vec(vec![self.voltage, 0.0]), a)?;
+        let (c, r) = (self.capacitance, self.resistance);
+        let circuit = super::diode_bridge::lc_oscillator(self.inductance, c, self.voltage)?;
         let diode = FirstOrderLinearTIR::new(
             DMatrix::from_row_slice(1, 2, &[-1.0, 0.0]),
             DMatrix::from_element(1, 1, r),

@@ -128,12 +128,10 @@ impl ColumnSimulation {
 
     /// Runs to `t_final` (⌈(t_final − t)/h⌉ steps), recording every step.
     pub fn run(&mut self, t_final: f64, trajectory: &mut Trajectory) -> Result<()> {
+        let steps = self.stepper.steps_until(t_final)?;
         if trajectory.is_empty() {
             trajectory.samples.push(self.stepper.sample()?);
         }
-        let steps = ((t_final - self.stepper.time()) / self.params.step - 1e-9)
-            .ceil()
-            .max(0.0) as usize;
         for _ in 0..steps {
             self.step()?;
             trajectory.samples.push(self.stepper.sample()?);

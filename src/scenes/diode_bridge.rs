@@ -14,6 +14,13 @@ use crate::model::{ComplementarityConditionNSL, FirstOrderLinearDS, FirstOrderLi
 use crate::solver::cpu::{Integrator, TimeStepping};
 use crate::solver::euler_moreau::EulerMoreauOSI;
 
+/// The LC oscillator of Siconos's circuit examples: x = (capacitor voltage, inductor
+/// current), `ẋ = A x + r` with A = [[0, −1/C], [1/L, 0]], starting at (voltage, 0).
+pub fn lc_oscillator(inductance: f64, capacitance: f64, voltage: f64) -> Result<FirstOrderLinearDS> {
+    let a = DMatrix::from_row_slice(2, 2, &[0.0, -1.0 / capacitance, 1.0 / inductance, 0.0]);
+    FirstOrderLinearDS::new(DVector::from_vec(vec![voltage, 0.0]), a)
+}
+
 /// Parameters of the circuit (defaults: Siconos's DiodeBridge).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DiodeBridge {
@@ -47,9 +54,8 @@ impl Default for DiodeBridge {
 impl DiodeBridge {
     /// The scene: the LC circuit and the diode bridge.
     pub fn nsds(&self) -> Result<Nsds> {
-        let (l, c, r) = (self.inductance, self.capacitance, self.resistance);
-        let a = DMatrix::from_row_slice(2, 2, &[0.0, -1.0 / c, 1.0 / l, 0.0]);
-        let lc = FirstOrderLinearDS::new(DVector::from_vec(vec![self.voltage, 0.0]), a)?;
+        let (c, r) = (self.capacitance, self.resistance);
+        let lc = lc_oscillator(self.inductance, c, self.voltage)?;
         #[rustfmt::skip]
         let c_op = DMatrix::from_row_slice(4, 2, &[
             0.0, 0.0,

@@ -188,21 +188,27 @@ impl TimeStepping {
     /// initial sample (if `trajectory` is empty) and one sample after every step. What was
     /// recorded before an error stays in `trajectory`.
     pub fn run(&mut self, t_final: f64, trajectory: &mut Trajectory) -> Result<()> {
+        let steps = self.steps_until(t_final)?;
+        if trajectory.is_empty() {
+            trajectory.samples.push(self.sample()?);
+        }
+        for _ in 0..steps {
+            self.step()?;
+            trajectory.samples.push(self.sample()?);
+        }
+        Ok(())
+    }
+
+    /// The number of steps from now to `t_final`: ⌈(t_final − t)/h⌉ (a final time within
+    /// 10⁻⁹ h of a grid time counts as that time).
+    pub fn steps_until(&self, t_final: f64) -> Result<usize> {
         check::scalar(
             "final time",
             t_final,
             t_final >= self.time(),
             "must be finite and ≥ the current time",
         )?;
-        if trajectory.is_empty() {
-            trajectory.samples.push(self.sample()?);
-        }
-        let steps = ((t_final - self.time()) / self.h - 1e-9).ceil().max(0.0) as usize;
-        for _ in 0..steps {
-            self.step()?;
-            trajectory.samples.push(self.sample()?);
-        }
-        Ok(())
+        Ok(((t_final - self.time()) / self.h - 1e-9).ceil().max(0.0) as usize)
     }
 
     /// The output variables now.

@@ -4,9 +4,7 @@
 //!
 //! [`BeadChain`]: crate::assemble::BeadChain
 
-use wgpu::util::DeviceExt;
-
-use super::outcome::read_back;
+use super::buffers::{bind_group, read_back, storage, uniform};
 use super::{GpuContext, Precision, shaders};
 use crate::assemble::BeadChain;
 use crate::error::{Error, Result};
@@ -71,10 +69,10 @@ pub fn run_chain(
     if (n * precision.size()) as u64 > ctx.max_binding_bytes() {
         return Err(too_large());
     }
-    let storage = wgpu::BufferBindingType::Storage { read_only: false };
+    let read_write = wgpu::BufferBindingType::Storage { read_only: false };
     let mut entries = vec![layout_entry(0, wgpu::BufferBindingType::Uniform)];
     entries.push(layout_entry(1, wgpu::BufferBindingType::Storage { read_only: true }));
-    entries.extend((2..9).map(|b| layout_entry(b, storage)));
+    entries.extend((2..9).map(|b| layout_entry(b, read_write)));
     let bind_layout = ctx.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("chain"),
         entries: &entries,
@@ -104,21 +102,13 @@ pub fn run_chain(
         return Err(Error::Gpu(format!("the chain kernel does not compile: {error}")));
     }
 
-    let buffer = |label: &str, contents: &[u8], usage: wgpu::BufferUsages| {
-        ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some(label),
-            contents,
-            usage,
-        })
-    };
-    let rw = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
-    let params = buffer(
+    let params = uniform(
+        ctx,
         "params",
         bytemuck::bytes_of(&ChainParams {
             beads: n as u32,
             pad: [0; 3],
         }),
-        wgpu::BufferUsages::UNIFORM,
     );
     let coefficients = [
         options.step,
@@ -132,14 +122,14 @@ pub fn run_chain(
     ];
     let zeros = precision.bytes(&vec![0.0; n]);
     let buffers = [
-        buffer("coefficients", &precision.bytes(&coefficients), rw),
-        buffer("z", &precision.bytes(&chain.z), rw),
-        buffer("v", &precision.bytes(&chain.v), rw),
-        buffer("lcp_q", &zeros, rw),
-        buffer("lambda_a", &zeros, rw),
-        buffer("lambda_b", &zeros, rw),
-        buffer("active", bytemuck::cast_slice(&vec![0u32; n]), rw),
-        buffer("residual", &zeros, rw),
+        storage(ctx, "coefficients", &precision.bytes(&coefficients)),
+        storage(ctx, "z", &precision.bytes(&chain.z)),
+        storage(ctx, "v", &precision.bytes(&chain.v)),
+        storage(ctx, "lcp_q", &zeros),
+        storage(ctx, "lambda_a", &zeros),
+        storage(ctx, "lambda_b", &zeros),
+        storage(ctx, "active", bytemuck::cast_slice(&vec![0u32; n])),
+        storage(ctx, "residual", &zeros),
     ];
     // Group A reads λ from lambda_a and writes lambda_b; group B the other way round.
     let group = |swap: bool| {
@@ -147,19 +137,7 @@ pub fn run_chain(
         if swap {
             resources.swap(4, 5);
         }
-        let mut entries = vec![wgpu::BindGroupEntry {
-            binding: 0,
-            resource: params.as_entire_binding(),
-        }];
-        entries.extend(resources.iter().zip(1..).map(|(b, i)| wgpu::BindGroupEntry {
-            binding: i,
-            resource: b.as_entire_binding(),
-        }));
-        ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("chain"),
-            layout: &bind_layout,
-            entries: &entries,
-        })
+        bind_group(ctx, "chain", &bind_layout, &params, &resources)
     };
     let (a, b) = (group(false), group(true));
     let mut encoder = ctx

@@ -3,6 +3,7 @@
 //!
 //! [`SceneBatch`]: crate::assemble::SceneBatch
 
+mod buffers;
 pub mod chain;
 pub mod context;
 pub mod outcome;

@@ -3,9 +3,8 @@
 //! one command buffer (the time loop runs inside the kernel, `steps_per_dispatch` steps per
 //! dispatch), and only its final state and health are read back.
 
-use wgpu::util::DeviceExt;
-
-use super::outcome::{BatchOutcome, read_back};
+use super::buffers::{bind_group, read_back, storage, uniform};
+use super::outcome::BatchOutcome;
 use super::shaders::{self, KernelSizes};
 use super::{GpuContext, Precision};
 use crate::assemble::SceneBatch;
@@ -173,16 +172,6 @@ pub fn run_batch(
     BatchKernel::new(ctx, precision)?.run(ctx, batch, steps, options)
 }
 
-fn storage(ctx: &GpuContext, label: &str, contents: &[u8]) -> wgpu::Buffer {
-    // A binding may not be empty.
-    let contents = if contents.is_empty() { &[0u8; 8][..] } else { contents };
-    ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some(label),
-        contents,
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-    })
-}
-
 /// Runs one chunk; `None` when some scene stopped before `steps` (see
 /// [`CPU_ADAPTER_LOOP_BUDGET`]).
 fn run_chunk(
@@ -225,24 +214,15 @@ fn run_chunk(
             max_iterations: options.max_iterations,
             stride,
         };
-        let uniform = ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("params"),
-            contents: bytemuck::bytes_of(&params),
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
-        let mut entries = vec![wgpu::BindGroupEntry {
-            binding: 0,
-            resource: uniform.as_entire_binding(),
-        }];
-        entries.extend(buffers.iter().zip(1..).map(|(b, i)| wgpu::BindGroupEntry {
-            binding: i,
-            resource: b.as_entire_binding(),
-        }));
-        ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("moreau_jean_pgs"),
-            layout: &pipeline.get_bind_group_layout(0),
-            entries: &entries,
-        })
+        let params = uniform(ctx, "params", bytemuck::bytes_of(&params));
+        let storage: Vec<&wgpu::Buffer> = buffers.iter().collect();
+        bind_group(
+            ctx,
+            "moreau_jean_pgs",
+            &pipeline.get_bind_group_layout(0),
+            &params,
+            &storage,
+        )
     };
     let (full, rest) = (steps / per_dispatch, steps % per_dispatch);
     let groups = scenes.div_ceil(64).clamp(1, 65_535);

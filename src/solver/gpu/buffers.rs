@@ -1,0 +1,91 @@
+//! Device buffers: creation, bind groups, and the one read-back of a run.
+
+use wgpu::util::DeviceExt;
+
+use super::GpuContext;
+use crate::error::{Error, Result};
+
+/// A storage buffer holding `contents` (8 zero bytes when empty: a binding may not be empty).
+pub(super) fn storage(ctx: &GpuContext, label: &str, contents: &[u8]) -> wgpu::Buffer {
+    let contents = if contents.is_empty() { &[0u8; 8][..] } else { contents };
+    ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(label),
+        contents,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+    })
+}
+
+/// A uniform buffer holding `contents`.
+pub(super) fn uniform(ctx: &GpuContext, label: &str, contents: &[u8]) -> wgpu::Buffer {
+    ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(label),
+        contents,
+        usage: wgpu::BufferUsages::UNIFORM,
+    })
+}
+
+/// The bind group of the kernels' convention: the uniform at binding 0, then `storage` at
+/// bindings 1, 2, … in order.
+pub(super) fn bind_group(
+    ctx: &GpuContext,
+    label: &str,
+    layout: &wgpu::BindGroupLayout,
+    uniform: &wgpu::Buffer,
+    storage: &[&wgpu::Buffer],
+) -> wgpu::BindGroup {
+    let mut entries = vec![wgpu::BindGroupEntry {
+        binding: 0,
+        resource: uniform.as_entire_binding(),
+    }];
+    entries.extend(storage.iter().zip(1..).map(|(b, i)| wgpu::BindGroupEntry {
+        binding: i,
+        resource: b.as_entire_binding(),
+    }));
+    ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout,
+        entries: &entries,
+    })
+}
+
+/// Finishes `encoder` with copies of `buffers` into mappable staging buffers, submits it,
+/// and returns each buffer's bytes (the only read-back of a run).
+pub(super) fn read_back<const N: usize>(
+    ctx: &GpuContext,
+    mut encoder: wgpu::CommandEncoder,
+    buffers: [&wgpu::Buffer; N],
+) -> [Result<Vec<u8>>; N] {
+    let staging = buffers.map(|src| {
+        let dst = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("readback"),
+            size: src.size(),
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        encoder.copy_buffer_to_buffer(src, 0, &dst, 0, src.size());
+        dst
+    });
+    ctx.queue.submit([encoder.finish()]);
+    staging.map(|b| read(ctx, &b))
+}
+
+/// Maps a MAP_READ buffer and copies its bytes out.
+fn read(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Result<Vec<u8>> {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    buffer.map_async(wgpu::MapMode::Read, .., move |r| {
+        let _ = sender.send(r);
+    });
+    ctx.device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(|e| Error::Gpu(format!("poll: {e}")))?;
+    receiver
+        .recv()
+        .map_err(|e| Error::Gpu(format!("map: {e}")))?
+        .map_err(|e| Error::Gpu(format!("map: {e}")))?;
+    let bytes = buffer
+        .get_mapped_range(..)
+        .map_err(|e| Error::Gpu(format!("map: {e}")))?
+        .to_vec();
+    buffer.unmap();
+    Ok(bytes)
+}
