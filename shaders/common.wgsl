@@ -26,6 +26,8 @@ struct SceneHeader {
 // See assemble::layout::HealthCounters.
 struct HealthCounters {
     impacts: u32,
+    contact_steps: u32,
+    last_impact: u32,
     max_iterations: u32,
     flags: u32,
     steps: u32,
@@ -34,6 +36,7 @@ struct HealthCounters {
 const HAS_STIFFNESS: u32 = 1u;
 const NOT_CONVERGED: u32 = 1u;
 const NON_FINITE: u32 = 2u;
+const IN_CONTACT: u32 = 4u;
 
 @group(0) @binding(0) var<uniform> params: Params;
 // h, θ, γ, tolerance.

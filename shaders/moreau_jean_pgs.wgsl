@@ -86,12 +86,14 @@ fn simulate(s: u32) {
             lambda[r] = real(0.0);
         }
         // PGS sweeps over the active rows until Siconos's error
-        // ‖λ − max(0, λ − w)‖ / ‖q‖ (w = q + D λ) is within the tolerance.
-        var residual = real(0.0);
+        // ‖λ − max(0, λ − w)‖ / ‖q‖ (w = q + D λ) is within the tolerance, compared as
+        // squares: ‖·‖² ≤ tol² ‖q‖² (or ≤ tol² when ‖q‖ ≤ ε).
+        var err = real(0.0);
+        var norm = real(0.0);
         var sweeps = 0u;
         loop {
-            var err = real(0.0);
-            var norm = real(0.0);
+            err = real(0.0);
+            norm = real(0.0);
             for (var r = 0u; r < m; r++) {
                 if (in_lcp[r]) {
                     var w = lcp_q[r];
@@ -103,10 +105,8 @@ fn simulate(s: u32) {
                     norm = norm + lcp_q[r] * lcp_q[r];
                 }
             }
-            err = sqrt(err);
-            norm = sqrt(norm);
-            residual = select(err, err / norm, norm > REAL_EPSILON);
-            if (residual <= tol || sweeps >= params.max_iterations) {
+            if (err <= tol * tol * select(real(1.0), norm, norm > REAL_EPSILON * REAL_EPSILON)
+                || sweeps >= params.max_iterations) {
                 break;
             }
             for (var r = 0u; r < m; r++) {
@@ -120,9 +120,12 @@ fn simulate(s: u32) {
             }
             sweeps = sweeps + 1u;
         }
+        let scale = select(real(1.0), norm, norm > REAL_EPSILON * REAL_EPSILON);
+        let converged = err <= tol * tol * scale;
+        let residual = sqrt(err / scale);
         health.max_iterations = max(health.max_iterations, sweeps);
         worst = max(worst, residual);
-        if (!(residual <= tol)) {
+        if (!converged) {
             health.flags = health.flags | NOT_CONVERGED;
         }
         // v_{k+1} = v_free + W⁻¹Hᵀ λ,  q_{k+1} = q_k + h (θ v_{k+1} + (1 − θ) v_k).
@@ -134,14 +137,22 @@ fn simulate(s: u32) {
             q[i] = q[i] + h * (theta * x + (1.0 - theta) * vk[i]);
             v[i] = x;
         }
-        var impact = false;
+        // An impact: some contact carries an impulse and none did in the step before.
+        var loaded = false;
         for (var r = 0u; r < m; r++) {
-            impact = impact || lambda[r] > 0.0;
-        }
-        if (impact) {
-            health.impacts = health.impacts + 1u;
+            loaded = loaded || lambda[r] > 0.0;
         }
         health.steps = health.steps + 1u;
+        if (loaded) {
+            health.contact_steps = health.contact_steps + 1u;
+            if ((health.flags & IN_CONTACT) == 0u) {
+                health.impacts = health.impacts + 1u;
+                health.last_impact = health.steps;
+            }
+            health.flags = health.flags | IN_CONTACT;
+        } else {
+            health.flags = health.flags & ~IN_CONTACT;
+        }
     }
     for (var i = 0u; i < n; i++) {
         if (!is_finite(q[i]) || !is_finite(v[i])) {

@@ -143,7 +143,7 @@ fn cpu_twin_f64_matches_the_reference() {
         STEPS,
         &BatchOptions::for_precision(true),
     );
-    let impacts: Vec<u32> = state.counters.iter().map(|c| c.impacts).collect();
+    let impacts: Vec<u32> = state.counters.iter().map(|c| c.contact_steps).collect();
     let (worst, mismatched) = compare(&batch, &state.state, &impacts, &references);
     println!("CPU twin f64 vs reference: max |Δ| = {worst:e}");
     assert!(
@@ -151,7 +151,7 @@ fn cpu_twin_f64_matches_the_reference() {
         "max |Δ| {worst:e}, impact counts differ in {mismatched:?}"
     );
     assert!(
-        state.counters.iter().all(|c| c.flags == 0),
+        state.counters.iter().all(|c| c.healthy()),
         "every LCP converged, nothing non-finite"
     );
 }
@@ -163,14 +163,14 @@ fn gpu_f64_matches_the_reference() {
     let batch = batch_of(&scenes);
     let references: Vec<_> = scenes.into_iter().map(reference).collect();
     let outcome = run_batch(ctx, &batch, Precision::F64, STEPS, &BatchOptions::for_precision(true)).unwrap();
-    let impacts: Vec<u32> = outcome.counters.iter().map(|c| c.impacts).collect();
+    let impacts: Vec<u32> = outcome.counters.iter().map(|c| c.contact_steps).collect();
     let (worst, mismatched) = compare(&batch, &outcome.state, &impacts, &references);
     println!("GPU f64 ({}) vs reference: max |Δ| = {worst:e}", ctx.adapter_name());
     assert!(
         worst <= 1e-9 && mismatched.is_empty(),
         "max |Δ| {worst:e}, impact counts differ in {mismatched:?}"
     );
-    assert!(outcome.counters.iter().all(|c| c.flags == 0));
+    assert!(outcome.counters.iter().all(|c| c.healthy()));
 }
 
 /// f32 against the f64 reference. Tolerance: each step rounds q and v to f32 (relative
@@ -197,7 +197,7 @@ fn gpu_f32_matches_the_reference_to_f32_rounding() {
             .zip(q.iter().chain(v))
             .map(|(a, b)| (a - b).abs())
             .fold(0.0, f64::max);
-        let impacts = outcome.counters[s].impacts;
+        let impacts = outcome.counters[s].contact_steps;
         if s % 4 == 3 {
             worst_stacked = worst_stacked.max(gap);
             assert!(gap <= flip, "column {s}: |Δ| = {gap:e}");
@@ -381,7 +381,7 @@ fn uniform_batches_run_interleaved() {
             &BatchOptions::for_precision(precision == Precision::F64),
         )
         .unwrap();
-        let impacts: Vec<u32> = outcome.counters.iter().map(|c| c.impacts).collect();
+        let impacts: Vec<u32> = outcome.counters.iter().map(|c| c.contact_steps).collect();
         let (worst, mismatched) = compare(&batch, &outcome.state, &impacts, &references);
         println!("interleaved GPU {precision:?} vs reference: max |Δ| = {worst:e}");
         assert!(

@@ -74,6 +74,8 @@ fn wgsl_structs_match_their_rust_twins() {
         offsets.iter().map(|&o| o as usize).collect::<Vec<_>>(),
         [
             std::mem::offset_of!(HealthCounters, impacts),
+            std::mem::offset_of!(HealthCounters, contact_steps),
+            std::mem::offset_of!(HealthCounters, last_impact),
             std::mem::offset_of!(HealthCounters, max_iterations),
             std::mem::offset_of!(HealthCounters, flags),
             std::mem::offset_of!(HealthCounters, steps),

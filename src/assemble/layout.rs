@@ -56,17 +56,37 @@ impl SceneHeader {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct HealthCounters {
-    /// Steps in which some contact carried an impulse λ > 0.
+    /// Impacts: steps in which some contact carries an impulse λ > 0 while none did in the
+    /// step before (a ball coming to rest counts once, not once per resting step).
     pub impacts: u32,
+    /// Steps in which some contact carried an impulse λ > 0.
+    pub contact_steps: u32,
+    /// The step count at the end of the last impact (its time is t₀ + h · this); 0 if none.
+    pub last_impact: u32,
     /// Largest number of PGS sweeps in one step.
     pub max_iterations: u32,
-    /// Bit 0: some step's LCP missed the tolerance. Bit 1: a NaN or inf appeared.
+    /// Bit 0: some step's LCP missed the tolerance. Bit 1: a NaN or inf appeared. Bit 2:
+    /// the last step carried an impulse (the scene is in contact).
     pub flags: u32,
     /// Steps completed (the host checks that every scene ran every step).
     pub steps: u32,
+}
+
+impl HealthCounters {
+    /// Every LCP converged and the state stayed finite.
+    pub fn healthy(&self) -> bool {
+        self.flags & (NOT_CONVERGED | NON_FINITE) == 0
+    }
+
+    /// Some contact carried an impulse in the last step.
+    pub fn in_contact(&self) -> bool {
+        self.flags & IN_CONTACT != 0
+    }
 }
 
 /// `HealthCounters::flags` bit: an LCP did not converge.
 pub const NOT_CONVERGED: u32 = 1;
 /// `HealthCounters::flags` bit: the state became NaN or infinite.
 pub const NON_FINITE: u32 = 2;
+/// `HealthCounters::flags` bit: some contact carried an impulse in the last step.
+pub const IN_CONTACT: u32 = 4;

@@ -1,6 +1,9 @@
 //! The batched Moreau–Jean stepper on the CPU: the same stages, the same order of operations
 //! and the same data layout as the WGSL kernel `shaders/moreau_jean_pgs.wgsl`, generic over
-//! f32 and f64. It is the kernel's CPU twin (for cross-checks and machines without a GPU).
+//! f32 and f64. It is the kernel's CPU twin (for cross-checks) and the CPU backend of
+//! ensembles: scenes of equal sizes are stepped [`LANES`] at a time in SIMD lanes, and the
+//! lane groups run in parallel on all cores (rayon). Each lane computes exactly what one
+//! scene alone would, so results do not depend on the grouping or the thread count.
 //!
 //! Per scene and step (operators from [`crate::assemble::LinearScene`]):
 //! ```text
@@ -10,10 +13,18 @@
 //!   v_{k+1} = v_free + W⁻¹Hᵀ λ,   q_{k+1} = q_k + h (θ v_{k+1} + (1−θ) v_k)
 //! ```
 
-use num_traits::Float;
+use std::array::from_fn;
+use std::ops::Range;
 
+use num_traits::Float;
+use rayon::prelude::*;
+
+use super::lanes::{Lanes, Mask, and_not};
 use crate::assemble::SceneBatch;
-use crate::assemble::layout::{HAS_STIFFNESS, HealthCounters, NON_FINITE, NOT_CONVERGED, SceneHeader};
+use crate::assemble::layout::{HAS_STIFFNESS, HealthCounters, IN_CONTACT, NON_FINITE, NOT_CONVERGED, SceneHeader};
+
+/// Scenes stepped together in the lanes of one group.
+pub const LANES: usize = 8;
 
 /// Tolerance and sweep limit of the batched PGS.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -59,7 +70,7 @@ impl<T: Float> BatchState<T> {
 
 /// Advances every scene of `batch` by `steps` steps (scenes are independent: this is the
 /// loop the GPU runs one invocation per scene). `operators` is `batch.operators` in `T`.
-pub fn run<T: Float>(
+pub fn run<T: Float + Send + Sync>(
     batch: &SceneBatch,
     operators: &[T],
     state: &mut BatchState<T>,
@@ -67,48 +78,87 @@ pub fn run<T: Float>(
     options: &BatchOptions,
 ) {
     let cast = |x: f64| T::from(x).unwrap_or_else(T::nan);
-    let coefficients = [
-        cast(batch.h),
-        cast(batch.theta),
-        cast(batch.gamma),
-        cast(options.tolerance),
-    ];
-    // Scratch, the kernel's private arrays: v_free, v_k (n each), LCP vector, flags, λ (m each).
-    let (n_max, m_max) = batch.max_sizes();
-    let mut scratch = vec![T::zero(); 2 * n_max + 3 * m_max];
-    for (s, hd) in batch.headers.iter().enumerate() {
-        let (n, m) = (hd.ndof as usize, hd.ncontacts as usize);
-        let ops = &operators[hd.operator_offset as usize..][..SceneHeader::operator_len(n, m)];
-        let qv = &mut state.state[hd.state_offset as usize..][..2 * n];
-        let work = &mut scratch[..2 * n + 3 * m];
-        let extremes = &mut state.extremes[2 * s..2 * s + 2];
-        simulate(
-            hd,
-            ops,
-            qv,
-            work,
-            &mut state.counters[s],
-            extremes,
-            coefficients,
-            steps,
-            options.max_iterations,
-        );
+    let step = Step {
+        h: cast(batch.h),
+        theta: cast(batch.theta),
+        gamma: cast(batch.gamma),
+        tolerance: cast(options.tolerance),
+        steps,
+        max_iterations: options.max_iterations,
+    };
+    // Split the arrays into the disjoint parts of each group, then step the groups in parallel.
+    let mut parts = Vec::new();
+    let (mut values, mut counters, mut extremes) = (
+        state.state.as_mut_slice(),
+        state.counters.as_mut_slice(),
+        state.extremes.as_mut_slice(),
+    );
+    for group in groups(&batch.headers) {
+        let end = batch
+            .headers
+            .get(group.end)
+            .map_or(batch.state.len(), |h| h.state_offset as usize);
+        let start = batch.headers[group.start].state_offset as usize;
+        let (v, rest) = std::mem::take(&mut values).split_at_mut(end - start);
+        let (c, rest_c) = std::mem::take(&mut counters).split_at_mut(group.len());
+        let (e, rest_e) = std::mem::take(&mut extremes).split_at_mut(2 * group.len());
+        (values, counters, extremes) = (rest, rest_c, rest_e);
+        parts.push((group, v, c, e));
     }
+    parts
+        .into_par_iter()
+        .for_each_init(Vec::new, |scratch, (group, values, counters, extremes)| {
+            let headers = &batch.headers[group];
+            let (n, m) = (headers[0].ndof as usize, headers[0].ncontacts as usize);
+            let len = SceneHeader::operator_len(n, m);
+            // The group's operators, gathered once into lanes (padding lanes repeat the last scene).
+            scratch.clear();
+            scratch.extend((0..len).map(|k| {
+                Lanes::<T, LANES>(from_fn(|l| {
+                    operators[headers[l.min(headers.len() - 1)].operator_offset as usize + k]
+                }))
+            }));
+            simulate(headers, scratch, values, counters, extremes, &step);
+        });
 }
 
-#[allow(clippy::too_many_arguments)]
-fn simulate<T: Float>(
-    hd: &SceneHeader,
-    ops: &[T],
-    qv: &mut [T],
-    work: &mut [T],
-    counters: &mut HealthCounters,
-    extremes: &mut [T],
-    [h, theta, gamma, tol]: [T; 4],
+/// Consecutive runs of at most [`LANES`] scenes with the same sizes and flags.
+fn groups(headers: &[SceneHeader]) -> Vec<Range<usize>> {
+    let kind = |h: &SceneHeader| (h.ndof, h.ncontacts, h.flags);
+    let mut groups: Vec<Range<usize>> = Vec::new();
+    for (s, h) in headers.iter().enumerate() {
+        match groups.last_mut() {
+            Some(g) if g.len() < LANES && kind(&headers[g.start]) == kind(h) => g.end = s + 1,
+            _ => groups.push(s..s + 1),
+        }
+    }
+    groups
+}
+
+/// The constants of a run.
+struct Step<T> {
+    h: T,
+    theta: T,
+    gamma: T,
+    tolerance: T,
     steps: u32,
     max_iterations: u32,
+}
+
+/// Steps the scenes of one group (equal sizes, `headers.len() ≤ LANES`) in lockstep.
+/// `values` is their packed q, v; `ops` their operators in lanes.
+fn simulate<T: Float>(
+    headers: &[SceneHeader],
+    ops: &[Lanes<T, LANES>],
+    values: &mut [T],
+    counters: &mut [HealthCounters],
+    extremes: &mut [T],
+    step: &Step<T>,
 ) {
-    let (n, m) = (hd.ndof as usize, hd.ncontacts as usize);
+    let (n, m) = (headers[0].ndof as usize, headers[0].ncontacts as usize);
+    let stiffness = headers[0].flags & HAS_STIFFNESS != 0;
+    let scenes = headers.len();
+    let lane = |l: usize| l.min(scenes - 1);
     let (a, rest) = ops.split_at(n * n);
     let (b, rest) = rest.split_at(n * n);
     let (c, rest) = rest.split_at(n);
@@ -116,16 +166,29 @@ fn simulate<T: Float>(
     let (hm, rest) = rest.split_at(m * n);
     let (d, rest) = rest.split_at(m * m);
     let (offset, e) = rest.split_at(m);
-    let (q, v) = qv.split_at_mut(n);
-    let (vf, rest) = work.split_at_mut(n);
-    let (vk, rest) = rest.split_at_mut(n);
-    let (lcp_q, rest) = rest.split_at_mut(m);
-    let (active, lambda) = rest.split_at_mut(m);
-    let one = T::one();
-    for _ in 0..steps {
+    // State and scratch in lanes: the kernel's private arrays. q, v, v_free, v_k: n each;
+    // LCP vector, λ: m each (fixed-size, so the hot loop never allocates).
+    let load = |k: usize| Lanes(from_fn(|l| values[2 * n * lane(l) + k]));
+    let mut q: Vec<Lanes<T, LANES>> = (0..n).map(load).collect();
+    let mut v: Vec<Lanes<T, LANES>> = (0..n).map(|i| load(n + i)).collect();
+    let (mut vf, mut vk) = (vec![Lanes::zero(); n], vec![Lanes::zero(); n]);
+    let (mut lcp_q, mut lambda) = (vec![Lanes::zero(); m], vec![Lanes::zero(); m]);
+    let mut active: Vec<Mask<LANES>> = vec![[false; LANES]; m];
+    let mut health: [HealthCounters; LANES] = from_fn(|l| counters[lane(l)]);
+    let mut worst = Lanes(from_fn(|l| extremes[2 * lane(l)]));
+    let mut deepest = Lanes(from_fn(|l| extremes[2 * lane(l) + 1]));
+    let (zero, one) = (Lanes::zero(), Lanes::splat(T::one()));
+    let (h, theta, gamma_h) = (
+        Lanes::splat(step.h),
+        Lanes::splat(step.theta),
+        Lanes::splat(step.gamma * step.h),
+    );
+    let tol = step.tolerance;
+    for _ in 0..step.steps {
+        // v_free = v_k + c − A v_k − B q_k.
         for i in 0..n {
             let mut x = v[i] + c[i];
-            if hd.flags & HAS_STIFFNESS != 0 {
+            if stiffness {
                 for j in 0..n {
                     x = x - a[i * n + j] * v[j] - b[i * n + j] * q[j];
                 }
@@ -133,40 +196,43 @@ fn simulate<T: Float>(
             vf[i] = x;
             vk[i] = v[i];
         }
+        // y = H q + b, ẏ = H v; active ⇔ y + γ h ẏ ≤ 0; LCP vector H v_free + e ẏ.
         for r in 0..m {
-            let (mut y, mut ydot, mut hv) = (offset[r], T::zero(), T::zero());
+            let (mut y, mut ydot, mut hv) = (offset[r], zero, zero);
             for j in 0..n {
                 y = y + hm[r * n + j] * q[j];
                 ydot = ydot + hm[r * n + j] * v[j];
                 hv = hv + hm[r * n + j] * vf[j];
             }
-            extremes[1] = extremes[1].max(-y);
-            active[r] = if y + gamma * h * ydot <= T::zero() {
-                one
-            } else {
-                T::zero()
-            };
+            deepest = deepest.max(zero - y);
+            active[r] = (y + gamma_h * ydot).le(zero);
             lcp_q[r] = hv + e[r] * ydot;
-            lambda[r] = T::zero();
+            lambda[r] = zero;
         }
-        let mut residual = lcp_error(d, lcp_q, active, lambda);
-        let mut sweeps = 0;
-        while !within(residual, tol) && sweeps < max_iterations {
-            for r in (0..m).filter(|&r| active[r] > T::zero()) {
+        // PGS sweeps; a lane stops sweeping once its own error is within the tolerance.
+        let mut error = lcp_error(d, &lcp_q, &active, &lambda);
+        let mut done = within(error, tol);
+        let mut sweeps = [0u32; LANES];
+        let mut iteration = 0;
+        while !done.iter().all(|&x| x) && iteration < step.max_iterations {
+            for r in 0..m {
                 let mut w = lcp_q[r];
                 for k in 0..m {
                     w = w + d[r * m + k] * lambda[k];
                 }
-                lambda[r] = (lambda[r] - w / d[r * m + r]).max(T::zero());
+                let updated = (lambda[r] - w / d[r * m + r]).max(zero);
+                lambda[r] = Lanes::select(and_not(active[r], done), updated, lambda[r]);
             }
-            sweeps += 1;
-            residual = lcp_error(d, lcp_q, active, lambda);
+            for l in 0..LANES {
+                sweeps[l] += u32::from(!done[l]);
+            }
+            iteration += 1;
+            error = lcp_error(d, &lcp_q, &active, &lambda);
+            let now = within(error, tol);
+            done = from_fn(|l| done[l] || now[l]);
         }
-        counters.max_iterations = counters.max_iterations.max(sweeps);
-        extremes[0] = extremes[0].max(residual);
-        if !within(residual, tol) {
-            counters.flags |= NOT_CONVERGED;
-        }
+        worst = worst.max(residual(error));
+        // v_{k+1} = v_free + W⁻¹Hᵀ λ,  q_{k+1} = q_k + h (θ v_{k+1} + (1 − θ) v_k).
         for i in 0..n {
             let mut x = vf[i];
             for r in 0..m {
@@ -175,34 +241,84 @@ fn simulate<T: Float>(
             q[i] = q[i] + h * (theta * x + (one - theta) * vk[i]);
             v[i] = x;
         }
-        if lambda.iter().any(|&l| l > T::zero()) {
-            counters.impacts += 1;
+        let loaded: Mask<LANES> = from_fn(|l| lambda.iter().any(|x| x.0[l] > T::zero()));
+        for (l, c) in health.iter_mut().enumerate() {
+            c.max_iterations = c.max_iterations.max(sweeps[l]);
+            if !done[l] {
+                c.flags |= NOT_CONVERGED;
+            }
+            record_contact(c, loaded[l]);
         }
-        counters.steps += 1;
     }
-    if !q.iter().chain(v.iter()).all(|x| x.is_finite()) {
-        counters.flags |= NON_FINITE;
+    for l in 0..scenes {
+        let finite = q.iter().chain(v.iter()).all(|x| x.0[l].is_finite());
+        if !finite {
+            health[l].flags |= NON_FINITE;
+        }
+        for i in 0..n {
+            values[2 * n * l + i] = q[i].0[l];
+            values[2 * n * l + n + i] = v[i].0[l];
+        }
+        counters[l] = health[l];
+        extremes[2 * l] = worst.0[l];
+        extremes[2 * l + 1] = deepest.0[l];
     }
 }
 
-/// `residual ≤ tol`, false for NaN (so a NaN residual counts as not converged).
-fn within<T: Float>(residual: T, tol: T) -> bool {
-    residual <= tol
+/// Counts the step just completed: an impact when some contact carries an impulse
+/// (`loaded`) and none did in the step before.
+pub fn record_contact(c: &mut HealthCounters, loaded: bool) {
+    c.steps += 1;
+    if loaded {
+        c.contact_steps += 1;
+        if c.flags & IN_CONTACT == 0 {
+            c.impacts += 1;
+            c.last_impact = c.steps;
+        }
+        c.flags |= IN_CONTACT;
+    } else {
+        c.flags &= !IN_CONTACT;
+    }
 }
 
-/// Siconos's error ‖λ − max(0, λ − w)‖ / ‖q‖ over the active rows, w = q + D λ.
-fn lcp_error<T: Float>(d: &[T], lcp_q: &[T], active: &[T], lambda: &[T]) -> T {
+/// Siconos's error ‖λ − max(0, λ − w)‖ / ‖q‖ over the active rows (w = q + D λ), as the
+/// squares (‖λ − max(0, λ − w)‖², ‖q‖²): the sweeps compare squares, without roots.
+fn lcp_error<T: Float>(
+    d: &[Lanes<T, LANES>],
+    lcp_q: &[Lanes<T, LANES>],
+    active: &[Mask<LANES>],
+    lambda: &[Lanes<T, LANES>],
+) -> (Lanes<T, LANES>, Lanes<T, LANES>) {
     let m = lcp_q.len();
-    let (mut err, mut norm) = (T::zero(), T::zero());
-    for r in (0..m).filter(|&r| active[r] > T::zero()) {
+    let zero = Lanes::zero();
+    let (mut err, mut norm) = (zero, zero);
+    for r in 0..m {
         let mut w = lcp_q[r];
         for k in 0..m {
             w = w + d[r * m + k] * lambda[k];
         }
-        let x = lambda[r] - (lambda[r] - w).max(T::zero());
-        err = err + x * x;
-        norm = norm + lcp_q[r] * lcp_q[r];
+        let x = lambda[r] - (lambda[r] - w).max(zero);
+        err = Lanes::select(active[r], err + x * x, err);
+        norm = Lanes::select(active[r], norm + lcp_q[r] * lcp_q[r], norm);
     }
-    let (err, norm) = (err.sqrt(), norm.sqrt());
-    if norm > T::epsilon() { err / norm } else { err }
+    (err, norm)
+}
+
+/// Whether the error is within `tol`: ‖·‖² ≤ tol² ‖q‖² (relative) when ‖q‖ > ε, else
+/// ‖·‖² ≤ tol²; false for NaN.
+fn within<T: Float>((err, norm): (Lanes<T, LANES>, Lanes<T, LANES>), tol: T) -> Mask<LANES> {
+    let eps = T::epsilon() * T::epsilon();
+    from_fn(|l| {
+        let scale = if norm.0[l] > eps { norm.0[l] } else { T::one() };
+        err.0[l] <= tol * tol * scale
+    })
+}
+
+/// Siconos's error from its squares.
+fn residual<T: Float>((err, norm): (Lanes<T, LANES>, Lanes<T, LANES>)) -> Lanes<T, LANES> {
+    let eps = T::epsilon() * T::epsilon();
+    Lanes(from_fn(|l| {
+        let scale = if norm.0[l] > eps { norm.0[l] } else { T::one() };
+        (err.0[l] / scale).sqrt()
+    }))
 }

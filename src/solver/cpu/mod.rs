@@ -7,6 +7,7 @@ pub mod chain;
 pub mod enumerative;
 mod euler_moreau_step;
 pub mod jacobi;
+pub mod lanes;
 pub mod lemke;
 mod moreau_jean_step;
 pub mod pgs;

@@ -1,0 +1,72 @@
+//! `Lanes<T, L>`: L values stepped in lockstep — the CPU's stand-in for the GPU's
+//! invocations. The arithmetic is element-wise on fixed-size arrays, which the compiler turns
+//! into SIMD instructions; branches become masks and selects.
+
+use std::array::from_fn;
+use std::ops::{Add, Div, Mul, Sub};
+
+use num_traits::Float;
+
+/// One boolean per lane.
+pub type Mask<const L: usize> = [bool; L];
+
+/// L values of `T`, one per lane.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Lanes<T, const L: usize>(pub [T; L]);
+
+impl<T: Float, const L: usize> Lanes<T, L> {
+    /// `x` in every lane.
+    pub fn splat(x: T) -> Self {
+        Self([x; L])
+    }
+
+    /// Zero in every lane.
+    pub fn zero() -> Self {
+        Self::splat(T::zero())
+    }
+
+    /// The lane-wise maximum.
+    pub fn max(self, other: Self) -> Self {
+        Self(from_fn(|l| self.0[l].max(other.0[l])))
+    }
+
+    /// The lane-wise square root.
+    pub fn sqrt(self) -> Self {
+        Self(from_fn(|l| self.0[l].sqrt()))
+    }
+
+    /// `self ≤ other` per lane (false where either is NaN).
+    pub fn le(self, other: Self) -> Mask<L> {
+        from_fn(|l| self.0[l] <= other.0[l])
+    }
+
+    /// `self > other` per lane (false where either is NaN).
+    pub fn gt(self, other: Self) -> Mask<L> {
+        from_fn(|l| self.0[l] > other.0[l])
+    }
+
+    /// `if mask { a } else { b }` per lane.
+    pub fn select(mask: Mask<L>, a: Self, b: Self) -> Self {
+        Self(from_fn(|l| if mask[l] { a.0[l] } else { b.0[l] }))
+    }
+}
+
+macro_rules! lane_wise {
+    ($trait:ident, $method:ident, $op:tt) => {
+        impl<T: Float, const L: usize> $trait for Lanes<T, L> {
+            type Output = Self;
+            fn $method(self, other: Self) -> Self {
+                Self(from_fn(|l| self.0[l] $op other.0[l]))
+            }
+        }
+    };
+}
+lane_wise!(Add, add, +);
+lane_wise!(Sub, sub, -);
+lane_wise!(Mul, mul, *);
+lane_wise!(Div, div, /);
+
+/// `a && !b` per lane.
+pub fn and_not<const L: usize>(a: Mask<L>, b: Mask<L>) -> Mask<L> {
+    from_fn(|l| a[l] && !b[l])
+}
