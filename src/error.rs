@@ -55,6 +55,14 @@ pub enum Error {
         /// Why it is not supported.
         reason: String,
     },
+    /// A scenario (file or value) that cannot be run as written.
+    #[error("scenario: {what}: {reason}")]
+    Scenario {
+        /// The field or section at fault, e.g. `parameter \`height\``.
+        what: String,
+        /// What is wrong and how to fix it.
+        reason: String,
+    },
     /// A matrix that must be inverted is singular.
     #[error("{what}: matrix is singular")]
     Singular {

@@ -32,6 +32,7 @@
 #![warn(missing_docs)]
 
 pub mod assemble;
+pub mod ensemble;
 pub mod error;
 pub mod io;
 pub mod model;

@@ -97,6 +97,21 @@ impl Nsds {
         DVector::from_vec(parts)
     }
 
+    /// Total mechanical energy of the Lagrangian systems (½vᵀMv + ½qᵀKq − F_extᵀq each; 0
+    /// for first-order systems) at the concatenated state (q, v).
+    pub fn energy(&self, q: &DVector<f64>, v: &DVector<f64>) -> Result<f64> {
+        let mut energy = 0.0;
+        let mut offset = 0;
+        for (_, ds) in self.systems() {
+            let n = ds.dimension();
+            if let Some(l) = ds.as_lagrangian() {
+                energy += l.energy(&q.rows(offset, n).into_owned(), &v.rows(offset, n).into_owned())?;
+            }
+            offset += n;
+        }
+        Ok(energy)
+    }
+
     /// The systems, with their names, in insertion order.
     pub fn systems(&self) -> impl Iterator<Item = (&str, &DynamicalSystem)> {
         self.systems.iter().map(|(name, ds)| (name.as_str(), ds))

@@ -151,6 +151,27 @@ impl TimeStepping {
             .into_owned()
     }
 
+    /// Replaces the state by `qv` = (q, v) of all systems, concatenated (to continue a run
+    /// from a state saved elsewhere).
+    pub fn set_state(&mut self, qv: &[f64]) -> Result<()> {
+        let n = self.q.len();
+        if qv.len() != 2 * n {
+            return Err(Error::Dimension {
+                what: "TimeStepping::set_state: (q, v)".into(),
+                expected: (2 * n).to_string(),
+                got: qv.len().to_string(),
+            });
+        }
+        self.q.copy_from_slice(&qv[..n]);
+        self.v.copy_from_slice(&qv[n..]);
+        Ok(())
+    }
+
+    /// The impulses λ of the last step, interaction by interaction.
+    pub fn lambda(&self) -> &DVector<f64> {
+        &self.lambda
+    }
+
     /// What the last step did.
     pub fn last_report(&self) -> StepReport {
         self.last
@@ -249,14 +270,7 @@ impl TimeStepping {
 
     /// Total mechanical energy of the Lagrangian systems (0 for first-order scenes).
     pub fn energy(&self) -> Result<f64> {
-        let mut energy = 0.0;
-        for (i, (_, ds)) in self.nsds.systems().enumerate() {
-            if let Some(l) = ds.as_lagrangian() {
-                let (o, n) = (self.offsets[i], ds.dimension());
-                energy += l.energy(&self.q.rows(o, n).into_owned(), &self.v.rows(o, n).into_owned())?;
-            }
-        }
-        Ok(energy)
+        self.nsds.energy(&self.q, &self.v)
     }
 
     /// Block-diagonal assembly over the systems of `f(system index, offset, dimension)`.

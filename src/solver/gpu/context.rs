@@ -33,6 +33,14 @@ pub struct AdapterSummary {
     pub f64: bool,
 }
 
+impl std::fmt::Display for AdapterSummary {
+    /// `name — backend (device type), f64`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let f64 = if self.f64 { ", f64" } else { "" };
+        write!(f, "{} — {} ({}){f64}", self.name, self.backend, self.device_type)
+    }
+}
+
 fn instance() -> wgpu::Instance {
     let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
     desc.backends = wgpu::Backends::VULKAN | wgpu::Backends::METAL | wgpu::Backends::DX12;

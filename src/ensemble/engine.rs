@@ -1,0 +1,244 @@
+//! The backends an ensemble runs on, behind one interface: scenes in, final states and
+//! per-scene health out.
+
+use rayon::prelude::*;
+
+use super::scenario::{PrecisionChoice, Scenario};
+use super::template::SampledScene;
+use crate::assemble::layout::{HealthCounters, NON_FINITE, NOT_CONVERGED};
+use crate::assemble::{LinearScene, SceneBatch};
+use crate::error::{Error, Result};
+use crate::solver::SolverOptions;
+use crate::solver::cpu::batch::{self, BatchOptions, BatchState};
+use crate::solver::cpu::{Integrator, TimeStepping, batch::record_contact};
+use crate::solver::gpu::{BatchKernel, BatchOutcome, GpuContext, Precision};
+
+/// Where to run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Backend {
+    /// A hardware GPU if there is one, else the CPU (with a notice).
+    #[default]
+    Auto,
+    /// The GPU kernels on the best adapter (software adapters included).
+    Gpu,
+    /// The batched CPU stepper in f64 on all cores.
+    Cpu,
+    /// The dense f64 reference stepper, one scene per task on all cores (any solver).
+    Reference,
+}
+
+impl std::str::FromStr for Backend {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "auto" => Ok(Self::Auto),
+            "gpu" => Ok(Self::Gpu),
+            "cpu" => Ok(Self::Cpu),
+            "reference" => Ok(Self::Reference),
+            _ => Err(Error::Scenario {
+                what: format!("backend `{s}`"),
+                reason: "expected auto, gpu, cpu or reference".into(),
+            }),
+        }
+    }
+}
+
+/// What one run leaves per scene: final state and health (the batch layout).
+pub type ChunkOutcome = BatchOutcome;
+
+/// An opened backend.
+pub enum Engine {
+    /// The scene-parallel GPU kernel.
+    Gpu {
+        /// The device.
+        ctx: GpuContext,
+        /// The compiled kernel.
+        kernel: BatchKernel,
+        /// Its precision.
+        precision: Precision,
+    },
+    /// [`batch::run`] in f64 on all cores.
+    Cpu,
+    /// [`TimeStepping`] per scene.
+    Reference,
+}
+
+impl Engine {
+    /// Opens `backend` for `scenario`, and says why when `Auto` did not take the GPU.
+    pub fn open(backend: Backend, scenario: &Scenario) -> Result<(Self, Option<String>)> {
+        let batched = scenario.solver.kind == super::scenario::SolverName::Pgs;
+        let gpu = |ctx: GpuContext| -> Result<Self> {
+            let precision = match scenario.solver.precision {
+                PrecisionChoice::F32 => Precision::F32,
+                PrecisionChoice::F64 => Precision::F64,
+                PrecisionChoice::Auto if ctx.supports_f64() => Precision::F64,
+                PrecisionChoice::Auto => Precision::F32,
+            };
+            let kernel = BatchKernel::new(&ctx, precision)?;
+            Ok(Self::Gpu { ctx, kernel, precision })
+        };
+        match backend {
+            Backend::Gpu | Backend::Cpu if !batched => Err(Error::Unsupported {
+                what: format!("solver {:?}", scenario.solver.kind),
+                reason: "the batched engines solve with PGS: use --backend reference for other solvers".into(),
+            }),
+            Backend::Gpu => Ok((gpu(GpuContext::new()?)?, None)),
+            Backend::Cpu => Ok((Self::Cpu, None)),
+            Backend::Reference => Ok((Self::Reference, None)),
+            Backend::Auto if !batched => Ok((
+                Self::Reference,
+                Some(format!(
+                    "solver {:?} runs on the reference stepper",
+                    scenario.solver.kind
+                )),
+            )),
+            Backend::Auto => match GpuContext::new() {
+                Ok(ctx) if !ctx.is_cpu() => Ok((gpu(ctx)?, None)),
+                Ok(ctx) => Ok((
+                    Self::Cpu,
+                    Some(format!(
+                        "only a software adapter ({}): running on the CPU backend (--backend gpu to use it)",
+                        ctx.adapter_name()
+                    )),
+                )),
+                Err(e) => Ok((Self::Cpu, Some(format!("{e}: running on the CPU backend")))),
+            },
+        }
+    }
+
+    /// One line naming the backend, e.g. `gpu NVIDIA H100 (Vulkan) f64`.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Gpu { ctx, precision, .. } => format!("gpu {} {precision:?}", ctx.adapter_name()),
+            Self::Cpu => format!("cpu {} threads f64", rayon::current_num_threads()),
+            Self::Reference => format!("reference {} threads f64", rayon::current_num_threads()),
+        }
+    }
+
+    /// Short name: gpu, cpu or reference.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Gpu { .. } => "gpu",
+            Self::Cpu => "cpu",
+            Self::Reference => "reference",
+        }
+    }
+
+    fn batch_options(&self, scenario: &Scenario) -> BatchOptions {
+        let double = !matches!(
+            self,
+            Self::Gpu {
+                precision: Precision::F32,
+                ..
+            }
+        );
+        BatchOptions {
+            tolerance: scenario.solver.tolerance(double),
+            max_iterations: scenario.solver.max_iterations,
+        }
+    }
+
+    /// Steps `scenes` from their initial states `steps` times (`state`: replaces the
+    /// initial q, v of every scene when given, in batch layout).
+    pub fn run(
+        &self,
+        scenario: &Scenario,
+        scenes: &[SampledScene],
+        state: Option<&[f64]>,
+        steps: u32,
+    ) -> Result<ChunkOutcome> {
+        if let Self::Reference = self {
+            return reference(scenario, scenes, state, steps);
+        }
+        let (h, theta) = (scenario.time.step, scenario.time.theta);
+        let linear: Vec<LinearScene> = scenes
+            .par_iter()
+            .map(|s| LinearScene::from_nsds(&s.nsds, h, theta))
+            .collect::<Result<_>>()?;
+        let mut batch = SceneBatch::new(h, scenario.osi())?;
+        for scene in &linear {
+            batch.push(scene)?;
+        }
+        if let Some(state) = state {
+            batch.state.copy_from_slice(state);
+        }
+        let options = self.batch_options(scenario);
+        match self {
+            Self::Gpu { ctx, kernel, .. } => kernel.run(ctx, &batch, steps, &options),
+            _ => {
+                let mut st = BatchState::<f64>::new(&batch);
+                batch::run(&batch, &batch.operators, &mut st, steps, &options);
+                Ok(BatchOutcome {
+                    state: st.state,
+                    counters: st.counters,
+                    extremes: st.extremes,
+                })
+            }
+        }
+    }
+}
+
+/// The reference stepper on each scene (in parallel), with the batch engines' health.
+fn reference(scenario: &Scenario, scenes: &[SampledScene], state: Option<&[f64]>, steps: u32) -> Result<ChunkOutcome> {
+    let per_scene: Vec<(Vec<f64>, HealthCounters, [f64; 2])> = scenes
+        .par_iter()
+        .enumerate()
+        .map(|(k, scene)| {
+            let nsds = scenario.sample(scene.index)?.nsds;
+            let n: usize = nsds.systems().map(|(_, ds)| ds.dimension()).sum();
+            let mut sim = TimeStepping::new(nsds, Integrator::MoreauJean(scenario.osi()), 0.0, scenario.time.step)?;
+            if let Some(state) = state {
+                sim.set_state(&state[2 * n * k..2 * n * (k + 1)])?;
+            }
+            sim.solver = scenario.solver.kind();
+            sim.solver_options = SolverOptions {
+                tolerance: scenario.solver.tolerance(true),
+                max_iterations: scenario.solver.max_iterations as usize,
+                omega: scenario.solver.omega,
+                warm_start: false,
+            };
+            let mut counters = HealthCounters::default();
+            let mut extremes = [f64::MIN; 2];
+            for _ in 0..steps {
+                if let Some(y) = sim.sample()?.y.iter().map(|&y| -y).reduce(f64::max) {
+                    extremes[1] = extremes[1].max(y);
+                }
+                if let Err(e) = sim.step() {
+                    if let Error::NotConverged {
+                        residual, iterations, ..
+                    } = e
+                    {
+                        counters.flags |= NOT_CONVERGED;
+                        extremes[0] = extremes[0].max(residual);
+                        counters.max_iterations = counters.max_iterations.max(iterations as u32);
+                    } else {
+                        counters.flags |= NON_FINITE;
+                    }
+                    break;
+                }
+                if let Some(lcp) = sim.last_report().lcp {
+                    extremes[0] = extremes[0].max(lcp.residual);
+                    counters.max_iterations = counters.max_iterations.max(lcp.iterations as u32);
+                }
+                record_contact(&mut counters, sim.lambda().iter().any(|&l| l > 0.0));
+            }
+            let sample = sim.sample()?;
+            let state: Vec<f64> = sample.q.iter().chain(sample.v.iter()).copied().collect();
+            if !state.iter().all(|x| x.is_finite()) {
+                counters.flags |= NON_FINITE;
+            }
+            Ok((state, counters, extremes))
+        })
+        .collect::<Result<_>>()?;
+    let mut outcome = BatchOutcome {
+        state: Vec::new(),
+        counters: Vec::new(),
+        extremes: Vec::new(),
+    };
+    for (state, counters, extremes) in per_scene {
+        outcome.state.extend(state);
+        outcome.counters.push(counters);
+        outcome.extremes.extend(extremes);
+    }
+    Ok(outcome)
+}

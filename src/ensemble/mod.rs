@@ -1,0 +1,314 @@
+//! Monte Carlo ensembles: a [`Scenario`] (a scene template whose parameters are fixed or
+//! drawn per scene), run on a [`Backend`], summarised scene by scene in a [`Table`] with its
+//! [`Statistics`], plus the trajectories of a few scenes.
+//!
+//! Scene s draws its parameters from its own random stream keyed by (seed, s), and every
+//! backend steps scenes independently, so a scene's row is the same whatever the chunking,
+//! the sharding or the thread count.
+//!
+//! ```
+//! use ricochet::ensemble::{self, Backend, RunOptions, Scenario, Statistics};
+//!
+//! let scenario = Scenario::from_toml(r#"
+//!     name = "balls"
+//!     scenes = 64
+//!     seed = 7
+//!     [scene]
+//!     template = "bouncing_ball"
+//!     height = { uniform = [1.0, 2.0] }
+//!     restitution = 0.9
+//!     [time]
+//!     step = 1e-3
+//!     final = 1.0
+//! "#).unwrap();
+//! let options = RunOptions { backend: Backend::Cpu, ..Default::default() };
+//! let run = ensemble::run(&scenario, &options, &mut |_| {}).unwrap();
+//! let impacts = run.summary.column("impacts").unwrap();
+//! // Dropped from 1–2 m (centre; radius 0.1 m), every ball hits the floor within 0.6 s and
+//! // bounces at most twice in 1 s.
+//! assert!(impacts.iter().all(|&n| (1.0..=2.0).contains(&n)));
+//! let stats = Statistics::of(&run.summary);
+//! assert_eq!(stats.columns["height"].count, 64);
+//! ```
+
+mod engine;
+pub mod output;
+pub mod plots;
+pub mod sampling;
+pub mod scenario;
+pub mod stats;
+pub mod table;
+pub mod template;
+
+use std::ops::Range;
+use std::time::Instant;
+
+use nalgebra::DVector;
+use rayon::prelude::*;
+
+pub use engine::{Backend, Engine};
+pub use scenario::Scenario;
+pub use stats::Statistics;
+pub use table::Table;
+
+use crate::assemble::layout::HealthCounters;
+use crate::error::{Error, Result};
+use crate::solver::gpu::BatchOutcome;
+use template::SampledScene;
+
+/// How to run an ensemble.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Where.
+    pub backend: Backend,
+    /// Scenes built, stepped and summarised at a time (bounds host memory). Default 65 536.
+    pub chunk: usize,
+    /// The slice of the scenes to run.
+    pub shard: Shard,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        Self {
+            backend: Backend::Auto,
+            chunk: 1 << 16,
+            shard: Shard { index: 0, count: 1 },
+        }
+    }
+}
+
+/// Shard i of n: scenes ⌊N i / n⌋ .. ⌊N (i+1) / n⌋.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// i (from 0).
+    pub index: usize,
+    /// n.
+    pub count: usize,
+}
+
+impl Shard {
+    /// The scenes of this shard out of `scenes`.
+    pub fn range(&self, scenes: usize) -> Range<usize> {
+        scenes * self.index / self.count..scenes * (self.index + 1) / self.count
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = Error;
+    /// `i/n` with i < n.
+    fn from_str(s: &str) -> Result<Self> {
+        let parsed = s
+            .split_once('/')
+            .and_then(|(i, n)| Some((i.trim().parse().ok()?, n.trim().parse().ok()?)));
+        match parsed {
+            Some((index, count)) if index < count => Ok(Self { index, count }),
+            _ => Err(Error::Scenario {
+                what: format!("shard `{s}`"),
+                reason: "expected i/n with 0 ≤ i < n, e.g. 0/4".into(),
+            }),
+        }
+    }
+}
+
+/// What a run produced.
+pub struct EnsembleRun {
+    /// The backend, described.
+    pub engine: String,
+    /// Why `Auto` chose what it chose, when not the GPU.
+    pub notice: Option<String>,
+    /// One row per scene (see [`summary_columns`]).
+    pub summary: Table,
+    /// `scene, t, q…, v…` every `record.stride` steps of the recorded scenes.
+    pub trajectories: Table,
+    /// Wall-clock seconds of the whole run.
+    pub seconds: f64,
+    /// Scenes × steps.
+    pub scene_steps: u64,
+}
+
+/// Runs the scenes of `options.shard`, calling `progress` with the number of scenes done.
+pub fn run(scenario: &Scenario, options: &RunOptions, progress: &mut dyn FnMut(usize)) -> Result<EnsembleRun> {
+    let (engine, notice) = Engine::open(options.backend, scenario)?;
+    let mut run = run_on(
+        &engine,
+        scenario,
+        options.shard.range(scenario.scenes),
+        options.chunk,
+        progress,
+    )?;
+    run.notice = notice;
+    Ok(run)
+}
+
+/// Runs `scenes` on an opened engine.
+pub fn run_on(
+    engine: &Engine,
+    scenario: &Scenario,
+    scenes: Range<usize>,
+    chunk: usize,
+    progress: &mut dyn FnMut(usize),
+) -> Result<EnsembleRun> {
+    let start = Instant::now();
+    let steps = u32::try_from(scenario.steps()).map_err(|_| Error::Scenario {
+        what: "time".into(),
+        reason: "more than 2³² steps".into(),
+    })?;
+    let mut summary = Table::new(summary_columns(scenario)?);
+    let mut done = 0;
+    for first in scenes.clone().step_by(chunk.max(1)) {
+        let last = (first + chunk.max(1)).min(scenes.end);
+        let sampled: Vec<SampledScene> = (first..last)
+            .into_par_iter()
+            .map(|s| scenario.sample(s))
+            .collect::<Result<_>>()?;
+        let outcome = engine.run(scenario, &sampled, None, steps)?;
+        append_summary(&mut summary, scenario, &sampled, &outcome)?;
+        done += last - first;
+        progress(done);
+    }
+    let recorded: Vec<usize> = scenario
+        .recorded_scenes()
+        .into_iter()
+        .filter(|s| scenes.contains(s))
+        .collect();
+    let trajectories = record(engine, scenario, &recorded, steps)?;
+    Ok(EnsembleRun {
+        engine: engine.describe(),
+        notice: None,
+        summary,
+        trajectories,
+        seconds: start.elapsed().as_secs_f64(),
+        scene_steps: scenes.len() as u64 * u64::from(steps),
+    })
+}
+
+/// The summary columns: `scene`, the drawn parameters, `impacts` (contact onsets),
+/// `last_impact_time` (end of the step of the last one; NaN without impacts), `in_contact`
+/// (1 if a contact carried an impulse in the last step: at rest on a support),
+/// `q0…`, `v0…` (final state), `max_penetration` (max over steps of −y, ≥ 0),
+/// `energy_initial`, `energy_change` (final − initial), `lcp_residual` (worst Siconos
+/// error), `lcp_iterations` (most sweeps in a step), `converged` and `finite` (1 or 0).
+pub fn summary_columns(scenario: &Scenario) -> Result<Vec<String>> {
+    let n: usize = scenario.sample(0)?.nsds.systems().map(|(_, ds)| ds.dimension()).sum();
+    let mut columns = vec!["scene".to_string()];
+    columns.extend(scenario.drawn_names()?);
+    columns.extend(["impacts", "last_impact_time", "in_contact"].map(String::from));
+    columns.extend((0..n).map(|i| format!("q{i}")));
+    columns.extend((0..n).map(|i| format!("v{i}")));
+    columns.extend(
+        [
+            "max_penetration",
+            "energy_initial",
+            "energy_change",
+            "lcp_residual",
+            "lcp_iterations",
+            "converged",
+            "finite",
+        ]
+        .map(String::from),
+    );
+    Ok(columns)
+}
+
+/// The trajectory columns: `scene`, `t`, `q0…`, `v0…`.
+fn trajectory_columns(n: usize) -> Vec<String> {
+    let mut columns = vec!["scene".to_string(), "t".to_string()];
+    columns.extend((0..n).map(|i| format!("q{i}")));
+    columns.extend((0..n).map(|i| format!("v{i}")));
+    columns
+}
+
+fn initial_state(scene: &SampledScene) -> (DVector<f64>, DVector<f64>) {
+    let (mut q, mut v) = (Vec::new(), Vec::new());
+    for (_, ds) in scene.nsds.systems() {
+        let (qi, vi) = ds.initial_state();
+        q.extend(qi.iter());
+        v.extend(vi.iter());
+    }
+    (DVector::from_vec(q), DVector::from_vec(v))
+}
+
+fn append_summary(
+    summary: &mut Table,
+    scenario: &Scenario,
+    scenes: &[SampledScene],
+    outcome: &BatchOutcome,
+) -> Result<()> {
+    let h = scenario.time.step;
+    let mut offset = 0;
+    let mut row = Vec::with_capacity(summary.columns.len());
+    for (k, scene) in scenes.iter().enumerate() {
+        let (q0, v0) = initial_state(scene);
+        let n = q0.len();
+        let state = &outcome.state[offset..offset + 2 * n];
+        offset += 2 * n;
+        let c: HealthCounters = outcome.counters[k];
+        let (residual, deepest) = (outcome.extremes[2 * k], outcome.extremes[2 * k + 1]);
+        let (q, v) = (
+            DVector::from_column_slice(&state[..n]),
+            DVector::from_column_slice(&state[n..]),
+        );
+        let energy_initial = scene.nsds.energy(&q0, &v0)?;
+        let energy_final = scene.nsds.energy(&q, &v)?;
+        let flag = |b: bool| if b { 1.0 } else { 0.0 };
+        row.clear();
+        row.push(scene.index as f64);
+        row.extend(&scene.drawn);
+        row.push(f64::from(c.impacts));
+        row.push(if c.impacts > 0 {
+            f64::from(c.last_impact) * h
+        } else {
+            f64::NAN
+        });
+        row.push(flag(c.in_contact()));
+        row.extend(state);
+        row.push(deepest.max(0.0));
+        row.push(energy_initial);
+        row.push(energy_final - energy_initial);
+        row.push(residual.max(0.0));
+        row.push(f64::from(c.max_iterations));
+        row.push(flag(c.flags & crate::assemble::layout::NOT_CONVERGED == 0));
+        row.push(flag(c.flags & crate::assemble::layout::NON_FINITE == 0));
+        summary.push(&row);
+    }
+    Ok(())
+}
+
+/// The trajectories of `scenes`: the run cut into segments of `record.stride` steps, the
+/// state read back after each.
+fn record(engine: &Engine, scenario: &Scenario, scenes: &[usize], steps: u32) -> Result<Table> {
+    let sampled: Vec<SampledScene> = scenes.iter().map(|&s| scenario.sample(s)).collect::<Result<_>>()?;
+    let n = sampled.first().map_or(0, |s| initial_state(s).0.len());
+    let mut table = Table::new(trajectory_columns(n));
+    if sampled.is_empty() {
+        return Ok(table);
+    }
+    let mut state: Vec<f64> = sampled
+        .iter()
+        .flat_map(|s| {
+            let (q, v) = initial_state(s);
+            q.iter().chain(v.iter()).copied().collect::<Vec<_>>()
+        })
+        .collect();
+    let mut rows: Vec<(usize, u32, Vec<f64>)> = Vec::new();
+    let mut push = |k: u32, state: &[f64]| {
+        for (i, s) in scenes.iter().enumerate() {
+            rows.push((*s, k, state[2 * n * i..2 * n * (i + 1)].to_vec()));
+        }
+    };
+    push(0, &state);
+    let mut k = 0;
+    while k < steps {
+        let segment = scenario.record.stride.min(steps - k);
+        state = engine.run(scenario, &sampled, Some(&state), segment)?.state;
+        k += segment;
+        push(k, &state);
+    }
+    rows.sort_by_key(|(s, k, _)| (*s, *k));
+    for (s, k, values) in rows {
+        let mut row = vec![s as f64, f64::from(k) * scenario.time.step];
+        row.extend(values);
+        table.push(&row);
+    }
+    Ok(table)
+}

@@ -1,0 +1,163 @@
+//! The files of a run directory, written the same way by a run and by a merge of shards:
+//!
+//! - `summary.csv`, `summary.npy`: one row per scene (see [`super::summary_columns`]);
+//! - `stats.json`: [`Statistics`] of every summary column;
+//! - `trajectories.csv`: the recorded scenes;
+//! - `run.json`: the scenario's name, seed, scene count and the shard;
+//! - `histograms.png`, `trajectories.png`: see [`super::plots`].
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::{Shard, Statistics, Table};
+use crate::error::{Error, Result};
+
+/// `run.json`: what a directory holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// Scenario name.
+    pub scenario: String,
+    /// Its seed.
+    pub seed: u64,
+    /// Scenes in the whole ensemble.
+    pub scenes: usize,
+    /// The shard this directory holds, [i, n] ([0, 1]: all of it).
+    pub shard: [usize; 2],
+}
+
+/// A run's results, as written to or read from a directory.
+pub struct RunFiles {
+    /// `run.json`.
+    pub info: RunInfo,
+    /// `summary.csv`.
+    pub summary: Table,
+    /// `trajectories.csv`.
+    pub trajectories: Table,
+}
+
+fn create(path: &Path) -> Result<BufWriter<File>> {
+    File::create(path).map(BufWriter::new).map_err(|e| Error::Parse {
+        file: path.display().to_string(),
+        reason: format!("cannot create: {e}"),
+    })
+}
+
+fn open(path: &Path) -> Result<BufReader<File>> {
+    File::open(path).map(BufReader::new).map_err(|e| Error::Parse {
+        file: path.display().to_string(),
+        reason: format!("cannot open: {e}"),
+    })
+}
+
+impl RunFiles {
+    /// Writes every file into `dir` (created if needed); returns the paths written and,
+    /// when the plots could not be drawn, why.
+    pub fn write(&self, dir: &Path) -> Result<(Vec<PathBuf>, Option<String>)> {
+        std::fs::create_dir_all(dir)?;
+        let path = |name: &str| dir.join(name);
+        let mut written = Vec::new();
+        let mut file = |name: &str, write: &dyn Fn(&mut BufWriter<File>) -> Result<()>| -> Result<()> {
+            let p = path(name);
+            let mut out = create(&p)?;
+            write(&mut out)?;
+            out.flush()?;
+            written.push(p);
+            Ok(())
+        };
+        file("summary.csv", &|out| self.summary.write_csv(out))?;
+        file("summary.npy", &|out| self.summary.write_npy(out))?;
+        file("trajectories.csv", &|out| self.trajectories.write_csv(out))?;
+        file("stats.json", &|out| {
+            serde_json::to_writer_pretty(&mut *out, &Statistics::of(&self.summary)).map_err(std::io::Error::other)?;
+            Ok(writeln!(out)?)
+        })?;
+        file("run.json", &|out| {
+            serde_json::to_writer_pretty(&mut *out, &self.info).map_err(std::io::Error::other)?;
+            Ok(writeln!(out)?)
+        })?;
+        match super::plots::draw(dir, &self.summary, &self.trajectories)? {
+            Ok(plots) => {
+                written.extend(plots);
+                Ok((written, None))
+            }
+            Err(reason) => Ok((written, Some(format!("no plots: {reason}")))),
+        }
+    }
+
+    /// Reads the directory a run (or a merge) wrote.
+    pub fn read(dir: &Path) -> Result<Self> {
+        let read_table = |name: &str| {
+            let p = dir.join(name);
+            Table::read_csv(open(&p)?, &p.display().to_string())
+        };
+        let p = dir.join("run.json");
+        let info: RunInfo = serde_json::from_reader(open(&p)?).map_err(|e| Error::Parse {
+            file: p.display().to_string(),
+            reason: e.to_string(),
+        })?;
+        Ok(Self {
+            info,
+            summary: read_table("summary.csv")?,
+            trajectories: read_table("trajectories.csv")?,
+        })
+    }
+
+    /// Merges shards of one ensemble into what a single run would have written: rows sorted
+    /// by scene, and every scene present exactly once.
+    pub fn merge(parts: Vec<RunFiles>) -> Result<Self> {
+        let wrong = |reason: String| Error::Scenario {
+            what: "merge".into(),
+            reason,
+        };
+        let mut parts = parts.into_iter();
+        let first = parts.next().ok_or_else(|| wrong("no directory given".into()))?;
+        let (mut summary, mut trajectories) = (first.summary, first.trajectories);
+        let info = RunInfo {
+            shard: [0, 1],
+            ..first.info
+        };
+        for part in parts {
+            if (&part.info.scenario, part.info.seed, part.info.scenes) != (&info.scenario, info.seed, info.scenes) {
+                return Err(wrong(format!(
+                    "shards of different ensembles: {:?} vs {:?}",
+                    part.info, info
+                )));
+            }
+            summary.append(&part.summary)?;
+            trajectories.append(&part.trajectories)?;
+        }
+        summary.sort_by_leading(1);
+        trajectories.sort_by_leading(2);
+        let scenes = summary.column("scene").unwrap_or_default();
+        if let Some(i) = (0..info.scenes).find(|&i| scenes.get(i) != Some(&(i as f64))) {
+            return Err(wrong(format!(
+                "scene {i} is missing or duplicated ({} rows for {} scenes)",
+                scenes.len(),
+                info.scenes
+            )));
+        }
+        if scenes.len() != info.scenes {
+            return Err(wrong(format!("{} rows for {} scenes", scenes.len(), info.scenes)));
+        }
+        Ok(Self {
+            info,
+            summary,
+            trajectories,
+        })
+    }
+}
+
+impl RunInfo {
+    /// The info of a run of `scenario`'s `shard`.
+    pub fn new(scenario: &super::Scenario, shard: Shard) -> Self {
+        Self {
+            scenario: scenario.name.clone(),
+            seed: scenario.seed,
+            scenes: scenario.scenes,
+            shard: [shard.index, shard.count],
+        }
+    }
+}

@@ -1,0 +1,263 @@
+//! Scenario files (TOML): what to simulate, how many times, and what to record.
+//!
+//! ```toml
+//! name = "bouncing_ball"
+//! scenes = 100000
+//! seed = 42
+//!
+//! [scene]
+//! template = "bouncing_ball"
+//! height = { uniform = [1.0, 2.0] }
+//! restitution = 0.9
+//!
+//! [time]
+//! step = 1e-3
+//! final = 2.0
+//!
+//! [solver]          # optional
+//! tolerance = 1e-12
+//!
+//! [record]          # optional
+//! trajectories = 4
+//! stride = 10
+//! ```
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::sampling::scene_rng;
+use super::template::{SampledScene, SceneSpec};
+use crate::error::{Error, Result};
+use crate::model::check;
+use crate::solver::SolverKind;
+use crate::solver::moreau_jean::{Activation, MoreauJeanOSI};
+
+/// A Monte Carlo ensemble: N scenes drawn from one template.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// A name for reports.
+    pub name: String,
+    /// Number of scenes N.
+    #[serde(default = "default_scenes")]
+    pub scenes: usize,
+    /// Seed of the scenes' random streams.
+    #[serde(default)]
+    pub seed: u64,
+    /// The template and its parameters.
+    pub scene: SceneSpec,
+    /// Time stepping.
+    pub time: TimeSettings,
+    /// The one-step problem's solver.
+    #[serde(default)]
+    pub solver: SolverSettings,
+    /// What to record besides the per-scene summary.
+    #[serde(default)]
+    pub record: RecordSettings,
+}
+
+fn default_scenes() -> usize {
+    1000
+}
+
+/// `[time]`: Moreau–Jean from t = 0.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimeSettings {
+    /// Step h (s).
+    pub step: f64,
+    /// Final time T (s); the run takes ⌈T/h⌉ steps.
+    #[serde(rename = "final")]
+    pub final_time: f64,
+    /// θ. Default ½.
+    #[serde(default = "half")]
+    pub theta: f64,
+    /// γ of the activation test y + γ h ẏ ≤ 0. Default ½.
+    #[serde(default = "half")]
+    pub gamma: f64,
+}
+
+fn half() -> f64 {
+    0.5
+}
+
+/// The LCP solvers a scenario can name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SolverName {
+    /// Projected Gauss–Seidel: the batched engines (GPU and CPU).
+    #[default]
+    Pgs,
+    /// Lemke (exact), on the reference stepper.
+    Lemke,
+    /// Relaxed projected Jacobi, on the reference stepper.
+    Jacobi,
+}
+
+/// Floating-point precision on the GPU.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PrecisionChoice {
+    /// f64 where the adapter has it, else f32.
+    #[default]
+    Auto,
+    /// f32.
+    F32,
+    /// f64 (an error where the adapter lacks it).
+    F64,
+}
+
+/// `[solver]`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SolverSettings {
+    /// Which solver. Default PGS.
+    pub kind: SolverName,
+    /// Siconos's error tolerance. Default: 1e-12 in f64, 1e-6 in f32.
+    pub tolerance: Option<f64>,
+    /// Sweeps (or pivots) per step. Default 200.
+    pub max_iterations: u32,
+    /// Relaxation ω of Jacobi (reference stepper only). Default: provably convergent.
+    pub omega: Option<f64>,
+    /// Precision of the GPU kernels.
+    pub precision: PrecisionChoice,
+}
+
+impl Default for SolverSettings {
+    fn default() -> Self {
+        Self {
+            kind: SolverName::Pgs,
+            tolerance: None,
+            max_iterations: 200,
+            omega: None,
+            precision: PrecisionChoice::Auto,
+        }
+    }
+}
+
+impl SolverSettings {
+    /// The tolerance for a precision.
+    pub fn tolerance(&self, double: bool) -> f64 {
+        self.tolerance.unwrap_or(if double { 1e-12 } else { 1e-6 })
+    }
+
+    /// The reference stepper's solver.
+    pub fn kind(&self) -> SolverKind {
+        match self.kind {
+            SolverName::Pgs => SolverKind::Pgs,
+            SolverName::Lemke => SolverKind::Lemke,
+            SolverName::Jacobi => SolverKind::Jacobi,
+        }
+    }
+}
+
+/// `[record]`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RecordSettings {
+    /// Number K of scenes whose trajectories are kept (spread evenly over the ensemble).
+    pub trajectories: usize,
+    /// Keep every `stride`-th step of them.
+    pub stride: u32,
+}
+
+impl Default for RecordSettings {
+    fn default() -> Self {
+        Self {
+            trajectories: 4,
+            stride: 10,
+        }
+    }
+}
+
+impl Scenario {
+    /// Parses and checks a scenario.
+    pub fn from_toml(text: &str) -> Result<Self> {
+        let scenario: Self = toml::from_str(text).map_err(|e| Error::Scenario {
+            what: "TOML".into(),
+            reason: e.to_string(),
+        })?;
+        scenario.validate()?;
+        Ok(scenario)
+    }
+
+    /// Reads and checks a scenario file.
+    pub fn load(path: impl AsRef<Path>) -> Result<Self> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|e| Error::Parse {
+            file: path.display().to_string(),
+            reason: e.to_string(),
+        })?;
+        Self::from_toml(&text).map_err(|e| match e {
+            Error::Scenario { what, reason } => Error::Scenario {
+                what: format!("{}: {what}", path.display()),
+                reason,
+            },
+            e => e,
+        })
+    }
+
+    /// Checks the numbers and builds scene 0 (which checks the template's parameters).
+    pub fn validate(&self) -> Result<()> {
+        let t = &self.time;
+        check::scalar("time step h", t.step, t.step > 0.0, "must be > 0")?;
+        check::scalar("final time", t.final_time, t.final_time > 0.0, "must be > 0")?;
+        MoreauJeanOSI::new(t.theta, t.gamma)?;
+        if let Some(tol) = self.solver.tolerance {
+            check::scalar("solver tolerance", tol, tol > 0.0, "must be > 0")?;
+        }
+        if self.scenes == 0 {
+            return Err(Error::Scenario {
+                what: "scenes".into(),
+                reason: "must be ≥ 1".into(),
+            });
+        }
+        if self.record.stride == 0 {
+            return Err(Error::Scenario {
+                what: "record.stride".into(),
+                reason: "must be ≥ 1".into(),
+            });
+        }
+        let steps = self.steps();
+        if steps > u64::from(u32::MAX) {
+            return Err(Error::Scenario {
+                what: "time".into(),
+                reason: format!("{steps} steps is more than 2³²; shorten the run or lengthen the step"),
+            });
+        }
+        self.drawn_names().map(|_| ())
+    }
+
+    /// Number of steps ⌈T/h⌉ (a T within 10⁻⁹ h of a grid time counts as that time).
+    pub fn steps(&self) -> u64 {
+        ((self.time.final_time / self.time.step - 1e-9).ceil().max(0.0)) as u64
+    }
+
+    /// The integrator.
+    pub fn osi(&self) -> MoreauJeanOSI {
+        MoreauJeanOSI {
+            theta: self.time.theta,
+            gamma: self.time.gamma,
+            activation: Activation::Current,
+        }
+    }
+
+    /// Names of the drawn parameters, in the order of their summary columns.
+    pub fn drawn_names(&self) -> Result<Vec<String>> {
+        self.scene.drawn_names(scene_rng(self.seed, 0))
+    }
+
+    /// Scene `index`, drawn from its own stream.
+    pub fn sample(&self, index: usize) -> Result<SampledScene> {
+        self.scene.sample(index, scene_rng(self.seed, index as u64))
+    }
+
+    /// The K scenes whose trajectories are recorded: ⌊i N / K⌋ for i < K.
+    pub fn recorded_scenes(&self) -> Vec<usize> {
+        let (n, k) = (self.scenes, self.record.trajectories.min(self.scenes));
+        let mut scenes: Vec<usize> = (0..k).map(|i| i * n / k).collect();
+        scenes.dedup();
+        scenes
+    }
+}

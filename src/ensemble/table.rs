@@ -1,0 +1,152 @@
+//! A table of f64 columns (the per-scene summary, the recorded trajectories) and its files:
+//! CSV (shortest round-trip decimal, so reading it back gives the same bits) and numpy's
+//! `.npy` (a structured array with one named `<f8` field per column).
+
+use std::io::{BufRead, Write};
+
+use crate::error::{Error, Result};
+
+/// Named columns, rows stored one after the other.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Table {
+    /// Column names.
+    pub columns: Vec<String>,
+    /// Row-major values, `columns.len()` per row.
+    pub values: Vec<f64>,
+}
+
+impl Table {
+    /// An empty table with these columns.
+    pub fn new(columns: Vec<String>) -> Self {
+        Self {
+            columns,
+            values: Vec::new(),
+        }
+    }
+
+    /// Number of rows.
+    pub fn rows(&self) -> usize {
+        self.values.len() / self.columns.len().max(1)
+    }
+
+    /// Row `i`.
+    pub fn row(&self, i: usize) -> &[f64] {
+        let c = self.columns.len();
+        &self.values[i * c..(i + 1) * c]
+    }
+
+    /// Appends a row (of `columns.len()` values).
+    pub fn push(&mut self, row: &[f64]) {
+        debug_assert_eq!(row.len(), self.columns.len());
+        self.values.extend_from_slice(row);
+    }
+
+    /// Index of the column `name`.
+    pub fn index(&self, name: &str) -> Option<usize> {
+        self.columns.iter().position(|c| c == name)
+    }
+
+    /// The values of column `name`.
+    pub fn column(&self, name: &str) -> Option<Vec<f64>> {
+        let j = self.index(name)?;
+        Some((0..self.rows()).map(|i| self.row(i)[j]).collect())
+    }
+
+    /// Appends the rows of `other`, which must have the same columns.
+    pub fn append(&mut self, other: &Table) -> Result<()> {
+        if other.columns != self.columns {
+            return Err(Error::Parse {
+                file: "table".into(),
+                reason: format!("columns differ: {:?} vs {:?}", self.columns, other.columns),
+            });
+        }
+        self.values.extend_from_slice(&other.values);
+        Ok(())
+    }
+
+    /// Sorts the rows by their first `keys` columns (stable).
+    pub fn sort_by_leading(&mut self, keys: usize) {
+        let c = self.columns.len();
+        let mut order: Vec<usize> = (0..self.rows()).collect();
+        order.sort_by(|&a, &b| {
+            let (ra, rb) = (&self.values[a * c..a * c + keys], &self.values[b * c..b * c + keys]);
+            ra.iter()
+                .zip(rb)
+                .map(|(x, y)| x.total_cmp(y))
+                .find(|o| o.is_ne())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        self.values = order.iter().flat_map(|&i| self.row(i).to_vec()).collect();
+    }
+
+    /// Writes the table as CSV: a header line, then one line per row.
+    pub fn write_csv(&self, mut out: impl Write) -> Result<()> {
+        writeln!(out, "{}", self.columns.join(","))?;
+        let mut line = String::new();
+        for i in 0..self.rows() {
+            line.clear();
+            for (j, x) in self.row(i).iter().enumerate() {
+                if j > 0 {
+                    line.push(',');
+                }
+                line.push_str(&x.to_string());
+            }
+            line.push('\n');
+            out.write_all(line.as_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// Reads a CSV written by [`Table::write_csv`]; `file` names it in errors.
+    pub fn read_csv(input: impl BufRead, file: &str) -> Result<Self> {
+        let mut lines = input.lines();
+        let header = lines.next().transpose()?.ok_or_else(|| Error::Parse {
+            file: file.into(),
+            reason: "empty file".into(),
+        })?;
+        let mut table = Table::new(header.split(',').map(str::to_owned).collect());
+        for (i, line) in lines.enumerate() {
+            let line = line?;
+            let before = table.values.len();
+            for field in line.split(',') {
+                table.values.push(field.parse().map_err(|_| Error::Parse {
+                    file: file.into(),
+                    reason: format!("line {}: `{field}` is not a number", i + 2),
+                })?);
+            }
+            if table.values.len() - before != table.columns.len() {
+                return Err(Error::Parse {
+                    file: file.into(),
+                    reason: format!("line {}: expected {} fields", i + 2, table.columns.len()),
+                });
+            }
+        }
+        Ok(table)
+    }
+
+    /// Writes the table as a `.npy` structured array (version 1.0, little-endian `<f8`
+    /// fields named after the columns): `pandas.DataFrame(numpy.load(path))`.
+    pub fn write_npy(&self, mut out: impl Write) -> Result<()> {
+        let fields: Vec<String> = self.columns.iter().map(|c| format!("('{c}', '<f8')")).collect();
+        let mut header = format!(
+            "{{'descr': [{}], 'fortran_order': False, 'shape': ({},), }}",
+            fields.join(", "),
+            self.rows()
+        );
+        // Magic (6) + version (2) + length (2) + header + '\n' is a multiple of 64.
+        let total = (10 + header.len() + 1).div_ceil(64) * 64;
+        header.push_str(&" ".repeat(total - 10 - header.len() - 1));
+        header.push('\n');
+        let len = u16::try_from(header.len()).map_err(|_| Error::Unsupported {
+            what: "npy header".into(),
+            reason: "more than 65 535 bytes of column names".into(),
+        })?;
+        out.write_all(b"\x93NUMPY\x01\x00")?;
+        out.write_all(&len.to_le_bytes())?;
+        out.write_all(header.as_bytes())?;
+        for x in &self.values {
+            out.write_all(&x.to_le_bytes())?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,335 @@
+//! `ricochet`: Monte Carlo ensembles of nonsmooth mechanical systems from scenario files.
+//!
+//! ```text
+//! ricochet run scenarios/bouncing_ball.toml --out results/
+//! ricochet verify scenarios/bouncing_ball.toml --scenes 32
+//! ricochet bench scenarios/bouncing_ball.toml --scenes 1000 100000
+//! ricochet run scenario.toml --shard 0/4 --out part0/   (… then)   ricochet merge part*/ --out all/
+//! ricochet adapters
+//! ```
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use ricochet::ensemble::output::{RunFiles, RunInfo};
+use ricochet::ensemble::{self, Backend, Engine, RunOptions, Scenario, Shard, Table};
+use ricochet::solver::gpu::{ADAPTER_VAR, GpuContext, list_adapters};
+
+#[derive(Parser)]
+#[command(
+    name = "ricochet",
+    version,
+    about = "Monte Carlo ensembles of bouncing, impacting systems on the GPU or the CPU"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Runs an ensemble and writes summary.csv, summary.npy, stats.json, trajectories.csv and plots.
+    Run {
+        /// The scenario file (TOML).
+        scenario: PathBuf,
+        /// auto (a hardware GPU, else the CPU), gpu, cpu (all cores) or reference (dense f64 stepper).
+        #[arg(long, default_value = "auto")]
+        backend: Backend,
+        /// Overrides the scenario's number of scenes.
+        #[arg(long)]
+        scenes: Option<usize>,
+        /// Overrides the scenario's seed.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Runs shard i of n (scenes ⌊N i/n⌋ .. ⌊N (i+1)/n⌋); merge the directories afterwards.
+        #[arg(long, default_value = "0/1")]
+        shard: Shard,
+        /// Scenes per chunk (bounds host memory).
+        #[arg(long, default_value_t = 1 << 16)]
+        chunk: usize,
+        /// Output directory.
+        #[arg(long, default_value = "results")]
+        out: PathBuf,
+    },
+    /// Runs K scenes on the reference stepper, the CPU backend and the GPU, and fails if they differ.
+    Verify {
+        /// The scenario file.
+        scenario: PathBuf,
+        /// Scenes to compare.
+        #[arg(long, default_value_t = 32)]
+        scenes: usize,
+    },
+    /// Prints scene-steps per second of every backend (one JSON line each, then a table).
+    Bench {
+        /// The scenario file (default: the bouncing-ball ensemble).
+        scenario: Option<PathBuf>,
+        /// Ensemble sizes.
+        #[arg(long, num_args = 1.., default_values_t = [1000usize, 100_000])]
+        scenes: Vec<usize>,
+        /// Run the reference stepper up to this many scenes.
+        #[arg(long, default_value_t = 1000)]
+        reference_up_to: usize,
+    },
+    /// Merges the directories of the shards of one ensemble into what one run would have written.
+    Merge {
+        /// Shard directories.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// Output directory.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Lists the GPU adapters (pick one with RICOCHET_ADAPTER=name-or-backend).
+    Adapters,
+}
+
+const DEFAULT_SCENARIO: &str = include_str!("../scenarios/bouncing_ball.toml");
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> ricochet::Result<ExitCode> {
+    match cli.command {
+        Command::Run {
+            scenario,
+            backend,
+            scenes,
+            seed,
+            shard,
+            chunk,
+            out,
+        } => {
+            let mut scenario = Scenario::load(&scenario)?;
+            scenario.scenes = scenes.unwrap_or(scenario.scenes);
+            scenario.seed = seed.unwrap_or(scenario.seed);
+            scenario.validate()?;
+            let options = RunOptions { backend, chunk, shard };
+            let total = shard.range(scenario.scenes).len();
+            let bar = ProgressBar::new(total as u64).with_style(
+                ProgressStyle::with_template("{bar:40} {pos}/{len} scenes, {per_sec}, ETA {eta} {msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            let steps = scenario.steps();
+            let start = std::time::Instant::now();
+            let run = ensemble::run(&scenario, &options, &mut |done| {
+                bar.set_position(done as u64);
+                let rate = done as f64 * steps as f64 / start.elapsed().as_secs_f64();
+                bar.set_message(format!("({rate:.3e} scene-steps/s)"));
+            })?;
+            bar.finish();
+            if let Some(notice) = &run.notice {
+                eprintln!("notice: {notice}");
+            }
+            println!(
+                "{}: {} scenes × {steps} steps on {} in {:.2} s ({:.3e} scene-steps/s)",
+                scenario.name,
+                run.summary.rows(),
+                run.engine,
+                run.seconds,
+                run.scene_steps as f64 / run.seconds
+            );
+            report_health(&run.summary);
+            let files = RunFiles {
+                info: RunInfo::new(&scenario, shard),
+                summary: run.summary,
+                trajectories: run.trajectories,
+            };
+            write(&files, &out)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Verify { scenario, scenes } => verify(Scenario::load(&scenario)?, scenes),
+        Command::Bench {
+            scenario,
+            scenes,
+            reference_up_to,
+        } => {
+            let scenario = match scenario {
+                Some(path) => Scenario::load(&path)?,
+                None => Scenario::from_toml(DEFAULT_SCENARIO)?,
+            };
+            bench(scenario, &scenes, reference_up_to)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Merge { dirs, out } => {
+            let parts = dirs
+                .iter()
+                .map(|d| RunFiles::read(d))
+                .collect::<ricochet::Result<Vec<_>>>()?;
+            let merged = RunFiles::merge(parts)?;
+            println!(
+                "{}: {} scenes merged from {} directories",
+                merged.info.scenario,
+                merged.summary.rows(),
+                dirs.len()
+            );
+            write(&merged, &out)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Adapters => {
+            let adapters = list_adapters();
+            if adapters.is_empty() {
+                println!("no Vulkan, Metal or DX12 adapter (on Debian: apt-get install mesa-vulkan-drivers)");
+            }
+            for a in &adapters {
+                println!("{a}");
+            }
+            match GpuContext::new() {
+                Ok(ctx) => println!("selected: {} (set {ADAPTER_VAR} to choose another)", ctx.adapter_name()),
+                Err(e) => println!("{e}"),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn write(files: &RunFiles, out: &std::path::Path) -> ricochet::Result<()> {
+    let (written, notice) = files.write(out)?;
+    for path in written {
+        println!("  wrote {}", path.display());
+    }
+    if let Some(notice) = notice {
+        eprintln!("notice: {notice}");
+    }
+    Ok(())
+}
+
+/// Prints the scenes whose LCP missed its tolerance or whose state became non-finite.
+fn report_health(summary: &Table) {
+    let column = |name: &str| summary.column(name).unwrap_or_default();
+    let (scene, converged, finite) = (column("scene"), column("converged"), column("finite"));
+    let (residual, iterations) = (column("lcp_residual"), column("lcp_iterations"));
+    for (label, flags) in [("did not converge", &converged), ("became NaN or infinite", &finite)] {
+        let bad: Vec<usize> = (0..flags.len()).filter(|&i| flags[i] == 0.0).collect();
+        if let Some(&i) = bad.first() {
+            eprintln!(
+                "warning: {} scenes {label} (first: scene {}, worst LCP residual {:e} after {} sweeps); their rows are kept",
+                bad.len(),
+                scene[i],
+                residual[i],
+                iterations[i]
+            );
+        }
+    }
+}
+
+/// The largest deviation of each compared column of `other` from `reference`, relative to
+/// 1 + |reference|.
+fn deviations(reference: &Table, other: &Table) -> Vec<(String, f64)> {
+    let skip = ["scene", "lcp_residual", "lcp_iterations"];
+    reference
+        .columns
+        .iter()
+        .filter(|c| !skip.contains(&c.as_str()))
+        .map(|c| {
+            let (a, b) = (
+                reference.column(c).unwrap_or_default(),
+                other.column(c).unwrap_or_default(),
+            );
+            let worst = a
+                .iter()
+                .zip(&b)
+                .map(|(x, y)| {
+                    if x.is_nan() && y.is_nan() {
+                        0.0
+                    } else {
+                        (x - y).abs() / (1.0 + x.abs())
+                    }
+                })
+                .fold(0.0, |m: f64, d| if d.is_nan() { f64::INFINITY } else { m.max(d) });
+            (c.clone(), worst)
+        })
+        .collect()
+}
+
+fn verify(mut scenario: Scenario, scenes: usize) -> ricochet::Result<ExitCode> {
+    scenario.scenes = scenes.min(scenario.scenes);
+    scenario.record.trajectories = 0;
+    let run_on = |backend| -> ricochet::Result<Option<(String, Table, f64)>> {
+        let engine = match Engine::open(backend, &scenario) {
+            Ok((engine, _)) => engine,
+            Err(e @ ricochet::Error::NoAdapter { .. }) => {
+                eprintln!("notice: {e}: the GPU is not verified");
+                return Ok(None);
+            }
+            Err(e) => return Err(e),
+        };
+        let double = !engine.describe().ends_with("F32");
+        let run = ensemble::run_on(&engine, &scenario, 0..scenario.scenes, 1 << 16, &mut |_| {})?;
+        // f64 engines agree with the reference to rounding; f32 to its rounding over the run.
+        Ok(Some((run.engine, run.summary, if double { 1e-9 } else { 1e-3 })))
+    };
+    let (_, reference, _) = run_on(Backend::Reference)?.expect("the reference backend always opens");
+    let mut ok = true;
+    for backend in [Backend::Cpu, Backend::Gpu] {
+        let Some((name, summary, tolerance)) = run_on(backend)? else {
+            continue;
+        };
+        println!(
+            "{name} vs reference ({} scenes), relative deviations (tolerance {tolerance:e}):",
+            scenario.scenes
+        );
+        for (column, worst) in deviations(&reference, &summary) {
+            let exact = ["impacts", "in_contact", "converged", "finite"].contains(&column.as_str());
+            let pass = if exact && tolerance < 1e-6 {
+                worst == 0.0
+            } else {
+                worst <= tolerance.max(if exact { 0.5 } else { 0.0 })
+            };
+            ok &= pass;
+            println!("  {column:>20} {worst:10.3e} {}", if pass { "ok" } else { "FAIL" });
+        }
+    }
+    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+fn bench(mut scenario: Scenario, sizes: &[usize], reference_up_to: usize) -> ricochet::Result<()> {
+    scenario.record.trajectories = 0;
+    let mut rows = Vec::new();
+    for backend in [Backend::Reference, Backend::Cpu, Backend::Gpu] {
+        let engine = match Engine::open(backend, &scenario) {
+            Ok((engine, _)) => engine,
+            Err(e) => {
+                eprintln!("notice: {backend:?} skipped: {e}");
+                continue;
+            }
+        };
+        for &n in sizes {
+            if backend == Backend::Reference && n > reference_up_to {
+                continue;
+            }
+            scenario.scenes = n;
+            let run = ensemble::run_on(&engine, &scenario, 0..n, 1 << 16, &mut |_| {})?;
+            let rate = run.scene_steps as f64 / run.seconds;
+            println!(
+                "{}",
+                serde_json::json!({
+                    "backend": engine.name(),
+                    "adapter": run.engine,
+                    "scenario": scenario.name,
+                    "scenes": n,
+                    "steps": scenario.steps(),
+                    "seconds": run.seconds,
+                    "scene_steps_per_second": rate,
+                })
+            );
+            rows.push((run.engine, n, run.seconds, rate));
+        }
+    }
+    println!(
+        "\n{:<45} {:>10} {:>10} {:>16}",
+        "backend", "scenes", "seconds", "scene-steps/s"
+    );
+    for (engine, n, seconds, rate) in rows {
+        println!("{engine:<45} {n:>10} {seconds:>10.3} {rate:>16.3e}");
+    }
+    Ok(())
+}
