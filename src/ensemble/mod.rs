@@ -189,7 +189,7 @@ pub fn run_on(
 /// `energy_initial`, `energy_change` (final − initial), `lcp_residual` (worst Siconos
 /// error), `lcp_iterations` (most sweeps in a step), `converged` and `finite` (1 or 0).
 pub fn summary_columns(scenario: &Scenario) -> Result<Vec<String>> {
-    let n: usize = scenario.sample(0)?.nsds.systems().map(|(_, ds)| ds.dimension()).sum();
+    let n = dimension(scenario)?;
     let mut columns = vec!["scene".to_string()];
     columns.extend(scenario.drawn_names()?);
     columns.extend(["impacts", "last_impact_time", "in_contact"].map(String::from));
@@ -208,6 +208,11 @@ pub fn summary_columns(scenario: &Scenario) -> Result<Vec<String>> {
         .map(String::from),
     );
     Ok(columns)
+}
+
+/// Degrees of freedom of the scenario's scenes (sizes are never drawn: scene 0 tells).
+fn dimension(scenario: &Scenario) -> Result<usize> {
+    Ok(scenario.sample(0)?.nsds.systems().map(|(_, ds)| ds.dimension()).sum())
 }
 
 /// The trajectory columns: `scene`, `t`, `q0…`, `v0…`.
@@ -278,7 +283,7 @@ fn append_summary(
 /// state read back after each.
 fn record(engine: &Engine, scenario: &Scenario, scenes: &[usize], steps: u32) -> Result<Table> {
     let sampled: Vec<SampledScene> = scenes.iter().map(|&s| scenario.sample(s)).collect::<Result<_>>()?;
-    let n = sampled.first().map_or(0, |s| initial_state(s).0.len());
+    let n = dimension(scenario)?;
     let mut table = Table::new(trajectory_columns(n));
     if sampled.is_empty() {
         return Ok(table);

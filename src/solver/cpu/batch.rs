@@ -174,7 +174,7 @@ fn simulate<T: Float>(
     let (mut vf, mut vk) = (vec![Lanes::zero(); n], vec![Lanes::zero(); n]);
     let (mut lcp_q, mut lambda) = (vec![Lanes::zero(); m], vec![Lanes::zero(); m]);
     let mut active: Vec<Mask<LANES>> = vec![[false; LANES]; m];
-    let mut health: [HealthCounters; LANES] = from_fn(|l| counters[lane(l)]);
+    let mut health = LaneHealth::load(from_fn(|l| counters[lane(l)]));
     let mut worst = Lanes(from_fn(|l| extremes[2 * lane(l)]));
     let mut deepest = Lanes(from_fn(|l| extremes[2 * lane(l) + 1]));
     let (zero, one) = (Lanes::zero(), Lanes::splat(T::one()));
@@ -241,27 +241,83 @@ fn simulate<T: Float>(
             q[i] = q[i] + h * (theta * x + (one - theta) * vk[i]);
             v[i] = x;
         }
-        let loaded: Mask<LANES> = from_fn(|l| lambda.iter().any(|x| x.0[l] > T::zero()));
-        for (l, c) in health.iter_mut().enumerate() {
-            c.max_iterations = c.max_iterations.max(sweeps[l]);
-            if !done[l] {
-                c.flags |= NOT_CONVERGED;
-            }
-            record_contact(c, loaded[l]);
+        let mut loaded = [false; LANES];
+        for x in &lambda {
+            loaded = from_fn(|l| loaded[l] | (x.0[l] > T::zero()));
         }
+        health.record(loaded, done, sweeps);
     }
+    let health = health.store();
     for l in 0..scenes {
-        let finite = q.iter().chain(v.iter()).all(|x| x.0[l].is_finite());
-        if !finite {
-            health[l].flags |= NON_FINITE;
+        let mut c = health[l];
+        if !q.iter().chain(v.iter()).all(|x| x.0[l].is_finite()) {
+            c.flags |= NON_FINITE;
         }
         for i in 0..n {
             values[2 * n * l + i] = q[i].0[l];
             values[2 * n * l + n + i] = v[i].0[l];
         }
-        counters[l] = health[l];
+        counters[l] = c;
         extremes[2 * l] = worst.0[l];
         extremes[2 * l + 1] = deepest.0[l];
+    }
+}
+
+/// [`HealthCounters`] of a group, lane-wise (updated without branches in the time loop).
+struct LaneHealth {
+    counters: [HealthCounters; LANES],
+    steps: [u32; LANES],
+    impacts: [u32; LANES],
+    contact_steps: [u32; LANES],
+    last_impact: [u32; LANES],
+    max_iterations: [u32; LANES],
+    in_contact: Mask<LANES>,
+    not_converged: Mask<LANES>,
+}
+
+impl LaneHealth {
+    fn load(counters: [HealthCounters; LANES]) -> Self {
+        Self {
+            steps: counters.map(|c| c.steps),
+            impacts: counters.map(|c| c.impacts),
+            contact_steps: counters.map(|c| c.contact_steps),
+            last_impact: counters.map(|c| c.last_impact),
+            max_iterations: counters.map(|c| c.max_iterations),
+            in_contact: counters.map(|c| c.in_contact()),
+            not_converged: counters.map(|c| c.flags & NOT_CONVERGED != 0),
+            counters,
+        }
+    }
+
+    /// The lane-wise [`record_contact`], plus the step's sweeps and convergence.
+    fn record(&mut self, loaded: Mask<LANES>, converged: Mask<LANES>, sweeps: [u32; LANES]) {
+        for l in 0..LANES {
+            let onset = loaded[l] & !self.in_contact[l];
+            self.steps[l] += 1;
+            self.contact_steps[l] += u32::from(loaded[l]);
+            self.impacts[l] += u32::from(onset);
+            self.last_impact[l] = if onset { self.steps[l] } else { self.last_impact[l] };
+            self.in_contact[l] = loaded[l];
+            self.max_iterations[l] = self.max_iterations[l].max(sweeps[l]);
+            self.not_converged[l] |= !converged[l];
+        }
+    }
+
+    fn store(&self) -> [HealthCounters; LANES] {
+        from_fn(|l| {
+            let c = self.counters[l];
+            let flags = (c.flags & !(IN_CONTACT | NOT_CONVERGED))
+                | if self.in_contact[l] { IN_CONTACT } else { 0 }
+                | if self.not_converged[l] { NOT_CONVERGED } else { 0 };
+            HealthCounters {
+                impacts: self.impacts[l],
+                contact_steps: self.contact_steps[l],
+                last_impact: self.last_impact[l],
+                max_iterations: self.max_iterations[l],
+                flags,
+                steps: self.steps[l],
+            }
+        })
     }
 }
 

@@ -1,0 +1,341 @@
+//! Monte Carlo ensembles end to end: statistics against the exact Newton-impact solution,
+//! reproducibility (chunking, sharding + merge), backends against the reference stepper,
+//! the shipped scenarios through `ricochet verify`, and bad scenarios.
+
+mod common;
+
+use ricochet::ensemble::output::{RunFiles, RunInfo};
+use ricochet::ensemble::{self, Backend, RunOptions, Scenario, Shard, Statistics};
+
+const BALLS: &str = r#"
+name = "balls"
+scenes = 2000
+seed = 99
+[scene]
+template = "bouncing_ball"
+height = { uniform = [1.0, 2.0] }
+restitution = { uniform = [0.8, 0.95] }
+radius = 0.1
+[time]
+step = 1e-3
+final = 2.0
+[record]
+trajectories = 3
+stride = 50
+"#;
+
+const G: f64 = 9.81;
+const R: f64 = 0.1;
+
+/// The exact bouncing ball dropped from rest with gap d = z₀ − R: impact times
+/// t₁ = √(2d/g), t_{k+1} = t_k + 2 eᵏ v₁ / g, and impact speeds eᵏ⁻¹ v₁ (v₁ = √(2 g d)).
+fn exact_impacts(z0: f64, e: f64, t_final: f64) -> Vec<(f64, f64)> {
+    let v1 = (2.0 * G * (z0 - R)).sqrt();
+    let mut t = v1 / G;
+    let mut speed = v1;
+    let mut impacts = Vec::new();
+    while t <= t_final + 0.1 && impacts.len() < 50 {
+        impacts.push((t, speed));
+        speed *= e;
+        t += 2.0 * speed / G;
+    }
+    impacts
+}
+
+fn run(scenario: &Scenario, backend: Backend, chunk: usize, shard: Shard) -> ensemble::EnsembleRun {
+    let options = RunOptions { backend, chunk, shard };
+    ensemble::run(scenario, &options, &mut |_| {}).unwrap()
+}
+
+/// Per scene: the impact count before T equals the exact one (unless an exact impact lies
+/// within its time bound of T, where the discrete impact may fall on either side), the k-th
+/// impact time is within (2k − 1) steps of the exact one, and the apex of the final arc, z + ż²/2g − R,
+/// is e^{2k} d up to the time-step error: each impact is resolved at the start of the step
+/// that penetrates, which moves the ball by at most (1 + e)|v| h. Then the mean and the
+/// quantiles of both over the ensemble agree within those bounds.
+#[test]
+fn ball_ensemble_matches_the_exact_solution() {
+    let scenario = Scenario::from_toml(BALLS).unwrap();
+    let (h, t_final) = (scenario.time.step, scenario.time.final_time);
+    let run = run(&scenario, Backend::Cpu, 1 << 16, Shard { index: 0, count: 1 });
+    let col = |name: &str| run.summary.column(name).unwrap();
+    let (z0, e, impacts, last) = (
+        col("height"),
+        col("restitution"),
+        col("impacts"),
+        col("last_impact_time"),
+    );
+    let (z, v) = (col("q0"), col("v0"));
+    let (mut exact_counts, mut exact_apex, mut apex, mut apex_bound) = (vec![], vec![], vec![], 0.0f64);
+    let mut ambiguous = 0;
+    for s in 0..z0.len() {
+        let exact = exact_impacts(z0[s], e[s], t_final);
+        let before: Vec<_> = exact.iter().filter(|(t, _)| *t <= t_final).collect();
+        let k = before.len();
+        // Impact i may be shifted by up to (2i + 1) h (see below): near T it may fall on
+        // either side.
+        if exact
+            .iter()
+            .enumerate()
+            .any(|(i, (t, _))| (t - t_final).abs() <= (2 * i + 3) as f64 * h)
+        {
+            ambiguous += 1;
+            assert!((impacts[s] - k as f64).abs() <= 1.0, "scene {s}");
+            continue;
+        }
+        assert_eq!(impacts[s], k as f64, "scene {s}: impact count");
+        // Detected at the start of the penetrating step, recorded at its end; each earlier
+        // impact may shift the later flight by up to (1 + e) h in time.
+        let time_bound = (2 * k + 1) as f64 * h;
+        assert!(
+            (last[s] - before[k - 1].0).abs() <= time_bound,
+            "scene {s}: last impact {} vs {}",
+            last[s],
+            before[k - 1].0
+        );
+        let bound: f64 = before.iter().map(|(_, speed)| 2.0 * speed * h).sum::<f64>() + G * h * h;
+        let d = z0[s] - R;
+        let exact_apex_s = e[s].powi(2 * k as i32) * d;
+        let apex_s = z[s] + v[s] * v[s] / (2.0 * G) - R;
+        assert!(
+            (apex_s - exact_apex_s).abs() <= bound,
+            "scene {s}: apex {apex_s} vs {exact_apex_s} (bound {bound:e})"
+        );
+        apex_bound = apex_bound.max(bound);
+        exact_counts.push(k as f64);
+        exact_apex.push(exact_apex_s);
+        apex.push(apex_s);
+    }
+    assert!(ambiguous < z0.len() / 20, "{ambiguous} scenes near T");
+    let stats = |x: &[f64]| ricochet::ensemble::stats::ColumnStats::of(x);
+    let (sim_apex, ref_apex) = (stats(&apex), stats(&exact_apex));
+    assert!((sim_apex.mean - ref_apex.mean).abs() <= apex_bound);
+    for (q, x) in &sim_apex.quantiles {
+        assert!((x - ref_apex.quantiles[q]).abs() <= apex_bound, "apex quantile {q}");
+    }
+    let counted: Vec<f64> = impacts
+        .iter()
+        .zip(&last)
+        .filter(|(_, t)| t.is_finite())
+        .map(|(n, _)| *n)
+        .collect();
+    let all = stats(&impacts);
+    let exact = stats(&exact_counts);
+    // Ambiguous scenes may each move the mean by 1/N.
+    assert!((all.mean - exact.mean).abs() <= (ambiguous as f64 + 1.0) / exact_counts.len() as f64 + 0.05);
+    assert_eq!(counted.len(), impacts.len(), "every ball hit the floor");
+    println!(
+        "mean impacts {:.4} (exact {:.4}), mean apex {:.6} m (exact {:.6}, bound {apex_bound:.1e}), {ambiguous} scenes near T",
+        all.mean, exact.mean, sim_apex.mean, ref_apex.mean
+    );
+}
+
+/// The CPU backend equals the dense reference stepper to 1e-12 on every summary column.
+#[test]
+fn cpu_backend_equals_the_reference_stepper() {
+    let mut scenario = Scenario::from_toml(BALLS).unwrap();
+    scenario.scenes = 24;
+    let shard = Shard { index: 0, count: 1 };
+    let cpu = run(&scenario, Backend::Cpu, 1 << 16, shard);
+    let reference = run(&scenario, Backend::Reference, 1 << 16, shard);
+    assert_eq!(cpu.summary.columns, reference.summary.columns);
+    for (j, name) in cpu.summary.columns.iter().enumerate() {
+        if name.starts_with("lcp_") {
+            continue;
+        }
+        for s in 0..24 {
+            let (a, b) = (cpu.summary.row(s)[j], reference.summary.row(s)[j]);
+            assert!(
+                (a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-12 * (1.0 + b.abs()),
+                "scene {s} column {name}: {a} vs {b}"
+            );
+        }
+    }
+    assert_eq!(cpu.trajectories.rows(), reference.trajectories.rows());
+    for (a, b) in cpu.trajectories.values.iter().zip(&reference.trajectories.values) {
+        assert!((a - b).abs() <= 1e-12 * (1.0 + b.abs()));
+    }
+}
+
+/// The GPU kernel in f64 agrees with the CPU backend (impact counts equal, state to 1e-9).
+#[test]
+fn gpu_backend_agrees_with_the_cpu_backend() {
+    if common::gpu().is_none() {
+        return;
+    }
+    let mut scenario = Scenario::from_toml(BALLS).unwrap();
+    scenario.scenes = 256;
+    scenario.solver.precision = ricochet::ensemble::scenario::PrecisionChoice::F64;
+    let shard = Shard { index: 0, count: 1 };
+    let gpu = run(&scenario, Backend::Gpu, 1 << 16, shard);
+    let cpu = run(&scenario, Backend::Cpu, 1 << 16, shard);
+    assert_eq!(gpu.summary.column("impacts"), cpu.summary.column("impacts"));
+    for name in ["q0", "v0", "last_impact_time", "energy_change"] {
+        let (a, b) = (gpu.summary.column(name).unwrap(), cpu.summary.column(name).unwrap());
+        let worst = a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
+        assert!(worst <= 1e-9, "{name}: {worst:e}");
+    }
+}
+
+fn files(scenario: &Scenario, backend: Backend, chunk: usize, shard: Shard) -> RunFiles {
+    let run = run(scenario, backend, chunk, shard);
+    RunFiles {
+        info: RunInfo::new(scenario, shard),
+        summary: run.summary,
+        trajectories: run.trajectories,
+    }
+}
+
+fn read_dir(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| !p.extension().is_some_and(|x| x == "png"))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Same seed ⇒ byte-identical files: across runs, across chunk sizes, and between one run
+/// and four shards merged.
+#[test]
+fn results_do_not_depend_on_chunking_or_sharding() {
+    let mut scenario = Scenario::from_toml(BALLS).unwrap();
+    scenario.scenes = 301;
+    scenario.time.final_time = 0.8;
+    let all = Shard { index: 0, count: 1 };
+    let tmp = std::env::temp_dir().join(format!("ricochet-shards-{}", std::process::id()));
+    let one = tmp.join("one");
+    files(&scenario, Backend::Cpu, 1 << 16, all).write(&one).unwrap();
+    let again = tmp.join("again");
+    files(&scenario, Backend::Cpu, 7, all).write(&again).unwrap();
+    assert_eq!(read_dir(&one), read_dir(&again), "chunks of 7 scenes");
+    let parts: Vec<RunFiles> = (0..4)
+        .map(|i| {
+            let dir = tmp.join(format!("part{i}"));
+            files(&scenario, Backend::Cpu, 50, Shard { index: i, count: 4 })
+                .write(&dir)
+                .unwrap();
+            RunFiles::read(&dir).unwrap()
+        })
+        .collect();
+    let merged = tmp.join("merged");
+    RunFiles::merge(parts).unwrap().write(&merged).unwrap();
+    assert_eq!(read_dir(&one), read_dir(&merged), "4 shards merged");
+    let other_seed = Scenario {
+        seed: 100,
+        ..scenario.clone()
+    };
+    assert_ne!(
+        files(&other_seed, Backend::Cpu, 1 << 16, all).summary,
+        RunFiles::read(&one).unwrap().summary
+    );
+    // A missing shard is an error, not a short table.
+    let parts: Vec<RunFiles> = (0..3)
+        .map(|i| RunFiles::read(&tmp.join(format!("part{i}"))).unwrap())
+        .collect();
+    assert!(RunFiles::merge(parts).is_err());
+    std::fs::remove_dir_all(&tmp).ok();
+}
+
+/// The .npy file is a structured array numpy can read: magic, header, 8 bytes per value.
+#[test]
+fn npy_layout() {
+    let mut scenario = Scenario::from_toml(BALLS).unwrap();
+    scenario.scenes = 5;
+    let run = run(&scenario, Backend::Cpu, 1 << 16, Shard { index: 0, count: 1 });
+    let mut bytes = Vec::new();
+    run.summary.write_npy(&mut bytes).unwrap();
+    assert_eq!(&bytes[..8], b"\x93NUMPY\x01\x00");
+    let header_len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
+    assert_eq!((10 + header_len) % 64, 0);
+    let header = std::str::from_utf8(&bytes[10..10 + header_len]).unwrap();
+    assert!(header.contains("('height', '<f8')") && header.contains("'shape': (5,)"));
+    assert_eq!(bytes.len() - 10 - header_len, 8 * run.summary.values.len());
+    let first = f64::from_le_bytes(bytes[10 + header_len + 8..10 + header_len + 16].try_into().unwrap());
+    assert_eq!(first, run.summary.row(0)[1], "row 0, column height");
+}
+
+/// `ricochet verify` passes on every shipped scenario (reference vs CPU vs GPU).
+#[test]
+fn shipped_scenarios_verify() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_ricochet"))
+            .args(["verify", path.to_str().unwrap(), "--scenes", "4"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&output.stdout);
+        println!("{}\n{text}", path.display());
+        assert!(
+            output.status.success(),
+            "{}: {text}{}",
+            path.display(),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        checked += 1;
+    }
+    assert!(checked >= 5);
+}
+
+#[test]
+fn bad_scenarios_are_clear_errors() {
+    let with = |from: &str, to: &str| Scenario::from_toml(&BALLS.replace(from, to)).unwrap_err().to_string();
+    let e = with("radius = 0.1", "radius = 0.1\nradus = 2");
+    assert!(
+        e.contains("radus") && e.contains("bouncing_ball") || e.contains("BouncingBall"),
+        "{e}"
+    );
+    let e = with("{ uniform = [0.8, 0.95] }", "{ uniform = [0.95, 0.8] }");
+    assert!(e.contains("restitution") && e.contains("a ≤ b"), "{e}");
+    let e = with("{ uniform = [0.8, 0.95] }", "1.5");
+    assert!(e.contains("restitution") && e.contains("1.5"), "{e}");
+    let e = with("step = 1e-3", "step = -1e-3");
+    assert!(e.contains("time step"), "{e}");
+    let e = with("{ uniform = [1.0, 2.0] }", "{ gaussian = [1.0, 2.0] }");
+    assert!(e.contains("height") || e.contains("TOML"), "{e}");
+    let e = Scenario::from_toml(&BALLS.replace("bouncing_ball\"", "trampoline\""))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("trampoline"), "{e}");
+    let linear = r#"
+name = "x"
+[scene]
+template = "linear"
+mass = [[1.0, 0.0], [0.0, 1.0]]
+h = [[1.0]]
+[time]
+step = 1e-3
+final = 1.0
+"#;
+    let e = Scenario::from_toml(linear).unwrap_err().to_string();
+    assert!(e.contains("`h`") || e.contains("contact rows"), "{e}");
+    let e = "1/1".parse::<Shard>().unwrap_err().to_string();
+    assert!(e.contains("shard"), "{e}");
+}
+
+#[test]
+fn statistics_of_a_known_column() {
+    let s = ricochet::ensemble::stats::ColumnStats::of(&[4.0, 1.0, 3.0, 2.0, f64::NAN]);
+    assert_eq!((s.count, s.missing, s.min, s.max), (4, 1, 1.0, 4.0));
+    assert_eq!(s.mean, 2.5);
+    assert!((s.std - (5.0f64 / 3.0).sqrt()).abs() < 1e-15);
+    assert_eq!(s.quantiles["0.5"], 2.5);
+    assert_eq!(s.quantiles["0.25"], 1.75);
+    assert_eq!(s.histogram.counts.iter().sum::<usize>(), 4);
+    let stats = Statistics::of(&ricochet::ensemble::Table {
+        columns: vec!["scene".into(), "x".into()],
+        values: vec![0.0, 1.0, 1.0, 3.0],
+    });
+    assert_eq!(stats.rows, 2);
+    assert!(!stats.columns.contains_key("scene"));
+    assert_eq!(stats.columns["x"].mean, 2.0);
+}
