@@ -190,7 +190,7 @@ fn read_dir(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| !p.extension().is_some_and(|x| x == "png"))
+        .filter(|p| p.extension().is_none_or(|x| x != "png"))
         .map(|p| {
             (
                 p.file_name().unwrap().to_string_lossy().into_owned(),

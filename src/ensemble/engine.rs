@@ -51,7 +51,7 @@ pub enum Engine {
     /// The scene-parallel GPU kernel.
     Gpu {
         /// The device.
-        ctx: GpuContext,
+        ctx: Box<GpuContext>,
         /// The compiled kernel.
         kernel: BatchKernel,
         /// Its precision.
@@ -75,7 +75,11 @@ impl Engine {
                 PrecisionChoice::Auto => Precision::F32,
             };
             let kernel = BatchKernel::new(&ctx, precision)?;
-            Ok(Self::Gpu { ctx, kernel, precision })
+            Ok(Self::Gpu {
+                ctx: Box::new(ctx),
+                kernel,
+                precision,
+            })
         };
         match backend {
             Backend::Gpu | Backend::Cpu if !batched => Err(Error::Unsupported {
