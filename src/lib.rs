@@ -16,8 +16,9 @@
 //! Layout, in the order data flows: [`model`] (what the user builds) → [`assemble`] (scenes
 //! flattened into structure-of-arrays batches) → [`solver`] (the LCP, the integrators, the
 //! f64 CPU reference and the batch's CPU twin in [`solver::cpu`], the WGSL kernels in
-//! [`solver::gpu`]); [`scenes`] holds the named systems the examples, tests and benches
-//! share; [`io`] reads Siconos's data files.
+//! [`solver::gpu`]) → [`ensemble`] (Monte Carlo: scenarios, backends, per-scene summaries
+//! and statistics, behind the `ricochet` command line); [`scenes`] holds the named systems
+//! the examples, tests and benches share; [`io`] reads Siconos's data files.
 //!
 //! ```
 //! use ricochet::scenes::bouncing_ball::BouncingBall;
