@@ -43,9 +43,6 @@ impl std::str::FromStr for Backend {
     }
 }
 
-/// What one run leaves per scene: final state and health (the batch layout).
-pub type ChunkOutcome = BatchOutcome;
-
 /// An opened backend.
 pub enum Engine {
     /// The scene-parallel GPU kernel.
@@ -150,7 +147,7 @@ impl Engine {
         scenes: &[SampledScene],
         state: Option<&[f64]>,
         steps: u32,
-    ) -> Result<ChunkOutcome> {
+    ) -> Result<BatchOutcome> {
         if let Self::Reference = self {
             return reference(scenario, scenes, state, steps);
         }
@@ -183,7 +180,7 @@ impl Engine {
 }
 
 /// The reference stepper on each scene (in parallel), with the batch engines' health.
-fn reference(scenario: &Scenario, scenes: &[SampledScene], state: Option<&[f64]>, steps: u32) -> Result<ChunkOutcome> {
+fn reference(scenario: &Scenario, scenes: &[SampledScene], state: Option<&[f64]>, steps: u32) -> Result<BatchOutcome> {
     let per_scene: Vec<(Vec<f64>, HealthCounters, [f64; 2])> = scenes
         .par_iter()
         .enumerate()

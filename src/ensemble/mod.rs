@@ -51,7 +51,7 @@ pub use scenario::Scenario;
 pub use stats::Statistics;
 pub use table::Table;
 
-use crate::assemble::layout::HealthCounters;
+use crate::assemble::layout::{HealthCounters, NON_FINITE, NOT_CONVERGED};
 use crate::error::{Error, Result};
 use crate::solver::gpu::BatchOutcome;
 use template::SampledScene;
@@ -272,8 +272,8 @@ fn append_summary(
         row.push(energy_final - energy_initial);
         row.push(residual.max(0.0));
         row.push(f64::from(c.max_iterations));
-        row.push(flag(c.flags & crate::assemble::layout::NOT_CONVERGED == 0));
-        row.push(flag(c.flags & crate::assemble::layout::NON_FINITE == 0));
+        row.push(flag(c.flags & NOT_CONVERGED == 0));
+        row.push(flag(c.flags & NON_FINITE == 0));
         summary.push(&row);
     }
     Ok(())
