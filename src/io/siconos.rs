@@ -6,6 +6,10 @@
 //!   the CSR-style block-row pointers and block-column indices, then each block (its number,
 //!   then its entries column-major).
 //! - An LCP file: `n`, the NumericsMatrix M, then q; any text after q is ignored.
+//! - An MLCP file: `isStorageType1 isStorageType2 n m`; with storage 1, the cumulative block
+//!   rows (0 … n+m), one `isComp` flag per block, the NumericsMatrix M ((n+m)²) and q; with
+//!   storage 2, the blocks A (n×n), B (m×m), C (n×m), D (m×n) written **row by row**, then a
+//!   and b. When a file has both, they must agree.
 //! - A `.ref` trajectory: `rows cols`, then the rows.
 
 use std::path::Path;
@@ -13,7 +17,7 @@ use std::path::Path;
 use nalgebra::{DMatrix, DVector};
 
 use crate::error::{Error, Result};
-use crate::solver::LinearComplementarityProblem;
+use crate::solver::{LinearComplementarityProblem, MixedLinearComplementarityProblem};
 
 /// A cursor over the whitespace-separated tokens of one file.
 struct Tokens<'a> {
@@ -58,6 +62,20 @@ impl<'a> Tokens<'a> {
 
     fn counts(&mut self, what: &str, len: usize) -> Result<Vec<usize>> {
         (0..len).map(|_| self.count(what)).collect()
+    }
+
+    fn flag(&mut self, what: &str) -> Result<bool> {
+        match self.count(what)? {
+            0 => Ok(false),
+            1 => Ok(true),
+            other => Err(self.error(format!("expected 0 or 1 for {what}, found {other}"))),
+        }
+    }
+
+    /// A dense matrix written row by row.
+    fn rows(&mut self, what: &str, rows: usize, cols: usize) -> Result<DMatrix<f64>> {
+        let values = self.vector(what, rows * cols)?;
+        Ok(DMatrix::from_row_slice(rows, cols, values.as_slice()))
     }
 
     fn vector(&mut self, what: &str, len: usize) -> Result<DVector<f64>> {
@@ -142,6 +160,62 @@ pub fn parse_lcp(file: &str, text: &str) -> Result<LinearComplementarityProblem>
 /// Reads an LCP `.dat` file.
 pub fn read_lcp(path: &Path) -> Result<LinearComplementarityProblem> {
     parse_lcp(&path.display().to_string(), &std::fs::read_to_string(path)?)
+}
+
+/// Parses an MLCP in Siconos's `.dat` format; `file` names the source in errors.
+pub fn parse_mlcp(file: &str, text: &str) -> Result<MixedLinearComplementarityProblem> {
+    let mut tokens = Tokens::new(file, text);
+    let (storage1, storage2) = (tokens.flag("isStorageType1")?, tokens.flag("isStorageType2")?);
+    let (n, m) = (tokens.count("n")?, tokens.count("m")?);
+    let size = n + m;
+    let blocks = if storage1 {
+        let mut ends = vec![tokens.count("blocksRows")?];
+        if ends[0] != 0 {
+            return Err(tokens.error("blocksRows must start at 0".into()));
+        }
+        while ends.last().is_some_and(|&end| end < size) {
+            let end = tokens.count("blocksRows")?;
+            if end <= ends[ends.len() - 1] || end > size {
+                return Err(tokens.error(format!("blocksRows must increase from 0 to n + m = {size}")));
+            }
+            ends.push(end);
+        }
+        let mut equality = Vec::with_capacity(size);
+        for rows in ends.windows(2) {
+            let complementarity = tokens.flag("blocksIsComp")?;
+            equality.extend((rows[0]..rows[1]).map(|_| !complementarity));
+        }
+        let matrix = tokens.numerics_matrix(size, size)?;
+        let q = tokens.vector("q", size)?;
+        Some(MixedLinearComplementarityProblem::new(matrix, q, equality)?)
+    } else {
+        None
+    };
+    let partitioned = if storage2 {
+        let a = tokens.rows("A", n, n)?;
+        let b = tokens.rows("B", m, m)?;
+        let c = tokens.rows("C", n, m)?;
+        let d = tokens.rows("D", m, n)?;
+        let (a_vec, b_vec) = (tokens.vector("a", n)?, tokens.vector("b", m)?);
+        Some(MixedLinearComplementarityProblem::from_blocks(
+            (&a, &c, &a_vec),
+            (&d, &b, &b_vec),
+        )?)
+    } else {
+        None
+    };
+    match (blocks, partitioned) {
+        (Some(blocks), Some(partitioned)) if blocks != partitioned => {
+            Err(tokens.error("the block form (M, q) and the partitioned form (A, B, C, D, a, b) disagree".into()))
+        }
+        (Some(problem), _) | (None, Some(problem)) => Ok(problem),
+        (None, None) => Err(tokens.error("neither storage form is present".into())),
+    }
+}
+
+/// Reads an MLCP `.dat` file.
+pub fn read_mlcp(path: &Path) -> Result<MixedLinearComplementarityProblem> {
+    parse_mlcp(&path.display().to_string(), &std::fs::read_to_string(path)?)
 }
 
 /// Parses a `.ref` trajectory (`rows cols` then the rows) into a rows × cols matrix.

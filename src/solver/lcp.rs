@@ -14,6 +14,7 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::error::{Error, Result};
 use crate::model::check;
+use crate::solver::mlcp::mixed_natural_map_error;
 
 /// A linear complementarity problem `0 ≤ z ⟂ M z + q ≥ 0`.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,7 +46,7 @@ impl LinearComplementarityProblem {
 
     /// Siconos's error ‖z − max(0, z − w)‖ / ‖q‖ (see the module docs).
     pub fn error(&self, z: &DVector<f64>) -> f64 {
-        natural_map_error(z, &self.w(z), self.q.norm())
+        mixed_natural_map_error(z, &self.w(z), &[], self.q.norm())
     }
 
     /// Whether M is symmetric positive definite (the class on which PGS and Jacobi converge).
@@ -68,15 +69,4 @@ impl LinearComplementarityProblem {
             })
         }
     }
-}
-
-/// ‖z − max(0, z − w)‖₂ / ‖q‖₂, the divisor dropped when ‖q‖₂ ≤ f64::EPSILON.
-pub fn natural_map_error(z: &DVector<f64>, w: &DVector<f64>, q_norm: f64) -> f64 {
-    let err = z
-        .iter()
-        .zip(w.iter())
-        .map(|(&zi, &wi)| (zi - (zi - wi).max(0.0)).powi(2))
-        .sum::<f64>()
-        .sqrt();
-    if q_norm > f64::EPSILON { err / q_norm } else { err }
 }

@@ -5,12 +5,14 @@ pub mod cpu;
 pub mod euler_moreau;
 pub mod gpu;
 pub mod lcp;
+pub mod mlcp;
 pub mod moreau_jean;
 
 use nalgebra::DVector;
 
 use crate::error::{Error, Result};
 pub use lcp::LinearComplementarityProblem;
+pub use mlcp::MixedLinearComplementarityProblem;
 
 /// Which LCP solver to use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -116,6 +118,43 @@ pub fn solve_lcp(
         SolverKind::Jacobi => cpu::jacobi::solve(lcp, z, options),
         SolverKind::Enumerative => cpu::enumerative::solve(lcp, z, options),
     })
+}
+
+/// Solves `mlcp` with `kind`, writing the answer into `z` (read as the warm start when
+/// `options.warm_start`). A problem without complementarity rows is solved directly (one LU
+/// solve) whatever the kind; otherwise Lemke works on the reduced LCP (see
+/// [`cpu::mlcp`]), PGS and Jacobi sweep every row and leave the equality rows unprojected, and
+/// enumeration tries the bases of the complementarity rows. Non-convergence is data, not an
+/// error; a singular equality block is an error for the direct solve and Lemke.
+pub fn solve_mlcp(
+    kind: SolverKind,
+    mlcp: &MixedLinearComplementarityProblem,
+    z: &mut DVector<f64>,
+    options: &SolverOptions,
+) -> Result<SolverReport> {
+    mlcp.check_unknown(z)?;
+    check_options(options)?;
+    if kind == SolverKind::Enumerative && mlcp.complementarities() > cpu::enumerative::MAX_SIZE {
+        return Err(Error::Unsupported {
+            what: format!(
+                "enumeration of an MLCP with {} complementarity rows",
+                mlcp.complementarities()
+            ),
+            reason: format!("2ᶜ bases: enumeration takes c ≤ {}", cpu::enumerative::MAX_SIZE),
+        });
+    }
+    if !options.warm_start {
+        z.fill(0.0);
+    }
+    if mlcp.complementarities() == 0 {
+        return cpu::mlcp::direct(mlcp, z, options);
+    }
+    match kind {
+        SolverKind::Lemke => cpu::mlcp::reduced_lemke(mlcp, z, options),
+        SolverKind::Pgs => Ok(cpu::pgs::solve(mlcp, z, options)),
+        SolverKind::Jacobi => Ok(cpu::jacobi::solve(mlcp, z, options)),
+        SolverKind::Enumerative => Ok(cpu::enumerative::solve(mlcp, z, options)),
+    }
 }
 
 fn check_options(options: &SolverOptions) -> Result<()> {

@@ -1,34 +1,46 @@
-//! Enumeration of complementary bases, for small n.
+//! Enumeration of complementary bases, for few complementarity rows.
 //!
-//! For each subset S of unknowns taken as basic (w_S = 0, z outside S = 0) it solves
-//! `M_SS z_S = −q_S` and accepts the first z whose Siconos error is within the tolerance.
-//! The cost is 2ⁿ small solves, so [`MAX_SIZE`] bounds n.
+//! For each subset S of the complementarity rows taken as basic (w_S = 0; z = 0 on the other
+//! complementarity rows), with every equality row E basic too, it solves
+//! `M_BB z_B = −q_B` on B = E ∪ S and accepts the first z whose error is within the
+//! tolerance. The cost is 2ᶜ small solves (c complementarity rows), so [`MAX_SIZE`] bounds c.
 
 use nalgebra::{DMatrix, DVector};
 
-use super::report;
-use crate::solver::{SolverOptions, SolverReport, lcp::LinearComplementarityProblem};
+use super::{Rows, report};
+use crate::solver::{SolverOptions, SolverReport};
 
-/// The largest n enumeration accepts (2¹⁶ bases).
+/// The most complementarity rows enumeration accepts (2¹⁶ bases).
 pub const MAX_SIZE: usize = 16;
 
 /// Tries the bases in order of increasing size; `z` holds the best candidate found.
 /// `iterations` counts the bases tried.
-pub(crate) fn solve(lcp: &LinearComplementarityProblem, z: &mut DVector<f64>, options: &SolverOptions) -> SolverReport {
-    let n = lcp.size();
-    let mut best = report(lcp, z, 0, options.tolerance);
-    if n > MAX_SIZE || best.converged {
-        // (`solve_lcp` refuses n > MAX_SIZE before calling this.)
+pub(crate) fn solve(problem: &impl Rows, z: &mut DVector<f64>, options: &SolverOptions) -> SolverReport {
+    let n = problem.size();
+    let free: Vec<usize> = (0..n).filter(|&i| problem.is_equality(i)).collect();
+    let complementary: Vec<usize> = (0..n).filter(|&i| !problem.is_equality(i)).collect();
+    let mut best = report(problem, z, 0, options.tolerance);
+    if complementary.len() > MAX_SIZE || best.converged {
+        // (`solve_lcp` and `solve_mlcp` refuse more than MAX_SIZE rows before calling this.)
         return best;
     }
-    let mut masks: Vec<u32> = (0..1u32 << n).collect();
+    let mut masks: Vec<u32> = (0..1u32 << complementary.len()).collect();
     masks.sort_by_key(|mask| mask.count_ones());
     let mut candidate = DVector::zeros(n);
     for (tried, &mask) in masks.iter().enumerate() {
-        if !basis_solution(lcp, mask, &mut candidate) {
+        let basic: Vec<usize> = free
+            .iter()
+            .copied()
+            .chain(
+                (0..complementary.len())
+                    .filter(|k| mask & (1 << k) != 0)
+                    .map(|k| complementary[k]),
+            )
+            .collect();
+        if !basis_solution(problem, &basic, &mut candidate) {
             continue;
         }
-        let r = report(lcp, &candidate, tried + 1, options.tolerance);
+        let r = report(problem, &candidate, tried + 1, options.tolerance);
         if r.residual < best.residual {
             z.copy_from(&candidate);
             best = r;
@@ -43,20 +55,20 @@ pub(crate) fn solve(lcp: &LinearComplementarityProblem, z: &mut DVector<f64>, op
     }
 }
 
-/// z_S = −M_SS⁻¹ q_S projected onto z ≥ 0, zero elsewhere; false when M_SS is singular.
-fn basis_solution(lcp: &LinearComplementarityProblem, mask: u32, z: &mut DVector<f64>) -> bool {
-    let basic: Vec<usize> = (0..lcp.size()).filter(|i| mask & (1 << i) != 0).collect();
+/// z_B = −M_BB⁻¹ q_B, projected row by row, zero elsewhere; false when M_BB is singular.
+fn basis_solution(problem: &impl Rows, basic: &[usize], z: &mut DVector<f64>) -> bool {
+    let (m, q) = (problem.matrix(), problem.vector());
     z.fill(0.0);
     if basic.is_empty() {
         return true;
     }
-    let m_ss = DMatrix::from_fn(basic.len(), basic.len(), |r, c| lcp.m[(basic[r], basic[c])]);
-    let q_s = DVector::from_fn(basic.len(), |r, _| -lcp.q[basic[r]]);
-    let Some(z_s) = m_ss.lu().solve(&q_s) else {
+    let m_bb = DMatrix::from_fn(basic.len(), basic.len(), |r, c| m[(basic[r], basic[c])]);
+    let q_b = DVector::from_fn(basic.len(), |r, _| -q[basic[r]]);
+    let Some(z_b) = m_bb.lu().solve(&q_b) else {
         return false;
     };
     for (k, &i) in basic.iter().enumerate() {
-        z[i] = z_s[k].max(0.0);
+        z[i] = problem.project(i, z_b[k]);
     }
     true
 }

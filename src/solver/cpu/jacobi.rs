@@ -7,16 +7,17 @@
 //! ```
 //! This is a projected gradient step preconditioned by D = diag(M); for symmetric positive
 //! definite M it converges when ω < 2/λ_max(D^{-1/2} M D^{-1/2}). The default ω is 1/ρ̄, with
-//! ρ̄ = max_i Σ_j |M_ij| / √(M_ii M_jj) the Gershgorin bound on that eigenvalue.
+//! ρ̄ = max_i Σ_j |M_ij| / √(M_ii M_jj) the Gershgorin bound on that eigenvalue. On an MLCP
+//! the equality rows are not projected.
 
 use nalgebra::{DMatrix, DVector};
 
-use super::report;
-use crate::solver::{SolverOptions, SolverReport, lcp::LinearComplementarityProblem};
+use super::{Rows, report};
+use crate::solver::{SolverOptions, SolverReport};
 
 /// Runs Jacobi sweeps from `z` until Siconos's error is ≤ the tolerance or the sweeps run out.
-pub(crate) fn solve(lcp: &LinearComplementarityProblem, z: &mut DVector<f64>, options: &SolverOptions) -> SolverReport {
-    let (m, q) = (&lcp.m, &lcp.q);
+pub(crate) fn solve(lcp: &impl Rows, z: &mut DVector<f64>, options: &SolverOptions) -> SolverReport {
+    let (m, q) = (lcp.matrix(), lcp.vector());
     if (0..lcp.size()).any(|i| m[(i, i)] <= f64::EPSILON) {
         return report(lcp, z, 0, options.tolerance);
     }
@@ -30,7 +31,7 @@ pub(crate) fn solve(lcp: &LinearComplementarityProblem, z: &mut DVector<f64>, op
         m.mul_to(z, &mut w);
         w += q;
         for i in 0..lcp.size() {
-            z[i] = (z[i] - omega * w[i] / m[(i, i)]).max(0.0);
+            z[i] = lcp.project(i, z[i] - omega * w[i] / m[(i, i)]);
         }
         last = report(lcp, z, sweep, options.tolerance);
     }

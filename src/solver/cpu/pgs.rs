@@ -6,16 +6,17 @@
 //! ```
 //! With ω = 1 this is Siconos's `lcp_pgs.c` update z_i = max(0, −(q_i + Σ_{j≠i} M_ij z_j)/M_ii).
 //! It converges for symmetric positive definite M and 0 < ω < 2. A zero diagonal entry is a
-//! failure (as in Siconos), reported with zero iterations.
+//! failure (as in Siconos), reported with zero iterations. On an MLCP the equality rows take
+//! the same update without the projection (Siconos's `mlcp_pgs`).
 
 use nalgebra::DVector;
 
-use super::report;
-use crate::solver::{SolverOptions, SolverReport, lcp::LinearComplementarityProblem};
+use super::{Rows, report};
+use crate::solver::{SolverOptions, SolverReport};
 
 /// Runs PGS sweeps from `z` until Siconos's error is ≤ the tolerance or the sweeps run out.
-pub(crate) fn solve(lcp: &LinearComplementarityProblem, z: &mut DVector<f64>, options: &SolverOptions) -> SolverReport {
-    let (m, q) = (&lcp.m, &lcp.q);
+pub(crate) fn solve(lcp: &impl Rows, z: &mut DVector<f64>, options: &SolverOptions) -> SolverReport {
+    let (m, q) = (lcp.matrix(), lcp.vector());
     let omega = options.omega.unwrap_or(1.0);
     if (0..lcp.size()).any(|i| m[(i, i)].abs() <= f64::EPSILON) {
         return report(lcp, z, 0, options.tolerance);
@@ -27,7 +28,7 @@ pub(crate) fn solve(lcp: &LinearComplementarityProblem, z: &mut DVector<f64>, op
         }
         for i in 0..lcp.size() {
             let w_i = q[i] + m.row(i).dot(&z.transpose());
-            z[i] = (z[i] - omega * w_i / m[(i, i)]).max(0.0);
+            z[i] = lcp.project(i, z[i] - omega * w_i / m[(i, i)]);
         }
         last = report(lcp, z, sweep, options.tolerance);
     }
