@@ -15,9 +15,10 @@ pub use dynamical_system::{DynamicalSystem, FirstOrderLinearDS, LagrangianDS, La
 pub use force::{ExternalForce, Force};
 pub use interaction::{DsId, Interaction, InteractionId};
 pub use lagrangian::LagrangianDynamics;
-pub use nonsmooth_law::{ComplementarityConditionNSL, NewtonImpactNSL, NonSmoothLaw};
+pub use nonsmooth_law::{ComplementarityConditionNSL, EqualityConditionNSL, NewtonImpactNSL, NonSmoothLaw};
 pub use nsds::Nsds;
 pub use relation::{
-    FirstOrderLinearR, FirstOrderLinearTIR, FirstOrderOperators, LagrangianCompliantLinearTIR, LagrangianLinearTIR,
-    LagrangianRheonomousR, LagrangianScleronomousR, Relation,
+    CoordinateVectorConstraint, CoordinateVectorOutputs, FirstOrderLinearR, FirstOrderLinearTIR, FirstOrderOperators,
+    LagrangianCompliantLinearTIR, LagrangianLinearTIR, LagrangianRheonomousR, LagrangianScleronomousR, PfaffianR,
+    Relation,
 };

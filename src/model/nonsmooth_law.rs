@@ -10,6 +10,9 @@ pub enum NonSmoothLaw {
     NewtonImpact(NewtonImpactNSL),
     /// `0 ≤ y ⟂ λ ≥ 0`.
     ComplementarityCondition(ComplementarityConditionNSL),
+    /// A bilateral constraint: y = 0 with λ free (enforced at velocity level, ẏ = 0, by
+    /// Moreau–Jean; Euler–Moreau enforces y = 0).
+    EqualityCondition(EqualityConditionNSL),
 }
 
 impl NonSmoothLaw {
@@ -18,14 +21,20 @@ impl NonSmoothLaw {
         match self {
             Self::NewtonImpact(law) => law.size,
             Self::ComplementarityCondition(law) => law.size,
+            Self::EqualityCondition(law) => law.size,
         }
+    }
+
+    /// Whether the law is an equality (its rows are always active and λ is free).
+    pub fn is_equality(&self) -> bool {
+        matches!(self, Self::EqualityCondition(_))
     }
 
     /// The restitution coefficient (0 for a plain complementarity condition).
     pub fn restitution(&self) -> f64 {
         match self {
             Self::NewtonImpact(law) => law.e,
-            Self::ComplementarityCondition(_) => 0.0,
+            Self::ComplementarityCondition(_) | Self::EqualityCondition(_) => 0.0,
         }
     }
 }
@@ -72,6 +81,26 @@ impl ComplementarityConditionNSL {
     pub fn new(size: usize) -> Result<Self> {
         check::scalar("ComplementarityConditionNSL size", size as f64, size > 0, "must be ≥ 1")?;
         Ok(Self { size })
+    }
+}
+
+/// The equality `y = 0` on `size` rows, λ free (Siconos's `EqualityConditionNSL`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EqualityConditionNSL {
+    size: usize,
+}
+
+impl EqualityConditionNSL {
+    /// An equality on `size` rows.
+    pub fn new(size: usize) -> Result<Self> {
+        check::scalar("EqualityConditionNSL size", size as f64, size > 0, "must be ≥ 1")?;
+        Ok(Self { size })
+    }
+}
+
+impl From<EqualityConditionNSL> for NonSmoothLaw {
+    fn from(law: EqualityConditionNSL) -> Self {
+        Self::EqualityCondition(law)
     }
 }
 

@@ -73,6 +73,14 @@ impl Nsds {
             }
             n += ds.dimension();
         }
+        if let Relation::CoordinateVector(c) = &inter.relation
+            && c.marker_coordinates() != n
+        {
+            return Err(unsupported(&format!(
+                "its markers have {} coordinates but the linked systems have {n}",
+                c.marker_coordinates()
+            )));
+        }
         let m = inter.size();
         if inter.relation.is_lagrangian() {
             let q0 = self.gather(&inter.systems, |ds| ds.initial_state().0);
@@ -130,6 +138,11 @@ impl Nsds {
     /// The interactions in link order.
     pub fn interactions(&self) -> &[Interaction] {
         &self.interactions
+    }
+
+    /// The interaction `id`, to change a parameter (such as a constraint's `active` flag).
+    pub(crate) fn interaction_mut(&mut self, id: InteractionId) -> &mut Interaction {
+        &mut self.interactions[id.0]
     }
 
     /// Whether every system and relation is linear time-invariant (a single pass per step).

@@ -2,8 +2,11 @@
 //! all simulate the same systems. Defaults are the parameters of Siconos's tutorials.
 
 pub mod bouncing_ball;
+pub mod chaplygin_sleigh;
 pub mod circuit_rlcd;
 pub mod column_of_beads;
 pub mod diode_bridge;
 pub mod impacting_bar;
 pub mod newtons_cradle;
+pub mod pendulum;
+pub mod slider_crank;

@@ -150,6 +150,10 @@ pub fn solve_mlcp(
         return cpu::mlcp::direct(mlcp, z, options);
     }
     match kind {
+        SolverKind::Lemke if mlcp.equalities() == 0 => {
+            let lcp = LinearComplementarityProblem::new(mlcp.m.clone(), mlcp.q.clone())?;
+            Ok(cpu::lemke::solve(&lcp, z, options))
+        }
         SolverKind::Lemke => cpu::mlcp::reduced_lemke(mlcp, z, options),
         SolverKind::Pgs => Ok(cpu::pgs::solve(mlcp, z, options)),
         SolverKind::Jacobi => Ok(cpu::jacobi::solve(mlcp, z, options)),

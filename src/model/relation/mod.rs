@@ -1,17 +1,21 @@
 //! Relations: how an interaction's output y and input (p or r) depend on the coordinates
 //! of its systems.
 
+pub mod coordinate_vector;
 pub mod first_order;
 pub mod lagrangian;
+pub mod pfaffian;
 
 use nalgebra::{DMatrix, DVector};
 
 use crate::error::Result;
 use crate::model::check;
+pub use coordinate_vector::{CoordinateVectorBuilder, CoordinateVectorConstraint, CoordinateVectorOutputs};
 pub use first_order::{FirstOrderLinearR, FirstOrderLinearTIR, FirstOrderOperators};
 pub use lagrangian::{
     LagrangianCompliantLinearTIR, LagrangianLinearTIR, LagrangianRheonomousR, LagrangianScleronomousR,
 };
+pub use pfaffian::PfaffianR;
 
 /// Any relation.
 pub enum Relation {
@@ -23,6 +27,10 @@ pub enum Relation {
     LagrangianRheonomousR(LagrangianRheonomousR),
     /// `y = H q + b + D λ`.
     LagrangianCompliantLinearTIR(LagrangianCompliantLinearTIR),
+    /// Exudyn's coordinate-vector constraint `X₁q₁ + Y₁q₁² − X₀q₀ − Y₀q₀² − v_off`.
+    CoordinateVector(CoordinateVectorConstraint),
+    /// A non-holonomic constraint `a(q) v = 0` (velocity level only).
+    Pfaffian(PfaffianR),
     /// `y = C x + D λ + e`, `r = B λ`, constant operators.
     FirstOrderLinearTIR(FirstOrderLinearTIR),
     /// `y = C(t) x + D(t) λ + e(t)`, `r = B(t) λ`.
@@ -37,10 +45,30 @@ impl Relation {
 
     /// Whether y is affine in the coordinates with constant operators (no Newton loop needed).
     pub fn is_linear(&self) -> bool {
-        matches!(
-            self,
-            Self::LagrangianLinearTIR(_) | Self::LagrangianCompliantLinearTIR(_) | Self::FirstOrderLinearTIR(_)
-        )
+        match self {
+            Self::LagrangianLinearTIR(_) | Self::LagrangianCompliantLinearTIR(_) | Self::FirstOrderLinearTIR(_) => true,
+            Self::CoordinateVector(c) => c.is_linear(),
+            _ => false,
+        }
+    }
+
+    /// Whether the relation constrains velocities only (it has no position output to
+    /// activate on, to project, or to report as a residual).
+    pub fn is_velocity_level(&self) -> bool {
+        match self {
+            Self::Pfaffian(_) => true,
+            Self::CoordinateVector(c) => c.is_velocity_level(),
+            _ => false,
+        }
+    }
+
+    /// Whether the relation currently applies a force (only a coordinate-vector constraint
+    /// can be switched off).
+    pub fn is_active(&self) -> bool {
+        match self {
+            Self::CoordinateVector(c) => c.is_active(),
+            _ => true,
+        }
     }
 
     /// The compliance D of a compliant relation.
@@ -58,6 +86,8 @@ impl Relation {
             Self::LagrangianCompliantLinearTIR(r) => &r.h * q + &r.b,
             Self::LagrangianScleronomousR(r) => (r.h)(q),
             Self::LagrangianRheonomousR(r) => (r.h)(q, t),
+            Self::CoordinateVector(c) => c.output(q, t),
+            Self::Pfaffian(r) => DVector::zeros((r.a)(q).nrows()),
             Self::FirstOrderLinearTIR(_) | Self::FirstOrderLinearR(_) => {
                 return Err(not_lagrangian());
             }
@@ -73,6 +103,8 @@ impl Relation {
             Self::LagrangianCompliantLinearTIR(r) => r.h.clone(),
             Self::LagrangianScleronomousR(r) => (r.jacobian)(q),
             Self::LagrangianRheonomousR(r) => (r.jacobian)(q, t),
+            Self::CoordinateVector(c) => c.jacobian(q, t),
+            Self::Pfaffian(r) => (r.a)(q),
             Self::FirstOrderLinearTIR(_) | Self::FirstOrderLinearR(_) => {
                 return Err(not_lagrangian());
             }
@@ -81,9 +113,14 @@ impl Relation {
         Ok(g)
     }
 
-    /// ∂h/∂t (zero unless rheonomous).
+    /// ∂h/∂t (zero unless rheonomous or a velocity-level coordinate-vector constraint).
     pub fn hdot(&self, q: &DVector<f64>, t: f64, size: usize) -> Result<DVector<f64>> {
         match self {
+            Self::CoordinateVector(c) => {
+                let hdot = c.hdot();
+                check::vector("CoordinateVectorConstraint: −v_off", &hdot, size)?;
+                Ok(hdot)
+            }
             Self::LagrangianRheonomousR(r) => {
                 let hdot = (r.hdot)(q, t);
                 check::vector("LagrangianRheonomousR: ∂h/∂t", &hdot, size)?;
@@ -130,3 +167,15 @@ relation_from!(
     FirstOrderLinearTIR,
     FirstOrderLinearR
 );
+
+impl From<PfaffianR> for Relation {
+    fn from(r: PfaffianR) -> Self {
+        Self::Pfaffian(r)
+    }
+}
+
+impl From<CoordinateVectorConstraint> for Relation {
+    fn from(c: CoordinateVectorConstraint) -> Self {
+        Self::CoordinateVector(c)
+    }
+}

@@ -7,7 +7,6 @@ use super::stepper::{StepReport, TimeStepping};
 use crate::error::{Error, Result};
 use crate::model::DynamicalSystem;
 use crate::solver::euler_moreau::EulerMoreauOSI;
-use crate::solver::{LinearComplementarityProblem, solve_lcp};
 
 pub(super) fn step(ts: &mut TimeStepping, osi: EulerMoreauOSI) -> Result<()> {
     let (h, theta) = (ts.h, osi.theta);
@@ -54,16 +53,19 @@ pub(super) fn step(ts: &mut TimeStepping, osi: EulerMoreauOSI) -> Result<()> {
         newton_iterations: 1,
         lcp: None,
         active: ts.nsds.interactions().len(),
+        ..Default::default()
     };
     if m > 0 {
         let w_inv_b = w.solve(&bmat).ok_or_else(singular)?;
-        let lcp = LinearComplementarityProblem::new(&d + &c * w_inv_b * h, &c * &x_free + &e)?;
+        let equality = ts
+            .nsds
+            .interactions()
+            .iter()
+            .flat_map(|inter| std::iter::repeat_n(inter.law.is_equality(), inter.size()))
+            .collect();
         let context = format!(" at step {} (t = {t_next})", ts.k + 1);
-        let lcp_report = solve_lcp(ts.solver, &lcp, &mut lambda, &ts.solver_options)?.ensure_converged(
-            ts.solver,
-            ts.solver_options.tolerance,
-            &context,
-        )?;
+        let (solution, lcp_report) = ts.solve_one_step(&d + &c * w_inv_b * h, &c * &x_free + &e, equality, &context)?;
+        lambda = solution;
         report.lcp = Some(lcp_report);
     }
     let r = &bmat * &lambda;

@@ -12,12 +12,14 @@ pub mod lemke;
 pub mod mlcp;
 mod moreau_jean_step;
 pub mod pgs;
+pub mod projection;
 pub mod stepper;
 pub mod trajectory;
 
 use nalgebra::{DMatrix, DVector};
 
 use super::{MixedLinearComplementarityProblem, SolverReport, lcp::LinearComplementarityProblem};
+pub use projection::Stabilization;
 pub use stepper::{Integrator, StepReport, TimeStepping};
 pub use trajectory::{Sample, Trajectory};
 

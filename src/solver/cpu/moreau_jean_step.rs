@@ -3,11 +3,11 @@
 
 use nalgebra::{DMatrix, DVector, Dyn, LU};
 
+use super::projection::{Stabilization, is_holonomic};
 use super::stepper::{StepReport, TimeStepping};
 use crate::error::{Error, Result};
 use crate::model::Interaction;
 use crate::solver::moreau_jean::{Activation, MoreauJeanOSI};
-use crate::solver::{LinearComplementarityProblem, solve_lcp};
 
 /// An interaction taking part in this step's LCP, whose row block of the LCP vector is
 /// `scale · G v_free + constant + ∂h/∂t`.
@@ -19,8 +19,10 @@ struct ActiveRow {
     /// 1, or hθ for a compliant relation.
     scale: f64,
     /// e ẏ_k for a Newton-impact law; y(q_k + h v_k) + h(1−θ) ẏ_k for a compliant relation;
-    /// zero otherwise.
+    /// (β/h) y(q_k) for a holonomic equality under Baumgarte stabilisation; zero otherwise.
     constant: DVector<f64>,
+    /// An equality law: always in the problem, its rows free (an MLCP).
+    equality: bool,
 }
 
 /// M, F, ∂F/∂q, ∂F/∂v of the whole scene at (t, q, v), block-diagonal over the systems.
@@ -49,7 +51,9 @@ pub(super) fn step(ts: &mut TimeStepping, osi: MoreauJeanOSI) -> Result<()> {
         let dyn_i = dynamics(ts, t_next, &q, &v)?;
         let r_free = &dyn_i.mass * (&v - &v_k) - &f_k * (h * (1.0 - theta)) - &dyn_i.force * (h * theta);
         if let Some((p, lambda, report)) = &input {
-            residual = (&r_free - p).norm();
+            // The input recomputed at this iterate (Siconos re-evaluates the relations at
+            // q^{i}): a nonlinear relation converges when its Jacobian stops moving.
+            residual = (&r_free - reaction(ts, &rows, &q, t_next, lambda)?).norm();
             if residual <= ts.newton.tolerance {
                 return commit(ts, &osi, &q_k, &v_k, v, p.clone(), lambda.clone(), *report);
             }
@@ -65,6 +69,7 @@ pub(super) fn step(ts: &mut TimeStepping, osi: MoreauJeanOSI) -> Result<()> {
             newton_iterations: iteration,
             lcp,
             active: rows.len(),
+            ..Default::default()
         };
         if linear {
             return commit(ts, &osi, &q_k, &v_k, v, p, lambda, report);
@@ -145,8 +150,8 @@ fn iteration_matrix(ts: &mut TimeStepping, d: &Dynamics, h: f64, theta: f64) -> 
     Ok(w)
 }
 
-/// The interactions in this step's LCP: those with ỹ = y(q̂) + γ h ẏ_k ≤ 0 (first
-/// component), q̂ chosen by [`Activation`].
+/// The interactions in this step's problem: every active equality, and the others with
+/// ỹ = y(q̂) + γ h ẏ_k ≤ 0 (first component), q̂ chosen by [`Activation`].
 fn active_set(
     ts: &TimeStepping,
     osi: &MoreauJeanOSI,
@@ -164,6 +169,27 @@ fn active_set(
     for (index, inter) in ts.nsds.interactions().iter().enumerate() {
         let idx = ts.indices(inter);
         let local = |x: &DVector<f64>| TimeStepping::gather(&idx, x);
+        if !inter.relation.is_active() {
+            offset += inter.size();
+            continue;
+        }
+        if inter.law.is_equality() {
+            let constant = match ts.stabilization {
+                Stabilization::Baumgarte { beta } if is_holonomic(inter) => {
+                    inter.output(&local(q_k), t_k)? * (beta / h)
+                }
+                _ => DVector::zeros(inter.size()),
+            };
+            rows.push(ActiveRow {
+                index,
+                offset,
+                scale: 1.0,
+                constant,
+                equality: true,
+            });
+            offset += inter.size();
+            continue;
+        }
         let ydot_k = inter.velocity(&local(q_k), &local(v_k), t_k)?;
         let y = inter.output(&local(q_hat), t_k)?;
         if osi.is_active(y[0], ydot_k[0], h) {
@@ -178,6 +204,7 @@ fn active_set(
                 offset,
                 scale,
                 constant,
+                equality: false,
             });
         }
         offset += inter.size();
@@ -186,7 +213,7 @@ fn active_set(
 }
 
 /// Assembles and solves `0 ≤ λ ⟂ H W⁻¹ Hᵀ λ + H v_free + e ẏ_k + ∂h/∂t ≥ 0` over the
-/// active rows, and returns (p = Hᵀ λ, λ scattered over all interactions, the report).
+/// active rows (`= 0` with λ free on equality rows: an MLCP), and returns (p = Hᵀ λ, λ scattered over all interactions, the report).
 #[allow(clippy::type_complexity)]
 fn impulse(
     ts: &TimeStepping,
@@ -207,6 +234,7 @@ fn impulse(
     }
     let mut hmat = DMatrix::zeros(m, n);
     let mut rhs = DVector::zeros(m);
+    let mut equality = Vec::with_capacity(m);
     let mut r0 = 0;
     for row in rows {
         let idx = ts.indices(inter(row));
@@ -220,17 +248,12 @@ fn impulse(
         let free = &g * TimeStepping::gather(&idx, v_free);
         rhs.rows_mut(r0, size)
             .copy_from(&(free * row.scale + &row.constant + hdot));
+        equality.extend(std::iter::repeat_n(row.equality, size));
         r0 += size;
     }
     let mut delassus = &hmat * w.solve(&hmat.transpose()).ok_or_else(singular)?;
     compliant_blocks(ts, rows, &mut delassus, theta);
-    let lcp = LinearComplementarityProblem::new(delassus, rhs)?;
-    let mut lambda = DVector::zeros(m);
-    let report = solve_lcp(ts.solver, &lcp, &mut lambda, &ts.solver_options)?.ensure_converged(
-        ts.solver,
-        ts.solver_options.tolerance,
-        context,
-    )?;
+    let (lambda, report) = ts.solve_one_step(delassus, rhs, equality, context)?;
     let p = hmat.transpose() * &lambda;
     let mut r0 = 0;
     for row in rows {
@@ -239,6 +262,27 @@ fn impulse(
         r0 += size;
     }
     Ok((p, lambda_all, Some(report)))
+}
+
+/// p = Σ G(q)ᵀ λ over the active rows, λ scattered over all interactions.
+fn reaction(
+    ts: &TimeStepping,
+    rows: &[ActiveRow],
+    q: &DVector<f64>,
+    t: f64,
+    lambda: &DVector<f64>,
+) -> Result<DVector<f64>> {
+    let mut p = DVector::zeros(q.len());
+    for row in rows {
+        let inter = &ts.nsds.interactions()[row.index];
+        let idx = ts.indices(inter);
+        let local =
+            inter.jacobian(&TimeStepping::gather(&idx, q), t)?.transpose() * lambda.rows(row.offset, inter.size());
+        for (c, &i) in idx.iter().enumerate() {
+            p[i] += local[c];
+        }
+    }
+    Ok(p)
 }
 
 /// Siconos's `LagrangianCompliantLinearTIR` Delassus block: the diagonal block of a compliant

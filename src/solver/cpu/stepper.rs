@@ -7,12 +7,13 @@
 
 use nalgebra::{DMatrix, DVector};
 
+use super::projection::{self, Stabilization};
 use super::trajectory::{Sample, Trajectory};
 use crate::error::{Error, Result};
-use crate::model::{DsId, Interaction, InteractionId, NonSmoothLaw, Nsds, Relation, check};
+use crate::model::{CoordinateVectorOutputs, DsId, Interaction, InteractionId, NonSmoothLaw, Nsds, Relation, check};
 use crate::solver::euler_moreau::EulerMoreauOSI;
 use crate::solver::moreau_jean::{MoreauJeanOSI, NewtonOptions};
-use crate::solver::{SolverKind, SolverOptions, SolverReport};
+use crate::solver::{MixedLinearComplementarityProblem, SolverKind, SolverOptions, SolverReport, solve_mlcp};
 
 /// The one-step integrator of a simulation.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -32,6 +33,10 @@ pub struct StepReport {
     pub lcp: Option<SolverReport>,
     /// Number of active interactions.
     pub active: usize,
+    /// max |g(q_{k+1})| over the holonomic equality constraints after the step (0 if none).
+    pub constraint_residual: f64,
+    /// Newton iterations of the position projection (0 unless [`Stabilization::Projection`]).
+    pub projection_iterations: usize,
 }
 
 /// The time-stepping simulation of one scene.
@@ -52,6 +57,8 @@ pub struct TimeStepping {
     pub solver_options: SolverOptions,
     /// The Newton loop's options (nonlinear scenes only).
     pub newton: NewtonOptions,
+    /// What to do about the drift of holonomic equality constraints (default: nothing).
+    pub stabilization: Stabilization,
     pub(super) cached_w: Option<nalgebra::LU<f64, nalgebra::Dyn, nalgebra::Dyn>>,
     pub(super) last: StepReport,
 }
@@ -96,6 +103,7 @@ impl TimeStepping {
             solver: SolverKind::default(),
             solver_options: SolverOptions::default(),
             newton: NewtonOptions::default(),
+            stabilization: Stabilization::None,
             cached_w: None,
             last: StepReport::default(),
         })
@@ -172,6 +180,46 @@ impl TimeStepping {
         &self.lambda
     }
 
+    /// The coordinates, velocities (of the interaction's systems, concatenated) and last
+    /// impulse λ of interaction `id`.
+    pub fn interaction_state(&self, id: InteractionId) -> (DVector<f64>, DVector<f64>, DVector<f64>) {
+        let interactions = self.nsds.interactions();
+        let offset: usize = interactions[..id.0].iter().map(Interaction::size).sum();
+        let inter = &interactions[id.0];
+        let idx = self.indices(inter);
+        let lambda = self.lambda.rows(offset, inter.size()).into_owned();
+        (Self::gather(&idx, &self.q), Self::gather(&idx, &self.v), lambda)
+    }
+
+    /// Exudyn's output variables of the coordinate-vector constraint `id`: displacement,
+    /// velocity, constraint equation and force.
+    pub fn coordinate_vector_outputs(&self, id: InteractionId) -> Result<CoordinateVectorOutputs> {
+        let Relation::CoordinateVector(constraint) = &self.nsds.interactions()[id.0].relation else {
+            return Err(self.not_coordinate_vector(id));
+        };
+        let (q, v, lambda) = self.interaction_state(id);
+        Ok(constraint.outputs(&q, &v, &lambda, self.time(), self.h))
+    }
+
+    /// Switches the coordinate-vector constraint `id` on or off (off: λ = 0).
+    pub fn set_active(&mut self, id: InteractionId, active: bool) -> Result<()> {
+        let error = self.not_coordinate_vector(id);
+        match &mut self.nsds.interaction_mut(id).relation {
+            Relation::CoordinateVector(constraint) => {
+                constraint.set_active(active);
+                Ok(())
+            }
+            _ => Err(error),
+        }
+    }
+
+    fn not_coordinate_vector(&self, id: InteractionId) -> Error {
+        Error::Unsupported {
+            what: format!("interaction `{}`", self.nsds.interactions()[id.0].name),
+            reason: "is not a coordinate-vector constraint".into(),
+        }
+    }
+
     /// What the last step did.
     pub fn last_report(&self) -> StepReport {
         self.last
@@ -194,15 +242,82 @@ impl TimeStepping {
         DVector::from_iterator(idx.len(), idx.iter().map(|&i| x[i]))
     }
 
-    /// Advances one step. On error (a solver that did not converge, a singular matrix, a
-    /// user closure returning NaN) the state is left at the start of the step.
+    /// Advances one step, then applies the [`Stabilization`] and measures the constraint
+    /// residual. On error (a solver that did not converge, a singular matrix, a user closure
+    /// returning NaN) the state is left at the start of the step.
     pub fn step(&mut self) -> Result<()> {
+        self.stabilization.check()?;
+        let saved = (
+            self.q.clone(),
+            self.v.clone(),
+            self.p.clone(),
+            self.lambda.clone(),
+            self.last,
+        );
+        let result = self.advance();
+        if result.is_err() {
+            (self.q, self.v, self.p, self.lambda, self.last) = saved;
+        }
+        result
+    }
+
+    fn advance(&mut self) -> Result<()> {
         match self.integrator {
             Integrator::MoreauJean(osi) => super::moreau_jean_step::step(self, osi)?,
             Integrator::EulerMoreau(osi) => super::euler_moreau_step::step(self, osi)?,
         }
         self.k += 1;
+        if let Stabilization::Projection {
+            tolerance,
+            max_iterations,
+        } = self.stabilization
+        {
+            match projection::project(self, tolerance, max_iterations) {
+                Ok(iterations) => self.last.projection_iterations = iterations,
+                Err(e) => {
+                    self.k -= 1;
+                    return Err(e);
+                }
+            }
+        }
+        self.last.constraint_residual = self.constraint_residual().inspect_err(|_| self.k -= 1)?;
         Ok(())
+    }
+
+    /// max |g(q)| over the holonomic equality constraints now (0 when there are none).
+    pub fn constraint_residual(&self) -> Result<f64> {
+        projection::constraint_residual(self)
+    }
+
+    /// Solves one step's problem `w = matrix λ + vector` with `equality` marking the free rows
+    /// (an LCP when there are none), and turns non-convergence into an error naming the step.
+    pub(super) fn solve_one_step(
+        &self,
+        matrix: DMatrix<f64>,
+        vector: DVector<f64>,
+        equality: Vec<bool>,
+        context: &str,
+    ) -> Result<(DVector<f64>, SolverReport)> {
+        let problem = MixedLinearComplementarityProblem::new(matrix, vector, equality)?;
+        let mut lambda = DVector::zeros(problem.size());
+        let report = solve_mlcp(self.solver, &problem, &mut lambda, &self.solver_options)?.ensure_converged(
+            self.solver,
+            self.solver_options.tolerance,
+            context,
+        )?;
+        Ok((lambda, report))
+    }
+
+    /// The block-diagonal mass matrix of the Lagrangian systems at the current q.
+    pub(super) fn mass(&self) -> Result<DMatrix<f64>> {
+        self.block_diagonal(|i, o, d| {
+            let ds = self.nsds.system(DsId(i));
+            let lagrangian = ds.as_lagrangian().ok_or_else(|| Error::Unsupported {
+                what: "projection onto the constraints".into(),
+                reason: "needs Lagrangian systems".into(),
+            })?;
+            lagrangian.mass(&self.q.rows(o, d).into_owned())
+        })
     }
 
     /// Steps until `t_final` (the number of steps is ⌈(t_final − t)/h⌉), appending the
@@ -265,6 +380,8 @@ impl TimeStepping {
             ydot: DVector::from_vec(ydot),
             lambda: self.lambda.clone(),
             energy: self.energy()?,
+            constraint_residual: self.constraint_residual()?,
+            velocity_residual: projection::velocity_residual(self)?,
         })
     }
 

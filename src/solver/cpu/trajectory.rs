@@ -1,5 +1,7 @@
 //! Recorded output variables of a simulation.
 
+use std::io::Write;
+
 use nalgebra::DVector;
 
 /// The output variables at one time, over the whole scene.
@@ -24,6 +26,10 @@ pub struct Sample {
     pub lambda: DVector<f64>,
     /// Mechanical energy of the Lagrangian systems (see `LagrangianDynamics::energy`).
     pub energy: f64,
+    /// max |g(q)| over the holonomic equality constraints (0 when there are none).
+    pub constraint_residual: f64,
+    /// max |G v + ∂g/∂t| over all equality constraints, holonomic or not (0 when none).
+    pub velocity_residual: f64,
 }
 
 /// A sequence of samples, one per recorded step.
@@ -47,5 +53,32 @@ impl Trajectory {
     /// One value per sample, e.g. `traj.column(|s| s.q[0])`.
     pub fn column(&self, f: impl Fn(&Sample) -> f64) -> Vec<f64> {
         self.samples.iter().map(f).collect()
+    }
+
+    /// Writes CSV `t,<coordinates>,v<coordinates>,residual` to `out`, one row per sample:
+    /// `coordinates` names every entry of q (and, prefixed with v, of v); `residual` picks the
+    /// last column from a sample.
+    pub fn write_csv(
+        &self,
+        out: impl std::io::Write,
+        coordinates: &[&str],
+        residual: impl Fn(&Sample) -> f64,
+    ) -> std::io::Result<()> {
+        let mut out = std::io::BufWriter::new(out);
+        let names: Vec<String> = coordinates.iter().map(|c| c.to_string()).collect();
+        let velocities: Vec<String> = coordinates.iter().map(|c| format!("v{c}")).collect();
+        writeln!(out, "t,{},{},residual", names.join(","), velocities.join(","))?;
+        for s in &self.samples {
+            if s.q.len() != coordinates.len() || s.v.len() != coordinates.len() {
+                let message = format!("{} coordinate names for {} coordinates", coordinates.len(), s.q.len());
+                return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, message));
+            }
+            write!(out, "{:e}", s.t)?;
+            for x in s.q.iter().chain(s.v.iter()) {
+                write!(out, ",{x:e}")?;
+            }
+            writeln!(out, ",{:e}", residual(s))?;
+        }
+        out.flush()
     }
 }

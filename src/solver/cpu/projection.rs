@@ -1,0 +1,159 @@
+//! Keeping holonomic equality constraints g(q) = 0 on the manifold.
+//!
+//! Moreau–Jean enforces an equality at velocity level, G(q) v_{k+1} = 0, so g(q) drifts by
+//! O(h²) per step. [`Stabilization`] picks what the time stepping does about it, and
+//! [`StepReport::constraint_residual`](super::StepReport::constraint_residual) reports
+//! max |g(q_{k+1})| after every step whatever the choice.
+
+use nalgebra::{DMatrix, DVector};
+
+use super::stepper::TimeStepping;
+use crate::error::{Error, Result};
+use crate::model::{Interaction, check};
+
+/// How the time stepping treats the drift of holonomic equality constraints.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Stabilization {
+    /// Velocity level only, as Siconos's `MoreauJeanOSI`: g(q) drifts.
+    #[default]
+    None,
+    /// Baumgarte-like feedback at velocity level: the equality rows ask
+    /// `G v_{k+1} + (β/h) g(q_k) = 0`, which pulls g back towards 0 over about 1/β steps
+    /// (β ∈ (0, 1] is stable with θ = ½).
+    Baumgarte {
+        /// The feedback gain β.
+        beta: f64,
+    },
+    /// After every step, the closest point on the manifold in the mass metric,
+    /// `q ← argmin ‖q − q̃‖_M subject to g(q) = 0`, by Newton's method
+    /// `Δq = −M⁻¹Gᵀ (G M⁻¹ Gᵀ)⁻¹ g(q)` until max |g| ≤ `tolerance`; then the velocity is
+    /// projected onto the constraints' tangent space, `v ← v − M⁻¹Gᵀ (G M⁻¹ Gᵀ)⁻¹ (G v + ∂g/∂t)`
+    /// (every equality row, Pfaffian ones included).
+    Projection {
+        /// The largest |g(q)| accepted.
+        tolerance: f64,
+        /// Newton iterations before [`Error::NotConverged`].
+        max_iterations: usize,
+    },
+}
+
+impl Stabilization {
+    /// A projection to 10⁻¹² in at most 20 Newton iterations.
+    pub fn projection() -> Self {
+        Self::Projection {
+            tolerance: 1e-12,
+            max_iterations: 20,
+        }
+    }
+
+    pub(super) fn check(&self) -> Result<()> {
+        match *self {
+            Self::None => Ok(()),
+            Self::Baumgarte { beta } => {
+                check::scalar("Baumgarte gain β", beta, beta > 0.0 && beta <= 2.0, "must be in (0, 2]")
+            }
+            Self::Projection { tolerance, .. } => {
+                check::scalar("projection tolerance", tolerance, tolerance > 0.0, "must be > 0")
+            }
+        }
+    }
+}
+
+/// Whether an interaction is a holonomic equality constraint: an active equality law on a
+/// Lagrangian relation with a position-level output.
+pub(super) fn is_holonomic(inter: &Interaction) -> bool {
+    inter.law.is_equality()
+        && inter.relation.is_active()
+        && inter.relation.is_lagrangian()
+        && !inter.relation.is_velocity_level()
+}
+
+/// (g, G) stacked over the interactions that pass `select`, G over all coordinates.
+fn stack(
+    ts: &TimeStepping,
+    q: &DVector<f64>,
+    select: impl Fn(&Interaction) -> bool,
+) -> Result<(DVector<f64>, DMatrix<f64>, DVector<f64>)> {
+    let t = ts.time();
+    let chosen: Vec<&Interaction> = ts.nsds.interactions().iter().filter(|i| select(i)).collect();
+    let m: usize = chosen.iter().map(|i| i.size()).sum();
+    let (mut g, mut jac, mut hdot) = (DVector::zeros(m), DMatrix::zeros(m, q.len()), DVector::zeros(m));
+    let mut r0 = 0;
+    for inter in chosen {
+        let idx = ts.indices(inter);
+        let local = TimeStepping::gather(&idx, q);
+        let size = inter.size();
+        g.rows_mut(r0, size).copy_from(&inter.output(&local, t)?);
+        hdot.rows_mut(r0, size)
+            .copy_from(&inter.relation.hdot(&local, t, size)?);
+        let gi = inter.jacobian(&local, t)?;
+        for (c, &i) in idx.iter().enumerate() {
+            jac.view_mut((r0, i), (size, 1)).copy_from(&gi.column(c));
+        }
+        r0 += size;
+    }
+    Ok((g, jac, hdot))
+}
+
+/// max |g(q)| over the holonomic equality constraints at the current state (0 when none).
+pub(super) fn constraint_residual(ts: &TimeStepping) -> Result<f64> {
+    let (g, ..) = stack(ts, &ts.q, is_holonomic)?;
+    Ok(g.amax())
+}
+
+/// Whether an interaction is an active equality constraint (holonomic or not).
+fn is_equality(inter: &Interaction) -> bool {
+    inter.law.is_equality() && inter.relation.is_active() && inter.relation.is_lagrangian()
+}
+
+/// max |G v + ∂g/∂t| over every active equality constraint at the current state (0 when none):
+/// what Moreau–Jean enforces, holonomic and non-holonomic alike.
+pub(super) fn velocity_residual(ts: &TimeStepping) -> Result<f64> {
+    let (_, jac, hdot) = stack(ts, &ts.q, is_equality)?;
+    Ok((jac * &ts.v + hdot).amax())
+}
+
+/// M⁻¹Gᵀ (G M⁻¹ Gᵀ)⁻¹ r: the M-orthogonal correction that removes the residual r of G x = r.
+fn correction(mass: &DMatrix<f64>, jac: &DMatrix<f64>, r: &DVector<f64>) -> Result<DVector<f64>> {
+    let singular = |what: &str| Error::Singular { what: what.into() };
+    let mass_lu = mass.clone().lu();
+    let m_inv_gt = mass_lu
+        .solve(&jac.transpose())
+        .ok_or_else(|| singular("mass matrix (projection)"))?;
+    let gram = jac * &m_inv_gt;
+    let multiplier = gram
+        .lu()
+        .solve(r)
+        .ok_or_else(|| singular("G M⁻¹ Gᵀ of the equality constraints (dependent constraints)"))?;
+    Ok(m_inv_gt * multiplier)
+}
+
+/// The projection of [`Stabilization::Projection`] on the state of `ts`. Returns the Newton
+/// iterations taken.
+pub(super) fn project(ts: &mut TimeStepping, tolerance: f64, max_iterations: usize) -> Result<usize> {
+    let mut iterations = 0;
+    loop {
+        let (g, jac, _) = stack(ts, &ts.q, is_holonomic)?;
+        if g.amax() <= tolerance {
+            break;
+        }
+        if iterations == max_iterations {
+            return Err(Error::NotConverged {
+                solver: "position projection".into(),
+                context: format!(" at step {} (t = {})", ts.k + 1, ts.time_at(ts.k + 1)),
+                iterations,
+                residual: g.amax(),
+                tolerance,
+            });
+        }
+        let dq = correction(&ts.mass()?, &jac, &g)?;
+        ts.q -= dq;
+        iterations += 1;
+    }
+    let (_, jac, hdot) = stack(ts, &ts.q, is_equality)?;
+    if jac.nrows() > 0 {
+        let dv = correction(&ts.mass()?, &jac, &(&jac * &ts.v + hdot))?;
+        ts.v -= dv;
+    }
+    Ok(iterations)
+}
