@@ -9,6 +9,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use ricochet::assemble::{LinearScene, SceneBatch};
 use ricochet::model::Nsds;
 use ricochet::scenes::{bouncing_ball::BouncingBall, newtons_cradle::NewtonsCradle};
+use ricochet::solver::cpu::Stabilization;
 use ricochet::solver::cpu::batch::{self, BatchOptions, BatchState};
 use ricochet::solver::gpu::{BatchKernel, GpuContext, Precision};
 use ricochet::solver::moreau_jean::MoreauJeanOSI;
@@ -19,7 +20,7 @@ const STEPS: u32 = 200;
 fn batch_of(scenes: usize, scene: impl Fn(usize) -> Nsds) -> SceneBatch {
     let mut batch = SceneBatch::new(H, MoreauJeanOSI::default()).unwrap();
     for s in 0..scenes {
-        batch.push(&LinearScene::from_nsds(&scene(s), H, 0.5).unwrap()).unwrap();
+        batch.push(&LinearScene::from_nsds(&scene(s), H, 0.5, Stabilization::None).unwrap()).unwrap();
     }
     batch
 }

@@ -24,7 +24,7 @@ fn simulate(s: u32) {
     let n = select(hd.ndof, FIXED_DOF, FIXED_DOF > 0u);
     let m = select(hd.ncontacts, FIXED_CONTACTS, FIXED_CONTACTS > 0u);
     // Operator blocks (indices within the scene): A, B (n×n), c (n), W⁻¹Hᵀ (n×m), H (m×n),
-    // D (m×m), b, e (m); read through op().
+    // D (m×m), b, e, equality (1 or 0), feedback f (m); read through op().
     let oa = 0u;
     let ob = oa + n * n;
     let oc = ob + n * n;
@@ -33,13 +33,15 @@ fn simulate(s: u32) {
     let od = oh + m * n;
     let ooff = od + m * m;
     let oe = ooff + m;
+    let oeq = oe + m;
+    let ofb = oeq + m;
     let h = coefficients[0];
     let theta = coefficients[1];
     let gamma = coefficients[2];
     let tol = coefficients[3];
     op_base = hd.operator_offset;
     if (PRIVATE_OPS > 1u) {
-        for (var k = 0u; k < oe + m; k++) {
+        for (var k = 0u; k < ofb + m; k++) {
             private_ops[k] = ops[op_base + k * params.stride];
         }
     }
@@ -69,7 +71,7 @@ fn simulate(s: u32) {
             vf[i] = x;
             vk[i] = v[i];
         }
-        // Outputs, activation y + γ h ẏ ≤ 0, LCP vector H v_free + e ẏ.
+        // Outputs, activation (equality rows, or y + γ h ẏ ≤ 0), vector H v_free + e ẏ + f y.
         for (var r = 0u; r < m; r++) {
             var y = op(ooff + r);
             var ydot = real(0.0);
@@ -80,14 +82,17 @@ fn simulate(s: u32) {
                 ydot = ydot + hrj * v[j];
                 hv = hv + hrj * vf[j];
             }
-            deepest = max(deepest, -y);
-            in_lcp[r] = y + gamma * h * ydot <= 0.0;
-            lcp_q[r] = hv + op(oe + r) * ydot;
+            let equality = op(oeq + r) > 0.5;
+            if (!equality) {
+                deepest = max(deepest, -y);
+            }
+            in_lcp[r] = equality || y + gamma * h * ydot <= 0.0;
+            lcp_q[r] = hv + op(oe + r) * ydot + op(ofb + r) * y;
             lambda[r] = real(0.0);
         }
-        // PGS sweeps over the active rows until Siconos's error
-        // ‖λ − max(0, λ − w)‖ / ‖q‖ (w = q + D λ) is within the tolerance, compared as
-        // squares: ‖·‖² ≤ tol² ‖q‖² (or ≤ tol² when ‖q‖ ≤ ε).
+        // PGS sweeps over the active rows (equality rows unprojected) until Siconos's error
+        // ‖λ − max(0, λ − w)‖ / ‖q‖ (w = q + D λ; w itself on equality rows) is within the
+        // tolerance, compared as squares: ‖·‖² ≤ tol² ‖q‖² (or ≤ tol² when ‖q‖ ≤ ε).
         var err = real(0.0);
         var norm = real(0.0);
         var sweeps = 0u;
@@ -100,7 +105,7 @@ fn simulate(s: u32) {
                     for (var k = 0u; k < m; k++) {
                         w = w + op(od + r * m + k) * lambda[k];
                     }
-                    let x = lambda[r] - max(lambda[r] - w, real(0.0));
+                    let x = select(lambda[r] - max(lambda[r] - w, real(0.0)), w, op(oeq + r) > 0.5);
                     err = err + x * x;
                     norm = norm + lcp_q[r] * lcp_q[r];
                 }
@@ -115,7 +120,8 @@ fn simulate(s: u32) {
                     for (var k = 0u; k < m; k++) {
                         w = w + op(od + r * m + k) * lambda[k];
                     }
-                    lambda[r] = max(lambda[r] - w / op(od + r * m + r), real(0.0));
+                    let free = lambda[r] - w / op(od + r * m + r);
+                    lambda[r] = select(max(free, real(0.0)), free, op(oeq + r) > 0.5);
                 }
             }
             sweeps = sweeps + 1u;
@@ -137,10 +143,11 @@ fn simulate(s: u32) {
             q[i] = q[i] + h * (theta * x + (1.0 - theta) * vk[i]);
             v[i] = x;
         }
-        // An impact: some contact carries an impulse and none did in the step before.
+        // An impact: some contact (not an equality row) carries an impulse and none did in
+        // the step before.
         var loaded = false;
         for (var r = 0u; r < m; r++) {
-            loaded = loaded || lambda[r] > 0.0;
+            loaded = loaded || (lambda[r] > 0.0 && op(oeq + r) <= 0.5);
         }
         health.steps = health.steps + 1u;
         if (loaded) {

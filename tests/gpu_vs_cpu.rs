@@ -9,7 +9,7 @@ use ricochet::assemble::{LinearScene, SceneBatch};
 use ricochet::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
 use ricochet::scenes::{bouncing_ball::BouncingBall, newtons_cradle::NewtonsCradle};
 use ricochet::solver::cpu::batch::{self, BatchOptions, BatchState};
-use ricochet::solver::cpu::{Integrator, TimeStepping};
+use ricochet::solver::cpu::{Integrator, Stabilization, TimeStepping};
 use ricochet::solver::gpu::{Precision, run_batch};
 use ricochet::solver::moreau_jean::MoreauJeanOSI;
 
@@ -103,7 +103,7 @@ fn reference(nsds: Nsds) -> (Vec<f64>, Vec<f64>, u32) {
 fn batch_of(scenes: &[Nsds]) -> SceneBatch {
     let mut batch = SceneBatch::new(H, MoreauJeanOSI::default()).unwrap();
     for nsds in scenes {
-        batch.push(&LinearScene::from_nsds(nsds, H, 0.5).unwrap()).unwrap();
+        batch.push(&LinearScene::from_nsds(nsds, H, 0.5, Stabilization::None).unwrap()).unwrap();
     }
     batch
 }
@@ -291,7 +291,7 @@ fn gpu_reproduces_bouncing_ball_ts() {
         let options = BatchOptions::for_precision(precision == Precision::F64);
         let mut batch = SceneBatch::new(ball.step, ball.osi).unwrap();
         batch
-            .push(&LinearScene::from_nsds(&ball.nsds().unwrap(), ball.step, 0.5).unwrap())
+            .push(&LinearScene::from_nsds(&ball.nsds().unwrap(), ball.step, 0.5, Stabilization::None).unwrap())
             .unwrap();
         let mut worst = 0.0f64;
         for row in 1..reference.nrows() {
@@ -326,14 +326,14 @@ fn unsupported_scenes_are_refused_and_failures_name_the_scene() {
     );
     nsds.link("curved floor", NewtonImpactNSL::new(0.5).unwrap(), curved, &[ball])
         .unwrap();
-    let err = LinearScene::from_nsds(&nsds, H, 0.5).unwrap_err();
+    let err = LinearScene::from_nsds(&nsds, H, 0.5, Stabilization::None).unwrap_err();
     assert!(err.to_string().contains("`curved floor`"), "{err}");
 
     let Some(ctx) = common::gpu() else { return };
     // A scene too large for one invocation's private arrays.
     let mut batch = batch_of(&ensemble(2));
     batch
-        .push(&LinearScene::from_nsds(&column(70, 0.5, &mut Rng(1)), H, 0.5).unwrap())
+        .push(&LinearScene::from_nsds(&column(70, 0.5, &mut Rng(1)), H, 0.5, Stabilization::None).unwrap())
         .unwrap();
     let err = run_batch(ctx, &batch, Precision::F32, 10, &BatchOptions::for_precision(false)).unwrap_err();
     assert!(err.to_string().contains("scene 2"), "{err}");

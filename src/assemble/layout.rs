@@ -6,8 +6,9 @@ use bytemuck::{Pod, Zeroable};
 ///
 /// - `state[state_offset ..]`: q (ndof), then v (ndof).
 /// - `operators[operator_offset ..]`: A (ndof²), B (ndof²), c (ndof), W⁻¹Hᵀ (ndof × ncontacts),
-///   H (ncontacts × ndof), Delassus H W⁻¹ Hᵀ (ncontacts²), b (ncontacts), e (ncontacts), all
-///   row-major — see [`SceneHeader::operator_len`].
+///   H (ncontacts × ndof), Delassus H W⁻¹ Hᵀ (ncontacts²), b, e, equality (1 for an
+///   equality row, 0 for a contact), feedback (ncontacts each), all row-major — see
+///   [`SceneHeader::operator_len`]. "Contacts" are the rows of the step's MLCP.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct SceneHeader {
@@ -45,10 +46,10 @@ impl SceneHeader {
         2 * ndof
     }
 
-    /// Length of the scene's operators: 2n² + n + 2nm + m² + 2m.
+    /// Length of the scene's operators: 2n² + n + 2nm + m² + 4m.
     pub fn operator_len(ndof: usize, ncontacts: usize) -> usize {
         let (n, m) = (ndof, ncontacts);
-        2 * n * n + n + 2 * n * m + m * m + 2 * m
+        2 * n * n + n + 2 * n * m + m * m + 4 * m
     }
 }
 

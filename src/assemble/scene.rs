@@ -6,15 +6,18 @@
 //!   W      = M + hθ C + h²θ² K
 //!   v_free = v_k − A v_k − B q_k + c,
 //!            A = W⁻¹ (h C + h²θ K),  B = W⁻¹ h K,  c = W⁻¹ h F_ext
-//!   LCP    : 0 ≤ λ ⟂ D λ + H v_free + e H v_k ≥ 0,   D = H W⁻¹ Hᵀ
+//!   MLCP   : 0 ≤ λ_r ⟂ w_r ≥ 0 on contact rows,  w_r = 0 with λ_r free on equality rows,
+//!            w = D λ + H v_free + e H v_k + f (H q_k + b),   D = H W⁻¹ Hᵀ
 //!   v_{k+1} = v_free + (W⁻¹ Hᵀ) λ
 //! ```
-//! so everything but the state is computed once, in f64, here.
+//! (f = β/h on equality rows under Baumgarte stabilisation, else 0), so everything but the
+//! state is computed once, in f64, here.
 
 use nalgebra::{DMatrix, DVector};
 
 use crate::error::{Error, Result};
 use crate::model::{DynamicalSystem, ExternalForce, NonSmoothLaw, Nsds, Relation};
+use crate::solver::cpu::Stabilization;
 
 /// The constant operators and initial state of one linear scene (all in f64).
 #[derive(Clone, Debug, PartialEq)]
@@ -37,15 +40,21 @@ pub struct LinearScene {
     pub delassus: DMatrix<f64>,
     /// Offsets b of y = H q + b.
     pub offset: DVector<f64>,
-    /// Restitution e per contact.
+    /// Restitution e per contact (0 on equality rows).
     pub restitution: DVector<f64>,
+    /// Whether a row is an equality (always in the problem, λ free).
+    pub equality: Vec<bool>,
+    /// The position feedback f of each row (β/h on equality rows under Baumgarte, else 0).
+    pub feedback: DVector<f64>,
 }
 
 impl LinearScene {
-    /// Reduces `nsds` for steps of size `h` with θ = `theta`. Supported: `LagrangianLinearTIDS`
-    /// with constant F_ext, and one-row `LagrangianLinearTIR` interactions with
-    /// `NewtonImpactNSL`; anything else is [`Error::Unsupported`].
-    pub fn from_nsds(nsds: &Nsds, h: f64, theta: f64) -> Result<Self> {
+    /// Reduces `nsds` for steps of size `h` with θ = `theta` and the `stabilization` of its
+    /// equalities. Supported: `LagrangianLinearTIDS` with constant F_ext; one-row
+    /// `LagrangianLinearTIR` interactions with `NewtonImpactNSL`; `LagrangianLinearTIR` or
+    /// linear position-level coordinate-vector constraints with `EqualityConditionNSL`, under
+    /// no stabilisation or Baumgarte's. Anything else is [`Error::Unsupported`].
+    pub fn from_nsds(nsds: &Nsds, h: f64, theta: f64, stabilization: Stabilization) -> Result<Self> {
         crate::model::check::scalar("time step h", h, h > 0.0, "must be > 0")?;
         crate::model::check::scalar("θ", theta, (0.0..=1.0).contains(&theta), "must be in [0, 1]")?;
         let unsupported = |what: &str, reason: &str| Error::Unsupported {
@@ -80,30 +89,65 @@ impl LinearScene {
             offsets.push(o);
             o += d;
         }
-        let m = nsds.interactions().len();
-        let (mut hmat, mut offset, mut restitution) = (DMatrix::zeros(m, n), DVector::zeros(m), DVector::zeros(m));
-        for (row, inter) in nsds.interactions().iter().enumerate() {
-            let what = format!("interaction `{}`", inter.name);
-            let (Relation::LagrangianLinearTIR(rel), NonSmoothLaw::NewtonImpact(law)) = (&inter.relation, inter.law)
-            else {
+        let beta = match stabilization {
+            Stabilization::None => 0.0,
+            Stabilization::Baumgarte { beta } => beta,
+            Stabilization::Projection { .. } => {
                 return Err(unsupported(
-                    &what,
-                    "the batched engines take LagrangianLinearTIR with NewtonImpactNSL only",
+                    "projection onto the constraints",
+                    "the batched engines stabilise equalities with Baumgarte's feedback only",
                 ));
-            };
-            if inter.size() != 1 {
-                return Err(unsupported(&what, "the batched engines take one-row interactions only"));
             }
-            let mut col = 0;
-            for id in &inter.systems {
-                let d = nsds.system(*id).dimension();
-                for j in 0..d {
-                    hmat[(row, offsets[id.0] + j)] = rel.h[(0, col + j)];
+        };
+        stabilization.check()?;
+        let m: usize = nsds.interactions().iter().map(|inter| inter.size()).sum();
+        let (mut hmat, mut offset, mut restitution) = (DMatrix::zeros(m, n), DVector::zeros(m), DVector::zeros(m));
+        let (mut equality, mut feedback) = (vec![false; m], DVector::zeros(m));
+        let mut names = Vec::with_capacity(m);
+        let mut row = 0;
+        for inter in nsds.interactions() {
+            let what = format!("interaction `{}`", inter.name);
+            let size = inter.size();
+            let (law_e, is_equality) = match inter.law {
+                NonSmoothLaw::NewtonImpact(law) if size == 1 => (law.e(), false),
+                NonSmoothLaw::EqualityCondition(_) => (0.0, true),
+                _ => {
+                    return Err(unsupported(
+                        &what,
+                        "the batched engines take one-row NewtonImpactNSL contacts and EqualityConditionNSL rows only",
+                    ));
                 }
-                col += d;
+            };
+            let ncoords: usize = inter.systems.iter().map(|id| nsds.system(*id).dimension()).sum();
+            let zero = DVector::zeros(ncoords);
+            let (g, b) = match &inter.relation {
+                Relation::LagrangianLinearTIR(rel) => (rel.h.clone(), rel.b.clone()),
+                Relation::CoordinateVector(c) if is_equality && c.is_linear() && !c.is_velocity_level() && c.is_active() => {
+                    (inter.jacobian(&zero, 0.0)?, inter.output(&zero, 0.0)?)
+                }
+                _ => {
+                    return Err(unsupported(
+                        &what,
+                        "the batched engines take LagrangianLinearTIR, or an active linear position-level coordinate-vector constraint as an equality, only",
+                    ));
+                }
+            };
+            for k in 0..size {
+                let mut col = 0;
+                for id in &inter.systems {
+                    let d = nsds.system(*id).dimension();
+                    for j in 0..d {
+                        hmat[(row + k, offsets[id.0] + j)] = g[(k, col + j)];
+                    }
+                    col += d;
+                }
+                offset[row + k] = b[k];
+                restitution[row + k] = law_e;
+                equality[row + k] = is_equality;
+                feedback[row + k] = if is_equality { beta / h } else { 0.0 };
+                names.push(&inter.name);
             }
-            offset[row] = rel.b[0];
-            restitution[row] = law.e();
+            row += size;
         }
         let w = &mass + &damping * (h * theta) + &stiffness * (h * h * theta * theta);
         let w_inv = w.try_inverse().ok_or_else(|| Error::Singular {
@@ -113,7 +157,7 @@ impl LinearScene {
         let delassus = &hmat * &winv_ht;
         if let Some(row) = (0..m).find(|&r| delassus[(r, r)] <= f64::EPSILON * delassus.amax()) {
             return Err(Error::Unsupported {
-                what: format!("interaction `{}`", nsds.interactions()[row].name),
+                what: format!("interaction `{}`", names[row]),
                 reason: "its row of H W⁻¹ Hᵀ has no positive diagonal (H row is zero?): PGS cannot solve it".into(),
             });
         }
@@ -126,6 +170,8 @@ impl LinearScene {
             h: hmat,
             offset,
             restitution,
+            equality,
+            feedback,
             q0,
             v0,
         })

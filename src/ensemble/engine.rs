@@ -83,9 +83,13 @@ impl Engine {
                 what: format!("solver {:?}", scenario.solver.kind),
                 reason: "the batched engines solve with PGS: use --backend reference for other solvers".into(),
             }),
+            Backend::Gpu | Backend::Cpu if let Some(e) = unbatchable(scenario) => Err(e),
             Backend::Gpu => Ok((gpu(GpuContext::new()?)?, None)),
             Backend::Cpu => Ok((Self::Cpu, None)),
             Backend::Reference => Ok((Self::Reference, None)),
+            Backend::Auto if let Some(e) = unbatchable(scenario) => {
+                Ok((Self::Reference, Some(format!("{e}: running on the reference stepper"))))
+            }
             Backend::Auto if !batched => Ok((
                 Self::Reference,
                 Some(format!(
@@ -154,7 +158,7 @@ impl Engine {
         let (h, theta) = (scenario.time.step, scenario.time.theta);
         let linear: Vec<LinearScene> = scenes
             .par_iter()
-            .map(|s| LinearScene::from_nsds(&s.nsds, h, theta))
+            .map(|s| LinearScene::from_nsds(&s.nsds, h, theta, scenario.stabilization()))
             .collect::<Result<_>>()?;
         let mut batch = SceneBatch::new(h, scenario.osi())?;
         for scene in &linear {
@@ -179,6 +183,15 @@ impl Engine {
     }
 }
 
+/// Why the batched engines cannot run the scenario's scenes (judged on scene 0), if they cannot.
+fn unbatchable(scenario: &Scenario) -> Option<Error> {
+    let scene = scenario.sample(0).ok()?;
+    match LinearScene::from_nsds(&scene.nsds, scenario.time.step, scenario.time.theta, scenario.stabilization()) {
+        Err(e @ Error::Unsupported { .. }) => Some(e),
+        _ => None,
+    }
+}
+
 /// The reference stepper on each scene (in parallel), with the batch engines' health.
 fn reference(scenario: &Scenario, scenes: &[SampledScene], state: Option<&[f64]>, steps: u32) -> Result<BatchOutcome> {
     let per_scene: Vec<(Vec<f64>, HealthCounters, [f64; 2])> = scenes
@@ -187,7 +200,14 @@ fn reference(scenario: &Scenario, scenes: &[SampledScene], state: Option<&[f64]>
         .map(|(k, scene)| {
             let nsds = scenario.sample(scene.index)?.nsds;
             let n: usize = nsds.systems().map(|(_, ds)| ds.dimension()).sum();
+            // Impacts and penetration are counted on contact rows, not on equalities.
+            let contact: Vec<bool> = nsds
+                .interactions()
+                .iter()
+                .flat_map(|i| std::iter::repeat_n(!i.law.is_equality(), i.size()))
+                .collect();
             let mut sim = TimeStepping::new(nsds, Integrator::MoreauJean(scenario.osi()), 0.0, scenario.time.step)?;
+            sim.stabilization = scenario.stabilization();
             if let Some(state) = state {
                 sim.set_state(&state[2 * n * k..2 * n * (k + 1)])?;
             }
@@ -201,7 +221,8 @@ fn reference(scenario: &Scenario, scenes: &[SampledScene], state: Option<&[f64]>
             let mut counters = HealthCounters::default();
             let mut extremes = [f64::MIN; 2];
             for _ in 0..steps {
-                if let Some(y) = sim.sample()?.y.iter().map(|&y| -y).reduce(f64::max) {
+                let sample = sim.sample()?;
+                if let Some(y) = sample.y.iter().zip(&contact).filter(|(_, c)| **c).map(|(&y, _)| -y).reduce(f64::max) {
                     extremes[1] = extremes[1].max(y);
                 }
                 if let Err(e) = sim.step() {
@@ -221,7 +242,7 @@ fn reference(scenario: &Scenario, scenes: &[SampledScene], state: Option<&[f64]>
                     extremes[0] = extremes[0].max(lcp.residual);
                     counters.max_iterations = counters.max_iterations.max(lcp.iterations as u32);
                 }
-                record_contact(&mut counters, sim.lambda().iter().any(|&l| l > 0.0));
+                record_contact(&mut counters, sim.lambda().iter().zip(&contact).any(|(&l, &c)| c && l > 0.0));
             }
             let sample = sim.sample()?;
             let state: Vec<f64> = sample.q.iter().chain(sample.v.iter()).copied().collect();

@@ -31,6 +31,7 @@ use super::template::{SampledScene, SceneSpec};
 use crate::error::{Error, Result};
 use crate::model::check;
 use crate::solver::SolverKind;
+use crate::solver::cpu::Stabilization;
 use crate::solver::moreau_jean::{Activation, MoreauJeanOSI};
 
 /// A Monte Carlo ensemble: N scenes drawn from one template.
@@ -76,6 +77,33 @@ pub struct TimeSettings {
     /// γ of the activation test y + γ h ẏ ≤ 0. Default ½.
     #[serde(default = "half")]
     pub gamma: f64,
+    /// What keeps equality constraints on their manifold: `"none"` (default), `"projection"`
+    /// (reference backend only) or `{ baumgarte = β }`.
+    #[serde(default)]
+    pub stabilization: StabilizationChoice,
+}
+
+/// The `stabilization` key of `[time]` (see [`Stabilization`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum StabilizationChoice {
+    /// Velocity level only.
+    #[default]
+    None,
+    /// Projection onto the constraints after each step (to 10⁻¹²).
+    Projection,
+    /// Baumgarte feedback with gain β.
+    Baumgarte(f64),
+}
+
+impl From<StabilizationChoice> for Stabilization {
+    fn from(choice: StabilizationChoice) -> Self {
+        match choice {
+            StabilizationChoice::None => Self::None,
+            StabilizationChoice::Projection => Self::projection(),
+            StabilizationChoice::Baumgarte(beta) => Self::Baumgarte { beta },
+        }
+    }
 }
 
 fn half() -> f64 {
@@ -204,6 +232,7 @@ impl Scenario {
         check::scalar("time step h", t.step, t.step > 0.0, "must be > 0")?;
         check::scalar("final time", t.final_time, t.final_time > 0.0, "must be > 0")?;
         MoreauJeanOSI::new(t.theta, t.gamma)?;
+        self.stabilization().check()?;
         if let Some(tol) = self.solver.tolerance {
             check::scalar("solver tolerance", tol, tol > 0.0, "must be > 0")?;
         }
@@ -234,7 +263,12 @@ impl Scenario {
         ((self.time.final_time / self.time.step - 1e-9).ceil().max(0.0)) as u64
     }
 
-    /// The integrator.
+    /// What keeps the equality constraints on their manifold.
+    pub fn stabilization(&self) -> Stabilization {
+        self.time.stabilization.into()
+    }
+
+    /// The Moreau–Jean integrator of the scenario's θ and γ.
     pub fn osi(&self) -> MoreauJeanOSI {
         MoreauJeanOSI {
             theta: self.time.theta,

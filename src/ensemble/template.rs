@@ -12,7 +12,12 @@ use serde::{Deserialize, Serialize};
 
 use super::sampling::Parameter;
 use crate::error::{Error, Result};
-use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
+use crate::model::{
+    CoordinateVectorConstraint, EqualityConditionNSL, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds,
+};
+use crate::scenes::chaplygin_sleigh::ChaplyginSleigh;
+use crate::scenes::pendulum::{Pendulum, Wall};
+use crate::scenes::slider_crank::SliderCrank;
 use crate::scenes::{impacting_bar::ImpactingBar, newtons_cradle::NewtonsCradle};
 
 /// The scene templates.
@@ -34,6 +39,26 @@ pub enum Template {
     /// 210e9, `section` 3.14e-4, `length` 1, `density` 7800, `position` 5e-5, `velocity` −0.1,
     /// `restitution` 0.
     ImpactingBar,
+    /// Two balls joined by a rigid rod, falling on the floor: dofs z₀, z₁, the equality
+    /// z₁ − z₀ = `length` (a linear coordinate-vector constraint) and a Newton contact of the
+    /// lower ball. It bounces as one ball of mass m₀ + m₁. Parameters: `mass0` 1, `mass1` 1,
+    /// `radius` 0.1, `height` 1 (z₀), `length` 0.5, `restitution` 0.9, `gravity` 9.81.
+    Dumbbell,
+    /// The pendulum ([`Pendulum`]: a point mass on a rod x² + y² = L², a quadratic
+    /// coordinate-vector constraint; reference backend). Parameters: `length` 1, `mass` 1,
+    /// `gravity` 9.81, `angle` π/2 (from the downward vertical), `angular_velocity` 0.
+    Pendulum,
+    /// The pendulum hitting a wall at the bottom of its swing. Parameters: those of
+    /// `pendulum` and `restitution` 0.8.
+    PendulumHittingWall,
+    /// The slider–crank with a stop ([`SliderCrank`]; reference backend). Parameters: `crank`
+    /// 0.1, `rod` 0.3, `pin_mass` 1, `slider_mass` 1, `angle` π/2, `angular_velocity` −10,
+    /// `stop` 0.38, `restitution` 0.8.
+    SliderCrank,
+    /// The Chaplygin sleigh ([`ChaplyginSleigh`], non-holonomic; reference backend).
+    /// Parameters: `mass` 1, `inertia` 0.1, `arm` 0.5, `speed` 0, `angular_velocity` 2,
+    /// `heading` 0.
+    ChaplyginSleigh,
     /// Written out: `mass`, `stiffness`, `damping` (n × n matrices; K, C default 0), `fext`,
     /// `q0`, `v0` (n-vectors of parameters), `h` (m × n: contact rows y = H q + b), `b`, `e`
     /// (m-vectors of parameters).
@@ -174,6 +199,72 @@ impl SceneSpec {
                 position: d.scalar("position", 5e-5)?,
                 velocity: d.scalar("velocity", -0.1)?,
                 restitution: d.scalar("restitution", 0.0)?,
+                ..Default::default()
+            }
+            .nsds(),
+            Template::Dumbbell => {
+                let (m0, m1, r) = (
+                    d.scalar("mass0", 1.0)?,
+                    d.scalar("mass1", 1.0)?,
+                    d.scalar("radius", 0.1)?,
+                );
+                let (z0, length) = (d.scalar("height", 1.0)?, d.scalar("length", 0.5)?);
+                let (e, g) = (d.scalar("restitution", 0.9)?, d.scalar("gravity", 9.81)?);
+                let mut nsds = Nsds::new();
+                let ball = |z: f64, m: f64| -> Result<LagrangianLinearTIDS> {
+                    LagrangianLinearTIDS::new(vector(&[z]), vector(&[0.0]), DMatrix::from_element(1, 1, m))?
+                        .with_fext(vector(&[-m * g]))
+                };
+                let lower = nsds.add("lower ball", ball(z0, m0)?);
+                let upper = nsds.add("upper ball", ball(z0 + length, m1)?);
+                let one = DMatrix::from_element(1, 1, 1.0);
+                let rod = CoordinateVectorConstraint::builder("rod", [1, 1])
+                    .scaling(0, one.clone())
+                    .scaling(1, one.clone())
+                    .offset(vector(&[length]))
+                    .build()?;
+                nsds.link("rod", EqualityConditionNSL::new(1)?, rod, &[lower, upper])?;
+                let floor = LagrangianLinearTIR::with_offset(one, vector(&[-r]))?;
+                nsds.link("floor", NewtonImpactNSL::new(e)?, floor, &[lower])?;
+                Ok(nsds)
+            }
+            Template::Pendulum | Template::PendulumHittingWall => {
+                let pendulum = Pendulum {
+                    length: d.scalar("length", 1.0)?,
+                    mass: d.scalar("mass", 1.0)?,
+                    gravity: d.scalar("gravity", 9.81)?,
+                    angle: d.scalar("angle", std::f64::consts::FRAC_PI_2)?,
+                    angular_velocity: d.scalar("angular_velocity", 0.0)?,
+                    ..Default::default()
+                };
+                let wall = match self.template {
+                    Template::PendulumHittingWall => Some(Wall {
+                        position: 0.0,
+                        restitution: d.scalar("restitution", 0.8)?,
+                    }),
+                    _ => None,
+                };
+                Pendulum { wall, ..pendulum }.nsds()
+            }
+            Template::SliderCrank => SliderCrank {
+                crank: d.scalar("crank", 0.1)?,
+                rod: d.scalar("rod", 0.3)?,
+                pin_mass: d.scalar("pin_mass", 1.0)?,
+                slider_mass: d.scalar("slider_mass", 1.0)?,
+                angle: d.scalar("angle", std::f64::consts::FRAC_PI_2)?,
+                angular_velocity: d.scalar("angular_velocity", -10.0)?,
+                stop: d.scalar("stop", 0.38)?,
+                restitution: d.scalar("restitution", 0.8)?,
+                ..Default::default()
+            }
+            .nsds(),
+            Template::ChaplyginSleigh => ChaplyginSleigh {
+                mass: d.scalar("mass", 1.0)?,
+                inertia: d.scalar("inertia", 0.1)?,
+                arm: d.scalar("arm", 0.5)?,
+                speed: d.scalar("speed", 0.0)?,
+                angular_velocity: d.scalar("angular_velocity", 2.0)?,
+                heading: d.scalar("heading", 0.0)?,
                 ..Default::default()
             }
             .nsds(),

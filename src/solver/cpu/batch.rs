@@ -8,8 +8,9 @@
 //! Per scene and step (operators from [`crate::assemble::LinearScene`]):
 //! ```text
 //!   v_free = v_k + c − A v_k − B q_k
-//!   y = H q_k + b,  ẏ = H v_k,  active ⇔ y + γ h ẏ ≤ 0
-//!   PGS on the active rows of 0 ≤ λ ⟂ D λ + H v_free + e ẏ ≥ 0 until Siconos's error ≤ tol
+//!   y = H q_k + b,  ẏ = H v_k,  active ⇔ equality row or y + γ h ẏ ≤ 0
+//!   PGS on the active rows of w = D λ + H v_free + e ẏ + f y (0 ≤ λ ⟂ w ≥ 0 on contacts,
+//!   w = 0 with λ unprojected on equalities) until Siconos's error ≤ tol
 //!   v_{k+1} = v_free + W⁻¹Hᵀ λ,   q_{k+1} = q_k + h (θ v_{k+1} + (1−θ) v_k)
 //! ```
 
@@ -165,7 +166,10 @@ fn simulate<T: Float>(
     let (g, rest) = rest.split_at(n * m);
     let (hm, rest) = rest.split_at(m * n);
     let (d, rest) = rest.split_at(m * m);
-    let (offset, e) = rest.split_at(m);
+    let (offset, rest) = rest.split_at(m);
+    let (e, rest) = rest.split_at(m);
+    let (equality, feedback) = rest.split_at(m);
+    let equality: Vec<Mask<LANES>> = equality.iter().map(|x| x.gt(Lanes::splat(T::from(0.5).unwrap_or_else(T::one)))).collect();
     // State and scratch in lanes: the kernel's private arrays. q, v, v_free, v_k: n each;
     // LCP vector, λ: m each (fixed-size, so the hot loop never allocates).
     let load = |k: usize| Lanes(from_fn(|l| values[2 * n * lane(l) + k]));
@@ -196,7 +200,7 @@ fn simulate<T: Float>(
             vf[i] = x;
             vk[i] = v[i];
         }
-        // y = H q + b, ẏ = H v; active ⇔ y + γ h ẏ ≤ 0; LCP vector H v_free + e ẏ.
+        // y = H q + b, ẏ = H v; active ⇔ equality or y + γ h ẏ ≤ 0; vector H v_free + e ẏ + f y.
         for r in 0..m {
             let (mut y, mut ydot, mut hv) = (offset[r], zero, zero);
             for j in 0..n {
@@ -204,13 +208,14 @@ fn simulate<T: Float>(
                 ydot = ydot + hm[r * n + j] * v[j];
                 hv = hv + hm[r * n + j] * vf[j];
             }
-            deepest = deepest.max(zero - y);
-            active[r] = (y + gamma_h * ydot).le(zero);
-            lcp_q[r] = hv + e[r] * ydot;
+            deepest = Lanes::select(equality[r], deepest, deepest.max(zero - y));
+            let closing = (y + gamma_h * ydot).le(zero);
+            active[r] = from_fn(|l| closing[l] | equality[r][l]);
+            lcp_q[r] = hv + e[r] * ydot + feedback[r] * y;
             lambda[r] = zero;
         }
         // PGS sweeps; a lane stops sweeping once its own error is within the tolerance.
-        let mut error = lcp_error(d, &lcp_q, &active, &lambda);
+        let mut error = lcp_error(d, &lcp_q, &active, &equality, &lambda);
         let mut done = within(error, tol);
         let mut sweeps = [0u32; LANES];
         let mut iteration = 0;
@@ -220,14 +225,15 @@ fn simulate<T: Float>(
                 for k in 0..m {
                     w = w + d[r * m + k] * lambda[k];
                 }
-                let updated = (lambda[r] - w / d[r * m + r]).max(zero);
+                let free = lambda[r] - w / d[r * m + r];
+                let updated = Lanes::select(equality[r], free, free.max(zero));
                 lambda[r] = Lanes::select(and_not(active[r], done), updated, lambda[r]);
             }
             for l in 0..LANES {
                 sweeps[l] += u32::from(!done[l]);
             }
             iteration += 1;
-            error = lcp_error(d, &lcp_q, &active, &lambda);
+            error = lcp_error(d, &lcp_q, &active, &equality, &lambda);
             let now = within(error, tol);
             done = from_fn(|l| done[l] || now[l]);
         }
@@ -241,9 +247,10 @@ fn simulate<T: Float>(
             q[i] = q[i] + h * (theta * x + (one - theta) * vk[i]);
             v[i] = x;
         }
+        // Impacts are counted on contact rows only.
         let mut loaded = [false; LANES];
-        for x in &lambda {
-            loaded = from_fn(|l| loaded[l] | (x.0[l] > T::zero()));
+        for (x, eq) in lambda.iter().zip(&equality) {
+            loaded = from_fn(|l| loaded[l] | (x.0[l] > T::zero() && !eq[l]));
         }
         health.record(loaded, done, sweeps);
     }
@@ -337,12 +344,13 @@ pub fn record_contact(c: &mut HealthCounters, loaded: bool) {
     }
 }
 
-/// Siconos's error ‖λ − max(0, λ − w)‖ / ‖q‖ over the active rows (w = q + D λ), as the
-/// squares (‖λ − max(0, λ − w)‖², ‖q‖²): the sweeps compare squares, without roots.
+/// Siconos's error ‖λ − max(0, λ − w)‖ / ‖q‖ over the active rows (w = q + D λ; w itself on
+/// equality rows), as the squares (‖·‖², ‖q‖²): the sweeps compare squares, without roots.
 fn lcp_error<T: Float>(
     d: &[Lanes<T, LANES>],
     lcp_q: &[Lanes<T, LANES>],
     active: &[Mask<LANES>],
+    equality: &[Mask<LANES>],
     lambda: &[Lanes<T, LANES>],
 ) -> (Lanes<T, LANES>, Lanes<T, LANES>) {
     let m = lcp_q.len();
@@ -353,7 +361,7 @@ fn lcp_error<T: Float>(
         for k in 0..m {
             w = w + d[r * m + k] * lambda[k];
         }
-        let x = lambda[r] - (lambda[r] - w).max(zero);
+        let x = Lanes::select(equality[r], w, lambda[r] - (lambda[r] - w).max(zero));
         err = Lanes::select(active[r], err + x * x, err);
         norm = Lanes::select(active[r], norm + lcp_q[r] * lcp_q[r], norm);
     }

@@ -46,7 +46,7 @@ impl Stabilization {
         }
     }
 
-    pub(super) fn check(&self) -> Result<()> {
+    pub(crate) fn check(&self) -> Result<()> {
         match *self {
             Self::None => Ok(()),
             Self::Baumgarte { beta } => {
