@@ -20,7 +20,9 @@ const STEPS: u32 = 200;
 fn batch_of(scenes: usize, scene: impl Fn(usize) -> Nsds) -> SceneBatch {
     let mut batch = SceneBatch::new(H, MoreauJeanOSI::default()).unwrap();
     for s in 0..scenes {
-        batch.push(&LinearScene::from_nsds(&scene(s), H, 0.5, Stabilization::None).unwrap()).unwrap();
+        batch
+            .push(&LinearScene::from_nsds(&scene(s), H, 0.5, Stabilization::None).unwrap())
+            .unwrap();
     }
     batch
 }

@@ -177,6 +177,77 @@ fn gpu_backend_agrees_with_the_cpu_backend() {
     }
 }
 
+const DUMBBELLS: &str = r#"
+name = "dumbbells"
+scenes = 400
+seed = 5
+[scene]
+template = "dumbbell"
+mass0 = { uniform = [0.5, 2.0] }
+height = { uniform = [1.0, 2.0] }
+restitution = { uniform = [0.8, 0.95] }
+length = 0.5
+[time]
+step = 1e-3
+final = 2.0
+stabilization = { baumgarte = 0.2 }
+"#;
+
+/// Two balls on a rigid rod (an equality row beside the floor contact in every step's MLCP)
+/// bounce as one ball: the impact counts are the exact ball's, the rod keeps its length, and
+/// the GPU (f32 and f64) agrees with the CPU backend.
+#[test]
+fn dumbbells_bounce_as_one_ball_on_every_backend() {
+    let scenario = Scenario::from_toml(DUMBBELLS).unwrap();
+    let (h, t_final) = (scenario.time.step, scenario.time.final_time);
+    let shard = Shard { index: 0, count: 1 };
+    let cpu = run(&scenario, Backend::Cpu, 1 << 16, shard);
+    let col = |run: &ensemble::EnsembleRun, name: &str| run.summary.column(name).unwrap();
+    let (z0, e, impacts) = (col(&cpu, "height"), col(&cpu, "restitution"), col(&cpu, "impacts"));
+    let (q0, q1) = (col(&cpu, "q0"), col(&cpu, "q1"));
+    let mut ambiguous = Vec::new();
+    for s in 0..z0.len() {
+        let exact = exact_impacts(z0[s], e[s], t_final);
+        if exact
+            .iter()
+            .enumerate()
+            .any(|(i, (t, _))| (t - t_final).abs() <= (2 * i + 3) as f64 * h)
+        {
+            ambiguous.push(s);
+            continue;
+        }
+        let k = exact.iter().filter(|(t, _)| *t <= t_final).count();
+        assert_eq!(impacts[s], k as f64, "scene {s}: impact count");
+        assert!(
+            (q1[s] - q0[s] - 0.5).abs() < 1e-12,
+            "scene {s}: rod length {}",
+            q1[s] - q0[s]
+        );
+    }
+    assert!(ambiguous.len() < z0.len() / 20);
+    if common::gpu().is_none() {
+        return;
+    }
+    // f64: rounding only. f32: K steps of rounding, K ε (1 + |q| + K h |v|) ≈ 1.2e-3 (see
+    // tests/gpu_vs_cpu.rs), and impact counts equal away from T.
+    for (precision, tolerance) in [
+        (ricochet::ensemble::scenario::PrecisionChoice::F64, 1e-9),
+        (ricochet::ensemble::scenario::PrecisionChoice::F32, 1.2e-3),
+    ] {
+        let mut scenario = Scenario::from_toml(DUMBBELLS).unwrap();
+        scenario.solver.precision = precision;
+        let gpu = run(&scenario, Backend::Gpu, 1 << 16, shard);
+        let gpu_impacts = col(&gpu, "impacts");
+        for s in (0..z0.len()).filter(|s| !ambiguous.contains(s)) {
+            assert_eq!(gpu_impacts[s], impacts[s], "{precision:?} scene {s}");
+            for name in ["q0", "q1", "v0", "v1"] {
+                let (a, b) = (col(&gpu, name)[s], col(&cpu, name)[s]);
+                assert!((a - b).abs() <= tolerance, "{precision:?} scene {s} {name}: {a} vs {b}");
+            }
+        }
+    }
+}
+
 fn files(scenario: &Scenario, backend: Backend, chunk: usize, shard: Shard) -> RunFiles {
     let run = run(scenario, backend, chunk, shard);
     RunFiles {

@@ -103,7 +103,9 @@ fn reference(nsds: Nsds) -> (Vec<f64>, Vec<f64>, u32) {
 fn batch_of(scenes: &[Nsds]) -> SceneBatch {
     let mut batch = SceneBatch::new(H, MoreauJeanOSI::default()).unwrap();
     for nsds in scenes {
-        batch.push(&LinearScene::from_nsds(nsds, H, 0.5, Stabilization::None).unwrap()).unwrap();
+        batch
+            .push(&LinearScene::from_nsds(nsds, H, 0.5, Stabilization::None).unwrap())
+            .unwrap();
     }
     batch
 }

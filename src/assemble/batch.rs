@@ -81,7 +81,8 @@ impl SceneBatch {
             self.operators.extend(part);
         }
         self.operators.extend(scene.restitution.iter());
-        self.operators.extend(scene.equality.iter().map(|&eq| if eq { 1.0 } else { 0.0 }));
+        self.operators
+            .extend(scene.equality.iter().map(|&eq| if eq { 1.0 } else { 0.0 }));
         self.operators.extend(scene.feedback.iter());
         Ok(())
     }

@@ -122,7 +122,9 @@ impl LinearScene {
             let zero = DVector::zeros(ncoords);
             let (g, b) = match &inter.relation {
                 Relation::LagrangianLinearTIR(rel) => (rel.h.clone(), rel.b.clone()),
-                Relation::CoordinateVector(c) if is_equality && c.is_linear() && !c.is_velocity_level() && c.is_active() => {
+                Relation::CoordinateVector(c)
+                    if is_equality && c.is_linear() && !c.is_velocity_level() && c.is_active() =>
+                {
                     (inter.jacobian(&zero, 0.0)?, inter.output(&zero, 0.0)?)
                 }
                 _ => {

@@ -186,7 +186,12 @@ impl Engine {
 /// Why the batched engines cannot run the scenario's scenes (judged on scene 0), if they cannot.
 fn unbatchable(scenario: &Scenario) -> Option<Error> {
     let scene = scenario.sample(0).ok()?;
-    match LinearScene::from_nsds(&scene.nsds, scenario.time.step, scenario.time.theta, scenario.stabilization()) {
+    match LinearScene::from_nsds(
+        &scene.nsds,
+        scenario.time.step,
+        scenario.time.theta,
+        scenario.stabilization(),
+    ) {
         Err(e @ Error::Unsupported { .. }) => Some(e),
         _ => None,
     }
@@ -222,7 +227,14 @@ fn reference(scenario: &Scenario, scenes: &[SampledScene], state: Option<&[f64]>
             let mut extremes = [f64::MIN; 2];
             for _ in 0..steps {
                 let sample = sim.sample()?;
-                if let Some(y) = sample.y.iter().zip(&contact).filter(|(_, c)| **c).map(|(&y, _)| -y).reduce(f64::max) {
+                if let Some(y) = sample
+                    .y
+                    .iter()
+                    .zip(&contact)
+                    .filter(|(_, c)| **c)
+                    .map(|(&y, _)| -y)
+                    .reduce(f64::max)
+                {
                     extremes[1] = extremes[1].max(y);
                 }
                 if let Err(e) = sim.step() {
@@ -242,7 +254,10 @@ fn reference(scenario: &Scenario, scenes: &[SampledScene], state: Option<&[f64]>
                     extremes[0] = extremes[0].max(lcp.residual);
                     counters.max_iterations = counters.max_iterations.max(lcp.iterations as u32);
                 }
-                record_contact(&mut counters, sim.lambda().iter().zip(&contact).any(|(&l, &c)| c && l > 0.0));
+                record_contact(
+                    &mut counters,
+                    sim.lambda().iter().zip(&contact).any(|(&l, &c)| c && l > 0.0),
+                );
             }
             let sample = sim.sample()?;
             let state: Vec<f64> = sample.q.iter().chain(sample.v.iter()).copied().collect();

@@ -169,7 +169,10 @@ fn simulate<T: Float>(
     let (offset, rest) = rest.split_at(m);
     let (e, rest) = rest.split_at(m);
     let (equality, feedback) = rest.split_at(m);
-    let equality: Vec<Mask<LANES>> = equality.iter().map(|x| x.gt(Lanes::splat(T::from(0.5).unwrap_or_else(T::one)))).collect();
+    let equality: Vec<Mask<LANES>> = equality
+        .iter()
+        .map(|x| x.gt(Lanes::splat(T::from(0.5).unwrap_or_else(T::one))))
+        .collect();
     // State and scratch in lanes: the kernel's private arrays. q, v, v_free, v_k: n each;
     // LCP vector, λ: m each (fixed-size, so the hot loop never allocates).
     let load = |k: usize| Lanes(from_fn(|l| values[2 * n * lane(l) + k]));
