@@ -1,4 +1,4 @@
-// Scene-parallel Moreau–Jean steps with a projected Gauss–Seidel LCP solve.
+// Scene-parallel Moreau–Jean steps with a projected Gauss–Seidel MLCP solve.
 // reference: solver::cpu::batch::simulate (same stages, same order of operations).
 // One invocation per scene (grid-stride loop), `params.steps` fused steps per dispatch with
 // the state and the scratch in private arrays; no atomics.
@@ -7,6 +7,11 @@
 // (PRIVATE_OPS > 1): read once per run instead of once per step.
 var<private> private_ops: array<real, PRIVATE_OPS>;
 var<private> op_base: u32;
+// In a kernel compiled for quadratic rows (QUADRATIC), the Jacobian G = H + 2 Y diag(q^i),
+// W⁻¹Gᵀ and G W⁻¹ Gᵀ of the current Newton iterate (QUAD_MN, QUAD_MM are 1 otherwise).
+var<private> gmat: array<real, QUAD_MN>;
+var<private> wgmat: array<real, QUAD_MN>;
+var<private> dmat: array<real, QUAD_MM>;
 
 // Operator k of the current scene. In storage, packed batches have stride 1 and interleaved
 // ones (value k of scene s at k·S + s) stride S.
@@ -17,6 +22,29 @@ fn op(k: u32) -> real {
     return ops[op_base + k * params.stride];
 }
 
+// Entry k of G (m×n), of W⁻¹Gᵀ (n×m) and of the Delassus matrix (m×m): the step's own
+// with quadratic rows, else the constant ones at operator offsets oh, og, od.
+fn g_at(oh: u32, k: u32) -> real {
+    if (QUADRATIC) {
+        return gmat[k];
+    }
+    return op(oh + k);
+}
+
+fn wg_at(og: u32, k: u32) -> real {
+    if (QUADRATIC) {
+        return wgmat[k];
+    }
+    return op(og + k);
+}
+
+fn d_at(od: u32, k: u32) -> real {
+    if (QUADRATIC) {
+        return dmat[k];
+    }
+    return op(od + k);
+}
+
 fn simulate(s: u32) {
     let hd = headers[s];
     // In a batch whose scenes all have the same sizes these are constants (FIXED_* > 0),
@@ -24,7 +52,7 @@ fn simulate(s: u32) {
     let n = select(hd.ndof, FIXED_DOF, FIXED_DOF > 0u);
     let m = select(hd.ncontacts, FIXED_CONTACTS, FIXED_CONTACTS > 0u);
     // Operator blocks (indices within the scene): A, B (n×n), c (n), W⁻¹Hᵀ (n×m), H (m×n),
-    // D (m×m), b, e, equality (1 or 0), feedback f (m); read through op().
+    // D (m×m), b, e, equality (1 or 0), feedback f (m), Y (m×n), W⁻¹ (n×n); read through op().
     let oa = 0u;
     let ob = oa + n * n;
     let oc = ob + n * n;
@@ -35,13 +63,17 @@ fn simulate(s: u32) {
     let oe = ooff + m;
     let oeq = oe + m;
     let ofb = oeq + m;
+    let oy = ofb + m;
+    let ow = oy + m * n;
     let h = coefficients[0];
     let theta = coefficients[1];
     let gamma = coefficients[2];
     let tol = coefficients[3];
+    let newton_tol = coefficients[4];
+    let newton_max = u32(coefficients[5]);
     op_base = hd.operator_offset;
     if (PRIVATE_OPS > 1u) {
-        for (var k = 0u; k < ofb + m; k++) {
+        for (var k = 0u; k < select(oy, ow + n * n, QUADRATIC); k++) {
             private_ops[k] = ops[op_base + k * params.stride];
         }
     }
@@ -49,7 +81,10 @@ fn simulate(s: u32) {
     var v: array<real, MAX_DOF>;
     var vf: array<real, MAX_DOF>;
     var vk: array<real, MAX_DOF>;
+    var vi: array<real, MAX_DOF>;
+    var qi: array<real, MAX_DOF>;
     var lcp_q: array<real, MAX_CONTACTS>;
+    var lcp_base: array<real, MAX_CONTACTS>;
     var in_lcp: array<bool, MAX_CONTACTS>;
     var lambda: array<real, MAX_CONTACTS>;
     for (var i = 0u; i < n; i++) {
@@ -71,77 +106,148 @@ fn simulate(s: u32) {
             vf[i] = x;
             vk[i] = v[i];
         }
-        // Outputs, activation (equality rows, or y + γ h ẏ ≤ 0), vector H v_free + e ẏ + f y.
+        // Outputs y = H q + Y q² + b and ẏ = G(q_k) v_k, activation (equality rows, or
+        // y + γ h ẏ ≤ 0), vector G v_free + (e ẏ + f y).
         for (var r = 0u; r < m; r++) {
             var y = op(ooff + r);
             var ydot = real(0.0);
             var hv = real(0.0);
             for (var j = 0u; j < n; j++) {
                 let hrj = op(oh + r * n + j);
-                y = y + hrj * q[j];
-                ydot = ydot + hrj * v[j];
-                hv = hv + hrj * vf[j];
+                if (QUADRATIC) {
+                    let yrj = op(oy + r * n + j);
+                    y = y + (hrj + yrj * q[j]) * q[j];
+                    ydot = ydot + (hrj + 2.0 * yrj * q[j]) * v[j];
+                } else {
+                    y = y + hrj * q[j];
+                    ydot = ydot + hrj * v[j];
+                    hv = hv + hrj * vf[j];
+                }
             }
             let equality = op(oeq + r) > 0.5;
             if (!equality) {
                 deepest = max(deepest, -y);
             }
             in_lcp[r] = equality || y + gamma * h * ydot <= 0.0;
-            lcp_q[r] = hv + op(oe + r) * ydot + op(ofb + r) * y;
+            lcp_base[r] = op(oe + r) * ydot + op(ofb + r) * y;
+            lcp_q[r] = hv + lcp_base[r];
             lambda[r] = real(0.0);
         }
-        // PGS sweeps over the active rows (equality rows unprojected) until Siconos's error
-        // ‖λ − max(0, λ − w)‖ / ‖q‖ (w = q + D λ; w itself on equality rows) is within the
-        // tolerance, compared as squares: ‖·‖² ≤ tol² ‖q‖² (or ≤ tol² when ‖q‖ ≤ ε).
-        var err = real(0.0);
-        var norm = real(0.0);
-        var sweeps = 0u;
+        // Newton iterations (one pass without quadratic rows): iterate i solves the MLCP with
+        // G(q^i), q^i = q_k + h((1 − θ) v_k + θ v^{i−1}), v⁰ = v_k; it has converged when the
+        // input of the last λ moves by at most the tolerance, ‖(G(q^{i−1}) − G(q^i))ᵀ λ‖ ≤ tol.
+        for (var i = 0u; i < n; i++) {
+            vi[i] = vk[i];
+        }
+        var newton = 0u;
         loop {
-            err = real(0.0);
-            norm = real(0.0);
-            for (var r = 0u; r < m; r++) {
-                if (in_lcp[r]) {
-                    var w = lcp_q[r];
-                    for (var k = 0u; k < m; k++) {
-                        w = w + op(od + r * m + k) * lambda[k];
+            if (QUADRATIC) {
+                for (var i = 0u; i < n; i++) {
+                    qi[i] = q[i] + h * ((1.0 - theta) * vk[i] + theta * vi[i]);
+                }
+                var change = real(0.0);
+                for (var j = 0u; j < n; j++) {
+                    var delta = real(0.0);
+                    for (var r = 0u; r < m; r++) {
+                        let g = op(oh + r * n + j) + 2.0 * op(oy + r * n + j) * qi[j];
+                        delta = delta + (gmat[r * n + j] - g) * lambda[r];
+                        gmat[r * n + j] = g;
                     }
-                    let x = select(lambda[r] - max(lambda[r] - w, real(0.0)), w, op(oeq + r) > 0.5);
-                    err = err + x * x;
-                    norm = norm + lcp_q[r] * lcp_q[r];
+                    change = change + delta * delta;
+                }
+                if (newton > 0u && change <= newton_tol * newton_tol) {
+                    break;
+                }
+                if (newton >= newton_max) {
+                    health.flags = health.flags | NOT_CONVERGED;
+                    break;
+                }
+                for (var i = 0u; i < n; i++) {
+                    for (var r = 0u; r < m; r++) {
+                        var x = real(0.0);
+                        for (var j = 0u; j < n; j++) {
+                            x = x + op(ow + i * n + j) * gmat[r * n + j];
+                        }
+                        wgmat[i * m + r] = x;
+                    }
+                }
+                for (var r = 0u; r < m; r++) {
+                    var hv = real(0.0);
+                    for (var j = 0u; j < n; j++) {
+                        hv = hv + gmat[r * n + j] * vf[j];
+                    }
+                    for (var k = 0u; k < m; k++) {
+                        var x = real(0.0);
+                        for (var j = 0u; j < n; j++) {
+                            x = x + gmat[r * n + j] * wgmat[j * m + k];
+                        }
+                        dmat[r * m + k] = x;
+                    }
+                    lcp_q[r] = hv + lcp_base[r];
+                    lambda[r] = real(0.0);
                 }
             }
-            if (err <= tol * tol * select(real(1.0), norm, norm > REAL_EPSILON * REAL_EPSILON)
-                || sweeps >= params.max_iterations) {
+            // PGS sweeps over the active rows (equality rows unprojected) until Siconos's error
+            // ‖λ − max(0, λ − w)‖ / ‖q‖ (w = q + D λ; w itself on equality rows) is within the
+            // tolerance, compared as squares: ‖·‖² ≤ tol² ‖q‖² (or ≤ tol² when ‖q‖ ≤ ε).
+            var err = real(0.0);
+            var norm = real(0.0);
+            var sweeps = 0u;
+            loop {
+                err = real(0.0);
+                norm = real(0.0);
+                for (var r = 0u; r < m; r++) {
+                    if (in_lcp[r]) {
+                        var w = lcp_q[r];
+                        for (var k = 0u; k < m; k++) {
+                            w = w + d_at(od, r * m + k) * lambda[k];
+                        }
+                        let x = select(lambda[r] - max(lambda[r] - w, real(0.0)), w, op(oeq + r) > 0.5);
+                        err = err + x * x;
+                        norm = norm + lcp_q[r] * lcp_q[r];
+                    }
+                }
+                if (err <= tol * tol * select(real(1.0), norm, norm > REAL_EPSILON * REAL_EPSILON)
+                    || sweeps >= params.max_iterations) {
+                    break;
+                }
+                for (var r = 0u; r < m; r++) {
+                    if (in_lcp[r]) {
+                        var w = lcp_q[r];
+                        for (var k = 0u; k < m; k++) {
+                            w = w + d_at(od, r * m + k) * lambda[k];
+                        }
+                        let free = lambda[r] - w / d_at(od, r * m + r);
+                        lambda[r] = select(max(free, real(0.0)), free, op(oeq + r) > 0.5);
+                    }
+                }
+                sweeps = sweeps + 1u;
+            }
+            let scale = select(real(1.0), norm, norm > REAL_EPSILON * REAL_EPSILON);
+            let converged = err <= tol * tol * scale;
+            let residual = sqrt(err / scale);
+            health.max_iterations = max(health.max_iterations, sweeps);
+            worst = max(worst, residual);
+            if (!converged) {
+                health.flags = health.flags | NOT_CONVERGED;
+            }
+            // v^i = v_free + W⁻¹Gᵀ λ.
+            for (var i = 0u; i < n; i++) {
+                var x = vf[i];
+                for (var r = 0u; r < m; r++) {
+                    x = x + wg_at(og, i * m + r) * lambda[r];
+                }
+                vi[i] = x;
+            }
+            newton = newton + 1u;
+            if (!QUADRATIC) {
                 break;
             }
-            for (var r = 0u; r < m; r++) {
-                if (in_lcp[r]) {
-                    var w = lcp_q[r];
-                    for (var k = 0u; k < m; k++) {
-                        w = w + op(od + r * m + k) * lambda[k];
-                    }
-                    let free = lambda[r] - w / op(od + r * m + r);
-                    lambda[r] = select(max(free, real(0.0)), free, op(oeq + r) > 0.5);
-                }
-            }
-            sweeps = sweeps + 1u;
         }
-        let scale = select(real(1.0), norm, norm > REAL_EPSILON * REAL_EPSILON);
-        let converged = err <= tol * tol * scale;
-        let residual = sqrt(err / scale);
-        health.max_iterations = max(health.max_iterations, sweeps);
-        worst = max(worst, residual);
-        if (!converged) {
-            health.flags = health.flags | NOT_CONVERGED;
-        }
-        // v_{k+1} = v_free + W⁻¹Hᵀ λ,  q_{k+1} = q_k + h (θ v_{k+1} + (1 − θ) v_k).
+        // v_{k+1} = v^i,  q_{k+1} = q_k + h (θ v_{k+1} + (1 − θ) v_k).
         for (var i = 0u; i < n; i++) {
-            var x = vf[i];
-            for (var r = 0u; r < m; r++) {
-                x = x + op(og + i * m + r) * lambda[r];
-            }
-            q[i] = q[i] + h * (theta * x + (1.0 - theta) * vk[i]);
-            v[i] = x;
+            q[i] = q[i] + h * (theta * vi[i] + (1.0 - theta) * vk[i]);
+            v[i] = vi[i];
         }
         // An impact: some contact (not an equality row) carries an impulse and none did in
         // the step before.

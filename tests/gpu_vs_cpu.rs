@@ -345,6 +345,7 @@ fn unsupported_scenes_are_refused_and_failures_name_the_scene() {
     let options = BatchOptions {
         tolerance: 1e-12,
         max_iterations: 1,
+        ..BatchOptions::for_precision(true)
     };
     let outcome = run_batch(ctx, &batch, Precision::F64, STEPS, &options).unwrap();
     let err = outcome.ensure_healthy(options.tolerance).unwrap_err();

@@ -2,7 +2,7 @@
 
 use std::ops::Range;
 
-use super::layout::{HAS_STIFFNESS, SceneHeader};
+use super::layout::{HAS_QUADRATIC, HAS_STIFFNESS, SceneHeader};
 use super::scene::LinearScene;
 use crate::error::{Error, Result};
 use crate::model::check;
@@ -60,7 +60,8 @@ impl SceneBatch {
             ncontacts: offset(m)?,
             state_offset: offset(self.state.len())?,
             operator_offset: offset(self.operators.len())?,
-            flags: if scene.has_stiffness() { HAS_STIFFNESS } else { 0 },
+            flags: if scene.has_stiffness() { HAS_STIFFNESS } else { 0 }
+                | if scene.has_quadratic() { HAS_QUADRATIC } else { 0 },
             pad: [0; 3],
         });
         self.state.extend(scene.q0.iter().chain(scene.v0.iter()));
@@ -84,6 +85,8 @@ impl SceneBatch {
         self.operators
             .extend(scene.equality.iter().map(|&eq| if eq { 1.0 } else { 0.0 }));
         self.operators.extend(scene.feedback.iter());
+        self.operators.extend(row_major(&scene.quadratic));
+        self.operators.extend(row_major(&scene.w_inv));
         Ok(())
     }
 

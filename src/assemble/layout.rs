@@ -7,7 +7,8 @@ use bytemuck::{Pod, Zeroable};
 /// - `state[state_offset ..]`: q (ndof), then v (ndof).
 /// - `operators[operator_offset ..]`: A (ndof²), B (ndof²), c (ndof), W⁻¹Hᵀ (ndof × ncontacts),
 ///   H (ncontacts × ndof), Delassus H W⁻¹ Hᵀ (ncontacts²), b, e, equality (1 for an
-///   equality row, 0 for a contact), feedback (ncontacts each), all row-major — see
+///   equality row, 0 for a contact), feedback (ncontacts each), then Y (ncontacts × ndof,
+///   the quadratic terms y = H q + Y q² + b) and W⁻¹ (ndof²), all row-major — see
 ///   [`SceneHeader::operator_len`]. "Contacts" are the rows of the step's MLCP.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
@@ -20,7 +21,8 @@ pub struct SceneHeader {
     pub state_offset: u32,
     /// Offset of the scene's operators.
     pub operator_offset: u32,
-    /// Bit 0: A and B are nonzero (the scene has stiffness or damping).
+    /// Bit 0: A and B are nonzero (the scene has stiffness or damping). Bit 1: Y is nonzero
+    /// (the Jacobian G = H + 2 Y diag(q) moves: a Newton loop per step).
     pub flags: u32,
     /// Padding to 32 bytes.
     pub pad: [u32; 3],
@@ -33,12 +35,21 @@ impl SceneHeader {
         let (n, m) = (self.ndof, self.ncontacts);
         let stiffness = if self.flags & HAS_STIFFNESS != 0 { n * n } else { 0 };
         let lcp_error = 1 + m * (1 + m);
-        1 + n + stiffness + m * (1 + n) + 5 * lcp_error + 4 * (1 + m * (1 + m)) + n * (1 + m) + m + 2 * n
+        let solve = 5 * lcp_error + 4 * (1 + m * (1 + m)) + n * (1 + m);
+        let once = 1 + n + stiffness + m * (1 + n) + m + 2 * n;
+        if self.flags & HAS_QUADRATIC != 0 {
+            // About three Newton iterations, each rebuilding G, W⁻¹Gᵀ and D.
+            once + 3 * (solve + 2 * n * (1 + m) + m * n * (1 + n) + m * m * (1 + n))
+        } else {
+            once + solve
+        }
     }
 }
 
 /// `flags` bit: the free velocity needs the A v + B q terms.
 pub const HAS_STIFFNESS: u32 = 1;
+/// `flags` bit: some row has quadratic terms Y.
+pub const HAS_QUADRATIC: u32 = 2;
 
 impl SceneHeader {
     /// Length of the scene's state: 2n.
@@ -46,8 +57,13 @@ impl SceneHeader {
         2 * ndof
     }
 
-    /// Length of the scene's operators: 2n² + n + 2nm + m² + 4m.
+    /// Length of the scene's operators: 3n² + n + 3nm + m² + 4m.
     pub fn operator_len(ndof: usize, ncontacts: usize) -> usize {
+        Self::linear_operator_len(ndof, ncontacts) + ncontacts * ndof + ndof * ndof
+    }
+
+    /// Length of the operators a scene without quadratic terms reads: 2n² + n + 2nm + m² + 4m.
+    pub fn linear_operator_len(ndof: usize, ncontacts: usize) -> usize {
         let (n, m) = (ndof, ncontacts);
         2 * n * n + n + 2 * n * m + m * m + 4 * m
     }

@@ -1,7 +1,9 @@
 //! One scene reduced to the constant operators of its Moreau–Jean step.
 //!
-//! For linear time-invariant systems (M, C, K constant, F_ext constant) and linear relations
-//! `y = H q + b`, the free velocity of SICONOS-NOTES §1.2 is affine in (q_k, v_k):
+//! For linear time-invariant systems (M, C, K constant, F_ext constant) and relations
+//! `y = H q + b` (or `y = H q + Y q² + b`, squares entrywise: Exudyn's quadratic
+//! coordinate-vector constraint), the free velocity of SICONOS-NOTES §1.2 is affine in
+//! (q_k, v_k):
 //! ```text
 //!   W      = M + hθ C + h²θ² K
 //!   v_free = v_k − A v_k − B q_k + c,
@@ -11,7 +13,9 @@
 //!   v_{k+1} = v_free + (W⁻¹ Hᵀ) λ
 //! ```
 //! (f = β/h on equality rows under Baumgarte stabilisation, else 0), so everything but the
-//! state is computed once, in f64, here.
+//! state is computed once, in f64, here. With quadratic terms the Jacobian G(q) = H + 2 Y
+//! diag(q) replaces H in the MLCP, evaluated by the engines at the Newton iterates
+//! q^i = q_k + h((1−θ) v_k + θ v^{i−1}) from W⁻¹, as the reference's Newton loop does.
 
 use nalgebra::{DMatrix, DVector};
 
@@ -46,6 +50,10 @@ pub struct LinearScene {
     pub equality: Vec<bool>,
     /// The position feedback f of each row (β/h on equality rows under Baumgarte, else 0).
     pub feedback: DVector<f64>,
+    /// Y, the quadratic terms of y = H q + Y q² + b (zero for linear relations).
+    pub quadratic: DMatrix<f64>,
+    /// W⁻¹ (to rebuild W⁻¹Gᵀ when G moves).
+    pub w_inv: DMatrix<f64>,
 }
 
 impl LinearScene {
@@ -103,6 +111,7 @@ impl LinearScene {
         let m: usize = nsds.interactions().iter().map(|inter| inter.size()).sum();
         let (mut hmat, mut offset, mut restitution) = (DMatrix::zeros(m, n), DVector::zeros(m), DVector::zeros(m));
         let (mut equality, mut feedback) = (vec![false; m], DVector::zeros(m));
+        let mut quadratic = DMatrix::zeros(m, n);
         let mut names = Vec::with_capacity(m);
         let mut row = 0;
         for inter in nsds.interactions() {
@@ -118,19 +127,22 @@ impl LinearScene {
                     ));
                 }
             };
-            let ncoords: usize = inter.systems.iter().map(|id| nsds.system(*id).dimension()).sum();
-            let zero = DVector::zeros(ncoords);
-            let (g, b) = match &inter.relation {
-                Relation::LagrangianLinearTIR(rel) => (rel.h.clone(), rel.b.clone()),
-                Relation::CoordinateVector(c)
-                    if is_equality && c.is_linear() && !c.is_velocity_level() && c.is_active() =>
-                {
-                    (inter.jacobian(&zero, 0.0)?, inter.output(&zero, 0.0)?)
+            let (g, y, b) = match &inter.relation {
+                Relation::LagrangianLinearTIR(rel) => {
+                    (rel.h.clone(), DMatrix::zeros(size, rel.h.ncols()), rel.b.clone())
+                }
+                Relation::CoordinateVector(c) if !c.is_velocity_level() && c.is_active() => {
+                    c.quadratic_form().ok_or_else(|| {
+                        unsupported(
+                            &what,
+                            "the batched engines take no user constraint function: use X, Y and the offset",
+                        )
+                    })?
                 }
                 _ => {
                     return Err(unsupported(
                         &what,
-                        "the batched engines take LagrangianLinearTIR, or an active linear position-level coordinate-vector constraint as an equality, only",
+                        "the batched engines take LagrangianLinearTIR and active position-level coordinate-vector constraints only",
                     ));
                 }
             };
@@ -140,6 +152,7 @@ impl LinearScene {
                     let d = nsds.system(*id).dimension();
                     for j in 0..d {
                         hmat[(row + k, offsets[id.0] + j)] = g[(k, col + j)];
+                        quadratic[(row + k, offsets[id.0] + j)] = y[(k, col + j)];
                     }
                     col += d;
                 }
@@ -157,10 +170,14 @@ impl LinearScene {
         })?;
         let winv_ht = &w_inv * hmat.transpose();
         let delassus = &hmat * &winv_ht;
-        if let Some(row) = (0..m).find(|&r| delassus[(r, r)] <= f64::EPSILON * delassus.amax()) {
+        // PGS divides by the diagonal of G W⁻¹ Gᵀ, G = H + 2 Y diag(q), here at q₀.
+        let g0 = &hmat + &quadratic * DMatrix::from_diagonal(&(&q0 * 2.0));
+        let d0 = &g0 * &w_inv * g0.transpose();
+        if let Some(row) = (0..m).find(|&r| d0[(r, r)] <= f64::EPSILON * d0.amax()) {
             return Err(Error::Unsupported {
                 what: format!("interaction `{}`", names[row]),
-                reason: "its row of H W⁻¹ Hᵀ has no positive diagonal (H row is zero?): PGS cannot solve it".into(),
+                reason: "its row of G W⁻¹ Gᵀ has no positive diagonal at q₀ (G row is zero?): PGS cannot solve it"
+                    .into(),
             });
         }
         Ok(Self {
@@ -174,6 +191,8 @@ impl LinearScene {
             restitution,
             equality,
             feedback,
+            quadratic,
+            w_inv,
             q0,
             v0,
         })
@@ -187,6 +206,11 @@ impl LinearScene {
     /// Contacts.
     pub fn ncontacts(&self) -> usize {
         self.offset.len()
+    }
+
+    /// Whether some row has quadratic terms.
+    pub fn has_quadratic(&self) -> bool {
+        self.quadratic.iter().any(|&x| x != 0.0)
     }
 
     /// Whether A and B are nonzero.

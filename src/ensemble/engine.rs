@@ -140,6 +140,7 @@ impl Engine {
         BatchOptions {
             tolerance: scenario.solver.tolerance(double),
             max_iterations: scenario.solver.max_iterations,
+            ..BatchOptions::for_precision(double)
         }
     }
 

@@ -113,6 +113,26 @@ impl CoordinateVectorConstraint {
         self.user.is_none() && self.quadratic.iter().all(|y| y.iter().all(|&x| x == 0.0))
     }
 
+    /// (H, Y, b) of c(q) = H q + Y q² + b (squares entrywise, q both markers' coordinates):
+    /// H = [−X_m0, X_m1], Y = [−Y_m0, Y_m1], b = −v_off; `None` for a user function.
+    pub fn quadratic_form(&self) -> Option<(DMatrix<f64>, DMatrix<f64>, DVector<f64>)> {
+        if self.user.is_some() {
+            return None;
+        }
+        let side_by_side = |m: &[DMatrix<f64>; 2]| {
+            let mut out = DMatrix::zeros(self.size(), self.marker_coordinates());
+            out.columns_mut(0, self.coordinates[0]).copy_from(&(-&m[0]));
+            out.columns_mut(self.coordinates[0], self.coordinates[1])
+                .copy_from(&m[1]);
+            out
+        };
+        Some((
+            side_by_side(&self.scaling),
+            side_by_side(&self.quadratic),
+            -&self.offset,
+        ))
+    }
+
     fn split<'a>(&self, q: &'a DVector<f64>) -> [nalgebra::DVectorView<'a, f64>; 2] {
         [
             q.rows(0, self.coordinates[0]),

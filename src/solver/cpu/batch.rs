@@ -22,7 +22,9 @@ use rayon::prelude::*;
 
 use super::lanes::{Lanes, Mask, and_not};
 use crate::assemble::SceneBatch;
-use crate::assemble::layout::{HAS_STIFFNESS, HealthCounters, IN_CONTACT, NON_FINITE, NOT_CONVERGED, SceneHeader};
+use crate::assemble::layout::{
+    HAS_QUADRATIC, HAS_STIFFNESS, HealthCounters, IN_CONTACT, NON_FINITE, NOT_CONVERGED, SceneHeader,
+};
 
 /// Scenes stepped together in the lanes of one group.
 pub const LANES: usize = 8;
@@ -34,14 +36,23 @@ pub struct BatchOptions {
     pub tolerance: f64,
     /// At most this many sweeps per step.
     pub max_iterations: u32,
+    /// Scenes with quadratic rows: the Newton loop stops when ‖(G(q^{i−1}) − G(q^i))ᵀ λ‖ ≤
+    /// this (the reference's default, 1e-6)…
+    pub newton_tolerance: f64,
+    /// …or after this many MLCP solves (50), flagging the scene as not converged.
+    pub newton_max_iterations: u32,
 }
 
 impl BatchOptions {
-    /// The default for a value type: tolerance 1e-6 (f32) or 1e-12 (f64), 200 sweeps.
+    /// The default for a value type: tolerance 1e-6 (f32) or 1e-12 (f64), 200 sweeps; the
+    /// Newton loop as the reference's ([`crate::solver::moreau_jean::NewtonOptions`]).
     pub fn for_precision(double: bool) -> Self {
+        let newton = crate::solver::moreau_jean::NewtonOptions::default();
         Self {
             tolerance: if double { 1e-12 } else { 1e-6 },
             max_iterations: 200,
+            newton_tolerance: newton.tolerance,
+            newton_max_iterations: newton.max_iterations as u32,
         }
     }
 }
@@ -84,8 +95,10 @@ pub fn run<T: Float + Send + Sync>(
         theta: cast(batch.theta),
         gamma: cast(batch.gamma),
         tolerance: cast(options.tolerance),
+        newton_tolerance: cast(options.newton_tolerance),
         steps,
         max_iterations: options.max_iterations,
+        newton_max_iterations: options.newton_max_iterations,
     };
     // Split the arrays into the disjoint parts of each group, then step the groups in parallel.
     let mut parts = Vec::new();
@@ -142,12 +155,14 @@ struct Step<T> {
     theta: T,
     gamma: T,
     tolerance: T,
+    newton_tolerance: T,
     steps: u32,
     max_iterations: u32,
+    newton_max_iterations: u32,
 }
 
-/// Steps the scenes of one group (equal sizes, `headers.len() ≤ LANES`) in lockstep.
-/// `values` is their packed q, v; `ops` their operators in lanes.
+/// Steps the scenes of one group (equal sizes and flags, `headers.len() ≤ LANES`) in
+/// lockstep. `values` is their packed q, v; `ops` their operators in lanes.
 fn simulate<T: Float>(
     headers: &[SceneHeader],
     ops: &[Lanes<T, LANES>],
@@ -158,6 +173,7 @@ fn simulate<T: Float>(
 ) {
     let (n, m) = (headers[0].ndof as usize, headers[0].ncontacts as usize);
     let stiffness = headers[0].flags & HAS_STIFFNESS != 0;
+    let quadratic = headers[0].flags & HAS_QUADRATIC != 0;
     let scenes = headers.len();
     let lane = |l: usize| l.min(scenes - 1);
     let (a, rest) = ops.split_at(n * n);
@@ -168,23 +184,34 @@ fn simulate<T: Float>(
     let (d, rest) = rest.split_at(m * m);
     let (offset, rest) = rest.split_at(m);
     let (e, rest) = rest.split_at(m);
-    let (equality, feedback) = rest.split_at(m);
-    let equality: Vec<Mask<LANES>> = equality
-        .iter()
-        .map(|x| x.gt(Lanes::splat(T::from(0.5).unwrap_or_else(T::one))))
-        .collect();
-    // State and scratch in lanes: the kernel's private arrays. q, v, v_free, v_k: n each;
-    // LCP vector, λ: m each (fixed-size, so the hot loop never allocates).
+    let (equality, rest) = rest.split_at(m);
+    let (feedback, rest) = rest.split_at(m);
+    let (ym, w_inv) = rest.split_at(m * n);
+    let half = Lanes::splat(T::from(0.5).unwrap_or_else(T::one));
+    let equality: Vec<Mask<LANES>> = equality.iter().map(|x| x.gt(half)).collect();
+    // State and scratch in lanes: the kernel's private arrays. q, v, v_free, v_k, v^i, q^i: n
+    // each; MLCP vector, its constant part, λ: m each; with quadratic rows G, W⁻¹Gᵀ (m n) and
+    // D (m²) of the Newton iterate (fixed-size, so the hot loop never allocates).
     let load = |k: usize| Lanes(from_fn(|l| values[2 * n * lane(l) + k]));
     let mut q: Vec<Lanes<T, LANES>> = (0..n).map(load).collect();
     let mut v: Vec<Lanes<T, LANES>> = (0..n).map(|i| load(n + i)).collect();
     let (mut vf, mut vk) = (vec![Lanes::zero(); n], vec![Lanes::zero(); n]);
-    let (mut lcp_q, mut lambda) = (vec![Lanes::zero(); m], vec![Lanes::zero(); m]);
+    let (mut vi, mut qi) = (vec![Lanes::zero(); n], vec![Lanes::zero(); n]);
+    let (mut lcp_q, mut lcp_base, mut lambda) =
+        (vec![Lanes::zero(); m], vec![Lanes::zero(); m], vec![Lanes::zero(); m]);
+    let quad = |len: usize| {
+        if quadratic {
+            vec![Lanes::zero(); len]
+        } else {
+            Vec::new()
+        }
+    };
+    let (mut gmat, mut wgmat, mut dmat) = (quad(m * n), quad(n * m), quad(m * m));
     let mut active: Vec<Mask<LANES>> = vec![[false; LANES]; m];
     let mut health = LaneHealth::load(from_fn(|l| counters[lane(l)]));
     let mut worst = Lanes(from_fn(|l| extremes[2 * lane(l)]));
     let mut deepest = Lanes(from_fn(|l| extremes[2 * lane(l) + 1]));
-    let (zero, one) = (Lanes::zero(), Lanes::splat(T::one()));
+    let (zero, one, two) = (Lanes::zero(), Lanes::splat(T::one()), Lanes::splat(T::one() + T::one()));
     let (h, theta, gamma_h) = (
         Lanes::splat(step.h),
         Lanes::splat(step.theta),
@@ -203,59 +230,136 @@ fn simulate<T: Float>(
             vf[i] = x;
             vk[i] = v[i];
         }
-        // y = H q + b, ẏ = H v; active ⇔ equality or y + γ h ẏ ≤ 0; vector H v_free + e ẏ + f y.
+        // y = H q + Y q² + b, ẏ = G(q_k) v; active ⇔ equality or y + γ h ẏ ≤ 0; vector
+        // G v_free + (e ẏ + f y).
         for r in 0..m {
             let (mut y, mut ydot, mut hv) = (offset[r], zero, zero);
             for j in 0..n {
-                y = y + hm[r * n + j] * q[j];
-                ydot = ydot + hm[r * n + j] * v[j];
-                hv = hv + hm[r * n + j] * vf[j];
+                let hrj = hm[r * n + j];
+                if quadratic {
+                    let yrj = ym[r * n + j];
+                    y = y + (hrj + yrj * q[j]) * q[j];
+                    ydot = ydot + (hrj + two * yrj * q[j]) * v[j];
+                } else {
+                    y = y + hrj * q[j];
+                    ydot = ydot + hrj * v[j];
+                    hv = hv + hrj * vf[j];
+                }
             }
             deepest = Lanes::select(equality[r], deepest, deepest.max(zero - y));
             let closing = (y + gamma_h * ydot).le(zero);
             active[r] = from_fn(|l| closing[l] | equality[r][l]);
-            lcp_q[r] = hv + e[r] * ydot + feedback[r] * y;
+            lcp_base[r] = e[r] * ydot + feedback[r] * y;
+            lcp_q[r] = hv + lcp_base[r];
             lambda[r] = zero;
         }
-        // PGS sweeps; a lane stops sweeping once its own error is within the tolerance.
-        let mut error = lcp_error(d, &lcp_q, &active, &equality, &lambda);
-        let mut done = within(error, tol);
-        let mut sweeps = [0u32; LANES];
-        let mut iteration = 0;
-        while !done.iter().all(|&x| x) && iteration < step.max_iterations {
-            for r in 0..m {
-                let mut w = lcp_q[r];
-                for k in 0..m {
-                    w = w + d[r * m + k] * lambda[k];
+        // Newton iterations (one pass without quadratic rows), as in the kernel; a lane that
+        // has converged keeps its v^i and λ while the others iterate.
+        vi.copy_from_slice(&vk);
+        let mut settled = [false; LANES];
+        let mut newton = 0;
+        loop {
+            if quadratic {
+                for i in 0..n {
+                    qi[i] = q[i] + h * ((one - theta) * vk[i] + theta * vi[i]);
                 }
-                let free = lambda[r] - w / d[r * m + r];
-                let updated = Lanes::select(equality[r], free, free.max(zero));
-                lambda[r] = Lanes::select(and_not(active[r], done), updated, lambda[r]);
+                let mut change = zero;
+                for j in 0..n {
+                    let mut delta = zero;
+                    for r in 0..m {
+                        let gnew = hm[r * n + j] + two * ym[r * n + j] * qi[j];
+                        delta = delta + (gmat[r * n + j] - gnew) * lambda[r];
+                        gmat[r * n + j] = Lanes::select(settled, gmat[r * n + j], gnew);
+                    }
+                    change = change + delta * delta;
+                }
+                if newton > 0 {
+                    let limit = step.newton_tolerance * step.newton_tolerance;
+                    settled = from_fn(|l| settled[l] || change.0[l] <= limit);
+                }
+                if settled.iter().all(|&x| x) {
+                    break;
+                }
+                if newton >= step.newton_max_iterations {
+                    health.not_converged = from_fn(|l| health.not_converged[l] || !settled[l]);
+                    break;
+                }
+                for i in 0..n {
+                    for r in 0..m {
+                        let mut x = zero;
+                        for j in 0..n {
+                            x = x + w_inv[i * n + j] * gmat[r * n + j];
+                        }
+                        wgmat[i * m + r] = x;
+                    }
+                }
+                for r in 0..m {
+                    let mut hv = zero;
+                    for j in 0..n {
+                        hv = hv + gmat[r * n + j] * vf[j];
+                    }
+                    for k in 0..m {
+                        let mut x = zero;
+                        for j in 0..n {
+                            x = x + gmat[r * n + j] * wgmat[j * m + k];
+                        }
+                        dmat[r * m + k] = x;
+                    }
+                    lcp_q[r] = Lanes::select(settled, lcp_q[r], hv + lcp_base[r]);
+                    lambda[r] = Lanes::select(settled, lambda[r], zero);
+                }
             }
-            for l in 0..LANES {
-                sweeps[l] += u32::from(!done[l]);
+            let (dd, wg) = if quadratic { (&dmat[..], &wgmat[..]) } else { (d, g) };
+            // PGS sweeps; a lane stops sweeping once its own error is within the tolerance.
+            let mut error = lcp_error(dd, &lcp_q, &active, &equality, &lambda);
+            let mut done = from_fn(|l| settled[l] || within(error, tol)[l]);
+            let mut sweeps = [0u32; LANES];
+            let mut iteration = 0;
+            while !done.iter().all(|&x| x) && iteration < step.max_iterations {
+                for r in 0..m {
+                    let mut w = lcp_q[r];
+                    for k in 0..m {
+                        w = w + dd[r * m + k] * lambda[k];
+                    }
+                    let free = lambda[r] - w / dd[r * m + r];
+                    let updated = Lanes::select(equality[r], free, free.max(zero));
+                    lambda[r] = Lanes::select(and_not(active[r], done), updated, lambda[r]);
+                }
+                for l in 0..LANES {
+                    sweeps[l] += u32::from(!done[l]);
+                }
+                iteration += 1;
+                error = lcp_error(dd, &lcp_q, &active, &equality, &lambda);
+                let now = within(error, tol);
+                done = from_fn(|l| done[l] || now[l]);
             }
-            iteration += 1;
-            error = lcp_error(d, &lcp_q, &active, &equality, &lambda);
-            let now = within(error, tol);
-            done = from_fn(|l| done[l] || now[l]);
+            let solved = from_fn(|l| !settled[l]);
+            worst = Lanes::select(solved, worst.max(residual(error)), worst);
+            health.record_solve(solved, done, sweeps);
+            // v^i = v_free + W⁻¹Gᵀ λ.
+            for i in 0..n {
+                let mut x = vf[i];
+                for r in 0..m {
+                    x = x + wg[i * m + r] * lambda[r];
+                }
+                vi[i] = Lanes::select(settled, vi[i], x);
+            }
+            newton += 1;
+            if !quadratic {
+                break;
+            }
         }
-        worst = worst.max(residual(error));
-        // v_{k+1} = v_free + W⁻¹Hᵀ λ,  q_{k+1} = q_k + h (θ v_{k+1} + (1 − θ) v_k).
+        // v_{k+1} = v^i,  q_{k+1} = q_k + h (θ v_{k+1} + (1 − θ) v_k).
         for i in 0..n {
-            let mut x = vf[i];
-            for r in 0..m {
-                x = x + g[i * m + r] * lambda[r];
-            }
-            q[i] = q[i] + h * (theta * x + (one - theta) * vk[i]);
-            v[i] = x;
+            q[i] = q[i] + h * (theta * vi[i] + (one - theta) * vk[i]);
+            v[i] = vi[i];
         }
         // Impacts are counted on contact rows only.
         let mut loaded = [false; LANES];
         for (x, eq) in lambda.iter().zip(&equality) {
             loaded = from_fn(|l| loaded[l] | (x.0[l] > T::zero() && !eq[l]));
         }
-        health.record(loaded, done, sweeps);
+        health.record(loaded);
     }
     let health = health.store();
     for l in 0..scenes {
@@ -299,8 +403,18 @@ impl LaneHealth {
         }
     }
 
-    /// The lane-wise [`record_contact`], plus the step's sweeps and convergence.
-    fn record(&mut self, loaded: Mask<LANES>, converged: Mask<LANES>, sweeps: [u32; LANES]) {
+    /// The sweeps and convergence of one MLCP solve, in the lanes that solved it.
+    fn record_solve(&mut self, solved: Mask<LANES>, converged: Mask<LANES>, sweeps: [u32; LANES]) {
+        for l in 0..LANES {
+            if solved[l] {
+                self.max_iterations[l] = self.max_iterations[l].max(sweeps[l]);
+                self.not_converged[l] |= !converged[l];
+            }
+        }
+    }
+
+    /// The lane-wise [`record_contact`] of the step just completed.
+    fn record(&mut self, loaded: Mask<LANES>) {
         for l in 0..LANES {
             let onset = loaded[l] & !self.in_contact[l];
             self.steps[l] += 1;
@@ -308,8 +422,6 @@ impl LaneHealth {
             self.impacts[l] += u32::from(onset);
             self.last_impact[l] = if onset { self.steps[l] } else { self.last_impact[l] };
             self.in_contact[l] = loaded[l];
-            self.max_iterations[l] = self.max_iterations[l].max(sweeps[l]);
-            self.not_converged[l] |= !converged[l];
         }
     }
 

@@ -8,7 +8,7 @@ use super::outcome::BatchOutcome;
 use super::shaders::{self, KernelSizes};
 use super::{GpuContext, Precision};
 use crate::assemble::SceneBatch;
-use crate::assemble::layout::HealthCounters;
+use crate::assemble::layout::{HAS_QUADRATIC, HealthCounters};
 use crate::error::{Error, Result};
 use crate::solver::cpu::batch::BatchOptions;
 
@@ -69,6 +69,7 @@ impl BatchKernel {
             max_contacts: m.next_power_of_two().max(4),
             fixed_dof: if uniform { n } else { 0 },
             fixed_contacts: if uniform { m } else { 0 },
+            quadratic: batch.headers.iter().any(|h| h.flags & HAS_QUADRATIC != 0),
         };
         let mut pipelines = self
             .pipelines
@@ -184,7 +185,14 @@ fn run_chunk(
     options: &BatchOptions,
 ) -> Result<Option<BatchOutcome>> {
     let scenes = u32::try_from(chunk.len()).map_err(|_| Error::Gpu("more than 2³² scenes in one chunk".into()))?;
-    let coefficients = [chunk.h, chunk.theta, chunk.gamma, options.tolerance];
+    let coefficients = [
+        chunk.h,
+        chunk.theta,
+        chunk.gamma,
+        options.tolerance,
+        options.newton_tolerance,
+        f64::from(options.newton_max_iterations),
+    ];
     // Identical scenes are uploaded component-major (coalesced); others packed, stride 1.
     let interleaved = chunk.interleave();
     let (headers, operators, state, stride) = match &interleaved {
