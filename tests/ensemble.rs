@@ -248,6 +248,61 @@ fn dumbbells_bounce_as_one_ball_on_every_backend() {
     }
 }
 
+/// Pendulums hitting a wall (a quadratic equality row with a Newton loop per step, beside a
+/// Newton contact): the rod keeps its length, every pendulum released right of the wall hits
+/// it, and the GPU (f32 and f64) agrees with the CPU backend, itself equal to the reference.
+#[test]
+fn pendulums_hitting_a_wall_on_every_backend() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/pendulum_hitting_wall.toml");
+    let mut scenario = Scenario::load(&path).unwrap();
+    scenario.scenes = 64;
+    scenario.record.trajectories = 0;
+    let shard = Shard { index: 0, count: 1 };
+    let cpu = run(&scenario, Backend::Cpu, 1 << 16, shard);
+    let reference = run(&scenario, Backend::Reference, 1 << 16, shard);
+    let col = |run: &ensemble::EnsembleRun, name: &str| run.summary.column(name).unwrap();
+    let impacts = col(&cpu, "impacts");
+    let (x, y) = (col(&cpu, "q0"), col(&cpu, "q1"));
+    for s in 0..impacts.len() {
+        // Baumgarte (β = 0.2) holds x² + y² = L² (L = 1 in the file) to O(h²) per step.
+        let drift = (x[s] * x[s] + y[s] * y[s] - 1.0).abs();
+        assert!(drift < 1e-5, "scene {s}: |x² + y² − L²| = {drift:e}");
+        assert!(impacts[s] >= 1.0, "scene {s} never reached the wall");
+        assert!(x[s] >= -1e-3, "scene {s} passed through the wall");
+    }
+    for name in ["impacts", "q0", "q1", "v0", "v1", "energy_change"] {
+        let worst = col(&cpu, name)
+            .iter()
+            .zip(&col(&reference, name))
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        assert!(worst <= 1e-12, "CPU backend vs reference, {name}: {worst:e}");
+    }
+    if common::gpu().is_none() {
+        return;
+    }
+    // f32: the pendulum is smooth between impacts, so K steps of rounding K ε (1 + |q| + K h |v|)
+    // ≈ 1.2e-3 bound the state; impacts are resolved in the same step.
+    for (precision, tolerance) in [
+        (ricochet::ensemble::scenario::PrecisionChoice::F64, 1e-9),
+        (ricochet::ensemble::scenario::PrecisionChoice::F32, 1.2e-3),
+    ] {
+        scenario.solver.precision = precision;
+        let gpu = run(&scenario, Backend::Gpu, 1 << 16, shard);
+        assert_eq!(col(&gpu, "impacts"), impacts, "{precision:?}");
+        for name in ["q0", "q1", "v0", "v1"] {
+            let worst = col(&gpu, name)
+                .iter()
+                .zip(&col(&cpu, name))
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f64::max);
+            println!("{precision:?} {name}: {worst:.1e}");
+            assert!(worst <= tolerance, "{precision:?} {name}: {worst:e}");
+        }
+        assert!(col(&gpu, "converged").iter().all(|&c| c == 1.0));
+    }
+}
+
 fn files(scenario: &Scenario, backend: Backend, chunk: usize, shard: Shard) -> RunFiles {
     let run = run(scenario, backend, chunk, shard);
     RunFiles {

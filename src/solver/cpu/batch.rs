@@ -8,10 +8,14 @@
 //! Per scene and step (operators from [`crate::assemble::LinearScene`]):
 //! ```text
 //!   v_free = v_k + c − A v_k − B q_k
-//!   y = H q_k + b,  ẏ = H v_k,  active ⇔ equality row or y + γ h ẏ ≤ 0
-//!   PGS on the active rows of w = D λ + H v_free + e ẏ + f y (0 ≤ λ ⟂ w ≥ 0 on contacts,
-//!   w = 0 with λ unprojected on equalities) until Siconos's error ≤ tol
-//!   v_{k+1} = v_free + W⁻¹Hᵀ λ,   q_{k+1} = q_k + h (θ v_{k+1} + (1−θ) v_k)
+//!   y = H q_k + Y q_k² + b,  ẏ = G(q_k) v_k,  active ⇔ equality row or y + γ h ẏ ≤ 0
+//!   Newton iterate i = 1, 2, … (one pass when Y = 0), v⁰ = v_k:
+//!     q^i = q_k + h((1−θ) v_k + θ v^{i−1}),  G = H + 2 Y diag(q^i)
+//!     stop when ‖(G(q^{i−1}) − G(q^i))ᵀ λ^{i−1}‖ ≤ newton tolerance
+//!     PGS on the active rows of w = G W⁻¹Gᵀ λ + G v_free + e ẏ + f y (0 ≤ λ ⟂ w ≥ 0 on
+//!     contacts, w = 0 with λ unprojected on equalities) until Siconos's error ≤ tol
+//!     v^i = v_free + W⁻¹Gᵀ λ
+//!   v_{k+1} = v^i,   q_{k+1} = q_k + h (θ v_{k+1} + (1−θ) v_k)
 //! ```
 
 use std::array::from_fn;
@@ -415,13 +419,13 @@ impl LaneHealth {
 
     /// The lane-wise [`record_contact`] of the step just completed.
     fn record(&mut self, loaded: Mask<LANES>) {
-        for l in 0..LANES {
-            let onset = loaded[l] & !self.in_contact[l];
+        for (l, &loaded) in loaded.iter().enumerate() {
+            let onset = loaded & !self.in_contact[l];
             self.steps[l] += 1;
-            self.contact_steps[l] += u32::from(loaded[l]);
+            self.contact_steps[l] += u32::from(loaded);
             self.impacts[l] += u32::from(onset);
             self.last_impact[l] = if onset { self.steps[l] } else { self.last_impact[l] };
-            self.in_contact[l] = loaded[l];
+            self.in_contact[l] = loaded;
         }
     }
 
