@@ -1,5 +1,5 @@
 // Shared declarations of the batched kernels. Mirrors src/assemble/layout.rs.
-// `real`, `REAL_MAX`, `REAL_EPSILON`, `MAX_DOF`, `MAX_CONTACTS`, `FIXED_DOF` and
+// `real`, `REAL_MAX`, `REAL_EPSILON`, `cosine`, `MAX_DOF`, `MAX_CONTACTS`, `FIXED_DOF` and
 // `FIXED_CONTACTS` are defined by the host in front of this file (f32 or f64, sizes of the
 // batch): see src/solver/gpu/shaders.rs.
 
@@ -34,6 +34,8 @@ struct HealthCounters {
 }
 
 const HAS_STIFFNESS: u32 = 1u;
+const HAS_QUADRATIC: u32 = 2u;
+const HAS_FORCING: u32 = 4u;
 const NOT_CONVERGED: u32 = 1u;
 const NON_FINITE: u32 = 2u;
 const IN_CONTACT: u32 = 4u;

@@ -52,7 +52,8 @@ fn simulate(s: u32) {
     let n = select(hd.ndof, FIXED_DOF, FIXED_DOF > 0u);
     let m = select(hd.ncontacts, FIXED_CONTACTS, FIXED_CONTACTS > 0u);
     // Operator blocks (indices within the scene): A, B (n×n), c (n), W⁻¹Hᵀ (n×m), H (m×n),
-    // D (m×m), b, e, equality (1 or 0), feedback f (m), Y (m×n), W⁻¹ (n×n); read through op().
+    // D (m×m), b, e, equality (1 or 0), feedback f (m), W⁻¹ h a (n), ω, φ, Y (m×n), W⁻¹ (n×n);
+    // read through op().
     let oa = 0u;
     let ob = oa + n * n;
     let oc = ob + n * n;
@@ -63,7 +64,9 @@ fn simulate(s: u32) {
     let oe = ooff + m;
     let oeq = oe + m;
     let ofb = oeq + m;
-    let oy = ofb + m;
+    let oca = ofb + m;
+    let oomega = oca + n;
+    let oy = oomega + 2u;
     let ow = oy + m * n;
     let h = coefficients[0];
     let theta = coefficients[1];
@@ -71,6 +74,7 @@ fn simulate(s: u32) {
     let tol = coefficients[3];
     let newton_tol = coefficients[4];
     let newton_max = u32(coefficients[5]);
+    let t0 = coefficients[6];
     op_base = hd.operator_offset;
     if (PRIVATE_OPS > 1u) {
         for (var k = 0u; k < select(oy, ow + n * n, QUADRATIC); k++) {
@@ -95,9 +99,18 @@ fn simulate(s: u32) {
     var worst = extremes[2u * s];
     var deepest = extremes[2u * s + 1u];
     for (var step = 0u; step < params.steps; step++) {
-        // Free velocity v_free = v_k + c − A v_k − B q_k.
+        // Free velocity v_free = v_k + c − A v_k − B q_k, c = c₀ + W⁻¹ h a [(1 − θ) cos(ω t_k + φ)
+        // + θ cos(ω t_{k+1} + φ)] for a harmonic F_ext.
+        var mix = real(0.0);
+        if ((hd.flags & HAS_FORCING) != 0u) {
+            let omega = op(oomega);
+            let phase = op(oomega + 1u);
+            let tk = t0 + real(health.steps) * h;
+            let tk1 = t0 + real(health.steps + 1u) * h;
+            mix = (1.0 - theta) * cosine(omega * tk + phase) + theta * cosine(omega * tk1 + phase);
+        }
         for (var i = 0u; i < n; i++) {
-            var x = v[i] + op(oc + i);
+            var x = v[i] + (op(oc + i) + op(oca + i) * mix);
             if ((hd.flags & HAS_STIFFNESS) != 0u) {
                 for (var j = 0u; j < n; j++) {
                     x = x - op(oa + i * n + j) * v[j] - op(ob + i * n + j) * q[j];

@@ -303,6 +303,70 @@ fn pendulums_hitting_a_wall_on_every_backend() {
     }
 }
 
+/// The impact oscillator (harmonic F_ext, a stop): the CPU backend equals the reference on the
+/// summary and on the recorded trajectories, whose segments restart at t₀ = k h (the forcing
+/// must continue, not restart), and the GPU agrees (f64 to 1e-9, f32 within the K ε bound).
+#[test]
+fn impact_oscillators_continue_their_forcing_across_segments_on_every_backend() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/impact_oscillator.toml");
+    let mut scenario = Scenario::load(&path).unwrap();
+    scenario.scenes = 16;
+    scenario.time.final_time = 20.0;
+    scenario.record.trajectories = 2;
+    scenario.record.stride = 997;
+    let shard = Shard { index: 0, count: 1 };
+    let cpu = run(&scenario, Backend::Cpu, 1 << 16, shard);
+    let reference = run(&scenario, Backend::Reference, 1 << 16, shard);
+    let col = |run: &ensemble::EnsembleRun, name: &str| run.summary.column(name).unwrap();
+    assert!(col(&cpu, "impacts").iter().any(|&n| n > 0.0), "some gaps are hit");
+    for name in ["impacts", "q0", "v0", "last_impact_time"] {
+        let worst = col(&cpu, name)
+            .iter()
+            .zip(&col(&reference, name))
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        assert!(worst <= 1e-12, "{name}: {worst:e}");
+    }
+    assert_eq!(cpu.trajectories.rows(), reference.trajectories.rows());
+    let worst = cpu
+        .trajectories
+        .values
+        .iter()
+        .zip(&reference.trajectories.values)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    assert!(worst <= 1e-12, "trajectories: {worst:e}");
+    if common::gpu().is_none() {
+        return;
+    }
+    // f32: K = 2·10⁴ steps of rounding on |x| ≤ 3, K ε (1 + |x|) ≈ 1e-2 (measured 1e-5: the
+    // damping forgets old errors).
+    for (precision, tolerance) in [
+        (ricochet::ensemble::scenario::PrecisionChoice::F64, 1e-9),
+        (ricochet::ensemble::scenario::PrecisionChoice::F32, 1e-2),
+    ] {
+        scenario.solver.precision = precision;
+        let gpu = run(&scenario, Backend::Gpu, 1 << 16, shard);
+        for name in ["q0", "v0"] {
+            let worst = col(&gpu, name)
+                .iter()
+                .zip(&col(&cpu, name))
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f64::max);
+            println!("{precision:?} {name}: {worst:.1e}");
+            assert!(worst <= tolerance, "{precision:?} {name}: {worst:e}");
+        }
+        let worst = gpu
+            .trajectories
+            .values
+            .iter()
+            .zip(&cpu.trajectories.values)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        assert!(worst <= tolerance, "{precision:?} trajectories: {worst:e}");
+    }
+}
+
 fn files(scenario: &Scenario, backend: Backend, chunk: usize, shard: Shard) -> RunFiles {
     let run = run(scenario, backend, chunk, shard);
     RunFiles {

@@ -118,3 +118,36 @@ fn newtons_cradle_hands_the_velocity_to_the_last_ball() {
         );
     }
 }
+
+/// The impact oscillator with its stop out of reach is the forced undamped oscillator,
+/// x(t) = A/(k − mω²)(cos ωt − cos ω_n t) from rest: θ = ½ is second order on it (the
+/// harmonic F_ext enters as (1 − θ) F(t_k) + θ F(t_{k+1})), so halving h quarters the error.
+#[test]
+fn forced_oscillator_follows_its_exact_response_at_second_order() {
+    use ricochet::scenes::impact_oscillator::ImpactOscillator;
+    let error = |step: f64| {
+        let oscillator = ImpactOscillator {
+            gap: 100.0,
+            step,
+            ..Default::default()
+        };
+        let mut trajectory = Trajectory::default();
+        oscillator.simulation().unwrap().run(20.0, &mut trajectory).unwrap();
+        assert!(
+            trajectory.samples.iter().all(|s| s.lambda[0] == 0.0),
+            "the stop is out of reach"
+        );
+        trajectory
+            .samples
+            .iter()
+            .map(|s| (s.q[0] - oscillator.free_response(s.t)).abs())
+            .fold(0.0, f64::max)
+    };
+    let (coarse, fine) = (error(1e-3), error(5e-4));
+    println!("max |x − x_exact| over 20 s: {coarse:.2e} (h = 1e-3), {fine:.2e} (h = 5e-4)");
+    assert!(coarse < 1e-5, "{coarse}");
+    assert!(
+        fine < 0.3 * coarse && fine > 0.2 * coarse,
+        "second order: {fine} vs {coarse}"
+    );
+}

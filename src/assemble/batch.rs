@@ -2,7 +2,7 @@
 
 use std::ops::Range;
 
-use super::layout::{HAS_QUADRATIC, HAS_STIFFNESS, SceneHeader};
+use super::layout::{HAS_FORCING, HAS_QUADRATIC, HAS_STIFFNESS, SceneHeader};
 use super::scene::LinearScene;
 use crate::error::{Error, Result};
 use crate::model::check;
@@ -19,6 +19,9 @@ pub struct SceneBatch {
     /// γ of the activation test ỹ = y_k + γ h ẏ_k (for linear relations the `Predicted`
     /// rule is the `Current` one with γ + 1, which is how it is stored).
     pub gamma: f64,
+    /// The time of `state` (0 unless a run continues an earlier one): a harmonic F_ext is
+    /// evaluated at t₀ + k h.
+    pub t0: f64,
     /// Per-scene offsets.
     pub headers: Vec<SceneHeader>,
     /// q then v of every scene.
@@ -40,6 +43,7 @@ impl SceneBatch {
             h,
             theta: osi.theta,
             gamma,
+            t0: 0.0,
             headers: Vec::new(),
             state: Vec::new(),
             operators: Vec::new(),
@@ -61,7 +65,8 @@ impl SceneBatch {
             state_offset: offset(self.state.len())?,
             operator_offset: offset(self.operators.len())?,
             flags: if scene.has_stiffness() { HAS_STIFFNESS } else { 0 }
-                | if scene.has_quadratic() { HAS_QUADRATIC } else { 0 },
+                | if scene.has_quadratic() { HAS_QUADRATIC } else { 0 }
+                | if scene.has_forcing() { HAS_FORCING } else { 0 },
             pad: [0; 3],
         });
         self.state.extend(scene.q0.iter().chain(scene.v0.iter()));
@@ -85,6 +90,8 @@ impl SceneBatch {
         self.operators
             .extend(scene.equality.iter().map(|&eq| if eq { 1.0 } else { 0.0 }));
         self.operators.extend(scene.feedback.iter());
+        self.operators.extend(scene.c_harmonic.iter());
+        self.operators.extend([scene.omega, scene.phase]);
         self.operators.extend(row_major(&scene.quadratic));
         self.operators.extend(row_major(&scene.w_inv));
         Ok(())
@@ -166,6 +173,7 @@ impl SceneBatch {
             h: self.h,
             theta: self.theta,
             gamma: self.gamma,
+            t0: self.t0,
             headers,
             state: self.state[first.state_offset as usize..end(|h| h.state_offset, self.state.len())].to_vec(),
             operators: self.operators[first.operator_offset as usize..end(|h| h.operator_offset, self.operators.len())]

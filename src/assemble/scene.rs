@@ -7,7 +7,7 @@
 //! ```text
 //!   W      = M + hθ C + h²θ² K
 //!   v_free = v_k − A v_k − B q_k + c,
-//!            A = W⁻¹ (h C + h²θ K),  B = W⁻¹ h K,  c = W⁻¹ h F_ext
+//!            A = W⁻¹ (h C + h²θ K),  B = W⁻¹ h K,  c = W⁻¹ h [(1−θ) F_ext(t_k) + θ F_ext(t_{k+1})]
 //!   MLCP   : 0 ≤ λ_r ⟂ w_r ≥ 0 on contact rows,  w_r = 0 with λ_r free on equality rows,
 //!            w = D λ + H v_free + e H v_k + f (H q_k + b),   D = H W⁻¹ Hᵀ
 //!   v_{k+1} = v_free + (W⁻¹ Hᵀ) λ
@@ -34,8 +34,15 @@ pub struct LinearScene {
     pub a: DMatrix<f64>,
     /// B = W⁻¹ h K.
     pub b: DMatrix<f64>,
-    /// c = W⁻¹ h F_ext.
+    /// c = W⁻¹ h f₀ (the constant part of F_ext).
     pub c: DVector<f64>,
+    /// W⁻¹ h a, for a harmonic F_ext = f₀ + a cos(ω t + φ): the step adds
+    /// `c_harmonic [(1 − θ) cos(ω t_k + φ) + θ cos(ω t_{k+1} + φ)]` to c.
+    pub c_harmonic: DVector<f64>,
+    /// ω of the harmonic force (0 without one).
+    pub omega: f64,
+    /// φ of the harmonic force.
+    pub phase: f64,
     /// W⁻¹ Hᵀ.
     pub winv_ht: DMatrix<f64>,
     /// H, one row per contact.
@@ -58,7 +65,8 @@ pub struct LinearScene {
 
 impl LinearScene {
     /// Reduces `nsds` for steps of size `h` with θ = `theta` and the `stabilization` of its
-    /// equalities. Supported: `LagrangianLinearTIDS` with constant F_ext; one-row
+    /// equalities. Supported: `LagrangianLinearTIDS` with constant or harmonic F_ext (one ω
+    /// and φ per scene); one-row
     /// `LagrangianLinearTIR` interactions with `NewtonImpactNSL`; `LagrangianLinearTIR` or
     /// linear position-level coordinate-vector constraints with `EqualityConditionNSL`, under
     /// no stabilisation or Baumgarte's. Anything else is [`Error::Unsupported`].
@@ -72,6 +80,7 @@ impl LinearScene {
         let n: usize = nsds.systems().map(|(_, ds)| ds.dimension()).sum();
         let (mut mass, mut stiffness, mut damping) = (DMatrix::zeros(n, n), DMatrix::zeros(n, n), DMatrix::zeros(n, n));
         let (mut q0, mut v0, mut fext) = (DVector::zeros(n), DVector::zeros(n), DVector::zeros(n));
+        let (mut amplitude, mut frequency) = (DVector::zeros(n), None);
         let mut offsets = Vec::new();
         let mut o = 0;
         for (name, ds) in nsds.systems() {
@@ -81,13 +90,27 @@ impl LinearScene {
                     "the batched engines take LagrangianLinearTIDS only",
                 ));
             };
-            let ExternalForce::Constant(f) = &ds.fext else {
-                return Err(unsupported(
-                    &format!("system `{name}`"),
-                    "the batched engines need a constant F_ext",
-                ));
-            };
             let d = ds.ndof();
+            let f = match &ds.fext {
+                ExternalForce::Constant(f) => f,
+                ExternalForce::Harmonic(force) => {
+                    let (omega, phase) = *frequency.get_or_insert((force.omega, force.phase));
+                    if (omega, phase) != (force.omega, force.phase) {
+                        return Err(unsupported(
+                            &format!("system `{name}`"),
+                            "the batched engines take one harmonic frequency and phase per scene",
+                        ));
+                    }
+                    amplitude.rows_mut(o, d).copy_from(&force.amplitude);
+                    &force.constant
+                }
+                ExternalForce::Function(_) => {
+                    return Err(unsupported(
+                        &format!("system `{name}`"),
+                        "the batched engines take a constant or harmonic F_ext, not a closure",
+                    ));
+                }
+            };
             mass.view_mut((o, o), (d, d)).copy_from(&ds.mass);
             stiffness.view_mut((o, o), (d, d)).copy_from(&ds.stiffness);
             damping.view_mut((o, o), (d, d)).copy_from(&ds.damping);
@@ -184,6 +207,9 @@ impl LinearScene {
             a: &w_inv * (&damping * h + &stiffness * (h * h * theta)),
             b: &w_inv * &stiffness * h,
             c: &w_inv * &fext * h,
+            c_harmonic: &w_inv * &amplitude * h,
+            omega: frequency.map_or(0.0, |f| f.0),
+            phase: frequency.map_or(0.0, |f| f.1),
             delassus,
             winv_ht,
             h: hmat,
@@ -206,6 +232,11 @@ impl LinearScene {
     /// Contacts.
     pub fn ncontacts(&self) -> usize {
         self.offset.len()
+    }
+
+    /// Whether F_ext has a harmonic part.
+    pub fn has_forcing(&self) -> bool {
+        self.c_harmonic.iter().any(|&x| x != 0.0)
     }
 
     /// Whether some row has quadratic terms.

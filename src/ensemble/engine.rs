@@ -144,17 +144,17 @@ impl Engine {
         }
     }
 
-    /// Steps `scenes` from their initial states `steps` times (`state`: replaces the
-    /// initial q, v of every scene when given, in batch layout).
+    /// Steps `scenes` from their initial states `steps` times (`start` = (t₀, state): starts
+    /// at time t₀ from q, v of every scene in batch layout instead).
     pub fn run(
         &self,
         scenario: &Scenario,
         scenes: &[SampledScene],
-        state: Option<&[f64]>,
+        start: Option<(f64, &[f64])>,
         steps: u32,
     ) -> Result<BatchOutcome> {
         if let Self::Reference = self {
-            return reference(scenario, scenes, state, steps);
+            return reference(scenario, scenes, start, steps);
         }
         let (h, theta) = (scenario.time.step, scenario.time.theta);
         let linear: Vec<LinearScene> = scenes
@@ -165,7 +165,8 @@ impl Engine {
         for scene in &linear {
             batch.push(scene)?;
         }
-        if let Some(state) = state {
+        if let Some((t0, state)) = start {
+            batch.t0 = t0;
             batch.state.copy_from_slice(state);
         }
         let options = self.batch_options(scenario);
@@ -199,7 +200,12 @@ fn unbatchable(scenario: &Scenario) -> Option<Error> {
 }
 
 /// The reference stepper on each scene (in parallel), with the batch engines' health.
-fn reference(scenario: &Scenario, scenes: &[SampledScene], state: Option<&[f64]>, steps: u32) -> Result<BatchOutcome> {
+fn reference(
+    scenario: &Scenario,
+    scenes: &[SampledScene],
+    start: Option<(f64, &[f64])>,
+    steps: u32,
+) -> Result<BatchOutcome> {
     let per_scene: Vec<(Vec<f64>, HealthCounters, [f64; 2])> = scenes
         .par_iter()
         .enumerate()
@@ -212,9 +218,10 @@ fn reference(scenario: &Scenario, scenes: &[SampledScene], state: Option<&[f64]>
                 .iter()
                 .flat_map(|i| std::iter::repeat_n(!i.law.is_equality(), i.size()))
                 .collect();
-            let mut sim = TimeStepping::new(nsds, Integrator::MoreauJean(scenario.osi()), 0.0, scenario.time.step)?;
+            let t0 = start.map_or(0.0, |(t0, _)| t0);
+            let mut sim = TimeStepping::new(nsds, Integrator::MoreauJean(scenario.osi()), t0, scenario.time.step)?;
             sim.stabilization = scenario.stabilization();
-            if let Some(state) = state {
+            if let Some((_, state)) = start {
                 sim.set_state(&state[2 * n * k..2 * n * (k + 1)])?;
             }
             sim.solver = scenario.solver.kind();

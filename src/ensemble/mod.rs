@@ -305,7 +305,8 @@ fn record(engine: &Engine, scenario: &Scenario, scenes: &[usize], steps: u32) ->
     let mut k = 0;
     while k < steps {
         let segment = scenario.record.stride.min(steps - k);
-        state = engine.run(scenario, &sampled, Some(&state), segment)?.state;
+        let t0 = f64::from(k) * scenario.time.step;
+        state = engine.run(scenario, &sampled, Some((t0, &state)), segment)?.state;
         k += segment;
         push(k, &state);
     }

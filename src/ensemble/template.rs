@@ -16,6 +16,7 @@ use crate::model::{
     CoordinateVectorConstraint, EqualityConditionNSL, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds,
 };
 use crate::scenes::chaplygin_sleigh::ChaplyginSleigh;
+use crate::scenes::impact_oscillator::ImpactOscillator;
 use crate::scenes::pendulum::{Pendulum, Wall};
 use crate::scenes::slider_crank::SliderCrank;
 use crate::scenes::{impacting_bar::ImpactingBar, newtons_cradle::NewtonsCradle};
@@ -39,6 +40,11 @@ pub enum Template {
     /// 210e9, `section` 3.14e-4, `length` 1, `density` 7800, `position` 5e-5, `velocity` −0.1,
     /// `restitution` 0.
     ImpactingBar,
+    /// The impact oscillator ([`ImpactOscillator`]: a mass–spring–damper under harmonic
+    /// forcing A cos(ω t + φ) hitting a stop at x = g). Parameters: `mass` 1, `stiffness` 1,
+    /// `damping` 0, `amplitude` 1, `frequency` 0.8 (ω), `phase` 0, `gap` 1, `restitution`
+    /// 0.8, `position` 0, `velocity` 0.
+    ImpactOscillator,
     /// Two balls joined by a rigid rod, falling on the floor: dofs z₀, z₁, the equality
     /// z₁ − z₀ = `length` (a linear coordinate-vector constraint) and a Newton contact of the
     /// lower ball. It bounces as one ball of mass m₀ + m₁. Parameters: `mass0` 1, `mass1` 1,
@@ -199,6 +205,20 @@ impl SceneSpec {
                 position: d.scalar("position", 5e-5)?,
                 velocity: d.scalar("velocity", -0.1)?,
                 restitution: d.scalar("restitution", 0.0)?,
+                ..Default::default()
+            }
+            .nsds(),
+            Template::ImpactOscillator => ImpactOscillator {
+                mass: d.scalar("mass", 1.0)?,
+                stiffness: d.scalar("stiffness", 1.0)?,
+                damping: d.scalar("damping", 0.0)?,
+                amplitude: d.scalar("amplitude", 1.0)?,
+                frequency: d.scalar("frequency", 0.8)?,
+                phase: d.scalar("phase", 0.0)?,
+                gap: d.scalar("gap", 1.0)?,
+                restitution: d.scalar("restitution", 0.8)?,
+                position: d.scalar("position", 0.0)?,
+                velocity: d.scalar("velocity", 0.0)?,
                 ..Default::default()
             }
             .nsds(),

@@ -12,7 +12,7 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::check;
-use super::force::{ExternalForce, Force, MassFn};
+use super::force::{ExternalForce, Force, Harmonic, MassFn};
 use crate::error::Result;
 
 /// A linear time-invariant Lagrangian system `M v̇ + C v + K q = F_ext(t) + p`.
@@ -68,6 +68,13 @@ impl LagrangianLinearTIDS {
     /// Sets a time-dependent external force F_ext(t); its value at t = 0 is checked.
     pub fn with_fext_fn(mut self, f: impl Fn(f64) -> DVector<f64> + Send + Sync + 'static) -> Result<Self> {
         self.fext = ExternalForce::function("LagrangianLinearTIDS: F_ext(t)", Box::new(f), self.ndof())?;
+        Ok(self)
+    }
+
+    /// Sets the harmonic external force F_ext(t) = f₀ + a cos(ω t + φ) (which, unlike a
+    /// closure, the batched engines can run).
+    pub fn with_fext_harmonic(mut self, force: Harmonic) -> Result<Self> {
+        self.fext = ExternalForce::harmonic("LagrangianLinearTIDS: F_ext(t)", force, self.ndof())?;
         Ok(self)
     }
 

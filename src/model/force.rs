@@ -13,12 +13,27 @@ pub type ForceFn = Box<dyn Fn(&DVector<f64>, &DVector<f64>, f64) -> DVector<f64>
 /// A Jacobian of a force, ∂f/∂q or ∂f/∂v, as a function of (q, v, t).
 pub type JacobianFn = Box<dyn Fn(&DVector<f64>, &DVector<f64>, f64) -> DMatrix<f64> + Send + Sync>;
 
-/// External force F_ext: zero, constant, or a function of time.
+/// External force F_ext: zero, constant, harmonic, or a function of time.
 pub enum ExternalForce {
     /// A constant vector (zero by default).
     Constant(DVector<f64>),
+    /// F_ext(t) = f₀ + a cos(ω t + φ): data the batched engines can evaluate.
+    Harmonic(Harmonic),
     /// F_ext(t).
     Function(Box<dyn Fn(f64) -> DVector<f64> + Send + Sync>),
+}
+
+/// The harmonic force f₀ + a cos(ω t + φ).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Harmonic {
+    /// The constant part f₀.
+    pub constant: DVector<f64>,
+    /// The amplitude a.
+    pub amplitude: DVector<f64>,
+    /// The angular frequency ω (rad/s).
+    pub omega: f64,
+    /// The phase φ (rad).
+    pub phase: f64,
 }
 
 impl ExternalForce {
@@ -36,10 +51,39 @@ impl ExternalForce {
         Ok(Self::Function(f))
     }
 
+    pub(crate) fn harmonic(what: &str, force: Harmonic, n: usize) -> Result<Self> {
+        check::vector(&format!("{what}: constant part"), &force.constant, n)?;
+        check::vector(&format!("{what}: amplitude"), &force.amplitude, n)?;
+        check::scalar(
+            &format!("{what}: ω"),
+            force.omega,
+            force.omega.is_finite(),
+            "must be finite",
+        )?;
+        check::scalar(
+            &format!("{what}: φ"),
+            force.phase,
+            force.phase.is_finite(),
+            "must be finite",
+        )?;
+        Ok(Self::Harmonic(force))
+    }
+
+    /// −f·q for the constant part f of F_ext (0 for a function of time): the potential the
+    /// mechanical energy counts.
+    pub fn potential(&self, q: &DVector<f64>) -> f64 {
+        match self {
+            Self::Constant(f) => -f.dot(q),
+            Self::Harmonic(h) => -h.constant.dot(q),
+            Self::Function(_) => 0.0,
+        }
+    }
+
     /// F_ext(t), checked to have length `n` and be finite.
     pub fn at(&self, t: f64, n: usize) -> Result<DVector<f64>> {
         match self {
             Self::Constant(f) => Ok(f.clone()),
+            Self::Harmonic(h) => Ok(&h.constant + &h.amplitude * (h.omega * t + h.phase).cos()),
             Self::Function(f) => {
                 let value = f(t);
                 check::vector("F_ext(t)", &value, n)?;

@@ -5,7 +5,6 @@ use nalgebra::{DMatrix, DVector};
 
 use super::check;
 use super::dynamical_system::{LagrangianDS, LagrangianLinearTIDS};
-use super::force::ExternalForce;
 use crate::error::Result;
 
 /// The operators of `M(q) v̇ = F(t, q, v) + p`.
@@ -41,11 +40,7 @@ impl LagrangianDynamics for LagrangianLinearTIDS {
     fn energy(&self, q: &DVector<f64>, v: &DVector<f64>) -> Result<f64> {
         let kinetic = 0.5 * v.dot(&(&self.mass * v));
         let elastic = 0.5 * q.dot(&(&self.stiffness * q));
-        let potential = match &self.fext {
-            ExternalForce::Constant(f) => -f.dot(q),
-            ExternalForce::Function(_) => 0.0,
-        };
-        Ok(kinetic + elastic + potential)
+        Ok(kinetic + elastic + self.fext.potential(q))
     }
 
     fn is_linear_time_invariant(&self) -> bool {
@@ -82,11 +77,7 @@ impl LagrangianDynamics for LagrangianDS {
     /// Kinetic energy ½ vᵀ M(q) v plus −F_extᵀ q for a constant F_ext (F_int has no
     /// potential known to the library).
     fn energy(&self, q: &DVector<f64>, v: &DVector<f64>) -> Result<f64> {
-        let potential = match &self.fext {
-            ExternalForce::Constant(f) => -f.dot(q),
-            ExternalForce::Function(_) => 0.0,
-        };
-        Ok(0.5 * v.dot(&(self.mass(q)? * v)) + potential)
+        Ok(0.5 * v.dot(&(self.mass(q)? * v)) + self.fext.potential(q))
     }
 
     fn is_linear_time_invariant(&self) -> bool {

@@ -12,7 +12,7 @@ pub mod nsds;
 pub mod relation;
 
 pub use dynamical_system::{DynamicalSystem, FirstOrderLinearDS, LagrangianDS, LagrangianLinearTIDS};
-pub use force::{ExternalForce, Force};
+pub use force::{ExternalForce, Force, Harmonic};
 pub use interaction::{DsId, Interaction, InteractionId};
 pub use lagrangian::LagrangianDynamics;
 pub use nonsmooth_law::{ComplementarityConditionNSL, EqualityConditionNSL, NewtonImpactNSL, NonSmoothLaw};

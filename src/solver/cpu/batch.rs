@@ -7,7 +7,7 @@
 //!
 //! Per scene and step (operators from [`crate::assemble::LinearScene`]):
 //! ```text
-//!   v_free = v_k + c − A v_k − B q_k
+//!   v_free = v_k + c − A v_k − B q_k,  c = c₀ + W⁻¹h a [(1−θ) cos(ω t_k + φ) + θ cos(ω t_{k+1} + φ)]
 //!   y = H q_k + Y q_k² + b,  ẏ = G(q_k) v_k,  active ⇔ equality row or y + γ h ẏ ≤ 0
 //!   Newton iterate i = 1, 2, … (one pass when Y = 0), v⁰ = v_k:
 //!     q^i = q_k + h((1−θ) v_k + θ v^{i−1}),  G = H + 2 Y diag(q^i)
@@ -27,7 +27,7 @@ use rayon::prelude::*;
 use super::lanes::{Lanes, Mask, and_not};
 use crate::assemble::SceneBatch;
 use crate::assemble::layout::{
-    HAS_QUADRATIC, HAS_STIFFNESS, HealthCounters, IN_CONTACT, NON_FINITE, NOT_CONVERGED, SceneHeader,
+    HAS_FORCING, HAS_QUADRATIC, HAS_STIFFNESS, HealthCounters, IN_CONTACT, NON_FINITE, NOT_CONVERGED, SceneHeader,
 };
 
 /// Scenes stepped together in the lanes of one group.
@@ -98,6 +98,7 @@ pub fn run<T: Float + Send + Sync>(
         h: cast(batch.h),
         theta: cast(batch.theta),
         gamma: cast(batch.gamma),
+        t0: batch.t0,
         tolerance: cast(options.tolerance),
         newton_tolerance: cast(options.newton_tolerance),
         steps,
@@ -158,6 +159,7 @@ struct Step<T> {
     h: T,
     theta: T,
     gamma: T,
+    t0: f64,
     tolerance: T,
     newton_tolerance: T,
     steps: u32,
@@ -178,6 +180,7 @@ fn simulate<T: Float>(
     let (n, m) = (headers[0].ndof as usize, headers[0].ncontacts as usize);
     let stiffness = headers[0].flags & HAS_STIFFNESS != 0;
     let quadratic = headers[0].flags & HAS_QUADRATIC != 0;
+    let forcing = headers[0].flags & HAS_FORCING != 0;
     let scenes = headers.len();
     let lane = |l: usize| l.min(scenes - 1);
     let (a, rest) = ops.split_at(n * n);
@@ -190,6 +193,8 @@ fn simulate<T: Float>(
     let (e, rest) = rest.split_at(m);
     let (equality, rest) = rest.split_at(m);
     let (feedback, rest) = rest.split_at(m);
+    let (c_harmonic, rest) = rest.split_at(n);
+    let (frequency, rest) = rest.split_at(2);
     let (ym, w_inv) = rest.split_at(m * n);
     let half = Lanes::splat(T::from(0.5).unwrap_or_else(T::one));
     let equality: Vec<Mask<LANES>> = equality.iter().map(|x| x.gt(half)).collect();
@@ -222,10 +227,21 @@ fn simulate<T: Float>(
         Lanes::splat(step.gamma * step.h),
     );
     let tol = step.tolerance;
+    let t0 = T::from(step.t0).unwrap_or_else(T::nan);
     for _ in 0..step.steps {
-        // v_free = v_k + c − A v_k − B q_k.
+        // v_free = v_k + c − A v_k − B q_k, c = c₀ + W⁻¹ h a [(1 − θ) cos(ω t_k + φ) + θ cos(ω t_{k+1} + φ)].
+        let mut mix = zero;
+        if forcing {
+            let (omega, phase) = (frequency[0], frequency[1]);
+            let time = |k: u32| t0 + T::from(k).unwrap_or_else(T::nan) * step.h;
+            mix = Lanes(from_fn(|l| {
+                let k = health.steps[l];
+                let cos = |t: T| (omega.0[l] * t + phase.0[l]).cos();
+                (T::one() - step.theta) * cos(time(k)) + step.theta * cos(time(k + 1))
+            }));
+        }
         for i in 0..n {
-            let mut x = v[i] + c[i];
+            let mut x = v[i] + (c[i] + c_harmonic[i] * mix);
             if stiffness {
                 for j in 0..n {
                     x = x - a[i * n + j] * v[j] - b[i * n + j] * q[j];

@@ -6,17 +6,54 @@ const COMMON: &str = include_str!("../../../shaders/common.wgsl");
 const MOREAU_JEAN_PGS: &str = include_str!("../../../shaders/moreau_jean_pgs.wgsl");
 const CHAIN_JACOBI: &str = include_str!("../../../shaders/chain_jacobi.wgsl");
 
-/// The definitions of `real`, `REAL_MAX` and `REAL_EPSILON` for a precision.
-fn real(precision: Precision) -> &'static str {
+/// The definitions of `real`, `REAL_MAX`, `REAL_EPSILON` and `cosine` for a precision.
+fn real(precision: Precision) -> String {
     match precision {
-        Precision::F32 => {
-            "alias real = f32;\nconst REAL_MAX: real = 3.40282347e38;\nconst REAL_EPSILON: real = 1.1920929e-7;\n"
-        }
-        Precision::F64 => {
-            "alias real = f64;\nconst REAL_MAX: real = 1.7976931348623157e308;\nconst REAL_EPSILON: real = 2.220446049250313e-16;\n"
-        }
+        Precision::F32 => [
+            "alias real = f32;\nconst REAL_MAX: real = 3.40282347e38;\nconst REAL_EPSILON: real = 1.1920929e-7;\n",
+            "fn cosine(x: real) -> real {\n    return cos(x);\n}\n",
+        ]
+        .concat(),
+        Precision::F64 => [
+            "alias real = f64;\nconst REAL_MAX: real = 1.7976931348623157e308;\nconst REAL_EPSILON: real = 2.220446049250313e-16;\n",
+            COSINE_F64,
+        ]
+        .concat(),
     }
 }
+
+/// cos for f64, which WGSL's `cos` does not take: Cody–Waite reduction by π/2 (π/2 split
+/// into a 33-bit head and a tail, so k·head is exact for |k| < 2²⁰) and Taylor polynomials of
+/// cos and sin on |r| ≤ π/4 (truncation below 2e-18).
+const COSINE_F64: &str = "
+const PIO2_HI: f64 = 1.57079632673412561417e+00;
+const PIO2_LO: f64 = 6.07710050650619224932e-11;
+const TWO_OVER_PI: f64 = 6.36619772367581382433e-01;
+fn cosine(x: real) -> real {
+    let k = round(x * TWO_OVER_PI);
+    let r = (x - k * PIO2_HI) - k * PIO2_LO;
+    let r2 = r * r;
+    var c = real(1.0);
+    var s = real(1.0);
+    for (var i = 9; i >= 1; i--) {
+        let j = real(2 * i);
+        c = 1.0 - r2 / (j * (j - 1.0)) * c;
+        s = 1.0 - r2 / (j * (j + 1.0)) * s;
+    }
+    s = r * s;
+    let quadrant = i32(k) & 3;
+    if (quadrant == 0) {
+        return c;
+    }
+    if (quadrant == 1) {
+        return -s;
+    }
+    if (quadrant == 2) {
+        return -c;
+    }
+    return s;
+}
+";
 
 /// Scenes whose operators (for the kernel's array sizes) fit this many values keep them in
 /// private memory for the whole run; larger ones read them from storage every step.
@@ -55,10 +92,10 @@ pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
         if operators <= PRIVATE_OPS_LIMIT { operators } else { 1 },
         sizes.quadratic,
     );
-    [real(precision), &constants, COMMON, MOREAU_JEAN_PGS].concat()
+    [real(precision).as_str(), &constants, COMMON, MOREAU_JEAN_PGS].concat()
 }
 
 /// The contact-parallel bead-chain kernels (entry points `prepare`, `sweep`, `update`).
 pub fn chain_jacobi(precision: Precision) -> String {
-    [real(precision), CHAIN_JACOBI].concat()
+    [real(precision).as_str(), CHAIN_JACOBI].concat()
 }

@@ -192,6 +192,7 @@ fn run_chunk(
         options.tolerance,
         options.newton_tolerance,
         f64::from(options.newton_max_iterations),
+        chunk.t0,
     ];
     // Identical scenes are uploaded component-major (coalesced); others packed, stride 1.
     let interleaved = chunk.interleave();
