@@ -34,7 +34,7 @@ struct HealthCounters {
 }
 
 const HAS_STIFFNESS: u32 = 1u;
-const HAS_QUADRATIC: u32 = 2u;
+const HAS_NONLINEAR: u32 = 2u;
 const HAS_FORCING: u32 = 4u;
 const NOT_CONVERGED: u32 = 1u;
 const NON_FINITE: u32 = 2u;

@@ -7,8 +7,9 @@
 // (PRIVATE_OPS > 1): read once per run instead of once per step.
 var<private> private_ops: array<real, PRIVATE_OPS>;
 var<private> op_base: u32;
-// In a kernel compiled for quadratic rows (QUADRATIC), the Jacobian G = H + 2 Y diag(q^i),
-// W⁻¹Gᵀ and G W⁻¹ Gᵀ of the current Newton iterate (QUAD_MN, QUAD_MM are 1 otherwise).
+// In a kernel compiled for nonlinear rows (NONLINEAR: quadratic terms, sphere–sphere gaps),
+// the Jacobian G(q^i) = H + 2 Y diag(q^i) + normals, W⁻¹Gᵀ and G W⁻¹ Gᵀ of the current Newton
+// iterate (QUAD_MN, QUAD_MM are 1 otherwise).
 var<private> gmat: array<real, QUAD_MN>;
 var<private> wgmat: array<real, QUAD_MN>;
 var<private> dmat: array<real, QUAD_MM>;
@@ -23,26 +24,66 @@ fn op(k: u32) -> real {
 }
 
 // Entry k of G (m×n), of W⁻¹Gᵀ (n×m) and of the Delassus matrix (m×m): the step's own
-// with quadratic rows, else the constant ones at operator offsets oh, og, od.
+// with nonlinear rows, else the constant ones at operator offsets oh, og, od.
 fn g_at(oh: u32, k: u32) -> real {
-    if (QUADRATIC) {
+    if (NONLINEAR) {
         return gmat[k];
     }
     return op(oh + k);
 }
 
 fn wg_at(og: u32, k: u32) -> real {
-    if (QUADRATIC) {
+    if (NONLINEAR) {
         return wgmat[k];
     }
     return op(og + k);
 }
 
 fn d_at(od: u32, k: u32) -> real {
-    if (QUADRATIC) {
+    if (NONLINEAR) {
         return dmat[k];
     }
     return op(od + k);
+}
+
+// The separation x₁ − x₀ of a sphere–sphere row (its 6 operators from `base`: dim, i₀ (−1:
+// the fixed centre c), i₁, c) at coordinates x; zero beyond dim.
+fn separation(base: u32, x: ptr<function, array<real, MAX_DOF>>) -> vec3<real> {
+    let dim = u32(op(base));
+    let i0 = op(base + 1u);
+    let i1 = u32(op(base + 2u));
+    var d = vec3<real>(real(0.0), real(0.0), real(0.0));
+    for (var k = 0u; k < dim; k++) {
+        var x0 = op(base + 3u + k);
+        if (i0 >= 0.0) {
+            x0 = (*x)[u32(i0) + k];
+        }
+        d[k] = (*x)[i1 + k] - x0;
+    }
+    return d;
+}
+
+// The unit normal of a separation (zero when the centres coincide).
+fn unit(d: vec3<real>) -> vec3<real> {
+    let norm = sqrt(dot(d, d));
+    if (norm > 0.0) {
+        return d / norm;
+    }
+    return vec3<real>(real(0.0), real(0.0), real(0.0));
+}
+
+// Adds the normal of sphere–sphere row `base` to G row r at coordinates x.
+fn add_normal(base: u32, r: u32, n: u32, x: ptr<function, array<real, MAX_DOF>>) {
+    let dim = u32(op(base));
+    let i0 = op(base + 1u);
+    let i1 = u32(op(base + 2u));
+    let normal = unit(separation(base, x));
+    for (var k = 0u; k < dim; k++) {
+        gmat[r * n + i1 + k] = gmat[r * n + i1 + k] + normal[k];
+        if (i0 >= 0.0) {
+            gmat[r * n + u32(i0) + k] = gmat[r * n + u32(i0) + k] - normal[k];
+        }
+    }
 }
 
 fn simulate(s: u32) {
@@ -52,8 +93,8 @@ fn simulate(s: u32) {
     let n = select(hd.ndof, FIXED_DOF, FIXED_DOF > 0u);
     let m = select(hd.ncontacts, FIXED_CONTACTS, FIXED_CONTACTS > 0u);
     // Operator blocks (indices within the scene): A, B (n×n), c (n), W⁻¹Hᵀ (n×m), H (m×n),
-    // D (m×m), b, e, equality (1 or 0), feedback f (m), W⁻¹ h a (n), ω, φ, Y (m×n), W⁻¹ (n×n);
-    // read through op().
+    // D (m×m), b, e, equality (1 or 0), feedback f (m), W⁻¹ h a (n), ω, φ, Y (m×n), W⁻¹ (n×n),
+    // sphere–sphere gaps (6 m); read through op().
     let oa = 0u;
     let ob = oa + n * n;
     let oc = ob + n * n;
@@ -68,6 +109,7 @@ fn simulate(s: u32) {
     let oomega = oca + n;
     let oy = oomega + 2u;
     let ow = oy + m * n;
+    let ods = ow + n * n;
     let h = coefficients[0];
     let theta = coefficients[1];
     let gamma = coefficients[2];
@@ -77,7 +119,7 @@ fn simulate(s: u32) {
     let t0 = coefficients[6];
     op_base = hd.operator_offset;
     if (PRIVATE_OPS > 1u) {
-        for (var k = 0u; k < select(oy, ow + n * n, QUADRATIC); k++) {
+        for (var k = 0u; k < select(oy, ods + 6u * m, NONLINEAR); k++) {
             private_ops[k] = ops[op_base + k * params.stride];
         }
     }
@@ -87,6 +129,7 @@ fn simulate(s: u32) {
     var vk: array<real, MAX_DOF>;
     var vi: array<real, MAX_DOF>;
     var qi: array<real, MAX_DOF>;
+    var pold: array<real, MAX_DOF>;
     var lcp_q: array<real, MAX_CONTACTS>;
     var lcp_base: array<real, MAX_CONTACTS>;
     var in_lcp: array<bool, MAX_CONTACTS>;
@@ -127,7 +170,7 @@ fn simulate(s: u32) {
             var hv = real(0.0);
             for (var j = 0u; j < n; j++) {
                 let hrj = op(oh + r * n + j);
-                if (QUADRATIC) {
+                if (NONLINEAR) {
                     let yrj = op(oy + r * n + j);
                     y = y + (hrj + yrj * q[j]) * q[j];
                     ydot = ydot + (hrj + 2.0 * yrj * q[j]) * v[j];
@@ -135,6 +178,22 @@ fn simulate(s: u32) {
                     y = y + hrj * q[j];
                     ydot = ydot + hrj * v[j];
                     hv = hv + hrj * vf[j];
+                }
+            }
+            if (NONLINEAR && op(ods + 6u * r) > 0.0) {
+                // y += ‖x₁ − x₀‖, ẏ += n·(v₁ − v₀).
+                let base = ods + 6u * r;
+                let sep = separation(base, &q);
+                let normal = unit(sep);
+                y = y + sqrt(dot(sep, sep));
+                let i0 = op(base + 1u);
+                let i1 = u32(op(base + 2u));
+                for (var k = 0u; k < u32(op(base)); k++) {
+                    var v0 = real(0.0);
+                    if (i0 >= 0.0) {
+                        v0 = v[u32(i0) + k];
+                    }
+                    ydot = ydot + normal[k] * (v[i1 + k] - v0);
                 }
             }
             let equality = op(oeq + r) > 0.5;
@@ -146,7 +205,7 @@ fn simulate(s: u32) {
             lcp_q[r] = hv + lcp_base[r];
             lambda[r] = real(0.0);
         }
-        // Newton iterations (one pass without quadratic rows): iterate i solves the MLCP with
+        // Newton iterations (one pass without nonlinear rows): iterate i solves the MLCP with
         // G(q^i), q^i = q_k + h((1 − θ) v_k + θ v^{i−1}), v⁰ = v_k; it has converged when the
         // input of the last λ moves by at most the tolerance, ‖(G(q^{i−1}) − G(q^i))ᵀ λ‖ ≤ tol.
         for (var i = 0u; i < n; i++) {
@@ -154,19 +213,33 @@ fn simulate(s: u32) {
         }
         var newton = 0u;
         loop {
-            if (QUADRATIC) {
+            if (NONLINEAR) {
                 for (var i = 0u; i < n; i++) {
                     qi[i] = q[i] + h * ((1.0 - theta) * vk[i] + theta * vi[i]);
                 }
+                // G(q^i) row by row, and how far it moves the last input Gᵀλ.
+                for (var j = 0u; j < n; j++) {
+                    var p = real(0.0);
+                    for (var r = 0u; r < m; r++) {
+                        p = p + gmat[r * n + j] * lambda[r];
+                    }
+                    pold[j] = p;
+                }
+                for (var r = 0u; r < m; r++) {
+                    for (var j = 0u; j < n; j++) {
+                        gmat[r * n + j] = op(oh + r * n + j) + 2.0 * op(oy + r * n + j) * qi[j];
+                    }
+                    if (op(ods + 6u * r) > 0.0) {
+                        add_normal(ods + 6u * r, r, n, &qi);
+                    }
+                }
                 var change = real(0.0);
                 for (var j = 0u; j < n; j++) {
-                    var delta = real(0.0);
+                    var p = real(0.0);
                     for (var r = 0u; r < m; r++) {
-                        let g = op(oh + r * n + j) + 2.0 * op(oy + r * n + j) * qi[j];
-                        delta = delta + (gmat[r * n + j] - g) * lambda[r];
-                        gmat[r * n + j] = g;
+                        p = p + gmat[r * n + j] * lambda[r];
                     }
-                    change = change + delta * delta;
+                    change = change + (pold[j] - p) * (pold[j] - p);
                 }
                 if (newton > 0u && change <= newton_tol * newton_tol) {
                     break;
@@ -253,7 +326,7 @@ fn simulate(s: u32) {
                 vi[i] = x;
             }
             newton = newton + 1u;
-            if (!QUADRATIC) {
+            if (!NONLINEAR) {
                 break;
             }
         }

@@ -172,3 +172,25 @@ fn a_solver_that_does_not_converge_is_an_error_with_its_numbers() {
         Err(Error::Parameter { .. })
     ));
 }
+
+#[test]
+fn bad_contact_geometry_is_refused() {
+    use ricochet::model::SphereSphereR;
+    let text = |e: ricochet::error::Error| e.to_string();
+    assert!(text(SphereSphereR::new(4, [4, 4], 0.2).unwrap_err()).contains("1, 2 or 3"));
+    assert!(text(SphereSphereR::new(3, [2, 3], 0.2).unwrap_err()).contains("at least"));
+    assert!(text(SphereSphereR::new(2, [2, 2], -0.1).unwrap_err()).contains("r₀ + r₁"));
+    assert!(text(SphereSphereR::new(2, [2, 2], f64::NAN).unwrap_err()).contains("r₀ + r₁"));
+    assert!(text(SphereSphereR::fixed(3, 3, &[0.0, 0.0], 0.2).unwrap_err()).contains("fixed centre"));
+    assert!(text(LagrangianLinearTIR::sphere_plane(2, 2, &[0.0, 0.0], 0.0, 0.1).unwrap_err()).contains("normal"));
+    assert!(text(LagrangianLinearTIR::sphere_plane(3, 2, &[0.0, 0.0, 1.0], 0.0, 0.1).unwrap_err()).contains("fewer"));
+    // Linked to systems whose coordinates do not match what the relation was built for.
+    let mut nsds = Nsds::new();
+    let ball = || LagrangianLinearTIDS::new(DVector::zeros(3), DVector::zeros(3), DMatrix::identity(3, 3)).unwrap();
+    let (a, b) = (nsds.add("a", ball()), nsds.add("b", ball()));
+    let relation = SphereSphereR::new(2, [2, 2], 0.2).unwrap();
+    let e = nsds
+        .link("pair", NewtonImpactNSL::new(0.5).unwrap(), relation, &[a, b])
+        .unwrap_err();
+    assert!(text(e).contains("pair"));
+}

@@ -151,3 +151,57 @@ fn forced_oscillator_follows_its_exact_response_at_second_order() {
         "second order: {fine} vs {coarse}"
     );
 }
+
+/// Two equal spheres meet obliquely without gravity (SphereSphereR in 3-D, e = 1): momentum
+/// is conserved to rounding, and the normal components of the velocities are exchanged while
+/// the tangential ones are kept (the exact frictionless collision), up to the turn of the
+/// normal within the impact step, at most |v| h / 2R (5e-4 rad here).
+#[test]
+fn oblique_collision_of_two_spheres_exchanges_the_normal_velocities() {
+    use nalgebra::{DMatrix, DVector, Vector3};
+    use ricochet::model::{DsId, LagrangianLinearTIDS, NewtonImpactNSL, Nsds, SphereSphereR};
+    use ricochet::solver::cpu::{Integrator, TimeStepping};
+    use ricochet::solver::moreau_jean::MoreauJeanOSI;
+    let (r, h) = (0.1, 1e-4);
+    let sphere = |x: [f64; 3], v: [f64; 3]| {
+        LagrangianLinearTIDS::new(
+            DVector::from_column_slice(&x),
+            DVector::from_column_slice(&v),
+            DMatrix::identity(3, 3),
+        )
+        .unwrap()
+    };
+    let mut nsds = Nsds::new();
+    // Sphere 1 rests; sphere 0 comes along x with an impact parameter b = 0.1 in y.
+    let a = nsds.add("a", sphere([-0.5, 0.0, 0.0], [1.0, 0.0, 0.0]));
+    let b = nsds.add("b", sphere([0.0, 0.1, 0.05], [0.0, 0.0, 0.0]));
+    nsds.link(
+        "contact",
+        NewtonImpactNSL::new(1.0).unwrap(),
+        SphereSphereR::new(3, [3, 3], 2.0 * r).unwrap(),
+        &[a, b],
+    )
+    .unwrap();
+    let mut sim = TimeStepping::new(nsds, Integrator::MoreauJean(MoreauJeanOSI::default()), 0.0, h).unwrap();
+    let mut normal = None;
+    for _ in 0..8000 {
+        let before = (sim.q(DsId(0)), sim.q(DsId(1)));
+        sim.step().unwrap();
+        if normal.is_none() && sim.lambda()[0] > 0.0 {
+            let d = &before.1 - &before.0;
+            normal = Some(Vector3::new(d[0], d[1], d[2]).normalize());
+        }
+    }
+    let n = normal.expect("the spheres collide");
+    let (va, vb) = (sim.v(DsId(0)), sim.v(DsId(1)));
+    let (va, vb) = (Vector3::new(va[0], va[1], va[2]), Vector3::new(vb[0], vb[1], vb[2]));
+    let momentum = va + vb - Vector3::new(1.0, 0.0, 0.0);
+    assert!(momentum.amax() < 1e-12, "momentum {momentum}");
+    let v0 = Vector3::new(1.0, 0.0, 0.0);
+    let (exact_a, exact_b) = (v0 - n * n.dot(&v0), n * n.dot(&v0));
+    let error = (va - exact_a).amax().max((vb - exact_b).amax());
+    println!("normal {:?}, velocity error {error:.1e}", n.as_slice());
+    let turn = 1.0 * h / (2.0 * r);
+    assert!(error < turn, "{error}");
+    assert!(((va.norm_squared() + vb.norm_squared()) - 1.0).abs() < 2.0 * turn);
+}

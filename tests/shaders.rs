@@ -10,7 +10,7 @@ const SIZES: shaders::KernelSizes = shaders::KernelSizes {
     max_contacts: 4,
     fixed_dof: 0,
     fixed_contacts: 0,
-    quadratic: false,
+    nonlinear: false,
 };
 
 fn module(precision: Precision) -> naga::Module {
@@ -42,17 +42,17 @@ fn kernels_validate_in_both_precisions_and_for_fixed_sizes() {
     module(Precision::F32);
     module(Precision::F64);
     // Fixed sizes (loops unroll), and the Newton loop for quadratic rows, in both precisions.
-    for (precision, quadratic) in [(Precision::F32, false), (Precision::F32, true), (Precision::F64, true)] {
+    for (precision, nonlinear) in [(Precision::F32, false), (Precision::F32, true), (Precision::F64, true)] {
         let sizes = shaders::KernelSizes {
             max_dof: 4,
             max_contacts: 4,
             fixed_dof: 3,
             fixed_contacts: 1,
-            quadratic,
+            nonlinear,
         };
         let source = shaders::moreau_jean_pgs(precision, sizes);
         let module = naga::front::wgsl::parse_str(&source)
-            .unwrap_or_else(|e| panic!("{precision:?} {quadratic}: {}", e.emit_to_string(&source)));
+            .unwrap_or_else(|e| panic!("{precision:?} {nonlinear}: {}", e.emit_to_string(&source)));
         let mut validator =
             naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::FLOAT64);
         validator.validate(&module).unwrap();

@@ -2,7 +2,7 @@
 
 use std::ops::Range;
 
-use super::layout::{HAS_FORCING, HAS_QUADRATIC, HAS_STIFFNESS, SceneHeader};
+use super::layout::{HAS_FORCING, HAS_NONLINEAR, HAS_STIFFNESS, SceneHeader};
 use super::scene::LinearScene;
 use crate::error::{Error, Result};
 use crate::model::check;
@@ -65,7 +65,7 @@ impl SceneBatch {
             state_offset: offset(self.state.len())?,
             operator_offset: offset(self.operators.len())?,
             flags: if scene.has_stiffness() { HAS_STIFFNESS } else { 0 }
-                | if scene.has_quadratic() { HAS_QUADRATIC } else { 0 }
+                | if scene.has_nonlinear() { HAS_NONLINEAR } else { 0 }
                 | if scene.has_forcing() { HAS_FORCING } else { 0 },
             pad: [0; 3],
         });
@@ -94,6 +94,7 @@ impl SceneBatch {
         self.operators.extend([scene.omega, scene.phase]);
         self.operators.extend(row_major(&scene.quadratic));
         self.operators.extend(row_major(&scene.w_inv));
+        self.operators.extend(scene.distance.iter().flatten());
         Ok(())
     }
 

@@ -9,7 +9,8 @@ use bytemuck::{Pod, Zeroable};
 ///   H (ncontacts × ndof), Delassus H W⁻¹ Hᵀ (ncontacts²), b, e, equality (1 for an
 ///   equality row, 0 for a contact), feedback (ncontacts each), W⁻¹ h a (ndof), ω, φ (the
 ///   harmonic part of F_ext), then Y (ncontacts × ndof, the quadratic terms y = H q + Y q² +
-///   b) and W⁻¹ (ndof²), all row-major — see
+///   b), W⁻¹ (ndof²) and the sphere–sphere gaps (6 per contact: see
+///   `LinearScene::distance`), all row-major — see
 ///   [`SceneHeader::operator_len`]. "Contacts" are the rows of the step's MLCP.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
@@ -39,7 +40,7 @@ impl SceneHeader {
         let lcp_error = 1 + m * (1 + m);
         let solve = 5 * lcp_error + 4 * (1 + m * (1 + m)) + n * (1 + m);
         let once = 1 + n + stiffness + m * (1 + n) + m + 2 * n;
-        if self.flags & HAS_QUADRATIC != 0 {
+        if self.flags & HAS_NONLINEAR != 0 {
             // About three Newton iterations, each rebuilding G, W⁻¹Gᵀ and D.
             once + 3 * (solve + 2 * n * (1 + m) + m * n * (1 + n) + m * m * (1 + n))
         } else {
@@ -50,8 +51,8 @@ impl SceneHeader {
 
 /// `flags` bit: the free velocity needs the A v + B q terms.
 pub const HAS_STIFFNESS: u32 = 1;
-/// `flags` bit: some row has quadratic terms Y.
-pub const HAS_QUADRATIC: u32 = 2;
+/// `flags` bit: some row is nonlinear (quadratic terms Y, a sphere–sphere gap).
+pub const HAS_NONLINEAR: u32 = 2;
 /// `flags` bit: F_ext has a harmonic part.
 pub const HAS_FORCING: u32 = 4;
 
@@ -61,9 +62,9 @@ impl SceneHeader {
         2 * ndof
     }
 
-    /// Length of the scene's operators: 3n² + 2n + 3nm + m² + 4m + 2.
+    /// Length of the scene's operators: 3n² + 2n + 3nm + m² + 10m + 2.
     pub fn operator_len(ndof: usize, ncontacts: usize) -> usize {
-        Self::linear_operator_len(ndof, ncontacts) + ncontacts * ndof + ndof * ndof
+        Self::linear_operator_len(ndof, ncontacts) + ncontacts * ndof + ndof * ndof + 6 * ncontacts
     }
 
     /// Length of the operators a scene without quadratic terms reads: 2n² + 2n + 2nm + m² +

@@ -59,6 +59,9 @@ pub struct LinearScene {
     pub feedback: DVector<f64>,
     /// Y, the quadratic terms of y = H q + Y q² + b (zero for linear relations).
     pub quadratic: DMatrix<f64>,
+    /// Per row, a sphere–sphere gap ‖x_{i₁} − x_{i₀}‖ added to y: [dim (0: none), i₀ (−1: the
+    /// fixed centre c), i₁, c₀, c₁, c₂], i the scene coordinate of a centre's first entry.
+    pub distance: Vec<[f64; 6]>,
     /// W⁻¹ (to rebuild W⁻¹Gᵀ when G moves).
     pub w_inv: DMatrix<f64>,
 }
@@ -135,6 +138,7 @@ impl LinearScene {
         let (mut hmat, mut offset, mut restitution) = (DMatrix::zeros(m, n), DVector::zeros(m), DVector::zeros(m));
         let (mut equality, mut feedback) = (vec![false; m], DVector::zeros(m));
         let mut quadratic = DMatrix::zeros(m, n);
+        let mut distance = vec![[0.0; 6]; m];
         let mut names = Vec::with_capacity(m);
         let mut row = 0;
         for inter in nsds.interactions() {
@@ -151,6 +155,18 @@ impl LinearScene {
                 }
             };
             let (g, y, b) = match &inter.relation {
+                Relation::SphereSphere(r) => {
+                    let first = |k: usize| offsets[inter.systems[k].0] as f64;
+                    let (i0, i1) = if r.coordinates[0] == 0 {
+                        (-1.0, first(0))
+                    } else {
+                        (first(0), first(1))
+                    };
+                    let [c0, c1, c2] = r.centre;
+                    distance[row] = [r.dim as f64, i0, i1, c0, c1, c2];
+                    let zero = DMatrix::zeros(1, r.marker_coordinates());
+                    (zero.clone(), zero, DVector::from_element(1, -r.radii))
+                }
                 Relation::LagrangianLinearTIR(rel) => {
                     (rel.h.clone(), DMatrix::zeros(size, rel.h.ncols()), rel.b.clone())
                 }
@@ -165,7 +181,7 @@ impl LinearScene {
                 _ => {
                     return Err(unsupported(
                         &what,
-                        "the batched engines take LagrangianLinearTIR and active position-level coordinate-vector constraints only",
+                        "the batched engines take LagrangianLinearTIR, SphereSphereR and active position-level coordinate-vector constraints only",
                     ));
                 }
             };
@@ -193,17 +209,7 @@ impl LinearScene {
         })?;
         let winv_ht = &w_inv * hmat.transpose();
         let delassus = &hmat * &winv_ht;
-        // PGS divides by the diagonal of G W⁻¹ Gᵀ, G = H + 2 Y diag(q), here at q₀.
-        let g0 = &hmat + &quadratic * DMatrix::from_diagonal(&(&q0 * 2.0));
-        let d0 = &g0 * &w_inv * g0.transpose();
-        if let Some(row) = (0..m).find(|&r| d0[(r, r)] <= f64::EPSILON * d0.amax()) {
-            return Err(Error::Unsupported {
-                what: format!("interaction `{}`", names[row]),
-                reason: "its row of G W⁻¹ Gᵀ has no positive diagonal at q₀ (G row is zero?): PGS cannot solve it"
-                    .into(),
-            });
-        }
-        Ok(Self {
+        let scene = Self {
             a: &w_inv * (&damping * h + &stiffness * (h * h * theta)),
             b: &w_inv * &stiffness * h,
             c: &w_inv * &fext * h,
@@ -218,10 +224,43 @@ impl LinearScene {
             equality,
             feedback,
             quadratic,
+            distance,
             w_inv,
             q0,
             v0,
-        })
+        };
+        // PGS divides by the diagonal of G W⁻¹ Gᵀ, here at q₀.
+        let g0 = scene.jacobian(&scene.q0);
+        let d0 = &g0 * &scene.w_inv * g0.transpose();
+        if let Some(row) = (0..m).find(|&r| d0[(r, r)] <= f64::EPSILON * d0.amax()) {
+            return Err(Error::Unsupported {
+                what: format!("interaction `{}`", names[row]),
+                reason: "its row of G W⁻¹ Gᵀ has no positive diagonal at q₀ (G row is zero?): PGS cannot solve it"
+                    .into(),
+            });
+        }
+        Ok(scene)
+    }
+
+    /// G(q) = H + 2 Y diag(q) + the normals of the sphere–sphere rows.
+    pub fn jacobian(&self, q: &DVector<f64>) -> DMatrix<f64> {
+        let mut g = &self.h + &self.quadratic * DMatrix::from_diagonal(&(q * 2.0));
+        for (r, &[dim, i0, i1, c0, c1, c2]) in self.distance.iter().enumerate() {
+            let centre = [c0, c1, c2];
+            let dim = dim as usize;
+            let x0 = |k: usize| if i0 < 0.0 { centre[k] } else { q[i0 as usize + k] };
+            let d: Vec<f64> = (0..dim).map(|k| q[i1 as usize + k] - x0(k)).collect();
+            let norm = d.iter().map(|x| x * x).sum::<f64>().sqrt();
+            if norm > 0.0 {
+                for (k, dk) in d.iter().enumerate() {
+                    g[(r, i1 as usize + k)] += dk / norm;
+                    if i0 >= 0.0 {
+                        g[(r, i0 as usize + k)] -= dk / norm;
+                    }
+                }
+            }
+        }
+        g
     }
 
     /// Degrees of freedom.
@@ -239,9 +278,9 @@ impl LinearScene {
         self.c_harmonic.iter().any(|&x| x != 0.0)
     }
 
-    /// Whether some row has quadratic terms.
-    pub fn has_quadratic(&self) -> bool {
-        self.quadratic.iter().any(|&x| x != 0.0)
+    /// Whether some row is nonlinear (quadratic terms or a sphere–sphere gap): G moves.
+    pub fn has_nonlinear(&self) -> bool {
+        self.quadratic.iter().any(|&x| x != 0.0) || self.distance.iter().any(|d| d[0] > 0.0)
     }
 
     /// Whether A and B are nonzero.

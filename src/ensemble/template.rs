@@ -16,6 +16,7 @@ use crate::model::{
     CoordinateVectorConstraint, EqualityConditionNSL, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds,
 };
 use crate::scenes::chaplygin_sleigh::ChaplyginSleigh;
+use crate::scenes::disc_pile::DiscPile;
 use crate::scenes::impact_oscillator::ImpactOscillator;
 use crate::scenes::pendulum::{Pendulum, Wall};
 use crate::scenes::slider_crank::SliderCrank;
@@ -45,6 +46,11 @@ pub enum Template {
     /// `damping` 0, `amplitude` 1, `frequency` 0.8 (ω), `phase` 0, `gap` 1, `restitution`
     /// 0.8, `position` 0, `velocity` 0.
     ImpactOscillator,
+    /// Discs dropped into a box ([`DiscPile`]: sphere–plane walls, sphere–sphere pairs, 2-D).
+    /// Parameters: `discs` 4, `radius` 0.1, `mass` 1, `width` 1, `gravity` 9.81, `restitution`
+    /// 0.5, `stagger` 0.05 (alternate sideways shift of the column), `x0`, `x1`, … (extra
+    /// sideways shift of disc i, 0).
+    DiscPile,
     /// Two balls joined by a rigid rod, falling on the floor: dofs z₀, z₁, the equality
     /// z₁ − z₀ = `length` (a linear coordinate-vector constraint) and a Newton contact of the
     /// lower ball. It bounces as one ball of mass m₀ + m₁. Parameters: `mass0` 1, `mass1` 1,
@@ -222,6 +228,20 @@ impl SceneSpec {
                 ..Default::default()
             }
             .nsds(),
+            Template::DiscPile => {
+                let count = d.count("discs", 4)?;
+                let stagger = d.scalar("stagger", 0.05)?;
+                let mut pile = DiscPile::column(count, stagger);
+                pile.radius = d.scalar("radius", pile.radius)?;
+                pile.mass = d.scalar("mass", pile.mass)?;
+                pile.width = d.scalar("width", pile.width)?;
+                pile.gravity = d.scalar("gravity", pile.gravity)?;
+                pile.restitution = d.scalar("restitution", pile.restitution)?;
+                for (i, centre) in pile.centres.iter_mut().enumerate() {
+                    centre[0] += d.scalar(&format!("x{i}"), 0.0)?;
+                }
+                pile.nsds()
+            }
             Template::Dumbbell => {
                 let (m0, m1, r) = (
                     d.scalar("mass0", 1.0)?,

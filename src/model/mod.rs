@@ -20,5 +20,5 @@ pub use nsds::Nsds;
 pub use relation::{
     CoordinateVectorConstraint, CoordinateVectorOutputs, FirstOrderLinearR, FirstOrderLinearTIR, FirstOrderOperators,
     LagrangianCompliantLinearTIR, LagrangianLinearTIR, LagrangianRheonomousR, LagrangianScleronomousR, PfaffianR,
-    Relation,
+    Relation, SphereSphereR,
 };

@@ -73,12 +73,16 @@ impl Nsds {
             }
             n += ds.dimension();
         }
-        if let Relation::CoordinateVector(c) = &inter.relation
-            && c.marker_coordinates() != n
+        let markers = match &inter.relation {
+            Relation::CoordinateVector(c) => Some(c.marker_coordinates()),
+            Relation::SphereSphere(r) => Some(r.marker_coordinates()),
+            _ => None,
+        };
+        if let Some(markers) = markers
+            && markers != n
         {
             return Err(unsupported(&format!(
-                "its markers have {} coordinates but the linked systems have {n}",
-                c.marker_coordinates()
+                "its relation was built for {markers} coordinates but the linked systems have {n}"
             )));
         }
         let m = inter.size();

@@ -1,6 +1,7 @@
 //! Relations: how an interaction's output y and input (p or r) depend on the coordinates
 //! of its systems.
 
+pub mod contact;
 pub mod coordinate_vector;
 pub mod first_order;
 pub mod lagrangian;
@@ -10,6 +11,7 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::error::Result;
 use crate::model::check;
+pub use contact::SphereSphereR;
 pub use coordinate_vector::{CoordinateVectorBuilder, CoordinateVectorConstraint, CoordinateVectorOutputs};
 pub use first_order::{FirstOrderLinearR, FirstOrderLinearTIR, FirstOrderOperators};
 pub use lagrangian::{
@@ -31,6 +33,8 @@ pub enum Relation {
     CoordinateVector(CoordinateVectorConstraint),
     /// A non-holonomic constraint `a(q) v = 0` (velocity level only).
     Pfaffian(PfaffianR),
+    /// The gap between two spheres `‖x₁ − x₀‖ − ρ`.
+    SphereSphere(SphereSphereR),
     /// `y = C x + D λ + e`, `r = B λ`, constant operators.
     FirstOrderLinearTIR(FirstOrderLinearTIR),
     /// `y = C(t) x + D(t) λ + e(t)`, `r = B(t) λ`.
@@ -87,6 +91,7 @@ impl Relation {
             Self::LagrangianScleronomousR(r) => (r.h)(q),
             Self::LagrangianRheonomousR(r) => (r.h)(q, t),
             Self::CoordinateVector(c) => c.output(q, t),
+            Self::SphereSphere(r) => r.output(q),
             Self::Pfaffian(r) => DVector::zeros((r.a)(q).nrows()),
             Self::FirstOrderLinearTIR(_) | Self::FirstOrderLinearR(_) => {
                 return Err(not_lagrangian());
@@ -104,6 +109,7 @@ impl Relation {
             Self::LagrangianScleronomousR(r) => (r.jacobian)(q),
             Self::LagrangianRheonomousR(r) => (r.jacobian)(q, t),
             Self::CoordinateVector(c) => c.jacobian(q, t),
+            Self::SphereSphere(r) => r.jacobian(q),
             Self::Pfaffian(r) => (r.a)(q),
             Self::FirstOrderLinearTIR(_) | Self::FirstOrderLinearR(_) => {
                 return Err(not_lagrangian());
@@ -167,6 +173,12 @@ relation_from!(
     FirstOrderLinearTIR,
     FirstOrderLinearR
 );
+
+impl From<SphereSphereR> for Relation {
+    fn from(r: SphereSphereR) -> Self {
+        Self::SphereSphere(r)
+    }
+}
 
 impl From<PfaffianR> for Relation {
     fn from(r: PfaffianR) -> Self {

@@ -27,7 +27,7 @@ use rayon::prelude::*;
 use super::lanes::{Lanes, Mask, and_not};
 use crate::assemble::SceneBatch;
 use crate::assemble::layout::{
-    HAS_FORCING, HAS_QUADRATIC, HAS_STIFFNESS, HealthCounters, IN_CONTACT, NON_FINITE, NOT_CONVERGED, SceneHeader,
+    HAS_FORCING, HAS_NONLINEAR, HAS_STIFFNESS, HealthCounters, IN_CONTACT, NON_FINITE, NOT_CONVERGED, SceneHeader,
 };
 
 /// Scenes stepped together in the lanes of one group.
@@ -179,7 +179,7 @@ fn simulate<T: Float>(
 ) {
     let (n, m) = (headers[0].ndof as usize, headers[0].ncontacts as usize);
     let stiffness = headers[0].flags & HAS_STIFFNESS != 0;
-    let quadratic = headers[0].flags & HAS_QUADRATIC != 0;
+    let nonlinear = headers[0].flags & HAS_NONLINEAR != 0;
     let forcing = headers[0].flags & HAS_FORCING != 0;
     let scenes = headers.len();
     let lane = |l: usize| l.min(scenes - 1);
@@ -195,12 +195,14 @@ fn simulate<T: Float>(
     let (feedback, rest) = rest.split_at(m);
     let (c_harmonic, rest) = rest.split_at(n);
     let (frequency, rest) = rest.split_at(2);
-    let (ym, w_inv) = rest.split_at(m * n);
+    let (ym, rest) = rest.split_at(m * n);
+    let (w_inv, spheres) = rest.split_at(n * n);
     let half = Lanes::splat(T::from(0.5).unwrap_or_else(T::one));
     let equality: Vec<Mask<LANES>> = equality.iter().map(|x| x.gt(half)).collect();
     // State and scratch in lanes: the kernel's private arrays. q, v, v_free, v_k, v^i, q^i: n
-    // each; MLCP vector, its constant part, λ: m each; with quadratic rows G, W⁻¹Gᵀ (m n) and
-    // D (m²) of the Newton iterate (fixed-size, so the hot loop never allocates).
+    // each; MLCP vector, its constant part, λ: m each; with nonlinear rows G, W⁻¹Gᵀ (m n), D
+    // (m²) and the last input Gᵀλ (n) of the Newton iterate (fixed-size, so the hot loop never
+    // allocates).
     let load = |k: usize| Lanes(from_fn(|l| values[2 * n * lane(l) + k]));
     let mut q: Vec<Lanes<T, LANES>> = (0..n).map(load).collect();
     let mut v: Vec<Lanes<T, LANES>> = (0..n).map(|i| load(n + i)).collect();
@@ -209,13 +211,13 @@ fn simulate<T: Float>(
     let (mut lcp_q, mut lcp_base, mut lambda) =
         (vec![Lanes::zero(); m], vec![Lanes::zero(); m], vec![Lanes::zero(); m]);
     let quad = |len: usize| {
-        if quadratic {
+        if nonlinear {
             vec![Lanes::zero(); len]
         } else {
             Vec::new()
         }
     };
-    let (mut gmat, mut wgmat, mut dmat) = (quad(m * n), quad(n * m), quad(m * m));
+    let (mut gmat, mut wgmat, mut dmat, mut pold) = (quad(m * n), quad(n * m), quad(m * m), quad(n));
     let mut active: Vec<Mask<LANES>> = vec![[false; LANES]; m];
     let mut health = LaneHealth::load(from_fn(|l| counters[lane(l)]));
     let mut worst = Lanes(from_fn(|l| extremes[2 * lane(l)]));
@@ -256,7 +258,7 @@ fn simulate<T: Float>(
             let (mut y, mut ydot, mut hv) = (offset[r], zero, zero);
             for j in 0..n {
                 let hrj = hm[r * n + j];
-                if quadratic {
+                if nonlinear {
                     let yrj = ym[r * n + j];
                     y = y + (hrj + yrj * q[j]) * q[j];
                     ydot = ydot + (hrj + two * yrj * q[j]) * v[j];
@@ -264,6 +266,26 @@ fn simulate<T: Float>(
                     y = y + hrj * q[j];
                     ydot = ydot + hrj * v[j];
                     hv = hv + hrj * vf[j];
+                }
+            }
+            if nonlinear {
+                // y += ‖x₁ − x₀‖, ẏ += n·(v₁ − v₀).
+                let sphere = &spheres[6 * r..6 * r + 6];
+                for l in 0..LANES {
+                    let (d, dim) = separation(sphere, &q, l);
+                    if dim > 0 {
+                        let normal = unit(d);
+                        let (i0, i1) = (sphere[1].0[l], sphere[2].0[l].to_usize().unwrap_or(0));
+                        y.0[l] = y.0[l] + dot(d, d).sqrt();
+                        for (k, nk) in normal.iter().enumerate().take(dim) {
+                            let v0 = if i0 >= T::zero() {
+                                v[i0.to_usize().unwrap_or(0) + k].0[l]
+                            } else {
+                                T::zero()
+                            };
+                            ydot.0[l] = ydot.0[l] + *nk * (v[i1 + k].0[l] - v0);
+                        }
+                    }
                 }
             }
             deepest = Lanes::select(equality[r], deepest, deepest.max(zero - y));
@@ -279,19 +301,43 @@ fn simulate<T: Float>(
         let mut settled = [false; LANES];
         let mut newton = 0;
         loop {
-            if quadratic {
+            if nonlinear {
                 for i in 0..n {
                     qi[i] = q[i] + h * ((one - theta) * vk[i] + theta * vi[i]);
                 }
-                let mut change = zero;
+                // G(q^i) row by row, and how far it moves the last input Gᵀλ.
                 for j in 0..n {
-                    let mut delta = zero;
+                    let mut p = zero;
                     for r in 0..m {
+                        p = p + gmat[r * n + j] * lambda[r];
+                    }
+                    pold[j] = p;
+                }
+                for r in 0..m {
+                    for j in 0..n {
                         let gnew = hm[r * n + j] + two * ym[r * n + j] * qi[j];
-                        delta = delta + (gmat[r * n + j] - gnew) * lambda[r];
                         gmat[r * n + j] = Lanes::select(settled, gmat[r * n + j], gnew);
                     }
-                    change = change + delta * delta;
+                    let sphere = &spheres[6 * r..6 * r + 6];
+                    for l in (0..LANES).filter(|&l| !settled[l]) {
+                        let (d, dim) = separation(sphere, &qi, l);
+                        let (i0, i1) = (sphere[1].0[l], sphere[2].0[l].to_usize().unwrap_or(0));
+                        for (k, nk) in unit(d).iter().enumerate().take(dim) {
+                            gmat[r * n + i1 + k].0[l] = gmat[r * n + i1 + k].0[l] + *nk;
+                            if i0 >= T::zero() {
+                                let i0 = i0.to_usize().unwrap_or(0);
+                                gmat[r * n + i0 + k].0[l] = gmat[r * n + i0 + k].0[l] - *nk;
+                            }
+                        }
+                    }
+                }
+                let mut change = zero;
+                for j in 0..n {
+                    let mut p = zero;
+                    for r in 0..m {
+                        p = p + gmat[r * n + j] * lambda[r];
+                    }
+                    change = change + (pold[j] - p) * (pold[j] - p);
                 }
                 if newton > 0 {
                     let limit = step.newton_tolerance * step.newton_tolerance;
@@ -329,7 +375,7 @@ fn simulate<T: Float>(
                     lambda[r] = Lanes::select(settled, lambda[r], zero);
                 }
             }
-            let (dd, wg) = if quadratic { (&dmat[..], &wgmat[..]) } else { (d, g) };
+            let (dd, wg) = if nonlinear { (&dmat[..], &wgmat[..]) } else { (d, g) };
             // PGS sweeps; a lane stops sweeping once its own error is within the tolerance.
             let mut error = lcp_error(dd, &lcp_q, &active, &equality, &lambda);
             let mut done = from_fn(|l| settled[l] || within(error, tol)[l]);
@@ -365,7 +411,7 @@ fn simulate<T: Float>(
                 vi[i] = Lanes::select(settled, vi[i], x);
             }
             newton += 1;
-            if !quadratic {
+            if !nonlinear {
                 break;
             }
         }
@@ -394,6 +440,37 @@ fn simulate<T: Float>(
         counters[l] = c;
         extremes[2 * l] = worst.0[l];
         extremes[2 * l + 1] = deepest.0[l];
+    }
+}
+
+/// The separation x₁ − x₀ of a sphere–sphere row (its 6 operators: dim, i₀ (−1: the fixed
+/// centre c), i₁, c) in lane `l` of coordinates x, and its dimension (0: not such a row).
+fn separation<T: Float>(sphere: &[Lanes<T, LANES>], x: &[Lanes<T, LANES>], l: usize) -> ([T; 3], usize) {
+    let dim = sphere[0].0[l].to_usize().unwrap_or(0);
+    let (i0, i1) = (sphere[1].0[l], sphere[2].0[l].to_usize().unwrap_or(0));
+    let mut d = [T::zero(); 3];
+    for (k, dk) in d.iter_mut().enumerate().take(dim) {
+        let x0 = if i0 >= T::zero() {
+            x[i0.to_usize().unwrap_or(0) + k].0[l]
+        } else {
+            sphere[3 + k].0[l]
+        };
+        *dk = x[i1 + k].0[l] - x0;
+    }
+    (d, dim)
+}
+
+fn dot<T: Float>(a: [T; 3], b: [T; 3]) -> T {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// d / ‖d‖ (zero when d is).
+fn unit<T: Float>(d: [T; 3]) -> [T; 3] {
+    let norm = dot(d, d).sqrt();
+    if norm > T::zero() {
+        d.map(|x| x / norm)
+    } else {
+        [T::zero(); 3]
     }
 }
 

@@ -71,7 +71,7 @@ pub struct KernelSizes {
     /// The contacts of every scene when they are all equal, else 0.
     pub fixed_contacts: usize,
     /// Whether some scene has quadratic rows (the kernel then runs a Newton loop per step).
-    pub quadratic: bool,
+    pub nonlinear: bool,
 }
 
 /// The scene-parallel Moreau–Jean + PGS kernel (entry point `main`) in `precision`, for
@@ -79,18 +79,18 @@ pub struct KernelSizes {
 pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
     use crate::assemble::SceneHeader;
     let (n, m) = (sizes.max_dof.max(1), sizes.max_contacts.max(1));
-    let operators = if sizes.quadratic {
+    let operators = if sizes.nonlinear {
         SceneHeader::operator_len(n, m)
     } else {
         SceneHeader::linear_operator_len(n, m)
     };
-    let (quad_mn, quad_mm) = if sizes.quadratic { (m * n, m * m) } else { (1, 1) };
+    let (quad_mn, quad_mm) = if sizes.nonlinear { (m * n, m * m) } else { (1, 1) };
     let constants = format!(
-        "const MAX_DOF: u32 = {n}u;\nconst MAX_CONTACTS: u32 = {m}u;\nconst FIXED_DOF: u32 = {}u;\nconst FIXED_CONTACTS: u32 = {}u;\nconst PRIVATE_OPS: u32 = {}u;\nconst QUADRATIC: bool = {};\nconst QUAD_MN: u32 = {quad_mn}u;\nconst QUAD_MM: u32 = {quad_mm}u;\n",
+        "const MAX_DOF: u32 = {n}u;\nconst MAX_CONTACTS: u32 = {m}u;\nconst FIXED_DOF: u32 = {}u;\nconst FIXED_CONTACTS: u32 = {}u;\nconst PRIVATE_OPS: u32 = {}u;\nconst NONLINEAR: bool = {};\nconst QUAD_MN: u32 = {quad_mn}u;\nconst QUAD_MM: u32 = {quad_mm}u;\n",
         sizes.fixed_dof,
         sizes.fixed_contacts,
         if operators <= PRIVATE_OPS_LIMIT { operators } else { 1 },
-        sizes.quadratic,
+        sizes.nonlinear,
     );
     [real(precision).as_str(), &constants, COMMON, MOREAU_JEAN_PGS].concat()
 }

@@ -8,7 +8,7 @@ use super::outcome::BatchOutcome;
 use super::shaders::{self, KernelSizes};
 use super::{GpuContext, Precision};
 use crate::assemble::SceneBatch;
-use crate::assemble::layout::{HAS_QUADRATIC, HealthCounters};
+use crate::assemble::layout::{HAS_NONLINEAR, HealthCounters};
 use crate::error::{Error, Result};
 use crate::solver::cpu::batch::BatchOptions;
 
@@ -69,7 +69,7 @@ impl BatchKernel {
             max_contacts: m.next_power_of_two().max(4),
             fixed_dof: if uniform { n } else { 0 },
             fixed_contacts: if uniform { m } else { 0 },
-            quadratic: batch.headers.iter().any(|h| h.flags & HAS_QUADRATIC != 0),
+            nonlinear: batch.headers.iter().any(|h| h.flags & HAS_NONLINEAR != 0),
         };
         let mut pipelines = self
             .pipelines

@@ -1,0 +1,109 @@
+//! Discs (2-D spheres) dropped into a box: every disc meets the floor and both walls through
+//! sphere–plane gaps (linear) and every other disc through a sphere–sphere gap (nonlinear,
+//! ‖x_j − x_i‖ − 2R), each under Newton's impact law — a small granular pile.
+//!
+//! Disc i is a `LagrangianLinearTIDS` with q = (x, z), M = m I, F_ext = (0, −m g). The box is
+//! 0 ≤ x ≤ width, z ≥ 0.
+
+use nalgebra::{DMatrix, DVector};
+
+use crate::error::{Error, Result};
+use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds, SphereSphereR};
+use crate::solver::cpu::{Integrator, TimeStepping};
+use crate::solver::moreau_jean::MoreauJeanOSI;
+
+/// A pile of discs in a box.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DiscPile {
+    /// Initial centres (x, z) of the discs (m).
+    pub centres: Vec<[f64; 2]>,
+    /// Initial velocities (m/s).
+    pub velocities: Vec<[f64; 2]>,
+    /// Radius R of every disc (m).
+    pub radius: f64,
+    /// Mass of every disc (kg).
+    pub mass: f64,
+    /// Width of the box (m).
+    pub width: f64,
+    /// Gravity g (m/s²), along −z.
+    pub gravity: f64,
+    /// Restitution e of every contact.
+    pub restitution: f64,
+    /// Time step h (s).
+    pub step: f64,
+}
+
+impl DiscPile {
+    /// `count` discs of radius 0.1 m and mass 1 kg at rest in a column above the middle of a
+    /// 1 m box, each shifted sideways by ±`stagger` (alternately), e = 0.5, h = 10⁻³ s.
+    pub fn column(count: usize, stagger: f64) -> Self {
+        Self {
+            centres: (0..count)
+                .map(|i| [0.5 + if i % 2 == 0 { stagger } else { -stagger }, 0.3 + 0.25 * i as f64])
+                .collect(),
+            velocities: vec![[0.0; 2]; count],
+            radius: 0.1,
+            mass: 1.0,
+            width: 1.0,
+            gravity: 9.81,
+            restitution: 0.5,
+            step: 1e-3,
+        }
+    }
+
+    /// The scene: systems `disc i`; interactions `floor i`, `left i`, `right i`, `discs i-j`.
+    pub fn nsds(&self) -> Result<Nsds> {
+        if self.centres.len() != self.velocities.len() || self.centres.is_empty() {
+            return Err(Error::Dimension {
+                what: "disc pile: centres and velocities".into(),
+                expected: format!("{} velocities, at least one disc", self.centres.len()),
+                got: self.velocities.len().to_string(),
+            });
+        }
+        let (r, m) = (self.radius, self.mass);
+        let law = NewtonImpactNSL::new(self.restitution)?;
+        let mut nsds = Nsds::new();
+        let discs: Vec<_> = self
+            .centres
+            .iter()
+            .zip(&self.velocities)
+            .enumerate()
+            .map(|(i, (x, v))| {
+                let disc = LagrangianLinearTIDS::new(
+                    DVector::from_column_slice(x),
+                    DVector::from_column_slice(v),
+                    DMatrix::identity(2, 2) * m,
+                )?
+                .with_fext(DVector::from_vec(vec![0.0, -m * self.gravity]))?;
+                Ok(nsds.add(&format!("disc {i}"), disc))
+            })
+            .collect::<Result<_>>()?;
+        for (i, &disc) in discs.iter().enumerate() {
+            for (wall, normal, d) in [
+                ("floor", [0.0, 1.0], 0.0),
+                ("left", [1.0, 0.0], 0.0),
+                ("right", [-1.0, 0.0], -self.width),
+            ] {
+                let relation = LagrangianLinearTIR::sphere_plane(2, 2, &normal, d, r)?;
+                nsds.link(&format!("{wall} {i}"), law, relation, &[disc])?;
+            }
+        }
+        for i in 0..discs.len() {
+            for j in i + 1..discs.len() {
+                let relation = SphereSphereR::new(2, [2, 2], 2.0 * r)?;
+                nsds.link(&format!("discs {i}-{j}"), law, relation, &[discs[i], discs[j]])?;
+            }
+        }
+        Ok(nsds)
+    }
+
+    /// The simulation from t = 0.
+    pub fn simulation(&self) -> Result<TimeStepping> {
+        TimeStepping::new(
+            self.nsds()?,
+            Integrator::MoreauJean(MoreauJeanOSI::default()),
+            0.0,
+            self.step,
+        )
+    }
+}
