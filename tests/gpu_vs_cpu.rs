@@ -393,3 +393,43 @@ fn uniform_batches_run_interleaved() {
         );
     }
 }
+
+/// A `LagrangianDS` with a constant mass (and no F_int, F_gyr) is the linear system the
+/// batched engines take: the same operators as the `LagrangianLinearTIDS`; with F_int, or a
+/// mass that depends on q, it is refused naming the system.
+#[test]
+fn lagrangian_ds_with_constant_mass_is_batched() {
+    use ricochet::model::{Force, LagrangianDS};
+    let scene = |ds: ricochet::model::DynamicalSystem| {
+        let mut nsds = Nsds::new();
+        let ball = nsds.add("ball", ds);
+        let floor = LagrangianLinearTIR::with_offset(DMatrix::identity(1, 1), DVector::from_element(1, -0.1)).unwrap();
+        nsds.link("floor", NewtonImpactNSL::new(0.9).unwrap(), floor, &[ball])
+            .unwrap();
+        LinearScene::from_nsds(&nsds, H, 0.5, Stabilization::None)
+    };
+    let (q0, v0, m) = (
+        DVector::from_element(1, 1.0),
+        DVector::zeros(1),
+        DMatrix::from_element(1, 1, 2.0),
+    );
+    let g = DVector::from_element(1, -19.62);
+    let tids = LagrangianLinearTIDS::new(q0.clone(), v0.clone(), m.clone())
+        .unwrap()
+        .with_fext(g.clone())
+        .unwrap();
+    let ds = LagrangianDS::new(q0.clone(), v0.clone(), m.clone())
+        .unwrap()
+        .with_fext(g.clone())
+        .unwrap();
+    assert_eq!(scene(ds.into()).unwrap(), scene(tids.into()).unwrap());
+    let with_fint = LagrangianDS::new(q0.clone(), v0.clone(), m.clone())
+        .unwrap()
+        .with_fint(Force::new(|q, _, _| q.clone()))
+        .unwrap();
+    let err = scene(with_fint.into()).unwrap_err().to_string();
+    assert!(err.contains("`ball`") && err.contains("F_int"), "{err}");
+    let varying = LagrangianDS::with_mass_fn(q0, v0, |q| DMatrix::from_element(1, 1, 1.0 + q[0] * q[0])).unwrap();
+    let err = scene(varying.into()).unwrap_err().to_string();
+    assert!(err.contains("`ball`") && err.contains("constant mass"), "{err}");
+}

@@ -68,11 +68,11 @@ pub struct LinearScene {
 
 impl LinearScene {
     /// Reduces `nsds` for steps of size `h` with θ = `theta` and the `stabilization` of its
-    /// equalities. Supported: `LagrangianLinearTIDS` with constant or harmonic F_ext (one ω
-    /// and φ per scene); one-row
-    /// `LagrangianLinearTIR` interactions with `NewtonImpactNSL`; `LagrangianLinearTIR` or
-    /// linear position-level coordinate-vector constraints with `EqualityConditionNSL`, under
-    /// no stabilisation or Baumgarte's. Anything else is [`Error::Unsupported`].
+    /// equalities. Supported: `LagrangianLinearTIDS`, and `LagrangianDS` with a constant mass
+    /// and neither F_int nor F_gyr, with constant or harmonic F_ext (one ω and φ per scene);
+    /// `LagrangianLinearTIR`, `SphereSphereR` and position-level coordinate-vector constraints
+    /// (X, Y, offset) with `NewtonImpactNSL` (one row) or `EqualityConditionNSL`, under no
+    /// stabilisation or Baumgarte's. Anything else is [`Error::Unsupported`].
     pub fn from_nsds(nsds: &Nsds, h: f64, theta: f64, stabilization: Stabilization) -> Result<Self> {
         crate::model::check::scalar("time step h", h, h > 0.0, "must be > 0")?;
         crate::model::check::scalar("θ", theta, (0.0..=1.0).contains(&theta), "must be in [0, 1]")?;
@@ -87,14 +87,33 @@ impl LinearScene {
         let mut offsets = Vec::new();
         let mut o = 0;
         for (name, ds) in nsds.systems() {
-            let DynamicalSystem::LagrangianLinearTIDS(ds) = ds else {
-                return Err(unsupported(
-                    &format!("system `{name}`"),
-                    "the batched engines take LagrangianLinearTIDS only",
-                ));
+            let (m_ds, k_ds, c_ds, q_ds, v_ds, fext_ds) = match ds {
+                DynamicalSystem::LagrangianLinearTIDS(ds) => (
+                    &ds.mass,
+                    Some(&ds.stiffness),
+                    Some(&ds.damping),
+                    &ds.q0,
+                    &ds.v0,
+                    &ds.fext,
+                ),
+                DynamicalSystem::LagrangianDS(ds) if ds.fint.is_none() && ds.fgyr.is_none() => {
+                    let mass = ds.constant_mass.as_ref().ok_or_else(|| {
+                        unsupported(
+                            &format!("system `{name}`"),
+                            "the batched engines need a constant mass matrix",
+                        )
+                    })?;
+                    (mass, None, None, &ds.q0, &ds.v0, &ds.fext)
+                }
+                _ => {
+                    return Err(unsupported(
+                        &format!("system `{name}`"),
+                        "the batched engines take LagrangianLinearTIDS, or LagrangianDS with a constant mass and no F_int or F_gyr",
+                    ));
+                }
             };
-            let d = ds.ndof();
-            let f = match &ds.fext {
+            let d = q_ds.len();
+            let f = match fext_ds {
                 ExternalForce::Constant(f) => f,
                 ExternalForce::Harmonic(force) => {
                     let (omega, phase) = *frequency.get_or_insert((force.omega, force.phase));
@@ -114,11 +133,13 @@ impl LinearScene {
                     ));
                 }
             };
-            mass.view_mut((o, o), (d, d)).copy_from(&ds.mass);
-            stiffness.view_mut((o, o), (d, d)).copy_from(&ds.stiffness);
-            damping.view_mut((o, o), (d, d)).copy_from(&ds.damping);
-            q0.rows_mut(o, d).copy_from(&ds.q0);
-            v0.rows_mut(o, d).copy_from(&ds.v0);
+            mass.view_mut((o, o), (d, d)).copy_from(m_ds);
+            if let (Some(k), Some(c)) = (k_ds, c_ds) {
+                stiffness.view_mut((o, o), (d, d)).copy_from(k);
+                damping.view_mut((o, o), (d, d)).copy_from(c);
+            }
+            q0.rows_mut(o, d).copy_from(q_ds);
+            v0.rows_mut(o, d).copy_from(v_ds);
             fext.rows_mut(o, d).copy_from(f);
             offsets.push(o);
             o += d;

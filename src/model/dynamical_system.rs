@@ -92,6 +92,8 @@ pub struct LagrangianDS {
     pub(crate) q0: DVector<f64>,
     pub(crate) v0: DVector<f64>,
     pub(crate) mass: MassFn,
+    /// M when it was given as a constant matrix (the batched engines need it).
+    pub(crate) constant_mass: Option<DMatrix<f64>>,
     pub(crate) fint: Option<Force>,
     pub(crate) fgyr: Option<Force>,
     pub(crate) fext: ExternalForce,
@@ -101,7 +103,10 @@ impl LagrangianDS {
     /// A system with a constant mass matrix (symmetric positive definite).
     pub fn new(q0: DVector<f64>, v0: DVector<f64>, mass: DMatrix<f64>) -> Result<Self> {
         check::symmetric_positive_definite("LagrangianDS: mass M", &mass)?;
-        Self::with_mass_fn(q0, v0, move |_| mass.clone())
+        let constant = mass.clone();
+        let mut ds = Self::with_mass_fn(q0, v0, move |_| mass.clone())?;
+        ds.constant_mass = Some(constant);
+        Ok(ds)
     }
 
     /// A system with a configuration-dependent mass M(q), checked at q0.
@@ -120,6 +125,7 @@ impl LagrangianDS {
             q0,
             v0,
             mass: Box::new(mass),
+            constant_mass: None,
             fint: None,
             fgyr: None,
             fext: ExternalForce::zero(n),
