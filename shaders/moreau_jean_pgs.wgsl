@@ -9,7 +9,7 @@ var<private> private_ops: array<real, PRIVATE_OPS>;
 var<private> op_base: u32;
 // In a kernel compiled for nonlinear rows (NONLINEAR: quadratic terms, sphere–sphere gaps),
 // the Jacobian G(q^i) = H + 2 Y diag(q^i) + normals, W⁻¹Gᵀ and G W⁻¹ Gᵀ of the current Newton
-// iterate (QUAD_MN, QUAD_MM are 1 otherwise).
+// iterate (QUAD_MN, QUAD_MM, and NL_DOF, NL_CONTACTS of the Newton scratch, are 1 otherwise).
 var<private> gmat: array<real, QUAD_MN>;
 var<private> wgmat: array<real, QUAD_MN>;
 var<private> dmat: array<real, QUAD_MM>;
@@ -93,7 +93,8 @@ fn simulate(s: u32) {
     let n = select(hd.ndof, FIXED_DOF, FIXED_DOF > 0u);
     let m = select(hd.ncontacts, FIXED_CONTACTS, FIXED_CONTACTS > 0u);
     // Operator blocks (indices within the scene): A, B (n×n), c (n), W⁻¹Hᵀ (n×m), H (m×n),
-    // D (m×m), b, e, equality (1 or 0), feedback f (m), W⁻¹ h a (n), ω, φ, Y (m×n), W⁻¹ (n×n),
+    // D (m×m), b, e, equality (1 or 0), feedback f (m), W⁻¹ h a (n), ω, φ, cos ωh, sin ωh,
+    // Y (m×n), W⁻¹ (n×n),
     // sphere–sphere gaps (6 m); read through op().
     let oa = 0u;
     let ob = oa + n * n;
@@ -107,7 +108,7 @@ fn simulate(s: u32) {
     let ofb = oeq + m;
     let oca = ofb + m;
     let oomega = oca + n;
-    let oy = oomega + 2u;
+    let oy = oomega + 4u;
     let ow = oy + m * n;
     let ods = ow + n * n;
     let h = coefficients[0];
@@ -117,6 +118,7 @@ fn simulate(s: u32) {
     let newton_tol = coefficients[4];
     let newton_max = u32(coefficients[5]);
     let t0 = coefficients[6];
+    let has_equality = (hd.flags & HAS_EQUALITY) != 0u;
     op_base = hd.operator_offset;
     if (PRIVATE_OPS > 1u) {
         for (var k = 0u; k < select(oy, ods + 6u * m, NONLINEAR); k++) {
@@ -129,9 +131,9 @@ fn simulate(s: u32) {
     var vk: array<real, MAX_DOF>;
     var vi: array<real, MAX_DOF>;
     var qi: array<real, MAX_DOF>;
-    var pold: array<real, MAX_DOF>;
+    var pold: array<real, NL_DOF>;
     var lcp_q: array<real, MAX_CONTACTS>;
-    var lcp_base: array<real, MAX_CONTACTS>;
+    var lcp_base: array<real, NL_CONTACTS>;
     var in_lcp: array<bool, MAX_CONTACTS>;
     var lambda: array<real, MAX_CONTACTS>;
     for (var i = 0u; i < n; i++) {
@@ -141,19 +143,33 @@ fn simulate(s: u32) {
     var health = counters[s];
     var worst = extremes[2u * s];
     var deepest = extremes[2u * s + 1u];
+    // A harmonic F_ext needs cos(ω t_k + φ) every step: evaluated here, at the dispatch's first
+    // step, and then rotated by ωh (a rounding drift of ~steps·ε, re-anchored every dispatch).
+    let forcing = (hd.flags & HAS_FORCING) != 0u;
+    var phase_cos = real(0.0);
+    var phase_sin = real(0.0);
+    if (forcing) {
+        let angle = op(oomega) * (t0 + real(health.steps) * h) + op(oomega + 1u);
+        phase_cos = cosine(angle);
+        phase_sin = cosine(angle - PI_OVER_2);
+    }
     for (var step = 0u; step < params.steps; step++) {
         // Free velocity v_free = v_k + c − A v_k − B q_k, c = c₀ + W⁻¹ h a [(1 − θ) cos(ω t_k + φ)
         // + θ cos(ω t_{k+1} + φ)] for a harmonic F_ext.
         var mix = real(0.0);
-        if ((hd.flags & HAS_FORCING) != 0u) {
-            let omega = op(oomega);
-            let phase = op(oomega + 1u);
-            let tk = t0 + real(health.steps) * h;
-            let tk1 = t0 + real(health.steps + 1u) * h;
-            mix = (1.0 - theta) * cosine(omega * tk + phase) + theta * cosine(omega * tk1 + phase);
+        if (forcing) {
+            // Rotate (cos, sin)(ω t_k + φ) by ωh: (C, S) ← (C cos ωh − S sin ωh, S cos ωh + C sin ωh).
+            let next_cos = phase_cos * op(oomega + 2u) - phase_sin * op(oomega + 3u);
+            phase_sin = phase_sin * op(oomega + 2u) + phase_cos * op(oomega + 3u);
+            mix = (1.0 - theta) * phase_cos + theta * next_cos;
+            phase_cos = next_cos;
         }
         for (var i = 0u; i < n; i++) {
-            var x = v[i] + (op(oc + i) + op(oca + i) * mix);
+            var c = op(oc + i);
+            if (forcing) {
+                c = c + op(oca + i) * mix;
+            }
+            var x = v[i] + c;
             if ((hd.flags & HAS_STIFFNESS) != 0u) {
                 for (var j = 0u; j < n; j++) {
                     x = x - op(oa + i * n + j) * v[j] - op(ob + i * n + j) * q[j];
@@ -196,20 +212,28 @@ fn simulate(s: u32) {
                     ydot = ydot + normal[k] * (v[i1 + k] - v0);
                 }
             }
-            let equality = op(oeq + r) > 0.5;
+            let equality = has_equality && op(oeq + r) > 0.5;
             if (!equality) {
                 deepest = max(deepest, -y);
             }
             in_lcp[r] = equality || y + gamma * h * ydot <= 0.0;
-            lcp_base[r] = op(oe + r) * ydot + op(ofb + r) * y;
-            lcp_q[r] = hv + lcp_base[r];
+            var base = op(oe + r) * ydot;
+            if (has_equality) {
+                base = base + op(ofb + r) * y;
+            }
+            if (NONLINEAR) {
+                lcp_base[r] = base;
+            }
+            lcp_q[r] = hv + base;
             lambda[r] = real(0.0);
         }
         // Newton iterations (one pass without nonlinear rows): iterate i solves the MLCP with
         // G(q^i), q^i = q_k + h((1 − θ) v_k + θ v^{i−1}), v⁰ = v_k; it has converged when the
         // input of the last λ moves by at most the tolerance, ‖(G(q^{i−1}) − G(q^i))ᵀ λ‖ ≤ tol.
-        for (var i = 0u; i < n; i++) {
-            vi[i] = vk[i];
+        if (NONLINEAR) {
+            for (var i = 0u; i < n; i++) {
+                vi[i] = vk[i];
+            }
         }
         var newton = 0u;
         loop {
@@ -288,7 +312,7 @@ fn simulate(s: u32) {
                         for (var k = 0u; k < m; k++) {
                             w = w + d_at(od, r * m + k) * lambda[k];
                         }
-                        let x = select(lambda[r] - max(lambda[r] - w, real(0.0)), w, op(oeq + r) > 0.5);
+                        let x = select(lambda[r] - max(lambda[r] - w, real(0.0)), w, has_equality && op(oeq + r) > 0.5);
                         err = err + x * x;
                         norm = norm + lcp_q[r] * lcp_q[r];
                     }
@@ -304,7 +328,7 @@ fn simulate(s: u32) {
                             w = w + d_at(od, r * m + k) * lambda[k];
                         }
                         let free = lambda[r] - w / d_at(od, r * m + r);
-                        lambda[r] = select(max(free, real(0.0)), free, op(oeq + r) > 0.5);
+                        lambda[r] = select(max(free, real(0.0)), free, has_equality && op(oeq + r) > 0.5);
                     }
                 }
                 sweeps = sweeps + 1u;
@@ -317,13 +341,18 @@ fn simulate(s: u32) {
             if (!converged) {
                 health.flags = health.flags | NOT_CONVERGED;
             }
-            // v^i = v_free + W⁻¹Gᵀ λ.
+            // v^i = v_free + W⁻¹Gᵀ λ; without nonlinear rows it is v_{k+1}, committed at once.
             for (var i = 0u; i < n; i++) {
                 var x = vf[i];
                 for (var r = 0u; r < m; r++) {
                     x = x + wg_at(og, i * m + r) * lambda[r];
                 }
-                vi[i] = x;
+                if (NONLINEAR) {
+                    vi[i] = x;
+                } else {
+                    q[i] = q[i] + h * (theta * x + (1.0 - theta) * vk[i]);
+                    v[i] = x;
+                }
             }
             newton = newton + 1u;
             if (!NONLINEAR) {
@@ -331,15 +360,17 @@ fn simulate(s: u32) {
             }
         }
         // v_{k+1} = v^i,  q_{k+1} = q_k + h (θ v_{k+1} + (1 − θ) v_k).
-        for (var i = 0u; i < n; i++) {
-            q[i] = q[i] + h * (theta * vi[i] + (1.0 - theta) * vk[i]);
-            v[i] = vi[i];
+        if (NONLINEAR) {
+            for (var i = 0u; i < n; i++) {
+                q[i] = q[i] + h * (theta * vi[i] + (1.0 - theta) * vk[i]);
+                v[i] = vi[i];
+            }
         }
         // An impact: some contact (not an equality row) carries an impulse and none did in
         // the step before.
         var loaded = false;
         for (var r = 0u; r < m; r++) {
-            loaded = loaded || (lambda[r] > 0.0 && op(oeq + r) <= 0.5);
+            loaded = loaded || (lambda[r] > 0.0 && !(has_equality && op(oeq + r) > 0.5));
         }
         health.steps = health.steps + 1u;
         if (loaded) {

@@ -2,7 +2,7 @@
 
 use std::ops::Range;
 
-use super::layout::{HAS_FORCING, HAS_NONLINEAR, HAS_STIFFNESS, SceneHeader};
+use super::layout::{HAS_EQUALITY, HAS_FORCING, HAS_NONLINEAR, HAS_STIFFNESS, SceneHeader};
 use super::scene::LinearScene;
 use crate::error::{Error, Result};
 use crate::model::check;
@@ -66,7 +66,12 @@ impl SceneBatch {
             operator_offset: offset(self.operators.len())?,
             flags: if scene.has_stiffness() { HAS_STIFFNESS } else { 0 }
                 | if scene.has_nonlinear() { HAS_NONLINEAR } else { 0 }
-                | if scene.has_forcing() { HAS_FORCING } else { 0 },
+                | if scene.has_forcing() { HAS_FORCING } else { 0 }
+                | if scene.equality.contains(&true) {
+                    HAS_EQUALITY
+                } else {
+                    0
+                },
             pad: [0; 3],
         });
         self.state.extend(scene.q0.iter().chain(scene.v0.iter()));
@@ -91,7 +96,9 @@ impl SceneBatch {
             .extend(scene.equality.iter().map(|&eq| if eq { 1.0 } else { 0.0 }));
         self.operators.extend(scene.feedback.iter());
         self.operators.extend(scene.c_harmonic.iter());
-        self.operators.extend([scene.omega, scene.phase]);
+        let step = scene.omega * self.h;
+        self.operators
+            .extend([scene.omega, scene.phase, step.cos(), step.sin()]);
         self.operators.extend(row_major(&scene.quadratic));
         self.operators.extend(row_major(&scene.w_inv));
         self.operators.extend(scene.distance.iter().flatten());

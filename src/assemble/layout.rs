@@ -7,8 +7,8 @@ use bytemuck::{Pod, Zeroable};
 /// - `state[state_offset ..]`: q (ndof), then v (ndof).
 /// - `operators[operator_offset ..]`: A (ndof²), B (ndof²), c (ndof), W⁻¹Hᵀ (ndof × ncontacts),
 ///   H (ncontacts × ndof), Delassus H W⁻¹ Hᵀ (ncontacts²), b, e, equality (1 for an
-///   equality row, 0 for a contact), feedback (ncontacts each), W⁻¹ h a (ndof), ω, φ (the
-///   harmonic part of F_ext), then Y (ncontacts × ndof, the quadratic terms y = H q + Y q² +
+///   equality row, 0 for a contact), feedback (ncontacts each), W⁻¹ h a (ndof), ω, φ,
+///   cos ωh, sin ωh (the harmonic part of F_ext), then Y (ncontacts × ndof, the quadratic terms y = H q + Y q² +
 ///   b), W⁻¹ (ndof²) and the sphere–sphere gaps (6 per contact: see
 ///   `LinearScene::distance`), all row-major — see
 ///   [`SceneHeader::operator_len`]. "Contacts" are the rows of the step's MLCP.
@@ -25,7 +25,7 @@ pub struct SceneHeader {
     pub operator_offset: u32,
     /// Bit 0: A and B are nonzero (the scene has stiffness or damping). Bit 1: Y is nonzero
     /// (the Jacobian G = H + 2 Y diag(q) moves: a Newton loop per step). Bit 2: F_ext has a
-    /// harmonic part.
+    /// harmonic part. Bit 3: some row is an equality. (Engines skip what a scene lacks.)
     pub flags: u32,
     /// Padding to 32 bytes.
     pub pad: [u32; 3],
@@ -55,6 +55,8 @@ pub const HAS_STIFFNESS: u32 = 1;
 pub const HAS_NONLINEAR: u32 = 2;
 /// `flags` bit: F_ext has a harmonic part.
 pub const HAS_FORCING: u32 = 4;
+/// `flags` bit: some row is an equality.
+pub const HAS_EQUALITY: u32 = 8;
 
 impl SceneHeader {
     /// Length of the scene's state: 2n.
@@ -62,16 +64,16 @@ impl SceneHeader {
         2 * ndof
     }
 
-    /// Length of the scene's operators: 3n² + 2n + 3nm + m² + 10m + 2.
+    /// Length of the scene's operators: 3n² + 2n + 3nm + m² + 10m + 4.
     pub fn operator_len(ndof: usize, ncontacts: usize) -> usize {
         Self::linear_operator_len(ndof, ncontacts) + ncontacts * ndof + ndof * ndof + 6 * ncontacts
     }
 
-    /// Length of the operators a scene without quadratic terms reads: 2n² + 2n + 2nm + m² +
-    /// 4m + 2.
+    /// Length of the operators a scene without nonlinear rows reads: 2n² + 2n + 2nm + m² +
+    /// 4m + 4.
     pub fn linear_operator_len(ndof: usize, ncontacts: usize) -> usize {
         let (n, m) = (ndof, ncontacts);
-        2 * n * n + 2 * n + 2 * n * m + m * m + 4 * m + 2
+        2 * n * n + 2 * n + 2 * n * m + m * m + 4 * m + 4
     }
 }
 

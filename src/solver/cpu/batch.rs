@@ -27,7 +27,8 @@ use rayon::prelude::*;
 use super::lanes::{Lanes, Mask, and_not};
 use crate::assemble::SceneBatch;
 use crate::assemble::layout::{
-    HAS_FORCING, HAS_NONLINEAR, HAS_STIFFNESS, HealthCounters, IN_CONTACT, NON_FINITE, NOT_CONVERGED, SceneHeader,
+    HAS_EQUALITY, HAS_FORCING, HAS_NONLINEAR, HAS_STIFFNESS, HealthCounters, IN_CONTACT, NON_FINITE, NOT_CONVERGED,
+    SceneHeader,
 };
 
 /// Scenes stepped together in the lanes of one group.
@@ -137,7 +138,18 @@ pub fn run<T: Float + Send + Sync>(
                     operators[headers[l.min(headers.len() - 1)].operator_offset as usize + k]
                 }))
             }));
-            simulate(headers, scratch, values, counters, extremes, &step);
+            // Specialised (like the kernel's NONLINEAR constant) so that linear groups run
+            // without the Newton loop's bookkeeping.
+            let args = (headers, &scratch[..], values, counters, extremes, &step);
+            match (
+                headers[0].flags & HAS_NONLINEAR != 0,
+                headers[0].flags & HAS_EQUALITY != 0,
+            ) {
+                (false, false) => simulate::<T, false, false>(args),
+                (false, true) => simulate::<T, false, true>(args),
+                (true, false) => simulate::<T, true, false>(args),
+                (true, true) => simulate::<T, true, true>(args),
+            }
         });
 }
 
@@ -169,18 +181,22 @@ struct Step<T> {
 
 /// Steps the scenes of one group (equal sizes and flags, `headers.len() ≤ LANES`) in
 /// lockstep. `values` is their packed q, v; `ops` their operators in lanes.
-fn simulate<T: Float>(
-    headers: &[SceneHeader],
-    ops: &[Lanes<T, LANES>],
-    values: &mut [T],
-    counters: &mut [HealthCounters],
-    extremes: &mut [T],
-    step: &Step<T>,
+#[allow(clippy::type_complexity)]
+fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(
+    (headers, ops, values, counters, extremes, step): (
+        &[SceneHeader],
+        &[Lanes<T, LANES>],
+        &mut [T],
+        &mut [HealthCounters],
+        &mut [T],
+        &Step<T>,
+    ),
 ) {
     let (n, m) = (headers[0].ndof as usize, headers[0].ncontacts as usize);
     let stiffness = headers[0].flags & HAS_STIFFNESS != 0;
-    let nonlinear = headers[0].flags & HAS_NONLINEAR != 0;
+    let nonlinear = NONLINEAR;
     let forcing = headers[0].flags & HAS_FORCING != 0;
+    let has_equality = EQUALITY;
     let scenes = headers.len();
     let lane = |l: usize| l.min(scenes - 1);
     let (a, rest) = ops.split_at(n * n);
@@ -194,7 +210,7 @@ fn simulate<T: Float>(
     let (equality, rest) = rest.split_at(m);
     let (feedback, rest) = rest.split_at(m);
     let (c_harmonic, rest) = rest.split_at(n);
-    let (frequency, rest) = rest.split_at(2);
+    let (frequency, rest) = rest.split_at(4);
     let (ym, rest) = rest.split_at(m * n);
     let (w_inv, spheres) = rest.split_at(n * n);
     let half = Lanes::splat(T::from(0.5).unwrap_or_else(T::one));
@@ -243,7 +259,7 @@ fn simulate<T: Float>(
             }));
         }
         for i in 0..n {
-            let mut x = v[i] + (c[i] + c_harmonic[i] * mix);
+            let mut x = v[i] + if forcing { c[i] + c_harmonic[i] * mix } else { c[i] };
             if stiffness {
                 for j in 0..n {
                     x = x - a[i * n + j] * v[j] - b[i * n + j] * q[j];
@@ -288,16 +304,24 @@ fn simulate<T: Float>(
                     }
                 }
             }
-            deepest = Lanes::select(equality[r], deepest, deepest.max(zero - y));
             let closing = (y + gamma_h * ydot).le(zero);
-            active[r] = from_fn(|l| closing[l] | equality[r][l]);
-            lcp_base[r] = e[r] * ydot + feedback[r] * y;
+            lcp_base[r] = e[r] * ydot;
+            if has_equality {
+                deepest = Lanes::select(equality[r], deepest, deepest.max(zero - y));
+                active[r] = from_fn(|l| closing[l] | equality[r][l]);
+                lcp_base[r] = lcp_base[r] + feedback[r] * y;
+            } else {
+                deepest = deepest.max(zero - y);
+                active[r] = closing;
+            }
             lcp_q[r] = hv + lcp_base[r];
             lambda[r] = zero;
         }
         // Newton iterations (one pass without quadratic rows), as in the kernel; a lane that
         // has converged keeps its v^i and λ while the others iterate.
-        vi.copy_from_slice(&vk);
+        if NONLINEAR {
+            vi.copy_from_slice(&vk);
+        }
         let mut settled = [false; LANES];
         let mut newton = 0;
         loop {
@@ -377,8 +401,13 @@ fn simulate<T: Float>(
             }
             let (dd, wg) = if nonlinear { (&dmat[..], &wgmat[..]) } else { (d, g) };
             // PGS sweeps; a lane stops sweeping once its own error is within the tolerance.
-            let mut error = lcp_error(dd, &lcp_q, &active, &equality, &lambda);
-            let mut done = from_fn(|l| settled[l] || within(error, tol)[l]);
+            let mut error = lcp_error::<T, EQUALITY>(dd, &lcp_q, &active, &equality, &lambda);
+            let within_now = within(error, tol);
+            let mut done = if NONLINEAR {
+                from_fn(|l| settled[l] || within_now[l])
+            } else {
+                within_now
+            };
             let mut sweeps = [0u32; LANES];
             let mut iteration = 0;
             while !done.iter().all(|&x| x) && iteration < step.max_iterations {
@@ -388,19 +417,31 @@ fn simulate<T: Float>(
                         w = w + dd[r * m + k] * lambda[k];
                     }
                     let free = lambda[r] - w / dd[r * m + r];
-                    let updated = Lanes::select(equality[r], free, free.max(zero));
+                    let updated = if has_equality {
+                        Lanes::select(equality[r], free, free.max(zero))
+                    } else {
+                        free.max(zero)
+                    };
                     lambda[r] = Lanes::select(and_not(active[r], done), updated, lambda[r]);
                 }
                 for l in 0..LANES {
                     sweeps[l] += u32::from(!done[l]);
                 }
                 iteration += 1;
-                error = lcp_error(dd, &lcp_q, &active, &equality, &lambda);
+                error = lcp_error::<T, EQUALITY>(dd, &lcp_q, &active, &equality, &lambda);
                 let now = within(error, tol);
                 done = from_fn(|l| done[l] || now[l]);
             }
-            let solved = from_fn(|l| !settled[l]);
-            worst = Lanes::select(solved, worst.max(residual(error)), worst);
+            let solved = if NONLINEAR {
+                from_fn(|l| !settled[l])
+            } else {
+                [true; LANES]
+            };
+            worst = if NONLINEAR {
+                Lanes::select(solved, worst.max(residual(error)), worst)
+            } else {
+                worst.max(residual(error))
+            };
             health.record_solve(solved, done, sweeps);
             // v^i = v_free + W⁻¹Gᵀ λ.
             for i in 0..n {
@@ -408,7 +449,7 @@ fn simulate<T: Float>(
                 for r in 0..m {
                     x = x + wg[i * m + r] * lambda[r];
                 }
-                vi[i] = Lanes::select(settled, vi[i], x);
+                vi[i] = if NONLINEAR { Lanes::select(settled, vi[i], x) } else { x };
             }
             newton += 1;
             if !nonlinear {
@@ -422,8 +463,9 @@ fn simulate<T: Float>(
         }
         // Impacts are counted on contact rows only.
         let mut loaded = [false; LANES];
-        for (x, eq) in lambda.iter().zip(&equality) {
-            loaded = from_fn(|l| loaded[l] | (x.0[l] > T::zero() && !eq[l]));
+        for (r, x) in lambda.iter().enumerate() {
+            let contact = |l: usize| !has_equality || !equality[r][l];
+            loaded = from_fn(|l| loaded[l] | (x.0[l] > T::zero() && contact(l)));
         }
         health.record(loaded);
     }
@@ -557,8 +599,9 @@ pub fn record_contact(c: &mut HealthCounters, loaded: bool) {
 }
 
 /// Siconos's error ‖λ − max(0, λ − w)‖ / ‖q‖ over the active rows (w = q + D λ; w itself on
-/// equality rows), as the squares (‖·‖², ‖q‖²): the sweeps compare squares, without roots.
-fn lcp_error<T: Float>(
+/// the `equality` rows when EQUALITY), as the squares (‖·‖², ‖q‖²): the sweeps compare squares,
+/// without roots.
+fn lcp_error<T: Float, const EQUALITY: bool>(
     d: &[Lanes<T, LANES>],
     lcp_q: &[Lanes<T, LANES>],
     active: &[Mask<LANES>],
@@ -573,7 +616,12 @@ fn lcp_error<T: Float>(
         for k in 0..m {
             w = w + d[r * m + k] * lambda[k];
         }
-        let x = Lanes::select(equality[r], w, lambda[r] - (lambda[r] - w).max(zero));
+        let projected = lambda[r] - (lambda[r] - w).max(zero);
+        let x = if EQUALITY {
+            Lanes::select(equality[r], w, projected)
+        } else {
+            projected
+        };
         err = Lanes::select(active[r], err + x * x, err);
         norm = Lanes::select(active[r], norm + lcp_q[r] * lcp_q[r], norm);
     }

@@ -11,7 +11,7 @@ fn real(precision: Precision) -> String {
     match precision {
         Precision::F32 => [
             "alias real = f32;\nconst REAL_MAX: real = 3.40282347e38;\nconst REAL_EPSILON: real = 1.1920929e-7;\n",
-            "fn cosine(x: real) -> real {\n    return cos(x);\n}\n",
+            "const PI_OVER_2: real = 1.5707963267948966;\nfn cosine(x: real) -> real {\n    return cos(x);\n}\n",
         ]
         .concat(),
         Precision::F64 => [
@@ -23,35 +23,26 @@ fn real(precision: Precision) -> String {
 }
 
 /// cos for f64, which WGSL's `cos` does not take: Cody–Waite reduction by π/2 (π/2 split
-/// into a 33-bit head and a tail, so k·head is exact for |k| < 2²⁰) and Taylor polynomials of
-/// cos and sin on |r| ≤ π/4 (truncation below 2e-18).
+/// into a 33-bit head and a tail, so k·head is exact for |k| < 2²⁰) and the Taylor polynomials
+/// of cos (to r¹⁶) and sin (to r¹⁷) on |r| ≤ π/4, in Horner form without loops (truncation
+/// below 3e-18).
 const COSINE_F64: &str = "
 const PIO2_HI: f64 = 1.57079632673412561417e+00;
 const PIO2_LO: f64 = 6.07710050650619224932e-11;
 const TWO_OVER_PI: f64 = 6.36619772367581382433e-01;
+const PI_OVER_2: f64 = 1.5707963267948966;
 fn cosine(x: real) -> real {
     let k = round(x * TWO_OVER_PI);
     let r = (x - k * PIO2_HI) - k * PIO2_LO;
-    let r2 = r * r;
-    var c = real(1.0);
-    var s = real(1.0);
-    for (var i = 9; i >= 1; i--) {
-        let j = real(2 * i);
-        c = 1.0 - r2 / (j * (j - 1.0)) * c;
-        s = 1.0 - r2 / (j * (j + 1.0)) * s;
-    }
-    s = r * s;
+    let z = r * r;
+    let c = 1.0 + z * (-1.0 / 2.0 + z * (1.0 / 24.0 + z * (-1.0 / 720.0 + z * (1.0 / 40320.0
+        + z * (-1.0 / 3628800.0 + z * (1.0 / 479001600.0 + z * (-1.0 / 87178291200.0
+        + z * (1.0 / 20922789888000.0))))))));
+    let s = r * (1.0 + z * (-1.0 / 6.0 + z * (1.0 / 120.0 + z * (-1.0 / 5040.0 + z * (1.0 / 362880.0
+        + z * (-1.0 / 39916800.0 + z * (1.0 / 6227020800.0 + z * (-1.0 / 1307674368000.0
+        + z * (1.0 / 355687428096000.0)))))))));
     let quadrant = i32(k) & 3;
-    if (quadrant == 0) {
-        return c;
-    }
-    if (quadrant == 1) {
-        return -s;
-    }
-    if (quadrant == 2) {
-        return -c;
-    }
-    return s;
+    return select(select(select(s, -c, quadrant == 2), -s, quadrant == 1), c, quadrant == 0);
 }
 ";
 
@@ -84,9 +75,13 @@ pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
     } else {
         SceneHeader::linear_operator_len(n, m)
     };
-    let (quad_mn, quad_mm) = if sizes.nonlinear { (m * n, m * m) } else { (1, 1) };
+    let (quad_mn, quad_mm, nl_dof, nl_contacts) = if sizes.nonlinear {
+        (m * n, m * m, n, m)
+    } else {
+        (1, 1, 1, 1)
+    };
     let constants = format!(
-        "const MAX_DOF: u32 = {n}u;\nconst MAX_CONTACTS: u32 = {m}u;\nconst FIXED_DOF: u32 = {}u;\nconst FIXED_CONTACTS: u32 = {}u;\nconst PRIVATE_OPS: u32 = {}u;\nconst NONLINEAR: bool = {};\nconst QUAD_MN: u32 = {quad_mn}u;\nconst QUAD_MM: u32 = {quad_mm}u;\n",
+        "const MAX_DOF: u32 = {n}u;\nconst MAX_CONTACTS: u32 = {m}u;\nconst FIXED_DOF: u32 = {}u;\nconst FIXED_CONTACTS: u32 = {}u;\nconst PRIVATE_OPS: u32 = {}u;\nconst NONLINEAR: bool = {};\nconst QUAD_MN: u32 = {quad_mn}u;\nconst QUAD_MM: u32 = {quad_mm}u;\nconst NL_DOF: u32 = {nl_dof}u;\nconst NL_CONTACTS: u32 = {nl_contacts}u;\n",
         sizes.fixed_dof,
         sizes.fixed_contacts,
         if operators <= PRIVATE_OPS_LIMIT { operators } else { 1 },
