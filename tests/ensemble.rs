@@ -535,6 +535,65 @@ fn shipped_scenarios_verify() {
     assert!(checked >= 5);
 }
 
+/// Every output file is written under a temporary name and renamed into place: a finished
+/// run leaves no partial file, and a run interrupted with Ctrl-C (SIGINT) while stepping leaves
+/// no output file at all — never a truncated one.
+#[test]
+fn outputs_are_whole_or_absent() {
+    let dir = std::env::temp_dir().join(format!("ricochet-atomic-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let scenario = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/bouncing_ball.toml");
+    let run = |scenes: &str, out: &std::path::Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_ricochet"))
+            .args([
+                "run",
+                scenario.to_str().unwrap(),
+                "--backend",
+                "cpu",
+                "--scenes",
+                scenes,
+                "--out",
+            ])
+            .arg(out)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let finished = dir.join("finished");
+    assert!(run("2000", &finished).wait().unwrap().success());
+    let names: Vec<String> = std::fs::read_dir(&finished)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().any(|n| n == "summary.csv"), "{names:?}");
+    assert!(names.iter().all(|n| !n.starts_with(".partial-")), "{names:?}");
+    let summary = std::fs::read_to_string(finished.join("summary.csv")).unwrap();
+    assert_eq!(summary.lines().count(), 2001);
+
+    let interrupted = dir.join("interrupted");
+    let mut child = run("5000000", &interrupted);
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "the run was interrupted");
+    let left: Vec<String> = std::fs::read_dir(&interrupted)
+        .map(|d| {
+            d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(
+        left.iter().all(|n| n.starts_with(".partial-")),
+        "outputs of an interrupted run: {left:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn bad_scenarios_are_clear_errors() {
     let with = |from: &str, to: &str| Scenario::from_toml(&BALLS.replace(from, to)).unwrap_err().to_string();

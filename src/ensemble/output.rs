@@ -52,18 +52,39 @@ fn open(path: &Path) -> Result<BufReader<File>> {
     })
 }
 
+/// Writes `path` through `write`, given a temporary name beside it (`.partial-<name>`, same
+/// extension), then renames that into place: a reader — or what an interrupted run leaves —
+/// sees the whole file or none of it.
+pub(crate) fn write_atomically(path: &Path, write: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let partial = path.with_file_name(format!(".partial-{name}"));
+    if let Err(e) = write(&partial) {
+        let _ = std::fs::remove_file(&partial);
+        return Err(e);
+    }
+    std::fs::rename(&partial, path).map_err(|e| Error::Parse {
+        file: path.display().to_string(),
+        reason: format!("cannot move the finished file into place: {e}"),
+    })
+}
+
 impl RunFiles {
-    /// Writes every file into `dir` (created if needed); returns the paths written and,
-    /// when the plots could not be drawn, why.
+    /// Writes every file into `dir` (created if needed), each atomically; returns the paths
+    /// written and, when the plots could not be drawn, why.
     pub fn write(&self, dir: &Path) -> Result<(Vec<PathBuf>, Option<String>)> {
         std::fs::create_dir_all(dir)?;
         let path = |name: &str| dir.join(name);
         let mut written = Vec::new();
         let mut file = |name: &str, write: &dyn Fn(&mut BufWriter<File>) -> Result<()>| -> Result<()> {
             let p = path(name);
-            let mut out = create(&p)?;
-            write(&mut out)?;
-            out.flush()?;
+            write_atomically(&p, |partial| {
+                let mut out = create(partial)?;
+                write(&mut out)?;
+                Ok(out.flush()?)
+            })?;
             written.push(p);
             Ok(())
         };

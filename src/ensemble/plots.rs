@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 
 use plotters::prelude::*;
 
+use super::output::write_atomically;
 use super::stats::ColumnStats;
 use super::table::Table;
 use crate::error::{Error, Result};
@@ -48,11 +49,15 @@ pub fn draw(dir: &Path, summary: &Table, trajectories: &Table) -> Result<std::re
         reason: e,
     };
     let histograms = dir.join("histograms.png");
-    draw_histograms(&histograms, summary).map_err(|e| fail(e.to_string()))?;
+    write_atomically(&histograms, |partial| {
+        draw_histograms(partial, summary).map_err(|e| fail(e.to_string()))
+    })?;
     let mut written = vec![histograms];
     if trajectories.rows() > 0 {
         let path = dir.join("trajectories.png");
-        draw_trajectories(&path, trajectories).map_err(|e| fail(e.to_string()))?;
+        write_atomically(&path, |partial| {
+            draw_trajectories(partial, trajectories).map_err(|e| fail(e.to_string()))
+        })?;
         written.push(path);
     }
     Ok(Ok(written))
