@@ -13,6 +13,9 @@ var<private> op_base: u32;
 var<private> gmat: array<real, QUAD_MN>;
 var<private> wgmat: array<real, QUAD_MN>;
 var<private> dmat: array<real, QUAD_MM>;
+// Whether the current scene has nonlinear rows (a linear scene in a NONLINEAR kernel keeps
+// its constant operators, as the CPU twin does).
+var<private> scene_nonlinear: bool;
 
 // Operator k of the current scene. In storage, packed batches have stride 1 and interleaved
 // ones (value k of scene s at k·S + s) stride S.
@@ -26,21 +29,21 @@ fn op(k: u32) -> real {
 // Entry k of G (m×n), of W⁻¹Gᵀ (n×m) and of the Delassus matrix (m×m): the step's own
 // with nonlinear rows, else the constant ones at operator offsets oh, og, od.
 fn g_at(oh: u32, k: u32) -> real {
-    if (NONLINEAR) {
+    if (NONLINEAR && scene_nonlinear) {
         return gmat[k];
     }
     return op(oh + k);
 }
 
 fn wg_at(og: u32, k: u32) -> real {
-    if (NONLINEAR) {
+    if (NONLINEAR && scene_nonlinear) {
         return wgmat[k];
     }
     return op(og + k);
 }
 
 fn d_at(od: u32, k: u32) -> real {
-    if (NONLINEAR) {
+    if (NONLINEAR && scene_nonlinear) {
         return dmat[k];
     }
     return op(od + k);
@@ -119,6 +122,8 @@ fn simulate(s: u32) {
     let newton_max = u32(coefficients[5]);
     let t0 = coefficients[6];
     let has_equality = (hd.flags & HAS_EQUALITY) != 0u;
+    scene_nonlinear = (hd.flags & HAS_NONLINEAR) != 0u;
+    let nonlinear = NONLINEAR && scene_nonlinear;
     op_base = hd.operator_offset;
     if (PRIVATE_OPS > 1u) {
         for (var k = 0u; k < select(oy, ods + 6u * m, NONLINEAR); k++) {
@@ -186,7 +191,7 @@ fn simulate(s: u32) {
             var hv = real(0.0);
             for (var j = 0u; j < n; j++) {
                 let hrj = op(oh + r * n + j);
-                if (NONLINEAR) {
+                if (nonlinear) {
                     let yrj = op(oy + r * n + j);
                     y = y + (hrj + yrj * q[j]) * q[j];
                     ydot = ydot + (hrj + 2.0 * yrj * q[j]) * v[j];
@@ -196,7 +201,7 @@ fn simulate(s: u32) {
                     hv = hv + hrj * vf[j];
                 }
             }
-            if (NONLINEAR && op(ods + 6u * r) > 0.0) {
+            if (nonlinear && op(ods + 6u * r) > 0.0) {
                 // y += ‖x₁ − x₀‖, ẏ += n·(v₁ − v₀).
                 let base = ods + 6u * r;
                 let sep = separation(base, &q);
@@ -221,7 +226,7 @@ fn simulate(s: u32) {
             if (has_equality) {
                 base = base + op(ofb + r) * y;
             }
-            if (NONLINEAR) {
+            if (nonlinear) {
                 lcp_base[r] = base;
             }
             lcp_q[r] = hv + base;
@@ -230,14 +235,14 @@ fn simulate(s: u32) {
         // Newton iterations (one pass without nonlinear rows): iterate i solves the MLCP with
         // G(q^i), q^i = q_k + h((1 − θ) v_k + θ v^{i−1}), v⁰ = v_k; it has converged when the
         // input of the last λ moves by at most the tolerance, ‖(G(q^{i−1}) − G(q^i))ᵀ λ‖ ≤ tol.
-        if (NONLINEAR) {
+        if (nonlinear) {
             for (var i = 0u; i < n; i++) {
                 vi[i] = vk[i];
             }
         }
         var newton = 0u;
         loop {
-            if (NONLINEAR) {
+            if (nonlinear) {
                 for (var i = 0u; i < n; i++) {
                     qi[i] = q[i] + h * ((1.0 - theta) * vk[i] + theta * vi[i]);
                 }
@@ -347,7 +352,7 @@ fn simulate(s: u32) {
                 for (var r = 0u; r < m; r++) {
                     x = x + wg_at(og, i * m + r) * lambda[r];
                 }
-                if (NONLINEAR) {
+                if (nonlinear) {
                     vi[i] = x;
                 } else {
                     q[i] = q[i] + h * (theta * x + (1.0 - theta) * vk[i]);
@@ -355,12 +360,12 @@ fn simulate(s: u32) {
                 }
             }
             newton = newton + 1u;
-            if (!NONLINEAR) {
+            if (!nonlinear) {
                 break;
             }
         }
         // v_{k+1} = v^i,  q_{k+1} = q_k + h (θ v_{k+1} + (1 − θ) v_k).
-        if (NONLINEAR) {
+        if (nonlinear) {
             for (var i = 0u; i < n; i++) {
                 q[i] = q[i] + h * (theta * vi[i] + (1.0 - theta) * vk[i]);
                 v[i] = vi[i];

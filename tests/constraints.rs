@@ -438,10 +438,18 @@ fn bad_constraints_are_refused_with_the_constraints_name() {
         .build()
         .unwrap();
     let e = nsds
-        .link("shape", EqualityConditionNSL::new(1).unwrap(), wrong_jacobian, &[body])
+        .link(
+            "link of shape",
+            EqualityConditionNSL::new(1).unwrap(),
+            wrong_jacobian,
+            &[body],
+        )
         .unwrap_err()
         .to_string();
-    assert!(e.contains("shape") && e.contains("1x3") || e.contains("1×3"), "{e}");
+    assert!(
+        e.contains("`link of shape`") && e.contains("`shape`") && (e.contains("1x3") || e.contains("1×3")),
+        "{e}"
+    );
     let three = CoordinateVectorConstraint::builder("three", [0, 3])
         .scaling(1, DMatrix::identity(1, 3))
         .build()
@@ -450,7 +458,7 @@ fn bad_constraints_are_refused_with_the_constraints_name() {
         .link("three", EqualityConditionNSL::new(1).unwrap(), three, &[body])
         .unwrap_err()
         .to_string();
-    assert!(e.contains("three") && e.contains("3 coordinates"), "{e}");
+    assert!(e.contains("three") && e.contains("[0, 3]") && e.contains("[2]"), "{e}");
     // The law's size must be the number of equations.
     let two = CoordinateVectorConstraint::builder("size", [0, 2])
         .scaling(1, DMatrix::identity(2, 2))
@@ -462,4 +470,92 @@ fn bad_constraints_are_refused_with_the_constraints_name() {
         .to_string();
     assert!(e.contains("size"), "{e}");
     assert!(EqualityConditionNSL::new(0).is_err());
+    // A marker other than 0 and 1.
+    let e = err(CoordinateVectorConstraint::builder("marker", [0, 2])
+        .scaling(2, DMatrix::identity(1, 2))
+        .build());
+    assert!(e.contains("marker") && e.contains("marker 2"), "{e}");
+    // Markers of [2, 2] coordinates linked to systems of 3 and 1: the split would be wrong.
+    let tids =
+        |n: usize| LagrangianLinearTIDS::new(DVector::zeros(n), DVector::zeros(n), DMatrix::identity(n, n)).unwrap();
+    let (three, one, four) = (
+        nsds.add("three", tids(3)),
+        nsds.add("one", tids(1)),
+        nsds.add("four", tids(4)),
+    );
+    let split = CoordinateVectorConstraint::builder("split", [2, 2])
+        .scaling(1, DMatrix::identity(1, 2))
+        .build()
+        .unwrap();
+    let e = nsds
+        .link("split", EqualityConditionNSL::new(1).unwrap(), split, &[three, one])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("split") && e.contains("[3, 1]"), "{e}");
+    // Two sphere markers on one system of four coordinates.
+    let pair = ricochet::model::SphereSphereR::new(2, [2, 2], 0.2).unwrap();
+    let e = nsds
+        .link(
+            "pair",
+            ricochet::model::NewtonImpactNSL::new(0.5).unwrap(),
+            pair,
+            &[four],
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("pair") && e.contains("[4]"), "{e}");
+    assert!(ricochet::model::SphereSphereR::fixed(4, 4, &[0.0; 4], 0.1).is_err());
+    // A compliant relation is not an equality.
+    let spring = ricochet::model::LagrangianCompliantLinearTIR::new(
+        DMatrix::identity(1, 1),
+        DVector::zeros(1),
+        DMatrix::identity(1, 1),
+    )
+    .unwrap();
+    let e = nsds
+        .link("spring", EqualityConditionNSL::new(1).unwrap(), spring, &[one])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("spring") && e.contains("compliant"), "{e}");
+    // Baumgarte's gain beyond 1.
+    let mut sim = Pendulum::default().simulation().unwrap();
+    sim.stabilization = Stabilization::Baumgarte { beta: 1.5 };
+    assert!(sim.step().unwrap_err().to_string().contains("β"));
+}
+
+#[test]
+fn time_dependent_user_constraint_drives_a_coordinate() {
+    // c(t, q) = x − A sin(ω t) as a user function: ∂c/∂t enters the velocity rows by central
+    // differences, so the projected motion tracks the prescription as the rheonomous one does.
+    let (amplitude, omega) = (0.2, 3.0);
+    let mut nsds = Nsds::new();
+    let body = LagrangianLinearTIDS::new(
+        DVector::from_vec(vec![0.0, 0.0]),
+        DVector::from_vec(vec![amplitude * omega, 0.0]),
+        DMatrix::identity(2, 2),
+    )
+    .unwrap();
+    let body = nsds.add("mass", body);
+    let drive = CoordinateVectorConstraint::builder("drive", [0, 2])
+        .constraint_function(1, move |t, q| {
+            DVector::from_element(1, q[0] - amplitude * (omega * t).sin())
+        })
+        .jacobian_function(|_, _| DMatrix::from_row_slice(1, 2, &[1.0, 0.0]))
+        .build()
+        .unwrap();
+    nsds.link("drive", EqualityConditionNSL::new(1).unwrap(), drive, &[body])
+        .unwrap();
+    let mut sim = TimeStepping::new(nsds, Integrator::MoreauJean(MoreauJeanOSI::default()), 0.0, 1e-3).unwrap();
+    sim.stabilization = Stabilization::projection();
+    let traj = trajectory(sim, 2.0);
+    for s in &traj.samples {
+        assert!((s.q[0] - amplitude * (omega * s.t).sin()).abs() <= 1e-10, "t = {}", s.t);
+        // The velocity follows the prescription too (to the difference quotient's error).
+        assert!(
+            (s.v[0] - amplitude * omega * (omega * s.t).cos()).abs() <= 1e-6,
+            "t = {}: {}",
+            s.t,
+            s.v[0]
+        );
+    }
 }

@@ -19,6 +19,8 @@ pub struct SceneBatch {
     /// γ of the activation test ỹ = y_k + γ h ẏ_k (for linear relations the `Predicted`
     /// rule is the `Current` one with γ + 1, which is how it is stored).
     pub gamma: f64,
+    /// Whether that γ stands for the `Predicted` rule (exact for linear rows only).
+    pub predicted: bool,
     /// The time of `state` (0 unless a run continues an earlier one): a harmonic F_ext is
     /// evaluated at t₀ + k h.
     pub t0: f64,
@@ -43,6 +45,7 @@ impl SceneBatch {
             h,
             theta: osi.theta,
             gamma,
+            predicted: osi.activation == Activation::Predicted,
             t0: 0.0,
             headers: Vec::new(),
             state: Vec::new(),
@@ -53,6 +56,12 @@ impl SceneBatch {
     /// Appends a scene (built with this batch's h and θ).
     pub fn push(&mut self, scene: &LinearScene) -> Result<()> {
         let (n, m) = (scene.ndof(), scene.ncontacts());
+        if self.predicted && scene.has_nonlinear() {
+            return Err(Error::Unsupported {
+                what: "scene with nonlinear rows".into(),
+                reason: "the batched engines apply Activation::Predicted to linear rows only (as γ + 1)".into(),
+            });
+        }
         let offset = |x: usize| {
             u32::try_from(x).map_err(|_| Error::Unsupported {
                 what: "scene batch".into(),
@@ -181,6 +190,7 @@ impl SceneBatch {
             h: self.h,
             theta: self.theta,
             gamma: self.gamma,
+            predicted: self.predicted,
             t0: self.t0,
             headers,
             state: self.state[first.state_offset as usize..end(|h| h.state_offset, self.state.len())].to_vec(),

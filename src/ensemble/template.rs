@@ -57,7 +57,7 @@ pub enum Template {
     /// `radius` 0.1, `height` 1 (z₀), `length` 0.5, `restitution` 0.9, `gravity` 9.81.
     Dumbbell,
     /// The pendulum ([`Pendulum`]: a point mass on a rod x² + y² = L², a quadratic
-    /// coordinate-vector constraint; reference backend). Parameters: `length` 1, `mass` 1,
+    /// coordinate-vector constraint; every backend). Parameters: `length` 1, `mass` 1,
     /// `gravity` 9.81, `angle` π/2 (from the downward vertical), `angular_velocity` 0.
     Pendulum,
     /// The pendulum hitting a wall at the bottom of its swing. Parameters: those of

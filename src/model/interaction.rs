@@ -34,22 +34,31 @@ impl Interaction {
         self.law.size()
     }
 
+    /// How errors name it: `interaction `n``, and the constraint's own name when it has one.
+    fn label(&self) -> String {
+        match &self.relation {
+            Relation::CoordinateVector(c) if c.name() != self.name => {
+                format!(
+                    "interaction `{}` (coordinate-vector constraint `{}`)",
+                    self.name,
+                    c.name()
+                )
+            }
+            _ => format!("interaction `{}`", self.name),
+        }
+    }
+
     /// y = h(q, t) of a Lagrangian relation, checked to have the law's size.
     pub fn output(&self, q: &DVector<f64>, t: f64) -> Result<DVector<f64>> {
         let y = self.relation.output(q, t)?;
-        check::vector(&format!("interaction `{}`: output y", self.name), &y, self.size())?;
+        check::vector(&format!("{}: output y", self.label()), &y, self.size())?;
         Ok(y)
     }
 
     /// G0(q, t), checked to be (law size) × (coordinates).
     pub fn jacobian(&self, q: &DVector<f64>, t: f64) -> Result<DMatrix<f64>> {
         let g = self.relation.jacobian(q, t)?;
-        check::matrix(
-            &format!("interaction `{}`: Jacobian G0", self.name),
-            &g,
-            self.size(),
-            q.len(),
-        )?;
+        check::matrix(&format!("{}: Jacobian G0", self.label()), &g, self.size(), q.len())?;
         Ok(g)
     }
 

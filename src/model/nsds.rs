@@ -74,16 +74,28 @@ impl Nsds {
             n += ds.dimension();
         }
         let markers = match &inter.relation {
-            Relation::CoordinateVector(c) => Some(c.marker_coordinates()),
-            Relation::SphereSphere(r) => Some(r.marker_coordinates()),
+            Relation::CoordinateVector(c) => Some(c.coordinates()),
+            Relation::SphereSphere(r) => Some(r.coordinates),
             _ => None,
         };
-        if let Some(markers) = markers
-            && markers != n
-        {
-            return Err(unsupported(&format!(
-                "its relation was built for {markers} coordinates but the linked systems have {n}"
-            )));
+        if let Some(markers) = markers {
+            // Each marker's coordinates are those of its system; a ground marker (0) has none.
+            let dims: Vec<usize> = inter
+                .systems
+                .iter()
+                .map(|id| self.systems[id.0].1.dimension())
+                .collect();
+            let linked: Vec<usize> = markers.iter().copied().filter(|&k| k > 0).collect();
+            if linked != dims {
+                return Err(unsupported(&format!(
+                    "its relation was built for markers of {markers:?} coordinates (0: ground) but the linked systems have {dims:?}"
+                )));
+            }
+        }
+        if inter.law.is_equality() && inter.relation.compliance().is_some() {
+            return Err(unsupported(
+                "a compliant relation is a unilateral spring: use it with a complementarity or Newton law",
+            ));
         }
         let m = inter.size();
         if inter.relation.is_lagrangian() {

@@ -35,6 +35,7 @@ impl SphereSphereR {
 
     /// Between a system of `n` coordinates and a sphere fixed at `centre` (`dim` entries).
     pub fn fixed(dim: usize, n: usize, centre: &[f64], radii: f64) -> Result<Self> {
+        Self::checked(dim, [0, n], [0.0; 3], radii)?;
         check::vector("SphereSphereR: fixed centre", &DVector::from_column_slice(centre), dim)?;
         let mut c = [0.0; 3];
         c[..dim].copy_from_slice(centre);

@@ -64,6 +64,8 @@ pub struct CoordinateVectorBuilder {
     active: bool,
     constraint: Option<(usize, UserConstraintFn)>,
     jacobian: Option<UserJacobianFn>,
+    /// A marker index other than 0 or 1 given to `scaling` or `quadratic`.
+    bad_marker: Option<usize>,
 }
 
 impl CoordinateVectorConstraint {
@@ -80,6 +82,7 @@ impl CoordinateVectorConstraint {
             active: true,
             constraint: None,
             jacobian: None,
+            bad_marker: None,
         }
     }
 
@@ -91,6 +94,16 @@ impl CoordinateVectorConstraint {
     /// The number of coordinates of both markers together (the linked systems' total).
     pub fn marker_coordinates(&self) -> usize {
         self.coordinates[0] + self.coordinates[1]
+    }
+
+    /// The coordinates of each marker (0: the ground).
+    pub fn coordinates(&self) -> [usize; 2] {
+        self.coordinates
+    }
+
+    /// The constraint's name (given to the builder).
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
     /// Whether the constraint acts on velocities.
@@ -174,12 +187,18 @@ impl CoordinateVectorConstraint {
         g
     }
 
-    /// ∂c/∂t: −v_off at velocity level, else zero.
-    pub(crate) fn hdot(&self) -> DVector<f64> {
+    /// ∂c/∂t: −v_off at velocity level; for a user function c(t, q), by central differences
+    /// (c(t + δ) − c(t − δ)) / 2δ, δ = 10⁻⁶ max(1, |t|); else zero.
+    pub(crate) fn hdot(&self, q: &DVector<f64>, t: f64) -> DVector<f64> {
         if self.velocity_level {
-            -&self.offset
-        } else {
-            DVector::zeros(self.size())
+            return -&self.offset;
+        }
+        match &self.user {
+            Some((c, _)) => {
+                let delta = 1e-6 * t.abs().max(1.0);
+                (c(t + delta, q) - c(t - delta, q)) / (2.0 * delta)
+            }
+            None => DVector::zeros(self.size()),
         }
     }
 
@@ -203,7 +222,7 @@ impl CoordinateVectorConstraint {
             }
         };
         let constraint_equation = if self.velocity_level {
-            self.jacobian(q, t) * v + self.hdot()
+            self.jacobian(q, t) * v + self.hdot(q, t)
         } else {
             self.output(q, t)
         };
@@ -219,12 +238,14 @@ impl CoordinateVectorConstraint {
 impl CoordinateVectorBuilder {
     /// X_m: the linear scaling of marker `marker`'s coordinates (n_ae × n_q).
     pub fn scaling(mut self, marker: usize, x: DMatrix<f64>) -> Self {
+        self.bad_marker = self.bad_marker.or((marker > 1).then_some(marker));
         self.scaling[marker.min(1)] = Some(x);
         self
     }
 
     /// Y_m: the scaling of marker `marker`'s squared coordinates (n_ae × n_q).
     pub fn quadratic(mut self, marker: usize, y: DMatrix<f64>) -> Self {
+        self.bad_marker = self.bad_marker.or((marker > 1).then_some(marker));
         self.quadratic[marker.min(1)] = Some(y);
         self
     }
@@ -270,6 +291,9 @@ impl CoordinateVectorBuilder {
             what: name.clone(),
             reason,
         };
+        if let Some(marker) = self.bad_marker {
+            return Err(unsupported(format!("has no marker {marker}: markers are 0 and 1")));
+        }
         let labels = [["X_m0", "X_m1"], ["Y_m0", "Y_m1"]];
         let given = || {
             [&self.scaling, &self.quadratic]

@@ -123,7 +123,7 @@ impl Relation {
     pub fn hdot(&self, q: &DVector<f64>, t: f64, size: usize) -> Result<DVector<f64>> {
         match self {
             Self::CoordinateVector(c) => {
-                let hdot = c.hdot();
+                let hdot = c.hdot(q, t);
                 check::vector("CoordinateVectorConstraint: −v_off", &hdot, size)?;
                 Ok(hdot)
             }

@@ -8,6 +8,8 @@
 //! Per scene and step (operators from [`crate::assemble::LinearScene`]):
 //! ```text
 //!   v_free = v_k + c − A v_k − B q_k,  c = c₀ + W⁻¹h a [(1−θ) cos(ω t_k + φ) + θ cos(ω t_{k+1} + φ)]
+//!            (cos evaluated here; the kernel rotates it by ωh from one cosine per dispatch, so
+//!            the two differ by that rotation's rounding drift, ~steps·ε)
 //!   y = H q_k + Y q_k² + b,  ẏ = G(q_k) v_k,  active ⇔ equality row or y + γ h ẏ ≤ 0
 //!   Newton iterate i = 1, 2, … (one pass when Y = 0), v⁰ = v_k:
 //!     q^i = q_k + h((1−θ) v_k + θ v^{i−1}),  G = H + 2 Y diag(q^i)

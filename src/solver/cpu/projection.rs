@@ -50,7 +50,7 @@ impl Stabilization {
         match *self {
             Self::None => Ok(()),
             Self::Baumgarte { beta } => {
-                check::scalar("Baumgarte gain β", beta, beta > 0.0 && beta <= 2.0, "must be in (0, 2]")
+                check::scalar("Baumgarte gain β", beta, beta > 0.0 && beta <= 1.0, "must be in (0, 1]")
             }
             Self::Projection { tolerance, .. } => {
                 check::scalar("projection tolerance", tolerance, tolerance > 0.0, "must be > 0")
@@ -143,7 +143,7 @@ pub(super) fn project(ts: &mut TimeStepping, tolerance: f64, max_iterations: usi
         if iterations == max_iterations {
             return Err(Error::NotConverged {
                 solver: "position projection".into(),
-                context: format!(" at step {} (t = {})", ts.k + 1, ts.time_at(ts.k + 1)),
+                context: format!(" at step {} (t = {})", ts.k, ts.time()),
                 iterations,
                 residual: g.amax(),
                 tolerance,
