@@ -1,9 +1,9 @@
 //! `ricochet`: Monte Carlo ensembles of nonsmooth mechanical systems from scenario files.
 //!
 //! ```text
-//! ricochet run scenarios/bouncing_ball.toml --out results/
-//! ricochet verify scenarios/bouncing_ball.toml --scenes 32
-//! ricochet bench scenarios/bouncing_ball.toml --scenes 1000 100000
+//! ricochet run scenarios/bouncing_balls.toml --out results/
+//! ricochet verify scenarios/bouncing_balls.toml --scenes 32
+//! ricochet bench scenarios/bouncing_balls.toml --scenes 1000 100000
 //! ricochet run scenario.toml --shard 0/4 --out part0/   (… then)   ricochet merge part*/ --out all/
 //! ricochet adapters
 //! ```
@@ -85,7 +85,7 @@ enum Command {
     Adapters,
 }
 
-const DEFAULT_SCENARIO: &str = include_str!("../scenarios/bouncing_ball.toml");
+const DEFAULT_SCENARIO: &str = include_str!("../scenarios/bouncing_balls.toml");
 
 fn main() -> ExitCode {
     match run(Cli::parse()) {

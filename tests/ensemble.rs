@@ -542,7 +542,7 @@ fn shipped_scenarios_verify() {
 fn outputs_are_whole_or_absent() {
     let dir = std::env::temp_dir().join(format!("ricochet-atomic-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let scenario = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/bouncing_ball.toml");
+    let scenario = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/bouncing_balls.toml");
     let run = |scenes: &str, out: &std::path::Path| {
         std::process::Command::new(env!("CARGO_BIN_EXE_ricochet"))
             .args([
@@ -599,7 +599,7 @@ fn bad_scenarios_are_clear_errors() {
     let with = |from: &str, to: &str| Scenario::from_toml(&BALLS.replace(from, to)).unwrap_err().to_string();
     let e = with("radius = 0.1", "radius = 0.1\nradus = 2");
     assert!(
-        e.contains("radus") && e.contains("bouncing_ball") || e.contains("BouncingBall"),
+        e.contains("radus") && (e.contains("bouncing_ball") || e.contains("BouncingBall")),
         "{e}"
     );
     let e = with("{ uniform = [0.8, 0.95] }", "{ uniform = [0.95, 0.8] }");
