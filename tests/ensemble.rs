@@ -42,6 +42,31 @@ fn exact_impacts(z0: f64, e: f64, t_final: f64) -> Vec<(f64, f64)> {
     impacts
 }
 
+/// max |a − b| over two columns of numbers.
+fn differ(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
+}
+
+/// The summary column `name` of a run.
+fn col(run: &ensemble::EnsembleRun, name: &str) -> Vec<f64> {
+    run.summary.column(name).unwrap()
+}
+
+/// max |a − b| over the summary column `name` of two runs of the same scenes.
+fn deviation(a: &ensemble::EnsembleRun, b: &ensemble::EnsembleRun, name: &str) -> f64 {
+    differ(&col(a, name), &col(b, name))
+}
+
+/// A shipped scenario (`scenarios/<file>`).
+fn shipped(file: &str) -> Scenario {
+    Scenario::load(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenarios")
+            .join(file),
+    )
+    .unwrap()
+}
+
 fn run(scenario: &Scenario, backend: Backend, chunk: usize, shard: Shard) -> ensemble::EnsembleRun {
     let options = RunOptions { backend, chunk, shard };
     ensemble::run(scenario, &options, &mut |_| {}).unwrap()
@@ -171,8 +196,7 @@ fn gpu_backend_agrees_with_the_cpu_backend() {
     let cpu = run(&scenario, Backend::Cpu, 1 << 16, shard);
     assert_eq!(gpu.summary.column("impacts"), cpu.summary.column("impacts"));
     for name in ["q0", "v0", "last_impact_time", "energy_change"] {
-        let (a, b) = (gpu.summary.column(name).unwrap(), cpu.summary.column(name).unwrap());
-        let worst = a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
+        let worst = deviation(&gpu, &cpu, name);
         assert!(worst <= 1e-9, "{name}: {worst:e}");
     }
 }
@@ -202,7 +226,6 @@ fn dumbbells_bounce_as_one_ball_on_every_backend() {
     let (h, t_final) = (scenario.time.step, scenario.time.final_time);
     let shard = Shard { index: 0, count: 1 };
     let cpu = run(&scenario, Backend::Cpu, 1 << 16, shard);
-    let col = |run: &ensemble::EnsembleRun, name: &str| run.summary.column(name).unwrap();
     let (z0, e, impacts) = (col(&cpu, "height"), col(&cpu, "restitution"), col(&cpu, "impacts"));
     let (q0, q1) = (col(&cpu, "q0"), col(&cpu, "q1"));
     let mut ambiguous = Vec::new();
@@ -253,14 +276,12 @@ fn dumbbells_bounce_as_one_ball_on_every_backend() {
 /// it, and the GPU (f32 and f64) agrees with the CPU backend, itself equal to the reference.
 #[test]
 fn pendulums_hitting_a_wall_on_every_backend() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/pendulum_hitting_wall.toml");
-    let mut scenario = Scenario::load(&path).unwrap();
+    let mut scenario = shipped("pendulum_hitting_wall.toml");
     scenario.scenes = 64;
     scenario.record.trajectories = 0;
     let shard = Shard { index: 0, count: 1 };
     let cpu = run(&scenario, Backend::Cpu, 1 << 16, shard);
     let reference = run(&scenario, Backend::Reference, 1 << 16, shard);
-    let col = |run: &ensemble::EnsembleRun, name: &str| run.summary.column(name).unwrap();
     let impacts = col(&cpu, "impacts");
     let (x, y) = (col(&cpu, "q0"), col(&cpu, "q1"));
     for s in 0..impacts.len() {
@@ -271,11 +292,7 @@ fn pendulums_hitting_a_wall_on_every_backend() {
         assert!(x[s] >= -1e-3, "scene {s} passed through the wall");
     }
     for name in ["impacts", "q0", "q1", "v0", "v1", "energy_change"] {
-        let worst = col(&cpu, name)
-            .iter()
-            .zip(&col(&reference, name))
-            .map(|(a, b)| (a - b).abs())
-            .fold(0.0, f64::max);
+        let worst = deviation(&cpu, &reference, name);
         assert!(worst <= 1e-12, "CPU backend vs reference, {name}: {worst:e}");
     }
     if common::gpu().is_none() {
@@ -291,11 +308,7 @@ fn pendulums_hitting_a_wall_on_every_backend() {
         let gpu = run(&scenario, Backend::Gpu, 1 << 16, shard);
         assert_eq!(col(&gpu, "impacts"), impacts, "{precision:?}");
         for name in ["q0", "q1", "v0", "v1"] {
-            let worst = col(&gpu, name)
-                .iter()
-                .zip(&col(&cpu, name))
-                .map(|(a, b)| (a - b).abs())
-                .fold(0.0, f64::max);
+            let worst = deviation(&gpu, &cpu, name);
             println!("{precision:?} {name}: {worst:.1e}");
             assert!(worst <= tolerance, "{precision:?} {name}: {worst:e}");
         }
@@ -308,8 +321,7 @@ fn pendulums_hitting_a_wall_on_every_backend() {
 /// must continue, not restart), and the GPU agrees (f64 to 1e-9, f32 within the K ε bound).
 #[test]
 fn impact_oscillators_continue_their_forcing_across_segments_on_every_backend() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/impact_oscillator.toml");
-    let mut scenario = Scenario::load(&path).unwrap();
+    let mut scenario = shipped("impact_oscillator.toml");
     scenario.scenes = 16;
     scenario.time.final_time = 20.0;
     scenario.record.trajectories = 2;
@@ -317,24 +329,13 @@ fn impact_oscillators_continue_their_forcing_across_segments_on_every_backend() 
     let shard = Shard { index: 0, count: 1 };
     let cpu = run(&scenario, Backend::Cpu, 1 << 16, shard);
     let reference = run(&scenario, Backend::Reference, 1 << 16, shard);
-    let col = |run: &ensemble::EnsembleRun, name: &str| run.summary.column(name).unwrap();
     assert!(col(&cpu, "impacts").iter().any(|&n| n > 0.0), "some gaps are hit");
     for name in ["impacts", "q0", "v0", "last_impact_time"] {
-        let worst = col(&cpu, name)
-            .iter()
-            .zip(&col(&reference, name))
-            .map(|(a, b)| (a - b).abs())
-            .fold(0.0, f64::max);
+        let worst = deviation(&cpu, &reference, name);
         assert!(worst <= 1e-12, "{name}: {worst:e}");
     }
     assert_eq!(cpu.trajectories.rows(), reference.trajectories.rows());
-    let worst = cpu
-        .trajectories
-        .values
-        .iter()
-        .zip(&reference.trajectories.values)
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0, f64::max);
+    let worst = differ(&cpu.trajectories.values, &reference.trajectories.values);
     assert!(worst <= 1e-12, "trajectories: {worst:e}");
     if common::gpu().is_none() {
         return;
@@ -348,21 +349,11 @@ fn impact_oscillators_continue_their_forcing_across_segments_on_every_backend() 
         scenario.solver.precision = precision;
         let gpu = run(&scenario, Backend::Gpu, 1 << 16, shard);
         for name in ["q0", "v0"] {
-            let worst = col(&gpu, name)
-                .iter()
-                .zip(&col(&cpu, name))
-                .map(|(a, b)| (a - b).abs())
-                .fold(0.0, f64::max);
+            let worst = deviation(&gpu, &cpu, name);
             println!("{precision:?} {name}: {worst:.1e}");
             assert!(worst <= tolerance, "{precision:?} {name}: {worst:e}");
         }
-        let worst = gpu
-            .trajectories
-            .values
-            .iter()
-            .zip(&cpu.trajectories.values)
-            .map(|(a, b)| (a - b).abs())
-            .fold(0.0, f64::max);
+        let worst = differ(&gpu.trajectories.values, &cpu.trajectories.values);
         assert!(worst <= tolerance, "{precision:?} trajectories: {worst:e}");
     }
 }
@@ -373,24 +364,15 @@ fn impact_oscillators_continue_their_forcing_across_segments_on_every_backend() 
 /// on each other), every scene converged and no disc left the box.
 #[test]
 fn disc_piles_on_every_backend() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/disc_pile.toml");
-    let mut scenario = Scenario::load(&path).unwrap();
+    let mut scenario = shipped("disc_pile.toml");
     scenario.scenes = 16;
     scenario.record.trajectories = 0;
     let shard = Shard { index: 0, count: 1 };
-    let col = |run: &ensemble::EnsembleRun, name: &str| run.summary.column(name).unwrap();
-    let worst = |a: &ensemble::EnsembleRun, b: &ensemble::EnsembleRun, name: &str| {
-        col(a, name)
-            .iter()
-            .zip(&col(b, name))
-            .map(|(x, y)| (x - y).abs())
-            .fold(0.0, f64::max)
-    };
     let cpu = run(&scenario, Backend::Cpu, 1 << 16, shard);
     let reference = run(&scenario, Backend::Reference, 1 << 16, shard);
     let coordinates: Vec<String> = (0..8).flat_map(|i| [format!("q{i}"), format!("v{i}")]).collect();
     for name in coordinates.iter().map(String::as_str).chain(["impacts"]) {
-        assert!(worst(&cpu, &reference, name) <= 1e-12, "{name}");
+        assert!(deviation(&cpu, &reference, name) <= 1e-12, "{name}");
     }
     assert!(col(&cpu, "converged").iter().all(|&c| c == 1.0));
     for i in 0..4 {
@@ -410,7 +392,7 @@ fn disc_piles_on_every_backend() {
     scenario.solver.precision = ricochet::ensemble::scenario::PrecisionChoice::F64;
     let gpu = run(&scenario, Backend::Gpu, 1 << 16, shard);
     for name in coordinates.iter().map(String::as_str).chain(["impacts"]) {
-        assert!(worst(&gpu, &cpu, name) <= 1e-9, "f64 {name}");
+        assert!(deviation(&gpu, &cpu, name) <= 1e-9, "f64 {name}");
     }
     scenario.solver.precision = ricochet::ensemble::scenario::PrecisionChoice::F32;
     scenario.time.final_time = 0.4;
@@ -420,7 +402,7 @@ fn disc_piles_on_every_backend() {
     );
     assert_eq!(col(&gpu, "impacts"), col(&cpu, "impacts"));
     for name in &coordinates {
-        let w = worst(&gpu, &cpu, name);
+        let w = deviation(&gpu, &cpu, name);
         println!("f32 {name}: {w:.1e}");
         assert!(w <= 1.2e-3, "f32 {name}: {w:e}");
     }
