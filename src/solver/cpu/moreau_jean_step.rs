@@ -43,19 +43,21 @@ pub(super) fn step(ts: &mut TimeStepping, osi: MoreauJeanOSI) -> Result<()> {
     let context = |ts: &TimeStepping| format!(" at step {} (t = {t_next})", ts.k + 1);
 
     let mut v = v_k.clone();
-    let mut input: Option<(DVector<f64>, DVector<f64>, StepReport)> = None;
+    // (p, λ over the active rows, λ over all interactions, report) of the last iterate.
+    let mut input: Option<(DVector<f64>, DVector<f64>, DVector<f64>, StepReport)> = None;
     let mut residual = f64::INFINITY;
     // Iteration i solves for v^{i}; pass max + 1 only checks the last iterate.
     for iteration in 1..=ts.newton.max_iterations + 1 {
         let q = &q_k + (&v_k * (1.0 - theta) + &v * theta) * h;
         let dyn_i = dynamics(ts, t_next, &q, &v)?;
         let r_free = &dyn_i.mass * (&v - &v_k) - &f_k * (h * (1.0 - theta)) - &dyn_i.force * (h * theta);
-        if let Some((p, lambda, report)) = &input {
-            // The input recomputed at this iterate (Siconos re-evaluates the relations at
-            // q^{i}): a nonlinear relation converges when its Jacobian stops moving.
-            residual = (&r_free - reaction(ts, &rows, &q, t_next, lambda)?).norm();
+        let g = active_jacobian(ts, &rows, &q, t_next)?;
+        if let Some((p, lambda, lambda_all, report)) = &input {
+            // The input recomputed at this iterate, G(q^{i})ᵀ λ (Siconos re-evaluates the
+            // relations at q^{i}): a nonlinear relation converges when its Jacobian stops moving.
+            residual = (&r_free - g.transpose() * lambda).norm();
             if residual <= ts.newton.tolerance {
-                return commit(ts, &osi, &q_k, &v_k, v, p.clone(), lambda.clone(), *report);
+                return commit(ts, &osi, &q_k, &v_k, v, p.clone(), lambda_all.clone(), *report);
             }
         }
         if iteration > ts.newton.max_iterations {
@@ -63,7 +65,7 @@ pub(super) fn step(ts: &mut TimeStepping, osi: MoreauJeanOSI) -> Result<()> {
         }
         let w = iteration_matrix(ts, &dyn_i, h, theta)?;
         let v_free = &v - w.solve(&r_free).ok_or_else(singular)?;
-        let (p, lambda, lcp) = impulse(ts, &rows, &w, &q, &v_free, (t_next, theta), &context(ts))?;
+        let (p, lambda, lambda_all, lcp) = impulse(ts, &rows, &w, &g, &q, &v_free, (t_next, theta), &context(ts))?;
         v = &v_free + w.solve(&p).ok_or_else(singular)?;
         let report = StepReport {
             newton_iterations: iteration,
@@ -72,9 +74,9 @@ pub(super) fn step(ts: &mut TimeStepping, osi: MoreauJeanOSI) -> Result<()> {
             ..Default::default()
         };
         if linear {
-            return commit(ts, &osi, &q_k, &v_k, v, p, lambda, report);
+            return commit(ts, &osi, &q_k, &v_k, v, p, lambda_all, report);
         }
-        input = Some((p, lambda, report));
+        input = Some((p, lambda, lambda_all, report));
     }
     Err(Error::NotConverged {
         solver: "Newton loop".into(),
@@ -212,46 +214,65 @@ fn active_set(
     Ok(rows)
 }
 
+/// G(q) of the active rows, each row block scattered onto all coordinates (m × n).
+fn active_jacobian(ts: &TimeStepping, rows: &[ActiveRow], q: &DVector<f64>, t: f64) -> Result<DMatrix<f64>> {
+    let interactions = ts.nsds.interactions();
+    let m: usize = rows.iter().map(|r| interactions[r.index].size()).sum();
+    let mut hmat = DMatrix::zeros(m, q.len());
+    let mut r0 = 0;
+    for row in rows {
+        let inter = &interactions[row.index];
+        let idx = ts.indices(inter);
+        let g = inter.jacobian(&TimeStepping::gather(&idx, q), t)?;
+        for (c, &i) in idx.iter().enumerate() {
+            hmat.view_mut((r0, i), (inter.size(), 1)).copy_from(&g.column(c));
+        }
+        r0 += inter.size();
+    }
+    Ok(hmat)
+}
+
 /// Assembles and solves `0 ≤ λ ⟂ H W⁻¹ Hᵀ λ + H v_free + e ẏ_k + ∂h/∂t ≥ 0` over the
-/// active rows (`= 0` with λ free on equality rows: an MLCP), and returns (p = Hᵀ λ, λ scattered over all interactions, the report).
-#[allow(clippy::type_complexity)]
+/// active rows (`= 0` with λ free on equality rows: an MLCP), H = `hmat` from
+/// [`active_jacobian`] at q, and returns (p = Hᵀ λ, λ over the active rows, λ scattered over
+/// all interactions, the report).
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn impulse(
     ts: &TimeStepping,
     rows: &[ActiveRow],
     w: &LU<f64, Dyn, Dyn>,
+    hmat: &DMatrix<f64>,
     q: &DVector<f64>,
     v_free: &DVector<f64>,
     (t, theta): (f64, f64),
     context: &str,
-) -> Result<(DVector<f64>, DVector<f64>, Option<crate::solver::SolverReport>)> {
-    let n = q.len();
+) -> Result<(
+    DVector<f64>,
+    DVector<f64>,
+    DVector<f64>,
+    Option<crate::solver::SolverReport>,
+)> {
     let interactions = ts.nsds.interactions();
     let inter = |row: &ActiveRow| -> &Interaction { &interactions[row.index] };
-    let m: usize = rows.iter().map(|r| inter(r).size()).sum();
+    let m = hmat.nrows();
     let mut lambda_all = DVector::zeros(ts.lambda.len());
     if m == 0 {
-        return Ok((DVector::zeros(n), lambda_all, None));
+        return Ok((DVector::zeros(q.len()), DVector::zeros(0), lambda_all, None));
     }
-    let mut hmat = DMatrix::zeros(m, n);
     let mut rhs = DVector::zeros(m);
     let mut equality = Vec::with_capacity(m);
     let mut r0 = 0;
     for row in rows {
         let idx = ts.indices(inter(row));
-        let q_local = TimeStepping::gather(&idx, q);
         let size = inter(row).size();
-        let g = inter(row).jacobian(&q_local, t)?;
-        for (c, &i) in idx.iter().enumerate() {
-            hmat.view_mut((r0, i), (size, 1)).copy_from(&g.column(c));
-        }
-        let hdot = inter(row).relation.hdot(&q_local, t, size)?;
-        let free = &g * TimeStepping::gather(&idx, v_free);
+        let hdot = inter(row).relation.hdot(&TimeStepping::gather(&idx, q), t, size)?;
+        let free = hmat.rows(r0, size) * v_free;
         rhs.rows_mut(r0, size)
             .copy_from(&(free * row.scale + &row.constant + hdot));
         equality.extend(std::iter::repeat_n(row.equality, size));
         r0 += size;
     }
-    let mut delassus = &hmat * w.solve(&hmat.transpose()).ok_or_else(singular)?;
+    let mut delassus = hmat * w.solve(&hmat.transpose()).ok_or_else(singular)?;
     compliant_blocks(ts, rows, &mut delassus, theta);
     let (lambda, report) = ts.solve_one_step(delassus, rhs, equality, context)?;
     let p = hmat.transpose() * &lambda;
@@ -261,28 +282,7 @@ fn impulse(
         lambda_all.rows_mut(row.offset, size).copy_from(&lambda.rows(r0, size));
         r0 += size;
     }
-    Ok((p, lambda_all, Some(report)))
-}
-
-/// p = Σ G(q)ᵀ λ over the active rows, λ scattered over all interactions.
-fn reaction(
-    ts: &TimeStepping,
-    rows: &[ActiveRow],
-    q: &DVector<f64>,
-    t: f64,
-    lambda: &DVector<f64>,
-) -> Result<DVector<f64>> {
-    let mut p = DVector::zeros(q.len());
-    for row in rows {
-        let inter = &ts.nsds.interactions()[row.index];
-        let idx = ts.indices(inter);
-        let local =
-            inter.jacobian(&TimeStepping::gather(&idx, q), t)?.transpose() * lambda.rows(row.offset, inter.size());
-        for (c, &i) in idx.iter().enumerate() {
-            p[i] += local[c];
-        }
-    }
-    Ok(p)
+    Ok((p, lambda, lambda_all, Some(report)))
 }
 
 /// Siconos's `LagrangianCompliantLinearTIR` Delassus block: the diagonal block of a compliant
