@@ -59,13 +59,15 @@ impl Stabilization {
     }
 }
 
-/// Whether an interaction is a holonomic equality constraint: an active equality law on a
-/// Lagrangian relation with a position-level output.
+/// Whether an interaction is an active equality constraint (holonomic or not).
+fn is_equality(inter: &Interaction) -> bool {
+    inter.law.is_equality() && inter.relation.is_active() && inter.relation.is_lagrangian()
+}
+
+/// Whether an interaction is a holonomic equality constraint: an active equality on a
+/// relation with a position-level output.
 pub(super) fn is_holonomic(inter: &Interaction) -> bool {
-    inter.law.is_equality()
-        && inter.relation.is_active()
-        && inter.relation.is_lagrangian()
-        && !inter.relation.is_velocity_level()
+    is_equality(inter) && !inter.relation.is_velocity_level()
 }
 
 /// (g, G) stacked over the interactions that pass `select`, G over all coordinates.
@@ -95,25 +97,15 @@ fn stack(
     Ok((g, jac, hdot))
 }
 
-/// max |g(q)| over the holonomic equality constraints at the current state (0 when none).
-pub(super) fn constraint_residual(ts: &TimeStepping) -> Result<f64> {
-    let (g, ..) = stack(ts, &ts.q, is_holonomic)?;
-    Ok(g.amax())
-}
-
-/// Whether an interaction is an active equality constraint (holonomic or not).
-fn is_equality(inter: &Interaction) -> bool {
-    inter.law.is_equality() && inter.relation.is_active() && inter.relation.is_lagrangian()
-}
-
-/// max |G v + ∂g/∂t| over every active equality constraint at the current state (0 when none):
-/// what Moreau–Jean enforces, holonomic and non-holonomic alike.
-pub(super) fn velocity_residual(ts: &TimeStepping) -> Result<f64> {
-    let (_, jac, hdot) = stack(ts, &ts.q, is_equality)?;
+/// At the current state, over the active equality constraints (0 when none): max |g(q)|
+/// (velocity-level rows have no position output, g = 0, so this is over the holonomic ones),
+/// and max |G v + ∂g/∂t| (what Moreau–Jean enforces, holonomic and non-holonomic alike).
+pub(super) fn residuals(ts: &TimeStepping) -> Result<(f64, f64)> {
+    let (g, jac, hdot) = stack(ts, &ts.q, is_equality)?;
     if jac.nrows() == 0 {
-        return Ok(0.0);
+        return Ok((0.0, 0.0));
     }
-    Ok((jac * &ts.v + hdot).amax())
+    Ok((g.amax(), (jac * &ts.v + hdot).amax()))
 }
 
 /// M⁻¹Gᵀ (G M⁻¹ Gᵀ)⁻¹ r: the M-orthogonal correction that removes the residual r of G x = r.
@@ -132,13 +124,13 @@ fn correction(mass: &DMatrix<f64>, jac: &DMatrix<f64>, r: &DVector<f64>) -> Resu
 }
 
 /// The projection of [`Stabilization::Projection`] on the state of `ts`. Returns the Newton
-/// iterations taken.
-pub(super) fn project(ts: &mut TimeStepping, tolerance: f64, max_iterations: usize) -> Result<usize> {
+/// iterations taken and the residual max |g(q)| they leave.
+pub(super) fn project(ts: &mut TimeStepping, tolerance: f64, max_iterations: usize) -> Result<(usize, f64)> {
     let mut iterations = 0;
-    loop {
+    let residual = loop {
         let (g, jac, _) = stack(ts, &ts.q, is_holonomic)?;
         if g.amax() <= tolerance {
-            break;
+            break g.amax();
         }
         if iterations == max_iterations {
             return Err(Error::NotConverged {
@@ -152,11 +144,11 @@ pub(super) fn project(ts: &mut TimeStepping, tolerance: f64, max_iterations: usi
         let dq = correction(&ts.mass()?, &jac, &g)?;
         ts.q -= dq;
         iterations += 1;
-    }
+    };
     let (_, jac, hdot) = stack(ts, &ts.q, is_equality)?;
     if jac.nrows() > 0 {
         let dv = correction(&ts.mass()?, &jac, &(&jac * &ts.v + hdot))?;
         ts.v -= dv;
     }
-    Ok(iterations)
+    Ok((iterations, residual))
 }

@@ -253,10 +253,11 @@ impl TimeStepping {
             self.p.clone(),
             self.lambda.clone(),
             self.last,
+            self.k,
         );
         let result = self.advance();
         if result.is_err() {
-            (self.q, self.v, self.p, self.lambda, self.last) = saved;
+            (self.q, self.v, self.p, self.lambda, self.last, self.k) = saved;
         }
         result
     }
@@ -267,26 +268,23 @@ impl TimeStepping {
             Integrator::EulerMoreau(osi) => super::euler_moreau_step::step(self, osi)?,
         }
         self.k += 1;
-        if let Stabilization::Projection {
-            tolerance,
-            max_iterations,
-        } = self.stabilization
-        {
-            match projection::project(self, tolerance, max_iterations) {
-                Ok(iterations) => self.last.projection_iterations = iterations,
-                Err(e) => {
-                    self.k -= 1;
-                    return Err(e);
-                }
+        self.last.constraint_residual = match self.stabilization {
+            Stabilization::Projection {
+                tolerance,
+                max_iterations,
+            } => {
+                let (iterations, residual) = projection::project(self, tolerance, max_iterations)?;
+                self.last.projection_iterations = iterations;
+                residual
             }
-        }
-        self.last.constraint_residual = self.constraint_residual().inspect_err(|_| self.k -= 1)?;
+            _ => self.constraint_residual()?,
+        };
         Ok(())
     }
 
     /// max |g(q)| over the holonomic equality constraints now (0 when there are none).
     pub fn constraint_residual(&self) -> Result<f64> {
-        projection::constraint_residual(self)
+        Ok(projection::residuals(self)?.0)
     }
 
     /// Solves one step's problem `w = matrix λ + vector` with `equality` marking the free rows
@@ -349,6 +347,7 @@ impl TimeStepping {
 
     /// The output variables now.
     pub fn sample(&self) -> Result<Sample> {
+        let (constraint_residual, velocity_residual) = projection::residuals(self)?;
         let t = self.time();
         let (mut y, mut ydot) = (Vec::new(), Vec::new());
         let mut offset = 0;
@@ -380,8 +379,8 @@ impl TimeStepping {
             ydot: DVector::from_vec(ydot),
             lambda: self.lambda.clone(),
             energy: self.energy()?,
-            constraint_residual: self.constraint_residual()?,
-            velocity_residual: projection::velocity_residual(self)?,
+            constraint_residual,
+            velocity_residual,
         })
     }
 
