@@ -43,8 +43,8 @@ pub(super) fn step(ts: &mut TimeStepping, osi: MoreauJeanOSI) -> Result<()> {
     let context = |ts: &TimeStepping| format!(" at step {} (t = {t_next})", ts.k + 1);
 
     let mut v = v_k.clone();
-    // (p, λ over the active rows, λ over all interactions, report) of the last iterate.
-    let mut input: Option<(DVector<f64>, DVector<f64>, DVector<f64>, StepReport)> = None;
+    // The impulse and report of the last iterate.
+    let mut input: Option<(Impulse, StepReport)> = None;
     let mut residual = f64::INFINITY;
     // Iteration i solves for v^{i}; pass max + 1 only checks the last iterate.
     for iteration in 1..=ts.newton.max_iterations + 1 {
@@ -52,12 +52,21 @@ pub(super) fn step(ts: &mut TimeStepping, osi: MoreauJeanOSI) -> Result<()> {
         let dyn_i = dynamics(ts, t_next, &q, &v)?;
         let r_free = &dyn_i.mass * (&v - &v_k) - &f_k * (h * (1.0 - theta)) - &dyn_i.force * (h * theta);
         let g = active_jacobian(ts, &rows, &q, t_next)?;
-        if let Some((p, lambda, lambda_all, report)) = &input {
+        if let Some((last, report)) = &input {
             // The input recomputed at this iterate, G(q^{i})ᵀ λ (Siconos re-evaluates the
             // relations at q^{i}): a nonlinear relation converges when its Jacobian stops moving.
-            residual = (&r_free - g.transpose() * lambda).norm();
+            residual = (&r_free - g.transpose() * &last.lambda).norm();
             if residual <= ts.newton.tolerance {
-                return commit(ts, &osi, &q_k, &v_k, v, p.clone(), lambda_all.clone(), *report);
+                return commit(
+                    ts,
+                    &osi,
+                    &q_k,
+                    &v_k,
+                    v,
+                    last.p.clone(),
+                    last.lambda_all.clone(),
+                    *report,
+                );
             }
         }
         if iteration > ts.newton.max_iterations {
@@ -65,8 +74,8 @@ pub(super) fn step(ts: &mut TimeStepping, osi: MoreauJeanOSI) -> Result<()> {
         }
         let w = iteration_matrix(ts, &dyn_i, h, theta)?;
         let v_free = &v - w.solve(&r_free).ok_or_else(singular)?;
-        let (p, lambda, lambda_all, lcp) = impulse(ts, &rows, &w, &g, &q, &v_free, (t_next, theta), &context(ts))?;
-        v = &v_free + w.solve(&p).ok_or_else(singular)?;
+        let (impulse, lcp) = impulse(ts, &rows, &w, &g, &q, &v_free, (t_next, theta), &context(ts))?;
+        v = &v_free + w.solve(&impulse.p).ok_or_else(singular)?;
         let report = StepReport {
             newton_iterations: iteration,
             lcp,
@@ -74,9 +83,9 @@ pub(super) fn step(ts: &mut TimeStepping, osi: MoreauJeanOSI) -> Result<()> {
             ..Default::default()
         };
         if linear {
-            return commit(ts, &osi, &q_k, &v_k, v, p, lambda_all, report);
+            return commit(ts, &osi, &q_k, &v_k, v, impulse.p, impulse.lambda_all, report);
         }
-        input = Some((p, lambda, lambda_all, report));
+        input = Some((impulse, report));
     }
     Err(Error::NotConverged {
         solver: "Newton loop".into(),
@@ -232,11 +241,20 @@ fn active_jacobian(ts: &TimeStepping, rows: &[ActiveRow], q: &DVector<f64>, t: f
     Ok(hmat)
 }
 
+/// What one MLCP solve gives the step.
+struct Impulse {
+    /// p = Hᵀ λ.
+    p: DVector<f64>,
+    /// λ over the active rows.
+    lambda: DVector<f64>,
+    /// λ scattered over all interactions.
+    lambda_all: DVector<f64>,
+}
+
 /// Assembles and solves `0 ≤ λ ⟂ H W⁻¹ Hᵀ λ + H v_free + e ẏ_k + ∂h/∂t ≥ 0` over the
 /// active rows (`= 0` with λ free on equality rows: an MLCP), H = `hmat` from
-/// [`active_jacobian`] at q, and returns (p = Hᵀ λ, λ over the active rows, λ scattered over
-/// all interactions, the report).
-#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+/// [`active_jacobian`] at q, and returns the [`Impulse`] and the solver's report.
+#[allow(clippy::too_many_arguments)]
 fn impulse(
     ts: &TimeStepping,
     rows: &[ActiveRow],
@@ -246,18 +264,18 @@ fn impulse(
     v_free: &DVector<f64>,
     (t, theta): (f64, f64),
     context: &str,
-) -> Result<(
-    DVector<f64>,
-    DVector<f64>,
-    DVector<f64>,
-    Option<crate::solver::SolverReport>,
-)> {
+) -> Result<(Impulse, Option<crate::solver::SolverReport>)> {
     let interactions = ts.nsds.interactions();
     let inter = |row: &ActiveRow| -> &Interaction { &interactions[row.index] };
     let m = hmat.nrows();
     let mut lambda_all = DVector::zeros(ts.lambda.len());
     if m == 0 {
-        return Ok((DVector::zeros(q.len()), DVector::zeros(0), lambda_all, None));
+        let nothing = Impulse {
+            p: DVector::zeros(q.len()),
+            lambda: DVector::zeros(0),
+            lambda_all,
+        };
+        return Ok((nothing, None));
     }
     let mut rhs = DVector::zeros(m);
     let mut equality = Vec::with_capacity(m);
@@ -282,7 +300,7 @@ fn impulse(
         lambda_all.rows_mut(row.offset, size).copy_from(&lambda.rows(r0, size));
         r0 += size;
     }
-    Ok((p, lambda, lambda_all, Some(report)))
+    Ok((Impulse { p, lambda, lambda_all }, Some(report)))
 }
 
 /// Siconos's `LagrangianCompliantLinearTIR` Delassus block: the diagonal block of a compliant
