@@ -160,6 +160,8 @@ impl LinearScene {
         let (mut equality, mut feedback) = (vec![false; m], DVector::zeros(m));
         let mut quadratic = DMatrix::zeros(m, n);
         let mut distance = vec![[0.0; 6]; m];
+        // G(q₀) from the relations themselves, for the check that PGS can divide by its rows.
+        let mut g0 = DMatrix::zeros(m, n);
         let mut names = Vec::with_capacity(m);
         let mut row = 0;
         for inter in nsds.interactions() {
@@ -206,6 +208,7 @@ impl LinearScene {
                     ));
                 }
             };
+            let g_start = inter.jacobian(&nsds.gather(&inter.systems, |ds| ds.initial_state().0), 0.0)?;
             for k in 0..size {
                 let mut col = 0;
                 for id in &inter.systems {
@@ -213,6 +216,7 @@ impl LinearScene {
                     for j in 0..d {
                         hmat[(row + k, offsets[id.0] + j)] = g[(k, col + j)];
                         quadratic[(row + k, offsets[id.0] + j)] = y[(k, col + j)];
+                        g0[(row + k, offsets[id.0] + j)] = g_start[(k, col + j)];
                     }
                     col += d;
                 }
@@ -251,7 +255,6 @@ impl LinearScene {
             v0,
         };
         // PGS divides by the diagonal of G W⁻¹ Gᵀ, here at q₀.
-        let g0 = scene.jacobian(&scene.q0);
         let d0 = &g0 * &scene.w_inv * g0.transpose();
         if let Some(row) = (0..m).find(|&r| d0[(r, r)] <= f64::EPSILON * d0.amax()) {
             return Err(Error::Unsupported {
@@ -261,27 +264,6 @@ impl LinearScene {
             });
         }
         Ok(scene)
-    }
-
-    /// G(q) = H + 2 Y diag(q) + the normals of the sphere–sphere rows.
-    pub fn jacobian(&self, q: &DVector<f64>) -> DMatrix<f64> {
-        let mut g = &self.h + &self.quadratic * DMatrix::from_diagonal(&(q * 2.0));
-        for (r, &[dim, i0, i1, c0, c1, c2]) in self.distance.iter().enumerate() {
-            let centre = [c0, c1, c2];
-            let dim = dim as usize;
-            let x0 = |k: usize| if i0 < 0.0 { centre[k] } else { q[i0 as usize + k] };
-            let d: Vec<f64> = (0..dim).map(|k| q[i1 as usize + k] - x0(k)).collect();
-            let norm = d.iter().map(|x| x * x).sum::<f64>().sqrt();
-            if norm > 0.0 {
-                for (k, dk) in d.iter().enumerate() {
-                    g[(r, i1 as usize + k)] += dk / norm;
-                    if i0 >= 0.0 {
-                        g[(r, i0 as usize + k)] -= dk / norm;
-                    }
-                }
-            }
-        }
-        g
     }
 
     /// Degrees of freedom.
