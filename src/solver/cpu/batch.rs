@@ -11,8 +11,8 @@
 //!            (cos evaluated here; the kernel rotates it by ωh from one cosine per dispatch, so
 //!            the two differ by that rotation's rounding drift, ~steps·ε)
 //!   y = H q_k + Y q_k² + b,  ẏ = G(q_k) v_k,  active ⇔ equality row or y + γ h ẏ ≤ 0
-//!   Newton iterate i = 1, 2, … (one pass when Y = 0), v⁰ = v_k:
-//!     q^i = q_k + h((1−θ) v_k + θ v^{i−1}),  G = H + 2 Y diag(q^i)
+//!   Newton iterate i = 1, 2, … (one pass without nonlinear rows), v⁰ = v_k:
+//!     q^i = q_k + h((1−θ) v_k + θ v^{i−1}),  G = H + 2 Y diag(q^i) + sphere–sphere normals
 //!     stop when ‖(G(q^{i−1}) − G(q^i))ᵀ λ^{i−1}‖ ≤ newton tolerance
 //!     PGS on the active rows of w = G W⁻¹Gᵀ λ + G v_free + e ẏ + f y (0 ≤ λ ⟂ w ≥ 0 on
 //!     contacts, w = 0 with λ unprojected on equalities) until Siconos's error ≤ tol
@@ -43,7 +43,7 @@ pub struct BatchOptions {
     pub tolerance: f64,
     /// At most this many sweeps per step.
     pub max_iterations: u32,
-    /// Scenes with quadratic rows: the Newton loop stops when ‖(G(q^{i−1}) − G(q^i))ᵀ λ‖ ≤
+    /// Scenes with nonlinear rows: the Newton loop stops when ‖(G(q^{i−1}) − G(q^i))ᵀ λ‖ ≤
     /// this (the reference's default, 1e-6)…
     pub newton_tolerance: f64,
     /// …or after this many MLCP solves (50), flagging the scene as not converged.
@@ -196,9 +196,7 @@ fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(
 ) {
     let (n, m) = (headers[0].ndof as usize, headers[0].ncontacts as usize);
     let stiffness = headers[0].flags & HAS_STIFFNESS != 0;
-    let nonlinear = NONLINEAR;
     let forcing = headers[0].flags & HAS_FORCING != 0;
-    let has_equality = EQUALITY;
     let scenes = headers.len();
     let lane = |l: usize| l.min(scenes - 1);
     let (a, rest) = ops.split_at(n * n);
@@ -229,7 +227,7 @@ fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(
     let (mut lcp_q, mut lcp_base, mut lambda) =
         (vec![Lanes::zero(); m], vec![Lanes::zero(); m], vec![Lanes::zero(); m]);
     let quad = |len: usize| {
-        if nonlinear {
+        if NONLINEAR {
             vec![Lanes::zero(); len]
         } else {
             Vec::new()
@@ -276,7 +274,7 @@ fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(
             let (mut y, mut ydot, mut hv) = (offset[r], zero, zero);
             for j in 0..n {
                 let hrj = hm[r * n + j];
-                if nonlinear {
+                if NONLINEAR {
                     let yrj = ym[r * n + j];
                     y = y + (hrj + yrj * q[j]) * q[j];
                     ydot = ydot + (hrj + two * yrj * q[j]) * v[j];
@@ -286,7 +284,7 @@ fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(
                     hv = hv + hrj * vf[j];
                 }
             }
-            if nonlinear {
+            if NONLINEAR {
                 // y += ‖x₁ − x₀‖, ẏ += n·(v₁ − v₀).
                 let sphere = &spheres[6 * r..6 * r + 6];
                 for l in 0..LANES {
@@ -308,7 +306,7 @@ fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(
             }
             let closing = (y + gamma_h * ydot).le(zero);
             lcp_base[r] = e[r] * ydot;
-            if has_equality {
+            if EQUALITY {
                 deepest = Lanes::select(equality[r], deepest, deepest.max(zero - y));
                 active[r] = from_fn(|l| closing[l] | equality[r][l]);
                 lcp_base[r] = lcp_base[r] + feedback[r] * y;
@@ -319,7 +317,7 @@ fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(
             lcp_q[r] = hv + lcp_base[r];
             lambda[r] = zero;
         }
-        // Newton iterations (one pass without quadratic rows), as in the kernel; a lane that
+        // Newton iterations (one pass without nonlinear rows), as in the kernel; a lane that
         // has converged keeps its v^i and λ while the others iterate.
         if NONLINEAR {
             vi.copy_from_slice(&vk);
@@ -327,7 +325,7 @@ fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(
         let mut settled = [false; LANES];
         let mut newton = 0;
         loop {
-            if nonlinear {
+            if NONLINEAR {
                 for i in 0..n {
                     qi[i] = q[i] + h * ((one - theta) * vk[i] + theta * vi[i]);
                 }
@@ -401,7 +399,7 @@ fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(
                     lambda[r] = Lanes::select(settled, lambda[r], zero);
                 }
             }
-            let (dd, wg) = if nonlinear { (&dmat[..], &wgmat[..]) } else { (d, g) };
+            let (dd, wg) = if NONLINEAR { (&dmat[..], &wgmat[..]) } else { (d, g) };
             // PGS sweeps; a lane stops sweeping once its own error is within the tolerance.
             let mut error = lcp_error::<T, EQUALITY>(dd, &lcp_q, &active, &equality, &lambda);
             let within_now = within(error, tol);
@@ -419,7 +417,7 @@ fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(
                         w = w + dd[r * m + k] * lambda[k];
                     }
                     let free = lambda[r] - w / dd[r * m + r];
-                    let updated = if has_equality {
+                    let updated = if EQUALITY {
                         Lanes::select(equality[r], free, free.max(zero))
                     } else {
                         free.max(zero)
@@ -454,7 +452,7 @@ fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(
                 vi[i] = if NONLINEAR { Lanes::select(settled, vi[i], x) } else { x };
             }
             newton += 1;
-            if !nonlinear {
+            if !NONLINEAR {
                 break;
             }
         }
@@ -466,7 +464,7 @@ fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(
         // Impacts are counted on contact rows only.
         let mut loaded = [false; LANES];
         for (r, x) in lambda.iter().enumerate() {
-            let contact = |l: usize| !has_equality || !equality[r][l];
+            let contact = |l: usize| !EQUALITY || !equality[r][l];
             loaded = from_fn(|l| loaded[l] | (x.0[l] > T::zero() && contact(l)));
         }
         health.record(loaded);
