@@ -213,11 +213,7 @@ fn reference(
             let nsds = scenario.sample(scene.index)?.nsds;
             let n: usize = nsds.systems().map(|(_, ds)| ds.dimension()).sum();
             // Impacts and penetration are counted on contact rows, not on equalities.
-            let contact: Vec<bool> = nsds
-                .interactions()
-                .iter()
-                .flat_map(|i| std::iter::repeat_n(!i.law.is_equality(), i.size()))
-                .collect();
+            let equality = nsds.equality_rows();
             let t0 = start.map_or(0.0, |(t0, _)| t0);
             let mut sim = TimeStepping::new(nsds, Integrator::MoreauJean(scenario.osi()), t0, scenario.time.step)?;
             sim.stabilization = scenario.stabilization();
@@ -238,8 +234,8 @@ fn reference(
                 if let Some(y) = sample
                     .y
                     .iter()
-                    .zip(&contact)
-                    .filter(|(_, c)| **c)
+                    .zip(&equality)
+                    .filter(|(_, eq)| !**eq)
                     .map(|(&y, _)| -y)
                     .reduce(f64::max)
                 {
@@ -264,7 +260,7 @@ fn reference(
                 }
                 record_contact(
                     &mut counters,
-                    sim.lambda().iter().zip(&contact).any(|(&l, &c)| c && l > 0.0),
+                    sim.lambda().iter().zip(&equality).any(|(&l, &eq)| !eq && l > 0.0),
                 );
             }
             let sample = sim.sample()?;

@@ -161,6 +161,15 @@ impl Nsds {
         &mut self.interactions[id.0]
     }
 
+    /// One entry per scalar row of the interactions, in link order (the order of λ): whether
+    /// the row is an equality (its λ free) rather than a contact.
+    pub fn equality_rows(&self) -> Vec<bool> {
+        self.interactions
+            .iter()
+            .flat_map(|i| std::iter::repeat_n(i.law.is_equality(), i.size()))
+            .collect()
+    }
+
     /// Whether every system and relation is linear time-invariant (a single pass per step).
     pub fn is_linear(&self) -> bool {
         self.systems_are_linear() && self.interactions.iter().all(|i| i.relation.is_linear())

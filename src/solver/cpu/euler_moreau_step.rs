@@ -57,12 +57,7 @@ pub(super) fn step(ts: &mut TimeStepping, osi: EulerMoreauOSI) -> Result<()> {
     };
     if m > 0 {
         let w_inv_b = w.solve(&bmat).ok_or_else(singular)?;
-        let equality = ts
-            .nsds
-            .interactions()
-            .iter()
-            .flat_map(|inter| std::iter::repeat_n(inter.law.is_equality(), inter.size()))
-            .collect();
+        let equality = ts.nsds.equality_rows();
         let context = format!(" at step {} (t = {t_next})", ts.k + 1);
         let (solution, lcp_report) = ts.solve_one_step(&d + &c * w_inv_b * h, &c * &x_free + &e, equality, &context)?;
         lambda = solution;
