@@ -6,13 +6,14 @@
 //! RICOCHET_BENCH_QUICK=1 keeps to the small sizes.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use ricochet::assemble::{LinearScene, SceneBatch};
+use ricochet::batch::BatchOptions;
+use ricochet::batch::cpu::moreau_jean_pgs::{self, BatchState};
+use ricochet::batch::gpu::{BatchKernel, GpuContext, Precision};
+use ricochet::batch::{LinearScene, SceneBatch};
 use ricochet::model::Nsds;
 use ricochet::scenes::{bouncing_ball::BouncingBall, newtons_cradle::NewtonsCradle};
-use ricochet::solver::cpu::Stabilization;
-use ricochet::solver::cpu::batch::{self, BatchOptions, BatchState};
-use ricochet::solver::gpu::{BatchKernel, GpuContext, Precision};
-use ricochet::solver::moreau_jean::MoreauJeanOSI;
+use ricochet::scheme::Stabilization;
+use ricochet::scheme::moreau_jean::MoreauJeanOSI;
 
 const H: f64 = 1e-3;
 const STEPS: u32 = 200;
@@ -76,8 +77,8 @@ fn ensemble(c: &mut Criterion, name: &str, scene: fn(usize) -> Nsds, sizes: &[us
                 b.iter(|| {
                     for s in 0..n {
                         let nsds = scene(s);
-                        let integrator = ricochet::solver::cpu::Integrator::MoreauJean(MoreauJeanOSI::default());
-                        let mut sim = ricochet::solver::cpu::TimeStepping::new(nsds, integrator, 0.0, H).unwrap();
+                        let integrator = ricochet::reference::Integrator::MoreauJean(MoreauJeanOSI::default());
+                        let mut sim = ricochet::reference::TimeStepping::new(nsds, integrator, 0.0, H).unwrap();
                         for _ in 0..STEPS {
                             sim.step().unwrap();
                         }
@@ -88,7 +89,7 @@ fn ensemble(c: &mut Criterion, name: &str, scene: fn(usize) -> Nsds, sizes: &[us
         let ops32: Vec<f32> = batch.operators.iter().map(|&x| x as f32).collect();
         group.bench_function(BenchmarkId::new("cpu_batch_f64", n), |b| {
             b.iter(|| {
-                batch::run(
+                moreau_jean_pgs::run(
                     &batch,
                     &batch.operators,
                     &mut BatchState::<f64>::new(&batch),
@@ -99,7 +100,7 @@ fn ensemble(c: &mut Criterion, name: &str, scene: fn(usize) -> Nsds, sizes: &[us
         });
         group.bench_function(BenchmarkId::new("cpu_batch_f32", n), |b| {
             b.iter(|| {
-                batch::run(
+                moreau_jean_pgs::run(
                     &batch,
                     &ops32,
                     &mut BatchState::<f32>::new(&batch),
@@ -123,8 +124,9 @@ fn ensemble(c: &mut Criterion, name: &str, scene: fn(usize) -> Nsds, sizes: &[us
 /// One large bead chain, contact-parallel: throughput in contact-iterations
 /// (beads × sweeps × steps) for the CPU twin (one thread) and the GPU kernels.
 fn bead_chain(c: &mut Criterion, sizes: &[usize]) {
-    use ricochet::assemble::BeadChain;
-    use ricochet::solver::cpu::chain::{self, ChainOptions, ChainState};
+    use ricochet::batch::BeadChain;
+    use ricochet::batch::ChainOptions;
+    use ricochet::batch::cpu::chain_jacobi::{self, ChainState};
     let gpu = GpuContext::new().ok();
     let options = ChainOptions {
         sweeps: 50,
@@ -137,11 +139,11 @@ fn bead_chain(c: &mut Criterion, sizes: &[usize]) {
         let beads = BeadChain::new(n, 0.12, 0.201).unwrap();
         group.throughput(Throughput::Elements(n as u64 * u64::from(options.sweeps * steps)));
         group.bench_function(BenchmarkId::new("cpu_f32", n), |b| {
-            b.iter(|| chain::run(&beads, &mut ChainState::<f32>::new(&beads), steps, &options))
+            b.iter(|| chain_jacobi::run(&beads, &mut ChainState::<f32>::new(&beads), steps, &options))
         });
         if let Some(ctx) = &gpu {
             group.bench_function(BenchmarkId::new("gpu_f32", n), |b| {
-                b.iter(|| ricochet::solver::gpu::run_chain(ctx, &beads, Precision::F32, steps, &options).unwrap())
+                b.iter(|| ricochet::batch::gpu::run_chain(ctx, &beads, Precision::F32, steps, &options).unwrap())
             });
         }
     }

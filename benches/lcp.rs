@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use nalgebra::DVector;
 use ricochet::io::siconos::read_lcp;
-use ricochet::solver::{SolverKind, SolverOptions, solve_lcp};
+use ricochet::numerics::{SolverKind, SolverOptions, solve_lcp};
 
 fn lcp(c: &mut Criterion) {
     let dir = std::env::var_os("RICOCHET_SICONOS_DATA")

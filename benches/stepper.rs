@@ -2,8 +2,8 @@
 //! ten beads (all contacts linked, mid-fall at t = 1 s).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use ricochet::reference::Trajectory;
 use ricochet::scenes::{bouncing_ball::BouncingBall, column_of_beads::ColumnOfBeads};
-use ricochet::solver::cpu::Trajectory;
 
 fn bouncing_ball(c: &mut Criterion) {
     let mut group = c.benchmark_group("reference_step");

@@ -6,8 +6,8 @@
 use std::io::Write;
 
 use clap::Parser;
+use ricochet::reference::Trajectory;
 use ricochet::scenes::bouncing_ball::BouncingBall;
-use ricochet::solver::cpu::Trajectory;
 
 #[derive(Parser)]
 struct Args {

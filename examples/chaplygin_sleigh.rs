@@ -6,8 +6,8 @@
 //!     [--final-time 10] [--angular-velocity 2] [--speed 0]
 
 use clap::Parser;
+use ricochet::reference::Trajectory;
 use ricochet::scenes::chaplygin_sleigh::ChaplyginSleigh;
-use ricochet::solver::cpu::Trajectory;
 
 #[derive(Parser)]
 struct Args {

@@ -7,8 +7,8 @@
 use std::io::Write;
 
 use clap::Parser;
+use ricochet::reference::Trajectory;
 use ricochet::scenes::column_of_beads::ColumnOfBeads;
-use ricochet::solver::cpu::Trajectory;
 
 #[derive(Parser)]
 struct Args {

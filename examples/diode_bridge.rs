@@ -7,8 +7,8 @@
 use std::io::Write;
 
 use clap::Parser;
+use ricochet::reference::Trajectory;
 use ricochet::scenes::diode_bridge::DiodeBridge;
-use ricochet::solver::cpu::Trajectory;
 
 #[derive(Parser)]
 struct Args {

@@ -6,8 +6,8 @@
 //!     [--step 0.001] [--final-time 2] [--stabilization projection|baumgarte|none]
 
 use clap::{Parser, ValueEnum};
+use ricochet::reference::{Stabilization, Trajectory};
 use ricochet::scenes::pendulum::{Pendulum, Wall};
-use ricochet::solver::cpu::{Stabilization, Trajectory};
 
 #[derive(Parser)]
 struct Args {

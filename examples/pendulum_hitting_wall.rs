@@ -7,8 +7,8 @@
 //!     [--final-time 5]
 
 use clap::Parser;
+use ricochet::reference::Trajectory;
 use ricochet::scenes::pendulum::Pendulum;
-use ricochet::solver::cpu::Trajectory;
 
 #[derive(Parser)]
 struct Args {

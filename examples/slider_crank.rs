@@ -6,8 +6,8 @@
 //!     [--step 1e-4] [--final-time 1]
 
 use clap::Parser;
+use ricochet::reference::Trajectory;
 use ricochet::scenes::slider_crank::SliderCrank;
-use ricochet::solver::cpu::Trajectory;
 
 #[derive(Parser)]
 struct Args {

@@ -11,18 +11,20 @@
 //! ```text
 //!     0 ≤ λ ⟂ H W⁻¹ Hᵀ λ + H v_free + e H v_k ≥ 0
 //! ```
-//! for the impulses of the active contacts (see [`solver::moreau_jean`]).
+//! for the impulses of the active contacts (see [`scheme::moreau_jean`]).
 //!
-//! Layout, in the order data flows: [`model`] (what the user builds) → [`assemble`] (scenes
-//! flattened into structure-of-arrays batches) → [`solver`] (the LCP, the integrators, the
-//! f64 CPU reference and the batch's CPU twin in [`solver::cpu`], the WGSL kernels in
-//! [`solver::gpu`]) → [`ensemble`] (Monte Carlo: scenarios, backends, per-scene summaries
-//! and statistics, behind the `ricochet` command line); [`scenes`] holds the named systems
-//! the examples, tests and benches share; [`io`] reads Siconos's data files.
+//! Layout, in the order data flows (a module imports only from those before it):
+//! [`error`] and [`validate`] → [`model`] (what the user builds) → [`scheme`] (the
+//! integrators' parameters, activation, stabilisation) → [`numerics`] (LCP, MLCP and their
+//! solvers) → [`io`] (Siconos's data files) → [`reference`] (the f64 time stepper) →
+//! [`batch`] (scenes flattened into structure-of-arrays buffers, stepped by the CPU lanes and
+//! the WGSL kernels) → [`scenes`] (the named systems the examples, tests and benches share) →
+//! [`ensemble`] (Monte Carlo: scenarios, backends, summaries, statistics, behind the
+//! `ricochet` command line).
 //!
 //! ```
 //! use ricochet::scenes::bouncing_ball::BouncingBall;
-//! use ricochet::solver::cpu::Trajectory;
+//! use ricochet::reference::Trajectory;
 //!
 //! let mut sim = BouncingBall::default().simulation().unwrap();
 //! let mut trajectory = Trajectory::default();
@@ -32,12 +34,15 @@
 //! ```
 #![warn(missing_docs)]
 
-pub mod assemble;
+pub mod batch;
 pub mod ensemble;
 pub mod error;
 pub mod io;
 pub mod model;
+pub mod numerics;
+pub mod reference;
 pub mod scenes;
-pub mod solver;
+pub mod scheme;
+pub mod validate;
 
 pub use error::{Error, Result};

@@ -13,9 +13,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
+use ricochet::batch::gpu::{ADAPTER_VAR, GpuContext, list_adapters};
 use ricochet::ensemble::output::{RunFiles, RunInfo};
 use ricochet::ensemble::{self, Backend, Engine, RunOptions, Scenario, Shard, Table};
-use ricochet::solver::gpu::{ADAPTER_VAR, GpuContext, list_adapters};
 
 #[derive(Parser)]
 #[command(

@@ -9,11 +9,11 @@ use ricochet::model::{
     CoordinateVectorConstraint, DsId, EqualityConditionNSL, LagrangianLinearTIDS, LagrangianRheonomousR,
     LagrangianScleronomousR, Nsds,
 };
+use ricochet::reference::{Integrator, Stabilization, TimeStepping, Trajectory};
 use ricochet::scenes::chaplygin_sleigh::ChaplyginSleigh;
 use ricochet::scenes::pendulum::{Pendulum, ROD};
 use ricochet::scenes::slider_crank::SliderCrank;
-use ricochet::solver::cpu::{Integrator, Stabilization, TimeStepping, Trajectory};
-use ricochet::solver::moreau_jean::MoreauJeanOSI;
+use ricochet::scheme::moreau_jean::MoreauJeanOSI;
 
 const G_OVER_L: f64 = 9.81;
 

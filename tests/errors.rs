@@ -5,11 +5,11 @@ use ricochet::Error;
 use ricochet::model::{
     LagrangianDS, LagrangianLinearTIDS, LagrangianLinearTIR, LagrangianScleronomousR, NewtonImpactNSL, Nsds,
 };
+use ricochet::numerics::{LinearComplementarityProblem, SolverKind, SolverOptions, solve_lcp};
+use ricochet::reference::{Integrator, TimeStepping};
 use ricochet::scenes::bouncing_ball::BouncingBall;
-use ricochet::solver::cpu::{Integrator, TimeStepping};
-use ricochet::solver::euler_moreau::EulerMoreauOSI;
-use ricochet::solver::moreau_jean::MoreauJeanOSI;
-use ricochet::solver::{LinearComplementarityProblem, SolverKind, SolverOptions, solve_lcp};
+use ricochet::scheme::euler_moreau::EulerMoreauOSI;
+use ricochet::scheme::moreau_jean::MoreauJeanOSI;
 
 fn v(x: &[f64]) -> DVector<f64> {
     DVector::from_row_slice(x)

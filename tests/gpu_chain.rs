@@ -4,12 +4,13 @@
 mod common;
 
 use nalgebra::{DMatrix, DVector};
-use ricochet::assemble::BeadChain;
+use ricochet::batch::BeadChain;
+use ricochet::batch::ChainOptions;
+use ricochet::batch::cpu::chain_jacobi::{self, ChainState};
+use ricochet::batch::gpu::{Precision, run_chain};
 use ricochet::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
-use ricochet::solver::cpu::chain::{self, ChainOptions, ChainState};
-use ricochet::solver::cpu::{Integrator, TimeStepping};
-use ricochet::solver::gpu::{Precision, run_chain};
-use ricochet::solver::moreau_jean::MoreauJeanOSI;
+use ricochet::reference::{Integrator, TimeStepping};
+use ricochet::scheme::moreau_jean::MoreauJeanOSI;
 
 /// The same chain as an Nsds for the reference stepper (every contact linked from the start).
 fn reference(chain: &BeadChain, h: f64, steps: usize) -> (Vec<f64>, Vec<f64>) {
@@ -65,7 +66,7 @@ fn chain_twin_matches_the_reference_stepper() {
     let steps = 3000;
     let (z_ref, v_ref) = reference(&chain, options.step, steps);
     let mut state = ChainState::<f64>::new(&chain);
-    chain::run(&chain, &mut state, steps as u32, &options);
+    chain_jacobi::run(&chain, &mut state, steps as u32, &options);
     let (dz, dv) = (max_gap(&state.z, &z_ref), max_gap(&state.v, &v_ref));
     println!(
         "chain twin vs reference: |Δz| {dz:e}, |Δv| {dv:e}, worst residual {:e}",
@@ -88,7 +89,7 @@ fn chain_kernels_match_the_twin() {
     };
     let steps = 400u32;
     let mut twin = ChainState::<f64>::new(&chain);
-    chain::run(&chain, &mut twin, steps, &options);
+    chain_jacobi::run(&chain, &mut twin, steps, &options);
     let gpu = run_chain(ctx, &chain, Precision::F64, steps, &options).unwrap();
     let (dz, dv) = (max_gap(&gpu.z, &twin.z), max_gap(&gpu.v, &twin.v));
     println!(
@@ -102,7 +103,7 @@ fn chain_kernels_match_the_twin() {
     // f32: against the twin in f32, which rounds the same operations.
     let gpu = run_chain(ctx, &chain, Precision::F32, steps, &options).unwrap();
     let mut twin32 = ChainState::<f32>::new(&chain);
-    chain::run(&chain, &mut twin32, steps, &options);
+    chain_jacobi::run(&chain, &mut twin32, steps, &options);
     let widen = |x: &[f32]| x.iter().map(|&v| f64::from(v)).collect::<Vec<_>>();
     let (dz, dv) = (max_gap(&gpu.z, &widen(&twin32.z)), max_gap(&gpu.v, &widen(&twin32.v)));
     let tolerance = 1e-5;

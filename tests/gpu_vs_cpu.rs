@@ -1,17 +1,18 @@
-//! The batched engines — the CPU twin (`solver::cpu::batch`) and the WGSL kernel in f32 and
+//! The batched engines — the CPU twin (`batch::cpu::moreau_jean_pgs`) and the WGSL kernel in f32 and
 //! f64 — against the f64 reference stepper, scene by scene, on ensembles of bouncing balls,
 //! Newton's cradles and bead columns, mixed in one batch.
 
 mod common;
 
 use nalgebra::{DMatrix, DVector};
-use ricochet::assemble::{LinearScene, SceneBatch};
+use ricochet::batch::BatchOptions;
+use ricochet::batch::cpu::moreau_jean_pgs::{self, BatchState};
+use ricochet::batch::gpu::{Precision, run_batch};
+use ricochet::batch::{LinearScene, SceneBatch};
 use ricochet::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
+use ricochet::reference::{Integrator, Stabilization, TimeStepping};
 use ricochet::scenes::{bouncing_ball::BouncingBall, newtons_cradle::NewtonsCradle};
-use ricochet::solver::cpu::batch::{self, BatchOptions, BatchState};
-use ricochet::solver::cpu::{Integrator, Stabilization, TimeStepping};
-use ricochet::solver::gpu::{Precision, run_batch};
-use ricochet::solver::moreau_jean::MoreauJeanOSI;
+use ricochet::scheme::moreau_jean::MoreauJeanOSI;
 
 const H: f64 = 1e-3;
 const STEPS: u32 = 1500;
@@ -138,7 +139,7 @@ fn cpu_twin_f64_matches_the_reference() {
     let batch = batch_of(&scenes);
     let references: Vec<_> = scenes.into_iter().map(reference).collect();
     let mut state = BatchState::<f64>::new(&batch);
-    batch::run(
+    moreau_jean_pgs::run(
         &batch,
         &batch.operators,
         &mut state,
@@ -220,7 +221,7 @@ fn gpu_f32_matches_the_reference_to_f32_rounding() {
     // The CPU twin in f32 does the same arithmetic: on the balls it agrees to rounding.
     let operators: Vec<f32> = batch.operators.iter().map(|&x| x as f32).collect();
     let mut twin = BatchState::<f32>::new(&batch);
-    batch::run(
+    moreau_jean_pgs::run(
         &batch,
         &operators,
         &mut twin,
@@ -265,7 +266,7 @@ fn chunked_batches_give_the_same_results() {
     if common::gpu().is_none() {
         return;
     }
-    let mut ctx = ricochet::solver::gpu::GpuContext::new().unwrap();
+    let mut ctx = ricochet::batch::gpu::GpuContext::new().unwrap();
     let batch = batch_of(&ensemble(24));
     let whole = run_batch(&ctx, &batch, Precision::F64, 300, &BatchOptions::for_precision(true)).unwrap();
     // 2 KiB bindings: a few scenes per chunk.
@@ -289,7 +290,7 @@ fn gpu_reproduces_bouncing_ball_ts() {
         (Precision::F64, 1e-9),
         (Precision::F32, 2000.0 * 6e-8 * (1.0 + 1.0 + 2000.0 * 0.005 * 5.0)),
     ] {
-        let kernel = ricochet::solver::gpu::BatchKernel::new(ctx, precision).unwrap();
+        let kernel = ricochet::batch::gpu::BatchKernel::new(ctx, precision).unwrap();
         let options = BatchOptions::for_precision(precision == Precision::F64);
         let mut batch = SceneBatch::new(ball.step, ball.osi).unwrap();
         batch

@@ -6,7 +6,7 @@ mod common;
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 use ricochet::io::siconos::read_lcp;
-use ricochet::solver::{LinearComplementarityProblem, SolverKind, SolverOptions, SolverReport, solve_lcp};
+use ricochet::numerics::{LinearComplementarityProblem, SolverKind, SolverOptions, SolverReport, solve_lcp};
 
 /// Files with no solution Lemke can reach, and why.
 const LEMKE_FAILS: &[(&str, &str)] = &[

@@ -6,7 +6,7 @@ mod common;
 use nalgebra::{DMatrix, DVector};
 use ricochet::error::Error;
 use ricochet::io::siconos::{parse_mlcp, read_mlcp};
-use ricochet::solver::{MixedLinearComplementarityProblem, SolverKind, SolverOptions, SolverReport, solve_mlcp};
+use ricochet::numerics::{MixedLinearComplementarityProblem, SolverKind, SolverOptions, SolverReport, solve_mlcp};
 
 fn files() -> Vec<std::path::PathBuf> {
     let Some(dir) = common::siconos_data() else {

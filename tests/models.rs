@@ -5,9 +5,9 @@ use ricochet::model::{
     Force, LagrangianDS, LagrangianLinearTIDS, LagrangianLinearTIR, LagrangianRheonomousR, NewtonImpactNSL, Nsds,
     Relation,
 };
+use ricochet::reference::{Integrator, TimeStepping, Trajectory};
 use ricochet::scenes::diode_bridge::DiodeBridge;
-use ricochet::solver::cpu::{Integrator, TimeStepping, Trajectory};
-use ricochet::solver::moreau_jean::MoreauJeanOSI;
+use ricochet::scheme::moreau_jean::MoreauJeanOSI;
 
 fn mj(nsds: Nsds, h: f64) -> TimeStepping {
     TimeStepping::new(nsds, Integrator::MoreauJean(MoreauJeanOSI::default()), 0.0, h).unwrap()
@@ -104,7 +104,7 @@ fn rheonomous_floor_carries_the_ball() {
 fn first_order_linear_r_matches_the_tir() {
     let bridge = DiodeBridge::default();
     let run = |nsds: Nsds| {
-        let integrator = Integrator::EulerMoreau(ricochet::solver::euler_moreau::EulerMoreauOSI::default());
+        let integrator = Integrator::EulerMoreau(ricochet::scheme::euler_moreau::EulerMoreauOSI::default());
         let mut trajectory = Trajectory::default();
         TimeStepping::new(nsds, integrator, 0.0, bridge.step)
             .unwrap()

@@ -1,7 +1,7 @@
 //! Physics checks against analytic solutions and conservation laws.
 
+use ricochet::reference::Trajectory;
 use ricochet::scenes::{bouncing_ball::BouncingBall, newtons_cradle::NewtonsCradle};
-use ricochet::solver::cpu::Trajectory;
 
 const G: f64 = 9.81;
 
@@ -160,8 +160,8 @@ fn forced_oscillator_follows_its_exact_response_at_second_order() {
 fn oblique_collision_of_two_spheres_exchanges_the_normal_velocities() {
     use nalgebra::{DMatrix, DVector, Vector3};
     use ricochet::model::{DsId, LagrangianLinearTIDS, NewtonImpactNSL, Nsds, SphereSphereR};
-    use ricochet::solver::cpu::{Integrator, TimeStepping};
-    use ricochet::solver::moreau_jean::MoreauJeanOSI;
+    use ricochet::reference::{Integrator, TimeStepping};
+    use ricochet::scheme::moreau_jean::MoreauJeanOSI;
     let (r, h) = (0.1, 1e-4);
     let sphere = |x: [f64; 3], v: [f64; 3]| {
         LagrangianLinearTIDS::new(

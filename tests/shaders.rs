@@ -1,9 +1,9 @@
 //! Every composed WGSL module parses and validates (no GPU needed), and each WGSL struct has
 //! the size and field offsets of its Rust twin.
 
-use ricochet::assemble::SceneHeader;
-use ricochet::assemble::layout::HealthCounters;
-use ricochet::solver::gpu::{Precision, shaders};
+use ricochet::batch::SceneHeader;
+use ricochet::batch::gpu::{Precision, shaders};
+use ricochet::batch::layout::HealthCounters;
 
 const SIZES: shaders::KernelSizes = shaders::KernelSizes {
     max_dof: 8,

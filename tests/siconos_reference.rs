@@ -9,12 +9,12 @@ use ricochet::model::{
     ComplementarityConditionNSL, LagrangianCompliantLinearTIR, LagrangianLinearTIDS, LagrangianLinearTIR,
     LagrangianScleronomousR, NewtonImpactNSL, Nsds,
 };
+use ricochet::reference::{Integrator, Sample, TimeStepping, Trajectory};
 use ricochet::scenes::{
     bouncing_ball::BouncingBall, circuit_rlcd::CircuitRlcd, column_of_beads::ColumnOfBeads, diode_bridge::DiodeBridge,
     impacting_bar::ImpactingBar,
 };
-use ricochet::solver::cpu::{Integrator, Sample, TimeStepping, Trajectory};
-use ricochet::solver::moreau_jean::{Activation, MoreauJeanOSI};
+use ricochet::scheme::moreau_jean::{Activation, MoreauJeanOSI};
 
 const TOL: f64 = 1e-9;
 

@@ -5,13 +5,14 @@ use rayon::prelude::*;
 
 use super::scenario::{PrecisionChoice, Scenario};
 use super::template::SampledScene;
-use crate::assemble::layout::{HealthCounters, NON_FINITE, NOT_CONVERGED};
-use crate::assemble::{LinearScene, SceneBatch};
+use crate::batch::cpu::moreau_jean_pgs::{self, BatchState};
+use crate::batch::gpu::{BatchKernel, GpuContext, Precision};
+use crate::batch::layout::{HealthCounters, NON_FINITE, NOT_CONVERGED};
+use crate::batch::{BatchOptions, BatchOutcome};
+use crate::batch::{LinearScene, SceneBatch};
 use crate::error::{Error, Result};
-use crate::solver::SolverOptions;
-use crate::solver::cpu::batch::{self, BatchOptions, BatchState};
-use crate::solver::cpu::{Integrator, TimeStepping, batch::record_contact};
-use crate::solver::gpu::{BatchKernel, BatchOutcome, GpuContext, Precision};
+use crate::numerics::SolverOptions;
+use crate::reference::{Integrator, TimeStepping};
 
 /// Where to run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -174,7 +175,7 @@ impl Engine {
             Self::Gpu { ctx, kernel, .. } => kernel.run(ctx, &batch, steps, &options),
             _ => {
                 let mut st = BatchState::<f64>::new(&batch);
-                batch::run(&batch, &batch.operators, &mut st, steps, &options);
+                moreau_jean_pgs::run(&batch, &batch.operators, &mut st, steps, &options);
                 Ok(BatchOutcome {
                     state: st.state,
                     counters: st.counters,
@@ -258,10 +259,7 @@ fn reference(
                     extremes[0] = extremes[0].max(lcp.residual);
                     counters.max_iterations = counters.max_iterations.max(lcp.iterations as u32);
                 }
-                record_contact(
-                    &mut counters,
-                    sim.lambda().iter().zip(&equality).any(|(&l, &eq)| !eq && l > 0.0),
-                );
+                counters.record_contact(sim.lambda().iter().zip(&equality).any(|(&l, &eq)| !eq && l > 0.0));
             }
             let sample = sim.sample()?;
             let state: Vec<f64> = sample.q.iter().chain(sample.v.iter()).copied().collect();

@@ -31,6 +31,7 @@
 //! assert_eq!(stats.columns["height"].count, 64);
 //! ```
 
+mod atomic;
 mod engine;
 pub mod output;
 pub mod plots;
@@ -51,9 +52,9 @@ pub use scenario::Scenario;
 pub use stats::Statistics;
 pub use table::Table;
 
-use crate::assemble::layout::{HealthCounters, NON_FINITE, NOT_CONVERGED};
+use crate::batch::BatchOutcome;
+use crate::batch::layout::{HealthCounters, NON_FINITE, NOT_CONVERGED};
 use crate::error::{Error, Result};
-use crate::solver::gpu::BatchOutcome;
 use template::SampledScene;
 
 /// How to run an ensemble.

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use plotters::prelude::*;
 
-use super::output::write_atomically;
+use super::atomic::write_atomically;
 use super::stats::ColumnStats;
 use super::table::Table;
 use crate::error::{Error, Result};

@@ -29,10 +29,10 @@ use serde::{Deserialize, Serialize};
 use super::sampling::scene_rng;
 use super::template::{SampledScene, SceneSpec};
 use crate::error::{Error, Result};
-use crate::model::check;
-use crate::solver::SolverKind;
-use crate::solver::cpu::Stabilization;
-use crate::solver::moreau_jean::{Activation, MoreauJeanOSI};
+use crate::numerics::SolverKind;
+use crate::scheme::Stabilization;
+use crate::scheme::moreau_jean::{Activation, MoreauJeanOSI};
+use crate::validate;
 
 /// A Monte Carlo ensemble: N scenes drawn from one template.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -229,12 +229,12 @@ impl Scenario {
     /// Checks the numbers and builds scene 0 (which checks the template's parameters).
     pub fn validate(&self) -> Result<()> {
         let t = &self.time;
-        check::scalar("time step h", t.step, t.step > 0.0, "must be > 0")?;
-        check::scalar("final time", t.final_time, t.final_time > 0.0, "must be > 0")?;
+        validate::scalar("time step h", t.step, t.step > 0.0, "must be > 0")?;
+        validate::scalar("final time", t.final_time, t.final_time > 0.0, "must be > 0")?;
         MoreauJeanOSI::new(t.theta, t.gamma)?;
         self.stabilization().check()?;
         if let Some(tol) = self.solver.tolerance {
-            check::scalar("solver tolerance", tol, tol > 0.0, "must be > 0")?;
+            validate::scalar("solver tolerance", tol, tol > 0.0, "must be > 0")?;
         }
         if self.scenes == 0 {
             return Err(Error::Scenario {

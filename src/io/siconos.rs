@@ -17,7 +17,7 @@ use std::path::Path;
 use nalgebra::{DMatrix, DVector};
 
 use crate::error::{Error, Result};
-use crate::solver::{LinearComplementarityProblem, MixedLinearComplementarityProblem};
+use crate::numerics::{LinearComplementarityProblem, MixedLinearComplementarityProblem};
 
 /// A cursor over the whitespace-separated tokens of one file.
 struct Tokens<'a> {

@@ -11,9 +11,9 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::check;
 use super::force::{ExternalForce, Force, Harmonic, MassFn};
 use crate::error::Result;
+use crate::validate;
 
 /// A linear time-invariant Lagrangian system `M v̇ + C v + K q = F_ext(t) + p`.
 pub struct LagrangianLinearTIDS {
@@ -30,10 +30,10 @@ impl LagrangianLinearTIDS {
     /// (symmetric positive definite); K, C and F_ext start at zero.
     pub fn new(q0: DVector<f64>, v0: DVector<f64>, mass: DMatrix<f64>) -> Result<Self> {
         let n = q0.len();
-        check::finite_vector("LagrangianLinearTIDS: q0", &q0)?;
-        check::vector("LagrangianLinearTIDS: v0", &v0, n)?;
-        check::matrix("LagrangianLinearTIDS: mass M", &mass, n, n)?;
-        check::symmetric_positive_definite("LagrangianLinearTIDS: mass M", &mass)?;
+        validate::finite_vector("LagrangianLinearTIDS: q0", &q0)?;
+        validate::vector("LagrangianLinearTIDS: v0", &v0, n)?;
+        validate::matrix("LagrangianLinearTIDS: mass M", &mass, n, n)?;
+        validate::symmetric_positive_definite("LagrangianLinearTIDS: mass M", &mass)?;
         let zero = DMatrix::zeros(n, n);
         Ok(Self {
             q0,
@@ -47,14 +47,14 @@ impl LagrangianLinearTIDS {
 
     /// Sets the stiffness K (n × n).
     pub fn with_stiffness(mut self, k: DMatrix<f64>) -> Result<Self> {
-        check::matrix("LagrangianLinearTIDS: stiffness K", &k, self.ndof(), self.ndof())?;
+        validate::matrix("LagrangianLinearTIDS: stiffness K", &k, self.ndof(), self.ndof())?;
         self.stiffness = k;
         Ok(self)
     }
 
     /// Sets the damping C (n × n).
     pub fn with_damping(mut self, c: DMatrix<f64>) -> Result<Self> {
-        check::matrix("LagrangianLinearTIDS: damping C", &c, self.ndof(), self.ndof())?;
+        validate::matrix("LagrangianLinearTIDS: damping C", &c, self.ndof(), self.ndof())?;
         self.damping = c;
         Ok(self)
     }
@@ -102,7 +102,7 @@ pub struct LagrangianDS {
 impl LagrangianDS {
     /// A system with a constant mass matrix (symmetric positive definite).
     pub fn new(q0: DVector<f64>, v0: DVector<f64>, mass: DMatrix<f64>) -> Result<Self> {
-        check::symmetric_positive_definite("LagrangianDS: mass M", &mass)?;
+        validate::symmetric_positive_definite("LagrangianDS: mass M", &mass)?;
         let constant = mass.clone();
         let mut ds = Self::with_mass_fn(q0, v0, move |_| mass.clone())?;
         ds.constant_mass = Some(constant);
@@ -116,11 +116,11 @@ impl LagrangianDS {
         mass: impl Fn(&DVector<f64>) -> DMatrix<f64> + Send + Sync + 'static,
     ) -> Result<Self> {
         let n = q0.len();
-        check::finite_vector("LagrangianDS: q0", &q0)?;
-        check::vector("LagrangianDS: v0", &v0, n)?;
+        validate::finite_vector("LagrangianDS: q0", &q0)?;
+        validate::vector("LagrangianDS: v0", &v0, n)?;
         let m0 = mass(&q0);
-        check::matrix("LagrangianDS: mass M(q0)", &m0, n, n)?;
-        check::symmetric_positive_definite("LagrangianDS: mass M(q0)", &m0)?;
+        validate::matrix("LagrangianDS: mass M(q0)", &m0, n, n)?;
+        validate::symmetric_positive_definite("LagrangianDS: mass M(q0)", &m0)?;
         Ok(Self {
             q0,
             v0,
@@ -176,8 +176,8 @@ impl FirstOrderLinearDS {
     /// A system with initial state `x0` and constant matrix `a`; b starts at zero.
     pub fn new(x0: DVector<f64>, a: DMatrix<f64>) -> Result<Self> {
         let n = x0.len();
-        check::finite_vector("FirstOrderLinearDS: x0", &x0)?;
-        check::matrix("FirstOrderLinearDS: A", &a, n, n)?;
+        validate::finite_vector("FirstOrderLinearDS: x0", &x0)?;
+        validate::matrix("FirstOrderLinearDS: A", &a, n, n)?;
         Ok(Self {
             x0,
             a,
@@ -187,7 +187,7 @@ impl FirstOrderLinearDS {
 
     /// Sets the constant term b.
     pub fn with_b(mut self, b: DVector<f64>) -> Result<Self> {
-        check::vector("FirstOrderLinearDS: b", &b, self.x0.len())?;
+        validate::vector("FirstOrderLinearDS: b", &b, self.x0.len())?;
         self.b = b;
         Ok(self)
     }

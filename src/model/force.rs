@@ -3,8 +3,8 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::check;
 use crate::error::Result;
+use crate::validate;
 
 /// A configuration-dependent mass matrix M(q).
 pub type MassFn = Box<dyn Fn(&DVector<f64>) -> DMatrix<f64> + Send + Sync>;
@@ -42,25 +42,25 @@ impl ExternalForce {
     }
 
     pub(crate) fn constant(what: &str, f: DVector<f64>, n: usize) -> Result<Self> {
-        check::vector(what, &f, n)?;
+        validate::vector(what, &f, n)?;
         Ok(Self::Constant(f))
     }
 
     pub(crate) fn function(what: &str, f: Box<dyn Fn(f64) -> DVector<f64> + Send + Sync>, n: usize) -> Result<Self> {
-        check::vector(what, &f(0.0), n)?;
+        validate::vector(what, &f(0.0), n)?;
         Ok(Self::Function(f))
     }
 
     pub(crate) fn harmonic(what: &str, force: Harmonic, n: usize) -> Result<Self> {
-        check::vector(&format!("{what}: constant part"), &force.constant, n)?;
-        check::vector(&format!("{what}: amplitude"), &force.amplitude, n)?;
-        check::scalar(
+        validate::vector(&format!("{what}: constant part"), &force.constant, n)?;
+        validate::vector(&format!("{what}: amplitude"), &force.amplitude, n)?;
+        validate::scalar(
             &format!("{what}: ω"),
             force.omega,
             force.omega.is_finite(),
             "must be finite",
         )?;
-        check::scalar(
+        validate::scalar(
             &format!("{what}: φ"),
             force.phase,
             force.phase.is_finite(),
@@ -86,7 +86,7 @@ impl ExternalForce {
             Self::Harmonic(h) => Ok(&h.constant + &h.amplitude * (h.omega * t + h.phase).cos()),
             Self::Function(f) => {
                 let value = f(t);
-                check::vector("F_ext(t)", &value, n)?;
+                validate::vector("F_ext(t)", &value, n)?;
                 Ok(value)
             }
         }
@@ -132,16 +132,16 @@ impl Force {
     /// Evaluates everything once at (q0, v0, 0) to check sizes.
     pub(crate) fn check(&self, what: &str, q0: &DVector<f64>, v0: &DVector<f64>) -> Result<()> {
         let n = q0.len();
-        check::vector(what, &(self.value)(q0, v0, 0.0), n)?;
+        validate::vector(what, &(self.value)(q0, v0, 0.0), n)?;
         let (dq, dv) = self.jacobians(q0, v0, 0.0)?;
-        check::matrix(&format!("{what} Jacobian ∂/∂q"), &dq, n, n)?;
-        check::matrix(&format!("{what} Jacobian ∂/∂v"), &dv, n, n)
+        validate::matrix(&format!("{what} Jacobian ∂/∂q"), &dq, n, n)?;
+        validate::matrix(&format!("{what} Jacobian ∂/∂v"), &dv, n, n)
     }
 
     /// f(q, v, t), checked to have the length of q and be finite.
     pub fn value(&self, q: &DVector<f64>, v: &DVector<f64>, t: f64) -> Result<DVector<f64>> {
         let f = (self.value)(q, v, t);
-        check::vector("force f(q, v, t)", &f, q.len())?;
+        validate::vector("force f(q, v, t)", &f, q.len())?;
         Ok(f)
     }
 
@@ -155,8 +155,8 @@ impl Force {
             Some(j) => j(q, v, t),
             None => central_difference(|x| (self.value)(q, x, t), v),
         };
-        check::matrix("force Jacobian ∂f/∂q", &dq, q.len(), q.len())?;
-        check::matrix("force Jacobian ∂f/∂v", &dv, q.len(), q.len())?;
+        validate::matrix("force Jacobian ∂f/∂q", &dq, q.len(), q.len())?;
+        validate::matrix("force Jacobian ∂f/∂v", &dv, q.len(), q.len())?;
         Ok((dq, dv))
     }
 }

@@ -2,10 +2,10 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::check;
 use super::nonsmooth_law::NonSmoothLaw;
 use super::relation::Relation;
 use crate::error::Result;
+use crate::validate;
 
 /// Index of a dynamical system in its [`Nsds`](super::Nsds).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -51,14 +51,14 @@ impl Interaction {
     /// y = h(q, t) of a Lagrangian relation, checked to have the law's size.
     pub fn output(&self, q: &DVector<f64>, t: f64) -> Result<DVector<f64>> {
         let y = self.relation.output(q, t)?;
-        check::vector(&format!("{}: output y", self.label()), &y, self.size())?;
+        validate::vector(&format!("{}: output y", self.label()), &y, self.size())?;
         Ok(y)
     }
 
     /// G0(q, t), checked to be (law size) × (coordinates).
     pub fn jacobian(&self, q: &DVector<f64>, t: f64) -> Result<DMatrix<f64>> {
         let g = self.relation.jacobian(q, t)?;
-        check::matrix(&format!("{}: Jacobian G0", self.label()), &g, self.size(), q.len())?;
+        validate::matrix(&format!("{}: Jacobian G0", self.label()), &g, self.size(), q.len())?;
         Ok(g)
     }
 

@@ -3,9 +3,9 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::check;
 use super::dynamical_system::{LagrangianDS, LagrangianLinearTIDS};
 use crate::error::Result;
+use crate::validate;
 
 /// The operators of `M(q) v̇ = F(t, q, v) + p`.
 pub trait LagrangianDynamics {
@@ -51,7 +51,7 @@ impl LagrangianDynamics for LagrangianLinearTIDS {
 impl LagrangianDynamics for LagrangianDS {
     fn mass(&self, q: &DVector<f64>) -> Result<DMatrix<f64>> {
         let m = (self.mass)(q);
-        check::matrix("LagrangianDS: mass M(q)", &m, q.len(), q.len())?;
+        validate::matrix("LagrangianDS: mass M(q)", &m, q.len(), q.len())?;
         Ok(m)
     }
 

@@ -2,7 +2,6 @@
 //! interactions and the [`Nsds`] of one scene. Every builder validates its input and
 //! returns a [`Result`](crate::Result).
 
-pub mod check;
 pub mod dynamical_system;
 pub mod force;
 pub mod interaction;

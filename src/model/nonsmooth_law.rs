@@ -1,7 +1,7 @@
 //! Non-smooth laws: the complementarity condition an interaction's (y, λ) must satisfy.
 
 use crate::error::{Error, Result};
-use crate::model::check;
+use crate::validate;
 
 /// Any non-smooth law.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -60,7 +60,7 @@ impl NewtonImpactNSL {
                 value: e,
             });
         }
-        check::scalar("NewtonImpactNSL size", size as f64, size > 0, "must be ≥ 1")?;
+        validate::scalar("NewtonImpactNSL size", size as f64, size > 0, "must be ≥ 1")?;
         Ok(Self { e, size })
     }
 
@@ -79,7 +79,7 @@ pub struct ComplementarityConditionNSL {
 impl ComplementarityConditionNSL {
     /// A condition on `size` rows.
     pub fn new(size: usize) -> Result<Self> {
-        check::scalar("ComplementarityConditionNSL size", size as f64, size > 0, "must be ≥ 1")?;
+        validate::scalar("ComplementarityConditionNSL size", size as f64, size > 0, "must be ≥ 1")?;
         Ok(Self { size })
     }
 }
@@ -93,7 +93,7 @@ pub struct EqualityConditionNSL {
 impl EqualityConditionNSL {
     /// An equality on `size` rows.
     pub fn new(size: usize) -> Result<Self> {
-        check::scalar("EqualityConditionNSL size", size as f64, size > 0, "must be ≥ 1")?;
+        validate::scalar("EqualityConditionNSL size", size as f64, size > 0, "must be ≥ 1")?;
         Ok(Self { size })
     }
 }

@@ -8,7 +8,7 @@ use super::interaction::{DsId, Interaction, InteractionId};
 use super::nonsmooth_law::NonSmoothLaw;
 use super::relation::Relation;
 use crate::error::{Error, Result};
-use crate::model::check;
+use crate::validate;
 
 /// The systems and interactions of one scene.
 #[derive(Default)]
@@ -104,7 +104,7 @@ impl Nsds {
             inter.output(&q0, 0.0)?;
             inter.relation.hdot(&q0, 0.0, m)?;
             if let Some(d) = inter.relation.compliance() {
-                check::matrix(&format!("{what}: compliance"), d, m, m)?;
+                validate::matrix(&format!("{what}: compliance"), d, m, m)?;
             }
         } else {
             inter.relation.first_order_operators(0.0)?.check(&what, m, n)?;

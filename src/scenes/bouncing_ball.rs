@@ -8,8 +8,8 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::error::Result;
 use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
-use crate::solver::cpu::{Integrator, TimeStepping};
-use crate::solver::moreau_jean::MoreauJeanOSI;
+use crate::reference::{Integrator, TimeStepping};
+use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// Parameters of the bouncing ball (defaults: Siconos's BouncingBallTS).
 #[derive(Clone, Copy, Debug, PartialEq)]

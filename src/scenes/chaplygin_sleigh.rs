@@ -20,8 +20,8 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::error::Result;
 use crate::model::{EqualityConditionNSL, LagrangianLinearTIDS, Nsds, PfaffianR};
-use crate::solver::cpu::{Integrator, TimeStepping};
-use crate::solver::moreau_jean::MoreauJeanOSI;
+use crate::reference::{Integrator, TimeStepping};
+use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// Parameters of the sleigh (defaults: m = 1 kg, I = 0.1 kg m², a = 0.5 m, u₀ = 0, ω₀ = 2 rad/s,
 /// φ₀ = 0, h = 10⁻³ s).

@@ -8,8 +8,8 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::error::Result;
 use crate::model::{ComplementarityConditionNSL, FirstOrderLinearTIR, Nsds};
-use crate::solver::cpu::{Integrator, TimeStepping};
-use crate::solver::euler_moreau::EulerMoreauOSI;
+use crate::reference::{Integrator, TimeStepping};
+use crate::scheme::euler_moreau::EulerMoreauOSI;
 
 /// Parameters of the circuit (defaults: Siconos's CircuitRLCD).
 #[derive(Clone, Copy, Debug, PartialEq)]

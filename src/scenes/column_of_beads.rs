@@ -9,8 +9,8 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::error::Result;
 use crate::model::{DsId, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
-use crate::solver::cpu::{Integrator, TimeStepping, Trajectory};
-use crate::solver::moreau_jean::MoreauJeanOSI;
+use crate::reference::{Integrator, TimeStepping, Trajectory};
+use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// Parameters of the column (defaults: Siconos's ColumnOfBeadsTS).
 #[derive(Clone, Copy, Debug, PartialEq)]

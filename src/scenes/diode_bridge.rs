@@ -11,8 +11,8 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::error::Result;
 use crate::model::{ComplementarityConditionNSL, FirstOrderLinearDS, FirstOrderLinearTIR, Nsds};
-use crate::solver::cpu::{Integrator, TimeStepping};
-use crate::solver::euler_moreau::EulerMoreauOSI;
+use crate::reference::{Integrator, TimeStepping};
+use crate::scheme::euler_moreau::EulerMoreauOSI;
 
 /// The LC oscillator of Siconos's circuit examples: x = (capacitor voltage, inductor
 /// current), `ẋ = A x + r` with A = [[0, −1/C], [1/L, 0]], starting at (voltage, 0).

@@ -9,8 +9,8 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::error::{Error, Result};
 use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds, SphereSphereR};
-use crate::solver::cpu::{Integrator, TimeStepping};
-use crate::solver::moreau_jean::MoreauJeanOSI;
+use crate::reference::{Integrator, TimeStepping};
+use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// A pile of discs in a box.
 #[derive(Clone, Debug, PartialEq)]

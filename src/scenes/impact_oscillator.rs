@@ -12,8 +12,8 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::error::Result;
 use crate::model::{Harmonic, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
-use crate::solver::cpu::{Integrator, TimeStepping};
-use crate::solver::moreau_jean::MoreauJeanOSI;
+use crate::reference::{Integrator, TimeStepping};
+use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// Parameters of the impact oscillator (defaults: m = 1, k = 1, c = 0, A = 1, ω = 0.8, φ = 0,
 /// gap g = 1, e = 0.8, at rest at x = 0, h = 10⁻³).

@@ -9,8 +9,8 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::error::Result;
 use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
-use crate::solver::cpu::{Integrator, TimeStepping};
-use crate::solver::moreau_jean::{Activation, MoreauJeanOSI};
+use crate::reference::{Integrator, TimeStepping};
+use crate::scheme::moreau_jean::{Activation, MoreauJeanOSI};
 
 /// Parameters of the bar (defaults: Siconos's `UserDefinedParameter-ref.hpp`).
 #[derive(Clone, Copy, Debug, PartialEq)]

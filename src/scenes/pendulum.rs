@@ -15,8 +15,8 @@ use crate::model::{
     CoordinateVectorConstraint, EqualityConditionNSL, InteractionId, LagrangianLinearTIDS, LagrangianLinearTIR,
     NewtonImpactNSL, Nsds,
 };
-use crate::solver::cpu::{Integrator, Stabilization, TimeStepping};
-use crate::solver::moreau_jean::MoreauJeanOSI;
+use crate::reference::{Integrator, Stabilization, TimeStepping};
+use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// A vertical wall x = `position` that the mass stays to the right of.
 #[derive(Clone, Copy, Debug, PartialEq)]

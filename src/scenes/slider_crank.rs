@@ -19,8 +19,8 @@ use crate::error::Result;
 use crate::model::{
     CoordinateVectorConstraint, EqualityConditionNSL, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds,
 };
-use crate::solver::cpu::{Integrator, Stabilization, TimeStepping};
-use crate::solver::moreau_jean::MoreauJeanOSI;
+use crate::reference::{Integrator, Stabilization, TimeStepping};
+use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// Parameters of the slider–crank (defaults: r = 0.1 m, l = 0.3 m, m_A = m_B = 1 kg, crank at
 /// φ₀ = π/2 turning at ω₀ = 10 rad/s towards the stop at x_s = 0.38 m, e = 0.8, h = 10⁻⁴ s,

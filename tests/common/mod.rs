@@ -51,10 +51,10 @@ pub fn compare_with_reference(name: &str, reference: &nalgebra::DMatrix<f64>, ro
 
 /// The GPU context shared by a test binary: `None` (after a printed notice) when there is
 /// no adapter, except under `RICOCHET_REQUIRE_GPU=1`, where that fails the test.
-pub fn gpu() -> Option<&'static ricochet::solver::gpu::GpuContext> {
-    static CONTEXT: std::sync::OnceLock<Option<ricochet::solver::gpu::GpuContext>> = std::sync::OnceLock::new();
+pub fn gpu() -> Option<&'static ricochet::batch::gpu::GpuContext> {
+    static CONTEXT: std::sync::OnceLock<Option<ricochet::batch::gpu::GpuContext>> = std::sync::OnceLock::new();
     CONTEXT
-        .get_or_init(|| match ricochet::solver::gpu::GpuContext::new() {
+        .get_or_init(|| match ricochet::batch::gpu::GpuContext::new() {
             Ok(ctx) => Some(ctx),
             Err(e) if std::env::var("RICOCHET_REQUIRE_GPU").is_ok_and(|v| v == "1") => {
                 panic!("RICOCHET_REQUIRE_GPU=1 but {e}")

@@ -8,7 +8,7 @@ use nalgebra::{DMatrix, DVector};
 
 use super::LagrangianLinearTIR;
 use crate::error::{Error, Result};
-use crate::model::check;
+use crate::validate;
 
 /// The gap between two spheres of radii summing to ρ, centres x₀ and x₁:
 /// ```text
@@ -36,7 +36,7 @@ impl SphereSphereR {
     /// Between a system of `n` coordinates and a sphere fixed at `centre` (`dim` entries).
     pub fn fixed(dim: usize, n: usize, centre: &[f64], radii: f64) -> Result<Self> {
         Self::checked(dim, [0, n], [0.0; 3], radii)?;
-        check::vector("SphereSphereR: fixed centre", &DVector::from_column_slice(centre), dim)?;
+        validate::vector("SphereSphereR: fixed centre", &DVector::from_column_slice(centre), dim)?;
         let mut c = [0.0; 3];
         c[..dim].copy_from_slice(centre);
         Self::checked(dim, [0, n], c, radii)
@@ -53,7 +53,7 @@ impl SphereSphereR {
         if coordinates[1] < dim || (coordinates[0] != 0 && coordinates[0] < dim) {
             return Err(unsupported("each sphere's system needs at least `dim` coordinates"));
         }
-        check::scalar("SphereSphereR: r₀ + r₁", radii, radii >= 0.0, "must be finite and ≥ 0")?;
+        validate::scalar("SphereSphereR: r₀ + r₁", radii, radii >= 0.0, "must be finite and ≥ 0")?;
         Ok(Self {
             dim,
             coordinates,
@@ -104,9 +104,9 @@ impl LagrangianLinearTIR {
     /// of `ndof`) and the plane n·x = d, on the side n points to: y = n·x − d − r (n is
     /// normalised here).
     pub fn sphere_plane(dim: usize, ndof: usize, normal: &[f64], d: f64, radius: f64) -> Result<Self> {
-        check::vector("sphere–plane normal", &DVector::from_column_slice(normal), dim)?;
+        validate::vector("sphere–plane normal", &DVector::from_column_slice(normal), dim)?;
         let length = normal.iter().map(|x| x * x).sum::<f64>().sqrt();
-        check::scalar("sphere–plane normal length", length, length > 0.0, "must be > 0")?;
+        validate::scalar("sphere–plane normal length", length, length > 0.0, "must be > 0")?;
         if ndof < dim {
             return Err(Error::Unsupported {
                 what: "sphere–plane relation".into(),

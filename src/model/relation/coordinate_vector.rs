@@ -21,7 +21,7 @@
 use nalgebra::{DMatrix, DVector};
 
 use crate::error::{Error, Result};
-use crate::model::check;
+use crate::validate;
 
 /// A user constraint function c(t, q) (q: the markers' coordinates, concatenated).
 pub type UserConstraintFn = Box<dyn Fn(f64, &DVector<f64>) -> DVector<f64> + Send + Sync>;
@@ -333,10 +333,10 @@ impl CoordinateVectorBuilder {
             if m.nrows() == 0 && m.ncols() == 0 {
                 continue;
             }
-            check::matrix(&format!("{name}: {label}"), m, n_ae, self.coordinates[k])?;
+            validate::matrix(&format!("{name}: {label}"), m, n_ae, self.coordinates[k])?;
         }
         let offset = self.offset.unwrap_or_else(|| DVector::zeros(n_ae));
-        check::vector(&format!("{name}: offset"), &offset, n_ae)?;
+        validate::vector(&format!("{name}: offset"), &offset, n_ae)?;
         let full = |m: &Option<DMatrix<f64>>, k: usize| match m {
             Some(m) if m.nrows() > 0 => m.clone(),
             _ => DMatrix::zeros(n_ae, self.coordinates[k]),

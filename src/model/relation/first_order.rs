@@ -5,7 +5,7 @@
 use nalgebra::{DMatrix, DVector};
 
 use crate::error::Result;
-use crate::model::check;
+use crate::validate;
 
 /// The operators (C, D, B, e) of a first-order linear relation at one time.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,10 +23,10 @@ pub struct FirstOrderOperators {
 impl FirstOrderOperators {
     /// Checks the shapes against the relation size m and the state size n.
     pub(crate) fn check(&self, what: &str, m: usize, n: usize) -> Result<()> {
-        check::matrix(&format!("{what}: C"), &self.c, m, n)?;
-        check::matrix(&format!("{what}: D"), &self.d, m, m)?;
-        check::matrix(&format!("{what}: B"), &self.b, n, m)?;
-        check::vector(&format!("{what}: e"), &self.e, m)
+        validate::matrix(&format!("{what}: C"), &self.c, m, n)?;
+        validate::matrix(&format!("{what}: D"), &self.d, m, m)?;
+        validate::matrix(&format!("{what}: B"), &self.b, n, m)?;
+        validate::vector(&format!("{what}: e"), &self.e, m)
     }
 }
 

@@ -6,7 +6,7 @@
 use nalgebra::{DMatrix, DVector};
 
 use crate::error::Result;
-use crate::model::check;
+use crate::validate;
 
 /// y = h(q), as a closure.
 pub type OutputFn = Box<dyn Fn(&DVector<f64>) -> DVector<f64> + Send + Sync>;
@@ -34,8 +34,8 @@ impl LagrangianLinearTIR {
 
     /// `y = H q + b`.
     pub fn with_offset(h: DMatrix<f64>, b: DVector<f64>) -> Result<Self> {
-        check::finite_matrix("LagrangianLinearTIR: H", &h)?;
-        check::vector("LagrangianLinearTIR: b", &b, h.nrows())?;
+        validate::finite_matrix("LagrangianLinearTIR: H", &h)?;
+        validate::vector("LagrangianLinearTIR: b", &b, h.nrows())?;
         Ok(Self { h, b })
     }
 }
@@ -100,9 +100,9 @@ impl LagrangianCompliantLinearTIR {
     /// From H, b and the compliance D (m × m).
     pub fn new(h: DMatrix<f64>, b: DVector<f64>, compliance: DMatrix<f64>) -> Result<Self> {
         let m = h.nrows();
-        check::finite_matrix("LagrangianCompliantLinearTIR: H", &h)?;
-        check::vector("LagrangianCompliantLinearTIR: b", &b, m)?;
-        check::matrix("LagrangianCompliantLinearTIR: compliance D", &compliance, m, m)?;
+        validate::finite_matrix("LagrangianCompliantLinearTIR: H", &h)?;
+        validate::vector("LagrangianCompliantLinearTIR: b", &b, m)?;
+        validate::matrix("LagrangianCompliantLinearTIR: compliance D", &compliance, m, m)?;
         Ok(Self { h, b, compliance })
     }
 }

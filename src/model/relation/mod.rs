@@ -10,7 +10,7 @@ pub mod pfaffian;
 use nalgebra::{DMatrix, DVector};
 
 use crate::error::Result;
-use crate::model::check;
+use crate::validate;
 pub use contact::SphereSphereR;
 pub use coordinate_vector::{CoordinateVectorBuilder, CoordinateVectorConstraint, CoordinateVectorOutputs};
 pub use first_order::{FirstOrderLinearR, FirstOrderLinearTIR, FirstOrderOperators};
@@ -97,7 +97,7 @@ impl Relation {
                 return Err(not_lagrangian());
             }
         };
-        check::finite_vector("relation output y = h(q, t)", &y)?;
+        validate::finite_vector("relation output y = h(q, t)", &y)?;
         Ok(y)
     }
 
@@ -115,7 +115,7 @@ impl Relation {
                 return Err(not_lagrangian());
             }
         };
-        check::finite_matrix("relation Jacobian G0(q, t)", &g)?;
+        validate::finite_matrix("relation Jacobian G0(q, t)", &g)?;
         Ok(g)
     }
 
@@ -124,12 +124,12 @@ impl Relation {
         match self {
             Self::CoordinateVector(c) => {
                 let hdot = c.hdot(q, t);
-                check::vector("CoordinateVectorConstraint: −v_off", &hdot, size)?;
+                validate::vector("CoordinateVectorConstraint: −v_off", &hdot, size)?;
                 Ok(hdot)
             }
             Self::LagrangianRheonomousR(r) => {
                 let hdot = (r.hdot)(q, t);
-                check::vector("LagrangianRheonomousR: ∂h/∂t", &hdot, size)?;
+                validate::vector("LagrangianRheonomousR: ∂h/∂t", &hdot, size)?;
                 Ok(hdot)
             }
             _ => Ok(DVector::zeros(size)),

@@ -1,0 +1,7 @@
+//! The CPU twins of the WGSL kernels: the same stages in the same order over the same
+//! layout, generic over f32 and f64. They are the CPU backend of ensembles and the yardstick
+//! of the kernels.
+
+pub mod chain_jacobi;
+pub mod lanes;
+pub mod moreau_jean_pgs;

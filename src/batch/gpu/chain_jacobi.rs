@@ -1,0 +1,173 @@
+//! Runs a [`BeadChain`] — one large scene — contact-parallel on the device: one invocation
+//! per contact or bead, relaxed Jacobi with ping-pong λ buffers, every dispatch of the run
+//! recorded into one command buffer, and only z, v and the residuals read back.
+//!
+//! [`BeadChain`]: crate::batch::BeadChain
+
+use super::buffers::{bind_group, read_back, storage, uniform};
+use super::{GpuContext, Precision, shaders};
+use crate::batch::BeadChain;
+use crate::batch::ChainOptions;
+use crate::error::{Error, Result};
+
+/// The chain after a run, widened to f64.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChainOutcome {
+    /// Heights.
+    pub z: Vec<f64>,
+    /// Velocities.
+    pub v: Vec<f64>,
+    /// Worst natural-map residual max_i |λ_i − max(0, λ_i − w_i)| of any step.
+    pub residual: f64,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct ChainParams {
+    beads: u32,
+    pad: [u32; 3],
+}
+
+fn layout_entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
+/// Advances `chain` by `steps` steps on the device in `precision`.
+pub fn run_chain(
+    ctx: &GpuContext,
+    chain: &BeadChain,
+    precision: Precision,
+    steps: u32,
+    options: &ChainOptions,
+) -> Result<ChainOutcome> {
+    chain.check()?;
+    options.check()?;
+    if precision == Precision::F64 && !ctx.supports_f64() {
+        return Err(Error::Unsupported {
+            what: ctx.adapter_name(),
+            reason: "has no SHADER_F64: use f32".into(),
+        });
+    }
+    let n = chain.len();
+    let too_large = || Error::Unsupported {
+        what: format!("a chain of {n} beads"),
+        reason: "does not fit one binding or one 65 535-workgroup dispatch".into(),
+    };
+    let groups = u32::try_from(n.div_ceil(64))
+        .ok()
+        .filter(|&g| g <= 65_535)
+        .ok_or_else(too_large)?;
+    if (n * precision.size()) as u64 > ctx.max_binding_bytes() {
+        return Err(too_large());
+    }
+    let read_write = wgpu::BufferBindingType::Storage { read_only: false };
+    let mut entries = vec![layout_entry(0, wgpu::BufferBindingType::Uniform)];
+    entries.push(layout_entry(1, wgpu::BufferBindingType::Storage { read_only: true }));
+    entries.extend((2..9).map(|b| layout_entry(b, read_write)));
+    let bind_layout = ctx.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("chain"),
+        entries: &entries,
+    });
+    let pipeline_layout = ctx.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("chain"),
+        bind_group_layouts: &[Some(&bind_layout)],
+        immediate_size: 0,
+    });
+    let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let module = ctx.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("chain_jacobi"),
+        source: wgpu::ShaderSource::Wgsl(shaders::chain_jacobi(precision).into()),
+    });
+    let pipeline = |entry: &str| {
+        ctx.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(entry),
+            layout: Some(&pipeline_layout),
+            module: &module,
+            entry_point: Some(entry),
+            compilation_options: Default::default(),
+            cache: None,
+        })
+    };
+    let (prepare, sweep, update) = (pipeline("prepare"), pipeline("sweep"), pipeline("update"));
+    if let Some(error) = pollster::block_on(scope.pop()) {
+        return Err(Error::Gpu(format!("the chain kernel does not compile: {error}")));
+    }
+
+    let params = uniform(
+        ctx,
+        "params",
+        bytemuck::bytes_of(&ChainParams {
+            beads: n as u32,
+            pad: [0; 3],
+        }),
+    );
+    let coefficients = [
+        options.step,
+        options.theta,
+        options.gamma,
+        options.omega,
+        1.0 / chain.mass,
+        chain.radius,
+        chain.gravity,
+        chain.restitution,
+    ];
+    let zeros = precision.bytes(&vec![0.0; n]);
+    let buffers = [
+        storage(ctx, "coefficients", &precision.bytes(&coefficients)),
+        storage(ctx, "z", &precision.bytes(&chain.z)),
+        storage(ctx, "v", &precision.bytes(&chain.v)),
+        storage(ctx, "lcp_q", &zeros),
+        storage(ctx, "lambda_a", &zeros),
+        storage(ctx, "lambda_b", &zeros),
+        storage(ctx, "active", bytemuck::cast_slice(&vec![0u32; n])),
+        storage(ctx, "residual", &zeros),
+    ];
+    // Group A reads λ from lambda_a and writes lambda_b; group B the other way round.
+    let group = |swap: bool| {
+        let mut resources: Vec<&wgpu::Buffer> = buffers.iter().collect();
+        if swap {
+            resources.swap(4, 5);
+        }
+        bind_group(ctx, "chain", &bind_layout, &params, &resources)
+    };
+    let (a, b) = (group(false), group(true));
+    let mut encoder = ctx
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("chain") });
+    {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("chain"),
+            timestamp_writes: None,
+        });
+        for _ in 0..steps {
+            pass.set_pipeline(&prepare);
+            pass.set_bind_group(0, &a, &[]);
+            pass.dispatch_workgroups(groups, 1, 1);
+            pass.set_pipeline(&sweep);
+            for k in 0..options.sweeps {
+                pass.set_bind_group(0, if k.is_multiple_of(2) { &a } else { &b }, &[]);
+                pass.dispatch_workgroups(groups, 1, 1);
+            }
+            // The latest λ is in lambda_a after an even number of sweeps.
+            pass.set_pipeline(&update);
+            pass.set_bind_group(0, if options.sweeps.is_multiple_of(2) { &a } else { &b }, &[]);
+            pass.dispatch_workgroups(groups, 1, 1);
+        }
+    }
+    let [z, v, residual] = read_back(ctx, encoder, [&buffers[1], &buffers[2], &buffers[7]]);
+    let residual = precision.values(&residual?).into_iter().fold(0.0, f64::max);
+    Ok(ChainOutcome {
+        z: precision.values(&z?),
+        v: precision.values(&v?),
+        residual,
+    })
+}

@@ -1,0 +1,60 @@
+//! The GPU engine: the only module that touches wgpu. [`GpuContext`] opens a device,
+//! [`shaders`] composes the WGSL kernels, [`moreau_jean_pgs`] runs a [`SceneBatch`] on the device.
+//!
+//! [`SceneBatch`]: crate::batch::SceneBatch
+
+mod buffers;
+pub mod chain_jacobi;
+pub mod context;
+pub mod moreau_jean_pgs;
+pub mod shaders;
+
+pub use chain_jacobi::{ChainOutcome, run_chain};
+pub use context::{ADAPTER_VAR, AdapterSummary, GpuContext, list_adapters};
+pub use moreau_jean_pgs::{BatchKernel, run_batch};
+
+/// Value type of the GPU kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Precision {
+    /// 32-bit floats (every adapter).
+    F32,
+    /// 64-bit floats (adapters with `SHADER_F64`, such as lavapipe).
+    F64,
+}
+
+impl Precision {
+    /// Bytes per value.
+    pub fn size(self) -> usize {
+        match self {
+            Self::F32 => 4,
+            Self::F64 => 8,
+        }
+    }
+
+    /// The most negative finite value (the seed of running maxima).
+    pub(crate) fn lowest(self) -> f64 {
+        match self {
+            Self::F32 => f64::from(f32::MIN),
+            Self::F64 => f64::MIN,
+        }
+    }
+
+    /// `values` in this precision, as bytes.
+    pub(crate) fn bytes(self, values: &[f64]) -> Vec<u8> {
+        match self {
+            Self::F32 => bytemuck::cast_slice(&values.iter().map(|&x| x as f32).collect::<Vec<f32>>()).to_vec(),
+            Self::F64 => bytemuck::cast_slice(values).to_vec(),
+        }
+    }
+
+    /// Values of this precision read from bytes, widened to f64.
+    pub(crate) fn values(self, bytes: &[u8]) -> Vec<f64> {
+        match self {
+            Self::F32 => bytemuck::pod_collect_to_vec::<u8, f32>(bytes)
+                .into_iter()
+                .map(f64::from)
+                .collect(),
+            Self::F64 => bytemuck::pod_collect_to_vec::<u8, f64>(bytes),
+        }
+    }
+}

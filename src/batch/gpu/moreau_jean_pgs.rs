@@ -1,0 +1,273 @@
+//! Runs a [`SceneBatch`] on the device: the batch is split into chunks that fit the
+//! adapter's binding limit; each chunk is uploaded once, stepped by dispatches recorded into
+//! one command buffer (the time loop runs inside the kernel, `steps_per_dispatch` steps per
+//! dispatch), and only its final state and health are read back.
+
+use super::buffers::{bind_group, read_back, storage, uniform};
+use super::shaders::{self, KernelSizes};
+use super::{GpuContext, Precision};
+use crate::batch::BatchOptions;
+use crate::batch::BatchOutcome;
+use crate::batch::SceneBatch;
+use crate::batch::layout::{HAS_NONLINEAR, HealthCounters};
+use crate::error::{Error, Result};
+
+/// Loop iterations one invocation may run per dispatch on a CPU adapter. Lavapipe's loop
+/// limiter (65 535 iterations per invocation, all loops together) silently cuts longer
+/// kernels short, so on CPU adapters long runs are cut into dispatches of about this much
+/// work. On every adapter each scene's completed step count is checked after a run; a chunk
+/// that stopped early is run again from its initial state with half as many steps per
+/// dispatch.
+pub const CPU_ADAPTER_LOOP_BUDGET: u32 = 30_000;
+/// At most this many steps per dispatch.
+pub const MAX_STEPS_PER_DISPATCH: u32 = 1000;
+/// The largest scene (degrees of freedom, contacts) the scene-parallel kernel takes: its
+/// state and scratch live in private arrays of one invocation.
+pub const MAX_SCENE_SIZE: (usize, usize) = (64, 64);
+
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct Params {
+    scenes: u32,
+    steps: u32,
+    max_iterations: u32,
+    stride: u32,
+}
+
+/// The kernel for one precision, compiled for each scene size it meets (private arrays of
+/// a power of two ≥ 4 entries) and kept; build once, run many batches.
+pub struct BatchKernel {
+    precision: Precision,
+    pipelines: std::sync::Mutex<std::collections::HashMap<KernelSizes, std::sync::Arc<wgpu::ComputePipeline>>>,
+}
+
+impl BatchKernel {
+    /// A kernel in `precision`; fails when the adapter lacks f64.
+    pub fn new(ctx: &GpuContext, precision: Precision) -> Result<Self> {
+        if precision == Precision::F64 && !ctx.supports_f64() {
+            return Err(Error::Unsupported {
+                what: ctx.adapter_name(),
+                reason: "has no SHADER_F64: use f32".into(),
+            });
+        }
+        Ok(Self {
+            precision,
+            pipelines: Default::default(),
+        })
+    }
+
+    /// The pipeline for the scene sizes of `batch`, compiled on first use: private arrays of
+    /// a power of two ≥ 4 entries, and fixed sizes when every scene has the same.
+    fn pipeline(&self, ctx: &GpuContext, batch: &SceneBatch) -> Result<std::sync::Arc<wgpu::ComputePipeline>> {
+        let (n, m) = batch.max_sizes();
+        let uniform = batch
+            .headers
+            .windows(2)
+            .all(|w| (w[0].ndof, w[0].ncontacts) == (w[1].ndof, w[1].ncontacts));
+        let key = KernelSizes {
+            max_dof: n.next_power_of_two().max(4),
+            max_contacts: m.next_power_of_two().max(4),
+            fixed_dof: if uniform { n } else { 0 },
+            fixed_contacts: if uniform { m } else { 0 },
+            nonlinear: batch.headers.iter().any(|h| h.flags & HAS_NONLINEAR != 0),
+        };
+        let mut pipelines = self
+            .pipelines
+            .lock()
+            .map_err(|_| Error::Gpu("kernel cache poisoned".into()))?;
+        if let Some(pipeline) = pipelines.get(&key) {
+            return Ok(pipeline.clone());
+        }
+        let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let module = ctx.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("moreau_jean_pgs"),
+            source: wgpu::ShaderSource::Wgsl(shaders::moreau_jean_pgs(self.precision, key).into()),
+        });
+        let pipeline = ctx.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("moreau_jean_pgs"),
+            layout: None,
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        if let Some(error) = pollster::block_on(scope.pop()) {
+            return Err(Error::Gpu(format!("the kernel does not compile: {error}")));
+        }
+        let pipeline = std::sync::Arc::new(pipeline);
+        pipelines.insert(key, pipeline.clone());
+        Ok(pipeline)
+    }
+
+    /// Steps every scene of `batch` `steps` times; `batch` is left as it was.
+    pub fn run(
+        &self,
+        ctx: &GpuContext,
+        batch: &SceneBatch,
+        steps: u32,
+        options: &BatchOptions,
+    ) -> Result<BatchOutcome> {
+        let precision = self.precision;
+        let (n_max, m_max) = MAX_SCENE_SIZE;
+        if let Some((s, h)) = batch
+            .headers
+            .iter()
+            .enumerate()
+            .find(|(_, h)| h.ndof as usize > n_max || h.ncontacts as usize > m_max)
+        {
+            return Err(Error::Unsupported {
+                what: format!("scene {s} ({} dof, {} contacts)", h.ndof, h.ncontacts),
+                reason: format!("the scene-parallel kernel takes at most {n_max} dof and {m_max} contacts per scene"),
+            });
+        }
+        let pipeline = self.pipeline(ctx, batch)?;
+        let max_bytes = usize::try_from(ctx.max_binding_bytes()).unwrap_or(usize::MAX);
+        let mut outcome = BatchOutcome {
+            state: Vec::new(),
+            counters: Vec::new(),
+            extremes: Vec::new(),
+        };
+        for range in batch.chunks(max_bytes, precision.size())? {
+            let chunk = batch.slice(range);
+            let cost = chunk
+                .headers
+                .iter()
+                .map(|h| h.cost_per_step())
+                .max()
+                .unwrap_or(1)
+                .max(1);
+            let mut per_dispatch = if ctx.is_cpu() {
+                CPU_ADAPTER_LOOP_BUDGET / cost
+            } else {
+                MAX_STEPS_PER_DISPATCH
+            };
+            per_dispatch = per_dispatch.clamp(1, MAX_STEPS_PER_DISPATCH);
+            let part = loop {
+                match run_chunk(ctx, &pipeline, &chunk, precision, steps, per_dispatch, options)? {
+                    Some(part) => break part,
+                    None if per_dispatch > 1 => per_dispatch /= 2,
+                    None => {
+                        return Err(Error::Gpu(
+                            "the kernel stops early even at one step per dispatch".into(),
+                        ));
+                    }
+                }
+            };
+            outcome.state.extend(part.state);
+            outcome.counters.extend(part.counters);
+            outcome.extremes.extend(part.extremes);
+        }
+        Ok(outcome)
+    }
+}
+
+/// Steps every scene of `batch` `steps` times on the device in `precision` (compiles the
+/// kernel; use [`BatchKernel`] to run many batches).
+pub fn run_batch(
+    ctx: &GpuContext,
+    batch: &SceneBatch,
+    precision: Precision,
+    steps: u32,
+    options: &BatchOptions,
+) -> Result<BatchOutcome> {
+    BatchKernel::new(ctx, precision)?.run(ctx, batch, steps, options)
+}
+
+/// Runs one chunk; `None` when some scene stopped before `steps` (see
+/// [`CPU_ADAPTER_LOOP_BUDGET`]).
+fn run_chunk(
+    ctx: &GpuContext,
+    pipeline: &wgpu::ComputePipeline,
+    chunk: &SceneBatch,
+    precision: Precision,
+    steps: u32,
+    per_dispatch: u32,
+    options: &BatchOptions,
+) -> Result<Option<BatchOutcome>> {
+    let scenes = u32::try_from(chunk.len()).map_err(|_| Error::Gpu("more than 2³² scenes in one chunk".into()))?;
+    let coefficients = [
+        chunk.h,
+        chunk.theta,
+        chunk.gamma,
+        options.tolerance,
+        options.newton_tolerance,
+        f64::from(options.newton_max_iterations),
+        chunk.t0,
+    ];
+    // Identical scenes are uploaded component-major (coalesced); others packed, stride 1.
+    let interleaved = chunk.interleave();
+    let (headers, operators, state, stride) = match &interleaved {
+        Some(i) => (&i.headers, &i.operators, &i.state, scenes),
+        None => (&chunk.headers, &chunk.operators, &chunk.state, 1),
+    };
+    let buffers = [
+        storage(ctx, "coefficients", &precision.bytes(&coefficients)),
+        storage(ctx, "headers", bytemuck::cast_slice(headers)),
+        storage(ctx, "operators", &precision.bytes(operators)),
+        storage(ctx, "state", &precision.bytes(state)),
+        storage(
+            ctx,
+            "counters",
+            bytemuck::cast_slice(&vec![HealthCounters::default(); chunk.len()]),
+        ),
+        storage(
+            ctx,
+            "extremes",
+            &precision.bytes(&vec![precision.lowest(); 2 * chunk.len()]),
+        ),
+    ];
+    let bind_group = |steps: u32| {
+        let params = Params {
+            scenes,
+            steps,
+            max_iterations: options.max_iterations,
+            stride,
+        };
+        let params = uniform(ctx, "params", bytemuck::bytes_of(&params));
+        let storage: Vec<&wgpu::Buffer> = buffers.iter().collect();
+        bind_group(
+            ctx,
+            "moreau_jean_pgs",
+            &pipeline.get_bind_group_layout(0),
+            &params,
+            &storage,
+        )
+    };
+    let (full, rest) = (steps / per_dispatch, steps % per_dispatch);
+    let groups = scenes.div_ceil(64).clamp(1, 65_535);
+    let mut encoder = ctx
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("steps") });
+    {
+        let full_group = (full > 0).then(|| bind_group(per_dispatch));
+        let rest_group = (rest > 0).then(|| bind_group(rest));
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("steps"),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(pipeline);
+        for group in std::iter::repeat_n(&full_group, full as usize)
+            .chain(std::iter::once(&rest_group))
+            .flatten()
+        {
+            pass.set_bind_group(0, group, &[]);
+            pass.dispatch_workgroups(groups, 1, 1);
+        }
+    }
+    let [_, _, _, state, counters, extremes] = &buffers;
+    let [state, counters, extremes] = read_back(ctx, encoder, [state, counters, extremes]);
+    let (state, counters, extremes) = (state?, counters?, extremes?);
+    let counters: Vec<HealthCounters> =
+        bytemuck::pod_collect_to_vec(&counters[..chunk.len() * std::mem::size_of::<HealthCounters>()]);
+    if counters.iter().any(|c| c.steps != steps) {
+        return Ok(None);
+    }
+    Ok(Some(BatchOutcome {
+        state: match interleaved {
+            Some(_) => chunk.deinterleave_state(&precision.values(&state)[..chunk.state.len()]),
+            None => precision.values(&state)[..chunk.state.len()].to_vec(),
+        },
+        counters,
+        extremes: precision.values(&extremes)[..2 * chunk.len()].to_vec(),
+    }))
+}

@@ -1,0 +1,133 @@
+//! The `#[repr(C)]` records shared with `shaders/common.wgsl` (same field order and sizes).
+
+use bytemuck::{Pod, Zeroable};
+
+/// Where one scene's data lives in the batch arrays.
+///
+/// - `state[state_offset ..]`: q (ndof), then v (ndof).
+/// - `operators[operator_offset ..]`: A (ndof²), B (ndof²), c (ndof), W⁻¹Hᵀ (ndof × ncontacts),
+///   H (ncontacts × ndof), Delassus H W⁻¹ Hᵀ (ncontacts²), b, e, equality (1 for an
+///   equality row, 0 for a contact), feedback (ncontacts each), W⁻¹ h a (ndof), ω, φ,
+///   cos ωh, sin ωh (the harmonic part of F_ext), then Y (ncontacts × ndof, the quadratic terms y = H q + Y q² +
+///   b), W⁻¹ (ndof²) and the sphere–sphere gaps (6 per contact: see
+///   `LinearScene::distance`), all row-major — see
+///   [`SceneHeader::operator_len`]. "Contacts" are the rows of the step's MLCP.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub struct SceneHeader {
+    /// Degrees of freedom n.
+    pub ndof: u32,
+    /// Contacts m.
+    pub ncontacts: u32,
+    /// Offset of q in the state array.
+    pub state_offset: u32,
+    /// Offset of the scene's operators.
+    pub operator_offset: u32,
+    /// Bit 0: A and B are nonzero (the scene has stiffness or damping). Bit 1: Y is nonzero
+    /// (the Jacobian G = H + 2 Y diag(q) moves: a Newton loop per step). Bit 2: F_ext has a
+    /// harmonic part. Bit 3: some row is an equality. (Engines skip what a scene lacks.)
+    pub flags: u32,
+    /// Padding to 32 bytes.
+    pub pad: [u32; 3],
+}
+
+impl SceneHeader {
+    /// Loop iterations of one kernel step with every contact active and four PGS sweeps
+    /// (an estimate of its cost, counted as lavapipe's loop limiter counts).
+    pub fn cost_per_step(&self) -> u32 {
+        let (n, m) = (self.ndof, self.ncontacts);
+        let stiffness = if self.flags & HAS_STIFFNESS != 0 { n * n } else { 0 };
+        let lcp_error = 1 + m * (1 + m);
+        let solve = 5 * lcp_error + 4 * (1 + m * (1 + m)) + n * (1 + m);
+        let once = 1 + n + stiffness + m * (1 + n) + m + 2 * n;
+        if self.flags & HAS_NONLINEAR != 0 {
+            // About three Newton iterations, each rebuilding G, W⁻¹Gᵀ and D.
+            once + 3 * (solve + 2 * n * (1 + m) + m * n * (1 + n) + m * m * (1 + n))
+        } else {
+            once + solve
+        }
+    }
+}
+
+/// `flags` bit: the free velocity needs the A v + B q terms.
+pub const HAS_STIFFNESS: u32 = 1;
+/// `flags` bit: some row is nonlinear (quadratic terms Y, a sphere–sphere gap).
+pub const HAS_NONLINEAR: u32 = 2;
+/// `flags` bit: F_ext has a harmonic part.
+pub const HAS_FORCING: u32 = 4;
+/// `flags` bit: some row is an equality.
+pub const HAS_EQUALITY: u32 = 8;
+
+impl SceneHeader {
+    /// Length of the scene's state: 2n.
+    pub fn state_len(ndof: usize) -> usize {
+        2 * ndof
+    }
+
+    /// Length of the scene's operators: 3n² + 2n + 3nm + m² + 10m + 4.
+    pub fn operator_len(ndof: usize, ncontacts: usize) -> usize {
+        Self::linear_operator_len(ndof, ncontacts) + ncontacts * ndof + ndof * ndof + 6 * ncontacts
+    }
+
+    /// Length of the operators a scene without nonlinear rows reads: 2n² + 2n + 2nm + m² +
+    /// 4m + 4.
+    pub fn linear_operator_len(ndof: usize, ncontacts: usize) -> usize {
+        let (n, m) = (ndof, ncontacts);
+        2 * n * n + 2 * n + 2 * n * m + m * m + 4 * m + 4
+    }
+}
+
+/// Per-scene health, accumulated over the steps of a run (u32 part).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub struct HealthCounters {
+    /// Impacts: steps in which some contact carries an impulse λ > 0 while none did in the
+    /// step before (a ball coming to rest counts once, not once per resting step).
+    pub impacts: u32,
+    /// Steps in which some contact carried an impulse λ > 0.
+    pub contact_steps: u32,
+    /// The step count at the end of the last impact (its time is t₀ + h · this); 0 if none.
+    pub last_impact: u32,
+    /// Largest number of PGS sweeps in one step.
+    pub max_iterations: u32,
+    /// Bit 0: some step's LCP missed the tolerance. Bit 1: a NaN or inf appeared. Bit 2:
+    /// the last step carried an impulse (the scene is in contact).
+    pub flags: u32,
+    /// Steps completed (the host checks that every scene ran every step).
+    pub steps: u32,
+}
+
+impl HealthCounters {
+    /// Every LCP converged and the state stayed finite.
+    pub fn healthy(&self) -> bool {
+        self.flags & (NOT_CONVERGED | NON_FINITE) == 0
+    }
+
+    /// Some contact carried an impulse in the last step.
+    pub fn in_contact(&self) -> bool {
+        self.flags & IN_CONTACT != 0
+    }
+
+    /// Counts the step just completed: an impact when some contact carries an impulse
+    /// (`loaded`) and none did in the step before.
+    pub fn record_contact(&mut self, loaded: bool) {
+        self.steps += 1;
+        if loaded {
+            self.contact_steps += 1;
+            if self.flags & IN_CONTACT == 0 {
+                self.impacts += 1;
+                self.last_impact = self.steps;
+            }
+            self.flags |= IN_CONTACT;
+        } else {
+            self.flags &= !IN_CONTACT;
+        }
+    }
+}
+
+/// `HealthCounters::flags` bit: an LCP did not converge.
+pub const NOT_CONVERGED: u32 = 1;
+/// `HealthCounters::flags` bit: the state became NaN or infinite.
+pub const NON_FINITE: u32 = 2;
+/// `HealthCounters::flags` bit: some contact carried an impulse in the last step.
+pub const IN_CONTACT: u32 = 4;

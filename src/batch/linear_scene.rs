@@ -1,0 +1,293 @@
+//! One scene reduced to the constant operators of its Moreau–Jean step.
+//!
+//! For linear time-invariant systems (M, C, K constant, F_ext constant) and relations
+//! `y = H q + b` (or `y = H q + Y q² + b`, squares entrywise: Exudyn's quadratic
+//! coordinate-vector constraint), the free velocity of SICONOS-NOTES §1.2 is affine in
+//! (q_k, v_k):
+//! ```text
+//!   W      = M + hθ C + h²θ² K
+//!   v_free = v_k − A v_k − B q_k + c,
+//!            A = W⁻¹ (h C + h²θ K),  B = W⁻¹ h K,  c = W⁻¹ h [(1−θ) F_ext(t_k) + θ F_ext(t_{k+1})]
+//!   MLCP   : 0 ≤ λ_r ⟂ w_r ≥ 0 on contact rows,  w_r = 0 with λ_r free on equality rows,
+//!            w = D λ + H v_free + e H v_k + f (H q_k + b),   D = H W⁻¹ Hᵀ
+//!   v_{k+1} = v_free + (W⁻¹ Hᵀ) λ
+//! ```
+//! (f = β/h on equality rows under Baumgarte stabilisation, else 0), so everything but the
+//! state is computed once, in f64, here. With quadratic terms the Jacobian G(q) = H + 2 Y
+//! diag(q) replaces H in the MLCP, evaluated by the engines at the Newton iterates
+//! q^i = q_k + h((1−θ) v_k + θ v^{i−1}) from W⁻¹, as the reference's Newton loop does.
+
+use nalgebra::{DMatrix, DVector};
+
+use crate::error::{Error, Result};
+use crate::model::{DynamicalSystem, ExternalForce, NonSmoothLaw, Nsds, Relation};
+use crate::scheme::Stabilization;
+
+/// The constant operators and initial state of one linear scene (all in f64).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinearScene {
+    /// Initial q of all systems, concatenated.
+    pub q0: DVector<f64>,
+    /// Initial v.
+    pub v0: DVector<f64>,
+    /// A = W⁻¹ (h C + h²θ K).
+    pub a: DMatrix<f64>,
+    /// B = W⁻¹ h K.
+    pub b: DMatrix<f64>,
+    /// c = W⁻¹ h f₀ (the constant part of F_ext).
+    pub c: DVector<f64>,
+    /// W⁻¹ h a, for a harmonic F_ext = f₀ + a cos(ω t + φ): the step adds
+    /// `c_harmonic [(1 − θ) cos(ω t_k + φ) + θ cos(ω t_{k+1} + φ)]` to c.
+    pub c_harmonic: DVector<f64>,
+    /// ω of the harmonic force (0 without one).
+    pub omega: f64,
+    /// φ of the harmonic force.
+    pub phase: f64,
+    /// W⁻¹ Hᵀ.
+    pub winv_ht: DMatrix<f64>,
+    /// H, one row per contact.
+    pub h: DMatrix<f64>,
+    /// The Delassus matrix H W⁻¹ Hᵀ.
+    pub delassus: DMatrix<f64>,
+    /// Offsets b of y = H q + b.
+    pub offset: DVector<f64>,
+    /// Restitution e per contact (0 on equality rows).
+    pub restitution: DVector<f64>,
+    /// Whether a row is an equality (always in the problem, λ free).
+    pub equality: Vec<bool>,
+    /// The position feedback f of each row (β/h on equality rows under Baumgarte, else 0).
+    pub feedback: DVector<f64>,
+    /// Y, the quadratic terms of y = H q + Y q² + b (zero for linear relations).
+    pub quadratic: DMatrix<f64>,
+    /// Per row, a sphere–sphere gap ‖x_{i₁} − x_{i₀}‖ added to y: [dim (0: none), i₀ (−1: the
+    /// fixed centre c), i₁, c₀, c₁, c₂], i the scene coordinate of a centre's first entry.
+    pub distance: Vec<[f64; 6]>,
+    /// W⁻¹ (to rebuild W⁻¹Gᵀ when G moves).
+    pub w_inv: DMatrix<f64>,
+}
+
+impl LinearScene {
+    /// Reduces `nsds` for steps of size `h` with θ = `theta` and the `stabilization` of its
+    /// equalities. Supported: `LagrangianLinearTIDS`, and `LagrangianDS` with a constant mass
+    /// and neither F_int nor F_gyr, with constant or harmonic F_ext (one ω and φ per scene);
+    /// `LagrangianLinearTIR`, `SphereSphereR` and position-level coordinate-vector constraints
+    /// (X, Y, offset) with `NewtonImpactNSL` (one row) or `EqualityConditionNSL`, under no
+    /// stabilisation or Baumgarte's. Anything else is [`Error::Unsupported`].
+    pub fn from_nsds(nsds: &Nsds, h: f64, theta: f64, stabilization: Stabilization) -> Result<Self> {
+        crate::validate::scalar("time step h", h, h > 0.0, "must be > 0")?;
+        crate::validate::scalar("θ", theta, (0.0..=1.0).contains(&theta), "must be in [0, 1]")?;
+        let unsupported = |what: &str, reason: &str| Error::Unsupported {
+            what: what.into(),
+            reason: reason.into(),
+        };
+        let n: usize = nsds.systems().map(|(_, ds)| ds.dimension()).sum();
+        let (mut mass, mut stiffness, mut damping) = (DMatrix::zeros(n, n), DMatrix::zeros(n, n), DMatrix::zeros(n, n));
+        let (mut q0, mut v0, mut fext) = (DVector::zeros(n), DVector::zeros(n), DVector::zeros(n));
+        let (mut amplitude, mut frequency) = (DVector::zeros(n), None);
+        let mut offsets = Vec::new();
+        let mut o = 0;
+        for (name, ds) in nsds.systems() {
+            let (m_ds, k_ds, c_ds, q_ds, v_ds, fext_ds) = match ds {
+                DynamicalSystem::LagrangianLinearTIDS(ds) => (
+                    &ds.mass,
+                    Some(&ds.stiffness),
+                    Some(&ds.damping),
+                    &ds.q0,
+                    &ds.v0,
+                    &ds.fext,
+                ),
+                DynamicalSystem::LagrangianDS(ds) if ds.fint.is_none() && ds.fgyr.is_none() => {
+                    let mass = ds.constant_mass.as_ref().ok_or_else(|| {
+                        unsupported(
+                            &format!("system `{name}`"),
+                            "the batched engines need a constant mass matrix",
+                        )
+                    })?;
+                    (mass, None, None, &ds.q0, &ds.v0, &ds.fext)
+                }
+                _ => {
+                    return Err(unsupported(
+                        &format!("system `{name}`"),
+                        "the batched engines take LagrangianLinearTIDS, or LagrangianDS with a constant mass and no F_int or F_gyr",
+                    ));
+                }
+            };
+            let d = q_ds.len();
+            let f = match fext_ds {
+                ExternalForce::Constant(f) => f,
+                ExternalForce::Harmonic(force) => {
+                    let (omega, phase) = *frequency.get_or_insert((force.omega, force.phase));
+                    if (omega, phase) != (force.omega, force.phase) {
+                        return Err(unsupported(
+                            &format!("system `{name}`"),
+                            "the batched engines take one harmonic frequency and phase per scene",
+                        ));
+                    }
+                    amplitude.rows_mut(o, d).copy_from(&force.amplitude);
+                    &force.constant
+                }
+                ExternalForce::Function(_) => {
+                    return Err(unsupported(
+                        &format!("system `{name}`"),
+                        "the batched engines take a constant or harmonic F_ext, not a closure",
+                    ));
+                }
+            };
+            mass.view_mut((o, o), (d, d)).copy_from(m_ds);
+            if let (Some(k), Some(c)) = (k_ds, c_ds) {
+                stiffness.view_mut((o, o), (d, d)).copy_from(k);
+                damping.view_mut((o, o), (d, d)).copy_from(c);
+            }
+            q0.rows_mut(o, d).copy_from(q_ds);
+            v0.rows_mut(o, d).copy_from(v_ds);
+            fext.rows_mut(o, d).copy_from(f);
+            offsets.push(o);
+            o += d;
+        }
+        let beta = match stabilization {
+            Stabilization::None => 0.0,
+            Stabilization::Baumgarte { beta } => beta,
+            Stabilization::Projection { .. } => {
+                return Err(unsupported(
+                    "projection onto the constraints",
+                    "the batched engines stabilise equalities with Baumgarte's feedback only",
+                ));
+            }
+        };
+        stabilization.check()?;
+        let m: usize = nsds.interactions().iter().map(|inter| inter.size()).sum();
+        let (mut hmat, mut offset, mut restitution) = (DMatrix::zeros(m, n), DVector::zeros(m), DVector::zeros(m));
+        let (mut equality, mut feedback) = (vec![false; m], DVector::zeros(m));
+        let mut quadratic = DMatrix::zeros(m, n);
+        let mut distance = vec![[0.0; 6]; m];
+        // G(q₀) from the relations themselves, for the check that PGS can divide by its rows.
+        let mut g0 = DMatrix::zeros(m, n);
+        let mut names = Vec::with_capacity(m);
+        let mut row = 0;
+        for inter in nsds.interactions() {
+            let what = format!("interaction `{}`", inter.name);
+            let size = inter.size();
+            let (law_e, is_equality) = match inter.law {
+                NonSmoothLaw::NewtonImpact(law) if size == 1 => (law.e(), false),
+                NonSmoothLaw::EqualityCondition(_) => (0.0, true),
+                _ => {
+                    return Err(unsupported(
+                        &what,
+                        "the batched engines take one-row NewtonImpactNSL contacts and EqualityConditionNSL rows only",
+                    ));
+                }
+            };
+            let (g, y, b) = match &inter.relation {
+                Relation::SphereSphere(r) => {
+                    let first = |k: usize| offsets[inter.systems[k].0] as f64;
+                    let (i0, i1) = if r.coordinates[0] == 0 {
+                        (-1.0, first(0))
+                    } else {
+                        (first(0), first(1))
+                    };
+                    let [c0, c1, c2] = r.centre;
+                    distance[row] = [r.dim as f64, i0, i1, c0, c1, c2];
+                    let zero = DMatrix::zeros(1, r.marker_coordinates());
+                    (zero.clone(), zero, DVector::from_element(1, -r.radii))
+                }
+                Relation::LagrangianLinearTIR(rel) => {
+                    (rel.h.clone(), DMatrix::zeros(size, rel.h.ncols()), rel.b.clone())
+                }
+                Relation::CoordinateVector(c) if !c.is_velocity_level() && c.is_active() => {
+                    c.quadratic_form().ok_or_else(|| {
+                        unsupported(
+                            &what,
+                            "the batched engines take no user constraint function: use X, Y and the offset",
+                        )
+                    })?
+                }
+                _ => {
+                    return Err(unsupported(
+                        &what,
+                        "the batched engines take LagrangianLinearTIR, SphereSphereR and active position-level coordinate-vector constraints only",
+                    ));
+                }
+            };
+            let g_start = inter.jacobian(&nsds.gather(&inter.systems, |ds| ds.initial_state().0), 0.0)?;
+            for k in 0..size {
+                let mut col = 0;
+                for id in &inter.systems {
+                    let d = nsds.system(*id).dimension();
+                    for j in 0..d {
+                        hmat[(row + k, offsets[id.0] + j)] = g[(k, col + j)];
+                        quadratic[(row + k, offsets[id.0] + j)] = y[(k, col + j)];
+                        g0[(row + k, offsets[id.0] + j)] = g_start[(k, col + j)];
+                    }
+                    col += d;
+                }
+                offset[row + k] = b[k];
+                restitution[row + k] = law_e;
+                equality[row + k] = is_equality;
+                feedback[row + k] = if is_equality { beta / h } else { 0.0 };
+                names.push(&inter.name);
+            }
+            row += size;
+        }
+        let w = &mass + &damping * (h * theta) + &stiffness * (h * h * theta * theta);
+        let w_inv = w.try_inverse().ok_or_else(|| Error::Singular {
+            what: "iteration matrix W".into(),
+        })?;
+        let winv_ht = &w_inv * hmat.transpose();
+        let delassus = &hmat * &winv_ht;
+        let scene = Self {
+            a: &w_inv * (&damping * h + &stiffness * (h * h * theta)),
+            b: &w_inv * &stiffness * h,
+            c: &w_inv * &fext * h,
+            c_harmonic: &w_inv * &amplitude * h,
+            omega: frequency.map_or(0.0, |f| f.0),
+            phase: frequency.map_or(0.0, |f| f.1),
+            delassus,
+            winv_ht,
+            h: hmat,
+            offset,
+            restitution,
+            equality,
+            feedback,
+            quadratic,
+            distance,
+            w_inv,
+            q0,
+            v0,
+        };
+        // PGS divides by the diagonal of G W⁻¹ Gᵀ, here at q₀.
+        let d0 = &g0 * &scene.w_inv * g0.transpose();
+        if let Some(row) = (0..m).find(|&r| d0[(r, r)] <= f64::EPSILON * d0.amax()) {
+            return Err(Error::Unsupported {
+                what: format!("interaction `{}`", names[row]),
+                reason: "its row of G W⁻¹ Gᵀ has no positive diagonal at q₀ (G row is zero?): PGS cannot solve it"
+                    .into(),
+            });
+        }
+        Ok(scene)
+    }
+
+    /// Degrees of freedom.
+    pub fn ndof(&self) -> usize {
+        self.q0.len()
+    }
+
+    /// Contacts.
+    pub fn ncontacts(&self) -> usize {
+        self.offset.len()
+    }
+
+    /// Whether F_ext has a harmonic part.
+    pub fn has_forcing(&self) -> bool {
+        self.c_harmonic.iter().any(|&x| x != 0.0)
+    }
+
+    /// Whether some row is nonlinear (quadratic terms or a sphere–sphere gap): G moves.
+    pub fn has_nonlinear(&self) -> bool {
+        self.quadratic.iter().any(|&x| x != 0.0) || self.distance.iter().any(|d| d[0] > 0.0)
+    }
+
+    /// Whether A and B are nonzero.
+    pub fn has_stiffness(&self) -> bool {
+        self.a.iter().chain(self.b.iter()).any(|&x| x != 0.0)
+    }
+}

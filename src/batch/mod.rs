@@ -1,0 +1,26 @@
+//! The batched engine: many scenes (or one large one) flattened into structure-of-arrays
+//! buffers and stepped by the same stages on the CPU lanes ([`cpu`]) and in the WGSL kernels
+//! ([`gpu`]).
+//!
+//! A [`LinearScene`] is one scene reduced to the constant operators of its Moreau–Jean step
+//! (computed once on the host in f64); a [`SceneBatch`] concatenates many of them with
+//! per-scene offsets, so scenes of different sizes share one batch, and splits into chunks
+//! that fit a device's buffer limits. The CPU lanes and the WGSL kernels read the same layout
+//! ([`layout`]) and leave the same [`BatchOutcome`]. A [`BeadChain`] is the other shape: one
+//! large scene whose contacts are solved in parallel.
+
+pub mod bead_chain;
+pub mod cpu;
+pub mod gpu;
+pub mod layout;
+pub mod linear_scene;
+mod options;
+mod outcome;
+pub mod scene_batch;
+
+pub use bead_chain::{BeadChain, ChainOptions};
+pub use layout::SceneHeader;
+pub use linear_scene::LinearScene;
+pub use options::BatchOptions;
+pub use outcome::BatchOutcome;
+pub use scene_batch::SceneBatch;

@@ -1,0 +1,262 @@
+//! `SceneBatch`: many [`LinearScene`]s concatenated into structure-of-arrays buffers.
+
+use std::ops::Range;
+
+use super::layout::{HAS_EQUALITY, HAS_FORCING, HAS_NONLINEAR, HAS_STIFFNESS, SceneHeader};
+use super::linear_scene::LinearScene;
+use crate::error::{Error, Result};
+use crate::scheme::moreau_jean::{Activation, MoreauJeanOSI};
+use crate::validate;
+
+/// Scenes flattened for the batched steppers: one header per scene and two flat f64
+/// arrays, `state` and `operators`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SceneBatch {
+    /// Time step h.
+    pub h: f64,
+    /// θ of the Moreau–Jean scheme.
+    pub theta: f64,
+    /// γ of the activation test ỹ = y_k + γ h ẏ_k (for linear relations the `Predicted`
+    /// rule is the `Current` one with γ + 1, which is how it is stored).
+    pub gamma: f64,
+    /// Whether that γ stands for the `Predicted` rule (exact for linear rows only).
+    pub predicted: bool,
+    /// The time of `state` (0 unless a run continues an earlier one): a harmonic F_ext is
+    /// evaluated at t₀ + k h.
+    pub t0: f64,
+    /// Per-scene offsets.
+    pub headers: Vec<SceneHeader>,
+    /// q then v of every scene.
+    pub state: Vec<f64>,
+    /// The operators of every scene (see [`SceneHeader`]).
+    pub operators: Vec<f64>,
+}
+
+impl SceneBatch {
+    /// An empty batch for steps of size `h` with `osi`.
+    pub fn new(h: f64, osi: MoreauJeanOSI) -> Result<Self> {
+        validate::scalar("time step h", h, h > 0.0, "must be > 0")?;
+        MoreauJeanOSI::new(osi.theta, osi.gamma)?;
+        let gamma = match osi.activation {
+            Activation::Current => osi.gamma,
+            Activation::Predicted => osi.gamma + 1.0,
+        };
+        Ok(Self {
+            h,
+            theta: osi.theta,
+            gamma,
+            predicted: osi.activation == Activation::Predicted,
+            t0: 0.0,
+            headers: Vec::new(),
+            state: Vec::new(),
+            operators: Vec::new(),
+        })
+    }
+
+    /// Appends a scene (built with this batch's h and θ).
+    pub fn push(&mut self, scene: &LinearScene) -> Result<()> {
+        let (n, m) = (scene.ndof(), scene.ncontacts());
+        if self.predicted && scene.has_nonlinear() {
+            return Err(Error::Unsupported {
+                what: "scene with nonlinear rows".into(),
+                reason: "the batched engines apply Activation::Predicted to linear rows only (as γ + 1)".into(),
+            });
+        }
+        let offset = |x: usize| {
+            u32::try_from(x).map_err(|_| Error::Unsupported {
+                what: "scene batch".into(),
+                reason: "more than 2³² values: split it into several batches".into(),
+            })
+        };
+        self.headers.push(SceneHeader {
+            ndof: offset(n)?,
+            ncontacts: offset(m)?,
+            state_offset: offset(self.state.len())?,
+            operator_offset: offset(self.operators.len())?,
+            flags: if scene.has_stiffness() { HAS_STIFFNESS } else { 0 }
+                | if scene.has_nonlinear() { HAS_NONLINEAR } else { 0 }
+                | if scene.has_forcing() { HAS_FORCING } else { 0 }
+                | if scene.equality.contains(&true) {
+                    HAS_EQUALITY
+                } else {
+                    0
+                },
+            pad: [0; 3],
+        });
+        self.state.extend(scene.q0.iter().chain(scene.v0.iter()));
+        let row_major = |mat: &nalgebra::DMatrix<f64>| mat.transpose().as_slice().to_vec();
+        for part in [
+            row_major(&scene.a),
+            row_major(&scene.b),
+            scene.c.as_slice().to_vec(),
+            row_major(&scene.winv_ht),
+        ] {
+            self.operators.extend(part);
+        }
+        for part in [
+            row_major(&scene.h),
+            row_major(&scene.delassus),
+            scene.offset.as_slice().to_vec(),
+        ] {
+            self.operators.extend(part);
+        }
+        self.operators.extend(scene.restitution.iter());
+        self.operators
+            .extend(scene.equality.iter().map(|&eq| if eq { 1.0 } else { 0.0 }));
+        self.operators.extend(scene.feedback.iter());
+        self.operators.extend(scene.c_harmonic.iter());
+        let step = scene.omega * self.h;
+        self.operators
+            .extend([scene.omega, scene.phase, step.cos(), step.sin()]);
+        self.operators.extend(row_major(&scene.quadratic));
+        self.operators.extend(row_major(&scene.w_inv));
+        self.operators.extend(scene.distance.iter().flatten());
+        Ok(())
+    }
+
+    /// The largest (ndof, ncontacts) of any scene.
+    pub fn max_sizes(&self) -> (usize, usize) {
+        let n = self.headers.iter().map(|h| h.ndof as usize).max().unwrap_or(0);
+        let m = self.headers.iter().map(|h| h.ncontacts as usize).max().unwrap_or(0);
+        (n, m)
+    }
+
+    /// Number of scenes.
+    pub fn len(&self) -> usize {
+        self.headers.len()
+    }
+
+    /// Whether the batch has no scene.
+    pub fn is_empty(&self) -> bool {
+        self.headers.is_empty()
+    }
+
+    /// q of scene `s`.
+    pub fn q(&self, s: usize) -> &[f64] {
+        let hd = self.headers[s];
+        &self.state[hd.state_offset as usize..][..hd.ndof as usize]
+    }
+
+    /// v of scene `s`.
+    pub fn v(&self, s: usize) -> &[f64] {
+        let hd = self.headers[s];
+        &self.state[hd.state_offset as usize + hd.ndof as usize..][..hd.ndof as usize]
+    }
+
+    /// Consecutive scene ranges that fit bindings of `max_bytes` bytes with values of
+    /// `value_size` bytes: state, operators, per-scene headers (32 B), health counters (16 B)
+    /// and extremes (2 values per scene).
+    pub fn chunks(&self, max_bytes: usize, value_size: usize) -> Result<Vec<Range<usize>>> {
+        let max_values = max_bytes / value_size;
+        let max_scenes = (max_bytes / size_of::<SceneHeader>()).min(max_values / 2);
+        let mut ranges = Vec::new();
+        let mut start = 0;
+        let (mut state, mut ops) = (0, 0);
+        for (s, hd) in self.headers.iter().enumerate() {
+            let (n, m) = (hd.ndof as usize, hd.ncontacts as usize);
+            let sizes = (SceneHeader::state_len(n), SceneHeader::operator_len(n, m));
+            if sizes.0.max(sizes.1) > max_values || max_scenes == 0 {
+                return Err(Error::Unsupported {
+                    what: format!("scene {s}"),
+                    reason: "is too large for one device buffer".into(),
+                });
+            }
+            if state + sizes.0 > max_values || ops + sizes.1 > max_values || s - start == max_scenes {
+                ranges.push(start..s);
+                (start, state, ops) = (s, 0, 0);
+            }
+            (state, ops) = (state + sizes.0, ops + sizes.1);
+        }
+        if start < self.len() {
+            ranges.push(start..self.len());
+        }
+        Ok(ranges)
+    }
+
+    /// The scenes in `range` as a batch of their own (offsets re-based).
+    pub fn slice(&self, range: Range<usize>) -> SceneBatch {
+        let first = self.headers[range.start];
+        let end =
+            |f: fn(&SceneHeader) -> u32, total: usize| self.headers.get(range.end).map_or(total, |h| f(h) as usize);
+        let headers = self.headers[range.clone()]
+            .iter()
+            .map(|h| SceneHeader {
+                state_offset: h.state_offset - first.state_offset,
+                operator_offset: h.operator_offset - first.operator_offset,
+                ..*h
+            })
+            .collect();
+        SceneBatch {
+            h: self.h,
+            theta: self.theta,
+            gamma: self.gamma,
+            predicted: self.predicted,
+            t0: self.t0,
+            headers,
+            state: self.state[first.state_offset as usize..end(|h| h.state_offset, self.state.len())].to_vec(),
+            operators: self.operators[first.operator_offset as usize..end(|h| h.operator_offset, self.operators.len())]
+                .to_vec(),
+        }
+    }
+}
+
+/// A batch of identical-size scenes in component-major order: value k of scene s at
+/// `k · stride + s`, so that neighbouring invocations read neighbouring addresses (coalesced
+/// loads on GPUs, vector loads on lavapipe).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Interleaved {
+    /// Headers whose offsets are the scene index.
+    pub headers: Vec<SceneHeader>,
+    /// q then v, interleaved.
+    pub state: Vec<f64>,
+    /// The operators, interleaved.
+    pub operators: Vec<f64>,
+    /// The number of scenes.
+    pub stride: usize,
+}
+
+impl SceneBatch {
+    /// The batch interleaved, when all its scenes have the same sizes and flags.
+    pub fn interleave(&self) -> Option<Interleaved> {
+        let first = *self.headers.first()?;
+        let same = |h: &SceneHeader| (h.ndof, h.ncontacts, h.flags) == (first.ndof, first.ncontacts, first.flags);
+        if !self.headers.iter().all(same) {
+            return None;
+        }
+        let (n, m, count) = (first.ndof as usize, first.ncontacts as usize, self.len());
+        let spread = |packed: &[f64], len: usize| {
+            let mut out = vec![0.0; packed.len()];
+            for s in 0..count {
+                for k in 0..len {
+                    out[k * count + s] = packed[s * len + k];
+                }
+            }
+            out
+        };
+        let headers = (0..count)
+            .map(|s| SceneHeader {
+                state_offset: s as u32,
+                operator_offset: s as u32,
+                ..first
+            })
+            .collect();
+        Some(Interleaved {
+            headers,
+            state: spread(&self.state, SceneHeader::state_len(n)),
+            operators: spread(&self.operators, SceneHeader::operator_len(n, m)),
+            stride: count,
+        })
+    }
+
+    /// An interleaved state array put back in this batch's packed order.
+    pub fn deinterleave_state(&self, interleaved: &[f64]) -> Vec<f64> {
+        let (count, len) = (self.len(), self.state.len() / self.len().max(1));
+        let mut out = vec![0.0; self.state.len()];
+        for s in 0..count {
+            for k in 0..len {
+                out[s * len + k] = interleaved[k * count + s];
+            }
+        }
+        out
+    }
+}

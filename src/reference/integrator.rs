@@ -1,0 +1,72 @@
+//! The one-step integrator interface of the reference stepper (Siconos's
+//! `OneStepIntegrator`): each scheme advances a [`SceneState`] by one step under the
+//! [`StepSettings`] of its simulation and says what the step did.
+
+use nalgebra::{DMatrix, DVector};
+
+use super::state::SceneState;
+use crate::error::Result;
+use crate::numerics::{MixedLinearComplementarityProblem, SolverKind, SolverOptions, SolverReport, solve_mlcp};
+use crate::scheme::{NewtonOptions, Stabilization};
+
+/// What the last step did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepReport {
+    /// Newton iterations (1 for linear scenes).
+    pub newton_iterations: usize,
+    /// The LCP report of the last Newton iteration (`None` when no interaction was active).
+    pub lcp: Option<SolverReport>,
+    /// Number of active interactions.
+    pub active: usize,
+    /// max |g(q_{k+1})| over the holonomic equality constraints after the step (0 if none).
+    pub constraint_residual: f64,
+    /// Newton iterations of the position projection (0 unless [`Stabilization::Projection`]).
+    pub projection_iterations: usize,
+}
+
+/// How a simulation solves its steps: the one-step problem's solver, the Newton loop and the
+/// stabilisation of equality constraints.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepSettings {
+    /// The LCP/MLCP solver.
+    pub solver: SolverKind,
+    /// Its options.
+    pub solver_options: SolverOptions,
+    /// The Newton loop's options (nonlinear scenes only).
+    pub newton: NewtonOptions,
+    /// What to do about the drift of holonomic equality constraints.
+    pub stabilization: Stabilization,
+}
+
+impl StepSettings {
+    /// Solves one step's problem `w = matrix λ + vector` with `equality` marking the free rows
+    /// (an LCP when there are none), and turns non-convergence into an error naming the step
+    /// (`context`).
+    pub(crate) fn solve(
+        &self,
+        matrix: DMatrix<f64>,
+        vector: DVector<f64>,
+        equality: Vec<bool>,
+        context: &str,
+    ) -> Result<(DVector<f64>, SolverReport)> {
+        let problem = MixedLinearComplementarityProblem::new(matrix, vector, equality)?;
+        let mut lambda = DVector::zeros(problem.size());
+        let report = solve_mlcp(self.solver, &problem, &mut lambda, &self.solver_options)?.ensure_converged(
+            self.solver,
+            self.solver_options.tolerance,
+            context,
+        )?;
+        Ok((lambda, report))
+    }
+}
+
+/// A one-step integrator: (q_k, v_k) → (q_{k+1}, v_{k+1}), with the input p and the impulses
+/// λ of the step.
+pub trait OneStepIntegrator {
+    /// Checks the scheme's parameters and that it can integrate every system of `state`.
+    fn check(&self, state: &SceneState) -> Result<()>;
+
+    /// Advances `state` by one step (k is advanced by the caller). On error the caller
+    /// restores the state.
+    fn step(&self, state: &mut SceneState, settings: &StepSettings) -> Result<StepReport>;
+}

@@ -1,0 +1,18 @@
+//! The f64 reference time stepper: [`TimeStepping`] advances one [`Nsds`](crate::model::Nsds)
+//! with a [`OneStepIntegrator`] (Moreau–Jean, Euler–Moreau), solving each step's LCP/MLCP
+//! with any solver of [`crate::numerics`], and records [`Trajectory`] samples. Readable before
+//! fast: the batched engines are checked against it.
+
+mod euler_moreau;
+mod integrator;
+mod moreau_jean;
+mod projection;
+mod state;
+mod time_stepping;
+mod trajectory;
+
+pub use crate::scheme::Stabilization;
+pub use integrator::{OneStepIntegrator, StepReport, StepSettings};
+pub use state::SceneState;
+pub use time_stepping::{Integrator, TimeStepping};
+pub use trajectory::{Sample, Trajectory};

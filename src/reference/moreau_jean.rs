@@ -1,0 +1,339 @@
+//! One Moreau–Jean step of a Lagrangian scene on the CPU, in f64: [`MoreauJeanOSI`] as a
+//! [`OneStepIntegrator`] (the formulas are in [`crate::scheme::moreau_jean`]).
+
+use nalgebra::{DMatrix, DVector, Dyn, LU};
+
+use super::integrator::{OneStepIntegrator, StepReport, StepSettings};
+use super::projection::is_holonomic;
+use super::state::SceneState;
+use crate::error::{Error, Result};
+use crate::model::Interaction;
+use crate::scheme::{Activation, MoreauJeanOSI, Stabilization};
+
+/// An interaction taking part in this step's LCP, whose row block of the LCP vector is
+/// `scale · G v_free + constant + ∂h/∂t`.
+struct ActiveRow {
+    /// Index of the interaction in the scene.
+    index: usize,
+    /// Offset of its λ in the scene's λ vector.
+    offset: usize,
+    /// 1, or hθ for a compliant relation.
+    scale: f64,
+    /// e ẏ_k for a Newton-impact law; y(q_k + h v_k) + h(1−θ) ẏ_k for a compliant relation;
+    /// (β/h) y(q_k) for a holonomic equality under Baumgarte stabilisation; zero otherwise.
+    constant: DVector<f64>,
+    /// An equality law: always in the problem, its rows free (an MLCP).
+    equality: bool,
+}
+
+/// M, F, ∂F/∂q, ∂F/∂v of the whole scene at (t, q, v), block-diagonal over the systems.
+struct Dynamics {
+    mass: DMatrix<f64>,
+    force: DVector<f64>,
+    dq: DMatrix<f64>,
+    dv: DMatrix<f64>,
+}
+
+impl OneStepIntegrator for MoreauJeanOSI {
+    fn check(&self, state: &SceneState) -> Result<()> {
+        MoreauJeanOSI::new(self.theta, self.gamma)?;
+        match state.nsds.systems().find(|(_, ds)| !ds.is_lagrangian()) {
+            Some((name, _)) => Err(Error::Unsupported {
+                what: format!("dynamical system `{name}`"),
+                reason: "Moreau–Jean integrates Lagrangian systems, Euler–Moreau first-order ones".into(),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    fn step(&self, state: &mut SceneState, settings: &StepSettings) -> Result<StepReport> {
+        step(state, settings, *self)
+    }
+}
+
+fn step(ts: &mut SceneState, settings: &StepSettings, osi: MoreauJeanOSI) -> Result<StepReport> {
+    let (h, theta) = (ts.h, osi.theta);
+    let (t_k, t_next) = (ts.time(), ts.time_at(ts.k + 1));
+    let (q_k, v_k) = (ts.q.clone(), ts.v.clone());
+    let linear = ts.nsds.is_linear();
+    let rows = active_set(ts, settings, &osi, &q_k, &v_k)?;
+    let f_k = dynamics(ts, t_k, &q_k, &v_k)?.force;
+    let context = |ts: &SceneState| format!(" at step {} (t = {t_next})", ts.k + 1);
+
+    let mut v = v_k.clone();
+    // The impulse and report of the last iterate.
+    let mut input: Option<(Impulse, StepReport)> = None;
+    let mut residual = f64::INFINITY;
+    // Iteration i solves for v^{i}; pass max + 1 only checks the last iterate.
+    for iteration in 1..=settings.newton.max_iterations + 1 {
+        let q = &q_k + (&v_k * (1.0 - theta) + &v * theta) * h;
+        let dyn_i = dynamics(ts, t_next, &q, &v)?;
+        let r_free = &dyn_i.mass * (&v - &v_k) - &f_k * (h * (1.0 - theta)) - &dyn_i.force * (h * theta);
+        let g = active_jacobian(ts, &rows, &q, t_next)?;
+        if let Some((last, report)) = &input {
+            // The input recomputed at this iterate, G(q^{i})ᵀ λ (Siconos re-evaluates the
+            // relations at q^{i}): a nonlinear relation converges when its Jacobian stops moving.
+            residual = (&r_free - g.transpose() * &last.lambda).norm();
+            if residual <= settings.newton.tolerance {
+                return commit(
+                    ts,
+                    &osi,
+                    &q_k,
+                    &v_k,
+                    v,
+                    last.p.clone(),
+                    last.lambda_all.clone(),
+                    *report,
+                );
+            }
+        }
+        if iteration > settings.newton.max_iterations {
+            break;
+        }
+        let w = iteration_matrix(ts, &dyn_i, h, theta)?;
+        let v_free = &v - w.solve(&r_free).ok_or_else(singular)?;
+        let (impulse, lcp) = impulse(ts, settings, &rows, &w, &g, &q, &v_free, (t_next, theta), &context(ts))?;
+        v = &v_free + w.solve(&impulse.p).ok_or_else(singular)?;
+        let report = StepReport {
+            newton_iterations: iteration,
+            lcp,
+            active: rows.len(),
+            ..Default::default()
+        };
+        if linear {
+            return commit(ts, &osi, &q_k, &v_k, v, impulse.p, impulse.lambda_all, report);
+        }
+        input = Some((impulse, report));
+    }
+    Err(Error::NotConverged {
+        solver: "Newton loop".into(),
+        context: context(ts),
+        iterations: settings.newton.max_iterations,
+        residual,
+        tolerance: settings.newton.tolerance,
+    })
+}
+
+/// Stores v_{k+1}, q_{k+1} = q_k + h[θ v_{k+1} + (1−θ) v_k], p and λ.
+#[allow(clippy::too_many_arguments)]
+fn commit(
+    ts: &mut SceneState,
+    osi: &MoreauJeanOSI,
+    q_k: &DVector<f64>,
+    v_k: &DVector<f64>,
+    v: DVector<f64>,
+    p: DVector<f64>,
+    lambda: DVector<f64>,
+    report: StepReport,
+) -> Result<StepReport> {
+    ts.q = DVector::from_fn(q_k.len(), |i, _| osi.position(q_k[i], v_k[i], v[i], ts.h));
+    ts.v = v;
+    ts.p = p;
+    ts.lambda = lambda;
+    Ok(report)
+}
+
+fn singular() -> Error {
+    Error::Singular {
+        what: "Moreau–Jean iteration matrix W".into(),
+    }
+}
+
+fn dynamics(ts: &SceneState, t: f64, q: &DVector<f64>, v: &DVector<f64>) -> Result<Dynamics> {
+    let n = q.len();
+    let mut out = Dynamics {
+        mass: DMatrix::zeros(n, n),
+        force: DVector::zeros(n),
+        dq: DMatrix::zeros(n, n),
+        dv: DMatrix::zeros(n, n),
+    };
+    for ((_, ds), &o) in ts.nsds.systems().zip(ts.offsets()) {
+        let d = ds.dimension();
+        let l = ds.as_lagrangian().ok_or_else(|| Error::Unsupported {
+            what: "Moreau–Jean".into(),
+            reason: "needs Lagrangian systems".into(),
+        })?;
+        let (qi, vi) = (q.rows(o, d).into_owned(), v.rows(o, d).into_owned());
+        let (dq, dv) = l.force_jacobians(t, &qi, &vi)?;
+        out.mass.view_mut((o, o), (d, d)).copy_from(&l.mass(&qi)?);
+        out.force.rows_mut(o, d).copy_from(&l.force(t, &qi, &vi)?);
+        out.dq.view_mut((o, o), (d, d)).copy_from(&dq);
+        out.dv.view_mut((o, o), (d, d)).copy_from(&dv);
+    }
+    Ok(out)
+}
+
+/// W = M − hθ ∂F/∂v − h²θ² ∂F/∂q, LU-factorised; cached when every system is linear.
+fn iteration_matrix(ts: &mut SceneState, d: &Dynamics, h: f64, theta: f64) -> Result<LU<f64, Dyn, Dyn>> {
+    if let Some(w) = &ts.cached_w {
+        return Ok(w.clone());
+    }
+    let w = (&d.mass - &d.dv * (h * theta) - &d.dq * (h * h * theta * theta)).lu();
+    if !w.is_invertible() {
+        return Err(singular());
+    }
+    if ts.nsds.systems_are_linear() {
+        ts.cached_w = Some(w.clone());
+    }
+    Ok(w)
+}
+
+/// The interactions in this step's problem: every active equality, and the others with
+/// ỹ = y(q̂) + γ h ẏ_k ≤ 0 (first component), q̂ chosen by [`Activation`].
+fn active_set(
+    ts: &SceneState,
+    settings: &StepSettings,
+    osi: &MoreauJeanOSI,
+    q_k: &DVector<f64>,
+    v_k: &DVector<f64>,
+) -> Result<Vec<ActiveRow>> {
+    let (t_k, h) = (ts.time(), ts.h);
+    let q_pred = q_k + v_k * h;
+    let q_hat = match osi.activation {
+        Activation::Current => q_k,
+        Activation::Predicted => &q_pred,
+    };
+    let mut rows = Vec::new();
+    let mut offset = 0;
+    for (index, inter) in ts.nsds.interactions().iter().enumerate() {
+        let idx = ts.indices(inter);
+        let local = |x: &DVector<f64>| SceneState::gather(&idx, x);
+        if !inter.relation.is_active() {
+            offset += inter.size();
+            continue;
+        }
+        if inter.law.is_equality() {
+            let constant = match settings.stabilization {
+                Stabilization::Baumgarte { beta } if is_holonomic(inter) => {
+                    inter.output(&local(q_k), t_k)? * (beta / h)
+                }
+                _ => DVector::zeros(inter.size()),
+            };
+            rows.push(ActiveRow {
+                index,
+                offset,
+                scale: 1.0,
+                constant,
+                equality: true,
+            });
+            offset += inter.size();
+            continue;
+        }
+        let ydot_k = inter.velocity(&local(q_k), &local(v_k), t_k)?;
+        let y = inter.output(&local(q_hat), t_k)?;
+        if osi.is_active(y[0], ydot_k[0], h) {
+            let (scale, constant) = if inter.relation.compliance().is_some() {
+                let y_pred = inter.output(&local(&q_pred), t_k)?;
+                (h * osi.theta, y_pred + ydot_k * (h * (1.0 - osi.theta)))
+            } else {
+                (1.0, ydot_k * inter.law.restitution())
+            };
+            rows.push(ActiveRow {
+                index,
+                offset,
+                scale,
+                constant,
+                equality: false,
+            });
+        }
+        offset += inter.size();
+    }
+    Ok(rows)
+}
+
+/// G(q) of the active rows, each row block scattered onto all coordinates (m × n).
+fn active_jacobian(ts: &SceneState, rows: &[ActiveRow], q: &DVector<f64>, t: f64) -> Result<DMatrix<f64>> {
+    let interactions = ts.nsds.interactions();
+    let m: usize = rows.iter().map(|r| interactions[r.index].size()).sum();
+    let mut hmat = DMatrix::zeros(m, q.len());
+    let mut r0 = 0;
+    for row in rows {
+        let inter = &interactions[row.index];
+        let idx = ts.indices(inter);
+        let g = inter.jacobian(&SceneState::gather(&idx, q), t)?;
+        for (c, &i) in idx.iter().enumerate() {
+            hmat.view_mut((r0, i), (inter.size(), 1)).copy_from(&g.column(c));
+        }
+        r0 += inter.size();
+    }
+    Ok(hmat)
+}
+
+/// What one MLCP solve gives the step.
+struct Impulse {
+    /// p = Hᵀ λ.
+    p: DVector<f64>,
+    /// λ over the active rows.
+    lambda: DVector<f64>,
+    /// λ scattered over all interactions.
+    lambda_all: DVector<f64>,
+}
+
+/// Assembles and solves `0 ≤ λ ⟂ H W⁻¹ Hᵀ λ + H v_free + e ẏ_k + ∂h/∂t ≥ 0` over the
+/// active rows (`= 0` with λ free on equality rows: an MLCP), H = `hmat` from
+/// [`active_jacobian`] at q, and returns the [`Impulse`] and the solver's report.
+#[allow(clippy::too_many_arguments)]
+fn impulse(
+    ts: &SceneState,
+    settings: &StepSettings,
+    rows: &[ActiveRow],
+    w: &LU<f64, Dyn, Dyn>,
+    hmat: &DMatrix<f64>,
+    q: &DVector<f64>,
+    v_free: &DVector<f64>,
+    (t, theta): (f64, f64),
+    context: &str,
+) -> Result<(Impulse, Option<crate::numerics::SolverReport>)> {
+    let interactions = ts.nsds.interactions();
+    let inter = |row: &ActiveRow| -> &Interaction { &interactions[row.index] };
+    let m = hmat.nrows();
+    let mut lambda_all = DVector::zeros(ts.lambda.len());
+    if m == 0 {
+        let nothing = Impulse {
+            p: DVector::zeros(q.len()),
+            lambda: DVector::zeros(0),
+            lambda_all,
+        };
+        return Ok((nothing, None));
+    }
+    let mut rhs = DVector::zeros(m);
+    let mut equality = Vec::with_capacity(m);
+    let mut r0 = 0;
+    for row in rows {
+        let idx = ts.indices(inter(row));
+        let size = inter(row).size();
+        let hdot = inter(row).relation.hdot(&SceneState::gather(&idx, q), t, size)?;
+        let free = hmat.rows(r0, size) * v_free;
+        rhs.rows_mut(r0, size)
+            .copy_from(&(free * row.scale + &row.constant + hdot));
+        equality.extend(std::iter::repeat_n(row.equality, size));
+        r0 += size;
+    }
+    let mut delassus = hmat * w.solve(&hmat.transpose()).ok_or_else(singular)?;
+    compliant_blocks(ts, rows, &mut delassus, theta);
+    let (lambda, report) = settings.solve(delassus, rhs, equality, context)?;
+    let p = hmat.transpose() * &lambda;
+    let mut r0 = 0;
+    for row in rows {
+        let size = inter(row).size();
+        lambda_all.rows_mut(row.offset, size).copy_from(&lambda.rows(r0, size));
+        r0 += size;
+    }
+    Ok((Impulse { p, lambda, lambda_all }, Some(report)))
+}
+
+/// Siconos's `LagrangianCompliantLinearTIR` Delassus block: the diagonal block of a compliant
+/// interaction becomes θ (D + G W⁻¹ Gᵀ) + D/h; off-diagonal blocks stay G₁ W⁻¹ G₂ᵀ.
+fn compliant_blocks(ts: &SceneState, rows: &[ActiveRow], delassus: &mut DMatrix<f64>, theta: f64) {
+    let mut r0 = 0;
+    for row in rows {
+        let inter = &ts.nsds.interactions()[row.index];
+        let size = inter.size();
+        if let Some(d) = inter.relation.compliance() {
+            let mut block = delassus.view_mut((r0, r0), (size, size));
+            let updated = (&block + d) * theta + d / ts.h;
+            block.copy_from(&updated);
+        }
+        r0 += size;
+    }
+}

@@ -1,0 +1,119 @@
+//! The state of one scene on the time grid: what every one-step integrator reads and writes.
+//!
+//! All vectors are global: the coordinates of every system concatenated in insertion order,
+//! so the Delassus matrix `H W⁻¹ Hᵀ` couples interactions that share a system by itself.
+
+use nalgebra::{DMatrix, DVector, Dyn, LU};
+
+use crate::error::{Error, Result};
+use crate::model::{DsId, Interaction, Nsds};
+
+/// One scene at step k: t_k = t₀ + k h, (q_k, v_k), the last input p and impulse λ.
+pub struct SceneState {
+    /// The scene.
+    pub(crate) nsds: Nsds,
+    /// Time step h.
+    pub(crate) h: f64,
+    /// Initial time t₀.
+    pub(crate) t0: f64,
+    /// Steps taken.
+    pub(crate) k: usize,
+    /// Coordinates q (or x) of all systems.
+    pub(crate) q: DVector<f64>,
+    /// Velocities v of all systems (empty for first-order scenes).
+    pub(crate) v: DVector<f64>,
+    /// Input of the last step: p = Hᵀ λ (or r = B λ).
+    pub(crate) p: DVector<f64>,
+    /// Impulses of the last step, interaction by interaction.
+    pub(crate) lambda: DVector<f64>,
+    /// Offset of each system's coordinates.
+    offsets: Vec<usize>,
+    /// The factorised iteration matrix W of a scene whose systems are all linear.
+    pub(crate) cached_w: Option<LU<f64, Dyn, Dyn>>,
+}
+
+impl SceneState {
+    /// `nsds` at its initial state, at time `t0`, with step `h` (checked by the caller).
+    pub(crate) fn new(nsds: Nsds, t0: f64, h: f64) -> Self {
+        let mut offsets = Vec::new();
+        let (mut q, mut v) = (Vec::new(), Vec::new());
+        for (_, ds) in nsds.systems() {
+            offsets.push(q.len());
+            let (q0, v0) = ds.initial_state();
+            q.extend(q0.iter());
+            v.extend(v0.iter());
+        }
+        let n = q.len();
+        let m = nsds.interactions().iter().map(Interaction::size).sum();
+        Self {
+            nsds,
+            h,
+            t0,
+            k: 0,
+            q: DVector::from_vec(q),
+            v: DVector::from_vec(v),
+            p: DVector::zeros(n),
+            lambda: DVector::zeros(m),
+            offsets,
+            cached_w: None,
+        }
+    }
+
+    /// t_k = t₀ + k h.
+    pub(crate) fn time_at(&self, k: usize) -> f64 {
+        self.t0 + k as f64 * self.h
+    }
+
+    /// The current time t_k.
+    pub(crate) fn time(&self) -> f64 {
+        self.time_at(self.k)
+    }
+
+    /// The system offsets.
+    pub(crate) fn offsets(&self) -> &[usize] {
+        &self.offsets
+    }
+
+    /// Global indices of an interaction's coordinates (its systems concatenated).
+    pub(crate) fn indices(&self, inter: &Interaction) -> Vec<usize> {
+        inter
+            .systems
+            .iter()
+            .flat_map(|id| {
+                let start = self.offsets[id.0];
+                start..start + self.nsds.system(*id).dimension()
+            })
+            .collect()
+    }
+
+    /// The entries `idx` of a global vector (an interaction's local coordinates).
+    pub(crate) fn gather(idx: &[usize], x: &DVector<f64>) -> DVector<f64> {
+        DVector::from_iterator(idx.len(), idx.iter().map(|&i| x[i]))
+    }
+
+    /// The block-diagonal mass matrix of the Lagrangian systems at the current q.
+    pub(crate) fn mass(&self) -> Result<DMatrix<f64>> {
+        self.block_diagonal(|i, o, d| {
+            let ds = self.nsds.system(DsId(i));
+            let lagrangian = ds.as_lagrangian().ok_or_else(|| Error::Unsupported {
+                what: "projection onto the constraints".into(),
+                reason: "needs Lagrangian systems".into(),
+            })?;
+            lagrangian.mass(&self.q.rows(o, d).into_owned())
+        })
+    }
+
+    /// Block-diagonal assembly over the systems of `f(system index, offset, dimension)`.
+    pub(crate) fn block_diagonal(
+        &self,
+        mut f: impl FnMut(usize, usize, usize) -> Result<DMatrix<f64>>,
+    ) -> Result<DMatrix<f64>> {
+        let n = self.q.len();
+        let mut out = DMatrix::zeros(n, n);
+        for (i, (_, ds)) in self.nsds.systems().enumerate() {
+            let (o, d) = (self.offsets[i], ds.dimension());
+            out.view_mut((o, o), (d, d)).copy_from(&f(i, o, d)?);
+        }
+        Ok(out)
+    }
+}

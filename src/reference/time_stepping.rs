@@ -1,0 +1,320 @@
+//! `TimeStepping`: the f64 reference driver. It owns the [`SceneState`] of one [`Nsds`],
+//! advances it step by step with its [`OneStepIntegrator`] (Moreau–Jean for Lagrangian
+//! scenes, Euler–Moreau for first-order ones), stabilises the equality constraints and
+//! records the output variables.
+
+use nalgebra::DVector;
+
+use super::integrator::{OneStepIntegrator, StepReport, StepSettings};
+use super::projection;
+use super::state::SceneState;
+use super::trajectory::{Sample, Trajectory};
+use crate::error::{Error, Result};
+use crate::model::{CoordinateVectorOutputs, DsId, Interaction, InteractionId, NonSmoothLaw, Nsds, Relation};
+use crate::numerics::{SolverKind, SolverOptions};
+use crate::scheme::{EulerMoreauOSI, MoreauJeanOSI, NewtonOptions, Stabilization};
+use crate::validate;
+
+/// The one-step integrator of a simulation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Integrator {
+    /// Moreau–Jean, for Lagrangian systems.
+    MoreauJean(MoreauJeanOSI),
+    /// Euler–Moreau, for first-order systems.
+    EulerMoreau(EulerMoreauOSI),
+}
+
+impl OneStepIntegrator for Integrator {
+    fn check(&self, state: &SceneState) -> Result<()> {
+        match self {
+            Self::MoreauJean(osi) => osi.check(state),
+            Self::EulerMoreau(osi) => osi.check(state),
+        }
+    }
+
+    fn step(&self, state: &mut SceneState, settings: &StepSettings) -> Result<StepReport> {
+        match self {
+            Self::MoreauJean(osi) => osi.step(state, settings),
+            Self::EulerMoreau(osi) => osi.step(state, settings),
+        }
+    }
+}
+
+/// The time-stepping simulation of one scene.
+pub struct TimeStepping {
+    state: SceneState,
+    integrator: Integrator,
+    /// The LCP solver (default Lemke, as in Siconos).
+    pub solver: SolverKind,
+    /// Its options.
+    pub solver_options: SolverOptions,
+    /// The Newton loop's options (nonlinear scenes only).
+    pub newton: NewtonOptions,
+    /// What to do about the drift of holonomic equality constraints (default: nothing).
+    pub stabilization: Stabilization,
+    last: StepReport,
+}
+
+impl TimeStepping {
+    /// A simulation of `nsds` from time `t0` with step `h`.
+    pub fn new(nsds: Nsds, integrator: Integrator, t0: f64, h: f64) -> Result<Self> {
+        validate::scalar("time step h", h, h > 0.0, "must be > 0")?;
+        validate::scalar("initial time t0", t0, true, "must be finite")?;
+        let state = SceneState::new(nsds, t0, h);
+        integrator.check(&state)?;
+        Ok(Self {
+            state,
+            integrator,
+            solver: SolverKind::default(),
+            solver_options: SolverOptions::default(),
+            newton: NewtonOptions::default(),
+            stabilization: Stabilization::None,
+            last: StepReport::default(),
+        })
+    }
+
+    /// The settings the integrator solves its steps with.
+    fn settings(&self) -> StepSettings {
+        StepSettings {
+            solver: self.solver,
+            solver_options: self.solver_options,
+            newton: self.newton,
+            stabilization: self.stabilization,
+        }
+    }
+
+    /// Links a new interaction during the simulation (e.g. when a gap falls below an alert
+    /// distance, as ColumnOfBeadsTS does).
+    pub fn link(
+        &mut self,
+        name: &str,
+        law: impl Into<NonSmoothLaw>,
+        relation: impl Into<Relation>,
+        systems: &[DsId],
+    ) -> Result<InteractionId> {
+        let id = self.state.nsds.link(name, law, relation, systems)?;
+        let size = self.state.nsds.interactions()[id.0].size();
+        self.state.lambda = self
+            .state
+            .lambda
+            .clone()
+            .resize_vertically(self.state.lambda.len() + size, 0.0);
+        Ok(id)
+    }
+
+    /// Current time t_k = t0 + k h.
+    pub fn time(&self) -> f64 {
+        self.state.time()
+    }
+
+    /// Steps taken.
+    pub fn steps(&self) -> usize {
+        self.state.k
+    }
+
+    /// The scene.
+    pub fn nsds(&self) -> &Nsds {
+        &self.state.nsds
+    }
+
+    /// Coordinates of system `id` (q or x).
+    pub fn q(&self, id: DsId) -> DVector<f64> {
+        let n = self.state.nsds.system(id).dimension();
+        self.state.q.rows(self.state.offsets()[id.0], n).into_owned()
+    }
+
+    /// Velocity of Lagrangian system `id`.
+    pub fn v(&self, id: DsId) -> DVector<f64> {
+        if self.state.v.is_empty() {
+            return DVector::zeros(0);
+        }
+        self.state
+            .v
+            .rows(self.state.offsets()[id.0], self.state.nsds.system(id).dimension())
+            .into_owned()
+    }
+
+    /// Replaces the state by `qv` = (q, v) of all systems, concatenated (to continue a run
+    /// from a state saved elsewhere).
+    pub fn set_state(&mut self, qv: &[f64]) -> Result<()> {
+        let n = self.state.q.len();
+        if qv.len() != 2 * n {
+            return Err(Error::Dimension {
+                what: "TimeStepping::set_state: (q, v)".into(),
+                expected: (2 * n).to_string(),
+                got: qv.len().to_string(),
+            });
+        }
+        self.state.q.copy_from_slice(&qv[..n]);
+        self.state.v.copy_from_slice(&qv[n..]);
+        Ok(())
+    }
+
+    /// The impulses λ of the last step, interaction by interaction.
+    pub fn lambda(&self) -> &DVector<f64> {
+        &self.state.lambda
+    }
+
+    /// The coordinates, velocities (of the interaction's systems, concatenated) and last
+    /// impulse λ of interaction `id`.
+    pub fn interaction_state(&self, id: InteractionId) -> (DVector<f64>, DVector<f64>, DVector<f64>) {
+        let interactions = self.state.nsds.interactions();
+        let offset: usize = interactions[..id.0].iter().map(Interaction::size).sum();
+        let inter = &interactions[id.0];
+        let idx = self.state.indices(inter);
+        let lambda = self.state.lambda.rows(offset, inter.size()).into_owned();
+        (
+            SceneState::gather(&idx, &self.state.q),
+            SceneState::gather(&idx, &self.state.v),
+            lambda,
+        )
+    }
+
+    /// Exudyn's output variables of the coordinate-vector constraint `id`: displacement,
+    /// velocity, constraint equation and force.
+    pub fn coordinate_vector_outputs(&self, id: InteractionId) -> Result<CoordinateVectorOutputs> {
+        let Relation::CoordinateVector(constraint) = &self.state.nsds.interactions()[id.0].relation else {
+            return Err(self.not_coordinate_vector(id));
+        };
+        let (q, v, lambda) = self.interaction_state(id);
+        Ok(constraint.outputs(&q, &v, &lambda, self.time(), self.state.h))
+    }
+
+    /// Switches the coordinate-vector constraint `id` on or off (off: λ = 0).
+    pub fn set_active(&mut self, id: InteractionId, active: bool) -> Result<()> {
+        let error = self.not_coordinate_vector(id);
+        match &mut self.state.nsds.interaction_mut(id).relation {
+            Relation::CoordinateVector(constraint) => {
+                constraint.set_active(active);
+                Ok(())
+            }
+            _ => Err(error),
+        }
+    }
+
+    fn not_coordinate_vector(&self, id: InteractionId) -> Error {
+        Error::Unsupported {
+            what: format!("interaction `{}`", self.state.nsds.interactions()[id.0].name),
+            reason: "is not a coordinate-vector constraint".into(),
+        }
+    }
+
+    /// What the last step did.
+    pub fn last_report(&self) -> StepReport {
+        self.last
+    }
+
+    /// Advances one step, then applies the [`Stabilization`] and measures the constraint
+    /// residual. On error (a solver that did not converge, a singular matrix, a user closure
+    /// returning NaN) the state is left at the start of the step.
+    pub fn step(&mut self) -> Result<()> {
+        self.stabilization.check()?;
+        let s = &self.state;
+        let saved = (s.q.clone(), s.v.clone(), s.p.clone(), s.lambda.clone(), s.k);
+        match self.advance() {
+            Ok(report) => {
+                self.last = report;
+                Ok(())
+            }
+            Err(e) => {
+                let s = &mut self.state;
+                (s.q, s.v, s.p, s.lambda, s.k) = saved;
+                Err(e)
+            }
+        }
+    }
+
+    fn advance(&mut self) -> Result<StepReport> {
+        let settings = self.settings();
+        let mut report = self.integrator.step(&mut self.state, &settings)?;
+        self.state.k += 1;
+        report.constraint_residual = match self.stabilization {
+            Stabilization::Projection {
+                tolerance,
+                max_iterations,
+            } => {
+                let (iterations, residual) = projection::project(&mut self.state, tolerance, max_iterations)?;
+                report.projection_iterations = iterations;
+                residual
+            }
+            _ => self.constraint_residual()?,
+        };
+        Ok(report)
+    }
+
+    /// max |g(q)| over the holonomic equality constraints now (0 when there are none).
+    pub fn constraint_residual(&self) -> Result<f64> {
+        Ok(projection::residuals(&self.state)?.0)
+    }
+
+    /// Steps until `t_final` (the number of steps is ⌈(t_final − t)/h⌉), appending the
+    /// initial sample (if `trajectory` is empty) and one sample after every step. What was
+    /// recorded before an error stays in `trajectory`.
+    pub fn run(&mut self, t_final: f64, trajectory: &mut Trajectory) -> Result<()> {
+        let steps = self.steps_until(t_final)?;
+        if trajectory.is_empty() {
+            trajectory.samples.push(self.sample()?);
+        }
+        for _ in 0..steps {
+            self.step()?;
+            trajectory.samples.push(self.sample()?);
+        }
+        Ok(())
+    }
+
+    /// The number of steps from now to `t_final`: ⌈(t_final − t)/h⌉ (a final time within
+    /// 10⁻⁹ h of a grid time counts as that time).
+    pub fn steps_until(&self, t_final: f64) -> Result<usize> {
+        validate::scalar(
+            "final time",
+            t_final,
+            t_final >= self.time(),
+            "must be finite and ≥ the current time",
+        )?;
+        Ok(((t_final - self.time()) / self.state.h - 1e-9).ceil().max(0.0) as usize)
+    }
+
+    /// The output variables now.
+    pub fn sample(&self) -> Result<Sample> {
+        let (constraint_residual, velocity_residual) = projection::residuals(&self.state)?;
+        let t = self.time();
+        let (mut y, mut ydot) = (Vec::new(), Vec::new());
+        let mut offset = 0;
+        for inter in self.state.nsds.interactions() {
+            let idx = self.state.indices(inter);
+            let size = inter.size();
+            let lambda = self.state.lambda.rows(offset, size);
+            offset += size;
+            let q = SceneState::gather(&idx, &self.state.q);
+            if inter.relation.is_lagrangian() {
+                let v = SceneState::gather(&idx, &self.state.v);
+                let mut yi = inter.output(&q, t)?;
+                if let Some(d) = inter.relation.compliance() {
+                    yi += d * lambda;
+                }
+                y.extend(yi.iter());
+                ydot.extend(inter.velocity(&q, &v, t)?.iter());
+            } else {
+                let op = inter.relation.first_order_operators(t)?;
+                y.extend((&op.c * &q + &op.d * lambda + &op.e).iter());
+            }
+        }
+        Ok(Sample {
+            t,
+            q: self.state.q.clone(),
+            v: self.state.v.clone(),
+            p: self.state.p.clone(),
+            y: DVector::from_vec(y),
+            ydot: DVector::from_vec(ydot),
+            lambda: self.state.lambda.clone(),
+            energy: self.energy()?,
+            constraint_residual,
+            velocity_residual,
+        })
+    }
+
+    /// Total mechanical energy of the Lagrangian systems (0 for first-order scenes).
+    pub fn energy(&self) -> Result<f64> {
+        self.state.nsds.energy(&self.state.q, &self.state.v)
+    }
+}
