@@ -1,29 +1,21 @@
 // Contact-parallel Moreau–Jean step of a bead chain with relaxed, double-buffered Jacobi.
-// reference: solver::cpu::chain::run (same stages, same order of operations).
+// Twin: batch::cpu::chain_jacobi::run (same stages, same order of operations).
 // One invocation per contact i (between beads i−1 and i; contact 0 is the floor) or per bead.
 // A step is one `prepare`, `sweeps` × `sweep` (ping-pong λ buffers) and one `update` dispatch.
 
-struct ChainParams {
-    beads: u32,
-    pad0: u32,
-    pad1: u32,
-    pad2: u32,
-}
-
+// ChainParams (h, θ, γ, ω, 1/m, R, g, e, beads) is generated from the host's declaration.
 @group(0) @binding(0) var<uniform> params: ChainParams;
-// h, θ, γ, ω, 1/m, R, g, e.
-@group(0) @binding(1) var<storage, read> coefficients: array<real>;
-@group(0) @binding(2) var<storage, read_write> z: array<real>;
-@group(0) @binding(3) var<storage, read_write> v: array<real>;
-@group(0) @binding(4) var<storage, read_write> lcp_q: array<real>;
-@group(0) @binding(5) var<storage, read_write> lambda_in: array<real>;
-@group(0) @binding(6) var<storage, read_write> lambda_out: array<real>;
+@group(0) @binding(1) var<storage, read_write> z: array<real>;
+@group(0) @binding(2) var<storage, read_write> v: array<real>;
+@group(0) @binding(3) var<storage, read_write> lcp_q: array<real>;
+@group(0) @binding(4) var<storage, read_write> lambda_in: array<real>;
+@group(0) @binding(5) var<storage, read_write> lambda_out: array<real>;
 // Per contact: 1 when in the LCP this step; then the worst residual seen, as a real.
-@group(0) @binding(7) var<storage, read_write> in_lcp: array<u32>;
-@group(0) @binding(8) var<storage, read_write> residual: array<real>;
+@group(0) @binding(6) var<storage, read_write> in_lcp: array<u32>;
+@group(0) @binding(7) var<storage, read_write> residual: array<real>;
 
 fn diagonal(i: u32) -> real {
-    return select(2.0 * coefficients[4], coefficients[4], i == 0u);
+    return select(2.0 * params.inv_mass, params.inv_mass, i == 0u);
 }
 
 // w_i = q_i + D_ii λ_i − (λ_{i−1} + λ_{i+1}) / m.
@@ -35,7 +27,7 @@ fn w(i: u32) -> real {
     if (i + 1u < params.beads) {
         neighbours = neighbours + lambda_in[i + 1u];
     }
-    return lcp_q[i] + diagonal(i) * lambda_in[i] - coefficients[4] * neighbours;
+    return lcp_q[i] + diagonal(i) * lambda_in[i] - params.inv_mass * neighbours;
 }
 
 @compute @workgroup_size(64)
@@ -44,23 +36,23 @@ fn prepare(@builtin(global_invocation_id) gid: vec3<u32>) {
     if (i >= params.beads) {
         return;
     }
-    let h = coefficients[0];
-    let r = coefficients[5];
+    let h = params.h;
+    let r = params.radius;
     var y: real;
     var ydot: real;
     var hv: real;
     if (i == 0u) {
         y = z[0] - r;
         ydot = v[0];
-        hv = v[0] - h * coefficients[6];
+        hv = v[0] - h * params.gravity;
     } else {
         let d = v[i] - v[i - 1u];
         y = z[i] - z[i - 1u] - r - r;
         ydot = d;
         hv = d;
     }
-    in_lcp[i] = select(0u, 1u, y + coefficients[2] * h * ydot <= 0.0);
-    lcp_q[i] = hv + coefficients[7] * ydot;
+    in_lcp[i] = select(0u, 1u, y + params.gamma * h * ydot <= 0.0);
+    lcp_q[i] = hv + params.restitution * ydot;
     lambda_in[i] = real(0.0);
 }
 
@@ -72,7 +64,7 @@ fn sweep(@builtin(global_invocation_id) gid: vec3<u32>) {
     }
     var next = real(0.0);
     if (in_lcp[i] == 1u) {
-        next = max(lambda_in[i] - coefficients[3] * w(i) / diagonal(i), real(0.0));
+        next = max(lambda_in[i] - params.omega * w(i) / diagonal(i), real(0.0));
     }
     lambda_out[i] = next;
 }
@@ -91,9 +83,9 @@ fn update(@builtin(global_invocation_id) gid: vec3<u32>) {
     if (j + 1u < params.beads) {
         above = lambda_in[j + 1u];
     }
-    let h = coefficients[0];
-    let theta = coefficients[1];
-    let v_new = v[j] - h * coefficients[6] + (lambda_in[j] - above) * coefficients[4];
+    let h = params.h;
+    let theta = params.theta;
+    let v_new = v[j] - h * params.gravity + (lambda_in[j] - above) * params.inv_mass;
     z[j] = z[j] + h * (theta * v_new + (1.0 - theta) * v[j]);
     v[j] = v_new;
 }

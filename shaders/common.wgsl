@@ -1,17 +1,19 @@
-// Shared declarations of the batched kernels. Mirrors src/assemble/layout.rs.
-// `real`, `REAL_MAX`, `REAL_EPSILON`, `cosine`, `MAX_DOF`, `MAX_CONTACTS`, `FIXED_DOF` and
-// `FIXED_CONTACTS` are defined by the host in front of this file (f32 or f64, sizes of the
-// batch): see src/solver/gpu/shaders.rs.
+// Shared declarations of the batched kernels. Mirrors src/batch/layout.rs.
+// `real`, `REAL_MAX`, `REAL_EPSILON`, `cosine`, `MAX_DOF`, `MAX_CONTACTS`, `FIXED_DOF`,
+// `FIXED_CONTACTS`, and `StepParams` and `OperatorOffsets` (generated from their one
+// definition in src/batch/shared.rs), are defined by the host in front of this file (f32 or
+// f64, sizes of the batch): see src/batch/gpu/shaders.rs.
 
+// One dispatch; see batch::gpu::moreau_jean_pgs::Params.
 struct Params {
     scenes: u32,
     steps: u32,
-    max_iterations: u32,
     // 1 for a packed batch; the number of scenes for an interleaved one.
     stride: u32,
+    pad: u32,
 }
 
-// One scene's offsets: see assemble::layout::SceneHeader.
+// One scene's offsets: see batch::layout::SceneHeader.
 struct SceneHeader {
     ndof: u32,
     ncontacts: u32,
@@ -23,7 +25,7 @@ struct SceneHeader {
     pad2: u32,
 }
 
-// See assemble::layout::HealthCounters.
+// See batch::layout::HealthCounters.
 struct HealthCounters {
     impacts: u32,
     contact_steps: u32,
@@ -42,8 +44,7 @@ const NON_FINITE: u32 = 2u;
 const IN_CONTACT: u32 = 4u;
 
 @group(0) @binding(0) var<uniform> params: Params;
-// h, θ, γ, tolerance.
-@group(0) @binding(1) var<storage, read> coefficients: array<real>;
+@group(0) @binding(1) var<storage, read> step_params: StepParams;
 @group(0) @binding(2) var<storage, read> headers: array<SceneHeader>;
 @group(0) @binding(3) var<storage, read> ops: array<real>;
 @group(0) @binding(4) var<storage, read_write> state: array<real>;

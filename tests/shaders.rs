@@ -1,9 +1,11 @@
-//! Every composed WGSL module parses and validates (no GPU needed), and each WGSL struct has
-//! the size and field offsets of its Rust twin.
+//! Every composed WGSL module parses and validates (no GPU needed), each WGSL struct has the
+//! size and field offsets of its Rust twin, and the kernel's step stages are the CPU twin's.
 
-use ricochet::batch::SceneHeader;
+use ricochet::batch::cpu::moreau_jean_pgs::STAGES;
+use ricochet::batch::gpu::moreau_jean_pgs::Params;
 use ricochet::batch::gpu::{Precision, shaders};
 use ricochet::batch::layout::HealthCounters;
+use ricochet::batch::{ChainParams, OperatorOffsets, SceneHeader, StepParams};
 
 const SIZES: shaders::KernelSizes = shaders::KernelSizes {
     max_dof: 8,
@@ -87,4 +89,220 @@ fn wgsl_structs_match_their_rust_twins() {
             std::mem::offset_of!(HealthCounters, steps),
         ]
     );
+}
+
+#[test]
+fn chain_kernels_validate_in_both_precisions() {
+    for precision in [Precision::F32, Precision::F64] {
+        let source = shaders::chain_jacobi(precision);
+        let module = naga::front::wgsl::parse_str(&source)
+            .unwrap_or_else(|e| panic!("{precision:?}: {}", e.emit_to_string(&source)));
+        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::FLOAT64)
+            .validate(&module)
+            .unwrap_or_else(|e| panic!("{precision:?}: {e:?}"));
+        for entry in ["prepare", "sweep", "update"] {
+            assert!(
+                module.entry_points.iter().any(|e| e.name == entry),
+                "no entry point {entry}"
+            );
+        }
+        // ChainParams has the layout of its Rust twin in the kernel's precision.
+        let (size, offsets) = layout(&module, "ChainParams");
+        let expected = match precision {
+            Precision::F32 => (size_of::<ChainParams<f32>>(), chain_offsets::<f32>()),
+            Precision::F64 => (size_of::<ChainParams<f64>>(), chain_offsets::<f64>()),
+        };
+        assert_eq!(
+            (size as usize, offsets.iter().map(|&o| o as usize).collect::<Vec<_>>()),
+            expected,
+            "{precision:?}"
+        );
+    }
+}
+
+fn chain_offsets<R>() -> Vec<usize> {
+    use std::mem::offset_of;
+    vec![
+        offset_of!(ChainParams<R>, h),
+        offset_of!(ChainParams<R>, theta),
+        offset_of!(ChainParams<R>, gamma),
+        offset_of!(ChainParams<R>, omega),
+        offset_of!(ChainParams<R>, inv_mass),
+        offset_of!(ChainParams<R>, radius),
+        offset_of!(ChainParams<R>, gravity),
+        offset_of!(ChainParams<R>, restitution),
+        offset_of!(ChainParams<R>, beads),
+    ]
+}
+
+#[test]
+fn step_params_and_dispatch_params_match_their_wgsl_declarations() {
+    // StepParams is generic over the kernel's real type: its WGSL twin in both precisions.
+    for (precision, size, offsets) in [
+        (Precision::F32, size_of::<StepParams<f32>>(), step_offsets::<f32>()),
+        (Precision::F64, size_of::<StepParams<f64>>(), step_offsets::<f64>()),
+    ] {
+        let module = module(precision);
+        let (wgsl_size, wgsl_offsets) = layout(&module, "StepParams");
+        assert_eq!(wgsl_size as usize, size, "{precision:?}");
+        assert_eq!(
+            wgsl_offsets.iter().map(|&o| o as usize).collect::<Vec<_>>(),
+            offsets,
+            "{precision:?}"
+        );
+        // The bytes the host uploads have the struct's size.
+        let params = StepParams::<f64> {
+            h: 1.0,
+            theta: 0.5,
+            gamma: 0.5,
+            tolerance: 1e-9,
+            newton_tolerance: 1e-6,
+            t0: 0.0,
+            max_iterations: 7,
+            newton_max_iterations: 9,
+        };
+        let bytes = params.to_bytes(precision.size(), |x, out| match precision {
+            Precision::F32 => out.extend_from_slice(&(x as f32).to_ne_bytes()),
+            Precision::F64 => out.extend_from_slice(&x.to_ne_bytes()),
+        });
+        assert_eq!(bytes.len(), size, "{precision:?}");
+        let at = |o: usize| u32::from_ne_bytes(bytes[o..o + 4].try_into().unwrap());
+        assert_eq!(at(offsets[6]), 7);
+        assert_eq!(at(offsets[7]), 9);
+    }
+    let (size, offsets) = layout(&module(Precision::F32), "Params");
+    assert_eq!(size as usize, size_of::<Params>());
+    assert_eq!(
+        offsets.iter().map(|&o| o as usize).collect::<Vec<_>>(),
+        [
+            std::mem::offset_of!(Params, scenes),
+            std::mem::offset_of!(Params, steps),
+            std::mem::offset_of!(Params, stride),
+            std::mem::offset_of!(Params, pad),
+        ]
+    );
+}
+
+fn step_offsets<R>() -> Vec<usize> {
+    use std::mem::offset_of;
+    vec![
+        offset_of!(StepParams<R>, h),
+        offset_of!(StepParams<R>, theta),
+        offset_of!(StepParams<R>, gamma),
+        offset_of!(StepParams<R>, tolerance),
+        offset_of!(StepParams<R>, newton_tolerance),
+        offset_of!(StepParams<R>, t0),
+        offset_of!(StepParams<R>, max_iterations),
+        offset_of!(StepParams<R>, newton_max_iterations),
+    ]
+}
+
+#[test]
+fn operator_offsets_are_one_layout_for_host_and_kernel() {
+    // The generated WGSL function computes what the Rust one does: evaluate it with naga's
+    // constant evaluator is not possible (n, m are arguments), so check the text's order and
+    // the closed forms of the lengths instead.
+    let wgsl = OperatorOffsets::WGSL;
+    let blocks = [
+        "a",
+        "b",
+        "c",
+        "w_inv_ht",
+        "h",
+        "delassus",
+        "offset",
+        "restitution",
+        "equality",
+        "feedback",
+        "c_harmonic",
+        "frequency",
+        "quadratic",
+        "w_inv",
+        "spheres",
+    ];
+    let positions: Vec<usize> = blocks
+        .iter()
+        .map(|b| {
+            wgsl.find(&format!("    o.{b} = k;"))
+                .unwrap_or_else(|| panic!("no block {b}"))
+        })
+        .collect();
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "blocks out of order");
+    for (n, m) in [(1, 1), (3, 2), (8, 5)] {
+        let o = OperatorOffsets::new(n, m);
+        assert_eq!(o.end, 3 * n * n + 2 * n + 3 * n * m + m * m + 10 * m + 4);
+        assert_eq!(o.quadratic, 2 * n * n + 2 * n + 2 * n * m + m * m + 4 * m + 4);
+        assert_eq!(o.spheres, o.end - 6 * m);
+        assert_eq!(SceneHeader::operator_len(n, m), o.end);
+    }
+}
+
+/// The argument names of the WGSL function `name`.
+fn wgsl_arguments(module: &naga::Module, name: &str) -> Vec<String> {
+    let (_, function) = module
+        .functions
+        .iter()
+        .find(|(_, f)| f.name.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("the kernel has no stage {name}"));
+    function
+        .arguments
+        .iter()
+        .map(|a| a.name.clone().unwrap_or_default())
+        .collect()
+}
+
+/// The argument names of the twin's method `name` (after `&mut self` or `&self`), read from
+/// its source.
+fn twin_arguments(source: &str, name: &str) -> Vec<String> {
+    let start = source
+        .find(&format!("fn {name}("))
+        .unwrap_or_else(|| panic!("the CPU twin has no stage {name}"));
+    let signature = &source[start + name.len() + 4..];
+    let signature = &signature[..signature.find(')').unwrap()];
+    signature
+        .split(',')
+        .map(str::trim)
+        .filter(|a| !a.is_empty() && !a.ends_with("self"))
+        .map(|a| a.split(':').next().unwrap().trim().to_string())
+        .collect()
+}
+
+#[test]
+fn the_kernel_and_its_cpu_twin_have_the_same_stages() {
+    let twin = include_str!("../src/batch/cpu/moreau_jean_stages.rs");
+    for nonlinear in [false, true] {
+        let source = shaders::moreau_jean_pgs(Precision::F64, shaders::KernelSizes { nonlinear, ..SIZES });
+        let module = naga::front::wgsl::parse_str(&source).unwrap();
+        for (stage, arguments) in STAGES {
+            assert_eq!(wgsl_arguments(&module, stage), arguments, "kernel stage {stage}");
+            assert_eq!(twin_arguments(twin, stage), arguments, "twin stage {stage}");
+            assert!(
+                source.contains(&format!("Twin: Group::{stage}")),
+                "kernel stage {stage} names no twin"
+            );
+            assert!(
+                twin.contains(&format!("Kernel: `{stage}`")),
+                "twin stage {stage} names no kernel function"
+            );
+        }
+        // simulate calls the stages in the listed order, in both.
+        let order = |text: &str, call: &dyn Fn(&str) -> String| -> Vec<usize> {
+            STAGES
+                .iter()
+                .map(|(s, _)| text.find(&call(s)).unwrap_or_else(|| panic!("{s} not called")))
+                .collect()
+        };
+        let kernel = &source[source.find("fn simulate(").unwrap()..];
+        let twin_driver = include_str!("../src/batch/cpu/moreau_jean_pgs.rs");
+        let twin_driver = &twin_driver[twin_driver.find("fn simulate<").unwrap()..];
+        for positions in [
+            order(kernel, &|s| format!("{s}(")),
+            order(twin_driver, &|s| format!(".{s}(")),
+        ] {
+            // harmonic_forcing is an argument of free_velocity: it appears after it on the line.
+            let mut sorted = positions.clone();
+            sorted.sort();
+            assert_eq!(positions[2..], sorted[2..], "stages called out of order");
+        }
+    }
 }

@@ -6,6 +6,7 @@
 //! D₀₀ = 1/m, Dᵢᵢ = 2/m (i ≥ 1), Dᵢ,ᵢ₊₁ = Dᵢ₊₁,ᵢ = −1/m, and the free velocity of every bead is
 //! v − h g, so the LCP vector is q₀ = (1 + e) v₀ − h g, qᵢ = (1 + e)(vᵢ − vᵢ₋₁).
 
+use super::ChainParams;
 use crate::error::Result;
 use crate::validate;
 
@@ -64,6 +65,21 @@ impl BeadChain {
     /// Number of beads (and of contacts).
     pub fn len(&self) -> usize {
         self.z.len()
+    }
+
+    /// The run's constants as the kernel and its twin read them, for `options`.
+    pub fn params(&self, options: &ChainOptions) -> ChainParams<f64> {
+        ChainParams {
+            h: options.step,
+            theta: options.theta,
+            gamma: options.gamma,
+            omega: options.omega,
+            inv_mass: 1.0 / self.mass,
+            radius: self.radius,
+            gravity: self.gravity,
+            restitution: self.restitution,
+            beads: u32::try_from(self.len()).unwrap_or(u32::MAX),
+        }
     }
 
     /// Whether the chain has no bead.

@@ -2,16 +2,10 @@
 
 use bytemuck::{Pod, Zeroable};
 
-/// Where one scene's data lives in the batch arrays.
-///
-/// - `state[state_offset ..]`: q (ndof), then v (ndof).
-/// - `operators[operator_offset ..]`: A (ndof²), B (ndof²), c (ndof), W⁻¹Hᵀ (ndof × ncontacts),
-///   H (ncontacts × ndof), Delassus H W⁻¹ Hᵀ (ncontacts²), b, e, equality (1 for an
-///   equality row, 0 for a contact), feedback (ncontacts each), W⁻¹ h a (ndof), ω, φ,
-///   cos ωh, sin ωh (the harmonic part of F_ext), then Y (ncontacts × ndof, the quadratic terms y = H q + Y q² +
-///   b), W⁻¹ (ndof²) and the sphere–sphere gaps (6 per contact: see
-///   `LinearScene::distance`), all row-major — see
-///   [`SceneHeader::operator_len`]. "Contacts" are the rows of the step's MLCP.
+use super::shared::OperatorOffsets;
+
+/// Where one scene's data lives in the batch arrays: `state[state_offset ..]` holds q (ndof)
+/// then v (ndof), `operators[operator_offset ..]` the blocks of [`OperatorOffsets`].
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct SceneHeader {
@@ -64,16 +58,15 @@ impl SceneHeader {
         2 * ndof
     }
 
-    /// Length of the scene's operators: 3n² + 2n + 3nm + m² + 10m + 4.
+    /// Length of the scene's operators (3n² + 2n + 3nm + m² + 10m + 4).
     pub fn operator_len(ndof: usize, ncontacts: usize) -> usize {
-        Self::linear_operator_len(ndof, ncontacts) + ncontacts * ndof + ndof * ndof + 6 * ncontacts
+        OperatorOffsets::new(ndof, ncontacts).end
     }
 
-    /// Length of the operators a scene without nonlinear rows reads: 2n² + 2n + 2nm + m² +
-    /// 4m + 4.
+    /// Length of the operators a scene without nonlinear rows reads, those before the
+    /// quadratic terms (2n² + 2n + 2nm + m² + 4m + 4).
     pub fn linear_operator_len(ndof: usize, ncontacts: usize) -> usize {
-        let (n, m) = (ndof, ncontacts);
-        2 * n * n + 2 * n + 2 * n * m + m * m + 4 * m + 4
+        OperatorOffsets::new(ndof, ncontacts).quadratic
     }
 }
 

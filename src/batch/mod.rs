@@ -17,6 +17,7 @@ pub mod linear_scene;
 mod options;
 mod outcome;
 pub mod scene_batch;
+mod shared;
 
 pub use bead_chain::{BeadChain, ChainOptions};
 pub use layout::SceneHeader;
@@ -24,3 +25,4 @@ pub use linear_scene::LinearScene;
 pub use options::BatchOptions;
 pub use outcome::BatchOutcome;
 pub use scene_batch::SceneBatch;
+pub use shared::{ChainParams, OperatorOffsets, StepParams};

@@ -4,6 +4,7 @@ use std::ops::Range;
 
 use super::layout::{HAS_EQUALITY, HAS_FORCING, HAS_NONLINEAR, HAS_STIFFNESS, SceneHeader};
 use super::linear_scene::LinearScene;
+use super::shared::OperatorOffsets;
 use crate::error::{Error, Result};
 use crate::scheme::moreau_jean::{Activation, MoreauJeanOSI};
 use crate::validate;
@@ -84,33 +85,38 @@ impl SceneBatch {
             pad: [0; 3],
         });
         self.state.extend(scene.q0.iter().chain(scene.v0.iter()));
-        let row_major = |mat: &nalgebra::DMatrix<f64>| mat.transpose().as_slice().to_vec();
-        for part in [
-            row_major(&scene.a),
-            row_major(&scene.b),
-            scene.c.as_slice().to_vec(),
-            row_major(&scene.winv_ht),
-        ] {
-            self.operators.extend(part);
-        }
-        for part in [
-            row_major(&scene.h),
-            row_major(&scene.delassus),
-            scene.offset.as_slice().to_vec(),
-        ] {
-            self.operators.extend(part);
-        }
-        self.operators.extend(scene.restitution.iter());
-        self.operators
-            .extend(scene.equality.iter().map(|&eq| if eq { 1.0 } else { 0.0 }));
-        self.operators.extend(scene.feedback.iter());
-        self.operators.extend(scene.c_harmonic.iter());
+        let o = OperatorOffsets::new(n, m);
+        let start = self.operators.len();
+        self.operators.resize(start + o.end, 0.0);
+        let ops = &mut self.operators[start..];
+        let mut put = |at: usize, values: &mut dyn Iterator<Item = f64>| {
+            for (x, value) in ops[at..].iter_mut().zip(values) {
+                *x = value;
+            }
+        };
+        let row_major = |mat: &nalgebra::DMatrix<f64>| mat.transpose().as_slice().to_vec().into_iter();
         let step = scene.omega * self.h;
-        self.operators
-            .extend([scene.omega, scene.phase, step.cos(), step.sin()]);
-        self.operators.extend(row_major(&scene.quadratic));
-        self.operators.extend(row_major(&scene.w_inv));
-        self.operators.extend(scene.distance.iter().flatten());
+        put(o.a, &mut row_major(&scene.a));
+        put(o.b, &mut row_major(&scene.b));
+        put(o.c, &mut scene.c.iter().copied());
+        put(o.w_inv_ht, &mut row_major(&scene.winv_ht));
+        put(o.h, &mut row_major(&scene.h));
+        put(o.delassus, &mut row_major(&scene.delassus));
+        put(o.offset, &mut scene.offset.iter().copied());
+        put(o.restitution, &mut scene.restitution.iter().copied());
+        put(
+            o.equality,
+            &mut scene.equality.iter().map(|&eq| if eq { 1.0 } else { 0.0 }),
+        );
+        put(o.feedback, &mut scene.feedback.iter().copied());
+        put(o.c_harmonic, &mut scene.c_harmonic.iter().copied());
+        put(
+            o.frequency,
+            &mut [scene.omega, scene.phase, step.cos(), step.sin()].into_iter(),
+        );
+        put(o.quadratic, &mut row_major(&scene.quadratic));
+        put(o.w_inv, &mut row_major(&scene.w_inv));
+        put(o.spheres, &mut scene.distance.iter().flatten().copied());
         Ok(())
     }
 

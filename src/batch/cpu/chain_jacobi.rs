@@ -44,14 +44,9 @@ impl<T: Float> ChainState<T> {
 
 /// Advances the chain `steps` steps.
 pub fn run<T: Float>(chain: &BeadChain, state: &mut ChainState<T>, steps: u32, options: &ChainOptions) {
-    let c = |x: f64| T::from(x).unwrap_or_else(T::nan);
-    let (h, theta, gamma, omega) = (c(options.step), c(options.theta), c(options.gamma), c(options.omega));
-    let (inv_m, r, g, e) = (
-        c(1.0 / chain.mass),
-        c(chain.radius),
-        c(chain.gravity),
-        c(chain.restitution),
-    );
+    let p = chain.params(options).map(|x| T::from(x).unwrap_or_else(T::nan));
+    let (h, theta, gamma, omega) = (p.h, p.theta, p.gamma, p.omega);
+    let (inv_m, r, g, e) = (p.inv_mass, p.radius, p.gravity, p.restitution);
     let n = chain.len();
     let (mut q, mut active) = (vec![T::zero(); n], vec![false; n]);
     let (mut lambda, mut next) = (vec![T::zero(); n], vec![T::zero(); n]);

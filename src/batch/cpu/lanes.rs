@@ -7,6 +7,9 @@ use std::ops::{Add, Div, Mul, Sub};
 
 use num_traits::Float;
 
+/// Scenes stepped together in the lanes of one group of the batched stepper.
+pub const LANES: usize = 8;
+
 /// One boolean per lane.
 pub type Mask<const L: usize> = [bool; L];
 

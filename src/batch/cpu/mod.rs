@@ -3,5 +3,8 @@
 //! of the kernels.
 
 pub mod chain_jacobi;
+mod health;
 pub mod lanes;
 pub mod moreau_jean_pgs;
+mod moreau_jean_rows;
+mod moreau_jean_stages;

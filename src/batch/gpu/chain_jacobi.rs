@@ -21,13 +21,6 @@ pub struct ChainOutcome {
     pub residual: f64,
 }
 
-#[repr(C)]
-#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
-struct ChainParams {
-    beads: u32,
-    pad: [u32; 3],
-}
-
 fn layout_entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
@@ -71,8 +64,7 @@ pub fn run_chain(
     }
     let read_write = wgpu::BufferBindingType::Storage { read_only: false };
     let mut entries = vec![layout_entry(0, wgpu::BufferBindingType::Uniform)];
-    entries.push(layout_entry(1, wgpu::BufferBindingType::Storage { read_only: true }));
-    entries.extend((2..9).map(|b| layout_entry(b, read_write)));
+    entries.extend((1..8).map(|b| layout_entry(b, read_write)));
     let bind_layout = ctx.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("chain"),
         entries: &entries,
@@ -102,27 +94,14 @@ pub fn run_chain(
         return Err(Error::Gpu(format!("the chain kernel does not compile: {error}")));
     }
 
-    let params = uniform(
-        ctx,
-        "params",
-        bytemuck::bytes_of(&ChainParams {
-            beads: n as u32,
-            pad: [0; 3],
-        }),
-    );
-    let coefficients = [
-        options.step,
-        options.theta,
-        options.gamma,
-        options.omega,
-        1.0 / chain.mass,
-        chain.radius,
-        chain.gravity,
-        chain.restitution,
-    ];
+    // The uniform's bytes, padded to 16 as uniform buffers are.
+    let mut bytes = chain
+        .params(options)
+        .to_bytes(precision.size(), |x, out| out.extend(precision.bytes(&[x])));
+    bytes.resize(bytes.len().next_multiple_of(16), 0);
+    let params = uniform(ctx, "params", &bytes);
     let zeros = precision.bytes(&vec![0.0; n]);
     let buffers = [
-        storage(ctx, "coefficients", &precision.bytes(&coefficients)),
         storage(ctx, "z", &precision.bytes(&chain.z)),
         storage(ctx, "v", &precision.bytes(&chain.v)),
         storage(ctx, "lcp_q", &zeros),
@@ -135,7 +114,7 @@ pub fn run_chain(
     let group = |swap: bool| {
         let mut resources: Vec<&wgpu::Buffer> = buffers.iter().collect();
         if swap {
-            resources.swap(4, 5);
+            resources.swap(3, 4);
         }
         bind_group(ctx, "chain", &bind_layout, &params, &resources)
     };
@@ -163,7 +142,7 @@ pub fn run_chain(
             pass.dispatch_workgroups(groups, 1, 1);
         }
     }
-    let [z, v, residual] = read_back(ctx, encoder, [&buffers[1], &buffers[2], &buffers[7]]);
+    let [z, v, residual] = read_back(ctx, encoder, [&buffers[0], &buffers[1], &buffers[6]]);
     let residual = precision.values(&residual?).into_iter().fold(0.0, f64::max);
     Ok(ChainOutcome {
         z: precision.values(&z?),

@@ -6,10 +6,10 @@
 use super::buffers::{bind_group, read_back, storage, uniform};
 use super::shaders::{self, KernelSizes};
 use super::{GpuContext, Precision};
-use crate::batch::BatchOptions;
 use crate::batch::BatchOutcome;
 use crate::batch::SceneBatch;
 use crate::batch::layout::{HAS_NONLINEAR, HealthCounters};
+use crate::batch::{BatchOptions, StepParams};
 use crate::error::{Error, Result};
 
 /// Loop iterations one invocation may run per dispatch on a CPU adapter. Lavapipe's loop
@@ -25,13 +25,18 @@ pub const MAX_STEPS_PER_DISPATCH: u32 = 1000;
 /// state and scratch live in private arrays of one invocation.
 pub const MAX_SCENE_SIZE: (usize, usize) = (64, 64);
 
+/// One dispatch (the kernel's uniform `params`).
 #[repr(C)]
-#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
-struct Params {
-    scenes: u32,
-    steps: u32,
-    max_iterations: u32,
-    stride: u32,
+#[derive(Clone, Copy, Debug, Default, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct Params {
+    /// Scenes in the chunk.
+    pub scenes: u32,
+    /// Steps per invocation.
+    pub steps: u32,
+    /// 1 for a packed batch; the number of scenes for an interleaved one.
+    pub stride: u32,
+    /// Padding to 16 bytes.
+    pub pad: u32,
 }
 
 /// The kernel for one precision, compiled for each scene size it meets (private arrays of
@@ -185,15 +190,16 @@ fn run_chunk(
     options: &BatchOptions,
 ) -> Result<Option<BatchOutcome>> {
     let scenes = u32::try_from(chunk.len()).map_err(|_| Error::Gpu("more than 2³² scenes in one chunk".into()))?;
-    let coefficients = [
-        chunk.h,
-        chunk.theta,
-        chunk.gamma,
-        options.tolerance,
-        options.newton_tolerance,
-        f64::from(options.newton_max_iterations),
-        chunk.t0,
-    ];
+    let step = StepParams {
+        h: chunk.h,
+        theta: chunk.theta,
+        gamma: chunk.gamma,
+        tolerance: options.tolerance,
+        newton_tolerance: options.newton_tolerance,
+        t0: chunk.t0,
+        max_iterations: options.max_iterations,
+        newton_max_iterations: options.newton_max_iterations,
+    };
     // Identical scenes are uploaded component-major (coalesced); others packed, stride 1.
     let interleaved = chunk.interleave();
     let (headers, operators, state, stride) = match &interleaved {
@@ -201,7 +207,11 @@ fn run_chunk(
         None => (&chunk.headers, &chunk.operators, &chunk.state, 1),
     };
     let buffers = [
-        storage(ctx, "coefficients", &precision.bytes(&coefficients)),
+        storage(
+            ctx,
+            "step_params",
+            &step.to_bytes(precision.size(), |x, out| out.extend(precision.bytes(&[x]))),
+        ),
         storage(ctx, "headers", bytemuck::cast_slice(headers)),
         storage(ctx, "operators", &precision.bytes(operators)),
         storage(ctx, "state", &precision.bytes(state)),
@@ -220,8 +230,8 @@ fn run_chunk(
         let params = Params {
             scenes,
             steps,
-            max_iterations: options.max_iterations,
             stride,
+            pad: 0,
         };
         let params = uniform(ctx, "params", bytemuck::bytes_of(&params));
         let storage: Vec<&wgpu::Buffer> = buffers.iter().collect();

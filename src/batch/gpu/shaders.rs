@@ -4,6 +4,8 @@ use super::Precision;
 
 const COMMON: &str = include_str!("../../../shaders/common.wgsl");
 const MOREAU_JEAN_PGS: &str = include_str!("../../../shaders/moreau_jean_pgs.wgsl");
+const MOREAU_JEAN_STAGES: &str = include_str!("../../../shaders/moreau_jean_stages.wgsl");
+const MOREAU_JEAN_ROWS: &str = include_str!("../../../shaders/moreau_jean_rows.wgsl");
 const CHAIN_JACOBI: &str = include_str!("../../../shaders/chain_jacobi.wgsl");
 
 /// The definitions of `real`, `REAL_MAX`, `REAL_EPSILON` and `cosine` for a precision.
@@ -68,7 +70,7 @@ pub struct KernelSizes {
 /// The scene-parallel Moreau–Jean + PGS kernel (entry point `main`) in `precision`, for
 /// scenes of the given sizes.
 pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
-    use crate::batch::SceneHeader;
+    use crate::batch::{OperatorOffsets, SceneHeader, StepParams};
     let (n, m) = (sizes.max_dof.max(1), sizes.max_contacts.max(1));
     let operators = if sizes.nonlinear {
         SceneHeader::operator_len(n, m)
@@ -87,10 +89,21 @@ pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
         if operators <= PRIVATE_OPS_LIMIT { operators } else { 1 },
         sizes.nonlinear,
     );
-    [real(precision).as_str(), &constants, COMMON, MOREAU_JEAN_PGS].concat()
+    [
+        real(precision).as_str(),
+        &constants,
+        StepParams::<f64>::WGSL,
+        OperatorOffsets::WGSL,
+        COMMON,
+        MOREAU_JEAN_PGS,
+        MOREAU_JEAN_STAGES,
+        MOREAU_JEAN_ROWS,
+    ]
+    .concat()
 }
 
 /// The contact-parallel bead-chain kernels (entry points `prepare`, `sweep`, `update`).
 pub fn chain_jacobi(precision: Precision) -> String {
-    [real(precision).as_str(), CHAIN_JACOBI].concat()
+    let params = crate::batch::ChainParams::<f64>::WGSL;
+    [real(precision).as_str(), params, CHAIN_JACOBI].concat()
 }

@@ -1,0 +1,229 @@
+// The stages of one scene-parallel Moreau–Jean step, in the order moreau_jean_pgs.wgsl calls
+// them. Each is the twin of the method of the same name and arguments of
+// batch::cpu::moreau_jean_pgs::Group (src/batch/cpu/moreau_jean_pgs.rs).
+
+// The harmonic part of F_ext in this step, (1 − θ) cos(ω t_k + φ) + θ cos(ω t_{k+1} + φ): the
+// kernel rotates (cos, sin)(ω t_k + φ) by ωh, (C, S) ← (C cos ωh − S sin ωh, S cos ωh + C sin ωh).
+// Twin: Group::harmonic_forcing (which evaluates the cosines: the two differ by the rotation's
+// rounding drift, ~steps·ε).
+fn harmonic_forcing() -> real {
+    if ((flags & HAS_FORCING) == 0u) {
+        return real(0.0);
+    }
+    let next_cos = phase_cos * op(o.frequency + 2u) - phase_sin * op(o.frequency + 3u);
+    phase_sin = phase_sin * op(o.frequency + 2u) + phase_cos * op(o.frequency + 3u);
+    let mix = (1.0 - step_params.theta) * phase_cos + step_params.theta * next_cos;
+    phase_cos = next_cos;
+    return mix;
+}
+
+// v_free = v_k + c − A v_k − B q_k, c = c₀ + W⁻¹ h a · mix; keeps v_k.
+// Twin: Group::free_velocity.
+fn free_velocity(mix: real) {
+    for (var i = 0u; i < n; i++) {
+        var c = op(o.c + i);
+        if ((flags & HAS_FORCING) != 0u) {
+            c = c + op(o.c_harmonic + i) * mix;
+        }
+        var x = v[i] + c;
+        if ((flags & HAS_STIFFNESS) != 0u) {
+            for (var j = 0u; j < n; j++) {
+                x = x - op(o.a + i * n + j) * v[j] - op(o.b + i * n + j) * q[j];
+            }
+        }
+        vf[i] = x;
+        vk[i] = v[i];
+    }
+}
+
+// Outputs y = H q + Y q² + b (+ ‖x₁ − x₀‖ on sphere rows) and ẏ = G(q_k) v_k, activation
+// (equality rows, or y + γ h ẏ ≤ 0), the deepest penetration, the MLCP vector
+// G v_free + (e ẏ + f y) and λ = 0. Twin: Group::outputs_and_activation.
+fn outputs_and_activation() {
+    let nonlinear = NONLINEAR && scene_nonlinear;
+    for (var r = 0u; r < m; r++) {
+        var y = op(o.offset + r);
+        var ydot = real(0.0);
+        var hv = real(0.0);
+        for (var j = 0u; j < n; j++) {
+            let hrj = op(o.h + r * n + j);
+            if (nonlinear) {
+                let yrj = op(o.quadratic + r * n + j);
+                y = y + (hrj + yrj * q[j]) * q[j];
+                ydot = ydot + (hrj + 2.0 * yrj * q[j]) * v[j];
+            } else {
+                y = y + hrj * q[j];
+                ydot = ydot + hrj * v[j];
+                hv = hv + hrj * vf[j];
+            }
+        }
+        if (nonlinear && op(o.spheres + 6u * r) > 0.0) {
+            // y += ‖x₁ − x₀‖, ẏ += n·(v₁ − v₀).
+            let sep = separation(o.spheres + 6u * r, &q);
+            y = y + sqrt(dot(sep, sep));
+            ydot = add_normal_rate(o.spheres + 6u * r, unit(sep), ydot);
+        }
+        let equality = is_equality(r);
+        if (!equality) {
+            deepest = max(deepest, -y);
+        }
+        in_lcp[r] = equality || y + step_params.gamma * step_params.h * ydot <= 0.0;
+        var base = op(o.restitution + r) * ydot;
+        if ((flags & HAS_EQUALITY) != 0u) {
+            base = base + op(o.feedback + r) * y;
+        }
+        if (nonlinear) {
+            lcp_base[r] = base;
+        }
+        lcp_q[r] = hv + base;
+        lambda[r] = real(0.0);
+    }
+}
+
+// Newton iterate i (nonlinear rows): q^i = q_k + h((1 − θ) v_k + θ v^{i−1}) (v⁰ = v_k), G(q^i) row by
+// row, and whether the loop stops: the input of the last λ moved by at most the tolerance,
+// ‖(G(q^{i−1}) − G(q^i))ᵀ λ‖ ≤ tol (i > 0), or the iterations ran out (flagged).
+// Twin: Group::newton_jacobian.
+fn newton_jacobian(newton: u32) -> bool {
+    if (newton == 0u) {
+        for (var i = 0u; i < n; i++) {
+            vi[i] = vk[i];
+        }
+    }
+    for (var i = 0u; i < n; i++) {
+        qi[i] = q[i] + step_params.h * ((1.0 - step_params.theta) * vk[i] + step_params.theta * vi[i]);
+    }
+    for (var j = 0u; j < n; j++) {
+        pold[j] = input_of_lambda(j);
+    }
+    for (var r = 0u; r < m; r++) {
+        for (var j = 0u; j < n; j++) {
+            gmat[r * n + j] = op(o.h + r * n + j) + 2.0 * op(o.quadratic + r * n + j) * qi[j];
+        }
+        if (op(o.spheres + 6u * r) > 0.0) {
+            add_normal(o.spheres + 6u * r, r);
+        }
+    }
+    var change = real(0.0);
+    for (var j = 0u; j < n; j++) {
+        let p = input_of_lambda(j);
+        change = change + (pold[j] - p) * (pold[j] - p);
+    }
+    if (newton > 0u && change <= step_params.newton_tolerance * step_params.newton_tolerance) {
+        return true;
+    }
+    if (newton >= step_params.newton_max_iterations) {
+        health.flags = health.flags | NOT_CONVERGED;
+        return true;
+    }
+    return false;
+}
+
+// The operators of Newton iterate i: W⁻¹Gᵀ, D = G W⁻¹Gᵀ, the MLCP vector G v_free + (e ẏ + f y)
+// and λ = 0. Twin: Group::newton_operators.
+fn newton_operators() {
+    for (var i = 0u; i < n; i++) {
+        for (var r = 0u; r < m; r++) {
+            var x = real(0.0);
+            for (var j = 0u; j < n; j++) {
+                x = x + op(o.w_inv + i * n + j) * gmat[r * n + j];
+            }
+            wgmat[i * m + r] = x;
+        }
+    }
+    for (var r = 0u; r < m; r++) {
+        var hv = real(0.0);
+        for (var j = 0u; j < n; j++) {
+            hv = hv + gmat[r * n + j] * vf[j];
+        }
+        for (var k = 0u; k < m; k++) {
+            var x = real(0.0);
+            for (var j = 0u; j < n; j++) {
+                x = x + gmat[r * n + j] * wgmat[j * m + k];
+            }
+            dmat[r * m + k] = x;
+        }
+        lcp_q[r] = hv + lcp_base[r];
+        lambda[r] = real(0.0);
+    }
+}
+
+// PGS sweeps over the active rows (equality rows unprojected) until Siconos's error
+// ‖λ − max(0, λ − w)‖ / ‖q‖ (w = q + D λ; w itself on equality rows) is within the tolerance,
+// compared as squares: ‖·‖² ≤ tol² ‖q‖² (or ≤ tol² when ‖q‖ ≤ ε); then the solve's health
+// (sweeps, worst residual, convergence). Twin: Group::solve_local.
+fn solve_local() {
+    var err = real(0.0);
+    var norm = real(0.0);
+    var sweeps = 0u;
+    loop {
+        err = real(0.0);
+        norm = real(0.0);
+        for (var r = 0u; r < m; r++) {
+            if (in_lcp[r]) {
+                let w = local_velocity(r);
+                let x = select(lambda[r] - max(lambda[r] - w, real(0.0)), w, is_equality(r));
+                err = err + x * x;
+                norm = norm + lcp_q[r] * lcp_q[r];
+            }
+        }
+        let tol = step_params.tolerance;
+        if (err <= tol * tol * select(real(1.0), norm, norm > REAL_EPSILON * REAL_EPSILON)
+            || sweeps >= step_params.max_iterations) {
+            break;
+        }
+        for (var r = 0u; r < m; r++) {
+            if (in_lcp[r]) {
+                let free = lambda[r] - local_velocity(r) / d_at(r * m + r);
+                lambda[r] = select(max(free, real(0.0)), free, is_equality(r));
+            }
+        }
+        sweeps = sweeps + 1u;
+    }
+    let tol = step_params.tolerance;
+    let scale = select(real(1.0), norm, norm > REAL_EPSILON * REAL_EPSILON);
+    health.max_iterations = max(health.max_iterations, sweeps);
+    worst = max(worst, sqrt(err / scale));
+    if (!(err <= tol * tol * scale)) {
+        health.flags = health.flags | NOT_CONVERGED;
+    }
+}
+
+// v^i = v_free + W⁻¹Gᵀ λ. Twin: Group::impulse_to_velocity.
+fn impulse_to_velocity() {
+    for (var i = 0u; i < n; i++) {
+        var x = vf[i];
+        for (var r = 0u; r < m; r++) {
+            x = x + wg_at(i * m + r) * lambda[r];
+        }
+        vi[i] = x;
+    }
+}
+
+// v_{k+1} = v^i,  q_{k+1} = q_k + h (θ v_{k+1} + (1 − θ) v_k). Twin: Group::update_position.
+fn update_position() {
+    for (var i = 0u; i < n; i++) {
+        q[i] = q[i] + step_params.h * (step_params.theta * vi[i] + (1.0 - step_params.theta) * vk[i]);
+        v[i] = vi[i];
+    }
+}
+
+// Counts the step: an impact when some contact (not an equality row) carries an impulse and
+// none did in the step before. Twin: Group::record_health.
+fn record_health() {
+    var loaded = false;
+    for (var r = 0u; r < m; r++) {
+        loaded = loaded || (lambda[r] > 0.0 && !is_equality(r));
+    }
+    health.steps = health.steps + 1u;
+    if (loaded) {
+        health.contact_steps = health.contact_steps + 1u;
+        if ((health.flags & IN_CONTACT) == 0u) {
+            health.impacts = health.impacts + 1u;
+            health.last_impact = health.steps;
+        }
+        health.flags = health.flags | IN_CONTACT;
+    } else {
+        health.flags = health.flags & ~IN_CONTACT;
+    }
+}

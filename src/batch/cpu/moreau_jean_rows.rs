@@ -1,0 +1,88 @@
+//! Row helpers of the CPU twin, lane-wise: Siconos's MLCP error as squares, its tolerance
+//! test, and the sphere–sphere rows (the kernel's `moreau_jean_rows.wgsl`).
+
+use std::array::from_fn;
+
+use num_traits::Float;
+
+use super::lanes::{LANES, Lanes, Mask};
+
+/// The separation x₁ − x₀ of a sphere–sphere row (its 6 operators: dim, i₀ (−1: the fixed
+/// centre c), i₁, c) in lane `l` of coordinates x, and its dimension (0: not such a row).
+pub(super) fn separation<T: Float>(sphere: &[Lanes<T, LANES>], x: &[Lanes<T, LANES>], l: usize) -> ([T; 3], usize) {
+    let dim = sphere[0].0[l].to_usize().unwrap_or(0);
+    let (i0, i1) = (sphere[1].0[l], sphere[2].0[l].to_usize().unwrap_or(0));
+    let mut d = [T::zero(); 3];
+    for (k, dk) in d.iter_mut().enumerate().take(dim) {
+        let x0 = if i0 >= T::zero() {
+            x[i0.to_usize().unwrap_or(0) + k].0[l]
+        } else {
+            sphere[3 + k].0[l]
+        };
+        *dk = x[i1 + k].0[l] - x0;
+    }
+    (d, dim)
+}
+
+pub(super) fn dot<T: Float>(a: [T; 3], b: [T; 3]) -> T {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// d / ‖d‖ (zero when d is).
+pub(super) fn unit<T: Float>(d: [T; 3]) -> [T; 3] {
+    let norm = dot(d, d).sqrt();
+    if norm > T::zero() {
+        d.map(|x| x / norm)
+    } else {
+        [T::zero(); 3]
+    }
+}
+
+/// Siconos's error ‖λ − max(0, λ − w)‖ / ‖q‖ over the active rows (w = q + D λ; w itself on
+/// the `equality` rows when EQUALITY), as the squares (‖·‖², ‖q‖²): the sweeps compare squares,
+/// without roots.
+pub(super) fn lcp_error<T: Float, const EQUALITY: bool>(
+    d: &[Lanes<T, LANES>],
+    lcp_q: &[Lanes<T, LANES>],
+    active: &[Mask<LANES>],
+    equality: &[Mask<LANES>],
+    lambda: &[Lanes<T, LANES>],
+) -> (Lanes<T, LANES>, Lanes<T, LANES>) {
+    let m = lcp_q.len();
+    let zero = Lanes::zero();
+    let (mut err, mut norm) = (zero, zero);
+    for r in 0..m {
+        let mut w = lcp_q[r];
+        for k in 0..m {
+            w = w + d[r * m + k] * lambda[k];
+        }
+        let projected = lambda[r] - (lambda[r] - w).max(zero);
+        let x = if EQUALITY {
+            Lanes::select(equality[r], w, projected)
+        } else {
+            projected
+        };
+        err = Lanes::select(active[r], err + x * x, err);
+        norm = Lanes::select(active[r], norm + lcp_q[r] * lcp_q[r], norm);
+    }
+    (err, norm)
+}
+
+/// Whether the error is within `tol`: ‖·‖² ≤ tol² ‖q‖² (relative) when ‖q‖ > ε, else
+/// ‖·‖² ≤ tol²; false for NaN.
+pub(super) fn within<T: Float>((err, norm): (Lanes<T, LANES>, Lanes<T, LANES>), tol: T) -> Mask<LANES> {
+    let eps = T::epsilon() * T::epsilon();
+    from_fn(|l| {
+        let scale = if norm.0[l] > eps { norm.0[l] } else { T::one() };
+        err.0[l] <= tol * tol * scale
+    })
+}
+
+/// Siconos's error from its squares.
+pub(super) fn residual<T: Float>((err, norm): (Lanes<T, LANES>, Lanes<T, LANES>)) -> Lanes<T, LANES> {
+    let eps = T::epsilon() * T::epsilon();
+    Lanes(from_fn(|l| {
+        let scale = if norm.0[l] > eps { norm.0[l] } else { T::one() };
+        (err.0[l] / scale).sqrt()
+    }))
+}

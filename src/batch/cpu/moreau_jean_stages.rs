@@ -1,0 +1,415 @@
+//! The stages of one batched Moreau–Jean step on a lane group: each [`Group`] method is the
+//! twin of the kernel function of the same name and arguments in
+//! `shaders/moreau_jean_stages.wgsl`, with the same order of operations; where the kernel
+//! branches per scene, the lanes select.
+
+use std::array::from_fn;
+
+use num_traits::Float;
+
+use super::health::LaneHealth;
+use super::lanes::{LANES, Lanes, Mask, and_not};
+use super::moreau_jean_rows::{dot, lcp_error, residual, separation, unit, within};
+use crate::batch::layout::{HAS_FORCING, HAS_STIFFNESS, HealthCounters, NON_FINITE, SceneHeader};
+use crate::batch::{OperatorOffsets, StepParams};
+
+type L<T> = Lanes<T, LANES>;
+
+/// The scenes of one group (equal sizes and flags, at most [`LANES`]) in lockstep: the
+/// kernel's private state, one lane per scene (padding lanes repeat the last scene).
+/// NONLINEAR and EQUALITY are the group's flags, as compile-time constants so that a linear
+/// group runs without the Newton loop's bookkeeping.
+pub(super) struct Group<'a, T, const NONLINEAR: bool, const EQUALITY: bool> {
+    n: usize,
+    m: usize,
+    flags: u32,
+    scenes: usize,
+    /// The group's operators in lanes, and where each block starts.
+    ops: &'a [L<T>],
+    o: OperatorOffsets,
+    step: &'a StepParams<T>,
+    /// Which rows are equalities.
+    equality: Vec<Mask<LANES>>,
+    q: Vec<L<T>>,
+    v: Vec<L<T>>,
+    vf: Vec<L<T>>,
+    vk: Vec<L<T>>,
+    vi: Vec<L<T>>,
+    qi: Vec<L<T>>,
+    lcp_q: Vec<L<T>>,
+    lcp_base: Vec<L<T>>,
+    lambda: Vec<L<T>>,
+    active: Vec<Mask<LANES>>,
+    /// With nonlinear rows: G, W⁻¹Gᵀ (m n), D (m²) and the last input Gᵀλ (n) of the Newton
+    /// iterate, and the lanes whose Newton loop has stopped.
+    gmat: Vec<L<T>>,
+    wgmat: Vec<L<T>>,
+    dmat: Vec<L<T>>,
+    pold: Vec<L<T>>,
+    settled: Mask<LANES>,
+    health: LaneHealth,
+    worst: L<T>,
+    deepest: L<T>,
+}
+
+impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NONLINEAR, EQUALITY> {
+    /// Gathers the group's state (`values`: q, v of each scene) and health into lanes (the
+    /// kernel's `load_scene`).
+    pub(super) fn load(
+        headers: &[SceneHeader],
+        ops: &'a [L<T>],
+        step: &'a StepParams<T>,
+        (values, counters, extremes): (&[T], &[HealthCounters], &[T]),
+    ) -> Self {
+        let (n, m, scenes) = (headers[0].ndof as usize, headers[0].ncontacts as usize, headers.len());
+        let lane = |l: usize| l.min(scenes - 1);
+        let o = OperatorOffsets::new(n, m);
+        let half = Lanes::splat(T::from(0.5).unwrap_or_else(T::one));
+        let load = |k: usize| Lanes(from_fn(|l| values[2 * n * lane(l) + k]));
+        let zeros = |len: usize| vec![Lanes::zero(); len];
+        let newton = |len: usize| if NONLINEAR { zeros(len) } else { Vec::new() };
+        Self {
+            n,
+            m,
+            flags: headers[0].flags,
+            scenes,
+            ops,
+            o,
+            step,
+            equality: ops[o.equality..o.equality + m].iter().map(|x| x.gt(half)).collect(),
+            q: (0..n).map(load).collect(),
+            v: (0..n).map(|i| load(n + i)).collect(),
+            vf: zeros(n),
+            vk: zeros(n),
+            vi: zeros(n),
+            qi: zeros(n),
+            lcp_q: zeros(m),
+            lcp_base: zeros(m),
+            lambda: zeros(m),
+            active: vec![[false; LANES]; m],
+            gmat: newton(m * n),
+            wgmat: newton(n * m),
+            dmat: newton(m * m),
+            pold: newton(n),
+            settled: [false; LANES],
+            health: LaneHealth::load(from_fn(|l| counters[lane(l)])),
+            worst: Lanes(from_fn(|l| extremes[2 * lane(l)])),
+            deepest: Lanes(from_fn(|l| extremes[2 * lane(l) + 1])),
+        }
+    }
+
+    /// Scatters the lanes back, flagging a non-finite state (the kernel's `store_scene`).
+    pub(super) fn store(&self, (values, counters, extremes): (&mut [T], &mut [HealthCounters], &mut [T])) {
+        let (n, health) = (self.n, self.health.store());
+        for l in 0..self.scenes {
+            let mut c = health[l];
+            if !self.q.iter().chain(self.v.iter()).all(|x| x.0[l].is_finite()) {
+                c.flags |= NON_FINITE;
+            }
+            for i in 0..n {
+                values[2 * n * l + i] = self.q[i].0[l];
+                values[2 * n * l + n + i] = self.v[i].0[l];
+            }
+            counters[l] = c;
+            extremes[2 * l] = self.worst.0[l];
+            extremes[2 * l + 1] = self.deepest.0[l];
+        }
+    }
+
+    /// (1 − θ) cos(ω t_k + φ) + θ cos(ω t_{k+1} + φ), the weight of the harmonic F_ext in this
+    /// step (zero without one). Kernel: `harmonic_forcing`, which rotates one cosine per
+    /// dispatch instead (a difference of the rotation's rounding drift, ~steps·ε).
+    pub(super) fn harmonic_forcing(&self) -> L<T> {
+        if self.flags & HAS_FORCING == 0 {
+            return Lanes::zero();
+        }
+        let (step, frequency) = (self.step, self.o.frequency);
+        let (omega, phase) = (self.ops[frequency], self.ops[frequency + 1]);
+        let time = |k: u32| step.t0 + T::from(k).unwrap_or_else(T::nan) * step.h;
+        let steps = self.health.steps();
+        Lanes(from_fn(|l| {
+            let cos = |t: T| (omega.0[l] * t + phase.0[l]).cos();
+            (T::one() - step.theta) * cos(time(steps[l])) + step.theta * cos(time(steps[l] + 1))
+        }))
+    }
+
+    /// v_free = v_k + c − A v_k − B q_k, c = c₀ + W⁻¹ h a · mix; keeps v_k.
+    /// Kernel: `free_velocity`.
+    pub(super) fn free_velocity(&mut self, mix: L<T>) {
+        let (n, o, ops) = (self.n, self.o, self.ops);
+        let forcing = self.flags & HAS_FORCING != 0;
+        for i in 0..n {
+            let c = ops[o.c + i];
+            let mut x = self.v[i] + if forcing { c + ops[o.c_harmonic + i] * mix } else { c };
+            if self.flags & HAS_STIFFNESS != 0 {
+                for j in 0..n {
+                    x = x - ops[o.a + i * n + j] * self.v[j] - ops[o.b + i * n + j] * self.q[j];
+                }
+            }
+            self.vf[i] = x;
+            self.vk[i] = self.v[i];
+        }
+    }
+
+    /// Outputs y = H q + Y q² + b (+ ‖x₁ − x₀‖ on sphere rows) and ẏ = G(q_k) v_k, activation
+    /// (equality rows, or y + γ h ẏ ≤ 0), the deepest penetration, the MLCP vector
+    /// G v_free + (e ẏ + f y) and λ = 0. Kernel: `outputs_and_activation`.
+    pub(super) fn outputs_and_activation(&mut self) {
+        let (n, m, o, ops) = (self.n, self.m, self.o, self.ops);
+        let (zero, two) = (Lanes::zero(), Lanes::splat(T::one() + T::one()));
+        let gamma_h = Lanes::splat(self.step.gamma * self.step.h);
+        for r in 0..m {
+            let (mut y, mut ydot, mut hv) = (ops[o.offset + r], zero, zero);
+            for j in 0..n {
+                let hrj = ops[o.h + r * n + j];
+                if NONLINEAR {
+                    let yrj = ops[o.quadratic + r * n + j];
+                    y = y + (hrj + yrj * self.q[j]) * self.q[j];
+                    ydot = ydot + (hrj + two * yrj * self.q[j]) * self.v[j];
+                } else {
+                    y = y + hrj * self.q[j];
+                    ydot = ydot + hrj * self.v[j];
+                    hv = hv + hrj * self.vf[j];
+                }
+            }
+            if NONLINEAR {
+                self.add_sphere_gap(r, &mut y, &mut ydot);
+            }
+            let closing = (y + gamma_h * ydot).le(zero);
+            self.lcp_base[r] = ops[o.restitution + r] * ydot;
+            if EQUALITY {
+                let equality = self.equality[r];
+                self.deepest = Lanes::select(equality, self.deepest, self.deepest.max(zero - y));
+                self.active[r] = from_fn(|l| closing[l] | equality[l]);
+                self.lcp_base[r] = self.lcp_base[r] + ops[o.feedback + r] * y;
+            } else {
+                self.deepest = self.deepest.max(zero - y);
+                self.active[r] = closing;
+            }
+            self.lcp_q[r] = hv + self.lcp_base[r];
+            self.lambda[r] = zero;
+        }
+    }
+
+    /// y += ‖x₁ − x₀‖, ẏ += n·(v₁ − v₀) on a sphere–sphere row r (the kernel's sphere branch of
+    /// `outputs_and_activation`, with `add_normal_rate`).
+    fn add_sphere_gap(&self, r: usize, y: &mut L<T>, ydot: &mut L<T>) {
+        let sphere = &self.ops[self.o.spheres + 6 * r..];
+        for l in 0..LANES {
+            let (d, dim) = separation(sphere, &self.q, l);
+            if dim > 0 {
+                let (i0, i1) = (sphere[1].0[l], sphere[2].0[l].to_usize().unwrap_or(0));
+                y.0[l] = y.0[l] + dot(d, d).sqrt();
+                for (k, nk) in unit(d).iter().enumerate().take(dim) {
+                    let v0 = if i0 >= T::zero() {
+                        self.v[i0.to_usize().unwrap_or(0) + k].0[l]
+                    } else {
+                        T::zero()
+                    };
+                    ydot.0[l] = ydot.0[l] + *nk * (self.v[i1 + k].0[l] - v0);
+                }
+            }
+        }
+    }
+
+    /// Newton iterate i (nonlinear rows): q^i = q_k + h((1 − θ) v_k + θ v^{i−1}) (v⁰ = v_k),
+    /// G(q^i) row by row in the lanes still iterating, and whether every lane has stopped:
+    /// the input of its last λ moved by at most the tolerance, ‖(G(q^{i−1}) − G(q^i))ᵀ λ‖ ≤
+    /// tol (i > 0), or the iterations ran out (flagged). Kernel: `newton_jacobian`.
+    pub(super) fn newton_jacobian(&mut self, newton: u32) -> bool {
+        let (n, m, o, ops) = (self.n, self.m, self.o, self.ops);
+        if newton == 0 {
+            self.vi.copy_from_slice(&self.vk);
+            self.settled = [false; LANES];
+        }
+        let (h, theta) = (Lanes::splat(self.step.h), Lanes::splat(self.step.theta));
+        let (one, two) = (Lanes::splat(T::one()), Lanes::splat(T::one() + T::one()));
+        for i in 0..n {
+            self.qi[i] = self.q[i] + h * ((one - theta) * self.vk[i] + theta * self.vi[i]);
+        }
+        for j in 0..n {
+            self.pold[j] = self.input_of_lambda(j);
+        }
+        for r in 0..m {
+            for j in 0..n {
+                let gnew = ops[o.h + r * n + j] + two * ops[o.quadratic + r * n + j] * self.qi[j];
+                self.gmat[r * n + j] = Lanes::select(self.settled, self.gmat[r * n + j], gnew);
+            }
+            self.add_normal(r);
+        }
+        let mut change = Lanes::zero();
+        for j in 0..n {
+            let p = self.input_of_lambda(j);
+            change = change + (self.pold[j] - p) * (self.pold[j] - p);
+        }
+        if newton > 0 {
+            let limit = self.step.newton_tolerance * self.step.newton_tolerance;
+            self.settled = from_fn(|l| self.settled[l] || change.0[l] <= limit);
+        }
+        if self.settled.iter().all(|&x| x) {
+            return true;
+        }
+        if newton >= self.step.newton_max_iterations {
+            self.health.record_newton_failure(self.settled.map(|s| !s));
+            return true;
+        }
+        false
+    }
+
+    /// (Gᵀλ)_j through the iterate's G.
+    fn input_of_lambda(&self, j: usize) -> L<T> {
+        let mut p = Lanes::zero();
+        for r in 0..self.m {
+            p = p + self.gmat[r * self.n + j] * self.lambda[r];
+        }
+        p
+    }
+
+    /// Adds the normal of sphere–sphere row r at q^i to G row r, in the lanes still
+    /// iterating. Kernel: `add_normal`.
+    fn add_normal(&mut self, r: usize) {
+        let (n, sphere) = (self.n, &self.ops[self.o.spheres + 6 * r..]);
+        for l in (0..LANES).filter(|&l| !self.settled[l]) {
+            let (d, dim) = separation(sphere, &self.qi, l);
+            let (i0, i1) = (sphere[1].0[l], sphere[2].0[l].to_usize().unwrap_or(0));
+            for (k, nk) in unit(d).iter().enumerate().take(dim) {
+                let g = &mut self.gmat[r * n + i1 + k].0[l];
+                *g = *g + *nk;
+                if i0 >= T::zero() {
+                    let g = &mut self.gmat[r * n + i0.to_usize().unwrap_or(0) + k].0[l];
+                    *g = *g - *nk;
+                }
+            }
+        }
+    }
+
+    /// The operators of Newton iterate i: W⁻¹Gᵀ, D = G W⁻¹Gᵀ, and in the lanes still
+    /// iterating the MLCP vector G v_free + (e ẏ + f y) and λ = 0. Kernel: `newton_operators`.
+    pub(super) fn newton_operators(&mut self) {
+        let (n, m, o, ops) = (self.n, self.m, self.o, self.ops);
+        for i in 0..n {
+            for r in 0..m {
+                let mut x = Lanes::zero();
+                for j in 0..n {
+                    x = x + ops[o.w_inv + i * n + j] * self.gmat[r * n + j];
+                }
+                self.wgmat[i * m + r] = x;
+            }
+        }
+        for r in 0..m {
+            let mut hv = Lanes::zero();
+            for j in 0..n {
+                hv = hv + self.gmat[r * n + j] * self.vf[j];
+            }
+            for k in 0..m {
+                let mut x = Lanes::zero();
+                for j in 0..n {
+                    x = x + self.gmat[r * n + j] * self.wgmat[j * m + k];
+                }
+                self.dmat[r * m + k] = x;
+            }
+            self.lcp_q[r] = Lanes::select(self.settled, self.lcp_q[r], hv + self.lcp_base[r]);
+            self.lambda[r] = Lanes::select(self.settled, self.lambda[r], Lanes::zero());
+        }
+    }
+
+    /// PGS sweeps over the active rows (equality rows unprojected) until Siconos's error is
+    /// within the tolerance, each lane stopping on its own; then the solve's health.
+    /// Kernel: `solve_local`.
+    pub(super) fn solve_local(&mut self) {
+        let (m, zero, tol) = (self.m, Lanes::zero(), self.step.tolerance);
+        // D: the Newton iterate's own with nonlinear rows, else the scene's (the kernel's d_at).
+        let ops = self.ops;
+        let dd: &[L<T>] = if NONLINEAR { &self.dmat } else { &ops[self.o.delassus..] };
+        let (lcp_q, active, equality) = (&self.lcp_q, &self.active, &self.equality);
+        let lambda = &mut self.lambda;
+        let mut error = lcp_error::<T, EQUALITY>(dd, lcp_q, active, equality, lambda);
+        let within_now = within(error, tol);
+        let mut done = if NONLINEAR {
+            from_fn(|l| self.settled[l] || within_now[l])
+        } else {
+            within_now
+        };
+        let (mut sweeps, mut iteration) = ([0u32; LANES], 0);
+        while !done.iter().all(|&x| x) && iteration < self.step.max_iterations {
+            for r in 0..m {
+                let mut w = lcp_q[r];
+                for k in 0..m {
+                    w = w + dd[r * m + k] * lambda[k];
+                }
+                let free = lambda[r] - w / dd[r * m + r];
+                let updated = if EQUALITY {
+                    Lanes::select(equality[r], free, free.max(zero))
+                } else {
+                    free.max(zero)
+                };
+                lambda[r] = Lanes::select(and_not(active[r], done), updated, lambda[r]);
+            }
+            for l in 0..LANES {
+                sweeps[l] += u32::from(!done[l]);
+            }
+            iteration += 1;
+            error = lcp_error::<T, EQUALITY>(dd, lcp_q, active, equality, lambda);
+            let now = within(error, tol);
+            done = from_fn(|l| done[l] || now[l]);
+        }
+        let solved = if NONLINEAR {
+            self.settled.map(|s| !s)
+        } else {
+            [true; LANES]
+        };
+        self.worst = if NONLINEAR {
+            Lanes::select(solved, self.worst.max(residual(error)), self.worst)
+        } else {
+            self.worst.max(residual(error))
+        };
+        self.health.record_solve(solved, done, sweeps);
+    }
+
+    /// v^i = v_free + W⁻¹Gᵀ λ (kept in the lanes whose Newton loop has stopped).
+    /// Kernel: `impulse_to_velocity`.
+    pub(super) fn impulse_to_velocity(&mut self) {
+        let (n, m, ops) = (self.n, self.m, self.ops);
+        // W⁻¹Gᵀ: the Newton iterate's own with nonlinear rows, else the scene's (the kernel's wg_at).
+        let wg: &[L<T>] = if NONLINEAR {
+            &self.wgmat
+        } else {
+            &ops[self.o.w_inv_ht..]
+        };
+        for i in 0..n {
+            let mut x = self.vf[i];
+            for r in 0..m {
+                x = x + wg[i * m + r] * self.lambda[r];
+            }
+            self.vi[i] = if NONLINEAR {
+                Lanes::select(self.settled, self.vi[i], x)
+            } else {
+                x
+            };
+        }
+    }
+
+    /// v_{k+1} = v^i,  q_{k+1} = q_k + h (θ v_{k+1} + (1 − θ) v_k). Kernel: `update_position`.
+    pub(super) fn update_position(&mut self) {
+        let (h, theta, one) = (
+            Lanes::splat(self.step.h),
+            Lanes::splat(self.step.theta),
+            Lanes::splat(T::one()),
+        );
+        for i in 0..self.n {
+            self.q[i] = self.q[i] + h * (theta * self.vi[i] + (one - theta) * self.vk[i]);
+            self.v[i] = self.vi[i];
+        }
+    }
+
+    /// Counts the step: an impact when some contact (not an equality row) carries an impulse
+    /// and none did in the step before. Kernel: `record_health`.
+    pub(super) fn record_health(&mut self) {
+        let mut loaded = [false; LANES];
+        for (r, x) in self.lambda.iter().enumerate() {
+            let contact = |l: usize| !EQUALITY || !self.equality[r][l];
+            loaded = from_fn(|l| loaded[l] | (x.0[l] > T::zero() && contact(l)));
+        }
+        self.health.record(loaded);
+    }
+}

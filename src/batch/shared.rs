@@ -1,0 +1,182 @@
+//! One definition of what the host shares with the WGSL kernels: the step parameters
+//! ([`StepParams`], [`ChainParams`]) and the blocks of a scene's operators ([`OperatorOffsets`]). Each is
+//! declared once, by a macro that writes both the Rust item and its WGSL twin
+//! ([`StepParams::WGSL`], [`OperatorOffsets::WGSL`]), which the shader composition puts in
+//! front of the kernels; no coefficient travels by position.
+
+/// Declares a `#[repr(C)]` struct generic over the kernel's real type `R`, its `real` fields
+/// first and its `u32` fields after them (so no padding falls between fields), with `WGSL`,
+/// the same struct in WGSL (`real` is the kernel's alias of f32 or f64).
+macro_rules! shared_struct {
+    (
+        $(#[$meta:meta])*
+        $name:ident {
+            real { $($(#[$rdoc:meta])* $real:ident,)* }
+            u32 { $($(#[$udoc:meta])* $int:ident,)* }
+        }
+    ) => {
+        $(#[$meta])*
+        #[repr(C)]
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct $name<R> {
+            $($(#[$rdoc])* pub $real: R,)*
+            $($(#[$udoc])* pub $int: u32,)*
+        }
+
+        impl<R: Copy> $name<R> {
+            /// The struct in WGSL.
+            pub const WGSL: &'static str = concat!(
+                "struct ", stringify!($name), " {\n",
+                $("    ", stringify!($real), ": real,\n",)*
+                $("    ", stringify!($int), ": u32,\n",)*
+                "}\n"
+            );
+
+            /// The same parameters with the real fields converted by `f`.
+            pub fn map<S>(&self, f: impl Fn(R) -> S) -> $name<S> {
+                $name {
+                    $($real: f(self.$real),)*
+                    $($int: self.$int,)*
+                }
+            }
+
+            /// The bytes of the struct, each real written by `real` (as the kernel's
+            /// precision), padded to a multiple of `real_size` bytes as WGSL pads it.
+            pub fn to_bytes(&self, real_size: usize, real: impl Fn(R, &mut Vec<u8>)) -> Vec<u8> {
+                let mut out = Vec::new();
+                $(real(self.$real, &mut out);)*
+                $(out.extend_from_slice(&self.$int.to_ne_bytes());)*
+                out.resize(out.len().next_multiple_of(real_size), 0);
+                out
+            }
+        }
+    };
+}
+
+/// Declares [`OperatorOffsets`]: where each block of a scene's operators starts, for n degrees
+/// of freedom and m rows, the blocks laid out in the order given with the sizes given; and
+/// `WGSL`, the same struct and `operator_offsets(n, m)` in WGSL.
+macro_rules! operator_layout {
+    (($n:ident, $m:ident) => $($(#[$doc:meta])* $block:ident: $size:expr,)*) => {
+        /// Where each block of one scene's operators starts (indices within the scene), all
+        /// matrices row-major. "Rows" are the rows of the step's MLCP (contacts and equalities).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct OperatorOffsets {
+            $($(#[$doc])* pub $block: usize,)*
+            /// The number of operators.
+            pub end: usize,
+        }
+
+        impl OperatorOffsets {
+            /// The offsets for `n` degrees of freedom and `m` rows.
+            #[allow(unused_assignments)]
+            pub fn new($n: usize, $m: usize) -> Self {
+                let mut k = 0;
+                $(let $block = k; k += $size;)*
+                Self { $($block,)* end: k }
+            }
+
+            /// The struct and `operator_offsets(n, m)` in WGSL.
+            pub const WGSL: &'static str = concat!(
+                "struct OperatorOffsets {\n",
+                $("    ", stringify!($block), ": u32,\n",)*
+                "    end: u32,\n}\n",
+                "fn operator_offsets(n: u32, m: u32) -> OperatorOffsets {\n",
+                "    var o: OperatorOffsets;\n    var k = 0u;\n",
+                $("    o.", stringify!($block), " = k;\n    k = k + ", stringify!($size), ";\n",)*
+                "    o.end = k;\n    return o;\n}\n"
+            );
+        }
+    };
+}
+
+shared_struct! {
+    /// The constants of a batched run of the scene-parallel Moreau–Jean step (the kernel's
+    /// `step` binding, the CPU twin's `step`).
+    StepParams {
+        real {
+            /// Time step h.
+            h,
+            /// θ of the θ-method.
+            theta,
+            /// γ of the activation predictor y + γ h ẏ ≤ 0.
+            gamma,
+            /// PGS stops when Siconos's error is ≤ this.
+            tolerance,
+            /// The Newton loop stops when ‖(G(q^{i−1}) − G(q^i))ᵀ λ‖ ≤ this.
+            newton_tolerance,
+            /// The time of step 0 of the batch (its harmonic forcing's phase).
+            t0,
+        }
+        u32 {
+            /// At most this many PGS sweeps per MLCP.
+            max_iterations,
+            /// At most this many MLCP solves per step in the Newton loop.
+            newton_max_iterations,
+        }
+    }
+}
+
+shared_struct! {
+    /// The constants of a contact-parallel bead-chain run (the kernel's `chain` binding, the
+    /// CPU twin's parameters): [`crate::batch::BeadChain::params`].
+    ChainParams {
+        real {
+            /// Time step h.
+            h,
+            /// θ of the θ-method.
+            theta,
+            /// γ of the activation predictor y + γ h ẏ ≤ 0.
+            gamma,
+            /// Jacobi relaxation ω.
+            omega,
+            /// 1/m, the inverse bead mass.
+            inv_mass,
+            /// Bead radius R.
+            radius,
+            /// Gravity g.
+            gravity,
+            /// Restitution e.
+            restitution,
+        }
+        u32 {
+            /// Number of beads (and of contacts).
+            beads,
+        }
+    }
+}
+
+operator_layout! {
+    (n, m) =>
+    /// A = W⁻¹ (h C + h²θ K), of v_free = v_k − A v_k − B q_k + c (n × n).
+    a: n * n,
+    /// B = W⁻¹ h K (n × n).
+    b: n * n,
+    /// c = W⁻¹ h f₀, the constant part of F_ext (n).
+    c: n,
+    /// W⁻¹Hᵀ (n × m).
+    w_inv_ht: n * m,
+    /// H (m × n).
+    h: m * n,
+    /// The Delassus matrix H W⁻¹ Hᵀ (m × m).
+    delassus: m * m,
+    /// b, the constant of y = H q + b (m).
+    offset: m,
+    /// e, the restitution of each row (m).
+    restitution: m,
+    /// 1 for an equality row, 0 for a contact (m).
+    equality: m,
+    /// f, the Baumgarte feedback on y of each row (m).
+    feedback: m,
+    /// W⁻¹ h a, the harmonic part of the free velocity (n).
+    c_harmonic: n,
+    /// ω, φ, cos ωh, sin ωh of the harmonic F_ext.
+    frequency: 4,
+    /// Y, the quadratic terms of y = H q + Y q² + b (m × n); from here on only scenes with
+    /// nonlinear rows read their operators.
+    quadratic: m * n,
+    /// W⁻¹ (n × n).
+    w_inv: n * n,
+    /// The sphere–sphere gaps: per row dim, i₀ (−1: a fixed centre c), i₁, c (6 m).
+    spheres: 6 * m,
+}
