@@ -46,3 +46,8 @@ pub mod scheme;
 pub mod validate;
 
 pub use error::{Error, Result};
+
+/// The README's Rust snippets, compiled (and run) as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -13,7 +13,6 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use ricochet::batch::gpu::{ADAPTER_VAR, GpuContext, list_adapters};
 use ricochet::ensemble::output::{RunFiles, RunInfo};
 use ricochet::ensemble::{self, Backend, Engine, RunOptions, Scenario, Shard, Table};
 
@@ -175,20 +174,32 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Adapters => {
-            let adapters = list_adapters();
-            if adapters.is_empty() {
-                println!("no Vulkan, Metal or DX12 adapter (on Debian: apt-get install mesa-vulkan-drivers)");
-            }
-            for a in &adapters {
-                println!("{a}");
-            }
-            match GpuContext::new() {
-                Ok(ctx) => println!("selected: {} (set {ADAPTER_VAR} to choose another)", ctx.adapter_name()),
-                Err(e) => println!("{e}"),
-            }
+            adapters();
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// Prints the GPU adapters and the one a run would take.
+#[cfg(feature = "gpu")]
+fn adapters() {
+    use ricochet::batch::gpu::{ADAPTER_VAR, GpuContext, list_adapters};
+    let adapters = list_adapters();
+    if adapters.is_empty() {
+        println!("no Vulkan, Metal or DX12 adapter (on Debian: apt-get install mesa-vulkan-drivers)");
+    }
+    for a in &adapters {
+        println!("{a}");
+    }
+    match GpuContext::new() {
+        Ok(ctx) => println!("selected: {} (set {ADAPTER_VAR} to choose another)", ctx.adapter_name()),
+        Err(e) => println!("{e}"),
+    }
+}
+
+#[cfg(not(feature = "gpu"))]
+fn adapters() {
+    println!("this build of ricochet has no `gpu` feature: no adapters are used");
 }
 
 fn write(files: &RunFiles, out: &std::path::Path) -> ricochet::Result<()> {

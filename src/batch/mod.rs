@@ -1,6 +1,6 @@
 //! The batched engine: many scenes (or one large one) flattened into structure-of-arrays
 //! buffers and stepped by the same stages on the CPU lanes ([`cpu`]) and in the WGSL kernels
-//! ([`gpu`]).
+//! (`gpu`, with the `gpu` feature).
 //!
 //! A [`LinearScene`] is one scene reduced to the constant operators of its Moreau–Jean step
 //! (computed once on the host in f64); a [`SceneBatch`] concatenates many of them with
@@ -11,6 +11,7 @@
 
 pub mod bead_chain;
 pub mod cpu;
+#[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod layout;
 pub mod linear_scene;

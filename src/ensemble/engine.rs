@@ -3,9 +3,12 @@
 
 use rayon::prelude::*;
 
-use super::scenario::{PrecisionChoice, Scenario};
+use super::scenario::Scenario;
 use super::template::SampledScene;
 use crate::batch::cpu::moreau_jean_pgs::{self, BatchState};
+#[cfg(feature = "gpu")]
+use super::scenario::PrecisionChoice;
+#[cfg(feature = "gpu")]
 use crate::batch::gpu::{BatchKernel, GpuContext, Precision};
 use crate::batch::layout::{HealthCounters, NON_FINITE, NOT_CONVERGED};
 use crate::batch::{BatchOptions, BatchOutcome};
@@ -47,6 +50,7 @@ impl std::str::FromStr for Backend {
 /// An opened backend.
 pub enum Engine {
     /// The scene-parallel GPU kernel.
+    #[cfg(feature = "gpu")]
     Gpu {
         /// The device.
         ctx: Box<GpuContext>,
@@ -65,27 +69,13 @@ impl Engine {
     /// Opens `backend` for `scenario`, and says why when `Auto` did not take the GPU.
     pub fn open(backend: Backend, scenario: &Scenario) -> Result<(Self, Option<String>)> {
         let batched = scenario.solver.kind == super::scenario::SolverName::Pgs;
-        let gpu = |ctx: GpuContext| -> Result<Self> {
-            let precision = match scenario.solver.precision {
-                PrecisionChoice::F32 => Precision::F32,
-                PrecisionChoice::F64 => Precision::F64,
-                PrecisionChoice::Auto if ctx.supports_f64() => Precision::F64,
-                PrecisionChoice::Auto => Precision::F32,
-            };
-            let kernel = BatchKernel::new(&ctx, precision)?;
-            Ok(Self::Gpu {
-                ctx: Box::new(ctx),
-                kernel,
-                precision,
-            })
-        };
         match backend {
             Backend::Gpu | Backend::Cpu if !batched => Err(Error::Unsupported {
                 what: format!("solver {:?}", scenario.solver.kind),
                 reason: "the batched engines solve with PGS: use --backend reference for other solvers".into(),
             }),
             Backend::Gpu | Backend::Cpu if let Some(e) = unbatchable(scenario) => Err(e),
-            Backend::Gpu => Ok((gpu(GpuContext::new()?)?, None)),
+            Backend::Gpu => Ok((Self::open_gpu(scenario)?, None)),
             Backend::Cpu => Ok((Self::Cpu, None)),
             Backend::Reference => Ok((Self::Reference, None)),
             Backend::Auto if let Some(e) = unbatchable(scenario) => {
@@ -98,23 +88,66 @@ impl Engine {
                     scenario.solver.kind
                 )),
             )),
-            Backend::Auto => match GpuContext::new() {
-                Ok(ctx) if !ctx.is_cpu() => Ok((gpu(ctx)?, None)),
-                Ok(ctx) => Ok((
-                    Self::Cpu,
-                    Some(format!(
-                        "only a software adapter ({}): running on the CPU backend (--backend gpu to use it)",
-                        ctx.adapter_name()
-                    )),
-                )),
-                Err(e) => Ok((Self::Cpu, Some(format!("{e}: running on the CPU backend")))),
-            },
+            Backend::Auto => Self::auto(scenario),
         }
+    }
+
+    /// The GPU kernel on the best adapter, in the scenario's precision (f64 where the adapter
+    /// has it when `auto`).
+    #[cfg(feature = "gpu")]
+    fn open_gpu(scenario: &Scenario) -> Result<Self> {
+        Self::gpu(GpuContext::new()?, scenario)
+    }
+
+    #[cfg(feature = "gpu")]
+    fn gpu(ctx: GpuContext, scenario: &Scenario) -> Result<Self> {
+        let precision = match scenario.solver.precision {
+            PrecisionChoice::F32 => Precision::F32,
+            PrecisionChoice::F64 => Precision::F64,
+            PrecisionChoice::Auto if ctx.supports_f64() => Precision::F64,
+            PrecisionChoice::Auto => Precision::F32,
+        };
+        let kernel = BatchKernel::new(&ctx, precision)?;
+        Ok(Self::Gpu {
+            ctx: Box::new(ctx),
+            kernel,
+            precision,
+        })
+    }
+
+    /// A hardware GPU, else the CPU backend and why.
+    #[cfg(feature = "gpu")]
+    fn auto(scenario: &Scenario) -> Result<(Self, Option<String>)> {
+        match GpuContext::new() {
+            Ok(ctx) if !ctx.is_cpu() => Ok((Self::gpu(ctx, scenario)?, None)),
+            Ok(ctx) => Ok((
+                Self::Cpu,
+                Some(format!(
+                    "only a software adapter ({}): running on the CPU backend (--backend gpu to use it)",
+                    ctx.adapter_name()
+                )),
+            )),
+            Err(e) => Ok((Self::Cpu, Some(format!("{e}: running on the CPU backend")))),
+        }
+    }
+
+    #[cfg(not(feature = "gpu"))]
+    fn open_gpu(_: &Scenario) -> Result<Self> {
+        Err(no_gpu_feature())
+    }
+
+    #[cfg(not(feature = "gpu"))]
+    fn auto(_: &Scenario) -> Result<(Self, Option<String>)> {
+        Ok((
+            Self::Cpu,
+            Some(format!("{}: running on the CPU backend", no_gpu_feature())),
+        ))
     }
 
     /// One line naming the backend, e.g. `gpu NVIDIA H100 (Vulkan) f64`.
     pub fn describe(&self) -> String {
         match self {
+            #[cfg(feature = "gpu")]
             Self::Gpu { ctx, precision, .. } => format!("gpu {} {precision:?}", ctx.adapter_name()),
             Self::Cpu => format!("cpu {} threads f64", rayon::current_num_threads()),
             Self::Reference => format!("reference {} threads f64", rayon::current_num_threads()),
@@ -124,6 +157,7 @@ impl Engine {
     /// Short name: gpu, cpu or reference.
     pub fn name(&self) -> &'static str {
         match self {
+            #[cfg(feature = "gpu")]
             Self::Gpu { .. } => "gpu",
             Self::Cpu => "cpu",
             Self::Reference => "reference",
@@ -131,6 +165,7 @@ impl Engine {
     }
 
     fn batch_options(&self, scenario: &Scenario) -> BatchOptions {
+        #[cfg(feature = "gpu")]
         let double = !matches!(
             self,
             Self::Gpu {
@@ -138,6 +173,8 @@ impl Engine {
                 ..
             }
         );
+        #[cfg(not(feature = "gpu"))]
+        let double = true;
         BatchOptions {
             tolerance: scenario.solver.tolerance(double),
             max_iterations: scenario.solver.max_iterations,
@@ -172,6 +209,7 @@ impl Engine {
         }
         let options = self.batch_options(scenario);
         match self {
+            #[cfg(feature = "gpu")]
             Self::Gpu { ctx, kernel, .. } => kernel.run(ctx, &batch, steps, &options),
             _ => {
                 let mut st = BatchState::<f64>::new(&batch);
@@ -183,6 +221,15 @@ impl Engine {
                 })
             }
         }
+    }
+}
+
+/// The error of a GPU request in a build without the `gpu` feature.
+#[cfg(not(feature = "gpu"))]
+fn no_gpu_feature() -> Error {
+    Error::Unsupported {
+        what: "the GPU backend".into(),
+        reason: "this build of ricochet has no `gpu` feature (cargo build --features gpu)".into(),
     }
 }
 

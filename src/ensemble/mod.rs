@@ -34,6 +34,7 @@
 mod atomic;
 mod engine;
 pub mod output;
+#[cfg(feature = "plots")]
 pub mod plots;
 pub mod sampling;
 pub mod scenario;

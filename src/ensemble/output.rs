@@ -4,7 +4,7 @@
 //! - `stats.json`: [`Statistics`] of every summary column;
 //! - `trajectories.csv`: the recorded scenes;
 //! - `run.json`: the scenario's name, seed, scene count and the shard;
-//! - `histograms.png`, `trajectories.png`: see [`super::plots`].
+//! - `histograms.png`, `trajectories.png`: see `super::plots` (with the `plots` feature).
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
@@ -81,7 +81,11 @@ impl RunFiles {
             serde_json::to_writer_pretty(&mut *out, &self.info).map_err(std::io::Error::other)?;
             Ok(writeln!(out)?)
         })?;
-        match super::plots::draw(dir, &self.summary, &self.trajectories)? {
+        #[cfg(feature = "plots")]
+        let plots = super::plots::draw(dir, &self.summary, &self.trajectories)?;
+        #[cfg(not(feature = "plots"))]
+        let plots: std::result::Result<Vec<PathBuf>, String> = Err("this build has no `plots` feature".into());
+        match plots {
             Ok(plots) => {
                 written.extend(plots);
                 Ok((written, None))

@@ -51,6 +51,7 @@ pub fn compare_with_reference(name: &str, reference: &nalgebra::DMatrix<f64>, ro
 
 /// The GPU context shared by a test binary: `None` (after a printed notice) when there is
 /// no adapter, except under `RICOCHET_REQUIRE_GPU=1`, where that fails the test.
+#[cfg(feature = "gpu")]
 pub fn gpu() -> Option<&'static ricochet::batch::gpu::GpuContext> {
     static CONTEXT: std::sync::OnceLock<Option<ricochet::batch::gpu::GpuContext>> = std::sync::OnceLock::new();
     CONTEXT

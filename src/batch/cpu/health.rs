@@ -20,6 +20,7 @@ pub(super) struct LaneHealth {
 }
 
 impl LaneHealth {
+    #[inline(always)]
     pub(super) fn load(counters: [HealthCounters; LANES]) -> Self {
         Self {
             steps: counters.map(|c| c.steps),
@@ -34,16 +35,19 @@ impl LaneHealth {
     }
 
     /// Steps completed, per lane.
+    #[inline(always)]
     pub(super) fn steps(&self) -> [u32; LANES] {
         self.steps
     }
 
     /// Flags the lanes whose Newton loop ran out of iterations.
+    #[inline(always)]
     pub(super) fn record_newton_failure(&mut self, failed: Mask<LANES>) {
         self.not_converged = from_fn(|l| self.not_converged[l] || failed[l]);
     }
 
     /// The sweeps and convergence of one MLCP solve, in the lanes that solved it.
+    #[inline(always)]
     pub(super) fn record_solve(&mut self, solved: Mask<LANES>, converged: Mask<LANES>, sweeps: [u32; LANES]) {
         for l in 0..LANES {
             if solved[l] {
@@ -54,6 +58,7 @@ impl LaneHealth {
     }
 
     /// The lane-wise [`HealthCounters::record_contact`] of the step just completed.
+    #[inline(always)]
     pub(super) fn record(&mut self, loaded: Mask<LANES>) {
         for (l, &loaded) in loaded.iter().enumerate() {
             let onset = loaded & !self.in_contact[l];
@@ -65,6 +70,7 @@ impl LaneHealth {
         }
     }
 
+    #[inline(always)]
     pub(super) fn store(&self) -> [HealthCounters; LANES] {
         from_fn(|l| {
             let c = self.counters[l];

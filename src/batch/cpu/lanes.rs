@@ -19,36 +19,43 @@ pub struct Lanes<T, const L: usize>(pub [T; L]);
 
 impl<T: Float, const L: usize> Lanes<T, L> {
     /// `x` in every lane.
+    #[inline(always)]
     pub fn splat(x: T) -> Self {
         Self([x; L])
     }
 
     /// Zero in every lane.
+    #[inline(always)]
     pub fn zero() -> Self {
         Self::splat(T::zero())
     }
 
     /// The lane-wise maximum.
+    #[inline(always)]
     pub fn max(self, other: Self) -> Self {
         Self(from_fn(|l| self.0[l].max(other.0[l])))
     }
 
     /// The lane-wise square root.
+    #[inline(always)]
     pub fn sqrt(self) -> Self {
         Self(from_fn(|l| self.0[l].sqrt()))
     }
 
     /// `self ≤ other` per lane (false where either is NaN).
+    #[inline(always)]
     pub fn le(self, other: Self) -> Mask<L> {
         from_fn(|l| self.0[l] <= other.0[l])
     }
 
     /// `self > other` per lane (false where either is NaN).
+    #[inline(always)]
     pub fn gt(self, other: Self) -> Mask<L> {
         from_fn(|l| self.0[l] > other.0[l])
     }
 
     /// `if mask { a } else { b }` per lane.
+    #[inline(always)]
     pub fn select(mask: Mask<L>, a: Self, b: Self) -> Self {
         Self(from_fn(|l| if mask[l] { a.0[l] } else { b.0[l] }))
     }
@@ -58,6 +65,7 @@ macro_rules! lane_wise {
     ($trait:ident, $method:ident, $op:tt) => {
         impl<T: Float, const L: usize> $trait for Lanes<T, L> {
             type Output = Self;
+            #[inline(always)]
             fn $method(self, other: Self) -> Self {
                 Self(from_fn(|l| self.0[l] $op other.0[l]))
             }
@@ -70,6 +78,7 @@ lane_wise!(Mul, mul, *);
 lane_wise!(Div, div, /);
 
 /// `a && !b` per lane.
+#[inline(always)]
 pub fn and_not<const L: usize>(a: Mask<L>, b: Mask<L>) -> Mask<L> {
     from_fn(|l| a[l] && !b[l])
 }

@@ -8,3 +8,4 @@ pub mod lanes;
 pub mod moreau_jean_pgs;
 mod moreau_jean_rows;
 mod moreau_jean_stages;
+pub mod simd;

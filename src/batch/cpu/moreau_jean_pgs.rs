@@ -29,6 +29,7 @@ use rayon::prelude::*;
 
 use super::lanes::{LANES, Lanes};
 use super::moreau_jean_stages::Group;
+use super::simd::{Isa, Simd};
 use crate::batch::layout::{HAS_EQUALITY, HAS_NONLINEAR, HealthCounters, SceneHeader};
 use crate::batch::{BatchOptions, SceneBatch, StepParams};
 
@@ -72,7 +73,20 @@ impl<T: Float> BatchState<T> {
 
 /// Advances every scene of `batch` by `steps` steps (scenes are independent: this is the
 /// loop the GPU runs one invocation per scene). `operators` is `batch.operators` in `T`.
+/// The lanes run on the widest instruction set of this CPU ([`Simd::detect`]).
 pub fn run<T: Float + Send + Sync>(
+    batch: &SceneBatch,
+    operators: &[T],
+    state: &mut BatchState<T>,
+    steps: u32,
+    options: &BatchOptions,
+) {
+    run_on(Simd::detect(), batch, operators, state, steps, options);
+}
+
+/// [`run`] on the instruction set `simd` (the same bits on every one).
+pub fn run_on<T: Float + Send + Sync>(
+    simd: Simd,
     batch: &SceneBatch,
     operators: &[T],
     state: &mut BatchState<T>,
@@ -129,10 +143,10 @@ pub fn run<T: Float + Send + Sync>(
                 headers[0].flags & HAS_NONLINEAR != 0,
                 headers[0].flags & HAS_EQUALITY != 0,
             ) {
-                (false, false) => simulate::<T, false, false>(args),
-                (false, true) => simulate::<T, false, true>(args),
-                (true, false) => simulate::<T, true, false>(args),
-                (true, true) => simulate::<T, true, true>(args),
+                (false, false) => simulate_on::<T, false, false>(simd, args),
+                (false, true) => simulate_on::<T, false, true>(simd, args),
+                (true, false) => simulate_on::<T, true, false>(simd, args),
+                (true, true) => simulate_on::<T, true, true>(simd, args),
             }
         });
 }
@@ -150,18 +164,46 @@ fn groups(headers: &[SceneHeader]) -> Vec<Range<usize>> {
     groups
 }
 
+/// What [`simulate`] steps: the group's headers, its operators in lanes, its q, v, counters
+/// and extremes, the step parameters and the number of steps.
+type GroupRun<'a, T> = (
+    &'a [SceneHeader],
+    &'a [Lanes<T, LANES>],
+    (&'a mut [T], &'a mut [HealthCounters], &'a mut [T]),
+    &'a StepParams<T>,
+    u32,
+);
+
+/// [`simulate`] compiled for the instruction set `simd`: once per instruction set, with every
+/// stage inlined (`#[inline(always)]` down to the lanes), so the vector width is the CPU's.
+fn simulate_on<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(simd: Simd, run: GroupRun<'_, T>) {
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn avx2<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(run: GroupRun<'_, T>) {
+        simulate::<T, NONLINEAR, EQUALITY>(run)
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq")]
+    fn avx512<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(run: GroupRun<'_, T>) {
+        simulate::<T, NONLINEAR, EQUALITY>(run)
+    }
+    match simd.0 {
+        Isa::Baseline => simulate::<T, NONLINEAR, EQUALITY>(run),
+        // SAFETY: a `Simd` names only an instruction set this CPU has.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { avx2::<T, NONLINEAR, EQUALITY>(run) },
+        // SAFETY: as above.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => unsafe { avx512::<T, NONLINEAR, EQUALITY>(run) },
+    }
+}
+
 /// Steps the scenes of one group (equal sizes and flags, `headers.len() ≤ LANES`) in
 /// lockstep, stage by stage as the kernel's `simulate`. `values` is their packed q, v; `ops`
 /// their operators in lanes.
-#[allow(clippy::type_complexity)]
+#[inline(always)]
 fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(
-    (headers, ops, (values, counters, extremes), step, steps): (
-        &[SceneHeader],
-        &[Lanes<T, LANES>],
-        (&mut [T], &mut [HealthCounters], &mut [T]),
-        &StepParams<T>,
-        u32,
-    ),
+    (headers, ops, (values, counters, extremes), step, steps): GroupRun<'_, T>,
 ) {
     let mut group = Group::<T, NONLINEAR, EQUALITY>::load(headers, ops, step, (&*values, &*counters, &*extremes));
     for _ in 0..steps {

@@ -9,6 +9,7 @@ use super::lanes::{LANES, Lanes, Mask};
 
 /// The separation x₁ − x₀ of a sphere–sphere row (its 6 operators: dim, i₀ (−1: the fixed
 /// centre c), i₁, c) in lane `l` of coordinates x, and its dimension (0: not such a row).
+#[inline(always)]
 pub(super) fn separation<T: Float>(sphere: &[Lanes<T, LANES>], x: &[Lanes<T, LANES>], l: usize) -> ([T; 3], usize) {
     let dim = sphere[0].0[l].to_usize().unwrap_or(0);
     let (i0, i1) = (sphere[1].0[l], sphere[2].0[l].to_usize().unwrap_or(0));
@@ -24,11 +25,13 @@ pub(super) fn separation<T: Float>(sphere: &[Lanes<T, LANES>], x: &[Lanes<T, LAN
     (d, dim)
 }
 
+#[inline(always)]
 pub(super) fn dot<T: Float>(a: [T; 3], b: [T; 3]) -> T {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
 /// d / ‖d‖ (zero when d is).
+#[inline(always)]
 pub(super) fn unit<T: Float>(d: [T; 3]) -> [T; 3] {
     let norm = dot(d, d).sqrt();
     if norm > T::zero() {
@@ -41,6 +44,7 @@ pub(super) fn unit<T: Float>(d: [T; 3]) -> [T; 3] {
 /// Siconos's error ‖λ − max(0, λ − w)‖ / ‖q‖ over the active rows (w = q + D λ; w itself on
 /// the `equality` rows when EQUALITY), as the squares (‖·‖², ‖q‖²): the sweeps compare squares,
 /// without roots.
+#[inline(always)]
 pub(super) fn lcp_error<T: Float, const EQUALITY: bool>(
     d: &[Lanes<T, LANES>],
     lcp_q: &[Lanes<T, LANES>],
@@ -70,6 +74,7 @@ pub(super) fn lcp_error<T: Float, const EQUALITY: bool>(
 
 /// Whether the error is within `tol`: ‖·‖² ≤ tol² ‖q‖² (relative) when ‖q‖ > ε, else
 /// ‖·‖² ≤ tol²; false for NaN.
+#[inline(always)]
 pub(super) fn within<T: Float>((err, norm): (Lanes<T, LANES>, Lanes<T, LANES>), tol: T) -> Mask<LANES> {
     let eps = T::epsilon() * T::epsilon();
     from_fn(|l| {
@@ -79,6 +84,7 @@ pub(super) fn within<T: Float>((err, norm): (Lanes<T, LANES>, Lanes<T, LANES>), 
 }
 
 /// Siconos's error from its squares.
+#[inline(always)]
 pub(super) fn residual<T: Float>((err, norm): (Lanes<T, LANES>, Lanes<T, LANES>)) -> Lanes<T, LANES> {
     let eps = T::epsilon() * T::epsilon();
     Lanes(from_fn(|l| {

@@ -55,6 +55,7 @@ pub(super) struct Group<'a, T, const NONLINEAR: bool, const EQUALITY: bool> {
 impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NONLINEAR, EQUALITY> {
     /// Gathers the group's state (`values`: q, v of each scene) and health into lanes (the
     /// kernel's `load_scene`).
+    #[inline(always)]
     pub(super) fn load(
         headers: &[SceneHeader],
         ops: &'a [L<T>],
@@ -99,6 +100,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
     }
 
     /// Scatters the lanes back, flagging a non-finite state (the kernel's `store_scene`).
+    #[inline(always)]
     pub(super) fn store(&self, (values, counters, extremes): (&mut [T], &mut [HealthCounters], &mut [T])) {
         let (n, health) = (self.n, self.health.store());
         for l in 0..self.scenes {
@@ -119,6 +121,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
     /// (1 − θ) cos(ω t_k + φ) + θ cos(ω t_{k+1} + φ), the weight of the harmonic F_ext in this
     /// step (zero without one). Kernel: `harmonic_forcing`, which rotates one cosine per
     /// dispatch instead (a difference of the rotation's rounding drift, ~steps·ε).
+    #[inline(always)]
     pub(super) fn harmonic_forcing(&self) -> L<T> {
         if self.flags & HAS_FORCING == 0 {
             return Lanes::zero();
@@ -135,6 +138,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
 
     /// v_free = v_k + c − A v_k − B q_k, c = c₀ + W⁻¹ h a · mix; keeps v_k.
     /// Kernel: `free_velocity`.
+    #[inline(always)]
     pub(super) fn free_velocity(&mut self, mix: L<T>) {
         let (n, o, ops) = (self.n, self.o, self.ops);
         let forcing = self.flags & HAS_FORCING != 0;
@@ -154,6 +158,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
     /// Outputs y = H q + Y q² + b (+ ‖x₁ − x₀‖ on sphere rows) and ẏ = G(q_k) v_k, activation
     /// (equality rows, or y + γ h ẏ ≤ 0), the deepest penetration, the MLCP vector
     /// G v_free + (e ẏ + f y) and λ = 0. Kernel: `outputs_and_activation`.
+    #[inline(always)]
     pub(super) fn outputs_and_activation(&mut self) {
         let (n, m, o, ops) = (self.n, self.m, self.o, self.ops);
         let (zero, two) = (Lanes::zero(), Lanes::splat(T::one() + T::one()));
@@ -193,6 +198,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
 
     /// y += ‖x₁ − x₀‖, ẏ += n·(v₁ − v₀) on a sphere–sphere row r (the kernel's sphere branch of
     /// `outputs_and_activation`, with `add_normal_rate`).
+    #[inline(always)]
     fn add_sphere_gap(&self, r: usize, y: &mut L<T>, ydot: &mut L<T>) {
         let sphere = &self.ops[self.o.spheres + 6 * r..];
         for l in 0..LANES {
@@ -216,6 +222,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
     /// G(q^i) row by row in the lanes still iterating, and whether every lane has stopped:
     /// the input of its last λ moved by at most the tolerance, ‖(G(q^{i−1}) − G(q^i))ᵀ λ‖ ≤
     /// tol (i > 0), or the iterations ran out (flagged). Kernel: `newton_jacobian`.
+    #[inline(always)]
     pub(super) fn newton_jacobian(&mut self, newton: u32) -> bool {
         let (n, m, o, ops) = (self.n, self.m, self.o, self.ops);
         if newton == 0 {
@@ -257,6 +264,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
     }
 
     /// (Gᵀλ)_j through the iterate's G.
+    #[inline(always)]
     fn input_of_lambda(&self, j: usize) -> L<T> {
         let mut p = Lanes::zero();
         for r in 0..self.m {
@@ -267,6 +275,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
 
     /// Adds the normal of sphere–sphere row r at q^i to G row r, in the lanes still
     /// iterating. Kernel: `add_normal`.
+    #[inline(always)]
     fn add_normal(&mut self, r: usize) {
         let (n, sphere) = (self.n, &self.ops[self.o.spheres + 6 * r..]);
         for l in (0..LANES).filter(|&l| !self.settled[l]) {
@@ -285,6 +294,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
 
     /// The operators of Newton iterate i: W⁻¹Gᵀ, D = G W⁻¹Gᵀ, and in the lanes still
     /// iterating the MLCP vector G v_free + (e ẏ + f y) and λ = 0. Kernel: `newton_operators`.
+    #[inline(always)]
     pub(super) fn newton_operators(&mut self) {
         let (n, m, o, ops) = (self.n, self.m, self.o, self.ops);
         for i in 0..n {
@@ -316,6 +326,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
     /// PGS sweeps over the active rows (equality rows unprojected) until Siconos's error is
     /// within the tolerance, each lane stopping on its own; then the solve's health.
     /// Kernel: `solve_local`.
+    #[inline(always)]
     pub(super) fn solve_local(&mut self) {
         let (m, zero, tol) = (self.m, Lanes::zero(), self.step.tolerance);
         // D: the Newton iterate's own with nonlinear rows, else the scene's (the kernel's d_at).
@@ -368,6 +379,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
 
     /// v^i = v_free + W⁻¹Gᵀ λ (kept in the lanes whose Newton loop has stopped).
     /// Kernel: `impulse_to_velocity`.
+    #[inline(always)]
     pub(super) fn impulse_to_velocity(&mut self) {
         let (n, m, ops) = (self.n, self.m, self.ops);
         // W⁻¹Gᵀ: the Newton iterate's own with nonlinear rows, else the scene's (the kernel's wg_at).
@@ -390,6 +402,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
     }
 
     /// v_{k+1} = v^i,  q_{k+1} = q_k + h (θ v_{k+1} + (1 − θ) v_k). Kernel: `update_position`.
+    #[inline(always)]
     pub(super) fn update_position(&mut self) {
         let (h, theta, one) = (
             Lanes::splat(self.step.h),
@@ -404,6 +417,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
 
     /// Counts the step: an impact when some contact (not an equality row) carries an impulse
     /// and none did in the step before. Kernel: `record_health`.
+    #[inline(always)]
     pub(super) fn record_health(&mut self) {
         let mut loaded = [false; LANES];
         for (r, x) in self.lambda.iter().enumerate() {
