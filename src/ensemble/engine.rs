@@ -3,11 +3,11 @@
 
 use rayon::prelude::*;
 
+#[cfg(feature = "gpu")]
+use super::scenario::PrecisionChoice;
 use super::scenario::Scenario;
 use super::template::SampledScene;
 use crate::batch::cpu::moreau_jean_pgs::{self, BatchState};
-#[cfg(feature = "gpu")]
-use super::scenario::PrecisionChoice;
 #[cfg(feature = "gpu")]
 use crate::batch::gpu::{BatchKernel, GpuContext, Precision};
 use crate::batch::layout::{HealthCounters, NON_FINITE, NOT_CONVERGED};
