@@ -1,8 +1,6 @@
 //! Row helpers of the CPU twin, lane-wise: Siconos's MLCP error as squares, its tolerance
 //! test, and the sphere–sphere rows (the kernel's `moreau_jean_rows.wgsl`).
 
-use std::array::from_fn;
-
 use num_traits::Float;
 
 use super::lanes::{LANES, Lanes, Mask};
@@ -76,19 +74,18 @@ pub(super) fn lcp_error<T: Float, const EQUALITY: bool>(
 /// ‖·‖² ≤ tol²; false for NaN.
 #[inline(always)]
 pub(super) fn within<T: Float>((err, norm): (Lanes<T, LANES>, Lanes<T, LANES>), tol: T) -> Mask<LANES> {
-    let eps = T::epsilon() * T::epsilon();
-    from_fn(|l| {
-        let scale = if norm.0[l] > eps { norm.0[l] } else { T::one() };
-        err.0[l] <= tol * tol * scale
-    })
+    err.le(Lanes::splat(tol * tol) * scale(norm))
 }
 
 /// Siconos's error from its squares.
 #[inline(always)]
 pub(super) fn residual<T: Float>((err, norm): (Lanes<T, LANES>, Lanes<T, LANES>)) -> Lanes<T, LANES> {
-    let eps = T::epsilon() * T::epsilon();
-    Lanes(from_fn(|l| {
-        let scale = if norm.0[l] > eps { norm.0[l] } else { T::one() };
-        (err.0[l] / scale).sqrt()
-    }))
+    (err / scale(norm)).sqrt()
+}
+
+/// ‖q‖² where ‖q‖ > ε, else 1: what the error is relative to.
+#[inline(always)]
+fn scale<T: Float>(norm: Lanes<T, LANES>) -> Lanes<T, LANES> {
+    let eps = Lanes::splat(T::epsilon() * T::epsilon());
+    Lanes::select(norm.gt(eps), norm, Lanes::splat(T::one()))
 }
