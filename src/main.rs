@@ -317,6 +317,14 @@ fn bench(mut scenario: Scenario, sizes: &[usize], reference_up_to: usize) -> ric
                 continue;
             }
         };
+        // A warm-up run compiles the kernels (lavapipe's LLVM takes seconds on a cold Mesa
+        // shader cache) and spins up the threads, so that the figures below are steady ones.
+        let warmup = {
+            let mut small = scenario.clone();
+            small.scenes = 64;
+            small.time.final_time = small.time.step;
+            ensemble::run_on(&engine, &small, 0..64, 1 << 16, &mut |_| {})?.seconds
+        };
         for &n in sizes {
             if backend == Backend::Reference && n > reference_up_to {
                 continue;
@@ -334,17 +342,20 @@ fn bench(mut scenario: Scenario, sizes: &[usize], reference_up_to: usize) -> ric
                     "steps": scenario.steps(),
                     "seconds": run.seconds,
                     "scene_steps_per_second": rate,
+                    "device_seconds": run.device_seconds,
+                    "warmup_seconds": warmup,
                 })
             );
-            rows.push((run.engine, n, run.seconds, rate));
+            rows.push((run.engine, n, run.seconds, rate, run.device_seconds));
         }
     }
     println!(
-        "\n{:<45} {:>10} {:>10} {:>16}",
-        "backend", "scenes", "seconds", "scene-steps/s"
+        "\n{:<45} {:>10} {:>10} {:>16} {:>10}",
+        "backend", "scenes", "seconds", "scene-steps/s", "device s"
     );
-    for (engine, n, seconds, rate) in rows {
-        println!("{engine:<45} {n:>10} {seconds:>10.3} {rate:>16.3e}");
+    for (engine, n, seconds, rate, device) in rows {
+        let device = device.map_or("—".to_string(), |d| format!("{d:.3}"));
+        println!("{engine:<45} {n:>10} {seconds:>10.3} {rate:>16.3e} {device:>10}");
     }
     Ok(())
 }

@@ -13,6 +13,9 @@ pub struct BatchOutcome {
     pub counters: Vec<HealthCounters>,
     /// Per scene: worst LCP residual, deepest penetration.
     pub extremes: Vec<f64>,
+    /// Seconds the device spent in the kernel's dispatches, where the adapter measures it
+    /// (timestamp queries); `None` on the CPU engines and adapters without timestamps.
+    pub device_seconds: Option<f64>,
 }
 
 impl BatchOutcome {

@@ -218,6 +218,7 @@ impl Engine {
                     state: st.state,
                     counters: st.counters,
                     extremes: st.extremes,
+                    device_seconds: None,
                 })
             }
         }
@@ -320,6 +321,7 @@ fn reference(
         state: Vec::new(),
         counters: Vec::new(),
         extremes: Vec::new(),
+        device_seconds: None,
     };
     for (state, counters, extremes) in per_scene {
         outcome.state.extend(state);

@@ -124,6 +124,9 @@ pub struct EnsembleRun {
     pub trajectories: Table,
     /// Wall-clock seconds of the whole run.
     pub seconds: f64,
+    /// Seconds the device spent stepping the summary's scenes, where it measures them
+    /// ([`BatchOutcome::device_seconds`]).
+    pub device_seconds: Option<f64>,
     /// Scenes × steps.
     pub scene_steps: u64,
 }
@@ -157,6 +160,7 @@ pub fn run_on(
     })?;
     let mut summary = Table::new(summary_columns(scenario)?);
     let mut done = 0;
+    let mut device_seconds = Some(0.0);
     for first in scenes.clone().step_by(chunk.max(1)) {
         let last = (first + chunk.max(1)).min(scenes.end);
         let sampled: Vec<SampledScene> = (first..last)
@@ -164,6 +168,7 @@ pub fn run_on(
             .map(|s| scenario.sample(s))
             .collect::<Result<_>>()?;
         let outcome = engine.run(scenario, &sampled, None, steps)?;
+        device_seconds = device_seconds.zip(outcome.device_seconds).map(|(a, b)| a + b);
         append_summary(&mut summary, scenario, &sampled, &outcome)?;
         done += last - first;
         progress(done);
@@ -180,6 +185,7 @@ pub fn run_on(
         summary,
         trajectories,
         seconds: start.elapsed().as_secs_f64(),
+        device_seconds,
         scene_steps: scenes.len() as u64 * u64::from(steps),
     })
 }

@@ -18,6 +18,7 @@ pub struct GpuContext {
     info: wgpu::AdapterInfo,
     limits: wgpu::Limits,
     f64_supported: bool,
+    timestamps: bool,
 }
 
 /// One adapter as listed by [`list_adapters`].
@@ -99,14 +100,12 @@ impl GpuContext {
                 },
             })?;
         let f64_supported = adapter.features().contains(wgpu::Features::SHADER_F64);
+        // Kernel times come from timestamp queries where the adapter has them.
+        let features = adapter.features() & (wgpu::Features::SHADER_F64 | wgpu::Features::TIMESTAMP_QUERY);
         let limits = adapter.limits();
         let desc = wgpu::DeviceDescriptor {
             label: Some("ricochet"),
-            required_features: if f64_supported {
-                wgpu::Features::SHADER_F64
-            } else {
-                wgpu::Features::empty()
-            },
+            required_features: features,
             required_limits: limits.clone(),
             ..Default::default()
         };
@@ -119,6 +118,7 @@ impl GpuContext {
             info: adapter.get_info(),
             limits,
             f64_supported,
+            timestamps: features.contains(wgpu::Features::TIMESTAMP_QUERY),
         })
     }
 
@@ -130,6 +130,11 @@ impl GpuContext {
     /// Whether the adapter is a CPU implementation (such as lavapipe).
     pub fn is_cpu(&self) -> bool {
         self.info.device_type == wgpu::DeviceType::Cpu
+    }
+
+    /// Whether the device times its passes (timestamp queries).
+    pub fn has_timestamps(&self) -> bool {
+        self.timestamps
     }
 
     /// Whether f64 kernels can run.

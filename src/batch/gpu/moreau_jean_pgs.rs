@@ -131,6 +131,7 @@ impl BatchKernel {
             state: Vec::new(),
             counters: Vec::new(),
             extremes: Vec::new(),
+            device_seconds: ctx.has_timestamps().then_some(0.0),
         };
         for range in batch.chunks(max_bytes, precision.size())? {
             let chunk = batch.slice(range);
@@ -161,6 +162,7 @@ impl BatchKernel {
             outcome.state.extend(part.state);
             outcome.counters.extend(part.counters);
             outcome.extremes.extend(part.extremes);
+            outcome.device_seconds = outcome.device_seconds.zip(part.device_seconds).map(|(a, b)| a + b);
         }
         Ok(outcome)
     }
@@ -243,6 +245,20 @@ fn run_chunk(
             &storage,
         )
     };
+    // The pass's start and end times, where the adapter has timestamps.
+    let timer = ctx.has_timestamps().then(|| {
+        ctx.device.create_query_set(&wgpu::QuerySetDescriptor {
+            label: Some("steps"),
+            ty: wgpu::QueryType::Timestamp,
+            count: 2,
+        })
+    });
+    let ticks = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("ticks"),
+        size: 16,
+        usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
     let (full, rest) = (steps / per_dispatch, steps % per_dispatch);
     let groups = scenes.div_ceil(64).clamp(1, 65_535);
     let mut encoder = ctx
@@ -253,7 +269,11 @@ fn run_chunk(
         let rest_group = (rest > 0).then(|| bind_group(rest));
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("steps"),
-            timestamp_writes: None,
+            timestamp_writes: timer.as_ref().map(|query_set| wgpu::ComputePassTimestampWrites {
+                query_set,
+                beginning_of_pass_write_index: Some(0),
+                end_of_pass_write_index: Some(1),
+            }),
         });
         pass.set_pipeline(pipeline);
         for group in std::iter::repeat_n(&full_group, full as usize)
@@ -264,9 +284,16 @@ fn run_chunk(
             pass.dispatch_workgroups(groups, 1, 1);
         }
     }
+    if let Some(query_set) = &timer {
+        encoder.resolve_query_set(query_set, 0..2, &ticks, 0);
+    }
     let [_, _, _, state, counters, extremes] = &buffers;
-    let [state, counters, extremes] = read_back(ctx, encoder, [state, counters, extremes]);
-    let (state, counters, extremes) = (state?, counters?, extremes?);
+    let [state, counters, extremes, ticks] = read_back(ctx, encoder, [state, counters, extremes, &ticks]);
+    let (state, counters, extremes, ticks) = (state?, counters?, extremes?, ticks?);
+    let device_seconds = timer.map(|_| {
+        let [start, end]: [u64; 2] = bytemuck::pod_read_unaligned(&ticks[..16]);
+        end.saturating_sub(start) as f64 * f64::from(ctx.queue.get_timestamp_period()) * 1e-9
+    });
     let counters: Vec<HealthCounters> =
         bytemuck::pod_collect_to_vec(&counters[..chunk.len() * std::mem::size_of::<HealthCounters>()]);
     if counters.iter().any(|c| c.steps != steps) {
@@ -279,5 +306,6 @@ fn run_chunk(
         },
         counters,
         extremes: precision.values(&extremes)[..2 * chunk.len()].to_vec(),
+        device_seconds,
     }))
 }
