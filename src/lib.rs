@@ -35,6 +35,7 @@
 #![warn(missing_docs)]
 
 pub mod batch;
+pub mod engine;
 pub mod ensemble;
 pub mod error;
 pub mod io;

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use ricochet::ensemble::output::{RunFiles, RunInfo};
-use ricochet::ensemble::{self, Backend, Engine, RunOptions, Scenario, Shard, Table};
+use ricochet::ensemble::{self, Backend, RunOptions, Scenario, Shard, Table};
 
 #[derive(Parser)]
 #[command(
@@ -265,7 +265,7 @@ fn verify(mut scenario: Scenario, scenes: usize) -> ricochet::Result<ExitCode> {
     scenario.scenes = scenes.min(scenario.scenes);
     scenario.record.trajectories = 0;
     let run_on = |backend| -> ricochet::Result<Option<(String, Table, f64)>> {
-        let engine = match Engine::open(backend, &scenario) {
+        let engine = match ensemble::open_engine(backend, &scenario) {
             Ok((engine, _)) => engine,
             Err(e @ ricochet::Error::NoAdapter { .. }) => {
                 eprintln!("notice: {e}: the GPU is not verified");
@@ -277,8 +277,8 @@ fn verify(mut scenario: Scenario, scenes: usize) -> ricochet::Result<ExitCode> {
             }
             Err(e) => return Err(e),
         };
-        let double = !engine.describe().ends_with("F32");
-        let run = ensemble::run_on(&engine, &scenario, 0..scenario.scenes, 1 << 16, &mut |_| {})?;
+        let double = engine.double();
+        let run = ensemble::run_on(engine.as_ref(), &scenario, 0..scenario.scenes, 1 << 16, &mut |_| {})?;
         // f64 engines agree with the reference to rounding; f32 to its rounding over the run.
         Ok(Some((run.engine, run.summary, if double { 1e-9 } else { 1e-3 })))
     };
@@ -310,7 +310,7 @@ fn bench(mut scenario: Scenario, sizes: &[usize], reference_up_to: usize) -> ric
     scenario.record.trajectories = 0;
     let mut rows = Vec::new();
     for backend in [Backend::Reference, Backend::Cpu, Backend::Gpu] {
-        let engine = match Engine::open(backend, &scenario) {
+        let engine = match ensemble::open_engine(backend, &scenario) {
             Ok((engine, _)) => engine,
             Err(e) => {
                 eprintln!("notice: {backend:?} skipped: {e}");
@@ -323,14 +323,14 @@ fn bench(mut scenario: Scenario, sizes: &[usize], reference_up_to: usize) -> ric
             let mut small = scenario.clone();
             small.scenes = 64;
             small.time.final_time = small.time.step;
-            ensemble::run_on(&engine, &small, 0..64, 1 << 16, &mut |_| {})?.seconds
+            ensemble::run_on(engine.as_ref(), &small, 0..64, 1 << 16, &mut |_| {})?.seconds
         };
         for &n in sizes {
             if backend == Backend::Reference && n > reference_up_to {
                 continue;
             }
             scenario.scenes = n;
-            let run = ensemble::run_on(&engine, &scenario, 0..n, 1 << 16, &mut |_| {})?;
+            let run = ensemble::run_on(engine.as_ref(), &scenario, 0..n, 1 << 16, &mut |_| {})?;
             let rate = run.scene_steps as f64 / run.seconds;
             println!(
                 "{}",

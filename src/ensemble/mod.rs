@@ -48,7 +48,8 @@ use std::time::Instant;
 use nalgebra::DVector;
 use rayon::prelude::*;
 
-pub use engine::{Backend, Engine};
+pub use engine::{Backend, open as open_engine};
+pub use crate::engine::Engine;
 pub use scenario::Scenario;
 pub use stats::Statistics;
 pub use table::Table;
@@ -133,9 +134,9 @@ pub struct EnsembleRun {
 
 /// Runs the scenes of `options.shard`, calling `progress` with the number of scenes done.
 pub fn run(scenario: &Scenario, options: &RunOptions, progress: &mut dyn FnMut(usize)) -> Result<EnsembleRun> {
-    let (engine, notice) = Engine::open(options.backend, scenario)?;
+    let (engine, notice) = open_engine(options.backend, scenario)?;
     let mut run = run_on(
-        &engine,
+        engine.as_ref(),
         scenario,
         options.shard.range(scenario.scenes),
         options.chunk,
@@ -147,7 +148,7 @@ pub fn run(scenario: &Scenario, options: &RunOptions, progress: &mut dyn FnMut(u
 
 /// Runs `scenes` on an opened engine.
 pub fn run_on(
-    engine: &Engine,
+    engine: &dyn Engine,
     scenario: &Scenario,
     scenes: Range<usize>,
     chunk: usize,
@@ -167,7 +168,7 @@ pub fn run_on(
             .into_par_iter()
             .map(|s| scenario.sample(s))
             .collect::<Result<_>>()?;
-        let outcome = engine.run(scenario, &sampled, None, steps)?;
+        let outcome = engine.run(&engine::job(scenario, &sampled, None, steps))?;
         device_seconds = device_seconds.zip(outcome.device_seconds).map(|(a, b)| a + b);
         append_summary(&mut summary, scenario, &sampled, &outcome)?;
         done += last - first;
@@ -289,7 +290,7 @@ fn append_summary(
 
 /// The trajectories of `scenes`: the run cut into segments of `record.stride` steps, the
 /// state read back after each.
-fn record(engine: &Engine, scenario: &Scenario, scenes: &[usize], steps: u32) -> Result<Table> {
+fn record(engine: &dyn Engine, scenario: &Scenario, scenes: &[usize], steps: u32) -> Result<Table> {
     let sampled: Vec<SampledScene> = scenes.iter().map(|&s| scenario.sample(s)).collect::<Result<_>>()?;
     let n = dimension(scenario)?;
     let mut table = Table::new(trajectory_columns(n));
@@ -314,7 +315,7 @@ fn record(engine: &Engine, scenario: &Scenario, scenes: &[usize], steps: u32) ->
     while k < steps {
         let segment = scenario.record.stride.min(steps - k);
         let t0 = f64::from(k) * scenario.time.step;
-        state = engine.run(scenario, &sampled, Some((t0, &state)), segment)?.state;
+        state = engine.run(&engine::job(scenario, &sampled, Some((t0, &state)), segment))?.state;
         k += segment;
         push(k, &state);
     }

@@ -9,6 +9,8 @@
 //! `F(t, q, v) = F_ext(t) − F_gyr(q, v) − F_int(q, v, t)` and its Jacobians, from which the
 //! Moreau–Jean iteration matrix `W = M − hθ ∂F/∂v − h²θ² ∂F/∂q` is built.
 
+use std::sync::Arc;
+
 use nalgebra::{DMatrix, DVector};
 
 use super::force::{ExternalForce, Force, Harmonic, MassFn};
@@ -16,6 +18,7 @@ use crate::error::Result;
 use crate::validate;
 
 /// A linear time-invariant Lagrangian system `M v̇ + C v + K q = F_ext(t) + p`.
+#[derive(Clone)]
 pub struct LagrangianLinearTIDS {
     pub(crate) q0: DVector<f64>,
     pub(crate) v0: DVector<f64>,
@@ -67,7 +70,7 @@ impl LagrangianLinearTIDS {
 
     /// Sets a time-dependent external force F_ext(t); its value at t = 0 is checked.
     pub fn with_fext_fn(mut self, f: impl Fn(f64) -> DVector<f64> + Send + Sync + 'static) -> Result<Self> {
-        self.fext = ExternalForce::function("LagrangianLinearTIDS: F_ext(t)", Box::new(f), self.ndof())?;
+        self.fext = ExternalForce::function("LagrangianLinearTIDS: F_ext(t)", Arc::new(f), self.ndof())?;
         Ok(self)
     }
 
@@ -88,6 +91,7 @@ impl LagrangianLinearTIDS {
 ///
 /// Jacobians of F_int and F_gyr may be given with the forces; those not given are computed
 /// by central finite differences (step 1e-7·max(1, |x_j|)) when the iteration matrix is built.
+#[derive(Clone)]
 pub struct LagrangianDS {
     pub(crate) q0: DVector<f64>,
     pub(crate) v0: DVector<f64>,
@@ -124,7 +128,7 @@ impl LagrangianDS {
         Ok(Self {
             q0,
             v0,
-            mass: Box::new(mass),
+            mass: Arc::new(mass),
             constant_mass: None,
             fint: None,
             fgyr: None,
@@ -154,7 +158,7 @@ impl LagrangianDS {
 
     /// Sets a time-dependent external force F_ext(t).
     pub fn with_fext_fn(mut self, f: impl Fn(f64) -> DVector<f64> + Send + Sync + 'static) -> Result<Self> {
-        self.fext = ExternalForce::function("LagrangianDS: F_ext(t)", Box::new(f), self.ndof())?;
+        self.fext = ExternalForce::function("LagrangianDS: F_ext(t)", Arc::new(f), self.ndof())?;
         Ok(self)
     }
 
@@ -199,6 +203,7 @@ impl FirstOrderLinearDS {
 }
 
 /// Any dynamical system of a scene.
+#[derive(Clone)]
 pub enum DynamicalSystem {
     /// See [`LagrangianLinearTIDS`].
     LagrangianLinearTIDS(LagrangianLinearTIDS),

@@ -1,26 +1,29 @@
 //! Force terms of Lagrangian systems given as data or as user closures, with their
 //! Jacobians (given, or by central finite differences).
 
+use std::sync::Arc;
+
 use nalgebra::{DMatrix, DVector};
 
 use crate::error::Result;
 use crate::validate;
 
 /// A configuration-dependent mass matrix M(q).
-pub type MassFn = Box<dyn Fn(&DVector<f64>) -> DMatrix<f64> + Send + Sync>;
+pub type MassFn = Arc<dyn Fn(&DVector<f64>) -> DMatrix<f64> + Send + Sync>;
 /// A force f(q, v, t).
-pub type ForceFn = Box<dyn Fn(&DVector<f64>, &DVector<f64>, f64) -> DVector<f64> + Send + Sync>;
+pub type ForceFn = Arc<dyn Fn(&DVector<f64>, &DVector<f64>, f64) -> DVector<f64> + Send + Sync>;
 /// A Jacobian of a force, ∂f/∂q or ∂f/∂v, as a function of (q, v, t).
-pub type JacobianFn = Box<dyn Fn(&DVector<f64>, &DVector<f64>, f64) -> DMatrix<f64> + Send + Sync>;
+pub type JacobianFn = Arc<dyn Fn(&DVector<f64>, &DVector<f64>, f64) -> DMatrix<f64> + Send + Sync>;
 
 /// External force F_ext: zero, constant, harmonic, or a function of time.
+#[derive(Clone)]
 pub enum ExternalForce {
     /// A constant vector (zero by default).
     Constant(DVector<f64>),
     /// F_ext(t) = f₀ + a cos(ω t + φ): data the batched engines can evaluate.
     Harmonic(Harmonic),
     /// F_ext(t).
-    Function(Box<dyn Fn(f64) -> DVector<f64> + Send + Sync>),
+    Function(Arc<dyn Fn(f64) -> DVector<f64> + Send + Sync>),
 }
 
 /// The harmonic force f₀ + a cos(ω t + φ).
@@ -46,7 +49,7 @@ impl ExternalForce {
         Ok(Self::Constant(f))
     }
 
-    pub(crate) fn function(what: &str, f: Box<dyn Fn(f64) -> DVector<f64> + Send + Sync>, n: usize) -> Result<Self> {
+    pub(crate) fn function(what: &str, f: Arc<dyn Fn(f64) -> DVector<f64> + Send + Sync>, n: usize) -> Result<Self> {
         validate::vector(what, &f(0.0), n)?;
         Ok(Self::Function(f))
     }
@@ -95,6 +98,7 @@ impl ExternalForce {
 
 /// A force f(q, v, t) with optional Jacobians; missing Jacobians are approximated by
 /// central differences `(f(x + δe_j) − f(x − δe_j)) / 2δ`, δ = 1e-7·max(1, |x_j|).
+#[derive(Clone)]
 pub struct Force {
     value: ForceFn,
     dq: Option<JacobianFn>,
@@ -105,7 +109,7 @@ impl Force {
     /// A force whose Jacobians will be computed by finite differences.
     pub fn new(f: impl Fn(&DVector<f64>, &DVector<f64>, f64) -> DVector<f64> + Send + Sync + 'static) -> Self {
         Self {
-            value: Box::new(f),
+            value: Arc::new(f),
             dq: None,
             dv: None,
         }
@@ -116,7 +120,7 @@ impl Force {
         mut self,
         j: impl Fn(&DVector<f64>, &DVector<f64>, f64) -> DMatrix<f64> + Send + Sync + 'static,
     ) -> Self {
-        self.dq = Some(Box::new(j));
+        self.dq = Some(Arc::new(j));
         self
     }
 
@@ -125,7 +129,7 @@ impl Force {
         mut self,
         j: impl Fn(&DVector<f64>, &DVector<f64>, f64) -> DMatrix<f64> + Send + Sync + 'static,
     ) -> Self {
-        self.dv = Some(Box::new(j));
+        self.dv = Some(Arc::new(j));
         self
     }
 

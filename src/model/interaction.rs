@@ -17,6 +17,7 @@ pub struct InteractionId(pub usize);
 
 /// One interaction of a scene. Its relation sees the coordinates of its systems concatenated
 /// in the order given (q = [q₁; q₂]).
+#[derive(Clone)]
 pub struct Interaction {
     /// A name for reports and errors.
     pub name: String,

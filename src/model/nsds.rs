@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::validate;
 
 /// The systems and interactions of one scene.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Nsds {
     systems: Vec<(String, DynamicalSystem)>,
     interactions: Vec<Interaction>,

@@ -18,17 +18,20 @@
 //! Moreau–Jean enforces the position-level form at velocity level, Gv = 0, so c drifts by
 //! O(h) unless the time stepping projects or stabilises (see `Stabilization`).
 
+use std::sync::Arc;
+
 use nalgebra::{DMatrix, DVector};
 
 use crate::error::{Error, Result};
 use crate::validate;
 
 /// A user constraint function c(t, q) (q: the markers' coordinates, concatenated).
-pub type UserConstraintFn = Box<dyn Fn(f64, &DVector<f64>) -> DVector<f64> + Send + Sync>;
+pub type UserConstraintFn = Arc<dyn Fn(f64, &DVector<f64>) -> DVector<f64> + Send + Sync>;
 /// Its Jacobian ∂c/∂q(t, q), n_ae × len q.
-pub type UserJacobianFn = Box<dyn Fn(f64, &DVector<f64>) -> DMatrix<f64> + Send + Sync>;
+pub type UserJacobianFn = Arc<dyn Fn(f64, &DVector<f64>) -> DMatrix<f64> + Send + Sync>;
 
 /// The constraint of the module docs; build it with [`CoordinateVectorConstraint::builder`].
+#[derive(Clone)]
 pub struct CoordinateVectorConstraint {
     name: String,
     coordinates: [usize; 2],
@@ -274,13 +277,13 @@ impl CoordinateVectorBuilder {
         size: usize,
         c: impl Fn(f64, &DVector<f64>) -> DVector<f64> + Send + Sync + 'static,
     ) -> Self {
-        self.constraint = Some((size, Box::new(c)));
+        self.constraint = Some((size, Arc::new(c)));
         self
     }
 
     /// The Jacobian ∂c/∂q(t, q) of the user function, n_ae × (n_q0 + n_q1).
     pub fn jacobian_function(mut self, j: impl Fn(f64, &DVector<f64>) -> DMatrix<f64> + Send + Sync + 'static) -> Self {
-        self.jacobian = Some(Box::new(j));
+        self.jacobian = Some(Arc::new(j));
         self
     }
 

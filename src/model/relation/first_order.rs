@@ -2,6 +2,8 @@
 //!
 //! x is the concatenation of the states of the interaction's one or two systems.
 
+use std::sync::Arc;
+
 use nalgebra::{DMatrix, DVector};
 
 use crate::error::Result;
@@ -51,9 +53,10 @@ impl FirstOrderLinearTIR {
 }
 
 /// A closure giving the operators at time t.
-pub type OperatorsFn = Box<dyn Fn(f64) -> FirstOrderOperators + Send + Sync>;
+pub type OperatorsFn = Arc<dyn Fn(f64) -> FirstOrderOperators + Send + Sync>;
 
 /// Time-dependent `y = C(t) x + D(t) λ + e(t)`, `r = B(t) λ`.
+#[derive(Clone)]
 pub struct FirstOrderLinearR {
     pub(crate) operators: OperatorsFn,
 }
@@ -64,7 +67,7 @@ impl FirstOrderLinearR {
         let at0 = operators(0.0);
         at0.check("FirstOrderLinearR", at0.c.nrows(), at0.c.ncols())?;
         Ok(Self {
-            operators: Box::new(operators),
+            operators: Arc::new(operators),
         })
     }
 }

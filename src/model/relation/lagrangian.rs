@@ -3,19 +3,21 @@
 //!
 //! q is the concatenation of the coordinates of the interaction's one or two systems.
 
+use std::sync::Arc;
+
 use nalgebra::{DMatrix, DVector};
 
 use crate::error::Result;
 use crate::validate;
 
 /// y = h(q), as a closure.
-pub type OutputFn = Box<dyn Fn(&DVector<f64>) -> DVector<f64> + Send + Sync>;
+pub type OutputFn = Arc<dyn Fn(&DVector<f64>) -> DVector<f64> + Send + Sync>;
 /// G0(q) = ∇_q h(q), as a closure.
-pub type JacobianFn = Box<dyn Fn(&DVector<f64>) -> DMatrix<f64> + Send + Sync>;
+pub type JacobianFn = Arc<dyn Fn(&DVector<f64>) -> DMatrix<f64> + Send + Sync>;
 /// A function of (q, t) returning a vector: h(q, t) or ∂h/∂t(q, t).
-pub type TimeOutputFn = Box<dyn Fn(&DVector<f64>, f64) -> DVector<f64> + Send + Sync>;
+pub type TimeOutputFn = Arc<dyn Fn(&DVector<f64>, f64) -> DVector<f64> + Send + Sync>;
 /// G0(q, t), as a closure.
-pub type TimeJacobianFn = Box<dyn Fn(&DVector<f64>, f64) -> DMatrix<f64> + Send + Sync>;
+pub type TimeJacobianFn = Arc<dyn Fn(&DVector<f64>, f64) -> DMatrix<f64> + Send + Sync>;
 
 /// Linear time-invariant relation `y = H q + b`, `ẏ = H v`, `p = Hᵀ λ`.
 /// (Siconos calls H "C" and b "e".)
@@ -41,6 +43,7 @@ impl LagrangianLinearTIR {
 }
 
 /// Scleronomous relation `y = h(q)`, `ẏ = G0(q) v`, `p = G0(q)ᵀ λ`, `G0 = ∇_q h`.
+#[derive(Clone)]
 pub struct LagrangianScleronomousR {
     pub(crate) h: OutputFn,
     pub(crate) jacobian: JacobianFn,
@@ -53,13 +56,14 @@ impl LagrangianScleronomousR {
         jacobian: impl Fn(&DVector<f64>) -> DMatrix<f64> + Send + Sync + 'static,
     ) -> Self {
         Self {
-            h: Box::new(h),
-            jacobian: Box::new(jacobian),
+            h: Arc::new(h),
+            jacobian: Arc::new(jacobian),
         }
     }
 }
 
 /// Rheonomous relation `y = h(q, t)`, `ẏ = G0(q, t) v + ∂h/∂t(q, t)`, `p = G0ᵀ λ`.
+#[derive(Clone)]
 pub struct LagrangianRheonomousR {
     pub(crate) h: TimeOutputFn,
     pub(crate) jacobian: TimeJacobianFn,
@@ -74,9 +78,9 @@ impl LagrangianRheonomousR {
         hdot: impl Fn(&DVector<f64>, f64) -> DVector<f64> + Send + Sync + 'static,
     ) -> Self {
         Self {
-            h: Box::new(h),
-            jacobian: Box::new(jacobian),
-            hdot: Box::new(hdot),
+            h: Arc::new(h),
+            jacobian: Arc::new(jacobian),
+            hdot: Arc::new(hdot),
         }
     }
 }

@@ -20,6 +20,7 @@ pub use lagrangian::{
 pub use pfaffian::PfaffianR;
 
 /// Any relation.
+#[derive(Clone)]
 pub enum Relation {
     /// `y = H q + b`.
     LagrangianLinearTIR(LagrangianLinearTIR),

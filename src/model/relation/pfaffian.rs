@@ -4,12 +4,15 @@
 //! The reaction is f_c = a(q)ᵀ λ and does no work on admissible velocities. The relation has
 //! no position-level output (y is reported as 0); its velocity is ẏ = a(q) v.
 
+use std::sync::Arc;
+
 use nalgebra::{DMatrix, DVector};
 
 use super::lagrangian::JacobianFn;
 
 /// `a(q) v = 0`, with a(q) given as a closure (rows: equations; columns: the coordinates of
 /// the interaction's systems). Use it with [`EqualityConditionNSL`](crate::model::EqualityConditionNSL).
+#[derive(Clone)]
 pub struct PfaffianR {
     pub(crate) a: JacobianFn,
 }
@@ -17,6 +20,6 @@ pub struct PfaffianR {
 impl PfaffianR {
     /// From a(q); its shape is checked when the interaction is linked.
     pub fn new(a: impl Fn(&DVector<f64>) -> DMatrix<f64> + Send + Sync + 'static) -> Self {
-        Self { a: Box::new(a) }
+        Self { a: Arc::new(a) }
     }
 }

@@ -1,0 +1,107 @@
+//! The engines behind one interface: an [`Engine`] runs a [`Job`] — scenes, the Moreau–Jean
+//! step and its solver, a number of steps — and returns the scenes' final states and health
+//! as one [`BatchOutcome`], whichever engine it is:
+//!
+//! - [`ReferenceEngine`]: the dense f64 reference [`TimeStepping`](crate::reference::TimeStepping),
+//!   one scene per task on all cores, any solver;
+//! - [`CpuEngine`]: the batched CPU lanes (`batch::cpu::moreau_jean_pgs`), f64, all cores;
+//! - `GpuEngine` (with the `gpu` feature): the WGSL kernel, f32 or f64.
+//!
+//! The batched engines (CPU, GPU) reduce each scene to its step's operators
+//! ([`LinearScene`]) and solve with PGS.
+
+pub mod cpu;
+#[cfg(feature = "gpu")]
+pub mod gpu;
+pub mod reference;
+
+use rayon::prelude::*;
+
+pub use crate::batch::BatchOutcome;
+use crate::batch::{BatchOptions, LinearScene, SceneBatch};
+use crate::error::Result;
+use crate::model::Nsds;
+use crate::numerics::SolverKind;
+use crate::scheme::{MoreauJeanOSI, Stabilization};
+pub use cpu::CpuEngine;
+#[cfg(feature = "gpu")]
+pub use gpu::GpuEngine;
+pub use reference::ReferenceEngine;
+
+/// A run: `steps` Moreau–Jean steps of every scene, from its initial state or from `start`.
+#[derive(Clone)]
+pub struct Job<'a> {
+    /// The scenes.
+    pub scenes: Vec<&'a Nsds>,
+    /// Time step h.
+    pub step: f64,
+    /// θ, γ and the activation rule.
+    pub osi: MoreauJeanOSI,
+    /// What holds equality rows on their manifold.
+    pub stabilization: Stabilization,
+    /// The reference engine's solver (the batched engines run PGS).
+    pub solver: SolverKind,
+    /// Siconos's error tolerance; `None`: the engine's precision's default
+    /// ([`Job::tolerance`]).
+    pub tolerance: Option<f64>,
+    /// PGS sweeps (or pivots) per step.
+    pub max_iterations: u32,
+    /// Relaxation ω of the reference engine's Jacobi solver (`None`: provably convergent).
+    pub omega: Option<f64>,
+    /// (t₀, q and v of every scene in batch layout): start there instead of at t = 0 from the
+    /// scenes' initial states.
+    pub start: Option<(f64, &'a [f64])>,
+    /// Steps to take.
+    pub steps: u32,
+}
+
+impl Job<'_> {
+    /// The tolerance for an engine computing in f64 (`double`) or f32: 1e-12 or 1e-6 unless
+    /// the job names one.
+    pub fn tolerance(&self, double: bool) -> f64 {
+        self.tolerance.unwrap_or(if double { 1e-12 } else { 1e-6 })
+    }
+
+    /// The batched engines' options in f64 (`double`) or f32.
+    fn batch_options(&self, double: bool) -> BatchOptions {
+        BatchOptions {
+            tolerance: self.tolerance(double),
+            max_iterations: self.max_iterations,
+            ..BatchOptions::for_precision(double)
+        }
+    }
+
+    /// The scenes reduced to their step's operators in one batch (from `start` if given).
+    fn batch(&self) -> Result<SceneBatch> {
+        let theta = self.osi.theta;
+        let linear: Vec<LinearScene> = self
+            .scenes
+            .par_iter()
+            .map(|nsds| LinearScene::from_nsds(nsds, self.step, theta, self.stabilization))
+            .collect::<Result<_>>()?;
+        let mut batch = SceneBatch::new(self.step, self.osi)?;
+        for scene in &linear {
+            batch.push(scene)?;
+        }
+        if let Some((t0, state)) = self.start {
+            batch.t0 = t0;
+            batch.state.copy_from_slice(state);
+        }
+        Ok(batch)
+    }
+}
+
+/// One engine: runs jobs.
+pub trait Engine {
+    /// `reference`, `cpu` or `gpu`.
+    fn name(&self) -> &'static str;
+
+    /// One line naming the engine, e.g. `gpu NVIDIA H100 (Vulkan) F64`.
+    fn describe(&self) -> String;
+
+    /// Whether it computes in f64 (else f32).
+    fn double(&self) -> bool;
+
+    /// Runs `job`: the final q, v of every scene (batch layout) and each scene's health.
+    fn run(&self, job: &Job<'_>) -> Result<BatchOutcome>;
+}

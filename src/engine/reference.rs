@@ -1,0 +1,121 @@
+//! The reference engine: the dense f64 [`TimeStepping`] on each scene (scenes in parallel,
+//! any solver), with the batched engines' health: contact onsets, the deepest penetration on
+//! contact rows, the worst LCP residual and the most iterations of a step.
+
+use rayon::prelude::*;
+
+use super::{BatchOutcome, Engine, Job};
+use crate::batch::layout::{HealthCounters, NON_FINITE, NOT_CONVERGED};
+use crate::error::{Error, Result};
+use crate::model::Nsds;
+use crate::numerics::SolverOptions;
+use crate::reference::{Integrator, TimeStepping};
+
+/// [`TimeStepping`] per scene, in f64.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReferenceEngine;
+
+impl Engine for ReferenceEngine {
+    fn name(&self) -> &'static str {
+        "reference"
+    }
+
+    fn describe(&self) -> String {
+        format!("reference {} threads f64", rayon::current_num_threads())
+    }
+
+    fn double(&self) -> bool {
+        true
+    }
+
+    fn run(&self, job: &Job<'_>) -> Result<BatchOutcome> {
+        let mut offset = 0;
+        let offsets: Vec<usize> = job
+            .scenes
+            .iter()
+            .map(|nsds| {
+                let at = offset;
+                offset += 2 * nsds.systems().map(|(_, ds)| ds.dimension()).sum::<usize>();
+                at
+            })
+            .collect();
+        let per_scene: Vec<(Vec<f64>, HealthCounters, [f64; 2])> = job
+            .scenes
+            .par_iter()
+            .zip(&offsets)
+            .map(|(nsds, &at)| run_scene(job, nsds, at))
+            .collect::<Result<_>>()?;
+        let mut outcome = BatchOutcome {
+            state: Vec::new(),
+            counters: Vec::new(),
+            extremes: Vec::new(),
+            device_seconds: None,
+        };
+        for (state, counters, extremes) in per_scene {
+            outcome.state.extend(state);
+            outcome.counters.push(counters);
+            outcome.extremes.extend(extremes);
+        }
+        Ok(outcome)
+    }
+}
+
+/// One scene's run; `at` is where its q, v start in the job's start state.
+fn run_scene(job: &Job<'_>, nsds: &Nsds, at: usize) -> Result<(Vec<f64>, HealthCounters, [f64; 2])> {
+    let nsds = nsds.clone();
+    let n: usize = nsds.systems().map(|(_, ds)| ds.dimension()).sum();
+    // Impacts and penetration are counted on contact rows, not on equalities.
+    let equality = nsds.equality_rows();
+    let t0 = job.start.map_or(0.0, |(t0, _)| t0);
+    let mut sim = TimeStepping::new(nsds, Integrator::MoreauJean(job.osi), t0, job.step)?;
+    sim.stabilization = job.stabilization;
+    if let Some((_, state)) = job.start {
+        sim.set_state(&state[at..at + 2 * n])?;
+    }
+    sim.solver = job.solver;
+    sim.solver_options = SolverOptions {
+        tolerance: job.tolerance(true),
+        max_iterations: job.max_iterations as usize,
+        omega: job.omega,
+        warm_start: false,
+    };
+    let mut counters = HealthCounters::default();
+    let mut extremes = [f64::MIN; 2];
+    for _ in 0..job.steps {
+        let sample = sim.sample()?;
+        if let Some(y) = sample
+            .y
+            .iter()
+            .zip(&equality)
+            .filter(|(_, eq)| !**eq)
+            .map(|(&y, _)| -y)
+            .reduce(f64::max)
+        {
+            extremes[1] = extremes[1].max(y);
+        }
+        if let Err(e) = sim.step() {
+            if let Error::NotConverged {
+                residual, iterations, ..
+            } = e
+            {
+                counters.flags |= NOT_CONVERGED;
+                extremes[0] = extremes[0].max(residual);
+                counters.max_iterations = counters.max_iterations.max(iterations as u32);
+            } else {
+                counters.flags |= NON_FINITE;
+            }
+            break;
+        }
+        if let Some(lcp) = sim.last_report().lcp {
+            extremes[0] = extremes[0].max(lcp.residual);
+            counters.max_iterations = counters.max_iterations.max(lcp.iterations as u32);
+        }
+        counters.record_contact(sim.lambda().iter().zip(&equality).any(|(&l, &eq)| !eq && l > 0.0));
+    }
+    let sample = sim.sample()?;
+    let state: Vec<f64> = sample.q.iter().chain(sample.v.iter()).copied().collect();
+    if !state.iter().all(|x| x.is_finite()) {
+        counters.flags |= NON_FINITE;
+    }
+    Ok((state, counters, extremes))
+}
