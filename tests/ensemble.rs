@@ -5,6 +5,7 @@
 mod common;
 
 use ricochet::ensemble::output::{RunFiles, RunInfo};
+use ricochet::ensemble::scenario::PrecisionChoice;
 use ricochet::ensemble::{self, Backend, RunOptions, Scenario, Shard, Statistics};
 
 const BALLS: &str = r#"
@@ -70,6 +71,67 @@ fn shipped(file: &str) -> Scenario {
 fn run(scenario: &Scenario, backend: Backend, chunk: usize, shard: Shard) -> ensemble::EnsembleRun {
     let options = RunOptions { backend, chunk, shard };
     ensemble::run(scenario, &options, &mut |_| {}).unwrap()
+}
+
+const ALL: Shard = Shard { index: 0, count: 1 };
+
+/// One engine the CPU lanes are checked against, and how far from them its summary may be.
+struct Case {
+    backend: Backend,
+    precision: PrecisionChoice,
+    tolerance: f64,
+}
+
+impl Case {
+    /// `scenario` on this engine.
+    fn run(&self, scenario: &Scenario) -> ensemble::EnsembleRun {
+        let mut scenario = scenario.clone();
+        scenario.solver.precision = self.precision;
+        run(&scenario, self.backend, 1 << 16, ALL)
+    }
+
+    fn is_gpu(&self) -> bool {
+        self.backend == Backend::Gpu
+    }
+
+    /// Asserts that `columns` of `run` are within the tolerance of the CPU lanes' `cpu`.
+    fn assert_agrees(&self, run: &ensemble::EnsembleRun, cpu: &ensemble::EnsembleRun, columns: &[&str]) {
+        for name in columns {
+            let worst = deviation(run, cpu, name);
+            println!("{self} {name}: {worst:.1e}");
+            assert!(worst <= self.tolerance, "{self} vs CPU backend, {name}: {worst:e}");
+        }
+    }
+}
+
+impl std::fmt::Display for Case {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.backend {
+            Backend::Gpu => write!(f, "GPU {:?}", self.precision),
+            backend => write!(f, "{backend:?}"),
+        }
+    }
+}
+
+/// The engines the CPU lanes are checked against, each where it applies: the reference
+/// stepper within `reference`, and, where there is an adapter, the GPU kernel in f64 (1e-9:
+/// rounding only) and in f32 within `f32` (K steps of rounding; each test says its K).
+fn engines(reference: Option<f64>, f32: Option<f64>) -> Vec<Case> {
+    let gpu = common::gpu().is_some();
+    let case = |backend, precision, tolerance| Case {
+        backend,
+        precision,
+        tolerance,
+    };
+    let mut cases: Vec<Case> = reference
+        .map(|t| case(Backend::Reference, PrecisionChoice::Auto, t))
+        .into_iter()
+        .collect();
+    if gpu {
+        cases.push(case(Backend::Gpu, PrecisionChoice::F64, 1e-9));
+        cases.extend(f32.map(|t| case(Backend::Gpu, PrecisionChoice::F32, t)));
+    }
+    cases
 }
 
 /// Per scene: the impact count before T equals the exact one (unless an exact impact lies
@@ -185,19 +247,13 @@ fn cpu_backend_equals_the_reference_stepper() {
 /// The GPU kernel in f64 agrees with the CPU backend (impact counts equal, state to 1e-9).
 #[test]
 fn gpu_backend_agrees_with_the_cpu_backend() {
-    if common::gpu().is_none() {
-        return;
-    }
     let mut scenario = Scenario::from_toml(BALLS).unwrap();
     scenario.scenes = 256;
-    scenario.solver.precision = ricochet::ensemble::scenario::PrecisionChoice::F64;
-    let shard = Shard { index: 0, count: 1 };
-    let gpu = run(&scenario, Backend::Gpu, 1 << 16, shard);
-    let cpu = run(&scenario, Backend::Cpu, 1 << 16, shard);
-    assert_eq!(gpu.summary.column("impacts"), cpu.summary.column("impacts"));
-    for name in ["q0", "v0", "last_impact_time", "energy_change"] {
-        let worst = deviation(&gpu, &cpu, name);
-        assert!(worst <= 1e-9, "{name}: {worst:e}");
+    let cpu = run(&scenario, Backend::Cpu, 1 << 16, ALL);
+    for case in engines(None, None) {
+        let gpu = case.run(&scenario);
+        assert_eq!(gpu.summary.column("impacts"), cpu.summary.column("impacts"));
+        case.assert_agrees(&gpu, &cpu, &["q0", "v0", "last_impact_time", "energy_change"]);
     }
 }
 
@@ -224,8 +280,7 @@ stabilization = { baumgarte = 0.2 }
 fn dumbbells_bounce_as_one_ball_on_every_backend() {
     let scenario = Scenario::from_toml(DUMBBELLS).unwrap();
     let (h, t_final) = (scenario.time.step, scenario.time.final_time);
-    let shard = Shard { index: 0, count: 1 };
-    let cpu = run(&scenario, Backend::Cpu, 1 << 16, shard);
+    let cpu = run(&scenario, Backend::Cpu, 1 << 16, ALL);
     let (z0, e, impacts) = (col(&cpu, "height"), col(&cpu, "restitution"), col(&cpu, "impacts"));
     let (q0, q1) = (col(&cpu, "q0"), col(&cpu, "q1"));
     let mut ambiguous = Vec::new();
@@ -248,24 +303,16 @@ fn dumbbells_bounce_as_one_ball_on_every_backend() {
         );
     }
     assert!(ambiguous.len() < z0.len() / 20);
-    if common::gpu().is_none() {
-        return;
-    }
-    // f64: rounding only. f32: K steps of rounding, K ε (1 + |q| + K h |v|) ≈ 1.2e-3 (see
-    // tests/gpu_vs_cpu.rs), and impact counts equal away from T.
-    for (precision, tolerance) in [
-        (ricochet::ensemble::scenario::PrecisionChoice::F64, 1e-9),
-        (ricochet::ensemble::scenario::PrecisionChoice::F32, 1.2e-3),
-    ] {
-        let mut scenario = Scenario::from_toml(DUMBBELLS).unwrap();
-        scenario.solver.precision = precision;
-        let gpu = run(&scenario, Backend::Gpu, 1 << 16, shard);
+    // f32: K steps of rounding, K ε (1 + |q| + K h |v|) ≈ 1.2e-3 (see tests/gpu_vs_cpu.rs),
+    // and impact counts equal away from T.
+    for case in engines(None, Some(1.2e-3)) {
+        let gpu = case.run(&scenario);
         let gpu_impacts = col(&gpu, "impacts");
         for s in (0..z0.len()).filter(|s| !ambiguous.contains(s)) {
-            assert_eq!(gpu_impacts[s], impacts[s], "{precision:?} scene {s}");
+            assert_eq!(gpu_impacts[s], impacts[s], "{case} scene {s}");
             for name in ["q0", "q1", "v0", "v1"] {
                 let (a, b) = (col(&gpu, name)[s], col(&cpu, name)[s]);
-                assert!((a - b).abs() <= tolerance, "{precision:?} scene {s} {name}: {a} vs {b}");
+                assert!((a - b).abs() <= case.tolerance, "{case} scene {s} {name}: {a} vs {b}");
             }
         }
     }
@@ -279,9 +326,7 @@ fn pendulums_hitting_a_wall_on_every_backend() {
     let mut scenario = shipped("pendulum_hitting_wall.toml");
     scenario.scenes = 64;
     scenario.record.trajectories = 0;
-    let shard = Shard { index: 0, count: 1 };
-    let cpu = run(&scenario, Backend::Cpu, 1 << 16, shard);
-    let reference = run(&scenario, Backend::Reference, 1 << 16, shard);
+    let cpu = run(&scenario, Backend::Cpu, 1 << 16, ALL);
     let impacts = col(&cpu, "impacts");
     let (x, y) = (col(&cpu, "q0"), col(&cpu, "q1"));
     for s in 0..impacts.len() {
@@ -291,28 +336,18 @@ fn pendulums_hitting_a_wall_on_every_backend() {
         assert!(impacts[s] >= 1.0, "scene {s} never reached the wall");
         assert!(x[s] >= -1e-3, "scene {s} passed through the wall");
     }
-    for name in ["impacts", "q0", "q1", "v0", "v1", "energy_change"] {
-        let worst = deviation(&cpu, &reference, name);
-        assert!(worst <= 1e-12, "CPU backend vs reference, {name}: {worst:e}");
-    }
-    if common::gpu().is_none() {
-        return;
-    }
-    // f32: the pendulum is smooth between impacts, so K steps of rounding K ε (1 + |q| + K h |v|)
-    // ≈ 1.2e-3 bound the state; impacts are resolved in the same step.
-    for (precision, tolerance) in [
-        (ricochet::ensemble::scenario::PrecisionChoice::F64, 1e-9),
-        (ricochet::ensemble::scenario::PrecisionChoice::F32, 1.2e-3),
-    ] {
-        scenario.solver.precision = precision;
-        let gpu = run(&scenario, Backend::Gpu, 1 << 16, shard);
-        assert_eq!(col(&gpu, "impacts"), impacts, "{precision:?}");
-        for name in ["q0", "q1", "v0", "v1"] {
-            let worst = deviation(&gpu, &cpu, name);
-            println!("{precision:?} {name}: {worst:.1e}");
-            assert!(worst <= tolerance, "{precision:?} {name}: {worst:e}");
+    // The reference: equal to 1e-12, energy included. f32: the pendulum is smooth between
+    // impacts, so K steps of rounding K ε (1 + |q| + K h |v|) ≈ 1.2e-3 bound the state;
+    // impacts are resolved in the same step.
+    for case in engines(Some(1e-12), Some(1.2e-3)) {
+        let other = case.run(&scenario);
+        assert_eq!(col(&other, "impacts"), impacts, "{case}");
+        case.assert_agrees(&other, &cpu, &["q0", "q1", "v0", "v1"]);
+        if case.is_gpu() {
+            assert!(col(&other, "converged").iter().all(|&c| c == 1.0));
+        } else {
+            case.assert_agrees(&other, &cpu, &["energy_change"]);
         }
-        assert!(col(&gpu, "converged").iter().all(|&c| c == 1.0));
     }
 }
 
@@ -326,35 +361,20 @@ fn impact_oscillators_continue_their_forcing_across_segments_on_every_backend() 
     scenario.time.final_time = 20.0;
     scenario.record.trajectories = 2;
     scenario.record.stride = 997;
-    let shard = Shard { index: 0, count: 1 };
-    let cpu = run(&scenario, Backend::Cpu, 1 << 16, shard);
-    let reference = run(&scenario, Backend::Reference, 1 << 16, shard);
+    let cpu = run(&scenario, Backend::Cpu, 1 << 16, ALL);
     assert!(col(&cpu, "impacts").iter().any(|&n| n > 0.0), "some gaps are hit");
-    for name in ["impacts", "q0", "v0", "last_impact_time"] {
-        let worst = deviation(&cpu, &reference, name);
-        assert!(worst <= 1e-12, "{name}: {worst:e}");
-    }
-    assert_eq!(cpu.trajectories.rows(), reference.trajectories.rows());
-    let worst = differ(&cpu.trajectories.values, &reference.trajectories.values);
-    assert!(worst <= 1e-12, "trajectories: {worst:e}");
-    if common::gpu().is_none() {
-        return;
-    }
-    // f32: K = 2·10⁴ steps of rounding on |x| ≤ 3, K ε (1 + |x|) ≈ 1e-2 (measured 1e-5: the
-    // damping forgets old errors).
-    for (precision, tolerance) in [
-        (ricochet::ensemble::scenario::PrecisionChoice::F64, 1e-9),
-        (ricochet::ensemble::scenario::PrecisionChoice::F32, 1e-2),
-    ] {
-        scenario.solver.precision = precision;
-        let gpu = run(&scenario, Backend::Gpu, 1 << 16, shard);
-        for name in ["q0", "v0"] {
-            let worst = deviation(&gpu, &cpu, name);
-            println!("{precision:?} {name}: {worst:.1e}");
-            assert!(worst <= tolerance, "{precision:?} {name}: {worst:e}");
+    // The reference: equal to 1e-12, impacts and their times included. f32: K = 2·10⁴ steps
+    // of rounding on |x| ≤ 3, K ε (1 + |x|) ≈ 1e-2 (measured 1e-5: the damping forgets old
+    // errors).
+    for case in engines(Some(1e-12), Some(1e-2)) {
+        let other = case.run(&scenario);
+        case.assert_agrees(&other, &cpu, &["q0", "v0"]);
+        if !case.is_gpu() {
+            case.assert_agrees(&other, &cpu, &["impacts", "last_impact_time"]);
+            assert_eq!(cpu.trajectories.rows(), other.trajectories.rows());
         }
-        let worst = differ(&gpu.trajectories.values, &cpu.trajectories.values);
-        assert!(worst <= tolerance, "{precision:?} trajectories: {worst:e}");
+        let worst = differ(&other.trajectories.values, &cpu.trajectories.values);
+        assert!(worst <= case.tolerance, "{case} trajectories: {worst:e}");
     }
 }
 
@@ -367,13 +387,10 @@ fn disc_piles_on_every_backend() {
     let mut scenario = shipped("disc_pile.toml");
     scenario.scenes = 16;
     scenario.record.trajectories = 0;
-    let shard = Shard { index: 0, count: 1 };
-    let cpu = run(&scenario, Backend::Cpu, 1 << 16, shard);
-    let reference = run(&scenario, Backend::Reference, 1 << 16, shard);
+    let cpu = run(&scenario, Backend::Cpu, 1 << 16, ALL);
     let coordinates: Vec<String> = (0..8).flat_map(|i| [format!("q{i}"), format!("v{i}")]).collect();
-    for name in coordinates.iter().map(String::as_str).chain(["impacts"]) {
-        assert!(deviation(&cpu, &reference, name) <= 1e-12, "{name}");
-    }
+    let mut columns: Vec<&str> = coordinates.iter().map(String::as_str).collect();
+    columns.push("impacts");
     assert!(col(&cpu, "converged").iter().all(|&c| c == 1.0));
     for i in 0..4 {
         let (x, z) = (col(&cpu, &format!("q{}", 2 * i)), col(&cpu, &format!("q{}", 2 * i + 1)));
@@ -382,29 +399,23 @@ fn disc_piles_on_every_backend() {
             "disc {i}"
         );
     }
-    if common::gpu().is_none() {
-        return;
-    }
-    // lavapipe runs this kernel slowly (the Newton loop rebuilds 22×8 Jacobians): 8 scenes, 1 s.
-    scenario.scenes = 8;
-    scenario.time.final_time = 1.0;
-    let cpu = run(&scenario, Backend::Cpu, 1 << 16, shard);
-    scenario.solver.precision = ricochet::ensemble::scenario::PrecisionChoice::F64;
-    let gpu = run(&scenario, Backend::Gpu, 1 << 16, shard);
-    for name in coordinates.iter().map(String::as_str).chain(["impacts"]) {
-        assert!(deviation(&gpu, &cpu, name) <= 1e-9, "f64 {name}");
-    }
-    scenario.solver.precision = ricochet::ensemble::scenario::PrecisionChoice::F32;
-    scenario.time.final_time = 0.4;
-    let (gpu, cpu) = (
-        run(&scenario, Backend::Gpu, 1 << 16, shard),
-        run(&scenario, Backend::Cpu, 1 << 16, shard),
-    );
-    assert_eq!(col(&gpu, "impacts"), col(&cpu, "impacts"));
-    for name in &coordinates {
-        let w = deviation(&gpu, &cpu, name);
-        println!("f32 {name}: {w:.1e}");
-        assert!(w <= 1.2e-3, "f32 {name}: {w:e}");
+    // The reference: equal to 1e-12 on the whole run. The GPU: lavapipe runs this kernel
+    // slowly (the Newton loop rebuilds 22×8 Jacobians), so 8 scenes for 1 s in f64, and in f32
+    // 0.4 s (over the first fall and bounces) within 1.2e-3.
+    for case in engines(Some(1e-12), Some(1.2e-3)) {
+        let mut scenario = scenario.clone();
+        if case.is_gpu() {
+            scenario.scenes = 8;
+            scenario.time.final_time = if case.precision == PrecisionChoice::F32 {
+                0.4
+            } else {
+                1.0
+            };
+        }
+        let cpu = run(&scenario, Backend::Cpu, 1 << 16, ALL);
+        let other = case.run(&scenario);
+        assert_eq!(col(&other, "impacts"), col(&cpu, "impacts"), "{case}");
+        case.assert_agrees(&other, &cpu, &columns);
     }
 }
 

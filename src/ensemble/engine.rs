@@ -1,9 +1,9 @@
 //! Which engine an ensemble runs on ([`Backend`], [`open`]), and the [`Job`] of a chunk of
 //! its scenes.
 
-use super::scenario::Scenario;
 #[cfg(feature = "gpu")]
 use super::scenario::PrecisionChoice;
+use super::scenario::Scenario;
 use super::template::SampledScene;
 use crate::batch::LinearScene;
 #[cfg(feature = "gpu")]

@@ -48,8 +48,8 @@ use std::time::Instant;
 use nalgebra::DVector;
 use rayon::prelude::*;
 
-pub use engine::{Backend, open as open_engine};
 pub use crate::engine::Engine;
+pub use engine::{Backend, open as open_engine};
 pub use scenario::Scenario;
 pub use stats::Statistics;
 pub use table::Table;
@@ -315,7 +315,9 @@ fn record(engine: &dyn Engine, scenario: &Scenario, scenes: &[usize], steps: u32
     while k < steps {
         let segment = scenario.record.stride.min(steps - k);
         let t0 = f64::from(k) * scenario.time.step;
-        state = engine.run(&engine::job(scenario, &sampled, Some((t0, &state)), segment))?.state;
+        state = engine
+            .run(&engine::job(scenario, &sampled, Some((t0, &state)), segment))?
+            .state;
         k += segment;
         push(k, &state);
     }
