@@ -7,9 +7,11 @@ mod common;
 use nalgebra::{DMatrix, DVector};
 use ricochet::batch::BatchOptions;
 use ricochet::batch::cpu::moreau_jean_pgs::{self, BatchState};
-use ricochet::batch::gpu::{Precision, run_batch};
+use ricochet::batch::gpu::{GpuContext, Precision, run_batch};
 use ricochet::batch::{LinearScene, SceneBatch};
+use ricochet::engine::{CpuEngine, Engine, GpuEngine, Job};
 use ricochet::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
+use ricochet::numerics::SolverKind;
 use ricochet::reference::{Integrator, Stabilization, TimeStepping};
 use ricochet::scenes::{bouncing_ball::BouncingBall, newtons_cradle::NewtonsCradle};
 use ricochet::scheme::moreau_jean::MoreauJeanOSI;
@@ -133,51 +135,51 @@ fn compare(
     (worst, mismatched)
 }
 
+/// Every batched engine in f64 — the CPU lanes and, where there is an adapter, the GPU
+/// kernel — runs the same job and matches the reference: state to 1e-9, impact counts
+/// equal, every LCP converged and nothing non-finite.
 #[test]
-fn cpu_twin_f64_matches_the_reference() {
-    let scenes = ensemble(16);
-    let batch = batch_of(&scenes);
-    let references: Vec<_> = scenes.into_iter().map(reference).collect();
-    let mut state = BatchState::<f64>::new(&batch);
-    moreau_jean_pgs::run(
-        &batch,
-        &batch.operators,
-        &mut state,
-        STEPS,
-        &BatchOptions::for_precision(true),
-    );
-    let impacts: Vec<u32> = state.counters.iter().map(|c| c.contact_steps).collect();
-    let (worst, mismatched) = compare(&batch, &state.state, &impacts, &references);
-    println!("CPU twin f64 vs reference: max |Δ| = {worst:e}");
-    assert!(
-        worst <= 1e-9 && mismatched.is_empty(),
-        "max |Δ| {worst:e}, impact counts differ in {mismatched:?}"
-    );
-    assert!(
-        state.counters.iter().all(|c| c.healthy()),
-        "every LCP converged, nothing non-finite"
-    );
-}
-
-#[test]
-fn gpu_f64_matches_the_reference() {
-    let Some(ctx) = common::gpu() else { return };
+fn batched_engines_in_f64_match_the_reference() {
     let scenes = ensemble(64);
     let batch = batch_of(&scenes);
-    let references: Vec<_> = scenes.into_iter().map(reference).collect();
-    let outcome = run_batch(ctx, &batch, Precision::F64, STEPS, &BatchOptions::for_precision(true)).unwrap();
-    let impacts: Vec<u32> = outcome.counters.iter().map(|c| c.contact_steps).collect();
-    let (worst, mismatched) = compare(&batch, &outcome.state, &impacts, &references);
-    println!("GPU f64 ({}) vs reference: max |Δ| = {worst:e}", ctx.adapter_name());
-    assert!(
-        worst <= 1e-9 && mismatched.is_empty(),
-        "max |Δ| {worst:e}, impact counts differ in {mismatched:?}"
-    );
-    assert!(outcome.counters.iter().all(|c| c.healthy()));
-    // The kernel's time, where the adapter measures it (lavapipe does): positive, finite.
-    match outcome.device_seconds {
-        Some(t) => assert!(ctx.has_timestamps() && t > 0.0 && t.is_finite(), "{t}"),
-        None => assert!(!ctx.has_timestamps()),
+    let references: Vec<_> = scenes.iter().map(|nsds| reference(nsds.clone())).collect();
+    let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(CpuEngine::new())];
+    if common::gpu().is_some() {
+        let ctx = GpuContext::new().unwrap();
+        engines.push(Box::new(GpuEngine::new(ctx, Some(Precision::F64)).unwrap()));
+    }
+    let job = Job {
+        scenes: scenes.iter().collect(),
+        step: H,
+        osi: MoreauJeanOSI::default(),
+        stabilization: Stabilization::None,
+        solver: SolverKind::Pgs,
+        tolerance: None,
+        max_iterations: BatchOptions::for_precision(true).max_iterations,
+        omega: None,
+        start: None,
+        steps: STEPS,
+    };
+    for engine in &engines {
+        let outcome = engine.run(&job).unwrap();
+        let impacts: Vec<u32> = outcome.counters.iter().map(|c| c.contact_steps).collect();
+        let (worst, mismatched) = compare(&batch, &outcome.state, &impacts, &references);
+        println!("{} vs reference: max |Δ| = {worst:e}", engine.describe());
+        assert!(
+            worst <= 1e-9 && mismatched.is_empty(),
+            "{}: max |Δ| {worst:e}, impact counts differ in {mismatched:?}",
+            engine.describe()
+        );
+        assert!(
+            outcome.counters.iter().all(|c| c.healthy()),
+            "{}: every LCP converged, nothing non-finite",
+            engine.describe()
+        );
+        // The kernel's time, where the adapter measures it (lavapipe does): positive, finite.
+        match outcome.device_seconds {
+            Some(t) => assert!(t > 0.0 && t.is_finite(), "{t}"),
+            None => assert!(engine.name() != "gpu" || !common::gpu().is_some_and(|ctx| ctx.has_timestamps())),
+        }
     }
 }
 
