@@ -182,19 +182,11 @@ fn simulate_on<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(simd: Simd
     fn avx2<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(run: GroupRun<'_, T>) {
         simulate::<T, NONLINEAR, EQUALITY>(run)
     }
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq")]
-    fn avx512<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(run: GroupRun<'_, T>) {
-        simulate::<T, NONLINEAR, EQUALITY>(run)
-    }
     match simd.0 {
         Isa::Baseline => simulate::<T, NONLINEAR, EQUALITY>(run),
         // SAFETY: a `Simd` names only an instruction set this CPU has.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => unsafe { avx2::<T, NONLINEAR, EQUALITY>(run) },
-        // SAFETY: as above.
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 => unsafe { avx512::<T, NONLINEAR, EQUALITY>(run) },
     }
 }
 
