@@ -7,16 +7,21 @@ use std::array::from_fn;
 use super::lanes::{LANES, Mask};
 use crate::batch::layout::{HealthCounters, IN_CONTACT, NOT_CONVERGED};
 
-/// [`HealthCounters`] of a group, lane-wise (updated without branches in the time loop).
+/// [`HealthCounters`] of a group, lane-wise, in u32 arithmetic without branches so that the
+/// lanes stay in vector registers (flags as 0 or 1).
 pub(super) struct LaneHealth {
     counters: [HealthCounters; LANES],
+    /// Steps completed before this run, per lane; and the steps taken in it (every lane's).
     steps: [u32; LANES],
+    taken: u32,
     impacts: [u32; LANES],
     contact_steps: [u32; LANES],
     last_impact: [u32; LANES],
     max_iterations: [u32; LANES],
-    in_contact: Mask<LANES>,
-    not_converged: Mask<LANES>,
+    /// 1 where a contact carried an impulse in the last step.
+    in_contact: [u32; LANES],
+    /// 1 where some solve or Newton loop did not converge.
+    not_converged: [u32; LANES],
 }
 
 impl LaneHealth {
@@ -24,12 +29,13 @@ impl LaneHealth {
     pub(super) fn load(counters: [HealthCounters; LANES]) -> Self {
         Self {
             steps: counters.map(|c| c.steps),
+            taken: 0,
             impacts: counters.map(|c| c.impacts),
             contact_steps: counters.map(|c| c.contact_steps),
             last_impact: counters.map(|c| c.last_impact),
             max_iterations: counters.map(|c| c.max_iterations),
-            in_contact: counters.map(|c| c.in_contact()),
-            not_converged: counters.map(|c| c.flags & NOT_CONVERGED != 0),
+            in_contact: counters.map(|c| u32::from(c.in_contact())),
+            not_converged: counters.map(|c| u32::from(c.flags & NOT_CONVERGED != 0)),
             counters,
         }
     }
@@ -37,13 +43,13 @@ impl LaneHealth {
     /// Steps completed, per lane.
     #[inline(always)]
     pub(super) fn steps(&self) -> [u32; LANES] {
-        self.steps
+        self.steps.map(|s| s + self.taken)
     }
 
     /// Flags the lanes whose Newton loop ran out of iterations.
     #[inline(always)]
     pub(super) fn record_newton_failure(&mut self, failed: Mask<LANES>) {
-        self.not_converged = from_fn(|l| self.not_converged[l] || failed[l]);
+        self.not_converged = from_fn(|l| self.not_converged[l] | u32::from(failed[l]));
     }
 
     /// The sweeps and convergence of one MLCP solve, in the lanes that solved it.
@@ -52,7 +58,7 @@ impl LaneHealth {
         for l in 0..LANES {
             if solved[l] {
                 self.max_iterations[l] = self.max_iterations[l].max(sweeps[l]);
-                self.not_converged[l] |= !converged[l];
+                self.not_converged[l] |= u32::from(!converged[l]);
             }
         }
     }
@@ -60,14 +66,15 @@ impl LaneHealth {
     /// The lane-wise [`HealthCounters::record_contact`] of the step just completed.
     #[inline(always)]
     pub(super) fn record(&mut self, loaded: Mask<LANES>) {
-        for (l, &loaded) in loaded.iter().enumerate() {
-            let onset = loaded & !self.in_contact[l];
-            self.steps[l] += 1;
-            self.contact_steps[l] += u32::from(loaded);
-            self.impacts[l] += u32::from(onset);
-            self.last_impact[l] = if onset { self.steps[l] } else { self.last_impact[l] };
-            self.in_contact[l] = loaded;
-        }
+        let loaded = loaded.map(u32::from);
+        let onset: [u32; LANES] = from_fn(|l| loaded[l] & !self.in_contact[l] & 1);
+        self.taken += 1;
+        self.contact_steps = from_fn(|l| self.contact_steps[l] + loaded[l]);
+        self.impacts = from_fn(|l| self.impacts[l] + onset[l]);
+        // last_impact = the step just completed where an impact began, else as it was.
+        let keep = onset.map(|o| o.wrapping_sub(1));
+        self.last_impact = from_fn(|l| (self.last_impact[l] & keep[l]) | ((self.steps[l] + self.taken) & !keep[l]));
+        self.in_contact = loaded;
     }
 
     #[inline(always)]
@@ -75,15 +82,15 @@ impl LaneHealth {
         from_fn(|l| {
             let c = self.counters[l];
             let flags = (c.flags & !(IN_CONTACT | NOT_CONVERGED))
-                | if self.in_contact[l] { IN_CONTACT } else { 0 }
-                | if self.not_converged[l] { NOT_CONVERGED } else { 0 };
+                | if self.in_contact[l] != 0 { IN_CONTACT } else { 0 }
+                | if self.not_converged[l] != 0 { NOT_CONVERGED } else { 0 };
             HealthCounters {
                 impacts: self.impacts[l],
                 contact_steps: self.contact_steps[l],
                 last_impact: self.last_impact[l],
                 max_iterations: self.max_iterations[l],
                 flags,
-                steps: self.steps[l],
+                steps: self.steps[l] + self.taken,
             }
         })
     }

@@ -421,8 +421,12 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
     pub(super) fn record_health(&mut self) {
         let mut loaded = [false; LANES];
         for (r, x) in self.lambda.iter().enumerate() {
-            let contact = |l: usize| !EQUALITY || !self.equality[r][l];
-            loaded = from_fn(|l| loaded[l] | (x.0[l] > T::zero() && contact(l)));
+            let carries = x.gt(Lanes::zero());
+            loaded = if EQUALITY {
+                from_fn(|l| loaded[l] | (carries[l] & !self.equality[r][l]))
+            } else {
+                from_fn(|l| loaded[l] | carries[l])
+            };
         }
         self.health.record(loaded);
     }
