@@ -12,6 +12,7 @@ use crate::batch::gpu::{GpuContext, Precision};
 use crate::engine::GpuEngine;
 use crate::engine::{CpuEngine, Engine, Job, ReferenceEngine};
 use crate::error::{Error, Result};
+use crate::numerics::SolverKind;
 
 /// Where to run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -45,7 +46,7 @@ impl std::str::FromStr for Backend {
 
 /// Opens `backend` for `scenario`, and says why when `Auto` did not take the GPU.
 pub fn open(backend: Backend, scenario: &Scenario) -> Result<(Box<dyn Engine>, Option<String>)> {
-    let batched = scenario.solver.kind == super::scenario::SolverName::Pgs;
+    let batched = scenario.solver.kind == SolverKind::Pgs;
     let reference = || -> Box<dyn Engine> { Box::new(ReferenceEngine) };
     match backend {
         Backend::Gpu | Backend::Cpu if !batched => Err(Error::Unsupported {
@@ -82,7 +83,7 @@ pub fn job<'a>(
         step: scenario.time.step,
         osi: scenario.osi(),
         stabilization: scenario.stabilization(),
-        solver: scenario.solver.kind(),
+        solver: scenario.solver.kind,
         tolerance: scenario.solver.tolerance,
         max_iterations: scenario.solver.max_iterations,
         omega: scenario.solver.omega,

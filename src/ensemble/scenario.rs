@@ -110,19 +110,6 @@ fn half() -> f64 {
     0.5
 }
 
-/// The LCP solvers a scenario can name.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SolverName {
-    /// Projected Gauss–Seidel: the batched engines (GPU and CPU).
-    #[default]
-    Pgs,
-    /// Lemke (exact), on the reference stepper.
-    Lemke,
-    /// Relaxed projected Jacobi, on the reference stepper.
-    Jacobi,
-}
-
 /// Floating-point precision on the GPU.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -141,7 +128,7 @@ pub enum PrecisionChoice {
 #[serde(deny_unknown_fields, default)]
 pub struct SolverSettings {
     /// Which solver. Default PGS.
-    pub kind: SolverName,
+    pub kind: SolverKind,
     /// Siconos's error tolerance. Default: 1e-12 in f64, 1e-6 in f32.
     pub tolerance: Option<f64>,
     /// Sweeps (or pivots) per step. Default 200.
@@ -155,27 +142,11 @@ pub struct SolverSettings {
 impl Default for SolverSettings {
     fn default() -> Self {
         Self {
-            kind: SolverName::Pgs,
+            kind: SolverKind::Pgs,
             tolerance: None,
             max_iterations: 200,
             omega: None,
             precision: PrecisionChoice::Auto,
-        }
-    }
-}
-
-impl SolverSettings {
-    /// The tolerance for a precision.
-    pub fn tolerance(&self, double: bool) -> f64 {
-        self.tolerance.unwrap_or(if double { 1e-12 } else { 1e-6 })
-    }
-
-    /// The reference stepper's solver.
-    pub fn kind(&self) -> SolverKind {
-        match self.kind {
-            SolverName::Pgs => SolverKind::Pgs,
-            SolverName::Lemke => SolverKind::Lemke,
-            SolverName::Jacobi => SolverKind::Jacobi,
         }
     }
 }

@@ -19,8 +19,10 @@ pub use lcp::LinearComplementarityProblem;
 pub use mlcp::MixedLinearComplementarityProblem;
 pub(crate) use rows::{Rows, report};
 
-/// Which LCP solver to use.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Which LCP solver to use (in scenario files: `"lemke"`, `"pgs"`, `"jacobi"`,
+/// `"enumerative"`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum SolverKind {
     /// Lexicographic Lemke pivoting: exact, the reference (Siconos's default).
     #[default]
