@@ -1,5 +1,5 @@
 //! Ensembles of bouncing balls and of 5-ball Newton's cradles: the f64 reference stepper,
-//! the batched CPU twin (f64, f32, one thread) and the GPU kernel (f32, f64) side by side.
+//! the batched CPU twin (f64, f32, 16-lane groups on all cores) and the GPU kernel (f32, f64) side by side.
 //! Throughput is in scene-steps (`Elements` = scenes × steps). The GPU timing includes
 //! upload, every dispatch and the read-back of the final state.
 //!

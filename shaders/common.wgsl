@@ -1,8 +1,9 @@
 // Shared declarations of the batched kernels. Mirrors src/batch/layout.rs.
-// `real`, `REAL_MAX`, `REAL_EPSILON`, `cosine`, `MAX_DOF`, `MAX_CONTACTS`, `FIXED_DOF`,
-// `FIXED_CONTACTS`, and `StepParams` and `OperatorOffsets` (generated from their one
-// definition in src/batch/shared.rs), are defined by the host in front of this file (f32 or
-// f64, sizes of the batch): see src/batch/gpu/shaders.rs.
+// `real`, `REAL_MAX`, `REAL_EPSILON`, `PI_OVER_2`, `cosine`, the sizes `MAX_DOF`,
+// `MAX_CONTACTS`, `FIXED_DOF`, `FIXED_CONTACTS`, `PRIVATE_OPS`, `NONLINEAR`, `QUAD_MN`,
+// `QUAD_MM`, `NL_DOF`, `NL_CONTACTS`, and `StepParams` and `OperatorOffsets` (generated from
+// their one definition in src/batch/shared.rs), are defined by the host in front of this file
+// (f32 or f64, sizes of the batch): see src/batch/gpu/shaders.rs.
 
 // One dispatch; see batch::gpu::moreau_jean_pgs::Params.
 struct Params {

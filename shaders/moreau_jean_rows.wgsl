@@ -1,6 +1,8 @@
 // Row helpers of the scene-parallel Moreau–Jean kernel: the operators of the current Newton
 // iterate, the MLCP's w, and the sphere–sphere rows. Twins: the same names in
-// src/batch/cpu/moreau_jean_pgs.rs and src/batch/cpu/spheres.rs.
+// src/batch/cpu/moreau_jean_rows.rs (separation, dot3 ↔ dot, unit) and
+// src/batch/cpu/moreau_jean_stages.rs (input_of_lambda, add_normal); `local_velocity`'s sum
+// is written out where the twin needs it (lcp_error, solve_local).
 
 // Entry k of W⁻¹Gᵀ (n×m) and of the Delassus matrix (m×m): the Newton iterate's own with
 // nonlinear rows, else the scene's constant ones.
@@ -53,9 +55,14 @@ fn separation(base: u32, x: ptr<private, array<real, MAX_DOF>>) -> vec3<real> {
     return d;
 }
 
+// a·b summed in the twin's order, ((a₀b₀ + a₁b₁) + a₂b₂): WGSL's `dot` fixes no order.
+fn dot3(a: vec3<real>, b: vec3<real>) -> real {
+    return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+
 // The unit normal of a separation (zero when the centres coincide).
 fn unit(d: vec3<real>) -> vec3<real> {
-    let norm = sqrt(dot(d, d));
+    let norm = sqrt(dot3(d, d));
     if (norm > 0.0) {
         return d / norm;
     }

@@ -1,6 +1,6 @@
 // The stages of one scene-parallel Moreau–Jean step, in the order moreau_jean_pgs.wgsl calls
 // them. Each is the twin of the method of the same name and arguments of
-// batch::cpu::moreau_jean_pgs::Group (src/batch/cpu/moreau_jean_pgs.rs).
+// batch::cpu::moreau_jean_stages::Group (src/batch/cpu/moreau_jean_stages.rs).
 
 // The harmonic part of F_ext in this step, (1 − θ) cos(ω t_k + φ) + θ cos(ω t_{k+1} + φ): the
 // kernel rotates (cos, sin)(ω t_k + φ) by ωh, (C, S) ← (C cos ωh − S sin ωh, S cos ωh + C sin ωh).
@@ -60,7 +60,7 @@ fn outputs_and_activation() {
         if (nonlinear && op(o.spheres + 6u * r) > 0.0) {
             // y += ‖x₁ − x₀‖, ẏ += n·(v₁ − v₀).
             let sep = separation(o.spheres + 6u * r, &q);
-            y = y + sqrt(dot(sep, sep));
+            y = y + sqrt(dot3(sep, sep));
             ydot = add_normal_rate(o.spheres + 6u * r, unit(sep), ydot);
         }
         let equality = is_equality(r);

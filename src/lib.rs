@@ -18,7 +18,8 @@
 //! integrators' parameters, activation, stabilisation) → [`numerics`] (LCP, MLCP and their
 //! solvers) → [`io`] (Siconos's data files) → [`reference`] (the f64 time stepper) →
 //! [`batch`] (scenes flattened into structure-of-arrays buffers, stepped by the CPU lanes and
-//! the WGSL kernels) → [`scenes`] (the named systems the examples, tests and benches share) →
+//! the WGSL kernels) → [`engine`] (one `Engine` interface over the reference, CPU and GPU
+//! engines) → [`scenes`] (the named systems the examples, tests and benches share) →
 //! [`ensemble`] (Monte Carlo: scenarios, backends, summaries, statistics, behind the
 //! `ricochet` command line).
 //!

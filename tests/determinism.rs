@@ -4,8 +4,9 @@
 //! new column, a deliberate change of the arithmetic), say why in the commit and paste the
 //! new table this test prints.
 //!
-//! (The GPU kernel in f64 is pinned to the CPU lanes bit for bit by `gpu_vs_cpu.rs` and
-//! `ensemble.rs`, on the adapter at hand, rather than here.)
+//! (The GPU kernel in f64 is pinned to the CPU lanes bit for bit, on lavapipe, by
+//! `gpu_vs_cpu.rs`'s `gpu_f64_and_the_cpu_lanes_give_the_same_bits`, rather than here: its
+//! bits are the adapter's.)
 
 use ricochet::ensemble::{self, Backend, RunOptions, Scenario};
 

@@ -6,12 +6,12 @@ use ricochet::batch::cpu::simd::Simd;
 use ricochet::batch::{BatchOptions, LinearScene, SceneBatch};
 use ricochet::ensemble::Scenario;
 
-/// 21 scenes of a scenario in one batch (two full lane groups and a partial one where the
-/// scenes have equal sizes).
+/// 37 scenes of a scenario in one batch (two full lane groups of 16 and a partial one where
+/// the scenes have equal sizes).
 fn batch(path: &std::path::Path) -> SceneBatch {
     let scenario = Scenario::load(path).unwrap();
     let mut batch = SceneBatch::new(scenario.time.step, scenario.osi()).unwrap();
-    for index in 0..21 {
+    for index in 0..37 {
         let scene = scenario.sample(index).unwrap();
         let linear = LinearScene::from_nsds(
             &scene.nsds,

@@ -17,8 +17,8 @@ pub struct SceneHeader {
     pub state_offset: u32,
     /// Offset of the scene's operators.
     pub operator_offset: u32,
-    /// Bit 0: A and B are nonzero (the scene has stiffness or damping). Bit 1: Y is nonzero
-    /// (the Jacobian G = H + 2 Y diag(q) moves: a Newton loop per step). Bit 2: F_ext has a
+    /// Bit 0: A and B are nonzero (the scene has stiffness or damping). Bit 1: nonlinear rows
+    /// — Y nonzero or sphere–sphere gaps (the Jacobian G(q) moves: a Newton loop per step). Bit 2: F_ext has a
     /// harmonic part. Bit 3: some row is an equality. (Engines skip what a scene lacks.)
     pub flags: u32,
     /// Padding to 32 bytes.
@@ -79,11 +79,13 @@ pub struct HealthCounters {
     pub impacts: u32,
     /// Steps in which some contact carried an impulse λ > 0.
     pub contact_steps: u32,
-    /// The step count at the end of the last impact (its time is t₀ + h · this); 0 if none.
+    /// The step count at the end of the step in which the last impact began (its time is
+    /// t₀ + h · this); 0 if none.
     pub last_impact: u32,
     /// Largest number of PGS sweeps in one step.
     pub max_iterations: u32,
-    /// Bit 0: some step's LCP missed the tolerance. Bit 1: a NaN or inf appeared. Bit 2:
+    /// Bit 0: some step's LCP missed the tolerance, or its Newton loop ran out of iterations.
+    /// Bit 1: a NaN or inf appeared. Bit 2:
     /// the last step carried an impulse (the scene is in contact).
     pub flags: u32,
     /// Steps completed (the host checks that every scene ran every step).

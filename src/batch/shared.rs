@@ -92,7 +92,7 @@ macro_rules! operator_layout {
 
 shared_struct! {
     /// The constants of a batched run of the scene-parallel Moreau–Jean step (the kernel's
-    /// `step` binding, the CPU twin's `step`).
+    /// `step_params` binding, the CPU twin's `step`).
     StepParams {
         real {
             /// Time step h.
@@ -118,7 +118,7 @@ shared_struct! {
 }
 
 shared_struct! {
-    /// The constants of a contact-parallel bead-chain run (the kernel's `chain` binding, the
+    /// The constants of a contact-parallel bead-chain run (the kernel's `params` binding, the
     /// CPU twin's parameters): [`crate::batch::BeadChain::params`].
     ChainParams {
         real {

@@ -36,7 +36,7 @@ impl Engine for CpuEngine {
     }
 
     fn describe(&self) -> String {
-        format!("cpu {} threads f64", rayon::current_num_threads())
+        format!("cpu {} threads {} f64", rayon::current_num_threads(), self.simd.name())
     }
 
     fn double(&self) -> bool {

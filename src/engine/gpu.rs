@@ -22,11 +22,6 @@ impl GpuEngine {
         let kernel = BatchKernel::new(&ctx, precision)?;
         Ok(Self { ctx, kernel, precision })
     }
-
-    /// The device.
-    pub fn context(&self) -> &GpuContext {
-        &self.ctx
-    }
 }
 
 impl Engine for GpuEngine {

@@ -19,7 +19,7 @@ use rayon::prelude::*;
 
 pub use crate::batch::BatchOutcome;
 use crate::batch::{BatchOptions, LinearScene, SceneBatch};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::Nsds;
 use crate::numerics::SolverKind;
 use crate::scheme::{MoreauJeanOSI, Stabilization};
@@ -46,7 +46,8 @@ pub struct Job<'a> {
     pub tolerance: Option<f64>,
     /// PGS sweeps (or pivots) per step.
     pub max_iterations: u32,
-    /// Relaxation ω of the reference engine's Jacobi solver (`None`: provably convergent).
+    /// Relaxation ω of the reference engine's PGS (SOR; `None`: 1) and Jacobi (`None`:
+    /// provably convergent); the batched engines run PGS with ω = 1.
     pub omega: Option<f64>,
     /// (t₀, q and v of every scene in batch layout): start there instead of at t = 0 from the
     /// scenes' initial states.
@@ -62,6 +63,48 @@ impl Job<'_> {
         self.tolerance.unwrap_or(if double { 1e-12 } else { 1e-6 })
     }
 
+    /// Where each scene's q, v start in batch layout, and their total length.
+    fn offsets(&self) -> (Vec<usize>, usize) {
+        let mut end = 0;
+        let offsets = self
+            .scenes
+            .iter()
+            .map(|nsds| {
+                let at = end;
+                end += 2 * nsds.systems().map(|(_, ds)| ds.dimension()).sum::<usize>();
+                at
+            })
+            .collect();
+        (offsets, end)
+    }
+
+    /// Checks what every engine relies on: a start state of the scenes' size.
+    fn check(&self) -> Result<()> {
+        if let Some((_, state)) = self.start {
+            let (_, len) = self.offsets();
+            if state.len() != len {
+                return Err(Error::Dimension {
+                    what: "Job: start state (q, v of every scene)".into(),
+                    expected: len.to_string(),
+                    got: state.len().to_string(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The batched engines refuse other solvers than PGS rather than run PGS silently.
+    fn check_batched(&self) -> Result<()> {
+        self.check()?;
+        if self.solver != SolverKind::Pgs {
+            return Err(Error::Unsupported {
+                what: format!("solver {:?}", self.solver),
+                reason: "the batched engines solve with PGS: use the reference engine for other solvers".into(),
+            });
+        }
+        Ok(())
+    }
+
     /// The batched engines' options in f64 (`double`) or f32.
     fn batch_options(&self, double: bool) -> BatchOptions {
         BatchOptions {
@@ -71,8 +114,10 @@ impl Job<'_> {
         }
     }
 
-    /// The scenes reduced to their step's operators in one batch (from `start` if given).
+    /// The scenes reduced to their step's operators in one batch (from `start` if given),
+    /// after [`Job::check_batched`].
     fn batch(&self) -> Result<SceneBatch> {
+        self.check_batched()?;
         let theta = self.osi.theta;
         let linear: Vec<LinearScene> = self
             .scenes

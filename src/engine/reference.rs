@@ -29,16 +29,8 @@ impl Engine for ReferenceEngine {
     }
 
     fn run(&self, job: &Job<'_>) -> Result<BatchOutcome> {
-        let mut offset = 0;
-        let offsets: Vec<usize> = job
-            .scenes
-            .iter()
-            .map(|nsds| {
-                let at = offset;
-                offset += 2 * nsds.systems().map(|(_, ds)| ds.dimension()).sum::<usize>();
-                at
-            })
-            .collect();
+        job.check()?;
+        let (offsets, _) = job.offsets();
         let per_scene: Vec<(Vec<f64>, HealthCounters, [f64; 2])> = job
             .scenes
             .par_iter()

@@ -133,7 +133,8 @@ pub struct SolverSettings {
     pub tolerance: Option<f64>,
     /// Sweeps (or pivots) per step. Default 200.
     pub max_iterations: u32,
-    /// Relaxation ω of Jacobi (reference stepper only). Default: provably convergent.
+    /// Relaxation ω of the reference stepper's PGS (SOR, default 1) and Jacobi (default:
+    /// provably convergent). The batched engines run PGS with ω = 1.
     pub omega: Option<f64>,
     /// Precision of the GPU kernels.
     pub precision: PrecisionChoice,

@@ -1,6 +1,6 @@
 //! The health counters of a lane group, updated without branches in the time loop: the
 //! lane-wise form of [`HealthCounters`] (the kernel updates its scene's counters in
-//! `record_health` and `solve_local`).
+//! `record_health`, `solve_local`, `newton_jacobian` and `store_scene`).
 
 use std::array::from_fn;
 

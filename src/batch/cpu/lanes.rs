@@ -8,9 +8,9 @@ use std::ops::{Add, Div, Mul, Sub};
 use num_traits::Float;
 
 /// Scenes stepped together in the lanes of one group of the batched stepper. 16 (four AVX2
-/// registers of f64) was measured fastest against 4, 8 and 32 on balls (2 threads, AVX2:
-/// 2.5·10⁸, 2.6·10⁸, 4.0–4.4·10⁸, 2.3·10⁸ scene-steps/s), cradles, bead columns and dumbbells
-/// (+10 to +35 % over 8), and equal on pendulums and disc piles.
+/// registers of f64) was measured fastest: on balls (2 threads, AVX2) 4, 8, 16 and 32 lanes
+/// stepped 2.5·10⁸, 2.6·10⁸, 4.0–4.4·10⁸ and 2.3·10⁸ scene-steps/s; cradles, bead columns and
+/// dumbbells +10 to +35 % over 8; pendulums and disc piles equal.
 pub const LANES: usize = 16;
 
 /// One boolean per lane.

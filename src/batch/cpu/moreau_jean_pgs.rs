@@ -182,7 +182,7 @@ fn simulate_on<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(simd: Simd
     fn avx2<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(run: GroupRun<'_, T>) {
         simulate::<T, NONLINEAR, EQUALITY>(run)
     }
-    match simd.0 {
+    match simd.isa() {
         Isa::Baseline => simulate::<T, NONLINEAR, EQUALITY>(run),
         // SAFETY: a `Simd` names only an instruction set this CPU has.
         #[cfg(target_arch = "x86_64")]

@@ -4,14 +4,15 @@
 //! own and every lane operation is IEEE, so both paths give the same bits (a test compares
 //! them).
 //!
-//! AVX-512 is not compiled: measured on the development machine's AMD EPYC (8 lanes), the
+//! AVX-512 is not compiled: measured on the development machine's AMD EPYC with 8 lanes, the
 //! stepper ran slower with it than with AVX2 (balls: 1.8·10⁸ against 2.7·10⁸ scene-steps/s on
-//! 2 threads; cradles 7.8·10⁷ against 8.6·10⁷), its masks going through k-registers.
+//! 2 threads; cradles 7.8·10⁷ against 8.6·10⁷), its masks going through k-registers. It was
+//! not measured again with 16 lanes.
 
 /// An instruction set this CPU has, for the stepper's lanes. Only [`Simd::detect`] and
 /// [`Simd::available`] make one, so a `Simd` is always safe to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Simd(pub(super) Isa);
+pub struct Simd(Isa);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Isa {
@@ -39,6 +40,11 @@ impl Simd {
             }
         }
         isas
+    }
+
+    /// The instruction set (for the dispatch in `moreau_jean_pgs`).
+    pub(super) fn isa(self) -> Isa {
+        self.0
     }
 
     /// `baseline` or `avx2`.

@@ -1,6 +1,6 @@
 //! Runs a [`SceneBatch`] on the device: the batch is split into chunks that fit the
 //! adapter's binding limit; each chunk is uploaded once, stepped by dispatches recorded into
-//! one command buffer (the time loop runs inside the kernel, `steps_per_dispatch` steps per
+//! one command buffer (the time loop runs inside the kernel, `params.steps` steps per
 //! dispatch), and only its final state and health are read back.
 
 use super::buffers::{bind_group, read_back, storage, uniform};

@@ -63,7 +63,8 @@ pub struct KernelSizes {
     pub fixed_dof: usize,
     /// The contacts of every scene when they are all equal, else 0.
     pub fixed_contacts: usize,
-    /// Whether some scene has quadratic rows (the kernel then runs a Newton loop per step).
+    /// Whether some scene has nonlinear rows, quadratic terms or sphere–sphere gaps (the
+    /// kernel then runs a Newton loop per step).
     pub nonlinear: bool,
 }
 
