@@ -171,6 +171,8 @@ pub fn run_on(
         let outcome = engine.run(&engine::job(scenario, &sampled, None, steps))?;
         device_seconds = device_seconds.zip(outcome.device_seconds).map(|(a, b)| a + b);
         append_summary(&mut summary, scenario, &sampled, &outcome)?;
+        // The chunk's scenes are many small allocations: free them on all cores.
+        sampled.into_par_iter().for_each(drop);
         done += last - first;
         progress(done);
     }
@@ -248,44 +250,64 @@ fn append_summary(
     scenes: &[SampledScene],
     outcome: &BatchOutcome,
 ) -> Result<()> {
-    let h = scenario.time.step;
+    // Where each scene's q, v start in the outcome; then the rows on all cores, in order.
+    let mut offsets = Vec::with_capacity(scenes.len());
     let mut offset = 0;
-    let mut row = Vec::with_capacity(summary.columns.len());
-    for (k, scene) in scenes.iter().enumerate() {
-        let (q0, v0) = initial_state(scene);
-        let n = q0.len();
-        let state = &outcome.state[offset..offset + 2 * n];
-        offset += 2 * n;
-        let c: HealthCounters = outcome.counters[k];
-        let (residual, deepest) = (outcome.extremes[2 * k], outcome.extremes[2 * k + 1]);
-        let (q, v) = (
-            DVector::from_column_slice(&state[..n]),
-            DVector::from_column_slice(&state[n..]),
-        );
-        let energy_initial = scene.nsds.energy(&q0, &v0)?;
-        let energy_final = scene.nsds.energy(&q, &v)?;
-        let flag = |b: bool| if b { 1.0 } else { 0.0 };
-        row.clear();
-        row.push(scene.index as f64);
-        row.extend(&scene.drawn);
-        row.push(f64::from(c.impacts));
-        row.push(if c.impacts > 0 {
-            f64::from(c.last_impact) * h
-        } else {
-            f64::NAN
-        });
-        row.push(flag(c.in_contact()));
-        row.extend(state);
-        row.push(deepest.max(0.0));
-        row.push(energy_initial);
-        row.push(energy_final - energy_initial);
-        row.push(residual.max(0.0));
-        row.push(f64::from(c.max_iterations));
-        row.push(flag(c.flags & NOT_CONVERGED == 0));
-        row.push(flag(c.flags & NON_FINITE == 0));
-        summary.push(&row);
+    for scene in scenes {
+        offsets.push(offset);
+        offset += 2 * scene.nsds.systems().map(|(_, ds)| ds.dimension()).sum::<usize>();
+    }
+    let rows: Vec<Vec<f64>> = scenes
+        .par_iter()
+        .zip(&offsets)
+        .enumerate()
+        .map(|(k, (scene, &offset))| summary_row(scenario, scene, outcome, k, offset))
+        .collect::<Result<_>>()?;
+    for row in &rows {
+        summary.push(row);
     }
     Ok(())
+}
+
+/// Scene `k`'s summary row; its q, v start at `offset` in the outcome.
+fn summary_row(
+    scenario: &Scenario,
+    scene: &SampledScene,
+    outcome: &BatchOutcome,
+    k: usize,
+    offset: usize,
+) -> Result<Vec<f64>> {
+    let (q0, v0) = initial_state(scene);
+    let n = q0.len();
+    let state = &outcome.state[offset..offset + 2 * n];
+    let c: HealthCounters = outcome.counters[k];
+    let (residual, deepest) = (outcome.extremes[2 * k], outcome.extremes[2 * k + 1]);
+    let (q, v) = (
+        DVector::from_column_slice(&state[..n]),
+        DVector::from_column_slice(&state[n..]),
+    );
+    let energy_initial = scene.nsds.energy(&q0, &v0)?;
+    let energy_final = scene.nsds.energy(&q, &v)?;
+    let flag = |b: bool| if b { 1.0 } else { 0.0 };
+    let mut row = Vec::with_capacity(scene.drawn.len() + 2 * n + 12);
+    row.push(scene.index as f64);
+    row.extend(&scene.drawn);
+    row.push(f64::from(c.impacts));
+    row.push(if c.impacts > 0 {
+        f64::from(c.last_impact) * scenario.time.step
+    } else {
+        f64::NAN
+    });
+    row.push(flag(c.in_contact()));
+    row.extend(state);
+    row.push(deepest.max(0.0));
+    row.push(energy_initial);
+    row.push(energy_final - energy_initial);
+    row.push(residual.max(0.0));
+    row.push(f64::from(c.max_iterations));
+    row.push(flag(c.flags & NOT_CONVERGED == 0));
+    row.push(flag(c.flags & NON_FINITE == 0));
+    Ok(row)
 }
 
 /// The trajectories of `scenes`: the run cut into segments of `record.stride` steps, the
