@@ -65,7 +65,7 @@ fn outputs_and_activation() {
         }
         let equality = is_equality(r);
         if (!equality) {
-            deepest = max(deepest, -y);
+            deepest = max(deepest, real(0.0) - y);
         }
         in_lcp[r] = equality || y + step_params.gamma * step_params.h * ydot <= 0.0;
         var base = op(o.restitution + r) * ydot;
