@@ -8,7 +8,7 @@ use super::lanes::{LANES, Lanes, Mask};
 /// The separation x₁ − x₀ of a sphere–sphere row (its 6 operators: dim, i₀ (−1: the fixed
 /// centre c), i₁, c) in lane `l` of coordinates x, and its dimension (0: not such a row).
 #[inline(always)]
-pub(super) fn separation<T: Float>(sphere: &[Lanes<T, LANES>], x: &[Lanes<T, LANES>], l: usize) -> ([T; 3], usize) {
+fn separation<T: Float>(sphere: &[Lanes<T, LANES>], x: &[Lanes<T, LANES>], l: usize) -> ([T; 3], usize) {
     let dim = sphere[0].0[l].to_usize().unwrap_or(0);
     let (i0, i1) = (sphere[1].0[l], sphere[2].0[l].to_usize().unwrap_or(0));
     let mut d = [T::zero(); 3];
@@ -24,18 +24,68 @@ pub(super) fn separation<T: Float>(sphere: &[Lanes<T, LANES>], x: &[Lanes<T, LAN
 }
 
 #[inline(always)]
-pub(super) fn dot<T: Float>(a: [T; 3], b: [T; 3]) -> T {
+fn dot<T: Float>(a: [T; 3], b: [T; 3]) -> T {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
 /// d / ‖d‖ (zero when d is).
 #[inline(always)]
-pub(super) fn unit<T: Float>(d: [T; 3]) -> [T; 3] {
+fn unit<T: Float>(d: [T; 3]) -> [T; 3] {
     let norm = dot(d, d).sqrt();
     if norm > T::zero() {
         d.map(|x| x / norm)
     } else {
         [T::zero(); 3]
+    }
+}
+
+/// y += ‖x₁ − x₀‖, ẏ += n·(v₁ − v₀) on a sphere–sphere row (its 6 operators `sphere`), from
+/// q and v (the kernel's sphere branch of `outputs_and_activation`, with `add_normal_rate`).
+#[inline(always)]
+pub(super) fn add_sphere_gap<T: Float>(
+    sphere: &[Lanes<T, LANES>],
+    q: &[Lanes<T, LANES>],
+    v: &[Lanes<T, LANES>],
+    y: &mut Lanes<T, LANES>,
+    ydot: &mut Lanes<T, LANES>,
+) {
+    for l in 0..LANES {
+        let (d, dim) = separation(sphere, q, l);
+        if dim > 0 {
+            let (i0, i1) = (sphere[1].0[l], sphere[2].0[l].to_usize().unwrap_or(0));
+            y.0[l] = y.0[l] + dot(d, d).sqrt();
+            for (k, nk) in unit(d).iter().enumerate().take(dim) {
+                let v0 = if i0 >= T::zero() {
+                    v[i0.to_usize().unwrap_or(0) + k].0[l]
+                } else {
+                    T::zero()
+                };
+                ydot.0[l] = ydot.0[l] + *nk * (v[i1 + k].0[l] - v0);
+            }
+        }
+    }
+}
+
+/// Adds the normal of a sphere–sphere row (its 6 operators `sphere`) at q^i to that row of
+/// G (`g_row`), in the lanes not `settled`. Kernel: `add_normal`.
+#[inline(always)]
+pub(super) fn add_normal<T: Float>(
+    sphere: &[Lanes<T, LANES>],
+    qi: &[Lanes<T, LANES>],
+    g_row: &mut [Lanes<T, LANES>],
+    settled: Mask<LANES>,
+) {
+    for l in (0..LANES).filter(|&l| !settled[l]) {
+        let (d, dim) = separation(sphere, qi, l);
+        let (i0, i1) = (sphere[1].0[l], sphere[2].0[l].to_usize().unwrap_or(0));
+        for (k, nk) in unit(d).iter().enumerate().take(dim) {
+            let g = &mut g_row[i1 + k].0[l];
+            *g = *g + *nk;
+            if i0 >= T::zero() {
+                let g = &mut g_row[i0.to_usize().unwrap_or(0) + k].0[l];
+                *g = *g - *nk;
+            }
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use num_traits::Float;
 
 use super::health::LaneHealth;
 use super::lanes::{LANES, Lanes, Mask, and_not};
-use super::moreau_jean_rows::{dot, lcp_error, residual, separation, unit, within};
+use super::moreau_jean_rows::{add_normal, add_sphere_gap, lcp_error, residual, within};
 use crate::batch::layout::{HAS_FORCING, HAS_STIFFNESS, HealthCounters, NON_FINITE, SceneHeader};
 use crate::batch::{OperatorOffsets, StepParams};
 
@@ -178,7 +178,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
                 }
             }
             if NONLINEAR {
-                self.add_sphere_gap(r, &mut y, &mut ydot);
+                add_sphere_gap(&ops[o.spheres + 6 * r..], &self.q, &self.v, &mut y, &mut ydot);
             }
             let closing = (y + gamma_h * ydot).le(zero);
             self.lcp_base[r] = ops[o.restitution + r] * ydot;
@@ -193,28 +193,6 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
             }
             self.lcp_q[r] = hv + self.lcp_base[r];
             self.lambda[r] = zero;
-        }
-    }
-
-    /// y += ‖x₁ − x₀‖, ẏ += n·(v₁ − v₀) on a sphere–sphere row r (the kernel's sphere branch of
-    /// `outputs_and_activation`, with `add_normal_rate`).
-    #[inline(always)]
-    fn add_sphere_gap(&self, r: usize, y: &mut L<T>, ydot: &mut L<T>) {
-        let sphere = &self.ops[self.o.spheres + 6 * r..];
-        for l in 0..LANES {
-            let (d, dim) = separation(sphere, &self.q, l);
-            if dim > 0 {
-                let (i0, i1) = (sphere[1].0[l], sphere[2].0[l].to_usize().unwrap_or(0));
-                y.0[l] = y.0[l] + dot(d, d).sqrt();
-                for (k, nk) in unit(d).iter().enumerate().take(dim) {
-                    let v0 = if i0 >= T::zero() {
-                        self.v[i0.to_usize().unwrap_or(0) + k].0[l]
-                    } else {
-                        T::zero()
-                    };
-                    ydot.0[l] = ydot.0[l] + *nk * (self.v[i1 + k].0[l] - v0);
-                }
-            }
         }
     }
 
@@ -242,7 +220,12 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
                 let gnew = ops[o.h + r * n + j] + two * ops[o.quadratic + r * n + j] * self.qi[j];
                 self.gmat[r * n + j] = Lanes::select(self.settled, self.gmat[r * n + j], gnew);
             }
-            self.add_normal(r);
+            add_normal(
+                &ops[o.spheres + 6 * r..],
+                &self.qi,
+                &mut self.gmat[r * n..(r + 1) * n],
+                self.settled,
+            );
         }
         let mut change = Lanes::zero();
         for j in 0..n {
@@ -271,25 +254,6 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
             p = p + self.gmat[r * self.n + j] * self.lambda[r];
         }
         p
-    }
-
-    /// Adds the normal of sphere–sphere row r at q^i to G row r, in the lanes still
-    /// iterating. Kernel: `add_normal`.
-    #[inline(always)]
-    fn add_normal(&mut self, r: usize) {
-        let (n, sphere) = (self.n, &self.ops[self.o.spheres + 6 * r..]);
-        for l in (0..LANES).filter(|&l| !self.settled[l]) {
-            let (d, dim) = separation(sphere, &self.qi, l);
-            let (i0, i1) = (sphere[1].0[l], sphere[2].0[l].to_usize().unwrap_or(0));
-            for (k, nk) in unit(d).iter().enumerate().take(dim) {
-                let g = &mut self.gmat[r * n + i1 + k].0[l];
-                *g = *g + *nk;
-                if i0 >= T::zero() {
-                    let g = &mut self.gmat[r * n + i0.to_usize().unwrap_or(0) + k].0[l];
-                    *g = *g - *nk;
-                }
-            }
-        }
     }
 
     /// The operators of Newton iterate i: W⁻¹Gᵀ, D = G W⁻¹Gᵀ, and in the lanes still
