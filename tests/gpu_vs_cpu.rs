@@ -9,7 +9,7 @@ use ricochet::batch::BatchOptions;
 use ricochet::batch::cpu::moreau_jean_pgs::{self, BatchState};
 use ricochet::batch::gpu::{GpuContext, Precision, run_batch};
 use ricochet::batch::{LinearScene, SceneBatch};
-use ricochet::engine::{CpuEngine, Engine, GpuEngine, Job};
+use ricochet::engine::{CpuEngine, Engine, GpuEngine, Job, Scene};
 use ricochet::ensemble::Scenario;
 use ricochet::ensemble::template::Template;
 use ricochet::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
@@ -151,7 +151,7 @@ fn batched_engines_in_f64_match_the_reference() {
         engines.push(Box::new(GpuEngine::new(ctx, Some(Precision::F64)).unwrap()));
     }
     let job = Job {
-        scenes: scenes.iter().collect(),
+        scenes: scenes.iter().map(|s| s as &dyn Scene).collect(),
         step: H,
         osi: MoreauJeanOSI::default(),
         stabilization: Stabilization::None,
@@ -474,9 +474,9 @@ fn gpu_f64_and_the_cpu_lanes_give_the_same_bits() {
         if scenario.scene.template == Template::ImpactOscillator {
             continue;
         }
-        let scenes: Vec<Nsds> = (0..24).map(|i| scenario.sample(i).unwrap().nsds).collect();
+        let sampled: Vec<_> = (0..24).map(|i| scenario.sample(i).unwrap()).collect();
         let job = Job {
-            scenes: scenes.iter().collect(),
+            scenes: sampled.iter().map(|s| s.scene.as_ref()).collect(),
             step: scenario.time.step,
             osi: scenario.osi(),
             stabilization: scenario.stabilization(),

@@ -3,7 +3,7 @@
 
 use ricochet::batch::cpu::moreau_jean_pgs::{BatchState, run_on};
 use ricochet::batch::cpu::simd::Simd;
-use ricochet::batch::{BatchOptions, LinearScene, SceneBatch};
+use ricochet::batch::{BatchOptions, SceneBatch};
 use ricochet::ensemble::Scenario;
 
 /// 37 scenes of a scenario in one batch (two full lane groups of 16 and a partial one where
@@ -13,13 +13,10 @@ fn batch(path: &std::path::Path) -> SceneBatch {
     let mut batch = SceneBatch::new(scenario.time.step, scenario.osi()).unwrap();
     for index in 0..37 {
         let scene = scenario.sample(index).unwrap();
-        let linear = LinearScene::from_nsds(
-            &scene.nsds,
-            scenario.time.step,
-            scenario.time.theta,
-            scenario.stabilization(),
-        )
-        .unwrap();
+        let linear = scene
+            .scene
+            .linear(scenario.time.step, scenario.time.theta, scenario.stabilization())
+            .unwrap();
         batch.push(&linear).unwrap();
     }
     batch

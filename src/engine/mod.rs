@@ -14,25 +14,26 @@ pub mod cpu;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod reference;
+mod scene;
 
 use rayon::prelude::*;
 
 pub use crate::batch::BatchOutcome;
 use crate::batch::{BatchOptions, LinearScene, SceneBatch};
 use crate::error::{Error, Result};
-use crate::model::Nsds;
 use crate::numerics::SolverKind;
 use crate::scheme::{MoreauJeanOSI, Stabilization};
 pub use cpu::CpuEngine;
 #[cfg(feature = "gpu")]
 pub use gpu::GpuEngine;
 pub use reference::ReferenceEngine;
+pub use scene::Scene;
 
 /// A run: `steps` Moreau–Jean steps of every scene, from its initial state or from `start`.
 #[derive(Clone)]
 pub struct Job<'a> {
     /// The scenes.
-    pub scenes: Vec<&'a Nsds>,
+    pub scenes: Vec<&'a dyn Scene>,
     /// Time step h.
     pub step: f64,
     /// θ, γ and the activation rule.
@@ -69,9 +70,9 @@ impl Job<'_> {
         let offsets = self
             .scenes
             .iter()
-            .map(|nsds| {
+            .map(|scene| {
                 let at = end;
-                end += 2 * nsds.systems().map(|(_, ds)| ds.dimension()).sum::<usize>();
+                end += 2 * scene.dof();
                 at
             })
             .collect();
@@ -122,7 +123,7 @@ impl Job<'_> {
         let linear: Vec<LinearScene> = self
             .scenes
             .par_iter()
-            .map(|nsds| LinearScene::from_nsds(nsds, self.step, theta, self.stabilization))
+            .map(|scene| scene.linear(self.step, theta, self.stabilization))
             .collect::<Result<_>>()?;
         let mut batch = SceneBatch::new(self.step, self.osi)?;
         for scene in &linear {

@@ -4,10 +4,9 @@
 
 use rayon::prelude::*;
 
-use super::{BatchOutcome, Engine, Job};
+use super::{BatchOutcome, Engine, Job, Scene};
 use crate::batch::layout::{HealthCounters, NON_FINITE, NOT_CONVERGED};
 use crate::error::{Error, Result};
-use crate::model::Nsds;
 use crate::numerics::SolverOptions;
 use crate::reference::{Integrator, TimeStepping};
 
@@ -35,7 +34,7 @@ impl Engine for ReferenceEngine {
             .scenes
             .par_iter()
             .zip(&offsets)
-            .map(|(nsds, &at)| run_scene(job, nsds, at))
+            .map(|(scene, &at)| run_scene(job, *scene, at))
             .collect::<Result<_>>()?;
         let mut outcome = BatchOutcome {
             state: Vec::new(),
@@ -53,8 +52,8 @@ impl Engine for ReferenceEngine {
 }
 
 /// One scene's run; `at` is where its q, v start in the job's start state.
-fn run_scene(job: &Job<'_>, nsds: &Nsds, at: usize) -> Result<(Vec<f64>, HealthCounters, [f64; 2])> {
-    let nsds = nsds.clone();
+fn run_scene(job: &Job<'_>, scene: &dyn Scene, at: usize) -> Result<(Vec<f64>, HealthCounters, [f64; 2])> {
+    let nsds = scene.nsds()?;
     let n: usize = nsds.systems().map(|(_, ds)| ds.dimension()).sum();
     // Impacts and penetration are counted on contact rows, not on equalities.
     let equality = nsds.equality_rows();

@@ -5,7 +5,6 @@
 use super::scenario::PrecisionChoice;
 use super::scenario::Scenario;
 use super::template::SampledScene;
-use crate::batch::LinearScene;
 #[cfg(feature = "gpu")]
 use crate::batch::gpu::{GpuContext, Precision};
 #[cfg(feature = "gpu")]
@@ -79,7 +78,7 @@ pub fn job<'a>(
     steps: u32,
 ) -> Job<'a> {
     Job {
-        scenes: scenes.iter().map(|s| &s.nsds).collect(),
+        scenes: scenes.iter().map(|s| s.scene.as_ref()).collect(),
         step: scenario.time.step,
         osi: scenario.osi(),
         stabilization: scenario.stabilization(),
@@ -153,12 +152,10 @@ fn no_gpu_feature() -> Error {
 /// Why the batched engines cannot run the scenario's scenes (judged on scene 0), if they cannot.
 fn unbatchable(scenario: &Scenario) -> Option<Error> {
     let scene = scenario.sample(0).ok()?;
-    match LinearScene::from_nsds(
-        &scene.nsds,
-        scenario.time.step,
-        scenario.time.theta,
-        scenario.stabilization(),
-    ) {
+    match scene
+        .scene
+        .linear(scenario.time.step, scenario.time.theta, scenario.stabilization())
+    {
         Err(e @ Error::Unsupported { .. }) => Some(e),
         _ => None,
     }

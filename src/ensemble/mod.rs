@@ -223,7 +223,7 @@ pub fn summary_columns(scenario: &Scenario) -> Result<Vec<String>> {
 
 /// Degrees of freedom of the scenario's scenes (sizes are never drawn: scene 0 tells).
 fn dimension(scenario: &Scenario) -> Result<usize> {
-    Ok(scenario.sample(0)?.nsds.systems().map(|(_, ds)| ds.dimension()).sum())
+    Ok(scenario.sample(0)?.scene.dof())
 }
 
 /// The trajectory columns: `scene`, `t`, `q0…`, `v0…`.
@@ -232,16 +232,6 @@ fn trajectory_columns(n: usize) -> Vec<String> {
     columns.extend((0..n).map(|i| format!("q{i}")));
     columns.extend((0..n).map(|i| format!("v{i}")));
     columns
-}
-
-fn initial_state(scene: &SampledScene) -> (DVector<f64>, DVector<f64>) {
-    let (mut q, mut v) = (Vec::new(), Vec::new());
-    for (_, ds) in scene.nsds.systems() {
-        let (qi, vi) = ds.initial_state();
-        q.extend(qi.iter());
-        v.extend(vi.iter());
-    }
-    (DVector::from_vec(q), DVector::from_vec(v))
 }
 
 fn append_summary(
@@ -255,7 +245,7 @@ fn append_summary(
     let mut offset = 0;
     for scene in scenes {
         offsets.push(offset);
-        offset += 2 * scene.nsds.systems().map(|(_, ds)| ds.dimension()).sum::<usize>();
+        offset += 2 * scene.scene.dof();
     }
     let rows: Vec<Vec<f64>> = scenes
         .par_iter()
@@ -277,7 +267,7 @@ fn summary_row(
     k: usize,
     offset: usize,
 ) -> Result<Vec<f64>> {
-    let (q0, v0) = initial_state(scene);
+    let (q0, v0) = scene.scene.initial_state();
     let n = q0.len();
     let state = &outcome.state[offset..offset + 2 * n];
     let c: HealthCounters = outcome.counters[k];
@@ -286,8 +276,8 @@ fn summary_row(
         DVector::from_column_slice(&state[..n]),
         DVector::from_column_slice(&state[n..]),
     );
-    let energy_initial = scene.nsds.energy(&q0, &v0)?;
-    let energy_final = scene.nsds.energy(&q, &v)?;
+    let energy_initial = scene.scene.energy(&q0, &v0)?;
+    let energy_final = scene.scene.energy(&q, &v)?;
     let flag = |b: bool| if b { 1.0 } else { 0.0 };
     let mut row = Vec::with_capacity(scene.drawn.len() + 2 * n + 12);
     row.push(scene.index as f64);
@@ -322,7 +312,7 @@ fn record(engine: &dyn Engine, scenario: &Scenario, scenes: &[usize], steps: u32
     let mut state: Vec<f64> = sampled
         .iter()
         .flat_map(|s| {
-            let (q, v) = initial_state(s);
+            let (q, v) = s.scene.initial_state();
             q.iter().chain(v.iter()).copied().collect::<Vec<_>>()
         })
         .collect();

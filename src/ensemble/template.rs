@@ -11,6 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use super::sampling::Parameter;
+use crate::engine::Scene;
 use crate::error::{Error, Result};
 use crate::model::{
     CoordinateVectorConstraint, EqualityConditionNSL, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds,
@@ -106,7 +107,7 @@ pub struct SampledScene {
     /// The values of the drawn parameters, in [`SceneSpec::drawn_names`] order.
     pub drawn: Vec<f64>,
     /// The scene.
-    pub nsds: Nsds,
+    pub scene: Box<dyn Scene>,
 }
 
 impl SceneSpec {
@@ -117,7 +118,7 @@ impl SceneSpec {
         Ok(SampledScene {
             index,
             drawn: draw.drawn,
-            nsds,
+            scene: Box::new(nsds),
         })
     }
 
