@@ -17,6 +17,7 @@ use crate::model::{
     CoordinateVectorConstraint, EqualityConditionNSL, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds,
 };
 use crate::scenes::chaplygin_sleigh::ChaplyginSleigh;
+use crate::scenes::dropped_ball::DroppedBall;
 use crate::scenes::disc_pile::DiscPile;
 use crate::scenes::impact_oscillator::ImpactOscillator;
 use crate::scenes::pendulum::{Pendulum, Wall};
@@ -114,11 +115,11 @@ impl SceneSpec {
     /// The scene built from the random stream `rng` (scene `index`).
     pub fn sample(&self, index: usize, rng: ChaCha8Rng) -> Result<SampledScene> {
         let mut draw = Draw::new(self, rng);
-        let nsds = self.build(&mut draw)?;
+        let scene = self.build(&mut draw)?;
         Ok(SampledScene {
             index,
             drawn: draw.drawn,
-            scene: Box::new(nsds),
+            scene,
         })
     }
 
@@ -141,24 +142,29 @@ impl SceneSpec {
         Ok(draw.names)
     }
 
-    fn build(&self, d: &mut Draw) -> Result<Nsds> {
+    /// The scene of `template`: the bouncing ball in closed form, the others as their `Nsds`.
+    fn build(&self, d: &mut Draw) -> Result<Box<dyn Scene>> {
         match self.template {
-            Template::BouncingBall => {
-                let (m, r, z0, v0) = (
-                    d.scalar("mass", 1.0)?,
-                    d.scalar("radius", 0.1)?,
-                    d.scalar("height", 1.0)?,
-                    d.scalar("velocity", 0.0)?,
-                );
-                let (e, g) = (d.scalar("restitution", 0.9)?, d.scalar("gravity", 9.81)?);
-                let mut nsds = Nsds::new();
-                let ball = LagrangianLinearTIDS::new(vector(&[z0]), vector(&[v0]), DMatrix::from_element(1, 1, m))?
-                    .with_fext(vector(&[-m * g]))?;
-                let ball = nsds.add("ball", ball);
-                let floor = LagrangianLinearTIR::with_offset(DMatrix::from_element(1, 1, 1.0), vector(&[-r]))?;
-                nsds.link("floor", NewtonImpactNSL::new(e)?, floor, &[ball])?;
-                Ok(nsds)
-            }
+            Template::BouncingBall => Ok(Box::new(self.dropped_ball(d)?)),
+            _ => Ok(Box::new(self.build_nsds(d)?)),
+        }
+    }
+
+    /// The `bouncing_ball` template's ball (parameters drawn in this order).
+    fn dropped_ball(&self, d: &mut Draw) -> Result<DroppedBall> {
+        let (m, r, z0, v0) = (
+            d.scalar("mass", 1.0)?,
+            d.scalar("radius", 0.1)?,
+            d.scalar("height", 1.0)?,
+            d.scalar("velocity", 0.0)?,
+        );
+        let (e, g) = (d.scalar("restitution", 0.9)?, d.scalar("gravity", 9.81)?);
+        DroppedBall::new(m, r, z0, v0, e, g)
+    }
+
+    fn build_nsds(&self, d: &mut Draw) -> Result<Nsds> {
+        match self.template {
+            Template::BouncingBall => self.dropped_ball(d)?.nsds(),
             Template::NewtonsCradle => Ok(NewtonsCradle {
                 balls: d.count("balls", 5)?,
                 radius: d.scalar("radius", 0.02)?,

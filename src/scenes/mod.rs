@@ -7,6 +7,7 @@ pub mod circuit_rlcd;
 pub mod column_of_beads;
 pub mod diode_bridge;
 pub mod disc_pile;
+pub mod dropped_ball;
 pub mod impact_oscillator;
 pub mod impacting_bar;
 pub mod newtons_cradle;

@@ -1,0 +1,135 @@
+//! A ball dropped on the floor, its centre height z the one coordinate: M = m,
+//! F_ext = −m g, one contact y = z − R with a Newton impact e — the `bouncing_ball` template
+//! of scenario files (Siconos's 3-dof BouncingBallTS is [`super::bouncing_ball`]).
+//!
+//! Its Moreau–Jean step is known in closed form: W = m, W⁻¹ = 1/m, D = H W⁻¹ Hᵀ = 1/m,
+//! c = W⁻¹ h F_ext = (1/m)(−m g) h, A = B = 0; so as a [`Scene`] it gives the batched engines
+//! its operators, and the ensemble its energy ½ m v² + m g z, without building an [`Nsds`]
+//! (each is computed with the operations, in the order, of the `Nsds` reduction it replaces,
+//! so the bits are the same: `tests/scenes.rs`).
+
+use nalgebra::{DMatrix, DVector};
+
+use crate::batch::LinearScene;
+use crate::engine::Scene;
+use crate::error::{Error, Result};
+use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
+use crate::scheme::Stabilization;
+use crate::validate;
+
+/// Parameters of the dropped ball.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DroppedBall {
+    /// Mass m (kg).
+    pub mass: f64,
+    /// Radius R (m).
+    pub radius: f64,
+    /// Initial height z₀ of the centre (m).
+    pub height: f64,
+    /// Initial velocity ż₀ (m/s).
+    pub velocity: f64,
+    /// Restitution e.
+    pub restitution: f64,
+    /// Gravity g (m/s²).
+    pub gravity: f64,
+}
+
+impl DroppedBall {
+    /// The ball, checked as building its [`Nsds`] would check it (the same errors).
+    pub fn new(mass: f64, radius: f64, height: f64, velocity: f64, restitution: f64, gravity: f64) -> Result<Self> {
+        let ball = Self {
+            mass,
+            radius,
+            height,
+            velocity,
+            restitution,
+            gravity,
+        };
+        validate::finite_vector("LagrangianLinearTIDS: q0", &DVector::from_element(1, height))?;
+        validate::vector("LagrangianLinearTIDS: v0", &DVector::from_element(1, velocity), 1)?;
+        validate::symmetric_positive_definite("LagrangianLinearTIDS: mass M", &DMatrix::from_element(1, 1, mass))?;
+        validate::vector(
+            "LagrangianLinearTIDS: F_ext",
+            &DVector::from_element(1, -mass * gravity),
+            1,
+        )?;
+        validate::vector("LagrangianLinearTIR: b", &DVector::from_element(1, -radius), 1)?;
+        NewtonImpactNSL::new(restitution)?;
+        Ok(ball)
+    }
+}
+
+impl Scene for DroppedBall {
+    fn nsds(&self) -> Result<Nsds> {
+        let (m, g) = (self.mass, self.gravity);
+        let mut nsds = Nsds::new();
+        let ball = LagrangianLinearTIDS::new(
+            DVector::from_element(1, self.height),
+            DVector::from_element(1, self.velocity),
+            DMatrix::from_element(1, 1, m),
+        )?
+        .with_fext(DVector::from_element(1, -m * g))?;
+        let ball = nsds.add("ball", ball);
+        let floor =
+            LagrangianLinearTIR::with_offset(DMatrix::from_element(1, 1, 1.0), DVector::from_element(1, -self.radius))?;
+        nsds.link("floor", NewtonImpactNSL::new(self.restitution)?, floor, &[ball])?;
+        Ok(nsds)
+    }
+
+    fn dof(&self) -> usize {
+        1
+    }
+
+    fn initial_state(&self) -> (DVector<f64>, DVector<f64>) {
+        (
+            DVector::from_element(1, self.height),
+            DVector::from_element(1, self.velocity),
+        )
+    }
+
+    /// ½ v (m v) + ½ q (K q) − F_ext q with K = 0 and F_ext = −m g, summed as `Nsds::energy`.
+    fn energy(&self, q: &DVector<f64>, v: &DVector<f64>) -> Result<f64> {
+        let (q, v, m) = (q[0], v[0], self.mass);
+        let stiffness = 0.0;
+        let kinetic = 0.5 * (v * (m * v));
+        let elastic = 0.5 * (q * (stiffness * q));
+        let potential = -((-m * self.gravity) * q);
+        Ok(0.0 + (kinetic + elastic + potential))
+    }
+
+    fn linear(&self, h: f64, theta: f64, stabilization: Stabilization) -> Result<LinearScene> {
+        validate::scalar("time step h", h, h > 0.0, "must be > 0")?;
+        validate::scalar("θ", theta, (0.0..=1.0).contains(&theta), "must be in [0, 1]")?;
+        if let Stabilization::Projection { .. } = stabilization {
+            return Err(Error::Unsupported {
+                what: "projection onto the constraints".into(),
+                reason: "the batched engines stabilise equalities with Baumgarte's feedback only".into(),
+            });
+        }
+        stabilization.check()?;
+        let m = self.mass;
+        let w_inv = 1.0 / m;
+        let one = |x: f64| DMatrix::from_element(1, 1, x);
+        let column = |x: f64| DVector::from_element(1, x);
+        Ok(LinearScene {
+            q0: column(self.height),
+            v0: column(self.velocity),
+            a: one(0.0),
+            b: one(0.0),
+            c: column(w_inv * (-m * self.gravity) * h),
+            c_harmonic: column(0.0),
+            omega: 0.0,
+            phase: 0.0,
+            winv_ht: one(w_inv),
+            h: one(1.0),
+            delassus: one(w_inv),
+            offset: column(-self.radius),
+            restitution: column(self.restitution),
+            equality: vec![false],
+            feedback: column(0.0),
+            quadratic: one(0.0),
+            distance: vec![[0.0; 6]],
+            w_inv: one(w_inv),
+        })
+    }
+}
