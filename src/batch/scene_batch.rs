@@ -9,6 +9,13 @@ use crate::error::{Error, Result};
 use crate::scheme::moreau_jean::{Activation, MoreauJeanOSI};
 use crate::validate;
 
+/// The entries of `mat` row by row (the layout's matrices are row-major; nalgebra's are
+/// column-major).
+fn row_major(mat: &nalgebra::DMatrix<f64>) -> impl Iterator<Item = f64> + '_ {
+    let (rows, cols) = mat.shape();
+    (0..rows).flat_map(move |i| (0..cols).map(move |j| mat[(i, j)]))
+}
+
 /// Scenes flattened for the batched steppers: one header per scene and two flat f64
 /// arrays, `state` and `operators`.
 #[derive(Clone, Debug, PartialEq)]
@@ -94,7 +101,6 @@ impl SceneBatch {
                 *x = value;
             }
         };
-        let row_major = |mat: &nalgebra::DMatrix<f64>| mat.transpose().as_slice().to_vec().into_iter();
         let step = scene.omega * self.h;
         put(o.a, &mut row_major(&scene.a));
         put(o.b, &mut row_major(&scene.b));
