@@ -17,8 +17,8 @@ use crate::model::{
     CoordinateVectorConstraint, EqualityConditionNSL, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds,
 };
 use crate::scenes::chaplygin_sleigh::ChaplyginSleigh;
-use crate::scenes::dropped_ball::DroppedBall;
 use crate::scenes::disc_pile::DiscPile;
+use crate::scenes::dropped_ball::DroppedBall;
 use crate::scenes::impact_oscillator::ImpactOscillator;
 use crate::scenes::pendulum::{Pendulum, Wall};
 use crate::scenes::slider_crank::SliderCrank;
