@@ -475,18 +475,7 @@ fn gpu_f64_and_the_cpu_lanes_give_the_same_bits() {
             continue;
         }
         let sampled: Vec<_> = (0..24).map(|i| scenario.sample(i).unwrap()).collect();
-        let job = Job {
-            scenes: sampled.iter().map(|s| s.scene.as_ref()).collect(),
-            step: scenario.time.step,
-            osi: scenario.osi(),
-            stabilization: scenario.stabilization(),
-            solver: SolverKind::Pgs,
-            tolerance: scenario.solver.tolerance,
-            max_iterations: scenario.solver.max_iterations,
-            omega: None,
-            start: None,
-            steps: 300,
-        };
+        let job = ricochet::ensemble::job(&scenario, &sampled, None, 300);
         let (a, b) = (cpu.run(&job).unwrap(), gpu.run(&job).unwrap());
         let bits = |x: &[f64]| x.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         let name = path.file_name().unwrap().to_string_lossy();

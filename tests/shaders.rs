@@ -109,8 +109,8 @@ fn chain_kernels_validate_in_both_precisions() {
         // ChainParams has the layout of its Rust twin in the kernel's precision.
         let (size, offsets) = layout(&module, "ChainParams");
         let expected = match precision {
-            Precision::F32 => (size_of::<ChainParams<f32>>(), chain_offsets::<f32>()),
-            Precision::F64 => (size_of::<ChainParams<f64>>(), chain_offsets::<f64>()),
+            Precision::F32 => (size_of::<ChainParams<f32>>(), ChainParams::<f32>::offsets()),
+            Precision::F64 => (size_of::<ChainParams<f64>>(), ChainParams::<f64>::offsets()),
         };
         assert_eq!(
             (size as usize, offsets.iter().map(|&o| o as usize).collect::<Vec<_>>()),
@@ -120,27 +120,20 @@ fn chain_kernels_validate_in_both_precisions() {
     }
 }
 
-fn chain_offsets<R>() -> Vec<usize> {
-    use std::mem::offset_of;
-    vec![
-        offset_of!(ChainParams<R>, h),
-        offset_of!(ChainParams<R>, theta),
-        offset_of!(ChainParams<R>, gamma),
-        offset_of!(ChainParams<R>, omega),
-        offset_of!(ChainParams<R>, inv_mass),
-        offset_of!(ChainParams<R>, radius),
-        offset_of!(ChainParams<R>, gravity),
-        offset_of!(ChainParams<R>, restitution),
-        offset_of!(ChainParams<R>, beads),
-    ]
-}
-
 #[test]
 fn step_params_and_dispatch_params_match_their_wgsl_declarations() {
     // StepParams is generic over the kernel's real type: its WGSL twin in both precisions.
     for (precision, size, offsets) in [
-        (Precision::F32, size_of::<StepParams<f32>>(), step_offsets::<f32>()),
-        (Precision::F64, size_of::<StepParams<f64>>(), step_offsets::<f64>()),
+        (
+            Precision::F32,
+            size_of::<StepParams<f32>>(),
+            StepParams::<f32>::offsets(),
+        ),
+        (
+            Precision::F64,
+            size_of::<StepParams<f64>>(),
+            StepParams::<f64>::offsets(),
+        ),
     ] {
         let module = module(precision);
         let (wgsl_size, wgsl_offsets) = layout(&module, "StepParams");
@@ -181,20 +174,6 @@ fn step_params_and_dispatch_params_match_their_wgsl_declarations() {
             std::mem::offset_of!(Params, pad),
         ]
     );
-}
-
-fn step_offsets<R>() -> Vec<usize> {
-    use std::mem::offset_of;
-    vec![
-        offset_of!(StepParams<R>, h),
-        offset_of!(StepParams<R>, theta),
-        offset_of!(StepParams<R>, gamma),
-        offset_of!(StepParams<R>, tolerance),
-        offset_of!(StepParams<R>, newton_tolerance),
-        offset_of!(StepParams<R>, t0),
-        offset_of!(StepParams<R>, max_iterations),
-        offset_of!(StepParams<R>, newton_max_iterations),
-    ]
 }
 
 #[test]

@@ -74,8 +74,7 @@ impl LinearScene {
     /// (X, Y, offset) with `NewtonImpactNSL` (one row) or `EqualityConditionNSL`, under no
     /// stabilisation or Baumgarte's. Anything else is [`Error::Unsupported`].
     pub fn from_nsds(nsds: &Nsds, h: f64, theta: f64, stabilization: Stabilization) -> Result<Self> {
-        crate::validate::scalar("time step h", h, h > 0.0, "must be > 0")?;
-        crate::validate::scalar("θ", theta, (0.0..=1.0).contains(&theta), "must be in [0, 1]")?;
+        Self::check_step(h, theta)?;
         let unsupported = |what: &str, reason: &str| Error::Unsupported {
             what: what.into(),
             reason: reason.into(),
@@ -144,17 +143,7 @@ impl LinearScene {
             offsets.push(o);
             o += d;
         }
-        let beta = match stabilization {
-            Stabilization::None => 0.0,
-            Stabilization::Baumgarte { beta } => beta,
-            Stabilization::Projection { .. } => {
-                return Err(unsupported(
-                    "projection onto the constraints",
-                    "the batched engines stabilise equalities with Baumgarte's feedback only",
-                ));
-            }
-        };
-        stabilization.check()?;
+        let beta = Self::feedback_gain(stabilization)?;
         let m: usize = nsds.interactions().iter().map(|inter| inter.size()).sum();
         let (mut hmat, mut offset, mut restitution) = (DMatrix::zeros(m, n), DVector::zeros(m), DVector::zeros(m));
         let (mut equality, mut feedback) = (vec![false; m], DVector::zeros(m));
@@ -264,6 +253,29 @@ impl LinearScene {
             });
         }
         Ok(scene)
+    }
+
+    /// Checks the step's h > 0 and θ ∈ [0, 1] (what every reduction checks first).
+    pub fn check_step(h: f64, theta: f64) -> Result<()> {
+        crate::validate::scalar("time step h", h, h > 0.0, "must be > 0")?;
+        crate::validate::scalar("θ", theta, (0.0..=1.0).contains(&theta), "must be in [0, 1]")
+    }
+
+    /// Baumgarte's β of `stabilization` (0 without one); the batched engines have no
+    /// projection.
+    pub fn feedback_gain(stabilization: Stabilization) -> Result<f64> {
+        let beta = match stabilization {
+            Stabilization::None => 0.0,
+            Stabilization::Baumgarte { beta } => beta,
+            Stabilization::Projection { .. } => {
+                return Err(Error::Unsupported {
+                    what: "projection onto the constraints".into(),
+                    reason: "the batched engines stabilise equalities with Baumgarte's feedback only".into(),
+                });
+            }
+        };
+        stabilization.check()?;
+        Ok(beta)
     }
 
     /// Degrees of freedom.

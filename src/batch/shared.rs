@@ -32,6 +32,15 @@ macro_rules! shared_struct {
                 "}\n"
             );
 
+            /// The byte offset of each field, in declaration order: what the WGSL struct's
+            /// members must be at (a test compares them with naga's layout).
+            pub fn offsets() -> Vec<usize> {
+                vec![
+                    $(std::mem::offset_of!(Self, $real),)*
+                    $(std::mem::offset_of!(Self, $int),)*
+                ]
+            }
+
             /// The same parameters with the real fields converted by `f`.
             pub fn map<S>(&self, f: impl Fn(R) -> S) -> $name<S> {
                 $name {

@@ -64,8 +64,9 @@ impl Job<'_> {
         self.tolerance.unwrap_or(if double { 1e-12 } else { 1e-6 })
     }
 
-    /// Where each scene's q, v start in batch layout, and their total length.
-    fn offsets(&self) -> (Vec<usize>, usize) {
+    /// Where each scene's q, v start in batch layout (as in [`BatchOutcome::state`]), and
+    /// their total length.
+    pub fn offsets(&self) -> (Vec<usize>, usize) {
         let mut end = 0;
         let offsets = self
             .scenes

@@ -53,8 +53,7 @@ impl Engine for ReferenceEngine {
 
 /// One scene's run; `at` is where its q, v start in the job's start state.
 fn run_scene(job: &Job<'_>, scene: &dyn Scene, at: usize) -> Result<(Vec<f64>, HealthCounters, [f64; 2])> {
-    let nsds = scene.nsds()?;
-    let n: usize = nsds.systems().map(|(_, ds)| ds.dimension()).sum();
+    let (nsds, n) = (scene.nsds()?, scene.dof());
     // Impacts and penetration are counted on contact rows, not on equalities.
     let equality = nsds.equality_rows();
     let t0 = job.start.map_or(0.0, |(t0, _)| t0);

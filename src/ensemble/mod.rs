@@ -49,7 +49,7 @@ use nalgebra::DVector;
 use rayon::prelude::*;
 
 pub use crate::engine::Engine;
-pub use engine::{Backend, open as open_engine};
+pub use engine::{Backend, job, open as open_engine};
 pub use scenario::Scenario;
 pub use stats::Statistics;
 pub use table::Table;
@@ -168,9 +168,10 @@ pub fn run_on(
             .into_par_iter()
             .map(|s| scenario.sample(s))
             .collect::<Result<_>>()?;
-        let outcome = engine.run(&engine::job(scenario, &sampled, None, steps))?;
+        let job = engine::job(scenario, &sampled, None, steps);
+        let outcome = engine.run(&job)?;
         device_seconds = device_seconds.zip(outcome.device_seconds).map(|(a, b)| a + b);
-        append_summary(&mut summary, scenario, &sampled, &outcome)?;
+        append_summary(&mut summary, scenario, &sampled, &outcome, &job.offsets().0)?;
         // The chunk's scenes are many small allocations: free them on all cores.
         sampled.into_par_iter().for_each(drop);
         done += last - first;
@@ -239,17 +240,12 @@ fn append_summary(
     scenario: &Scenario,
     scenes: &[SampledScene],
     outcome: &BatchOutcome,
+    offsets: &[usize],
 ) -> Result<()> {
-    // Where each scene's q, v start in the outcome; then the rows on all cores, in order.
-    let mut offsets = Vec::with_capacity(scenes.len());
-    let mut offset = 0;
-    for scene in scenes {
-        offsets.push(offset);
-        offset += 2 * scene.scene.dof();
-    }
+    // The rows on all cores, in order; `offsets`: where each scene's q, v start in `outcome`.
     let rows: Vec<Vec<f64>> = scenes
         .par_iter()
-        .zip(&offsets)
+        .zip(offsets)
         .enumerate()
         .map(|(k, (scene, &offset))| summary_row(scenario, scene, outcome, k, offset))
         .collect::<Result<_>>()?;

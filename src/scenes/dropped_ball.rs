@@ -12,7 +12,7 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::batch::LinearScene;
 use crate::engine::Scene;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
 use crate::scheme::Stabilization;
 use crate::validate;
@@ -98,15 +98,9 @@ impl Scene for DroppedBall {
     }
 
     fn linear(&self, h: f64, theta: f64, stabilization: Stabilization) -> Result<LinearScene> {
-        validate::scalar("time step h", h, h > 0.0, "must be > 0")?;
-        validate::scalar("θ", theta, (0.0..=1.0).contains(&theta), "must be in [0, 1]")?;
-        if let Stabilization::Projection { .. } = stabilization {
-            return Err(Error::Unsupported {
-                what: "projection onto the constraints".into(),
-                reason: "the batched engines stabilise equalities with Baumgarte's feedback only".into(),
-            });
-        }
-        stabilization.check()?;
+        LinearScene::check_step(h, theta)?;
+        // No equality rows: β only has to be one the batched engines take.
+        LinearScene::feedback_gain(stabilization)?;
         let m = self.mass;
         let w_inv = 1.0 / m;
         let one = |x: f64| DMatrix::from_element(1, 1, x);
