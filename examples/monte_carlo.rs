@@ -42,7 +42,7 @@ fn main() -> ricochet::Result<()> {
     for e in [0.5, 0.6, 0.7, 0.8, 0.9, 0.95] {
         scenario.scene.parameters.insert(
             "restitution".into(),
-            ricochet::ensemble::template::Value::Parameter(ricochet::ensemble::sampling::Parameter::Fixed(e)),
+            ricochet::ensemble::scene_spec::Value::Parameter(ricochet::ensemble::sampling::Parameter::Fixed(e)),
         );
         let run = ensemble::run(
             &scenario,

@@ -11,10 +11,10 @@ use ricochet::batch::gpu::{GpuContext, Precision, run_batch};
 use ricochet::batch::{LinearScene, SceneBatch};
 use ricochet::engine::{CpuEngine, Engine, GpuEngine, Job, Scene};
 use ricochet::ensemble::Scenario;
-use ricochet::ensemble::template::Template;
 use ricochet::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
 use ricochet::numerics::SolverKind;
 use ricochet::reference::{Integrator, Stabilization, TimeStepping};
+use ricochet::scenes::template::Template;
 use ricochet::scenes::{bouncing_ball::BouncingBall, newtons_cradle::NewtonsCradle};
 use ricochet::scheme::moreau_jean::MoreauJeanOSI;
 

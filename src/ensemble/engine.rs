@@ -4,7 +4,7 @@
 #[cfg(feature = "gpu")]
 use super::scenario::PrecisionChoice;
 use super::scenario::Scenario;
-use super::template::SampledScene;
+use super::scene_spec::SampledScene;
 #[cfg(feature = "gpu")]
 use crate::batch::gpu::{GpuContext, Precision};
 #[cfg(feature = "gpu")]

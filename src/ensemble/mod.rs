@@ -38,9 +38,9 @@ pub mod output;
 pub mod plots;
 pub mod sampling;
 pub mod scenario;
+pub mod scene_spec;
 pub mod stats;
 pub mod table;
-pub mod template;
 
 use std::ops::Range;
 use std::time::Instant;
@@ -57,7 +57,7 @@ pub use table::Table;
 use crate::batch::BatchOutcome;
 use crate::batch::layout::{HealthCounters, NON_FINITE, NOT_CONVERGED};
 use crate::error::{Error, Result};
-use template::SampledScene;
+use scene_spec::SampledScene;
 
 /// How to run an ensemble.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -27,7 +27,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::sampling::scene_rng;
-use super::template::{SampledScene, SceneSpec};
+use super::scene_spec::{SampledScene, SceneSpec};
 use crate::error::{Error, Result};
 use crate::numerics::SolverKind;
 use crate::scheme::Stabilization;

@@ -21,6 +21,7 @@ use nalgebra::{DMatrix, DVector};
 use crate::error::Result;
 use crate::model::{EqualityConditionNSL, LagrangianLinearTIDS, Nsds, PfaffianR};
 use crate::reference::{Integrator, TimeStepping};
+use crate::scenes::parameters::Parameters;
 use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// Parameters of the sleigh (defaults: m = 1 kg, I = 0.1 kg m², a = 0.5 m, u₀ = 0, ω₀ = 2 rad/s,
@@ -61,6 +62,21 @@ impl Default for ChaplyginSleigh {
 }
 
 impl ChaplyginSleigh {
+    /// The sleigh of the `chaplygin_sleigh` template: `mass`, `inertia`, `arm`, `speed`,
+    /// `angular_velocity`, `heading` from `p` (in this order), defaults as above.
+    pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
+        let d = Self::default();
+        Ok(Self {
+            mass: p.scalar("mass", d.mass)?,
+            inertia: p.scalar("inertia", d.inertia)?,
+            arm: p.scalar("arm", d.arm)?,
+            speed: p.scalar("speed", d.speed)?,
+            angular_velocity: p.scalar("angular_velocity", d.angular_velocity)?,
+            heading: p.scalar("heading", d.heading)?,
+            ..d
+        })
+    }
+
     /// The scene: system `sleigh`, interaction `blade`.
     pub fn nsds(&self) -> Result<Nsds> {
         let (sin, cos) = self.heading.sin_cos();

@@ -10,6 +10,7 @@ use nalgebra::{DMatrix, DVector};
 use crate::error::Result;
 use crate::model::{DsId, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
 use crate::reference::{Integrator, TimeStepping, Trajectory};
+use crate::scenes::parameters::Parameters;
 use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// Parameters of the column (defaults: Siconos's ColumnOfBeadsTS).
@@ -62,6 +63,48 @@ pub struct ColumnSimulation {
 }
 
 impl ColumnOfBeads {
+    /// The column of the `column_of_beads` template: `beads` (default 4), `radius`, `mass`,
+    /// `gravity`, `height`, `spacing`, `restitution` from `p` (in this order), the other
+    /// defaults as above.
+    pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
+        let d = Self::default();
+        Ok(Self {
+            beads: p.count("beads", 4)?,
+            radius: p.scalar("radius", d.radius)?,
+            mass: p.scalar("mass", d.mass)?,
+            gravity: p.scalar("gravity", d.gravity)?,
+            height: p.scalar("height", d.height)?,
+            spacing: p.scalar("spacing", d.spacing)?,
+            restitution: p.scalar("restitution", d.restitution)?,
+            ..d
+        })
+    }
+
+    /// The column on a line, as the batched engines run it: bead i is one dof z_i
+    /// (M = m, F_ext = −m g, z_i(0) = height + i·spacing, at rest), and every contact is
+    /// linked from the start (`floor`: y = z₀ − R; `beads i-1-i`: y = z_i − z_{i−1} − 2R; all
+    /// `NewtonImpactNSL(e)`), so no alert distance is needed.
+    pub fn line_nsds(&self) -> Result<Nsds> {
+        let (n, r, m, g) = (self.beads, self.radius, self.mass, self.gravity);
+        let one = |x: f64| DVector::from_element(1, x);
+        let mut nsds = Nsds::new();
+        let mut beads = Vec::with_capacity(n);
+        for i in 0..n {
+            let z = self.height + self.spacing * i as f64;
+            let bead =
+                LagrangianLinearTIDS::new(one(z), one(0.0), DMatrix::from_element(1, 1, m))?.with_fext(one(-m * g))?;
+            beads.push(nsds.add(&format!("bead {i}"), bead));
+        }
+        let law = NewtonImpactNSL::new(self.restitution)?;
+        let floor = LagrangianLinearTIR::with_offset(DMatrix::from_element(1, 1, 1.0), one(-r))?;
+        nsds.link("floor", law, floor, &[beads[0]])?;
+        for i in 1..n {
+            let pair = LagrangianLinearTIR::with_offset(DMatrix::from_row_slice(1, 2, &[-1.0, 1.0]), one(-2.0 * r))?;
+            nsds.link(&format!("beads {}-{i}", i - 1), law, pair, &[beads[i - 1], beads[i]])?;
+        }
+        Ok(nsds)
+    }
+
     /// The scene with its beads and no contact linked yet.
     pub fn simulation(&self) -> Result<ColumnSimulation> {
         let (m, r) = (self.mass, self.radius);

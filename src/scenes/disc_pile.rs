@@ -10,6 +10,7 @@ use nalgebra::{DMatrix, DVector};
 use crate::error::{Error, Result};
 use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds, SphereSphereR};
 use crate::reference::{Integrator, TimeStepping};
+use crate::scenes::parameters::Parameters;
 use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// A pile of discs in a box.
@@ -34,6 +35,24 @@ pub struct DiscPile {
 }
 
 impl DiscPile {
+    /// The pile of the `disc_pile` template: `discs` (4) and `stagger` (0.05) give the
+    /// [`column`](Self::column), then `radius`, `mass`, `width`, `gravity`, `restitution` and an
+    /// extra sideways shift `x0`, `x1`, … of each disc (0) from `p`, in this order.
+    pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
+        let count = p.count("discs", 4)?;
+        let stagger = p.scalar("stagger", 0.05)?;
+        let mut pile = Self::column(count, stagger);
+        pile.radius = p.scalar("radius", pile.radius)?;
+        pile.mass = p.scalar("mass", pile.mass)?;
+        pile.width = p.scalar("width", pile.width)?;
+        pile.gravity = p.scalar("gravity", pile.gravity)?;
+        pile.restitution = p.scalar("restitution", pile.restitution)?;
+        for (i, centre) in pile.centres.iter_mut().enumerate() {
+            centre[0] += p.scalar(&format!("x{i}"), 0.0)?;
+        }
+        Ok(pile)
+    }
+
     /// `count` discs of radius 0.1 m and mass 1 kg at rest in a column above the middle of a
     /// 1 m box, each shifted sideways by ±`stagger` (alternately), e = 0.5, h = 10⁻³ s.
     pub fn column(count: usize, stagger: f64) -> Self {

@@ -14,6 +14,7 @@ use crate::batch::LinearScene;
 use crate::engine::Scene;
 use crate::error::Result;
 use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
+use crate::scenes::parameters::Parameters;
 use crate::scheme::Stabilization;
 use crate::validate;
 
@@ -34,7 +35,35 @@ pub struct DroppedBall {
     pub gravity: f64,
 }
 
+impl Default for DroppedBall {
+    /// m = 1 kg, R = 0.1 m, z₀ = 1 m, ż₀ = 0, e = 0.9, g = 9.81 m/s².
+    fn default() -> Self {
+        Self {
+            mass: 1.0,
+            radius: 0.1,
+            height: 1.0,
+            velocity: 0.0,
+            restitution: 0.9,
+            gravity: 9.81,
+        }
+    }
+}
+
 impl DroppedBall {
+    /// The ball of the `bouncing_ball` template: `mass`, `radius`, `height`, `velocity`,
+    /// `restitution`, `gravity` from `p` (in this order), defaults as [`Default`].
+    pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
+        let d = Self::default();
+        let (m, r, z0, v0) = (
+            p.scalar("mass", d.mass)?,
+            p.scalar("radius", d.radius)?,
+            p.scalar("height", d.height)?,
+            p.scalar("velocity", d.velocity)?,
+        );
+        let (e, g) = (p.scalar("restitution", d.restitution)?, p.scalar("gravity", d.gravity)?);
+        Self::new(m, r, z0, v0, e, g)
+    }
+
     /// The ball, checked as building its [`Nsds`] would check it (the same errors).
     pub fn new(mass: f64, radius: f64, height: f64, velocity: f64, restitution: f64, gravity: f64) -> Result<Self> {
         let ball = Self {

@@ -13,6 +13,7 @@ use nalgebra::{DMatrix, DVector};
 use crate::error::Result;
 use crate::model::{Harmonic, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
 use crate::reference::{Integrator, TimeStepping};
+use crate::scenes::parameters::Parameters;
 use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// Parameters of the impact oscillator (defaults: m = 1, k = 1, c = 0, A = 1, ω = 0.8, φ = 0,
@@ -62,6 +63,26 @@ impl Default for ImpactOscillator {
 }
 
 impl ImpactOscillator {
+    /// The oscillator of the `impact_oscillator` template: `mass`, `stiffness`, `damping`,
+    /// `amplitude`, `frequency`, `phase`, `gap`, `restitution`, `position`, `velocity` from `p`
+    /// (in this order), defaults as above.
+    pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
+        let d = Self::default();
+        Ok(Self {
+            mass: p.scalar("mass", d.mass)?,
+            stiffness: p.scalar("stiffness", d.stiffness)?,
+            damping: p.scalar("damping", d.damping)?,
+            amplitude: p.scalar("amplitude", d.amplitude)?,
+            frequency: p.scalar("frequency", d.frequency)?,
+            phase: p.scalar("phase", d.phase)?,
+            gap: p.scalar("gap", d.gap)?,
+            restitution: p.scalar("restitution", d.restitution)?,
+            position: p.scalar("position", d.position)?,
+            velocity: p.scalar("velocity", d.velocity)?,
+            ..d
+        })
+    }
+
     /// The scene: system `mass`, interaction `stop`.
     pub fn nsds(&self) -> Result<Nsds> {
         let one = |x: f64| DMatrix::from_element(1, 1, x);

@@ -10,6 +10,7 @@ use nalgebra::{DMatrix, DVector};
 use crate::error::Result;
 use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
 use crate::reference::{Integrator, TimeStepping};
+use crate::scenes::parameters::Parameters;
 use crate::scheme::moreau_jean::{Activation, MoreauJeanOSI};
 
 /// Parameters of the bar (defaults: Siconos's `UserDefinedParameter-ref.hpp`).
@@ -62,6 +63,24 @@ impl Default for ImpactingBar {
 }
 
 impl ImpactingBar {
+    /// The bar of the `impacting_bar` template: `nodes` (default 20, a lighter bar than
+    /// Siconos's 100 for ensembles), `young`, `section`, `length`, `density`, `position`,
+    /// `velocity`, `restitution` from `p` (in this order), the other defaults as above.
+    pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
+        let d = Self::default();
+        Ok(Self {
+            nodes: p.count("nodes", 20)?,
+            young: p.scalar("young", d.young)?,
+            section: p.scalar("section", d.section)?,
+            length: p.scalar("length", d.length)?,
+            density: p.scalar("density", d.density)?,
+            position: p.scalar("position", d.position)?,
+            velocity: p.scalar("velocity", d.velocity)?,
+            restitution: p.scalar("restitution", d.restitution)?,
+            ..d
+        })
+    }
+
     /// Consistent mass and stiffness matrices (M, K).
     pub fn matrices(&self) -> (DMatrix<f64>, DMatrix<f64>) {
         let n = self.nodes;

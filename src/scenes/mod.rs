@@ -1,5 +1,6 @@
-//! Named scenes shared by the examples, tests, benches and (later) the command line, so they
-//! all simulate the same systems. Defaults are the parameters of Siconos's tutorials.
+//! Named scenes shared by the examples, tests, benches and the command line (through the
+//! [`template`] registry), so they all simulate the same systems. Defaults are the parameters
+//! of Siconos's tutorials.
 
 pub mod bouncing_ball;
 pub mod chaplygin_sleigh;
@@ -8,8 +9,12 @@ pub mod column_of_beads;
 pub mod diode_bridge;
 pub mod disc_pile;
 pub mod dropped_ball;
+pub mod dumbbell;
 pub mod impact_oscillator;
 pub mod impacting_bar;
+pub mod linear;
 pub mod newtons_cradle;
+pub mod parameters;
 pub mod pendulum;
 pub mod slider_crank;
+pub mod template;

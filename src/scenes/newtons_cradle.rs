@@ -11,6 +11,7 @@ use nalgebra::{DMatrix, DVector};
 use crate::error::Result;
 use crate::model::{DsId, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
 use crate::reference::{Integrator, TimeStepping};
+use crate::scenes::parameters::Parameters;
 use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// Parameters of the cradle.
@@ -50,6 +51,22 @@ impl Default for NewtonsCradle {
 }
 
 impl NewtonsCradle {
+    /// The cradle of the `newtons_cradle` template: `balls`, `radius`, `mass`, `gap`,
+    /// `approach`, `velocity`, `restitution` from `p` (in this order), defaults as above.
+    pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
+        let d = Self::default();
+        Ok(Self {
+            balls: p.count("balls", d.balls)?,
+            radius: p.scalar("radius", d.radius)?,
+            mass: p.scalar("mass", d.mass)?,
+            gap: p.scalar("gap", d.gap)?,
+            approach: p.scalar("approach", d.approach)?,
+            velocity: p.scalar("velocity", d.velocity)?,
+            restitution: p.scalar("restitution", d.restitution)?,
+            ..d
+        })
+    }
+
     /// The scene and the ball handles, ball 0 first.
     pub fn nsds(&self) -> Result<(Nsds, Vec<DsId>)> {
         let mut nsds = Nsds::new();

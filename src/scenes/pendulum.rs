@@ -16,6 +16,7 @@ use crate::model::{
     NewtonImpactNSL, Nsds,
 };
 use crate::reference::{Integrator, Stabilization, TimeStepping};
+use crate::scenes::parameters::Parameters;
 use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// A vertical wall x = `position` that the mass stays to the right of.
@@ -71,6 +72,30 @@ impl Default for Pendulum {
 pub const ROD: InteractionId = InteractionId(0);
 
 impl Pendulum {
+    /// The pendulum of the `pendulum` template, or with `wall` that of
+    /// `pendulum_hitting_wall` (the wall at x = 0): `length`, `mass`, `gravity`, `angle`,
+    /// `angular_velocity` and with a wall `restitution` (default 0.8) from `p`, in this order.
+    pub fn from_parameters(p: &mut dyn Parameters, wall: bool) -> Result<Self> {
+        let d = Self::default();
+        let pendulum = Self {
+            length: p.scalar("length", d.length)?,
+            mass: p.scalar("mass", d.mass)?,
+            gravity: p.scalar("gravity", d.gravity)?,
+            angle: p.scalar("angle", d.angle)?,
+            angular_velocity: p.scalar("angular_velocity", d.angular_velocity)?,
+            ..d
+        };
+        let wall = if wall {
+            Some(Wall {
+                position: 0.0,
+                restitution: p.scalar("restitution", 0.8)?,
+            })
+        } else {
+            None
+        };
+        Ok(Self { wall, ..pendulum })
+    }
+
     /// The pendulum hitting a wall at x = 0 (the bottom of the swing) with restitution `e`.
     pub fn hitting_wall(e: f64) -> Self {
         Self {

@@ -20,6 +20,7 @@ use crate::model::{
     CoordinateVectorConstraint, EqualityConditionNSL, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds,
 };
 use crate::reference::{Integrator, Stabilization, TimeStepping};
+use crate::scenes::parameters::Parameters;
 use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// Parameters of the slider–crank (defaults: r = 0.1 m, l = 0.3 m, m_A = m_B = 1 kg, crank at
@@ -70,6 +71,24 @@ impl Default for SliderCrank {
 }
 
 impl SliderCrank {
+    /// The mechanism of the `slider_crank` template: `crank`, `rod`, `pin_mass`,
+    /// `slider_mass`, `angle`, `angular_velocity`, `stop`, `restitution` from `p` (in this
+    /// order), defaults as above.
+    pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
+        let d = Self::default();
+        Ok(Self {
+            crank: p.scalar("crank", d.crank)?,
+            rod: p.scalar("rod", d.rod)?,
+            pin_mass: p.scalar("pin_mass", d.pin_mass)?,
+            slider_mass: p.scalar("slider_mass", d.slider_mass)?,
+            angle: p.scalar("angle", d.angle)?,
+            angular_velocity: p.scalar("angular_velocity", d.angular_velocity)?,
+            stop: p.scalar("stop", d.stop)?,
+            restitution: p.scalar("restitution", d.restitution)?,
+            ..d
+        })
+    }
+
     /// (q_A, v_A, q_B, v_B) on the constraints for the crank angle φ and rate ω.
     pub fn configuration(&self, phi: f64, omega: f64) -> [DVector<f64>; 4] {
         let (r, l) = (self.crank, self.rod);

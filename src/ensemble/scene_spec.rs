@@ -1,0 +1,198 @@
+//! A scenario's `[scene]` table: a [`Template`] of the scene registry and its parameters,
+//! each fixed or drawn from the scene's random stream (see [`super::sampling`]). The template
+//! asks for its parameters in a fixed order, so a scene's values depend on the seed and its
+//! index only.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use nalgebra::DMatrix;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use super::sampling::Parameter;
+use crate::engine::Scene;
+use crate::error::{Error, Result};
+use crate::scenes::parameters::Parameters;
+use crate::scenes::template::Template;
+
+/// A scenario value: a parameter, a vector of parameters, or a matrix of numbers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Value {
+    /// A number or a distribution.
+    Parameter(Parameter),
+    /// Entries each fixed or drawn.
+    Vector(Vec<Parameter>),
+    /// Rows of numbers.
+    Matrix(Vec<Vec<f64>>),
+}
+
+/// The `[scene]` table: a template and its parameters.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SceneSpec {
+    /// Which template.
+    pub template: Template,
+    /// Its parameters (the others take their defaults).
+    #[serde(flatten)]
+    pub parameters: BTreeMap<String, Value>,
+}
+
+/// One scene drawn from a scenario.
+pub struct SampledScene {
+    /// Its index in the ensemble.
+    pub index: usize,
+    /// The values of the drawn parameters, in [`SceneSpec::drawn_names`] order.
+    pub drawn: Vec<f64>,
+    /// The scene.
+    pub scene: Box<dyn Scene>,
+}
+
+impl SceneSpec {
+    /// The scene built from the random stream `rng` (scene `index`).
+    pub fn sample(&self, index: usize, rng: ChaCha8Rng) -> Result<SampledScene> {
+        let mut draw = Draw::new(self, rng);
+        let scene = self.template.scene(&mut draw)?;
+        Ok(SampledScene {
+            index,
+            drawn: draw.drawn,
+            scene,
+        })
+    }
+
+    /// Checks the parameters (names, distributions, sizes) by building one scene, and returns
+    /// the names of the drawn ones (the columns they get in summaries).
+    pub fn drawn_names(&self, rng: ChaCha8Rng) -> Result<Vec<String>> {
+        let mut draw = Draw::new(self, rng);
+        self.template.scene(&mut draw)?;
+        let used: BTreeSet<&str> = draw.used.iter().map(String::as_str).collect();
+        if let Some(unknown) = self.parameters.keys().find(|k| !used.contains(k.as_str())) {
+            return Err(Error::Scenario {
+                what: format!("parameter `{unknown}`"),
+                reason: format!(
+                    "not a parameter of template {:?} (it takes: {})",
+                    self.template,
+                    draw.used.join(", ")
+                ),
+            });
+        }
+        Ok(draw.names)
+    }
+}
+
+/// Hands out the parameters of one scene, drawing the random ones from its stream.
+struct Draw<'a> {
+    spec: &'a SceneSpec,
+    rng: ChaCha8Rng,
+    /// Values of the drawn parameters, and their names.
+    drawn: Vec<f64>,
+    names: Vec<String>,
+    /// Every parameter the template asked for.
+    used: Vec<String>,
+}
+
+impl<'a> Draw<'a> {
+    fn new(spec: &'a SceneSpec, rng: ChaCha8Rng) -> Self {
+        Self {
+            spec,
+            rng,
+            drawn: Vec::new(),
+            names: Vec::new(),
+            used: Vec::new(),
+        }
+    }
+
+    fn wrong(name: &str, reason: &str) -> Error {
+        Error::Scenario {
+            what: format!("parameter `{name}`"),
+            reason: reason.into(),
+        }
+    }
+
+    fn draw(&mut self, name: String, p: &Parameter) -> Result<f64> {
+        p.validate(&name)?;
+        let x = p.sample(&mut self.rng);
+        if p.is_drawn() {
+            self.drawn.push(x);
+            self.names.push(name);
+        }
+        Ok(x)
+    }
+}
+
+impl Parameters for Draw<'_> {
+    fn scalar(&mut self, name: &str, default: f64) -> Result<f64> {
+        self.used.push(name.into());
+        match self.spec.parameters.get(name) {
+            None => Ok(default),
+            Some(Value::Parameter(p)) => self.draw(name.into(), p),
+            Some(_) => Err(Self::wrong(name, "must be a number or a distribution")),
+        }
+    }
+
+    /// A size (number of balls, nodes): a fixed integer ≥ 1.
+    fn count(&mut self, name: &str, default: usize) -> Result<usize> {
+        self.used.push(name.into());
+        match self.spec.parameters.get(name) {
+            None => Ok(default),
+            Some(Value::Parameter(Parameter::Fixed(x))) if *x >= 1.0 && x.fract() == 0.0 && *x <= 1e6 => {
+                Ok(*x as usize)
+            }
+            Some(_) => Err(Self::wrong(
+                name,
+                "must be a fixed whole number ≥ 1 (scene sizes are not drawn)",
+            )),
+        }
+    }
+
+    fn vector(&mut self, name: &str, len: usize, default: f64) -> Result<Vec<f64>> {
+        self.used.push(name.into());
+        let entries = match self.spec.parameters.get(name) {
+            None => return Ok(vec![default; len]),
+            Some(Value::Vector(entries)) => entries,
+            Some(Value::Parameter(Parameter::Fixed(x))) if len == 1 => &vec![Parameter::Fixed(*x)],
+            Some(_) => return Err(Self::wrong(name, "must be an array of numbers or distributions")),
+        };
+        if entries.len() != len {
+            return Err(Error::Dimension {
+                what: format!("scenario: `{name}`"),
+                expected: len.to_string(),
+                got: entries.len().to_string(),
+            });
+        }
+        entries
+            .clone()
+            .iter()
+            .enumerate()
+            .map(|(i, p)| self.draw(format!("{name}[{i}]"), p))
+            .collect()
+    }
+
+    fn matrix(&mut self, name: &str, default: Option<&DMatrix<f64>>) -> Result<DMatrix<f64>> {
+        self.used.push(name.into());
+        let rows = match (self.spec.parameters.get(name), default) {
+            (None, Some(d)) => return Ok(d.clone()),
+            (None, None) => return Err(Self::wrong(name, "is required by template linear")),
+            (Some(Value::Matrix(rows)), _) => rows,
+            (Some(_), _) => {
+                return Err(Self::wrong(
+                    name,
+                    "must be an array of rows of numbers, e.g. [[1.0, 0.0]]",
+                ));
+            }
+        };
+        let cols = rows.first().map_or(0, Vec::len);
+        if rows.is_empty() || cols == 0 || rows.iter().any(|r| r.len() != cols) {
+            return Err(Self::wrong(name, "must have at least one row, all of the same length"));
+        }
+        if let Some(d) = default
+            && (rows.len(), cols) != d.shape()
+        {
+            return Err(Error::Dimension {
+                what: format!("scenario: `{name}`"),
+                expected: format!("{}x{}", d.nrows(), d.ncols()),
+                got: format!("{}x{cols}", rows.len()),
+            });
+        }
+        Ok(DMatrix::from_fn(rows.len(), cols, |i, j| rows[i][j]))
+    }
+}

@@ -1,0 +1,96 @@
+//! The registry of named scenes: a scenario's `template = "…"` names one, and its parameters
+//! (see [`Parameters`]) build it. Every template is a scene of this folder, so the command
+//! line, the examples, the tests and the benches simulate the same systems.
+
+use serde::{Deserialize, Serialize};
+
+use super::chaplygin_sleigh::ChaplyginSleigh;
+use super::column_of_beads::ColumnOfBeads;
+use super::disc_pile::DiscPile;
+use super::dropped_ball::DroppedBall;
+use super::dumbbell::Dumbbell;
+use super::impact_oscillator::ImpactOscillator;
+use super::impacting_bar::ImpactingBar;
+use super::linear::LinearSystem;
+use super::newtons_cradle::NewtonsCradle;
+use super::parameters::Parameters;
+use super::pendulum::Pendulum;
+use super::slider_crank::SliderCrank;
+use crate::engine::Scene;
+use crate::error::Result;
+
+/// The scene templates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Template {
+    /// A ball dropped on the floor ([`DroppedBall`], in closed form): one dof z (centre height), M = m, F_ext = −m g,
+    /// y = z − R, Newton impact e. Parameters: `mass` 1, `radius` 0.1, `height` 1 (z₀),
+    /// `velocity` 0 (ż₀), `restitution` 0.9, `gravity` 9.81.
+    BouncingBall,
+    /// Newton's cradle on a line ([`NewtonsCradle`]). Parameters: `balls` 5, `radius` 0.02,
+    /// `mass` 0.1, `gap` 1e-3, `approach` 0.01, `velocity` 1, `restitution` 1.
+    NewtonsCradle,
+    /// A vertical column of beads falling on the floor ([`ColumnOfBeads::line_nsds`]: one dof
+    /// per bead, every contact linked). Parameters: `beads` 4, `radius` 0.1, `mass` 1,
+    /// `gravity` 9.81, `height` 1 (centre of bead 0), `spacing` 0.25, `restitution` 0.9.
+    ColumnOfBeads,
+    /// Siconos's impacting elastic bar ([`ImpactingBar`]). Parameters: `nodes` 20, `young`
+    /// 210e9, `section` 3.14e-4, `length` 1, `density` 7800, `position` 5e-5, `velocity` −0.1,
+    /// `restitution` 0.
+    ImpactingBar,
+    /// The impact oscillator ([`ImpactOscillator`]: a mass–spring–damper under harmonic
+    /// forcing A cos(ω t + φ) hitting a stop at x = g). Parameters: `mass` 1, `stiffness` 1,
+    /// `damping` 0, `amplitude` 1, `frequency` 0.8 (ω), `phase` 0, `gap` 1, `restitution`
+    /// 0.8, `position` 0, `velocity` 0.
+    ImpactOscillator,
+    /// Discs dropped into a box ([`DiscPile`]: sphere–plane walls, sphere–sphere pairs, 2-D).
+    /// Parameters: `discs` 4, `radius` 0.1, `mass` 1, `width` 1, `gravity` 9.81, `restitution`
+    /// 0.5, `stagger` 0.05 (alternate sideways shift of the column), `x0`, `x1`, … (extra
+    /// sideways shift of disc i, 0).
+    DiscPile,
+    /// Two balls joined by a rigid rod, falling on the floor ([`Dumbbell`]): dofs z₀, z₁, the equality
+    /// z₁ − z₀ = `length` (a linear coordinate-vector constraint) and a Newton contact of the
+    /// lower ball. It bounces as one ball of mass m₀ + m₁. Parameters: `mass0` 1, `mass1` 1,
+    /// `radius` 0.1, `height` 1 (z₀), `length` 0.5, `restitution` 0.9, `gravity` 9.81.
+    Dumbbell,
+    /// The pendulum ([`Pendulum`]: a point mass on a rod x² + y² = L², a quadratic
+    /// coordinate-vector constraint; every backend). Parameters: `length` 1, `mass` 1,
+    /// `gravity` 9.81, `angle` π/2 (from the downward vertical), `angular_velocity` 0.
+    Pendulum,
+    /// The pendulum hitting a wall at the bottom of its swing. Parameters: those of
+    /// `pendulum` and `restitution` 0.8.
+    PendulumHittingWall,
+    /// The slider–crank with a stop ([`SliderCrank`]; reference backend). Parameters: `crank`
+    /// 0.1, `rod` 0.3, `pin_mass` 1, `slider_mass` 1, `angle` π/2, `angular_velocity` −10,
+    /// `stop` 0.38, `restitution` 0.8.
+    SliderCrank,
+    /// The Chaplygin sleigh ([`ChaplyginSleigh`], non-holonomic; reference backend).
+    /// Parameters: `mass` 1, `inertia` 0.1, `arm` 0.5, `speed` 0, `angular_velocity` 2,
+    /// `heading` 0.
+    ChaplyginSleigh,
+    /// A linear system written out ([`LinearSystem`]): `mass`, `stiffness`, `damping` (n × n matrices; K, C default 0), `fext`,
+    /// `q0`, `v0` (n-vectors of parameters), `h` (m × n: contact rows y = H q + b), `b`, `e`
+    /// (m-vectors of parameters).
+    Linear,
+}
+
+impl Template {
+    /// The scene of this template with its parameters from `p` (asked for in a fixed order):
+    /// the bouncing ball in closed form, the others as their `Nsds`.
+    pub fn scene(self, p: &mut dyn Parameters) -> Result<Box<dyn Scene>> {
+        Ok(match self {
+            Self::BouncingBall => Box::new(DroppedBall::from_parameters(p)?),
+            Self::NewtonsCradle => Box::new(NewtonsCradle::from_parameters(p)?.nsds()?.0),
+            Self::ColumnOfBeads => Box::new(ColumnOfBeads::from_parameters(p)?.line_nsds()?),
+            Self::ImpactingBar => Box::new(ImpactingBar::from_parameters(p)?.nsds()?),
+            Self::ImpactOscillator => Box::new(ImpactOscillator::from_parameters(p)?.nsds()?),
+            Self::DiscPile => Box::new(DiscPile::from_parameters(p)?.nsds()?),
+            Self::Dumbbell => Box::new(Dumbbell::from_parameters(p)?.nsds()?),
+            Self::Pendulum => Box::new(Pendulum::from_parameters(p, false)?.nsds()?),
+            Self::PendulumHittingWall => Box::new(Pendulum::from_parameters(p, true)?.nsds()?),
+            Self::SliderCrank => Box::new(SliderCrank::from_parameters(p)?.nsds()?),
+            Self::ChaplyginSleigh => Box::new(ChaplyginSleigh::from_parameters(p)?.nsds()?),
+            Self::Linear => Box::new(LinearSystem::from_parameters(p)?.nsds()?),
+        })
+    }
+}
