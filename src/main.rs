@@ -45,9 +45,10 @@ enum Command {
         /// Runs shard i of n (scenes ⌊N i/n⌋ .. ⌊N (i+1)/n⌋); merge the directories afterwards.
         #[arg(long, default_value = "0/1")]
         shard: Shard,
-        /// Scenes per chunk (bounds host memory).
-        #[arg(long, default_value_t = 1 << 16)]
-        chunk: usize,
+        /// Scenes per chunk (bounds host memory; results do not depend on it). Default: what
+        /// the engine needs in flight (2^16 on CPUs, up to 2^20 on a GPU).
+        #[arg(long)]
+        chunk: Option<usize>,
         /// Output directory.
         #[arg(long, default_value = "results")]
         out: PathBuf,
@@ -278,7 +279,7 @@ fn verify(mut scenario: Scenario, scenes: usize) -> ricochet::Result<ExitCode> {
             Err(e) => return Err(e),
         };
         let double = engine.double();
-        let run = ensemble::run_on(engine.as_ref(), &scenario, 0..scenario.scenes, 1 << 16, &mut |_| {})?;
+        let run = ensemble::run_on(engine.as_ref(), &scenario, 0..scenario.scenes, None, &mut |_| {})?;
         // f64 engines agree with the reference to rounding; f32 to its rounding over the run.
         Ok(Some((run.engine, run.summary, if double { 1e-9 } else { 1e-3 })))
     };
@@ -323,14 +324,14 @@ fn bench(mut scenario: Scenario, sizes: &[usize], reference_up_to: usize) -> ric
             let mut small = scenario.clone();
             small.scenes = 64;
             small.time.final_time = small.time.step;
-            ensemble::run_on(engine.as_ref(), &small, 0..64, 1 << 16, &mut |_| {})?.seconds
+            ensemble::run_on(engine.as_ref(), &small, 0..64, None, &mut |_| {})?.seconds
         };
         for &n in sizes {
             if backend == Backend::Reference && n > reference_up_to {
                 continue;
             }
             scenario.scenes = n;
-            let run = ensemble::run_on(engine.as_ref(), &scenario, 0..n, 1 << 16, &mut |_| {})?;
+            let run = ensemble::run_on(engine.as_ref(), &scenario, 0..n, None, &mut |_| {})?;
             let rate = run.scene_steps as f64 / run.seconds;
             println!(
                 "{}",

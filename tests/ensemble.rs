@@ -69,7 +69,11 @@ fn shipped(file: &str) -> Scenario {
 }
 
 fn run(scenario: &Scenario, backend: Backend, chunk: usize, shard: Shard) -> ensemble::EnsembleRun {
-    let options = RunOptions { backend, chunk, shard };
+    let options = RunOptions {
+        backend,
+        chunk: Some(chunk),
+        shard,
+    };
     ensemble::run(scenario, &options, &mut |_| {}).unwrap()
 }
 

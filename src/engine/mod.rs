@@ -151,4 +151,15 @@ pub trait Engine {
 
     /// Runs `job`: the final q, v of every scene (batch layout) and each scene's health.
     fn run(&self, job: &Job<'_>) -> Result<BatchOutcome>;
+
+    /// How many scenes like those of `example` (a job of one scene) to hand it per run to
+    /// keep it busy: by default [`SCENES_IN_FLIGHT`], which all cores step at full speed while
+    /// the host memory of a chunk stays small.
+    fn scenes_in_flight(&self, example: &Job<'_>) -> Result<usize> {
+        example.check()?;
+        Ok(SCENES_IN_FLIGHT)
+    }
 }
+
+/// The scenes per run of the CPU engines and of a GPU on a CPU adapter: 2¹⁶.
+pub const SCENES_IN_FLIGHT: usize = 1 << 16;

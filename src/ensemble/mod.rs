@@ -64,8 +64,10 @@ use scene_spec::SampledScene;
 pub struct RunOptions {
     /// Where.
     pub backend: Backend,
-    /// Scenes built, stepped and summarised at a time (bounds host memory). Default 65 536.
-    pub chunk: usize,
+    /// Scenes built, stepped and summarised at a time; `None`: what the engine needs to be
+    /// busy ([`Engine::scenes_in_flight`]: 2¹⁶ on CPUs, up to 2²⁰ on a GPU). Results do not
+    /// depend on it.
+    pub chunk: Option<usize>,
     /// The slice of the scenes to run.
     pub shard: Shard,
 }
@@ -74,7 +76,7 @@ impl Default for RunOptions {
     fn default() -> Self {
         Self {
             backend: Backend::Auto,
-            chunk: 1 << 16,
+            chunk: None,
             shard: Shard { index: 0, count: 1 },
         }
     }
@@ -146,12 +148,13 @@ pub fn run(scenario: &Scenario, options: &RunOptions, progress: &mut dyn FnMut(u
     Ok(run)
 }
 
-/// Runs `scenes` on an opened engine.
+/// Runs `scenes` on an opened engine, `chunk` scenes at a time (`None`: as many as the engine
+/// needs in flight).
 pub fn run_on(
     engine: &dyn Engine,
     scenario: &Scenario,
     scenes: Range<usize>,
-    chunk: usize,
+    chunk: Option<usize>,
     progress: &mut dyn FnMut(usize),
 ) -> Result<EnsembleRun> {
     let start = Instant::now();
@@ -159,11 +162,19 @@ pub fn run_on(
         what: "time".into(),
         reason: "more than 2³² steps".into(),
     })?;
+    let chunk = match chunk {
+        Some(chunk) => chunk.max(1),
+        None if scenes.is_empty() => 1,
+        None => {
+            let example = [scenario.sample(scenes.start)?];
+            engine.scenes_in_flight(&engine::job(scenario, &example, None, steps))?
+        }
+    };
     let mut summary = Table::new(summary_columns(scenario)?);
     let mut done = 0;
     let mut device_seconds = Some(0.0);
-    for first in scenes.clone().step_by(chunk.max(1)) {
-        let last = (first + chunk.max(1)).min(scenes.end);
+    for first in scenes.clone().step_by(chunk) {
+        let last = (first + chunk).min(scenes.end);
         let sampled: Vec<SampledScene> = (first..last)
             .into_par_iter()
             .map(|s| scenario.sample(s))
