@@ -3,10 +3,12 @@
 
 use nalgebra::DVector;
 use proptest::prelude::*;
-use ricochet::batch::LinearScene;
+use ricochet::batch::layout::SceneHeader;
+use ricochet::batch::{LinearScene, SceneBatch};
 use ricochet::engine::Scene;
 use ricochet::scenes::dropped_ball::DroppedBall;
-use ricochet::scheme::Stabilization;
+use ricochet::scenes::newtons_cradle::NewtonsCradle;
+use ricochet::scheme::{MoreauJeanOSI, Stabilization};
 
 proptest! {
     #[test]
@@ -39,6 +41,11 @@ proptest! {
         };
         prop_assert_eq!(bits(&closed), bits(&reduced));
         prop_assert_eq!(&closed, &reduced);
+        // Its rows written straight into a batch are those of the reduction.
+        let (mut direct, mut pushed) = (batch(h), batch(h));
+        ball.push_to(&mut direct, Stabilization::None).unwrap();
+        pushed.push(&LinearScene::from_nsds(&nsds, h, pushed.theta, Stabilization::None).unwrap()).unwrap();
+        prop_assert_eq!(batch_bits(&direct), batch_bits(&pushed));
         prop_assert_eq!(ball.initial_state(), Scene::initial_state(&nsds));
         for (q, v) in [(q, v), (height, velocity), (0.0, 0.0), (-0.0, v)] {
             let (q, v) = (DVector::from_element(1, q), DVector::from_element(1, v));
@@ -47,6 +54,42 @@ proptest! {
                 Scene::energy(&nsds, &q, &v).unwrap().to_bits()
             );
         }
+    }
+}
+
+fn batch(h: f64) -> SceneBatch {
+    SceneBatch::new(h, MoreauJeanOSI::default()).unwrap()
+}
+
+/// Headers, state and operators of a batch, as bits.
+fn batch_bits(batch: &SceneBatch) -> (Vec<SceneHeader>, Vec<u64>, Vec<u64>) {
+    let bits = |x: &[f64]| x.iter().map(|x| x.to_bits()).collect();
+    (batch.headers.clone(), bits(&batch.state), bits(&batch.operators))
+}
+
+/// A batch assembled in parts and appended is the batch of the scenes pushed one by one.
+#[test]
+fn appended_parts_are_the_pushed_batch() {
+    let h = 1e-3;
+    let cradle = NewtonsCradle::default().nsds().unwrap().0;
+    let balls: Vec<DroppedBall> = (0..5)
+        .map(|i| DroppedBall::new(1.0 + i as f64, 0.1, 1.0, -0.5, 0.9, 9.81).unwrap())
+        .collect();
+    let scenes: Vec<&dyn Scene> = vec![&balls[0], &cradle, &balls[1], &balls[2], &cradle, &balls[3], &balls[4]];
+    let mut whole = batch(h);
+    for scene in &scenes {
+        scene.push_to(&mut whole, Stabilization::None).unwrap();
+    }
+    for size in [1, 2, 3, 7] {
+        let mut appended = batch(h);
+        for part in scenes.chunks(size) {
+            let mut b = batch(h);
+            for scene in part {
+                scene.push_to(&mut b, Stabilization::None).unwrap();
+            }
+            appended.append(&b).unwrap();
+        }
+        assert_eq!(batch_bits(&appended), batch_bits(&whole), "parts of {size}");
     }
 }
 

@@ -16,6 +16,14 @@ fn row_major(mat: &nalgebra::DMatrix<f64>) -> impl Iterator<Item = f64> + '_ {
     (0..rows).flat_map(move |i| (0..cols).map(move |j| mat[(i, j)]))
 }
 
+/// An offset into the batch's arrays, which the kernels index with u32.
+fn offset(x: usize) -> Result<u32> {
+    u32::try_from(x).map_err(|_| Error::Unsupported {
+        what: "scene batch".into(),
+        reason: "more than 2³² values: split it into several batches".into(),
+    })
+}
+
 /// Scenes flattened for the batched steppers: one header per scene and two flat f64
 /// arrays, `state` and `operators`.
 #[derive(Clone, Debug, PartialEq)]
@@ -63,66 +71,100 @@ impl SceneBatch {
 
     /// Appends a scene (built with this batch's h and θ).
     pub fn push(&mut self, scene: &LinearScene) -> Result<()> {
-        let (n, m) = (scene.ndof(), scene.ncontacts());
-        if self.predicted && scene.has_nonlinear() {
+        let flags = if scene.has_stiffness() { HAS_STIFFNESS } else { 0 }
+            | if scene.has_nonlinear() { HAS_NONLINEAR } else { 0 }
+            | if scene.has_forcing() { HAS_FORCING } else { 0 }
+            | if scene.equality.contains(&true) {
+                HAS_EQUALITY
+            } else {
+                0
+            };
+        let step = scene.omega * self.h;
+        self.push_operators(flags, scene.q0.as_slice(), scene.v0.as_slice(), scene.ncontacts(), |o, ops| {
+            let mut put = |at: usize, values: &mut dyn Iterator<Item = f64>| {
+                for (x, value) in ops[at..].iter_mut().zip(values) {
+                    *x = value;
+                }
+            };
+            put(o.a, &mut row_major(&scene.a));
+            put(o.b, &mut row_major(&scene.b));
+            put(o.c, &mut scene.c.iter().copied());
+            put(o.w_inv_ht, &mut row_major(&scene.winv_ht));
+            put(o.h, &mut row_major(&scene.h));
+            put(o.delassus, &mut row_major(&scene.delassus));
+            put(o.offset, &mut scene.offset.iter().copied());
+            put(o.restitution, &mut scene.restitution.iter().copied());
+            put(
+                o.equality,
+                &mut scene.equality.iter().map(|&eq| if eq { 1.0 } else { 0.0 }),
+            );
+            put(o.feedback, &mut scene.feedback.iter().copied());
+            put(o.c_harmonic, &mut scene.c_harmonic.iter().copied());
+            put(
+                o.frequency,
+                &mut [scene.omega, scene.phase, step.cos(), step.sin()].into_iter(),
+            );
+            put(o.quadratic, &mut row_major(&scene.quadratic));
+            put(o.w_inv, &mut row_major(&scene.w_inv));
+            put(o.spheres, &mut scene.distance.iter().flatten().copied());
+        })
+    }
+
+    /// Appends a scene of initial state (`q0`, `v0`), `m` rows and header `flags` whose
+    /// operators `fill` writes (into zeros, at the [`OperatorOffsets`] of its sizes): how a
+    /// scene known in closed form writes its rows without a [`LinearScene`].
+    pub fn push_operators(
+        &mut self,
+        flags: u32,
+        q0: &[f64],
+        v0: &[f64],
+        m: usize,
+        fill: impl FnOnce(&OperatorOffsets, &mut [f64]),
+    ) -> Result<()> {
+        let n = q0.len();
+        if self.predicted && flags & HAS_NONLINEAR != 0 {
             return Err(Error::Unsupported {
                 what: "scene with nonlinear rows".into(),
                 reason: "the batched engines apply Activation::Predicted to linear rows only (as γ + 1)".into(),
             });
         }
-        let offset = |x: usize| {
-            u32::try_from(x).map_err(|_| Error::Unsupported {
-                what: "scene batch".into(),
-                reason: "more than 2³² values: split it into several batches".into(),
-            })
-        };
+        if v0.len() != n {
+            return Err(Error::Dimension {
+                what: "scene batch: v0".into(),
+                expected: n.to_string(),
+                got: v0.len().to_string(),
+            });
+        }
         self.headers.push(SceneHeader {
             ndof: offset(n)?,
             ncontacts: offset(m)?,
             state_offset: offset(self.state.len())?,
             operator_offset: offset(self.operators.len())?,
-            flags: if scene.has_stiffness() { HAS_STIFFNESS } else { 0 }
-                | if scene.has_nonlinear() { HAS_NONLINEAR } else { 0 }
-                | if scene.has_forcing() { HAS_FORCING } else { 0 }
-                | if scene.equality.contains(&true) {
-                    HAS_EQUALITY
-                } else {
-                    0
-                },
+            flags,
             pad: [0; 3],
         });
-        self.state.extend(scene.q0.iter().chain(scene.v0.iter()));
+        self.state.extend_from_slice(q0);
+        self.state.extend_from_slice(v0);
         let o = OperatorOffsets::new(n, m);
         let start = self.operators.len();
         self.operators.resize(start + o.end, 0.0);
-        let ops = &mut self.operators[start..];
-        let mut put = |at: usize, values: &mut dyn Iterator<Item = f64>| {
-            for (x, value) in ops[at..].iter_mut().zip(values) {
-                *x = value;
-            }
-        };
-        let step = scene.omega * self.h;
-        put(o.a, &mut row_major(&scene.a));
-        put(o.b, &mut row_major(&scene.b));
-        put(o.c, &mut scene.c.iter().copied());
-        put(o.w_inv_ht, &mut row_major(&scene.winv_ht));
-        put(o.h, &mut row_major(&scene.h));
-        put(o.delassus, &mut row_major(&scene.delassus));
-        put(o.offset, &mut scene.offset.iter().copied());
-        put(o.restitution, &mut scene.restitution.iter().copied());
-        put(
-            o.equality,
-            &mut scene.equality.iter().map(|&eq| if eq { 1.0 } else { 0.0 }),
-        );
-        put(o.feedback, &mut scene.feedback.iter().copied());
-        put(o.c_harmonic, &mut scene.c_harmonic.iter().copied());
-        put(
-            o.frequency,
-            &mut [scene.omega, scene.phase, step.cos(), step.sin()].into_iter(),
-        );
-        put(o.quadratic, &mut row_major(&scene.quadratic));
-        put(o.w_inv, &mut row_major(&scene.w_inv));
-        put(o.spheres, &mut scene.distance.iter().flatten().copied());
+        fill(&o, &mut self.operators[start..]);
+        Ok(())
+    }
+
+    /// Appends the scenes of `other` (a batch of the same step), as pushing them one by one
+    /// would.
+    pub fn append(&mut self, other: &SceneBatch) -> Result<()> {
+        let (state, operators) = (offset(self.state.len())?, offset(self.operators.len())?);
+        offset(self.state.len() + other.state.len())?;
+        offset(self.operators.len() + other.operators.len())?;
+        self.headers.extend(other.headers.iter().map(|h| SceneHeader {
+            state_offset: h.state_offset + state,
+            operator_offset: h.operator_offset + operators,
+            ..*h
+        }));
+        self.state.extend_from_slice(&other.state);
+        self.operators.extend_from_slice(&other.operators);
         Ok(())
     }
 

@@ -8,7 +8,8 @@
 //! - `GpuEngine` (with the `gpu` feature): the WGSL kernel, f32 or f64.
 //!
 //! The batched engines (CPU, GPU) reduce each scene to its step's operators
-//! ([`LinearScene`]) and solve with PGS.
+//! ([`LinearScene`](crate::batch::LinearScene), or directly its rows of a
+//! [`SceneBatch`]) and solve with PGS.
 
 pub mod cpu;
 #[cfg(feature = "gpu")]
@@ -19,7 +20,7 @@ mod scene;
 use rayon::prelude::*;
 
 pub use crate::batch::BatchOutcome;
-use crate::batch::{BatchOptions, LinearScene, SceneBatch};
+use crate::batch::{BatchOptions, SceneBatch};
 use crate::error::{Error, Result};
 use crate::numerics::SolverKind;
 use crate::scheme::{MoreauJeanOSI, Stabilization};
@@ -118,17 +119,26 @@ impl Job<'_> {
 
     /// The scenes reduced to their step's operators in one batch (from `start` if given),
     /// after [`Job::check_batched`].
+    /// The scenes are assembled in parts on all cores, then appended in order: the batch is
+    /// the one pushing them one by one gives.
     fn batch(&self) -> Result<SceneBatch> {
         self.check_batched()?;
-        let theta = self.osi.theta;
-        let linear: Vec<LinearScene> = self
+        let empty = SceneBatch::new(self.step, self.osi)?;
+        let part = self.scenes.len().div_ceil(4 * rayon::current_num_threads()).max(1);
+        let parts: Vec<SceneBatch> = self
             .scenes
-            .par_iter()
-            .map(|scene| scene.linear(self.step, theta, self.stabilization))
+            .par_chunks(part)
+            .map(|scenes| {
+                let mut batch = empty.clone();
+                for scene in scenes {
+                    scene.push_to(&mut batch, self.stabilization)?;
+                }
+                Ok(batch)
+            })
             .collect::<Result<_>>()?;
-        let mut batch = SceneBatch::new(self.step, self.osi)?;
-        for scene in &linear {
-            batch.push(scene)?;
+        let mut batch = empty;
+        for part in &parts {
+            batch.append(part)?;
         }
         if let Some((t0, state)) = self.start {
             batch.t0 = t0;

@@ -5,7 +5,7 @@
 
 use nalgebra::DVector;
 
-use crate::batch::LinearScene;
+use crate::batch::{LinearScene, SceneBatch};
 use crate::error::Result;
 use crate::model::Nsds;
 use crate::scheme::Stabilization;
@@ -26,6 +26,13 @@ pub trait Scene: Send + Sync {
 
     /// The operators of its step of size `h` with θ = `theta` (the batched engines).
     fn linear(&self, h: f64, theta: f64, stabilization: Stabilization) -> Result<LinearScene>;
+
+    /// Appends its operators for `batch`'s step to `batch`. By default through
+    /// [`Scene::linear`]; a scene known in closed form writes them directly
+    /// ([`SceneBatch::push_operators`]) with the same bits.
+    fn push_to(&self, batch: &mut SceneBatch, stabilization: Stabilization) -> Result<()> {
+        batch.push(&self.linear(batch.h, batch.theta, stabilization)?)
+    }
 }
 
 impl Scene for Nsds {

@@ -10,7 +10,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use crate::batch::LinearScene;
+use crate::batch::{LinearScene, SceneBatch};
 use crate::engine::Scene;
 use crate::error::Result;
 use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
@@ -127,11 +127,7 @@ impl Scene for DroppedBall {
     }
 
     fn linear(&self, h: f64, theta: f64, stabilization: Stabilization) -> Result<LinearScene> {
-        LinearScene::check_step(h, theta)?;
-        // No equality rows: β only has to be one the batched engines take.
-        LinearScene::feedback_gain(stabilization)?;
-        let m = self.mass;
-        let w_inv = 1.0 / m;
+        let (w_inv, c) = self.operators(h, theta, stabilization)?;
         let one = |x: f64| DMatrix::from_element(1, 1, x);
         let column = |x: f64| DVector::from_element(1, x);
         Ok(LinearScene {
@@ -139,7 +135,7 @@ impl Scene for DroppedBall {
             v0: column(self.velocity),
             a: one(0.0),
             b: one(0.0),
-            c: column(w_inv * (-m * self.gravity) * h),
+            c: column(c),
             c_harmonic: column(0.0),
             omega: 0.0,
             phase: 0.0,
@@ -154,5 +150,32 @@ impl Scene for DroppedBall {
             distance: vec![[0.0; 6]],
             w_inv: one(w_inv),
         })
+    }
+
+    /// The rows of [`Scene::linear`] written straight into the batch (no matrices built).
+    fn push_to(&self, batch: &mut SceneBatch, stabilization: Stabilization) -> Result<()> {
+        let (w_inv, c) = self.operators(batch.h, batch.theta, stabilization)?;
+        batch.push_operators(0, &[self.height], &[self.velocity], 1, |o, ops| {
+            ops[o.c] = c;
+            ops[o.w_inv_ht] = w_inv;
+            ops[o.h] = 1.0;
+            ops[o.delassus] = w_inv;
+            ops[o.offset] = -self.radius;
+            ops[o.restitution] = self.restitution;
+            // ω, φ, cos ωh, sin ωh with ω = 0.
+            ops[o.frequency + 2] = 1.0;
+            ops[o.w_inv] = w_inv;
+        })
+    }
+}
+
+impl DroppedBall {
+    /// W⁻¹ = 1/m and c = W⁻¹ (−m g) h, after the checks of a step's reduction.
+    fn operators(&self, h: f64, theta: f64, stabilization: Stabilization) -> Result<(f64, f64)> {
+        LinearScene::check_step(h, theta)?;
+        // No equality rows: β only has to be one the batched engines take.
+        LinearScene::feedback_gain(stabilization)?;
+        let w_inv = 1.0 / self.mass;
+        Ok((w_inv, w_inv * (-self.mass * self.gravity) * h))
     }
 }
