@@ -1,5 +1,6 @@
-//! Scenes given in closed form are the same bits as the `Nsds` reduction they replace: their
-//! step operators, initial state and energy, over random parameters (proptest).
+//! Scenes given in closed form (the dropped ball, Newton's cradle) are the same bits as the
+//! `Nsds` reduction they replace: their step operators, initial state and energy, over random
+//! parameters (proptest), and they refuse what their `Nsds` refuses with the same errors.
 
 use nalgebra::DVector;
 use proptest::prelude::*;
@@ -28,17 +29,6 @@ proptest! {
         let nsds = ball.nsds().unwrap();
         let closed = ball.linear(h, theta, Stabilization::None).unwrap();
         let reduced = LinearScene::from_nsds(&nsds, h, theta, Stabilization::None).unwrap();
-        let bits = |s: &LinearScene| {
-            [&s.a, &s.b, &s.winv_ht, &s.h, &s.delassus, &s.quadratic, &s.w_inv]
-                .iter()
-                .flat_map(|m| m.iter().map(|x| x.to_bits()).collect::<Vec<_>>())
-                .chain(
-                    [&s.q0, &s.v0, &s.c, &s.c_harmonic, &s.offset, &s.restitution, &s.feedback]
-                        .iter()
-                        .flat_map(|v| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>()),
-                )
-                .collect::<Vec<_>>()
-        };
         prop_assert_eq!(bits(&closed), bits(&reduced));
         prop_assert_eq!(&closed, &reduced);
         // Its rows written straight into a batch are those of the reduction.
@@ -55,6 +45,77 @@ proptest! {
             );
         }
     }
+}
+
+proptest! {
+    #[test]
+    fn newtons_cradle_is_its_nsds(
+        balls in 1usize..8,
+        radius in 1e-3f64..0.1,
+        mass in 1e-3f64..10.0,
+        gap in 0.0f64..1e-2,
+        approach in 0.0f64..0.1,
+        velocity in -5.0f64..5.0,
+        restitution in 0.0f64..=1.0,
+        h in 1e-5f64..1e-2,
+        theta in 0.0f64..=1.0,
+        state in proptest::collection::vec(-1.0f64..1.0, 16),
+    ) {
+        let cradle = NewtonsCradle { balls, radius, mass, gap, approach, velocity, restitution, ..Default::default() }
+            .checked()
+            .unwrap();
+        let nsds = cradle.nsds().unwrap().0;
+        let closed = Scene::linear(&cradle, h, theta, Stabilization::None).unwrap();
+        let reduced = LinearScene::from_nsds(&nsds, h, theta, Stabilization::None).unwrap();
+        prop_assert_eq!(bits(&closed), bits(&reduced));
+        prop_assert_eq!(&closed, &reduced);
+        prop_assert_eq!(Scene::dof(&cradle), Scene::dof(&nsds));
+        prop_assert_eq!(Scene::initial_state(&cradle), Scene::initial_state(&nsds));
+        let (q, v) = (DVector::from_column_slice(&state[..balls]), DVector::from_column_slice(&state[8..8 + balls]));
+        prop_assert_eq!(
+            Scene::energy(&cradle, &q, &v).unwrap().to_bits(),
+            Scene::energy(&nsds, &q, &v).unwrap().to_bits()
+        );
+    }
+}
+
+#[test]
+fn newtons_cradle_refuses_what_its_nsds_refuses() {
+    for (balls, mass, radius, restitution) in [
+        (5, -1.0, 0.02, 1.0),
+        (5, 0.1, f64::NAN, 1.0),
+        (5, 0.1, 0.02, 1.5),
+        (5, f64::INFINITY, 0.02, 1.0),
+        (1, 0.1, 0.02, 1.5),
+    ] {
+        let cradle = NewtonsCradle {
+            balls,
+            mass,
+            radius,
+            restitution,
+            ..Default::default()
+        };
+        let checked = cradle.checked().map(|_| ()).map_err(|e| e.to_string());
+        let built = cradle.nsds().map(|_| ()).map_err(|e| e.to_string());
+        assert_eq!(checked, built, "{balls} balls, m {mass}, R {radius}, e {restitution}");
+        if let Err(error) = built {
+            let linear = Scene::linear(&cradle, 1e-3, 0.5, Stabilization::None).unwrap_err();
+            assert_eq!(linear.to_string(), error);
+        }
+    }
+}
+
+/// The operators of a reduced scene, as bits.
+fn bits(s: &LinearScene) -> Vec<u64> {
+    [&s.a, &s.b, &s.winv_ht, &s.h, &s.delassus, &s.quadratic, &s.w_inv]
+        .iter()
+        .flat_map(|m| m.iter().map(|x| x.to_bits()).collect::<Vec<_>>())
+        .chain(
+            [&s.q0, &s.v0, &s.c, &s.c_harmonic, &s.offset, &s.restitution, &s.feedback]
+                .iter()
+                .flat_map(|v| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>()),
+        )
+        .collect()
 }
 
 fn batch(h: f64) -> SceneBatch {

@@ -23,6 +23,42 @@ use crate::error::{Error, Result};
 use crate::model::{DynamicalSystem, ExternalForce, NonSmoothLaw, Nsds, Relation};
 use crate::scheme::Stabilization;
 
+/// A scene's systems and rows over its n coordinates (systems concatenated), as
+/// [`LinearScene::reduce`] takes them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gathered {
+    /// M (n × n, block diagonal over the systems).
+    pub mass: DMatrix<f64>,
+    /// K.
+    pub stiffness: DMatrix<f64>,
+    /// C.
+    pub damping: DMatrix<f64>,
+    /// The constant part f₀ of F_ext.
+    pub fext: DVector<f64>,
+    /// The amplitude a of a harmonic F_ext = f₀ + a cos(ω t + φ) (zero without one).
+    pub amplitude: DVector<f64>,
+    /// (ω, φ) of the harmonic part, if any.
+    pub frequency: Option<(f64, f64)>,
+    /// q₀.
+    pub q0: DVector<f64>,
+    /// v₀.
+    pub v0: DVector<f64>,
+    /// H (m × n) of y = H q + Y q² + b (zero on sphere–sphere rows).
+    pub h: DMatrix<f64>,
+    /// Y.
+    pub quadratic: DMatrix<f64>,
+    /// b.
+    pub offset: DVector<f64>,
+    /// Restitution per row (0 on equalities).
+    pub restitution: DVector<f64>,
+    /// Whether a row is an equality.
+    pub equality: Vec<bool>,
+    /// Sphere–sphere gaps per row, as [`LinearScene::distance`].
+    pub distance: Vec<[f64; 6]>,
+    /// The Jacobian G(q₀) of the rows (H for linear rows).
+    pub g0: DMatrix<f64>,
+}
+
 /// The constant operators and initial state of one linear scene (all in f64).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LinearScene {
@@ -146,7 +182,7 @@ impl LinearScene {
         let beta = Self::feedback_gain(stabilization)?;
         let m: usize = nsds.interactions().iter().map(|inter| inter.size()).sum();
         let (mut hmat, mut offset, mut restitution) = (DMatrix::zeros(m, n), DVector::zeros(m), DVector::zeros(m));
-        let (mut equality, mut feedback) = (vec![false; m], DVector::zeros(m));
+        let mut equality = vec![false; m];
         let mut quadratic = DMatrix::zeros(m, n);
         let mut distance = vec![[0.0; 6]; m];
         // G(q₀) from the relations themselves, for the check that PGS can divide by its rows.
@@ -212,11 +248,64 @@ impl LinearScene {
                 offset[row + k] = b[k];
                 restitution[row + k] = law_e;
                 equality[row + k] = is_equality;
-                feedback[row + k] = if is_equality { beta / h } else { 0.0 };
                 names.push(&inter.name);
             }
             row += size;
         }
+        Self::reduce(
+            Gathered {
+                mass,
+                stiffness,
+                damping,
+                fext,
+                amplitude,
+                frequency,
+                q0,
+                v0,
+                h: hmat,
+                quadratic,
+                offset,
+                restitution,
+                equality,
+                distance,
+                g0,
+            },
+            h,
+            theta,
+            beta,
+            &|row| format!("interaction `{}`", names[row]),
+        )
+    }
+
+    /// The operators of the step of size `h` with θ = `theta` and Baumgarte's `beta` (0: none)
+    /// from a scene `gathered` over its coordinates (the module's equations); `row_name` names
+    /// a row in errors. Checks that PGS can divide by every row's diagonal of G W⁻¹ Gᵀ at q₀.
+    pub fn reduce(
+        gathered: Gathered,
+        h: f64,
+        theta: f64,
+        beta: f64,
+        row_name: &dyn Fn(usize) -> String,
+    ) -> Result<Self> {
+        let Gathered {
+            mass,
+            stiffness,
+            damping,
+            fext,
+            amplitude,
+            frequency,
+            q0,
+            v0,
+            h: hmat,
+            quadratic,
+            offset,
+            restitution,
+            equality,
+            distance,
+            g0,
+        } = gathered;
+        let m = hmat.nrows();
+        let feedback = DVector::from_iterator(m, equality.iter().map(|&eq| if eq { beta / h } else { 0.0 }));
         let w = &mass + &damping * (h * theta) + &stiffness * (h * h * theta * theta);
         let w_inv = w.try_inverse().ok_or_else(|| Error::Singular {
             what: "iteration matrix W".into(),
@@ -247,7 +336,7 @@ impl LinearScene {
         let d0 = &g0 * &scene.w_inv * g0.transpose();
         if let Some(row) = (0..m).find(|&r| d0[(r, r)] <= f64::EPSILON * d0.amax()) {
             return Err(Error::Unsupported {
-                what: format!("interaction `{}`", names[row]),
+                what: row_name(row),
                 reason: "its row of G W⁻¹ Gᵀ has no positive diagonal at q₀ (G row is zero?): PGS cannot solve it"
                     .into(),
             });

@@ -22,7 +22,7 @@ mod shared;
 
 pub use bead_chain::{BeadChain, ChainOptions};
 pub use layout::SceneHeader;
-pub use linear_scene::LinearScene;
+pub use linear_scene::{Gathered, LinearScene};
 pub use options::BatchOptions;
 pub use outcome::BatchOutcome;
 pub use scene_batch::SceneBatch;

@@ -32,11 +32,8 @@ impl LagrangianLinearTIDS {
     /// A system with initial position `q0`, velocity `v0` and constant mass matrix `mass`
     /// (symmetric positive definite); K, C and F_ext start at zero.
     pub fn new(q0: DVector<f64>, v0: DVector<f64>, mass: DMatrix<f64>) -> Result<Self> {
+        Self::check(&q0, &v0, &mass)?;
         let n = q0.len();
-        validate::finite_vector("LagrangianLinearTIDS: q0", &q0)?;
-        validate::vector("LagrangianLinearTIDS: v0", &v0, n)?;
-        validate::matrix("LagrangianLinearTIDS: mass M", &mass, n, n)?;
-        validate::symmetric_positive_definite("LagrangianLinearTIDS: mass M", &mass)?;
         let zero = DMatrix::zeros(n, n);
         Ok(Self {
             q0,
@@ -46,6 +43,16 @@ impl LagrangianLinearTIDS {
             damping: zero,
             fext: ExternalForce::zero(n),
         })
+    }
+
+    /// What [`new`](Self::new) checks (q₀ finite, v₀ finite of its size, M symmetric positive
+    /// definite of its size), for scenes that give a system in closed form.
+    pub fn check(q0: &DVector<f64>, v0: &DVector<f64>, mass: &DMatrix<f64>) -> Result<()> {
+        let n = q0.len();
+        validate::finite_vector("LagrangianLinearTIDS: q0", q0)?;
+        validate::vector("LagrangianLinearTIDS: v0", v0, n)?;
+        validate::matrix("LagrangianLinearTIDS: mass M", mass, n, n)?;
+        validate::symmetric_positive_definite("LagrangianLinearTIDS: mass M", mass)
     }
 
     /// Sets the stiffness K (n × n).

@@ -74,15 +74,14 @@ impl DroppedBall {
             restitution,
             gravity,
         };
-        validate::finite_vector("LagrangianLinearTIDS: q0", &DVector::from_element(1, height))?;
-        validate::vector("LagrangianLinearTIDS: v0", &DVector::from_element(1, velocity), 1)?;
-        validate::symmetric_positive_definite("LagrangianLinearTIDS: mass M", &DMatrix::from_element(1, 1, mass))?;
+        let one = |x: f64| DVector::from_element(1, x);
+        LagrangianLinearTIDS::check(&one(height), &one(velocity), &DMatrix::from_element(1, 1, mass))?;
         validate::vector(
             "LagrangianLinearTIDS: F_ext",
             &DVector::from_element(1, -mass * gravity),
             1,
         )?;
-        validate::vector("LagrangianLinearTIR: b", &DVector::from_element(1, -radius), 1)?;
+        LagrangianLinearTIR::check(&DMatrix::from_element(1, 1, 1.0), &one(-radius))?;
         NewtonImpactNSL::new(restitution)?;
         Ok(ball)
     }
@@ -118,12 +117,8 @@ impl Scene for DroppedBall {
 
     /// ½ v (m v) + ½ q (K q) − F_ext q with K = 0 and F_ext = −m g, summed as `Nsds::energy`.
     fn energy(&self, q: &DVector<f64>, v: &DVector<f64>) -> Result<f64> {
-        let (q, v, m) = (q[0], v[0], self.mass);
-        let stiffness = 0.0;
-        let kinetic = 0.5 * (v * (m * v));
-        let elastic = 0.5 * (q * (stiffness * q));
-        let potential = -((-m * self.gravity) * q);
-        Ok(0.0 + (kinetic + elastic + potential))
+        let m = self.mass;
+        Ok(0.0 + super::one_dof_energy(m, 0.0, -m * self.gravity, q[0], v[0]))
     }
 
     fn linear(&self, h: f64, theta: f64, stabilization: Stabilization) -> Result<LinearScene> {

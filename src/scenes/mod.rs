@@ -18,3 +18,13 @@ pub mod parameters;
 pub mod pendulum;
 pub mod slider_crank;
 pub mod template;
+
+/// ½ v (m v) + ½ q (k q) − f q: the energy of a one-dof `LagrangianLinearTIDS` (mass m,
+/// stiffness k, constant F_ext f) at (q, v), with the operations of its `energy` (the same
+/// bits), for scenes given in closed form.
+fn one_dof_energy(m: f64, k: f64, f: f64, q: f64, v: f64) -> f64 {
+    let kinetic = 0.5 * (v * (m * v));
+    let elastic = 0.5 * (q * (k * q));
+    let potential = -(f * q);
+    kinetic + elastic + potential
+}

@@ -8,10 +8,13 @@
 
 use nalgebra::{DMatrix, DVector};
 
+use crate::batch::{Gathered, LinearScene};
+use crate::engine::Scene;
 use crate::error::Result;
 use crate::model::{DsId, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
 use crate::reference::{Integrator, TimeStepping};
 use crate::scenes::parameters::Parameters;
+use crate::scheme::Stabilization;
 use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// Parameters of the cradle.
@@ -67,26 +70,61 @@ impl NewtonsCradle {
         })
     }
 
+    /// The initial positions: ball 0 at 0, ball 1 at 2R + approach, then 2R + gap apart.
+    fn positions(&self) -> impl Iterator<Item = f64> + '_ {
+        (0..self.balls).scan(0.0, |x, i| {
+            let at = *x;
+            *x += 2.0 * self.radius + if i == 0 { self.approach } else { self.gap };
+            Some(at)
+        })
+    }
+
+    /// The initial velocities: ball 0's, the others at rest.
+    fn velocities(&self) -> impl Iterator<Item = f64> + '_ {
+        (0..self.balls).map(|i| if i == 0 { self.velocity } else { 0.0 })
+    }
+
+    /// The cradle, after the checks building its `Nsds` makes (with the same errors).
+    pub fn checked(self) -> Result<Self> {
+        self.check()?;
+        Ok(self)
+    }
+
+    /// The checks of [`NewtonsCradle::nsds`]'s constructors, in its order.
+    fn check(&self) -> Result<()> {
+        let (one, mass) = (
+            |x: f64| DVector::from_element(1, x),
+            DMatrix::from_element(1, 1, self.mass),
+        );
+        for (x, v) in self.positions().zip(self.velocities()) {
+            LagrangianLinearTIDS::check(&one(x), &one(v), &mass)?;
+        }
+        if self.balls > 1 {
+            LagrangianLinearTIR::check(&Self::pair(), &one(-2.0 * self.radius))?;
+            NewtonImpactNSL::new(self.restitution)?;
+        }
+        Ok(())
+    }
+
+    /// H of a contact between neighbours: y = x_{i+1} − x_i − 2R.
+    fn pair() -> DMatrix<f64> {
+        DMatrix::from_row_slice(1, 2, &[-1.0, 1.0])
+    }
+
     /// The scene and the ball handles, ball 0 first.
     pub fn nsds(&self) -> Result<(Nsds, Vec<DsId>)> {
         let mut nsds = Nsds::new();
         let mut balls = Vec::with_capacity(self.balls);
-        let mut x = 0.0;
-        for i in 0..self.balls {
-            let v = if i == 0 { self.velocity } else { 0.0 };
+        for (i, (x, v)) in self.positions().zip(self.velocities()).enumerate() {
             let ball = LagrangianLinearTIDS::new(
                 DVector::from_element(1, x),
                 DVector::from_element(1, v),
                 DMatrix::from_element(1, 1, self.mass),
             )?;
             balls.push(nsds.add(&format!("ball {i}"), ball));
-            x += 2.0 * self.radius + if i == 0 { self.approach } else { self.gap };
         }
         for i in 1..self.balls {
-            let relation = LagrangianLinearTIR::with_offset(
-                DMatrix::from_row_slice(1, 2, &[-1.0, 1.0]),
-                DVector::from_element(1, -2.0 * self.radius),
-            )?;
+            let relation = LagrangianLinearTIR::with_offset(Self::pair(), DVector::from_element(1, -2.0 * self.radius))?;
             nsds.link(
                 &format!("balls {}-{i}", i - 1),
                 NewtonImpactNSL::new(self.restitution)?,
@@ -104,5 +142,64 @@ impl NewtonsCradle {
             TimeStepping::new(nsds, Integrator::MoreauJean(MoreauJeanOSI::default()), 0.0, self.step)?,
             balls,
         ))
+    }
+}
+
+/// The cradle in closed form: M = m I, no force, H with rows e_{i+1} − e_i, b = −2R; the
+/// batched engines get its operators (through the same reduction as its `Nsds`'s, so the same
+/// bits: `tests/scenes.rs`) without an `Nsds` being built.
+impl Scene for NewtonsCradle {
+    fn nsds(&self) -> Result<Nsds> {
+        Ok(NewtonsCradle::nsds(self)?.0)
+    }
+
+    fn dof(&self) -> usize {
+        self.balls
+    }
+
+    fn initial_state(&self) -> (DVector<f64>, DVector<f64>) {
+        (
+            DVector::from_iterator(self.balls, self.positions()),
+            DVector::from_iterator(self.balls, self.velocities()),
+        )
+    }
+
+    /// Σ ½ m vᵢ², summed over the balls as `Nsds::energy`.
+    fn energy(&self, q: &DVector<f64>, v: &DVector<f64>) -> Result<f64> {
+        Ok((0..self.balls).fold(0.0, |energy, i| {
+            energy + super::one_dof_energy(self.mass, 0.0, 0.0, q[i], v[i])
+        }))
+    }
+
+    fn linear(&self, h: f64, theta: f64, stabilization: Stabilization) -> Result<LinearScene> {
+        LinearScene::check_step(h, theta)?;
+        self.check()?;
+        let beta = LinearScene::feedback_gain(stabilization)?;
+        let (q0, v0) = self.initial_state();
+        let (n, m) = (self.balls, self.balls.saturating_sub(1));
+        let mut hmat = DMatrix::zeros(m, n);
+        for i in 1..n {
+            hmat.view_mut((i - 1, i - 1), (1, 2)).copy_from(&Self::pair());
+        }
+        let gathered = Gathered {
+            mass: DMatrix::from_diagonal_element(n, n, self.mass),
+            stiffness: DMatrix::zeros(n, n),
+            damping: DMatrix::zeros(n, n),
+            fext: DVector::zeros(n),
+            amplitude: DVector::zeros(n),
+            frequency: None,
+            q0,
+            v0,
+            g0: hmat.clone(),
+            h: hmat,
+            quadratic: DMatrix::zeros(m, n),
+            offset: DVector::from_element(m, -2.0 * self.radius),
+            restitution: DVector::from_element(m, self.restitution),
+            equality: vec![false; m],
+            distance: vec![[0.0; 6]; m],
+        };
+        LinearScene::reduce(gathered, h, theta, beta, &|row| {
+            format!("interaction `balls {row}-{}`", row + 1)
+        })
     }
 }

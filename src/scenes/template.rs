@@ -80,7 +80,7 @@ impl Template {
     pub fn scene(self, p: &mut dyn Parameters) -> Result<Box<dyn Scene>> {
         Ok(match self {
             Self::BouncingBall => Box::new(DroppedBall::from_parameters(p)?),
-            Self::NewtonsCradle => Box::new(NewtonsCradle::from_parameters(p)?.nsds()?.0),
+            Self::NewtonsCradle => Box::new(NewtonsCradle::from_parameters(p)?.checked()?),
             Self::ColumnOfBeads => Box::new(ColumnOfBeads::from_parameters(p)?.line_nsds()?),
             Self::ImpactingBar => Box::new(ImpactingBar::from_parameters(p)?.nsds()?),
             Self::ImpactOscillator => Box::new(ImpactOscillator::from_parameters(p)?.nsds()?),

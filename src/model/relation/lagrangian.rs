@@ -36,9 +36,15 @@ impl LagrangianLinearTIR {
 
     /// `y = H q + b`.
     pub fn with_offset(h: DMatrix<f64>, b: DVector<f64>) -> Result<Self> {
-        validate::finite_matrix("LagrangianLinearTIR: H", &h)?;
-        validate::vector("LagrangianLinearTIR: b", &b, h.nrows())?;
+        Self::check(&h, &b)?;
         Ok(Self { h, b })
+    }
+
+    /// What [`with_offset`](Self::with_offset) checks (H finite, b finite with a row per row
+    /// of H), for scenes that give a relation in closed form.
+    pub fn check(h: &DMatrix<f64>, b: &DVector<f64>) -> Result<()> {
+        validate::finite_matrix("LagrangianLinearTIR: H", h)?;
+        validate::vector("LagrangianLinearTIR: b", b, h.nrows())
     }
 }
 
