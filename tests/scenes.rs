@@ -111,9 +111,17 @@ fn bits(s: &LinearScene) -> Vec<u64> {
         .iter()
         .flat_map(|m| m.iter().map(|x| x.to_bits()).collect::<Vec<_>>())
         .chain(
-            [&s.q0, &s.v0, &s.c, &s.c_harmonic, &s.offset, &s.restitution, &s.feedback]
-                .iter()
-                .flat_map(|v| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>()),
+            [
+                &s.q0,
+                &s.v0,
+                &s.c,
+                &s.c_harmonic,
+                &s.offset,
+                &s.restitution,
+                &s.feedback,
+            ]
+            .iter()
+            .flat_map(|v| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>()),
         )
         .collect()
 }

@@ -80,34 +80,40 @@ impl SceneBatch {
                 0
             };
         let step = scene.omega * self.h;
-        self.push_operators(flags, scene.q0.as_slice(), scene.v0.as_slice(), scene.ncontacts(), |o, ops| {
-            let mut put = |at: usize, values: &mut dyn Iterator<Item = f64>| {
-                for (x, value) in ops[at..].iter_mut().zip(values) {
-                    *x = value;
-                }
-            };
-            put(o.a, &mut row_major(&scene.a));
-            put(o.b, &mut row_major(&scene.b));
-            put(o.c, &mut scene.c.iter().copied());
-            put(o.w_inv_ht, &mut row_major(&scene.winv_ht));
-            put(o.h, &mut row_major(&scene.h));
-            put(o.delassus, &mut row_major(&scene.delassus));
-            put(o.offset, &mut scene.offset.iter().copied());
-            put(o.restitution, &mut scene.restitution.iter().copied());
-            put(
-                o.equality,
-                &mut scene.equality.iter().map(|&eq| if eq { 1.0 } else { 0.0 }),
-            );
-            put(o.feedback, &mut scene.feedback.iter().copied());
-            put(o.c_harmonic, &mut scene.c_harmonic.iter().copied());
-            put(
-                o.frequency,
-                &mut [scene.omega, scene.phase, step.cos(), step.sin()].into_iter(),
-            );
-            put(o.quadratic, &mut row_major(&scene.quadratic));
-            put(o.w_inv, &mut row_major(&scene.w_inv));
-            put(o.spheres, &mut scene.distance.iter().flatten().copied());
-        })
+        self.push_operators(
+            flags,
+            scene.q0.as_slice(),
+            scene.v0.as_slice(),
+            scene.ncontacts(),
+            |o, ops| {
+                let mut put = |at: usize, values: &mut dyn Iterator<Item = f64>| {
+                    for (x, value) in ops[at..].iter_mut().zip(values) {
+                        *x = value;
+                    }
+                };
+                put(o.a, &mut row_major(&scene.a));
+                put(o.b, &mut row_major(&scene.b));
+                put(o.c, &mut scene.c.iter().copied());
+                put(o.w_inv_ht, &mut row_major(&scene.winv_ht));
+                put(o.h, &mut row_major(&scene.h));
+                put(o.delassus, &mut row_major(&scene.delassus));
+                put(o.offset, &mut scene.offset.iter().copied());
+                put(o.restitution, &mut scene.restitution.iter().copied());
+                put(
+                    o.equality,
+                    &mut scene.equality.iter().map(|&eq| if eq { 1.0 } else { 0.0 }),
+                );
+                put(o.feedback, &mut scene.feedback.iter().copied());
+                put(o.c_harmonic, &mut scene.c_harmonic.iter().copied());
+                put(
+                    o.frequency,
+                    &mut [scene.omega, scene.phase, step.cos(), step.sin()].into_iter(),
+                );
+                put(o.quadratic, &mut row_major(&scene.quadratic));
+                put(o.w_inv, &mut row_major(&scene.w_inv));
+                put(o.spheres, &mut scene.distance.iter().flatten().copied());
+            },
+        )
     }
 
     /// Appends a scene of initial state (`q0`, `v0`), `m` rows and header `flags` whose

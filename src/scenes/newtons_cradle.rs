@@ -124,7 +124,8 @@ impl NewtonsCradle {
             balls.push(nsds.add(&format!("ball {i}"), ball));
         }
         for i in 1..self.balls {
-            let relation = LagrangianLinearTIR::with_offset(Self::pair(), DVector::from_element(1, -2.0 * self.radius))?;
+            let relation =
+                LagrangianLinearTIR::with_offset(Self::pair(), DVector::from_element(1, -2.0 * self.radius))?;
             nsds.link(
                 &format!("balls {}-{i}", i - 1),
                 NewtonImpactNSL::new(self.restitution)?,
