@@ -10,6 +10,9 @@
 //!   rows (0 … n+m), one `isComp` flag per block, the NumericsMatrix M ((n+m)²) and q; with
 //!   storage 2, the blocks A (n×n), B (m×m), C (n×m), D (m×n) written **row by row**, then a
 //!   and b. When a file has both, they must agree.
+//! - A friction-contact file: `d n_c`, the NumericsMatrix W (dense, sparse-block, or sparse:
+//!   storage 2, an origin code and CSparse's `cs_print` of a compressed-column matrix), q
+//!   and μ; anything after μ is ignored.
 //! - A `.ref` trajectory: `rows cols`, then the rows.
 
 use std::path::Path;
@@ -17,6 +20,7 @@ use std::path::Path;
 use nalgebra::{DMatrix, DVector};
 
 use crate::error::{Error, Result};
+use crate::numerics::friction::FrictionContactProblem;
 use crate::numerics::{LinearComplementarityProblem, MixedLinearComplementarityProblem};
 
 /// A cursor over the whitespace-separated tokens of one file.
@@ -95,8 +99,9 @@ impl<'a> Tokens<'a> {
         match storage {
             0 => self.dense(rows, cols),
             1 => self.sparse_block(rows, cols),
+            2 => self.sparse(rows, cols),
             other => Err(self.error(format!(
-                "storage type {other} is not supported (0 dense, 1 sparse block)"
+                "storage type {other} is not supported (0 dense, 1 sparse block, 2 sparse)"
             ))),
         }
     }
@@ -108,6 +113,71 @@ impl<'a> Tokens<'a> {
         }
         let values = self.vector("dense entries", rows * cols)?;
         Ok(DMatrix::from_column_slice(rows, cols, values.as_slice()))
+    }
+
+    /// The next token, which must be `word`.
+    fn word(&mut self, word: &str) -> Result<()> {
+        match self.iter.next() {
+            Some(token) if token == word => Ok(()),
+            Some(token) => Err(self.error(format!("expected `{word}`, found `{token}`"))),
+            None => Err(self.error(format!("unexpected end of file, expected `{word}`"))),
+        }
+    }
+
+    /// Sparse storage: the origin code, then CSparse's `cs_print` of a compressed-column
+    /// matrix: a banner line, `m-by-n, nzmax: … nnz: …, 1-norm: …`, then per column
+    /// `col j : locations a to b` and its `row : value` lines.
+    fn sparse(&mut self, rows: usize, cols: usize) -> Result<DMatrix<f64>> {
+        self.count("sparse origin")?;
+        // Skip the banner up to the shape.
+        let shape = format!("{rows}-by-{cols},");
+        loop {
+            match self.iter.next() {
+                Some(token) if token == shape => break,
+                Some(token) if token.ends_with(',') && token.contains("-by-") => {
+                    return Err(self.error(format!("sparse matrix is {token} expected {shape}")));
+                }
+                Some(_) => {}
+                None => return Err(self.error(format!("no `{shape}` line in the sparse matrix"))),
+            }
+        }
+        self.word("nzmax:")?;
+        self.count("nzmax")?;
+        self.word("nnz:")?;
+        let nnz = match self.iter.next().map(|t| (t, t.trim_end_matches(',').parse::<f64>())) {
+            Some((_, Ok(x))) => x,
+            Some((t, Err(_))) => return Err(self.error(format!("expected nnz, found `{t}`"))),
+            None => return Err(self.error("unexpected end of file reading nnz".into())),
+        };
+        if nnz < 0.0 {
+            return Err(self.error("sparse matrix in triplet form: only compressed columns are read".into()));
+        }
+        self.word("1-norm:")?;
+        self.number("1-norm")?;
+        let mut m = DMatrix::zeros(rows, cols);
+        for col in 0..cols {
+            self.word("col")?;
+            if self.count("column")? != col {
+                return Err(self.error(format!("expected column {col}")));
+            }
+            self.word(":")?;
+            self.word("locations")?;
+            let first = self.count("first location")?;
+            self.word("to")?;
+            // An empty column prints `a to a−1`, which may be −1.
+            let last = self.number("last location")?;
+            let entries = (last + 1.0 - first as f64).max(0.0) as usize;
+            for _ in 0..entries {
+                let row = self.count("row")?;
+                self.word(":")?;
+                let value = self.number("value")?;
+                if row >= rows {
+                    return Err(self.error(format!("row {row} out of range in column {col}")));
+                }
+                m[(row, col)] = value;
+            }
+        }
+        Ok(m)
     }
 
     fn sparse_block(&mut self, rows: usize, cols: usize) -> Result<DMatrix<f64>> {
@@ -160,6 +230,24 @@ pub fn parse_lcp(file: &str, text: &str) -> Result<LinearComplementarityProblem>
 /// Reads an LCP `.dat` file.
 pub fn read_lcp(path: &Path) -> Result<LinearComplementarityProblem> {
     parse_lcp(&path.display().to_string(), &std::fs::read_to_string(path)?)
+}
+
+/// Parses a friction-contact problem in Siconos's `.dat` format (`d`, `n_c`, the
+/// NumericsMatrix W, q, μ; anything after μ is ignored); `file` names the source in errors.
+pub fn parse_friction(file: &str, text: &str) -> Result<FrictionContactProblem> {
+    let mut tokens = Tokens::new(file, text);
+    let d = tokens.count("dimension")?;
+    let contacts = tokens.count("number of contacts")?;
+    let n = d.saturating_mul(contacts);
+    let w = tokens.numerics_matrix(n, n)?;
+    let q = tokens.vector("q", n)?;
+    let mu = tokens.vector("μ", contacts)?;
+    FrictionContactProblem::new(d, w, q, mu)
+}
+
+/// Reads a friction-contact `.dat` file.
+pub fn read_friction(path: &Path) -> Result<FrictionContactProblem> {
+    parse_friction(&path.display().to_string(), &std::fs::read_to_string(path)?)
 }
 
 /// Parses an MLCP in Siconos's `.dat` format; `file` names the source in errors.

@@ -4,6 +4,7 @@
 //! pure equalities. Readable before fast: these are the yardsticks of the batched engines.
 
 pub mod enumerative;
+pub mod friction;
 pub mod jacobi;
 pub mod lcp;
 pub mod lemke;
