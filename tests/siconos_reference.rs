@@ -12,7 +12,7 @@ use ricochet::model::{
 use ricochet::reference::{Integrator, Sample, TimeStepping, Trajectory};
 use ricochet::scenes::{
     bouncing_ball::BouncingBall, circuit_rlcd::CircuitRlcd, column_of_beads::ColumnOfBeads, diode_bridge::DiodeBridge,
-    impacting_bar::ImpactingBar,
+    impacting_bar::ImpactingBar, woodpecker::Woodpecker,
 };
 use ricochet::scheme::moreau_jean::{Activation, MoreauJeanOSI};
 
@@ -183,4 +183,18 @@ fn bouncing_ball_compliant_contact() {
         vec![s.t, s.q[0], s.v[0], s.p[0], s.lambda[0]]
     });
     common::compare_with_reference("BouncingBallTS-CompliantContact", &reference, &ours, TOL);
+}
+
+/// Siconos's Woodpecker: stick–slip with impacts under Coulomb friction (2-D friction
+/// contacts, the dense NSGS; FRICTION-NOTES §3.1), 15 000 rows.
+#[test]
+fn woodpecker() {
+    let Some(reference) = reference("Woodpecker.ref") else {
+        return;
+    };
+    let sim = Woodpecker::default().simulation().unwrap();
+    let ours = rows(sim, reference.nrows(), |s| {
+        vec![s.t, s.q[0], s.v[0], s.q[1], s.v[1], s.q[2], s.v[2]]
+    });
+    common::compare_with_reference("Woodpecker", &reference, &ours, TOL);
 }

@@ -14,7 +14,9 @@ pub use dynamical_system::{DynamicalSystem, FirstOrderLinearDS, LagrangianDS, La
 pub use force::{ExternalForce, Force, Harmonic};
 pub use interaction::{DsId, Interaction, InteractionId};
 pub use lagrangian::LagrangianDynamics;
-pub use nonsmooth_law::{ComplementarityConditionNSL, EqualityConditionNSL, NewtonImpactNSL, NonSmoothLaw};
+pub use nonsmooth_law::{
+    ComplementarityConditionNSL, EqualityConditionNSL, NewtonImpactFrictionNSL, NewtonImpactNSL, NonSmoothLaw,
+};
 pub use nsds::Nsds;
 pub use relation::{
     CoordinateVectorConstraint, CoordinateVectorOutputs, FirstOrderLinearR, FirstOrderLinearTIR, FirstOrderOperators,

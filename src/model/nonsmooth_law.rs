@@ -1,5 +1,7 @@
 //! Non-smooth laws: the complementarity condition an interaction's (y, λ) must satisfy.
 
+use nalgebra::DVector;
+
 use crate::error::{Error, Result};
 use crate::validate;
 
@@ -13,6 +15,8 @@ pub enum NonSmoothLaw {
     /// A bilateral constraint: y = 0 with λ free (enforced at velocity level, ẏ = 0, by
     /// Moreau–Jean; Euler–Moreau enforces y = 0).
     EqualityCondition(EqualityConditionNSL),
+    /// Newton impact with Coulomb friction on (normal, tangents).
+    NewtonImpactFriction(NewtonImpactFrictionNSL),
 }
 
 impl NonSmoothLaw {
@@ -22,6 +26,7 @@ impl NonSmoothLaw {
             Self::NewtonImpact(law) => law.size,
             Self::ComplementarityCondition(law) => law.size,
             Self::EqualityCondition(law) => law.size,
+            Self::NewtonImpactFriction(law) => law.size,
         }
     }
 
@@ -30,12 +35,89 @@ impl NonSmoothLaw {
         matches!(self, Self::EqualityCondition(_))
     }
 
-    /// The restitution coefficient (0 for a plain complementarity condition).
-    pub fn restitution(&self) -> f64 {
+    /// The law's term in the one-step problem's vector from the local velocity ẏ_k at the
+    /// start of the step: e ẏ_k for Newton's impact law; for Newton impact with friction
+    /// e_N ẏ_{k,N} on the normal row if e_N > 0 and e_T ẏ_{k,T} on the tangent rows if e_T > 0
+    /// (Siconos's `_NSLEffectOnFreeOutput`); zero otherwise.
+    pub fn impact_term(&self, ydot_k: &DVector<f64>) -> DVector<f64> {
         match self {
-            Self::NewtonImpact(law) => law.e,
-            Self::ComplementarityCondition(_) | Self::EqualityCondition(_) => 0.0,
+            Self::NewtonImpact(law) => ydot_k * law.e,
+            Self::NewtonImpactFriction(law) => DVector::from_fn(ydot_k.len(), |i, _| {
+                let e = if i == 0 { law.e_n } else { law.e_t };
+                if e > 0.0 { e * ydot_k[i] } else { 0.0 }
+            }),
+            Self::ComplementarityCondition(_) | Self::EqualityCondition(_) => DVector::zeros(ydot_k.len()),
         }
+    }
+
+    /// The friction law, if this is one.
+    pub fn friction(&self) -> Option<&NewtonImpactFrictionNSL> {
+        match self {
+            Self::NewtonImpactFriction(law) => Some(law),
+            _ => None,
+        }
+    }
+}
+
+/// Newton's impact law with Coulomb friction (Siconos's `NewtonImpactFrictionNSL`) on an
+/// interaction of `size` 2 (normal, tangent) or 3 (normal, two tangents), its rows the local
+/// frame: with r = λ the local impulse and u = ẏ_{k+1},
+/// ```text
+///     active contact (ỹ_N ≤ 0):  û = u + e ẏ_k + (μ ‖u_T + e_T ẏ_{k,T}‖, 0, 0),
+///                                K* ∋ û ⟂ r ∈ K = {‖r_T‖ ≤ μ r_N}
+/// ```
+/// (e = (e_N, e_T, e_T), each applied only when positive).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NewtonImpactFrictionNSL {
+    e_n: f64,
+    e_t: f64,
+    mu: f64,
+    size: usize,
+}
+
+impl NewtonImpactFrictionNSL {
+    /// The law with normal and tangential restitution `e_n`, `e_t` ∈ [0, 1], friction
+    /// coefficient `mu` ≥ 0, on `size` ∈ {2, 3} rows.
+    pub fn new(e_n: f64, e_t: f64, mu: f64, size: usize) -> Result<Self> {
+        for (what, e) in [("NewtonImpactFrictionNSL e_N", e_n), ("NewtonImpactFrictionNSL e_T", e_t)] {
+            if !(0.0..=1.0).contains(&e) {
+                return Err(Error::Restitution { what: what.into(), value: e });
+            }
+        }
+        validate::scalar("NewtonImpactFrictionNSL μ", mu, mu >= 0.0, "must be ≥ 0")?;
+        validate::scalar(
+            "NewtonImpactFrictionNSL size",
+            size as f64,
+            size == 2 || size == 3,
+            "must be 2 (normal, tangent) or 3 (normal, two tangents)",
+        )?;
+        Ok(Self { e_n, e_t, mu, size })
+    }
+
+    /// e_N.
+    pub fn e_n(&self) -> f64 {
+        self.e_n
+    }
+
+    /// e_T.
+    pub fn e_t(&self) -> f64 {
+        self.e_t
+    }
+
+    /// μ.
+    pub fn mu(&self) -> f64 {
+        self.mu
+    }
+
+    /// Rows: 2 or 3.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+}
+
+impl From<NewtonImpactFrictionNSL> for NonSmoothLaw {
+    fn from(law: NewtonImpactFrictionNSL) -> Self {
+        Self::NewtonImpactFriction(law)
     }
 }
 

@@ -92,6 +92,11 @@ impl Nsds {
                 )));
             }
         }
+        if inter.law.friction().is_some() && (!inter.relation.is_lagrangian() || inter.relation.compliance().is_some()) {
+            return Err(unsupported(
+                "Newton impact with friction takes a Lagrangian relation whose rows are (normal, tangents), not a first-order or compliant one",
+            ));
+        }
         if inter.law.is_equality() && inter.relation.compliance().is_some() {
             return Err(unsupported(
                 "a compliant relation is a unilateral spring: use it with a complementarity or Newton law",

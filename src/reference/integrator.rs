@@ -5,7 +5,8 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::state::SceneState;
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::numerics::friction::{FrictionContactProblem, FrictionOptions, FrictionSolver, solve_friction};
 use crate::numerics::{MixedLinearComplementarityProblem, SolverKind, SolverOptions, SolverReport, solve_mlcp};
 use crate::scheme::{NewtonOptions, Stabilization};
 
@@ -36,6 +37,11 @@ pub struct StepSettings {
     pub newton: NewtonOptions,
     /// What to do about the drift of holonomic equality constraints.
     pub stabilization: Stabilization,
+    /// The friction-contact solver; `None`: Siconos's kernel default for the dimension (the
+    /// dense NSGS in 2-D, NSGS in 3-D).
+    pub friction: Option<FrictionSolver>,
+    /// Its options.
+    pub friction_options: FrictionOptions,
 }
 
 impl StepSettings {
@@ -57,6 +63,39 @@ impl StepSettings {
             context,
         )?;
         Ok((lambda, report))
+    }
+}
+
+impl StepSettings {
+    /// Solves one step's friction-contact problem u = W r + q with a Coulomb cone of
+    /// coefficient `mu[α]` per contact of `dimension` rows, and turns non-convergence into an
+    /// error naming the step (`context`).
+    pub(crate) fn solve_friction(
+        &self,
+        dimension: usize,
+        w: DMatrix<f64>,
+        q: DVector<f64>,
+        mu: DVector<f64>,
+        context: &str,
+    ) -> Result<(DVector<f64>, SolverReport)> {
+        let problem = FrictionContactProblem::new(dimension, w, q, mu)?;
+        let solver = self.friction.unwrap_or(if dimension == 2 {
+            FrictionSolver::NsgsDense
+        } else {
+            FrictionSolver::Nsgs
+        });
+        let mut r = DVector::zeros(problem.q.len());
+        let report = solve_friction(solver, &problem, &mut r, &self.friction_options)?;
+        if !report.converged {
+            return Err(Error::NotConverged {
+                solver: solver.name().into(),
+                context: context.into(),
+                iterations: report.iterations,
+                residual: report.residual,
+                tolerance: self.friction_options.tolerance,
+            });
+        }
+        Ok((r, report))
     }
 }
 

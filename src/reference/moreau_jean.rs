@@ -226,7 +226,7 @@ fn active_set(
                 let y_pred = inter.output(&local(&q_pred), t_k)?;
                 (h * osi.theta, y_pred + ydot_k * (h * (1.0 - osi.theta)))
             } else {
-                (1.0, ydot_k * inter.law.restitution())
+                (1.0, inter.law.impact_term(&ydot_k))
             };
             rows.push(ActiveRow {
                 index,
@@ -311,7 +311,10 @@ fn impulse(
     }
     let mut delassus = hmat * w.solve(&hmat.transpose()).ok_or_else(singular)?;
     compliant_blocks(ts, rows, &mut delassus, theta);
-    let (lambda, report) = settings.solve(delassus, rhs, equality, context)?;
+    let (lambda, report) = match friction_contacts(ts, rows)? {
+        Some((dimension, mu)) => settings.solve_friction(dimension, delassus, rhs, mu, context)?,
+        None => settings.solve(delassus, rhs, equality, context)?,
+    };
     let p = hmat.transpose() * &lambda;
     let mut r0 = 0;
     for row in rows {
@@ -320,6 +323,27 @@ fn impulse(
         r0 += size;
     }
     Ok((Impulse { p, lambda, lambda_all }, Some(report)))
+}
+
+/// When the active interactions carry friction laws: their size d (2 or 3) and μ per contact,
+/// the step's problem being a friction-contact one; `None` when none does. Friction contacts
+/// mixed with other laws, or of two sizes, in one step are not supported yet.
+fn friction_contacts(ts: &SceneState, rows: &[ActiveRow]) -> Result<Option<(usize, DVector<f64>)>> {
+    let interactions = ts.nsds.interactions();
+    let laws: Vec<_> = rows.iter().map(|row| interactions[row.index].law.friction()).collect();
+    let Some(first) = laws.iter().flatten().next() else {
+        return Ok(None);
+    };
+    let size = first.size();
+    if let Some(k) = laws.iter().position(|law| law.is_none_or(|law| law.size() != size)) {
+        return Err(Error::Unsupported {
+            what: format!("interaction `{}` active with friction contacts", interactions[rows[k].index].name),
+            reason: format!(
+                "one step's problem is a friction-contact problem of contacts of one size ({size}) only: frictionless or equality rows (or contacts of another size) beside friction contacts are not supported yet"
+            ),
+        });
+    }
+    Ok(Some((size, DVector::from_iterator(laws.len(), laws.iter().flatten().map(|law| law.mu())))))
 }
 
 /// Siconos's `LagrangianCompliantLinearTIR` Delassus block: the diagonal block of a compliant

@@ -11,6 +11,7 @@ use super::state::SceneState;
 use super::trajectory::{Sample, Trajectory};
 use crate::error::{Error, Result};
 use crate::model::{CoordinateVectorOutputs, DsId, Interaction, InteractionId, NonSmoothLaw, Nsds, Relation};
+use crate::numerics::friction::{FrictionOptions, FrictionSolver};
 use crate::numerics::{SolverKind, SolverOptions};
 use crate::scheme::{EulerMoreauOSI, MoreauJeanOSI, NewtonOptions, Stabilization};
 use crate::validate;
@@ -52,6 +53,11 @@ pub struct TimeStepping {
     pub newton: NewtonOptions,
     /// What to do about the drift of holonomic equality constraints (default: nothing).
     pub stabilization: Stabilization,
+    /// The friction-contact solver (`None`, the default: Siconos's kernel default, the dense
+    /// NSGS in 2-D and NSGS in 3-D).
+    pub friction_solver: Option<FrictionSolver>,
+    /// Its options.
+    pub friction_options: FrictionOptions,
     last: StepReport,
 }
 
@@ -69,6 +75,8 @@ impl TimeStepping {
             solver_options: SolverOptions::default(),
             newton: NewtonOptions::default(),
             stabilization: Stabilization::None,
+            friction_solver: None,
+            friction_options: FrictionOptions::default(),
             last: StepReport::default(),
         })
     }
@@ -80,6 +88,8 @@ impl TimeStepping {
             solver_options: self.solver_options,
             newton: self.newton,
             stabilization: self.stabilization,
+            friction: self.friction_solver,
+            friction_options: self.friction_options,
         }
     }
 

@@ -18,6 +18,7 @@ pub mod parameters;
 pub mod pendulum;
 pub mod slider_crank;
 pub mod template;
+pub mod woodpecker;
 
 /// ½ v (m v) + ½ q (k q) − f q: the energy of a one-dof `LagrangianLinearTIDS` (mass m,
 /// stiffness k, constant F_ext f) at (q, v), with the operations of its `energy` (the same
