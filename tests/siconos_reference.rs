@@ -6,9 +6,10 @@ mod common;
 use nalgebra::{DMatrix, DVector};
 use ricochet::io::siconos::read_ref;
 use ricochet::model::{
-    ComplementarityConditionNSL, LagrangianCompliantLinearTIR, LagrangianLinearTIDS, LagrangianLinearTIR,
-    LagrangianScleronomousR, NewtonImpactNSL, Nsds,
+    ComplementarityConditionNSL, LagrangianCompliantLinearTIR, LagrangianDS, LagrangianLinearTIDS, LagrangianLinearTIR,
+    LagrangianScleronomousR, NewtonImpactFrictionNSL, NewtonImpactNSL, Nsds,
 };
+use ricochet::numerics::friction::{FrictionOptions, FrictionSolver};
 use ricochet::reference::{Integrator, Sample, TimeStepping, Trajectory};
 use ricochet::scenes::{
     bouncing_ball::BouncingBall, circuit_rlcd::CircuitRlcd, column_of_beads::ColumnOfBeads, diode_bridge::DiodeBridge,
@@ -197,4 +198,73 @@ fn woodpecker() {
         vec![s.t, s.q[0], s.v[0], s.q[1], s.v[1], s.q[2], s.v[2]]
     });
     common::compare_with_reference("Woodpecker", &reference, &ours, TOL);
+}
+
+/// Siconos's ImpactingStick: a falling stick (x, y, θ) whose tip hits the floor twice while
+/// sliding (a scleronomous relation with a normal and a tangent row, Coulomb friction μ =
+/// 0.01, e_N = 1; the sparse 2-D NSGS at 1e-10; one pass per step with G(q_k);
+/// FRICTION-NOTES §3.2). The 22 columns hold the state, the contact's output, velocity and
+/// impulses, and the works and energies built from them.
+#[test]
+fn impacting_stick() {
+    let Some(reference) = reference("ImpactingStick.ref") else {
+        return;
+    };
+    let (m, l, g, mu, h) = (1.0, 1.0, 10.0, 0.01, 1e-4);
+    let theta0 = std::f64::consts::PI / 4.0;
+    let q0 = DVector::from_vec(vec![0.5 * l * theta0.sin(), 0.5 * l * theta0.cos() + 0.01, theta0]);
+    let v0 = DVector::from_vec(vec![-0.5, 0.1, 0.1]);
+    let mass = DMatrix::from_diagonal(&DVector::from_vec(vec![m, m, m * l * l / 12.0]));
+    let stick = LagrangianDS::new(q0, v0, mass)
+        .unwrap()
+        .with_fext(DVector::from_vec(vec![0.0, -m * g, 0.0]))
+        .unwrap();
+    let mut nsds = Nsds::new();
+    let stick = nsds.add("stick", stick);
+    let relation = LagrangianScleronomousR::new(
+        move |q| DVector::from_vec(vec![q[1] - 0.5 * l * q[2].cos(), 0.0]),
+        move |q| DMatrix::from_row_slice(2, 3, &[0.0, 1.0, 0.5 * l * q[2].sin(), -1.0, 0.0, -0.5 * l * q[2].cos()]),
+    );
+    let law = NewtonImpactFrictionNSL::new(1.0, 0.0, mu, 2).unwrap();
+    nsds.link("tip", law, relation, &[stick]).unwrap();
+    let mut sim = TimeStepping::new(nsds, Integrator::MoreauJean(MoreauJeanOSI::default()), 0.0, h).unwrap();
+    sim.newton.single_pass = true;
+    sim.friction_solver = Some(FrictionSolver::Nsgs);
+    sim.friction_options = FrictionOptions {
+        tolerance: 1e-10,
+        max_iterations: 10_000,
+        ..Default::default()
+    };
+    let mut samples = vec![sim.sample().unwrap()];
+    for _ in 1..reference.nrows() {
+        sim.step().unwrap();
+        samples.push(sim.sample().unwrap());
+    }
+    let (mut normal_work, mut tangent_work, mut external_work) = (0.0, 0.0, 0.0);
+    let ours: Vec<Vec<f64>> = samples
+        .iter()
+        .enumerate()
+        .map(|(k, s)| {
+            let mut row = vec![s.t, s.q[0], s.q[1], s.q[2], s.v[0], s.v[1], s.v[2]];
+            if k == 0 {
+                row.resize(22, 0.0);
+                return row;
+            }
+            let before = &samples[k - 1];
+            let (u, u_k, lambda) = (&s.ydot, &before.ydot, &s.lambda);
+            let normal = 0.5 * (u[0] + u_k[0]) * lambda[0];
+            let tangent = 0.5 * (u[1] + u_k[1]) * lambda[1];
+            normal_work += normal;
+            tangent_work += tangent;
+            // h (θ F_{k+1} + (1−θ) F_k)·(θ v_{k+1} + (1−θ) v_k) with F = (0, −m g, 0).
+            external_work += h * (-m * g) * (0.5 * s.v[1] + 0.5 * before.v[1]);
+            row.extend([s.p[0], s.y[0], s.y[1], u[0], u[1], lambda[0], lambda[1]]);
+            row.extend([normal, tangent, 0.5 * mu * (u[1] + u_k[1]).abs() * lambda[0]]);
+            row.extend([normal_work, tangent_work]);
+            let kinetic = 0.5 * m * (s.v[0] * s.v[0] + s.v[1] * s.v[1]) + 0.5 * (m * l * l / 12.0) * s.v[2] * s.v[2];
+            row.extend([kinetic, m * g * s.q[1], external_work]);
+            row
+        })
+        .collect();
+    common::compare_with_reference("ImpactingStick", &reference, &ours, TOL);
 }

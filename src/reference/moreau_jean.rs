@@ -55,7 +55,8 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: MoreauJeanOSI) -> Res
     let (h, theta) = (ts.h, osi.theta);
     let (t_k, t_next) = (ts.time(), ts.time_at(ts.k + 1));
     let (q_k, v_k) = (ts.q.clone(), ts.v.clone());
-    let linear = ts.nsds.is_linear();
+    // One pass for linear scenes, or when asked (with G at q_k).
+    let single_pass = ts.nsds.is_linear() || settings.newton.single_pass;
     let rows = active_set(ts, settings, &osi, &q_k, &v_k)?;
     let f_k = dynamics(ts, t_k, &q_k, &v_k)?.force;
     let context = |ts: &SceneState| format!(" at step {} (t = {t_next})", ts.k + 1);
@@ -69,7 +70,8 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: MoreauJeanOSI) -> Res
         let q = &q_k + (&v_k * (1.0 - theta) + &v * theta) * h;
         let dyn_i = dynamics(ts, t_next, &q, &v)?;
         let r_free = &dyn_i.mass * (&v - &v_k) - &f_k * (h * (1.0 - theta)) - &dyn_i.force * (h * theta);
-        let g = active_jacobian(ts, &rows, &q, t_next)?;
+        let q_g = if settings.newton.single_pass { &q_k } else { &q };
+        let g = active_jacobian(ts, &rows, q_g, t_next)?;
         if let Some((last, report)) = &input {
             // The input recomputed at this iterate, G(q^{i})ᵀ λ (Siconos re-evaluates the
             // relations at q^{i}): a nonlinear relation converges when its Jacobian stops moving.
@@ -92,7 +94,7 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: MoreauJeanOSI) -> Res
         }
         let w = iteration_matrix(ts, &dyn_i, h, theta)?;
         let v_free = &v - w.solve(&r_free).ok_or_else(singular)?;
-        let (impulse, lcp) = impulse(ts, settings, &rows, &w, &g, &q, &v_free, (t_next, theta), &context(ts))?;
+        let (impulse, lcp) = impulse(ts, settings, &rows, &w, &g, q_g, &v_free, (t_next, theta), &context(ts))?;
         v = &v_free + w.solve(&impulse.p).ok_or_else(singular)?;
         let report = StepReport {
             newton_iterations: iteration,
@@ -100,7 +102,7 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: MoreauJeanOSI) -> Res
             active: rows.len(),
             ..Default::default()
         };
-        if linear {
+        if single_pass {
             return commit(ts, &osi, &q_k, &v_k, v, impulse.p, impulse.lambda_all, report);
         }
         input = Some((impulse, report));

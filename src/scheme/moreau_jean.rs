@@ -94,6 +94,9 @@ pub struct NewtonOptions {
     pub tolerance: f64,
     /// At most this many iterations per step. Default 50 (Siconos).
     pub max_iterations: usize,
+    /// Siconos's `SICONOS_TS_LINEAR`: one pass per step with the relations' Jacobians at q_k
+    /// (exact for linear scenes, a linearisation otherwise). Default false (Newton).
+    pub single_pass: bool,
 }
 
 impl Default for NewtonOptions {
@@ -101,6 +104,7 @@ impl Default for NewtonOptions {
         Self {
             tolerance: 1e-6,
             max_iterations: 50,
+            single_pass: false,
         }
     }
 }
