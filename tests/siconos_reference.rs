@@ -268,3 +268,51 @@ fn impacting_stick() {
         .collect();
     common::compare_with_reference("ImpactingStick", &reference, &ours, TOL);
 }
+
+/// Siconos's Ball2D_kernel_only_with_friction: a spinning ball (q = (z, x, θ)) dropped on the
+/// floor, its contact a `Lagrangian2d2DR` whose point a collision manager sets to
+/// pc1 = (z − R, x) with the normal (1, 0) at every call, written here as the scleronomous
+/// relation it amounts to (FRICTION-NOTES §1.4, §3.3): the gap −‖pc1‖ while z ≤ R (+ above),
+/// rows [1, 0, −ℓ_y] and [0, 1, ℓ_x] with ℓ = pc1 − (z, x) computed as Siconos computes it.
+/// The 2021 reference activates on the predicted position (ỹ = y(q_k + h v_k) + ½ h ẏ_k).
+/// After the impact the ball rolls: ω = 4/7, v_x = R ω.
+#[test]
+fn ball_2d_with_friction() {
+    let Some(reference) = reference("Ball2D_kernel_only_with_friction.ref") else {
+        return;
+    };
+    let (r, h) = (0.5, 0.005);
+    let mass = DMatrix::from_diagonal(&DVector::from_vec(vec![1.0, 1.0, 0.4 * r * r]));
+    let ball = LagrangianLinearTIDS::new(DVector::from_vec(vec![1.0, 0.0, 0.0]), DVector::from_vec(vec![0.0, 0.0, 2.0]), mass)
+        .unwrap()
+        .with_fext(DVector::from_vec(vec![-9.81, 0.0, 0.0]))
+        .unwrap();
+    let mut nsds = Nsds::new();
+    let ball = nsds.add("ball", ball);
+    let contact = move |q: &DVector<f64>| [-r + q[0], 0.0 + q[1]];
+    let relation = LagrangianScleronomousR::new(
+        move |q| {
+            let pc1 = contact(q);
+            let distance = (pc1[0] * pc1[0] + pc1[1] * pc1[1]).sqrt();
+            // N · (pc2 − pc1) with pc2 = 0 and N = (1, 0).
+            DVector::from_vec(vec![if -pc1[0] >= 0.0 { -distance } else { distance }, 0.0])
+        },
+        move |q| {
+            let pc1 = contact(q);
+            let lever = [pc1[0] - q[0], pc1[1] - q[1]];
+            DMatrix::from_row_slice(2, 3, &[1.0, 0.0, -lever[1], 0.0, 1.0, lever[0]])
+        },
+    );
+    nsds.link("floor", NewtonImpactFrictionNSL::new(0.9, 0.0, 0.1, 2).unwrap(), relation, &[ball])
+        .unwrap();
+    let osi = MoreauJeanOSI::default().with_activation(Activation::Predicted);
+    let sim = TimeStepping::new(nsds, Integrator::MoreauJean(osi), 0.0, h).unwrap();
+    let mut ours = rows(sim, reference.nrows(), |s| {
+        vec![s.t, s.q[0], s.v[0], s.v[2], s.p[0], s.lambda[0], s.q[1], s.q[2], s.v[1]]
+    });
+    // The reference's time column is the simulation's next time: h on row 0.
+    ours[0][0] = h;
+    common::compare_with_reference("Ball2D_kernel_only_with_friction", &reference, &ours, TOL);
+    let last = ours.last().unwrap();
+    assert!((last[3] - 4.0 / 7.0).abs() < 1e-9 && (last[8] - r * 4.0 / 7.0).abs() < 1e-9, "rolling: {last:?}");
+}
