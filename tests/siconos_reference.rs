@@ -223,7 +223,13 @@ fn impacting_stick() {
     let stick = nsds.add("stick", stick);
     let relation = LagrangianScleronomousR::new(
         move |q| DVector::from_vec(vec![q[1] - 0.5 * l * q[2].cos(), 0.0]),
-        move |q| DMatrix::from_row_slice(2, 3, &[0.0, 1.0, 0.5 * l * q[2].sin(), -1.0, 0.0, -0.5 * l * q[2].cos()]),
+        move |q| {
+            DMatrix::from_row_slice(
+                2,
+                3,
+                &[0.0, 1.0, 0.5 * l * q[2].sin(), -1.0, 0.0, -0.5 * l * q[2].cos()],
+            )
+        },
     );
     let law = NewtonImpactFrictionNSL::new(1.0, 0.0, mu, 2).unwrap();
     nsds.link("tip", law, relation, &[stick]).unwrap();
@@ -283,10 +289,14 @@ fn ball_2d_with_friction() {
     };
     let (r, h) = (0.5, 0.005);
     let mass = DMatrix::from_diagonal(&DVector::from_vec(vec![1.0, 1.0, 0.4 * r * r]));
-    let ball = LagrangianLinearTIDS::new(DVector::from_vec(vec![1.0, 0.0, 0.0]), DVector::from_vec(vec![0.0, 0.0, 2.0]), mass)
-        .unwrap()
-        .with_fext(DVector::from_vec(vec![-9.81, 0.0, 0.0]))
-        .unwrap();
+    let ball = LagrangianLinearTIDS::new(
+        DVector::from_vec(vec![1.0, 0.0, 0.0]),
+        DVector::from_vec(vec![0.0, 0.0, 2.0]),
+        mass,
+    )
+    .unwrap()
+    .with_fext(DVector::from_vec(vec![-9.81, 0.0, 0.0]))
+    .unwrap();
     let mut nsds = Nsds::new();
     let ball = nsds.add("ball", ball);
     let contact = move |q: &DVector<f64>| [-r + q[0], 0.0 + q[1]];
@@ -303,8 +313,13 @@ fn ball_2d_with_friction() {
             DMatrix::from_row_slice(2, 3, &[1.0, 0.0, -lever[1], 0.0, 1.0, lever[0]])
         },
     );
-    nsds.link("floor", NewtonImpactFrictionNSL::new(0.9, 0.0, 0.1, 2).unwrap(), relation, &[ball])
-        .unwrap();
+    nsds.link(
+        "floor",
+        NewtonImpactFrictionNSL::new(0.9, 0.0, 0.1, 2).unwrap(),
+        relation,
+        &[ball],
+    )
+    .unwrap();
     let osi = MoreauJeanOSI::default().with_activation(Activation::Predicted);
     let sim = TimeStepping::new(nsds, Integrator::MoreauJean(osi), 0.0, h).unwrap();
     let mut ours = rows(sim, reference.nrows(), |s| {
@@ -314,7 +329,10 @@ fn ball_2d_with_friction() {
     ours[0][0] = h;
     common::compare_with_reference("Ball2D_kernel_only_with_friction", &reference, &ours, TOL);
     let last = ours.last().unwrap();
-    assert!((last[3] - 4.0 / 7.0).abs() < 1e-9 && (last[8] - r * 4.0 / 7.0).abs() < 1e-9, "rolling: {last:?}");
+    assert!(
+        (last[3] - 4.0 / 7.0).abs() < 1e-9 && (last[8] - r * 4.0 / 7.0).abs() < 1e-9,
+        "rolling: {last:?}"
+    );
 }
 
 /// Siconos's TwoBouncingBallTS-MoreauJeanGOSI: two balls (z, x, angle) stacked above the
@@ -343,7 +361,8 @@ fn two_bouncing_balls_with_friction() {
     let floor = LagrangianLinearTIR::new(DMatrix::identity(3, 3)).unwrap();
     nsds.link("floor", law, floor, &[lower]).unwrap();
     let mut pair = DMatrix::zeros(3, 6);
-    pair.view_mut((0, 0), (3, 3)).copy_from(&-DMatrix::<f64>::identity(3, 3));
+    pair.view_mut((0, 0), (3, 3))
+        .copy_from(&-DMatrix::<f64>::identity(3, 3));
     pair.view_mut((0, 3), (3, 3)).copy_from(&DMatrix::<f64>::identity(3, 3));
     let pair = LagrangianLinearTIR::with_offset(pair, DVector::from_vec(vec![-2.0 * radius, 0.0, 0.0])).unwrap();
     nsds.link("balls", law, pair, &[lower, upper]).unwrap();
@@ -357,4 +376,73 @@ fn two_bouncing_balls_with_friction() {
         vec![s.t, s.q[0], s.v[0], s.p[0], s.lambda[0], s.q[3], s.v[3], s.p[3]]
     });
     common::compare_with_reference("TwoBouncingBallTS-MoreauJeanGOSI", &reference, &ours, TOL);
+}
+
+/// The cam of Siconos's CamFollower (`CamState.h`): (position h_c − 0.3, velocity h_c') at
+/// time t for `rpm`, with Siconos's truncated π.
+fn cam(t: f64, rpm: f64) -> (f64, f64) {
+    let pi = 3.14159265;
+    let (rb, k1, k2) = (0.40, 0.45, 0.40393320723821);
+    let (rho1, rho3, rho2) = (0.85, 0.15, 0.55393320723821);
+    let (beta1, beta2, beta3) = (0.0, 1.050328174371336, 1.22173047639603);
+    let mut omega = 2.0 * pi * rpm / 60.0;
+    let mut beta = (omega * t + pi / 2.0) % (2.0 * pi);
+    if beta > pi {
+        beta = 2.0 * pi - beta;
+        omega = -omega;
+    }
+    let (position, velocity) = if beta <= pi / 2.0 - beta1 {
+        (rb, 0.0)
+    } else if beta <= pi / 2.0 + beta2 {
+        let s1 = (1.0 - (k1 * beta.cos() / rho1).powi(2)).sqrt();
+        (
+            -k1 * beta.sin() + rho1 * s1,
+            omega * (-k1 * beta.cos() + k1 * k1 * beta.sin() * beta.cos() / (rho1 * s1)),
+        )
+    } else if beta <= pi / 2.0 + beta3 {
+        let a = beta + pi / 9.0;
+        let s3 = (1.0 - (k2 * a.sin() / rho3).powi(2)).sqrt();
+        (
+            -k2 * a.cos() + rho3 * s3,
+            omega * (k2 * a.sin() - k2 * k2 * a.sin() * a.cos() / (rho3 * s3)),
+        )
+    } else {
+        (rho2, 0.0)
+    };
+    (position - 0.3, velocity)
+}
+
+/// Siconos's CamFollower (`CF.ref`): a follower on a spring against a cam. The external force
+/// Siconos attaches returns −m g with g = 0, so the follower stays at rest on its contact (q,
+/// v, λ, F_ext ≡ 0) and the reference checks the time and the cam's kinematics
+/// (FRICTION-NOTES §3.5).
+#[test]
+fn cam_follower() {
+    let Some(reference) = reference("CF.ref") else {
+        return;
+    };
+    let follower = LagrangianLinearTIDS::new(DVector::zeros(1), DVector::zeros(1), DMatrix::from_element(1, 1, 1.221))
+        .unwrap()
+        .with_stiffness(DMatrix::from_element(1, 1, 1430.8))
+        .unwrap();
+    let mut nsds = Nsds::new();
+    let follower = nsds.add("follower", follower);
+    let contact = LagrangianLinearTIR::new(DMatrix::from_element(1, 1, 1.0)).unwrap();
+    nsds.link("cam", NewtonImpactNSL::new(0.8).unwrap(), contact, &[follower])
+        .unwrap();
+    let sim = TimeStepping::new(nsds, Integrator::MoreauJean(MoreauJeanOSI::default()), 0.0, 1e-4).unwrap();
+    let ours = rows(sim, reference.nrows(), |s| {
+        let (position, velocity) = cam(s.t, 358.0);
+        vec![
+            s.t,
+            s.q[0],
+            s.v[0],
+            s.lambda[0],
+            0.0,
+            position,
+            velocity,
+            position + s.q[0],
+        ]
+    });
+    common::compare_with_reference("CF", &reference, &ours, TOL);
 }

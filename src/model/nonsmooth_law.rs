@@ -79,9 +79,15 @@ impl NewtonImpactFrictionNSL {
     /// The law with normal and tangential restitution `e_n`, `e_t` ∈ [0, 1], friction
     /// coefficient `mu` ≥ 0, on `size` ∈ {2, 3} rows.
     pub fn new(e_n: f64, e_t: f64, mu: f64, size: usize) -> Result<Self> {
-        for (what, e) in [("NewtonImpactFrictionNSL e_N", e_n), ("NewtonImpactFrictionNSL e_T", e_t)] {
+        for (what, e) in [
+            ("NewtonImpactFrictionNSL e_N", e_n),
+            ("NewtonImpactFrictionNSL e_T", e_t),
+        ] {
             if !(0.0..=1.0).contains(&e) {
-                return Err(Error::Restitution { what: what.into(), value: e });
+                return Err(Error::Restitution {
+                    what: what.into(),
+                    value: e,
+                });
             }
         }
         validate::scalar("NewtonImpactFrictionNSL μ", mu, mu >= 0.0, "must be ≥ 0")?;

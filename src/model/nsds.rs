@@ -92,7 +92,8 @@ impl Nsds {
                 )));
             }
         }
-        if inter.law.friction().is_some() && (!inter.relation.is_lagrangian() || inter.relation.compliance().is_some()) {
+        if inter.law.friction().is_some() && (!inter.relation.is_lagrangian() || inter.relation.compliance().is_some())
+        {
             return Err(unsupported(
                 "Newton impact with friction takes a Lagrangian relation whose rows are (normal, tangents), not a first-order or compliant one",
             ));

@@ -339,13 +339,19 @@ fn friction_contacts(ts: &SceneState, rows: &[ActiveRow]) -> Result<Option<(usiz
     let size = first.size();
     if let Some(k) = laws.iter().position(|law| law.is_none_or(|law| law.size() != size)) {
         return Err(Error::Unsupported {
-            what: format!("interaction `{}` active with friction contacts", interactions[rows[k].index].name),
+            what: format!(
+                "interaction `{}` active with friction contacts",
+                interactions[rows[k].index].name
+            ),
             reason: format!(
                 "one step's problem is a friction-contact problem of contacts of one size ({size}) only: frictionless or equality rows (or contacts of another size) beside friction contacts are not supported yet"
             ),
         });
     }
-    Ok(Some((size, DVector::from_iterator(laws.len(), laws.iter().flatten().map(|law| law.mu())))))
+    Ok(Some((
+        size,
+        DVector::from_iterator(laws.len(), laws.iter().flatten().map(|law| law.mu())),
+    )))
 }
 
 /// Siconos's `LagrangianCompliantLinearTIR` Delassus block: the diagonal block of a compliant

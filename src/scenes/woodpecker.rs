@@ -137,6 +137,11 @@ impl Woodpecker {
 
     /// The simulation from t = 0 (Moreau–Jean, θ = ½, γ = ½; Siconos's dense 2-D NSGS).
     pub fn simulation(&self) -> Result<TimeStepping> {
-        TimeStepping::new(self.nsds()?, Integrator::MoreauJean(MoreauJeanOSI::default()), 0.0, self.step)
+        TimeStepping::new(
+            self.nsds()?,
+            Integrator::MoreauJean(MoreauJeanOSI::default()),
+            0.0,
+            self.step,
+        )
     }
 }
