@@ -381,6 +381,8 @@ fn two_bouncing_balls_with_friction() {
 /// The cam of Siconos's CamFollower (`CamState.h`): (position h_c − 0.3, velocity h_c') at
 /// time t for `rpm`, with Siconos's truncated π.
 fn cam(t: f64, rpm: f64) -> (f64, f64) {
+    // Siconos's truncated π, on purpose.
+    #[allow(clippy::approx_constant)]
     let pi = 3.14159265;
     let (rb, k1, k2) = (0.40, 0.45, 0.40393320723821);
     let (rho1, rho3, rho2) = (0.85, 0.15, 0.55393320723821);
