@@ -1,0 +1,111 @@
+//! A block (a point mass) on a line inclined by α through the origin, with Coulomb friction:
+//! q = (x, y), M = m I, F_ext = (0, −m g); one contact whose rows are the normal and the
+//! tangent of the line, y = (n·q, t·q) with n = (−sin α, cos α), t = (cos α, sin α) (up the
+//! slope), under `NewtonImpactFrictionNSL(0, 0, μ, 2)`. Launched from the origin at v₀ along
+//! the slope (positive up), it moves as
+//! ```text
+//!     up the slope:    s̈ = −g (sin α + μ cos α)   until it stops, then
+//!     tan α ≤ μ:       it sticks;   otherwise   s̈ = −g (sin α − μ cos α)
+//! ```
+//! (s = t·q, the distance along the slope from the start). [`BlockOnIncline::exact`] is that
+//! motion.
+
+use nalgebra::{DMatrix, DVector};
+
+use crate::error::Result;
+use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactFrictionNSL, Nsds};
+use crate::reference::{Integrator, TimeStepping};
+use crate::scheme::moreau_jean::MoreauJeanOSI;
+
+/// Parameters of the block on the incline.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BlockOnIncline {
+    /// Incline α (rad). Default 0.5.
+    pub incline: f64,
+    /// Coulomb coefficient μ. Default 0.3.
+    pub friction: f64,
+    /// Initial velocity along the slope v₀ (m/s, positive up). Default 2.
+    pub velocity: f64,
+    /// Mass m (kg). Default 1.
+    pub mass: f64,
+    /// Gravity g (m/s²). Default 9.81.
+    pub gravity: f64,
+    /// Time step h (s). Default 1e-3.
+    pub step: f64,
+}
+
+impl Default for BlockOnIncline {
+    fn default() -> Self {
+        Self {
+            incline: 0.5,
+            friction: 0.3,
+            velocity: 2.0,
+            mass: 1.0,
+            gravity: 9.81,
+            step: 1e-3,
+        }
+    }
+}
+
+impl BlockOnIncline {
+    /// The unit tangent t (up the slope) and normal n of the line.
+    pub fn frame(&self) -> ([f64; 2], [f64; 2]) {
+        let (sin, cos) = self.incline.sin_cos();
+        ([cos, sin], [-sin, cos])
+    }
+
+    /// The scene: system `block`, interaction `incline` (rows: normal, tangent).
+    pub fn nsds(&self) -> Result<Nsds> {
+        let (t, n) = self.frame();
+        let m = self.mass;
+        let block = LagrangianLinearTIDS::new(
+            DVector::zeros(2),
+            DVector::from_vec(vec![self.velocity * t[0], self.velocity * t[1]]),
+            DMatrix::identity(2, 2) * m,
+        )?
+        .with_fext(DVector::from_vec(vec![0.0, -m * self.gravity]))?;
+        let mut nsds = Nsds::new();
+        let block = nsds.add("block", block);
+        let rows = LagrangianLinearTIR::new(DMatrix::from_row_slice(2, 2, &[n[0], n[1], t[0], t[1]]))?;
+        nsds.link("incline", NewtonImpactFrictionNSL::new(0.0, 0.0, self.friction, 2)?, rows, &[block])?;
+        Ok(nsds)
+    }
+
+    /// The simulation from t = 0 (Moreau–Jean, θ = ½).
+    pub fn simulation(&self) -> Result<TimeStepping> {
+        TimeStepping::new(self.nsds()?, Integrator::MoreauJean(MoreauJeanOSI::default()), 0.0, self.step)
+    }
+
+    /// The exact (s, ṡ) at time `t` (see the module docs).
+    pub fn exact(&self, t: f64) -> (f64, f64) {
+        let (sin, cos) = self.incline.sin_cos();
+        let (g, mu, v0) = (self.gravity, self.friction, self.velocity);
+        // Friction opposes the motion: down the slope while sliding up, up while sliding down.
+        let (up, down) = (-g * (sin + mu * cos), -g * (sin - mu * cos));
+        let sticks = sin.abs() <= mu * cos;
+        if v0 > 0.0 {
+            let a = up;
+            let stop = -v0 / a;
+            if t <= stop {
+                return (v0 * t + 0.5 * a * t * t, v0 + a * t);
+            }
+            let s_stop = v0 * stop + 0.5 * a * stop * stop;
+            if sticks {
+                return (s_stop, 0.0);
+            }
+            let tau = t - stop;
+            return (s_stop + 0.5 * down * tau * tau, down * tau);
+        }
+        if v0 == 0.0 && sticks {
+            return (0.0, 0.0);
+        }
+        // Sliding down from the start: it decelerates (and may stop) or accelerates.
+        let a = down;
+        let stop = if a > 0.0 { -v0 / a } else { f64::INFINITY };
+        if t <= stop {
+            (v0 * t + 0.5 * a * t * t, v0 + a * t)
+        } else {
+            (v0 * stop + 0.5 * a * stop * stop, 0.0)
+        }
+    }
+}
