@@ -3,11 +3,11 @@
 //! landing on a rough floor (the rigid-body impulse), a rocking block (Housner's ratio), the
 //! Coulomb cone at every step, and no energy gained.
 
-use nalgebra::{DMatrix, DVector};
-use ricochet::model::{LagrangianLinearTIDS, LagrangianLinearTIR, LagrangianScleronomousR, NewtonImpactFrictionNSL, Nsds};
-use ricochet::reference::{Integrator, TimeStepping};
+use nalgebra::DVector;
+use ricochet::reference::TimeStepping;
 use ricochet::scenes::block_on_incline::BlockOnIncline;
-use ricochet::scheme::moreau_jean::MoreauJeanOSI;
+use ricochet::scenes::rocking_block::RockingBlock;
+use ricochet::scenes::spinning_ball::SpinningBall;
 
 /// ‖λ_T‖ ≤ μ λ_N (to rounding) for every contact of size `d` in `lambda`.
 fn in_cone(lambda: &DVector<f64>, d: usize, mu: f64) -> bool {
@@ -47,41 +47,50 @@ fn block_on_incline_sticks_or_slides_exactly() {
             // the position by one step of the largest speed.
             let (dv, ds) = ((along(&s.v) - v_exact).abs(), (along(&s.q) - s_exact).abs());
             max = (max.0.max(dv), max.1.max(ds));
-            assert!(dv <= 1.5 * g * (1.0 + friction) * h, "{incline} {friction} {velocity}: t = {} v error {dv}", s.t);
-            assert!(ds <= 2.0 * (velocity.abs() + g * s.t) * h, "{incline} {friction} {velocity}: t = {} s error {ds}", s.t);
-            assert!(in_cone(&s.lambda, 2, friction), "{incline} {friction} {velocity}: λ = {}", s.lambda);
+            assert!(
+                dv <= 1.5 * g * (1.0 + friction) * h,
+                "{incline} {friction} {velocity}: t = {} v error {dv}",
+                s.t
+            );
+            assert!(
+                ds <= 2.0 * (velocity.abs() + g * s.t) * h,
+                "{incline} {friction} {velocity}: t = {} s error {ds}",
+                s.t
+            );
+            assert!(
+                in_cone(&s.lambda, 2, friction),
+                "{incline} {friction} {velocity}: λ = {}",
+                s.lambda
+            );
         }
         let sticks = incline.tan() <= friction;
         let v_end = along(&sim.sample().unwrap().v);
         if sticks {
-            assert!(v_end.abs() < 1e-12, "{incline} {friction} {velocity}: sticks, v = {v_end}");
+            assert!(
+                v_end.abs() < 1e-12,
+                "{incline} {friction} {velocity}: sticks, v = {v_end}"
+            );
         }
-        println!("incline {incline} μ {friction} v₀ {velocity}: max |Δv| {:.2e}, max |Δs| {:.2e}", max.0, max.1);
+        println!(
+            "incline {incline} μ {friction} v₀ {velocity}: max |Δv| {:.2e}, max |Δs| {:.2e}",
+            max.0, max.1
+        );
     }
 }
 
-/// A solid sphere (q = (x, y, z, φ_x, φ_y, φ_z), v = (v, ω), M = diag(m, m, m, I, I, I),
-/// I = ⅖ m R²) above the floor z = 0: one 3-D friction contact whose rows are the normal and
-/// the contact point's velocity (v_x − R ω_y, v_y + R ω_x).
+/// The spinning ball (R, initial height, v, ω, e_N, μ; e_T = 0).
 fn sphere(radius: f64, q0: [f64; 6], v0: [f64; 6], e_n: f64, mu: f64) -> TimeStepping {
-    let (m, inertia) = (1.0, 0.4 * radius * radius);
-    let mass = DMatrix::from_diagonal(&DVector::from_vec(vec![m, m, m, inertia, inertia, inertia]));
-    let ball = LagrangianLinearTIDS::new(DVector::from_column_slice(&q0), DVector::from_column_slice(&v0), mass)
-        .unwrap()
-        .with_fext(DVector::from_vec(vec![0.0, 0.0, -9.81 * m, 0.0, 0.0, 0.0]))
-        .unwrap();
-    let mut nsds = Nsds::new();
-    let ball = nsds.add("ball", ball);
-    #[rustfmt::skip]
-    let rows = DMatrix::from_row_slice(3, 6, &[
-        0.0, 0.0, 1.0, 0.0, 0.0, 0.0,
-        1.0, 0.0, 0.0, 0.0, -radius, 0.0,
-        0.0, 1.0, 0.0, radius, 0.0, 0.0,
-    ]);
-    let floor = LagrangianLinearTIR::with_offset(rows, DVector::from_vec(vec![-radius, 0.0, 0.0])).unwrap();
-    let law = NewtonImpactFrictionNSL::new(e_n, 0.0, mu, 3).unwrap();
-    nsds.link("floor", law, floor, &[ball]).unwrap();
-    TimeStepping::new(nsds, Integrator::MoreauJean(MoreauJeanOSI::default()), 0.0, 1e-3).unwrap()
+    SpinningBall {
+        radius,
+        height: q0[2],
+        velocity: [v0[0], v0[1], v0[2]],
+        spin: [v0[3], v0[4], v0[5]],
+        restitution: e_n,
+        friction: mu,
+        ..Default::default()
+    }
+    .simulation()
+    .unwrap()
 }
 
 /// A ball with backspin landing on a floor with large μ and e_T = 0: its contact sticks, and
@@ -91,7 +100,13 @@ fn sphere(radius: f64, q0: [f64; 6], v0: [f64; 6], e_n: f64, mu: f64) -> TimeSte
 fn spinning_ball_lands_with_the_rigid_body_impulse() {
     let radius = 0.1;
     for (vx, omega, e_n) in [(1.0, 20.0, 0.8), (2.0, -5.0, 0.5), (-1.0, 40.0, 0.0)] {
-        let mut sim = sphere(radius, [0.0, 0.0, 0.5, 0.0, 0.0, 0.0], [vx, 0.0, 0.0, 0.0, -omega, 0.0], e_n, 10.0);
+        let mut sim = sphere(
+            radius,
+            [0.0, 0.0, 0.5, 0.0, 0.0, 0.0],
+            [vx, 0.0, 0.0, 0.0, -omega, 0.0],
+            e_n,
+            10.0,
+        );
         let mut before = sim.sample().unwrap();
         let after = loop {
             sim.step().unwrap();
@@ -103,10 +118,20 @@ fn spinning_ball_lands_with_the_rigid_body_impulse() {
         };
         let (vt, w) = (before.v[0], -before.v[4]);
         let (vt_after, w_after) = (after.v[0], -after.v[4]);
-        assert!((vt_after - (5.0 / 7.0 * vt - 2.0 / 7.0 * radius * w)).abs() < 1e-12, "v_t⁺ = {vt_after}");
-        assert!((vt_after + radius * w_after).abs() < 1e-12, "rolling: {}", vt_after + radius * w_after);
+        assert!(
+            (vt_after - (5.0 / 7.0 * vt - 2.0 / 7.0 * radius * w)).abs() < 1e-12,
+            "v_t⁺ = {vt_after}"
+        );
+        assert!(
+            (vt_after + radius * w_after).abs() < 1e-12,
+            "rolling: {}",
+            vt_after + radius * w_after
+        );
         assert!((after.v[2] + e_n * before.v[2]).abs() < 1e-12, "v_z⁺ = {}", after.v[2]);
-        assert!(after.v[1].abs() < 1e-15 && after.v[3].abs() < 1e-15, "no sideways motion");
+        assert!(
+            after.v[1].abs() < 1e-15 && after.v[3].abs() < 1e-15,
+            "no sideways motion"
+        );
     }
 }
 
@@ -118,7 +143,13 @@ fn spinning_ball_lands_with_the_rigid_body_impulse() {
 #[test]
 fn friction_gains_no_energy() {
     for (mu, e_n) in [(0.2, 0.9), (10.0, 1.0), (0.05, 0.0), (0.0, 0.9)] {
-        let mut sim = sphere(0.1, [0.0, 0.0, 0.3, 0.0, 0.0, 0.0], [1.0, 0.5, 0.0, 3.0, -30.0, 1.0], e_n, mu);
+        let mut sim = sphere(
+            0.1,
+            [0.0, 0.0, 0.3, 0.0, 0.0, 0.0],
+            [1.0, 0.5, 0.0, 3.0, -30.0, 1.0],
+            e_n,
+            mu,
+        );
         let e0 = sim.energy().unwrap();
         let (mut last, mut max_gain) = (e0, 0.0f64);
         for k in 0..100_000 {
@@ -131,5 +162,50 @@ fn friction_gains_no_energy() {
         }
         assert!(last < e0, "μ {mu} e {e_n}: it dissipates");
         println!("μ {mu} e_N {e_n}: E₀ {e0:.6}, E(100 s) {last:.6}, largest gain in one step {max_gain:.2e}");
+    }
+}
+
+/// A block rocking on its left corner falls back onto the right one: with e_N = 0 and no
+/// sliding the impact multiplies the angular velocity by Housner's ratio 1 − (3/2) sin² α_b
+/// (to the step's gravity impulse), the new corner sticks and the old one lifts.
+#[test]
+fn rocking_block_loses_housners_ratio_at_each_impact() {
+    for (width, height) in [(0.2, 0.6), (0.3, 0.45), (0.1, 1.0)] {
+        let block = RockingBlock {
+            width,
+            height,
+            step: 1e-5,
+            ..Default::default()
+        };
+        let block = RockingBlock {
+            tilt: 0.5 * block.slenderness(),
+            ..block
+        };
+        let mut sim = block.simulation().unwrap();
+        let mut before = sim.sample().unwrap();
+        let after = loop {
+            sim.step().unwrap();
+            let s = sim.sample().unwrap();
+            assert!(in_cone(&s.lambda, 2, block.friction));
+            if s.lambda[2] > 0.0 {
+                break s;
+            }
+            before = s;
+        };
+        let ratio = after.v[2] / before.v[2];
+        assert!(
+            (ratio - block.housner_ratio()).abs() < 1e-3,
+            "{width}×{height}: ω⁺/ω⁻ = {ratio}, Housner {}",
+            block.housner_ratio()
+        );
+        // Rotating about the right corner: its velocity is zero (to the Newton loop's
+        // tolerance: ẏ is G(q_{k+1}) v_{k+1}), the left corner rises.
+        let right = after.ydot.rows(2, 2);
+        assert!(right.norm() < 1e-5 * before.v.norm(), "right corner moves: {right}");
+        assert!(after.ydot[0] > 0.0 && after.lambda[0] == 0.0, "left corner lifts");
+        println!(
+            "{width}×{height}: ω⁺/ω⁻ = {ratio:.6}, Housner {:.6}",
+            block.housner_ratio()
+        );
     }
 }

@@ -8,6 +8,7 @@ use super::{BatchOutcome, Engine, Job, Scene};
 use crate::batch::layout::{HealthCounters, NON_FINITE, NOT_CONVERGED};
 use crate::error::{Error, Result};
 use crate::numerics::SolverOptions;
+use crate::numerics::friction::FrictionOptions;
 use crate::reference::{Integrator, TimeStepping};
 
 /// [`TimeStepping`] per scene, in f64.
@@ -54,8 +55,9 @@ impl Engine for ReferenceEngine {
 /// One scene's run; `at` is where its q, v start in the job's start state.
 fn run_scene(job: &Job<'_>, scene: &dyn Scene, at: usize) -> Result<(Vec<f64>, HealthCounters, [f64; 2])> {
     let (nsds, n) = (scene.nsds()?, scene.dof());
-    // Impacts and penetration are counted on contact rows, not on equalities.
-    let equality = nsds.equality_rows();
+    // Impacts and penetration are counted on gap rows: not on equalities, nor on the
+    // tangent rows of friction contacts.
+    let gaps = nsds.gap_rows();
     let t0 = job.start.map_or(0.0, |(t0, _)| t0);
     let mut sim = TimeStepping::new(nsds, Integrator::MoreauJean(job.osi), t0, job.step)?;
     sim.stabilization = job.stabilization;
@@ -69,6 +71,12 @@ fn run_scene(job: &Job<'_>, scene: &dyn Scene, at: usize) -> Result<(Vec<f64>, H
         omega: job.omega,
         warm_start: false,
     };
+    // The scenario's tolerance and iterations hold for friction contacts too.
+    sim.friction_options = FrictionOptions {
+        tolerance: job.tolerance(true),
+        max_iterations: job.max_iterations as usize,
+        ..FrictionOptions::default()
+    };
     let mut counters = HealthCounters::default();
     let mut extremes = [f64::MIN; 2];
     for _ in 0..job.steps {
@@ -76,8 +84,8 @@ fn run_scene(job: &Job<'_>, scene: &dyn Scene, at: usize) -> Result<(Vec<f64>, H
         if let Some(y) = sample
             .y
             .iter()
-            .zip(&equality)
-            .filter(|(_, eq)| !**eq)
+            .zip(&gaps)
+            .filter(|(_, gap)| **gap)
             .map(|(&y, _)| -y)
             .reduce(f64::max)
         {
@@ -100,7 +108,7 @@ fn run_scene(job: &Job<'_>, scene: &dyn Scene, at: usize) -> Result<(Vec<f64>, H
             extremes[0] = extremes[0].max(lcp.residual);
             counters.max_iterations = counters.max_iterations.max(lcp.iterations as u32);
         }
-        counters.record_contact(sim.lambda().iter().zip(&equality).any(|(&l, &eq)| !eq && l > 0.0));
+        counters.record_contact(sim.lambda().iter().zip(&gaps).any(|(&l, &gap)| gap && l > 0.0));
     }
     let sample = sim.sample()?;
     let state: Vec<f64> = sample.q.iter().chain(sample.v.iter()).copied().collect();

@@ -176,6 +176,19 @@ impl Nsds {
             .collect()
     }
 
+    /// One entry per scalar row of the interactions, in link order: whether the row's y is a
+    /// gap (every row of a contact law, the normal row of a friction contact; not its tangent
+    /// rows, nor equalities), the rows on which impacts and penetration are counted.
+    pub fn gap_rows(&self) -> Vec<bool> {
+        self.interactions
+            .iter()
+            .flat_map(|i| {
+                let friction = i.law.friction().is_some();
+                (0..i.size()).map(move |k| !i.law.is_equality() && (!friction || k == 0))
+            })
+            .collect()
+    }
+
     /// Whether every system and relation is linear time-invariant (a single pass per step).
     pub fn is_linear(&self) -> bool {
         self.systems_are_linear() && self.interactions.iter().all(|i| i.relation.is_linear())

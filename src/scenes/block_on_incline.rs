@@ -15,6 +15,7 @@ use nalgebra::{DMatrix, DVector};
 use crate::error::Result;
 use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactFrictionNSL, Nsds};
 use crate::reference::{Integrator, TimeStepping};
+use crate::scenes::parameters::Parameters;
 use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// Parameters of the block on the incline.
@@ -48,6 +49,20 @@ impl Default for BlockOnIncline {
 }
 
 impl BlockOnIncline {
+    /// The block of the `block_on_incline` template: `incline`, `friction`, `velocity`,
+    /// `mass`, `gravity` from `p` (in this order), defaults as above.
+    pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
+        let d = Self::default();
+        Ok(Self {
+            incline: p.scalar("incline", d.incline)?,
+            friction: p.scalar("friction", d.friction)?,
+            velocity: p.scalar("velocity", d.velocity)?,
+            mass: p.scalar("mass", d.mass)?,
+            gravity: p.scalar("gravity", d.gravity)?,
+            ..d
+        })
+    }
+
     /// The unit tangent t (up the slope) and normal n of the line.
     pub fn frame(&self) -> ([f64; 2], [f64; 2]) {
         let (sin, cos) = self.incline.sin_cos();
@@ -67,13 +82,23 @@ impl BlockOnIncline {
         let mut nsds = Nsds::new();
         let block = nsds.add("block", block);
         let rows = LagrangianLinearTIR::new(DMatrix::from_row_slice(2, 2, &[n[0], n[1], t[0], t[1]]))?;
-        nsds.link("incline", NewtonImpactFrictionNSL::new(0.0, 0.0, self.friction, 2)?, rows, &[block])?;
+        nsds.link(
+            "incline",
+            NewtonImpactFrictionNSL::new(0.0, 0.0, self.friction, 2)?,
+            rows,
+            &[block],
+        )?;
         Ok(nsds)
     }
 
     /// The simulation from t = 0 (Moreau–Jean, θ = ½).
     pub fn simulation(&self) -> Result<TimeStepping> {
-        TimeStepping::new(self.nsds()?, Integrator::MoreauJean(MoreauJeanOSI::default()), 0.0, self.step)
+        TimeStepping::new(
+            self.nsds()?,
+            Integrator::MoreauJean(MoreauJeanOSI::default()),
+            0.0,
+            self.step,
+        )
     }
 
     /// The exact (s, ṡ) at time `t` (see the module docs).

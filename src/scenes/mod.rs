@@ -17,7 +17,9 @@ pub mod linear;
 pub mod newtons_cradle;
 pub mod parameters;
 pub mod pendulum;
+pub mod rocking_block;
 pub mod slider_crank;
+pub mod spinning_ball;
 pub mod template;
 pub mod woodpecker;
 

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::block_on_incline::BlockOnIncline;
 use super::chaplygin_sleigh::ChaplyginSleigh;
 use super::column_of_beads::ColumnOfBeads;
 use super::disc_pile::DiscPile;
@@ -15,7 +16,10 @@ use super::linear::LinearSystem;
 use super::newtons_cradle::NewtonsCradle;
 use super::parameters::Parameters;
 use super::pendulum::Pendulum;
+use super::rocking_block::RockingBlock;
 use super::slider_crank::SliderCrank;
+use super::spinning_ball::SpinningBall;
+use super::woodpecker::Woodpecker;
 use crate::engine::Scene;
 use crate::error::Result;
 
@@ -68,6 +72,25 @@ pub enum Template {
     /// Parameters: `mass` 1, `inertia` 0.1, `arm` 0.5, `speed` 0, `angular_velocity` 2,
     /// `heading` 0.
     ChaplyginSleigh,
+    /// A block on an incline with Coulomb friction ([`BlockOnIncline`]; reference backend).
+    /// Parameters: `incline` 0.5 (rad), `friction` 0.3, `velocity` 2 (along the slope, up),
+    /// `mass` 1, `gravity` 9.81.
+    BlockOnIncline,
+    /// A rigid block rocking on the ground, corners with friction, under a one-sine ground
+    /// pulse ([`RockingBlock`]; reference backend). Parameters: `width` 0.2, `height` 0.6,
+    /// `mass` 1, `restitution` 0, `friction` 0.7, `gravity` 9.81, `tilt` 0, `angular_velocity`
+    /// 0, `amplitude` 0 (m/s²; 0: no pulse), `frequency` 2 (Hz), `duration` 1/frequency.
+    RockingBlock,
+    /// A ball dropped with spin on a rough floor, in 3-D ([`SpinningBall`]; reference
+    /// backend). Parameters: `radius` 0.1, `mass` 1, `height` 0.5, `vx` 1, `vy` 0, `vz` 0, `wx`
+    /// 0, `wy` −20, `wz` 0, `restitution` 0.8, `tangential_restitution` 0, `friction` 0.5,
+    /// `gravity` 9.81.
+    SpinningBall,
+    /// Siconos's woodpecker toy, stick–slip with impacts ([`Woodpecker`]; reference backend).
+    /// Parameters: `friction` 0.3, `beak_restitution` 0.5, `spring` 0.0056,
+    /// `sleeve_velocity` −0.3411, `sleeve_angular_velocity` 4.8572e-15,
+    /// `bird_angular_velocity` −7.4583.
+    Woodpecker,
     /// A linear system written out ([`LinearSystem`]): `mass`, `stiffness`, `damping` (n × n matrices; K, C default 0), `fext`,
     /// `q0`, `v0` (n-vectors of parameters), `h` (m × n: contact rows y = H q + b), `b`, `e`
     /// (m-vectors of parameters).
@@ -91,6 +114,10 @@ impl Template {
             Self::SliderCrank => Box::new(SliderCrank::from_parameters(p)?.nsds()?),
             Self::ChaplyginSleigh => Box::new(ChaplyginSleigh::from_parameters(p)?.nsds()?),
             Self::Linear => Box::new(LinearSystem::from_parameters(p)?.nsds()?),
+            Self::BlockOnIncline => Box::new(BlockOnIncline::from_parameters(p)?.nsds()?),
+            Self::RockingBlock => Box::new(RockingBlock::from_parameters(p)?.nsds()?),
+            Self::SpinningBall => Box::new(SpinningBall::from_parameters(p)?.nsds()?),
+            Self::Woodpecker => Box::new(Woodpecker::from_parameters(p)?.nsds()?),
         })
     }
 }

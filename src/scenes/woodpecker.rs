@@ -18,6 +18,7 @@ use nalgebra::{DMatrix, DVector, Matrix3};
 use crate::error::Result;
 use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactFrictionNSL, Nsds};
 use crate::reference::{Integrator, TimeStepping};
+use crate::scenes::parameters::Parameters;
 use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// Parameters of the woodpecker (defaults: Siconos's `WoodPeckerConsts.h`, SI units).
@@ -87,6 +88,24 @@ impl Default for Woodpecker {
 }
 
 impl Woodpecker {
+    /// The toy of the `woodpecker` template: `friction`, `beak_restitution`, `spring` and the
+    /// initial velocities `sleeve_velocity`, `sleeve_angular_velocity`, `bird_angular_velocity`
+    /// from `p` (in this order), the other defaults as above.
+    pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
+        let d = Self::default();
+        Ok(Self {
+            friction: p.scalar("friction", d.friction)?,
+            beak_restitution: p.scalar("beak_restitution", d.beak_restitution)?,
+            spring: p.scalar("spring", d.spring)?,
+            v0: [
+                p.scalar("sleeve_velocity", d.v0[0])?,
+                p.scalar("sleeve_angular_velocity", d.v0[1])?,
+                p.scalar("bird_angular_velocity", d.v0[2])?,
+            ],
+            ..d
+        })
+    }
+
     /// The scene: system `woodpecker`; interactions `beak`, `sleeve top`, `sleeve bottom`
     /// (linked in this order, Siconos's I1, I2, I3).
     pub fn nsds(&self) -> Result<Nsds> {

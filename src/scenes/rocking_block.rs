@@ -1,0 +1,193 @@
+//! A rigid block rocking on the ground (Housner's problem): a planar body q = (x, y, θ) of
+//! width w, height H and mass m, M = diag(m, m, I) with I = m (w² + H²)/12, under gravity and
+//! a horizontal ground-acceleration pulse a_g(t) (in the ground's frame, the inertial force
+//! −m a_g(t) on the body). Its four corners c = (±w/2, ±H/2) in the body frame (the top ones
+//! catch a toppled block) touch the ground y = 0, each through a contact of rows (normal,
+//! tangent) under
+//! `NewtonImpactFrictionNSL(e_N, 0, μ, 2)`:
+//! ```text
+//!     g_N = y + c_x sin θ + c_y cos θ,      G_N = [0, 1, c_x cos θ − c_y sin θ]
+//!     (tangent: the corner's x)             G_T = [1, 0, −c_x sin θ − c_y cos θ]
+//! ```
+//! re-evaluated by the reference engine at each Newton iterate. Rocking on one corner without
+//! sliding, a corner impact with e_N = 0 multiplies the angular velocity by Housner's ratio
+//! 1 − (3/2) sin² α_b, α_b = atan(w/H); a block tilted beyond α_b topples.
+
+use nalgebra::{DMatrix, DVector};
+
+use crate::error::Result;
+use crate::model::{LagrangianLinearTIDS, LagrangianScleronomousR, NewtonImpactFrictionNSL, Nsds};
+use crate::reference::{Integrator, TimeStepping};
+use crate::scenes::parameters::Parameters;
+use crate::scheme::moreau_jean::MoreauJeanOSI;
+
+/// A one-sine ground acceleration pulse a_g(t) = A sin(2π f t) for 0 ≤ t < `duration`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GroundPulse {
+    /// Amplitude A (m/s²).
+    pub amplitude: f64,
+    /// Frequency f (Hz).
+    pub frequency: f64,
+    /// Duration (s); 1/f is one sine.
+    pub duration: f64,
+}
+
+impl GroundPulse {
+    /// a_g(t).
+    pub fn at(&self, t: f64) -> f64 {
+        if (0.0..self.duration).contains(&t) {
+            self.amplitude * (2.0 * std::f64::consts::PI * self.frequency * t).sin()
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Parameters of the rocking block.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RockingBlock {
+    /// Width w (m). Default 0.2.
+    pub width: f64,
+    /// Height H (m). Default 0.6.
+    pub height: f64,
+    /// Mass m (kg). Default 1.
+    pub mass: f64,
+    /// Normal restitution e_N of the corners. Default 0.
+    pub restitution: f64,
+    /// Coulomb coefficient μ of the corners. Default 0.7.
+    pub friction: f64,
+    /// Gravity g (m/s²). Default 9.81.
+    pub gravity: f64,
+    /// Initial tilt θ₀ (rad; > 0 lifts the right corner, the block resting on the left one).
+    /// Default 0.
+    pub tilt: f64,
+    /// Initial angular velocity (rad/s, about the resting corner). Default 0.
+    pub angular_velocity: f64,
+    /// The ground's pulse, if any. Default none.
+    pub pulse: Option<GroundPulse>,
+    /// Time step h (s). Default 1e-4.
+    pub step: f64,
+}
+
+impl Default for RockingBlock {
+    fn default() -> Self {
+        Self {
+            width: 0.2,
+            height: 0.6,
+            mass: 1.0,
+            restitution: 0.0,
+            friction: 0.7,
+            gravity: 9.81,
+            tilt: 0.0,
+            angular_velocity: 0.0,
+            pulse: None,
+            step: 1e-4,
+        }
+    }
+}
+
+impl RockingBlock {
+    /// The block of the `rocking_block` template: `width`, `height`, `mass`, `restitution`,
+    /// `friction`, `gravity`, `tilt`, `angular_velocity`, then the ground pulse `amplitude`
+    /// (0: none), `frequency` (2 Hz) and `duration` (one sine, 1/frequency) from `p`, in this
+    /// order; the other defaults as above.
+    pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
+        let d = Self::default();
+        let block = Self {
+            width: p.scalar("width", d.width)?,
+            height: p.scalar("height", d.height)?,
+            mass: p.scalar("mass", d.mass)?,
+            restitution: p.scalar("restitution", d.restitution)?,
+            friction: p.scalar("friction", d.friction)?,
+            gravity: p.scalar("gravity", d.gravity)?,
+            tilt: p.scalar("tilt", d.tilt)?,
+            angular_velocity: p.scalar("angular_velocity", d.angular_velocity)?,
+            ..d
+        };
+        let amplitude = p.scalar("amplitude", 0.0)?;
+        let frequency = p.scalar("frequency", 2.0)?;
+        let duration = p.scalar("duration", 1.0 / frequency)?;
+        let pulse = (amplitude != 0.0).then_some(GroundPulse {
+            amplitude,
+            frequency,
+            duration,
+        });
+        Ok(Self { pulse, ..block })
+    }
+
+    /// α_b = atan(w/H): a block tilted beyond it topples.
+    pub fn slenderness(&self) -> f64 {
+        (self.width / self.height).atan()
+    }
+
+    /// Housner's ratio 1 − (3/2) sin² α_b of the angular velocities after and before a corner
+    /// impact with e_N = 0 and no sliding.
+    pub fn housner_ratio(&self) -> f64 {
+        1.0 - 1.5 * self.slenderness().sin().powi(2)
+    }
+
+    /// The corners (c_x, c_y) in the body frame: bottom left, bottom right, top left, top
+    /// right.
+    fn corners(&self) -> [[f64; 2]; 4] {
+        let (a, b) = (0.5 * self.width, 0.5 * self.height);
+        [[-a, -b], [a, -b], [-a, b], [a, b]]
+    }
+
+    /// The initial state: resting on the left corner at the origin, tilted by θ₀ (the right
+    /// corner up for θ₀ > 0), rotating about that corner at the initial angular velocity.
+    pub fn initial_state(&self) -> ([f64; 3], [f64; 3]) {
+        let [c, ..] = self.corners();
+        let (sin, cos) = self.tilt.sin_cos();
+        // Corner = centre + R(θ) c = 0.
+        let offset = [c[0] * cos - c[1] * sin, c[0] * sin + c[1] * cos];
+        let w = self.angular_velocity;
+        // The centre's velocity about the corner: ω ẑ × (centre − corner) = ω ẑ × (−offset).
+        ([-offset[0], -offset[1], self.tilt], [w * offset[1], -w * offset[0], w])
+    }
+
+    /// The scene: system `block`; interactions `left corner`, `right corner`, `top left
+    /// corner`, `top right corner`.
+    pub fn nsds(&self) -> Result<Nsds> {
+        let m = self.mass;
+        let inertia = m * (self.width * self.width + self.height * self.height) / 12.0;
+        let (q0, v0) = self.initial_state();
+        let block = LagrangianLinearTIDS::new(
+            DVector::from_column_slice(&q0),
+            DVector::from_column_slice(&v0),
+            DMatrix::from_diagonal(&DVector::from_vec(vec![m, m, inertia])),
+        )?;
+        let g = self.gravity;
+        let block = match self.pulse {
+            Some(pulse) => block.with_fext_fn(move |t| DVector::from_vec(vec![-m * pulse.at(t), -m * g, 0.0]))?,
+            None => block.with_fext(DVector::from_vec(vec![0.0, -m * g, 0.0]))?,
+        };
+        let mut nsds = Nsds::new();
+        let block = nsds.add("block", block);
+        let law = NewtonImpactFrictionNSL::new(self.restitution, 0.0, self.friction, 2)?;
+        let names = ["left corner", "right corner", "top left corner", "top right corner"];
+        for (name, [cx, cy]) in names.into_iter().zip(self.corners()) {
+            let relation = LagrangianScleronomousR::new(
+                move |q| {
+                    let (sin, cos) = q[2].sin_cos();
+                    DVector::from_vec(vec![q[1] + cx * sin + cy * cos, q[0] + cx * cos - cy * sin])
+                },
+                move |q| {
+                    let (sin, cos) = q[2].sin_cos();
+                    DMatrix::from_row_slice(2, 3, &[0.0, 1.0, cx * cos - cy * sin, 1.0, 0.0, -cx * sin - cy * cos])
+                },
+            );
+            nsds.link(name, law, relation, &[block])?;
+        }
+        Ok(nsds)
+    }
+
+    /// The simulation from t = 0 (Moreau–Jean, θ = ½).
+    pub fn simulation(&self) -> Result<TimeStepping> {
+        TimeStepping::new(
+            self.nsds()?,
+            Integrator::MoreauJean(MoreauJeanOSI::default()),
+            0.0,
+            self.step,
+        )
+    }
+}
