@@ -476,7 +476,11 @@ fn gpu_f64_and_the_cpu_lanes_give_the_same_bits() {
         }
         let sampled: Vec<_> = (0..24).map(|i| scenario.sample(i).unwrap()).collect();
         let job = ricochet::ensemble::job(&scenario, &sampled, None, 300);
-        let (a, b) = (cpu.run(&job).unwrap(), gpu.run(&job).unwrap());
+        // Friction scenes run on the reference stepper only (for now): both engines refuse them.
+        let (a, b) = match (cpu.run(&job), gpu.run(&job)) {
+            (Err(ricochet::Error::Unsupported { .. }), Err(ricochet::Error::Unsupported { .. })) => continue,
+            (a, b) => (a.unwrap(), b.unwrap()),
+        };
         let bits = |x: &[f64]| x.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         let name = path.file_name().unwrap().to_string_lossy();
         if name == "pendulum_hitting_wall.toml" {
