@@ -165,15 +165,6 @@ impl FrictionContactProblem {
         self.w.view((alpha * d, alpha * d), (d, d)).into_owned()
     }
 
-    /// q̃^α = q^α + Σ_{β≠α} W_αβ r^β: contact α's local q with the others' reactions.
-    pub(crate) fn local_q(&self, alpha: usize, r: &DVector<f64>) -> DVector<f64> {
-        let d = self.dimension;
-        let rows = self.w.rows(alpha * d, d);
-        let mut q = self.q.rows(alpha * d, d) + rows * r;
-        q -= self.block(alpha) * r.rows(alpha * d, d);
-        q
-    }
-
     fn check_unknown(&self, r: &DVector<f64>) -> Result<()> {
         self.check()?;
         if r.len() == self.q.len() {
@@ -184,6 +175,36 @@ impl FrictionContactProblem {
                 expected: self.q.len().to_string(),
                 got: r.len().to_string(),
             })
+        }
+    }
+}
+
+/// u = W r + q kept up to date while NSGS changes one contact's reactions at a time: contact
+/// α's local q̃^α = q^α + Σ_{β≠α} W_αβ r^β = u^α − W_αα r^α, and a change Δ of r^α adds
+/// W_{·α} Δ (a block of columns, contiguous in W's column-major storage): O(n) per contact.
+pub(crate) struct Velocities {
+    u: DVector<f64>,
+}
+
+impl Velocities {
+    /// u = W r + q.
+    pub(crate) fn new(problem: &FrictionContactProblem, r: &DVector<f64>) -> Self {
+        Self { u: problem.u(r) }
+    }
+
+    /// q̃^α with the others' reactions as they are in `r`.
+    pub(crate) fn local_q(&self, problem: &FrictionContactProblem, alpha: usize, r: &DVector<f64>) -> DVector<f64> {
+        let d = problem.dimension;
+        self.u.rows(alpha * d, d) - problem.block(alpha) * r.rows(alpha * d, d)
+    }
+
+    /// Records that r^α changed by `delta`.
+    pub(crate) fn update(&mut self, problem: &FrictionContactProblem, alpha: usize, delta: &[f64]) {
+        let d = problem.dimension;
+        for (k, &x) in delta.iter().enumerate() {
+            if x != 0.0 {
+                self.u.axpy(x, &problem.w.column(alpha * d + k), 1.0);
+            }
         }
     }
 }

@@ -5,7 +5,7 @@
 
 use nalgebra::DVector;
 
-use super::{FrictionContactProblem, FrictionOptions, report};
+use super::{FrictionContactProblem, FrictionOptions, Velocities, report};
 use crate::numerics::SolverReport;
 
 /// Contact α's 2 × 2 block [[W_nn, W_nt], [W_tn, W_tt]].
@@ -46,11 +46,12 @@ fn solve2(w: [[f64; 2]; 2], z: [f64; 2]) -> [f64; 2] {
 pub fn solve_dense(problem: &FrictionContactProblem, r: &mut DVector<f64>, options: &FrictionOptions) -> SolverReport {
     let n_c = problem.contacts();
     let mut u = DVector::zeros(2 * n_c);
+    let mut velocities = Velocities::new(problem, r);
     let q_norm = problem.q.norm();
     let (mut stop, mut iterations, mut singular) = (1.0, 0, false);
     while iterations < options.max_iterations && stop > options.tolerance {
         for i in 0..n_c {
-            let local = problem.local_q(i, r);
+            let local = velocities.local_q(problem, i, r);
             let z = [-local[0], -local[1]];
             let w = block(problem, i);
             let mu = problem.mu[i];
@@ -77,6 +78,7 @@ pub fn solve_dense(problem: &FrictionContactProblem, r: &mut DVector<f64>, optio
                     (ri, ui)
                 }
             };
+            velocities.update(problem, i, &[ri[0] - r[2 * i], ri[1] - r[2 * i + 1]]);
             r.rows_mut(2 * i, 2).copy_from_slice(&ri);
             u.rows_mut(2 * i, 2).copy_from_slice(&ui);
         }
@@ -112,10 +114,11 @@ pub fn solve(problem: &FrictionContactProblem, r: &mut DVector<f64>, options: &F
     }
     let tolerance = options.tolerance;
     let mut tau = tolerance;
+    let mut velocities = Velocities::new(problem, r);
     for iteration in 1..=options.max_iterations {
         let mut change = 0.0;
         for (i, &w) in blocks.iter().enumerate() {
-            let local = problem.local_q(i, r);
+            let local = velocities.local_q(problem, i, r);
             let mu = problem.mu[i];
             let p = if local[0] > 0.0 {
                 [0.0, 0.0]
@@ -131,7 +134,9 @@ pub fn solve(problem: &FrictionContactProblem, r: &mut DVector<f64>, options: &F
                     [pn, mu * pn]
                 }
             };
-            change += (p[0] - r[2 * i]).powi(2) + (p[1] - r[2 * i + 1]).powi(2);
+            let delta = [p[0] - r[2 * i], p[1] - r[2 * i + 1]];
+            change += delta[0] * delta[0] + delta[1] * delta[1];
+            velocities.update(problem, i, &delta);
             r.rows_mut(2 * i, 2).copy_from_slice(&p);
         }
         let light = light_error(change, r);
