@@ -7,6 +7,7 @@ mod common;
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 use ricochet::io::siconos::read_friction;
+use ricochet::numerics::friction::mixed::{Block, MixedFrictionProblem};
 use ricochet::numerics::friction::{FrictionContactProblem, FrictionOptions, FrictionSolver, solve_friction};
 
 fn problem(name: &str) -> Option<FrictionContactProblem> {
@@ -360,4 +361,98 @@ fn bad_problems_are_errors() {
         ..Default::default()
     };
     assert!(solve_friction(FrictionSolver::FixedPoint, &p, &mut r, &bad).is_err());
+}
+
+/// A random mixed problem around a known solution: equality blocks (any λ, w = 0),
+/// complementarity rows (λ > 0 = w, or λ = 0 < w) and friction contacts (as
+/// [`known_solution`]), W = A Aᵀ + δ I.
+fn known_mixed(kinds: &[(u8, u8, f64, [f64; 3])], a: &[f64]) -> (MixedFrictionProblem, DVector<f64>) {
+    let mut blocks = Vec::new();
+    let (mut lambda, mut u) = (Vec::new(), Vec::new());
+    for &(kind, state, mu, x) in kinds {
+        match kind % 4 {
+            0 => {
+                blocks.push(Block::Equality(1 + (state % 2) as usize));
+                for &value in &x[..1 + (state % 2) as usize] {
+                    lambda.push(value);
+                    u.push(0.0);
+                }
+            }
+            1 => {
+                blocks.push(Block::Complementarity);
+                if state % 2 == 0 {
+                    lambda.push(x[0].abs() + 0.1);
+                    u.push(0.0);
+                } else {
+                    lambda.push(0.0);
+                    u.push(x[0].abs() + 0.1);
+                }
+            }
+            kind => {
+                let d = kind as usize;
+                blocks.push(Block::Friction { dimension: d, mu });
+                let (p, r) = known_solution(d, &[(state, mu, x)], &[1.0]);
+                let w = p.u(&r);
+                lambda.extend(r.iter());
+                u.extend(w.iter());
+            }
+        }
+    }
+    let n = lambda.len();
+    let a = DMatrix::from_fn(n, n, |i, j| a[(i * n + j) % a.len()]);
+    let w = &a * a.transpose() + DMatrix::identity(n, n) * 0.1;
+    let lambda = DVector::from_vec(lambda);
+    let q = DVector::from_vec(u) - &w * &lambda;
+    (MixedFrictionProblem::new(w, q, blocks).unwrap(), lambda)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Block NSGS: it must solve every problem of equalities and complementarity rows (block
+    /// PGS on an SPD W converges), and tell the truth when friction contacts join them.
+    #[test]
+    fn block_nsgs_solves_mixed_problems_with_a_known_solution(
+        kinds in proptest::collection::vec((0u8..4, 0u8..3, 0.0f64..1.0, proptest::array::uniform3(-1.0f64..1.0)), 1..6),
+        a in proptest::collection::vec(-1.0f64..1.0, 7..40),
+    ) {
+        let (p, exact) = known_mixed(&kinds, &a);
+        prop_assert!(p.error(&exact) < 1e-14, "the constructed solution is one: {}", p.error(&exact));
+        let mut lambda = DVector::zeros(exact.len());
+        let options = FrictionOptions { tolerance: 1e-10, max_iterations: 10_000, ..Default::default() };
+        let report = p.solve(&mut lambda, &options).unwrap();
+        prop_assert_eq!(report.residual, p.error(&lambda));
+        let frictionless = p.blocks.iter().all(|b| !matches!(b, Block::Friction { .. }));
+        prop_assert!(report.converged || !frictionless, "{:?}", report);
+        if report.converged {
+            prop_assert!(report.residual <= 1e-10);
+        } else {
+            prop_assert!(report.residual > 1e-10);
+        }
+    }
+}
+
+#[test]
+fn mixed_problems_check_their_blocks() {
+    let w = DMatrix::identity(3, 3);
+    let q = DVector::from_element(3, -1.0);
+    assert!(MixedFrictionProblem::new(w.clone(), q.clone(), vec![Block::Complementarity; 2]).is_err());
+    assert!(MixedFrictionProblem::new(w.clone(), q.clone(), vec![Block::Friction { dimension: 4, mu: 0.1 }]).is_err());
+    assert!(MixedFrictionProblem::new(w.clone(), q.clone(), vec![Block::Friction { dimension: 3, mu: -0.1 }]).is_err());
+    assert!(
+        MixedFrictionProblem::new(
+            w.clone(),
+            q.clone(),
+            vec![Block::Equality(0), Block::Friction { dimension: 3, mu: 0.1 }]
+        )
+        .is_err()
+    );
+    let singular = MixedFrictionProblem::new(
+        DMatrix::zeros(3, 3),
+        q,
+        vec![Block::Equality(2), Block::Complementarity],
+    )
+    .unwrap();
+    let mut lambda = DVector::zeros(3);
+    assert!(singular.solve(&mut lambda, &FrictionOptions::default()).is_err());
 }

@@ -6,6 +6,7 @@ use nalgebra::{DMatrix, DVector};
 
 use super::state::SceneState;
 use crate::error::{Error, Result};
+use crate::numerics::friction::mixed::{Block, MixedFrictionProblem};
 use crate::numerics::friction::{FrictionContactProblem, FrictionOptions, FrictionSolver, solve_friction};
 use crate::numerics::{MixedLinearComplementarityProblem, SolverKind, SolverOptions, SolverReport, solve_mlcp};
 use crate::scheme::{NewtonOptions, Stabilization};
@@ -64,9 +65,7 @@ impl StepSettings {
         )?;
         Ok((lambda, report))
     }
-}
 
-impl StepSettings {
     /// Solves one step's friction-contact problem u = W r + q with a Coulomb cone of
     /// coefficient `mu[α]` per contact of `dimension` rows, and turns non-convergence into an
     /// error naming the step (`context`).
@@ -96,6 +95,31 @@ impl StepSettings {
             });
         }
         Ok((r, report))
+    }
+
+    /// Solves one step's mixed problem (friction contacts beside frictionless rows and
+    /// equalities, `blocks` in row order) by block NSGS with the friction options, from λ = 0;
+    /// non-convergence is an error naming the step (`context`).
+    pub(crate) fn solve_mixed(
+        &self,
+        w: DMatrix<f64>,
+        q: DVector<f64>,
+        blocks: Vec<Block>,
+        context: &str,
+    ) -> Result<(DVector<f64>, SolverReport)> {
+        let problem = MixedFrictionProblem::new(w, q, blocks)?;
+        let mut lambda = DVector::zeros(problem.q.len());
+        let report = problem.solve(&mut lambda, &self.friction_options)?;
+        if !report.converged {
+            return Err(Error::NotConverged {
+                solver: "block NSGS (friction with frictionless rows or equalities)".into(),
+                context: context.into(),
+                iterations: report.iterations,
+                residual: report.residual,
+                tolerance: self.friction_options.tolerance,
+            });
+        }
+        Ok((lambda, report))
     }
 }
 

@@ -8,6 +8,7 @@ use super::projection::is_holonomic;
 use super::state::SceneState;
 use crate::error::{Error, Result};
 use crate::model::Interaction;
+use crate::numerics::friction::mixed::Block;
 use crate::scheme::{Activation, MoreauJeanOSI, Stabilization};
 
 /// An interaction taking part in this step's LCP, whose row block of the LCP vector is
@@ -313,9 +314,10 @@ fn impulse(
     }
     let mut delassus = hmat * w.solve(&hmat.transpose()).ok_or_else(singular)?;
     compliant_blocks(ts, rows, &mut delassus, theta);
-    let (lambda, report) = match friction_contacts(ts, rows)? {
-        Some((dimension, mu)) => settings.solve_friction(dimension, delassus, rhs, mu, context)?,
-        None => settings.solve(delassus, rhs, equality, context)?,
+    let (lambda, report) = match friction_problem(ts, rows) {
+        FrictionProblem::None => settings.solve(delassus, rhs, equality, context)?,
+        FrictionProblem::Contacts(dimension, mu) => settings.solve_friction(dimension, delassus, rhs, mu, context)?,
+        FrictionProblem::Mixed(blocks) => settings.solve_mixed(delassus, rhs, blocks, context)?,
     };
     let p = hmat.transpose() * &lambda;
     let mut r0 = 0;
@@ -327,31 +329,42 @@ fn impulse(
     Ok((Impulse { p, lambda, lambda_all }, Some(report)))
 }
 
-/// When the active interactions carry friction laws: their size d (2 or 3) and μ per contact,
-/// the step's problem being a friction-contact one; `None` when none does. Friction contacts
-/// mixed with other laws, or of two sizes, in one step are not supported yet.
-fn friction_contacts(ts: &SceneState, rows: &[ActiveRow]) -> Result<Option<(usize, DVector<f64>)>> {
+/// The kind of one step's problem once friction contacts are active.
+enum FrictionProblem {
+    /// No active friction contact: an LCP or MLCP.
+    None,
+    /// Only friction contacts, all of size d: Siconos's friction-contact problem (d, μ per
+    /// contact).
+    Contacts(usize, DVector<f64>),
+    /// Friction contacts beside frictionless rows, equalities or contacts of the other size:
+    /// a mixed problem solved by block NSGS.
+    Mixed(Vec<Block>),
+}
+
+/// What the active interactions make of this step's problem.
+fn friction_problem(ts: &SceneState, rows: &[ActiveRow]) -> FrictionProblem {
     let interactions = ts.nsds.interactions();
-    let laws: Vec<_> = rows.iter().map(|row| interactions[row.index].law.friction()).collect();
-    let Some(first) = laws.iter().flatten().next() else {
-        return Ok(None);
+    let laws: Vec<_> = rows.iter().map(|row| &interactions[row.index].law).collect();
+    let frictions: Vec<_> = laws.iter().filter_map(|law| law.friction()).collect();
+    let Some(first) = frictions.first() else {
+        return FrictionProblem::None;
     };
-    let size = first.size();
-    if let Some(k) = laws.iter().position(|law| law.is_none_or(|law| law.size() != size)) {
-        return Err(Error::Unsupported {
-            what: format!(
-                "interaction `{}` active with friction contacts",
-                interactions[rows[k].index].name
-            ),
-            reason: format!(
-                "one step's problem is a friction-contact problem of contacts of one size ({size}) only: frictionless or equality rows (or contacts of another size) beside friction contacts are not supported yet"
-            ),
-        });
+    if frictions.len() == laws.len() && frictions.iter().all(|law| law.size() == first.size()) {
+        let mu = DVector::from_iterator(frictions.len(), frictions.iter().map(|law| law.mu()));
+        return FrictionProblem::Contacts(first.size(), mu);
     }
-    Ok(Some((
-        size,
-        DVector::from_iterator(laws.len(), laws.iter().flatten().map(|law| law.mu())),
-    )))
+    let blocks = laws
+        .iter()
+        .flat_map(|law| match (law.friction(), law.is_equality()) {
+            (Some(friction), _) => vec![Block::Friction {
+                dimension: friction.size(),
+                mu: friction.mu(),
+            }],
+            (None, true) => vec![Block::Equality(law.size())],
+            (None, false) => vec![Block::Complementarity; law.size()],
+        })
+        .collect();
+    FrictionProblem::Mixed(blocks)
 }
 
 /// Siconos's `LagrangianCompliantLinearTIR` Delassus block: the diagonal block of a compliant

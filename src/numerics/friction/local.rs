@@ -166,7 +166,8 @@ impl LocalProblem {
 
     /// Siconos's default local solver (ONECONTACT_NSN_GP_HYBRID, NSN_AND_PLI_NSN_LOOP): r = 0
     /// when q̃_N > −ε; otherwise Newton, then — while above 1e-14 — PLI and Newton again, each
-    /// result kept only if it meets the tolerance or lowers the contact's error.
+    /// result kept only if it meets the tolerance or lowers the contact's error; the result is
+    /// projected onto the cone (so ‖r_T‖ ≤ μ r_N holds to rounding).
     pub fn solve(&self, r: &mut Vector3<f64>, rho: &mut f64) {
         if self.q[0] > -f64::EPSILON {
             *r = Vector3::zeros();
@@ -186,5 +187,8 @@ impl LocalProblem {
             attempt(r, &mut error, &mut |r| self.projection_with_local_iterations(r, rho));
             attempt(r, &mut error, &mut |r| self.newton(r));
         }
+        // Newton approaches the cone's boundary from either side: the reaction returned is in
+        // the cone (a move of the order of the local error).
+        cone::project(r.as_mut_slice(), self.mu);
     }
 }

@@ -24,6 +24,7 @@ pub mod cone;
 pub mod fixed_point;
 pub mod lemke2d;
 pub mod local;
+pub mod mixed;
 pub mod nsgs2d;
 pub mod nsgs3d;
 
@@ -159,12 +160,6 @@ impl FrictionContactProblem {
         }
     }
 
-    /// Contact α's diagonal block W_αα.
-    pub(crate) fn block(&self, alpha: usize) -> DMatrix<f64> {
-        let d = self.dimension;
-        self.w.view((alpha * d, alpha * d), (d, d)).into_owned()
-    }
-
     fn check_unknown(&self, r: &DVector<f64>) -> Result<()> {
         self.check()?;
         if r.len() == self.q.len() {
@@ -179,31 +174,29 @@ impl FrictionContactProblem {
     }
 }
 
-/// u = W r + q kept up to date while NSGS changes one contact's reactions at a time: contact
-/// α's local q̃^α = q^α + Σ_{β≠α} W_αβ r^β = u^α − W_αα r^α, and a change Δ of r^α adds
-/// W_{·α} Δ (a block of columns, contiguous in W's column-major storage): O(n) per contact.
+/// u = W r + q kept up to date while NSGS changes one block of rows at a time: the block's
+/// local q̃ = q_b + Σ_{c≠b} W_bc r_c = u_b − W_bb r_b, and a change Δ of r_b adds W_{·b} Δ (a
+/// block of columns, contiguous in W's column-major storage): O(n) per row.
 pub(crate) struct Velocities {
     u: DVector<f64>,
 }
 
 impl Velocities {
     /// u = W r + q.
-    pub(crate) fn new(problem: &FrictionContactProblem, r: &DVector<f64>) -> Self {
-        Self { u: problem.u(r) }
+    pub(crate) fn new(w: &DMatrix<f64>, q: &DVector<f64>, r: &DVector<f64>) -> Self {
+        Self { u: w * r + q }
     }
 
-    /// q̃^α with the others' reactions as they are in `r`.
-    pub(crate) fn local_q(&self, problem: &FrictionContactProblem, alpha: usize, r: &DVector<f64>) -> DVector<f64> {
-        let d = problem.dimension;
-        self.u.rows(alpha * d, d) - problem.block(alpha) * r.rows(alpha * d, d)
+    /// q̃ of the block of rows `start..start + len`, the other rows' r as in `r`.
+    pub(crate) fn local_q(&self, w: &DMatrix<f64>, start: usize, len: usize, r: &DVector<f64>) -> DVector<f64> {
+        self.u.rows(start, len) - w.view((start, start), (len, len)) * r.rows(start, len)
     }
 
-    /// Records that r^α changed by `delta`.
-    pub(crate) fn update(&mut self, problem: &FrictionContactProblem, alpha: usize, delta: &[f64]) {
-        let d = problem.dimension;
+    /// Records that r changed by `delta` on the rows from `start`.
+    pub(crate) fn update(&mut self, w: &DMatrix<f64>, start: usize, delta: &[f64]) {
         for (k, &x) in delta.iter().enumerate() {
             if x != 0.0 {
-                self.u.axpy(x, &problem.w.column(alpha * d + k), 1.0);
+                self.u.axpy(x, &w.column(start + k), 1.0);
             }
         }
     }

@@ -10,8 +10,15 @@ use crate::numerics::SolverReport;
 
 /// Contact α's 2 × 2 block [[W_nn, W_nt], [W_tn, W_tt]].
 fn block(problem: &FrictionContactProblem, alpha: usize) -> [[f64; 2]; 2] {
-    let b = problem.block(alpha);
-    [[b[(0, 0)], b[(0, 1)]], [b[(1, 0)], b[(1, 1)]]]
+    block_at(&problem.w, 2 * alpha)
+}
+
+/// The 2 × 2 block of `w` at (`start`, `start`).
+pub(super) fn block_at(w: &nalgebra::DMatrix<f64>, start: usize) -> [[f64; 2]; 2] {
+    [
+        [w[(start, start)], w[(start, start + 1)]],
+        [w[(start + 1, start)], w[(start + 1, start + 1)]],
+    ]
 }
 
 /// Solves [[a, b], [c, d]] x = z: Cramer's rule, or elimination with partial pivoting when
@@ -46,39 +53,15 @@ fn solve2(w: [[f64; 2]; 2], z: [f64; 2]) -> [f64; 2] {
 pub fn solve_dense(problem: &FrictionContactProblem, r: &mut DVector<f64>, options: &FrictionOptions) -> SolverReport {
     let n_c = problem.contacts();
     let mut u = DVector::zeros(2 * n_c);
-    let mut velocities = Velocities::new(problem, r);
+    let mut velocities = Velocities::new(&problem.w, &problem.q, r);
     let q_norm = problem.q.norm();
     let (mut stop, mut iterations, mut singular) = (1.0, 0, false);
     while iterations < options.max_iterations && stop > options.tolerance {
         for i in 0..n_c {
-            let local = velocities.local_q(problem, i, r);
-            let z = [-local[0], -local[1]];
-            let w = block(problem, i);
-            let mu = problem.mu[i];
-            let (ri, ui) = if -z[0] >= 0.0 {
-                ([0.0, 0.0], [-z[0], -z[1]])
-            } else {
-                let stick = solve2(w, z);
-                if stick[0] >= 0.0 && stick[1].abs() <= mu * stick[0] {
-                    (stick, [0.0, 0.0])
-                } else {
-                    let slip = |sign: f64| {
-                        let denominator = w[0][0] + sign * mu * w[0][1];
-                        let rn = z[0] / denominator;
-                        let ut = -z[1] + rn * (w[0][1] + sign * mu * w[1][1]);
-                        (denominator.abs() < 1e-12, [rn, sign * mu * rn], [0.0, ut])
-                    };
-                    let (tiny, rp, up) = slip(1.0);
-                    let (tiny, ri, ui) = if rp[0] >= 0.0 && up[1] <= 0.0 {
-                        (tiny, rp, up)
-                    } else {
-                        slip(-1.0)
-                    };
-                    singular |= tiny;
-                    (ri, ui)
-                }
-            };
-            velocities.update(problem, i, &[ri[0] - r[2 * i], ri[1] - r[2 * i + 1]]);
+            let local = velocities.local_q(&problem.w, 2 * i, 2, r);
+            let (ri, ui, tiny) = dense_local(block(problem, i), [local[0], local[1]], problem.mu[i]);
+            singular |= tiny;
+            velocities.update(&problem.w, 2 * i, &[ri[0] - r[2 * i], ri[1] - r[2 * i + 1]]);
             r.rows_mut(2 * i, 2).copy_from_slice(&ri);
             u.rows_mut(2 * i, 2).copy_from_slice(&ui);
         }
@@ -90,6 +73,31 @@ pub fn solve_dense(problem: &FrictionContactProblem, r: &mut DVector<f64>, optio
         converged: stop <= options.tolerance && !singular && r.iter().all(|x| x.is_finite()),
         iterations,
         residual: problem.error(r),
+    }
+}
+
+/// `fc2d_nsgs_dense`'s solution of one contact: (r, u, whether a slip denominator was below
+/// 1e-12) for its block `w`, its local q̃ and μ (the case analysis of [`solve_dense`]).
+pub(super) fn dense_local(w: [[f64; 2]; 2], local: [f64; 2], mu: f64) -> ([f64; 2], [f64; 2], bool) {
+    let z = [-local[0], -local[1]];
+    if -z[0] >= 0.0 {
+        return ([0.0, 0.0], [-z[0], -z[1]], false);
+    }
+    let stick = solve2(w, z);
+    if stick[0] >= 0.0 && stick[1].abs() <= mu * stick[0] {
+        return (stick, [0.0, 0.0], false);
+    }
+    let slip = |sign: f64| {
+        let denominator = w[0][0] + sign * mu * w[0][1];
+        let rn = z[0] / denominator;
+        let ut = -z[1] + rn * (w[0][1] + sign * mu * w[1][1]);
+        ([rn, sign * mu * rn], [0.0, ut], denominator.abs() < 1e-12)
+    };
+    let (rp, up, tiny) = slip(1.0);
+    if rp[0] >= 0.0 && up[1] <= 0.0 {
+        (rp, up, tiny)
+    } else {
+        slip(-1.0)
     }
 }
 
@@ -114,11 +122,11 @@ pub fn solve(problem: &FrictionContactProblem, r: &mut DVector<f64>, options: &F
     }
     let tolerance = options.tolerance;
     let mut tau = tolerance;
-    let mut velocities = Velocities::new(problem, r);
+    let mut velocities = Velocities::new(&problem.w, &problem.q, r);
     for iteration in 1..=options.max_iterations {
         let mut change = 0.0;
         for (i, &w) in blocks.iter().enumerate() {
-            let local = velocities.local_q(problem, i, r);
+            let local = velocities.local_q(&problem.w, 2 * i, 2, r);
             let mu = problem.mu[i];
             let p = if local[0] > 0.0 {
                 [0.0, 0.0]
@@ -136,7 +144,7 @@ pub fn solve(problem: &FrictionContactProblem, r: &mut DVector<f64>, options: &F
             };
             let delta = [p[0] - r[2 * i], p[1] - r[2 * i + 1]];
             change += delta[0] * delta[0] + delta[1] * delta[1];
-            velocities.update(problem, i, &delta);
+            velocities.update(&problem.w, 2 * i, &delta);
             r.rows_mut(2 * i, 2).copy_from_slice(&p);
         }
         let light = light_error(change, r);

@@ -24,20 +24,20 @@ pub fn solve(problem: &FrictionContactProblem, r: &mut DVector<f64>, options: &F
     // PLI's step per contact, kept from sweep to sweep.
     let mut rho = vec![1.0; n_c];
     let mut tau = tolerance;
-    let mut velocities = Velocities::new(problem, r);
+    let mut velocities = Velocities::new(&problem.w, &problem.q, r);
     for iteration in 1..=options.max_iterations {
         let mut change = 0.0;
         for alpha in 0..n_c {
             let local = LocalProblem {
                 w: blocks[alpha],
-                q: Vector3::from_column_slice(velocities.local_q(problem, alpha, r).as_slice()),
+                q: Vector3::from_column_slice(velocities.local_q(&problem.w, 3 * alpha, 3, r).as_slice()),
                 mu: problem.mu[alpha],
             };
             let old = Vector3::from_column_slice(&r.as_slice()[3 * alpha..3 * alpha + 3]);
             let mut new = old;
             local.solve(&mut new, &mut rho[alpha]);
             change += (new - old).norm_squared();
-            velocities.update(problem, alpha, (new - old).as_slice());
+            velocities.update(&problem.w, 3 * alpha, (new - old).as_slice());
             r.rows_mut(3 * alpha, 3).copy_from(&new);
         }
         let light = light_error(change, r);
