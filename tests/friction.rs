@@ -455,4 +455,10 @@ fn mixed_problems_check_their_blocks() {
     .unwrap();
     let mut lambda = DVector::zeros(3);
     assert!(singular.solve(&mut lambda, &FrictionOptions::default()).is_err());
+    // A start of the wrong length, or blocks edited into nonsense, are errors, not panics.
+    let mut p = MixedFrictionProblem::new(w, DVector::from_element(3, -1.0), vec![Block::Complementarity; 3]).unwrap();
+    let mut short = DVector::zeros(2);
+    assert!(p.solve(&mut short, &FrictionOptions::default()).is_err());
+    p.blocks = vec![Block::Equality(0), Block::Friction { dimension: 3, mu: 0.1 }];
+    assert!(p.solve(&mut lambda, &FrictionOptions::default()).is_err());
 }

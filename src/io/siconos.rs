@@ -196,9 +196,13 @@ impl<'a> Tokens<'a> {
         let (filled1, filled2) = (self.count("filled1")?, self.count("filled2")?);
         let row_ptr = self.counts("index1_data", filled1)?;
         let col_idx = self.counts("index2_data", filled2)?;
-        if filled2 != nbblocks || filled1 != block_rows + 1 {
+        let pointers_ok = row_ptr.first() == Some(&0)
+            && row_ptr.windows(2).all(|w| w[0] <= w[1])
+            && row_ptr.last() == Some(&nbblocks);
+        if filled2 != nbblocks || filled1 != block_rows + 1 || !pointers_ok {
             return Err(self.error("inconsistent sparse-block counts".into()));
         }
+        let mut seen = std::collections::BTreeSet::new();
         let start = |ends: &[usize], k: usize| if k == 0 { 0 } else { ends[k - 1] };
         let mut m = DMatrix::zeros(rows, cols);
         for block_row in 0..block_rows {
@@ -207,7 +211,9 @@ impl<'a> Tokens<'a> {
                     .get(k)
                     .filter(|&&c| c < block_cols)
                     .ok_or_else(|| self.error("block index out of range".into()))?;
-                self.count("block number")?;
+                if self.count("block number")? != k || !seen.insert((block_row, block_col)) {
+                    return Err(self.error(format!("block {k}: wrong number, or a block stored twice")));
+                }
                 let (r0, c0) = (start(&row_ends, block_row), start(&col_ends, block_col));
                 let (nr, nc) = (row_ends[block_row] - r0, col_ends[block_col] - c0);
                 let values = self.vector("block entries", nr * nc)?;
@@ -336,6 +342,27 @@ mod tests {
         let text = "2 1 2 2 1 1 1 2 2 2 1 0 1 0 0 2 1 1 2 -5 -6";
         let lcp = parse_lcp("t", text).unwrap();
         assert_eq!(lcp.m, DMatrix::from_row_slice(2, 2, &[2.0, 1.0, 1.0, 2.0]));
+    }
+
+    #[test]
+    fn bad_sparse_blocks_are_errors() {
+        // The same block stored twice; then block pointers that do not end at nbblocks.
+        let twice = "2 1 2 2 2 1 1 2 2 2 2 0 2 0 0 0 2 1 1 2 1 2 1 1 2 -5 -6";
+        assert!(matches!(parse_lcp("t", twice), Err(Error::Parse { .. })));
+        let short = "2 1 2 2 1 1 1 2 2 2 1 0 0 0 0 2 1 1 2 -5 -6";
+        assert!(matches!(parse_lcp("t", short), Err(Error::Parse { .. })));
+    }
+
+    #[test]
+    fn friction_problem_in_csparse_storage() {
+        let text = "2 1 2 2 2 2\nCSparse Version 3.1.9\n2-by-2, nzmax: 3 nnz: 3, 1-norm: 4\n\
+                    col 0 : locations 0 to 1\n 0 : 2\n 1 : 1\n col 1 : locations 2 to 2\n 1 : 3\n\
+                    -1 0 0.5 trailing words";
+        let p = parse_friction("t", text).unwrap();
+        assert_eq!(p.w, DMatrix::from_row_slice(2, 2, &[2.0, 0.0, 1.0, 3.0]));
+        assert_eq!((p.q.as_slice(), p.mu.as_slice()), (&[-1.0, 0.0][..], &[0.5][..]));
+        let wrong_shape = text.replace("2-by-2,", "3-by-3,");
+        assert!(matches!(parse_friction("t", &wrong_shape), Err(Error::Parse { .. })));
     }
 
     #[test]

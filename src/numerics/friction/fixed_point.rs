@@ -24,7 +24,7 @@ pub fn default_rho(problem: &FrictionContactProblem) -> f64 {
 }
 
 /// Solves `problem` from `r`.
-pub fn solve(problem: &FrictionContactProblem, r: &mut DVector<f64>, options: &FrictionOptions) -> SolverReport {
+pub(super) fn solve(problem: &FrictionContactProblem, r: &mut DVector<f64>, options: &FrictionOptions) -> SolverReport {
     let rho = options.rho.unwrap_or_else(|| default_rho(problem));
     let d = problem.dimension;
     for iteration in 0..options.max_iterations {

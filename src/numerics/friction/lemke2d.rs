@@ -41,7 +41,7 @@ pub fn lcp(problem: &FrictionContactProblem) -> Result<LinearComplementarityProb
 
 /// Solves `problem` (d = 2) through its LCP; the report's residual is the friction problem's
 /// own error, its iterations Lemke's pivots.
-pub fn solve(
+pub(super) fn solve(
     problem: &FrictionContactProblem,
     r: &mut DVector<f64>,
     options: &FrictionOptions,
@@ -68,7 +68,8 @@ pub fn solve(
         r[2 * i] = normal;
         // r_T = z₂ − μ z₁ (= (z₂ − w₃)/2, Siconos's form), held in [−μ r_N, μ r_N] where the
         // LCP's w₃ ≥ 0 and z₂ ≥ 0 hold only to round-off.
-        r[2 * i + 1] = (z[3 * i + 1] - mu * normal).clamp(-mu * normal, mu * normal);
+        let bound = mu * normal;
+        r[2 * i + 1] = (z[3 * i + 1] - bound).max(-bound).min(bound);
     }
     let mut result = report(problem, r, pivots.iterations, options.tolerance);
     result.converged &= pivots.converged;

@@ -91,7 +91,8 @@ impl LocalProblem {
         (f, dr + du * self.w)
     }
 
-    /// Alart–Curnier's Newton from `r` (at most 10 iterations, stopping when ‖F‖/‖q̃‖ ≤ 1e-14:
+    /// Alart–Curnier's Newton from `r` (at most 9 steps — Siconos's loop counts from 1 below
+    /// its 10 —, stopping when a step is below 10ε or when ‖F‖/‖q̃‖ ≤ 1e-14:
     /// with the ½‖F‖²/‖q̃‖ ≤ 1e-14 that FRICTION-NOTES reads, NSGS stalls near 1e-8, while this
     /// stop gives the sweep counts the notes list for Siconos at 1e-12 as well as at 1e-5),
     /// each step J dr = −F solved by Gaussian elimination with partial pivoting and
@@ -99,7 +100,8 @@ impl LocalProblem {
     pub fn newton(&self, r: &mut Vector3<f64>) {
         let rho = self.rho();
         let q_norm = self.q.norm().max(f64::EPSILON);
-        for _ in 0..NEWTON_ITERATIONS {
+        // Siconos counts from 1 below its 10: nine steps at most.
+        for _ in 1..NEWTON_ITERATIONS {
             let (f, j) = self.alart_curnier(r, rho);
             let merit = 0.5 * f.norm_squared();
             if f.norm() / q_norm <= NEWTON_TOLERANCE {
@@ -124,6 +126,9 @@ impl LocalProblem {
                 t = if high.is_finite() { 0.5 * (low + high) } else { 2.0 * t };
             }
             *r += step * t;
+            if (step * t).norm() < 10.0 * f64::EPSILON {
+                return;
+            }
         }
     }
 
@@ -143,7 +148,10 @@ impl LocalProblem {
             let hat = Vector3::new(u[0] + self.mu * ut, u[1], u[2]);
             let mut rho_k = *rho;
             let (mut next, mut ratio) = (*r, 0.0);
-            for _ in 0..LINE_SEARCH_TRIES {
+            for attempt in 0..LINE_SEARCH_TRIES {
+                if attempt > 0 {
+                    rho_k *= 2.0 / 3.0;
+                }
                 next = *r - hat * rho_k;
                 cone::project(next.as_mut_slice(), self.mu);
                 let dr = (next - *r).norm();
@@ -151,7 +159,6 @@ impl LocalProblem {
                 if ratio <= 0.9 {
                     break;
                 }
-                rho_k *= 2.0 / 3.0;
             }
             *r = next;
             let new_error = squared_error(r);
@@ -178,7 +185,7 @@ impl LocalProblem {
             let mut trial = *r;
             run(&mut trial);
             let trial_error = self.error(&trial);
-            if trial_error <= NEWTON_TOLERANCE || trial_error < *error {
+            if trial_error <= NEWTON_TOLERANCE || trial_error <= *error {
                 (*r, *error) = (trial, trial_error);
             }
         };

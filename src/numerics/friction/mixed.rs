@@ -62,10 +62,18 @@ pub struct MixedFrictionProblem {
 impl MixedFrictionProblem {
     /// Builds the problem, checking shapes, finiteness, the blocks' sizes and μ ≥ 0.
     pub fn new(w: DMatrix<f64>, q: DVector<f64>, blocks: Vec<Block>) -> Result<Self> {
+        let problem = Self { w, q, blocks };
+        problem.check()?;
+        Ok(problem)
+    }
+
+    /// The checks of [`new`](Self::new) (the fields are public).
+    fn check(&self) -> Result<()> {
+        let (w, q, blocks) = (&self.w, &self.q, &self.blocks);
         let n = q.len();
-        validate::vector("mixed friction problem: q", &q, n)?;
-        validate::matrix("mixed friction problem: W", &w, n, n)?;
-        for block in &blocks {
+        validate::vector("mixed friction problem: q", q, n)?;
+        validate::matrix("mixed friction problem: W", w, n, n)?;
+        for block in blocks {
             match *block {
                 Block::Equality(0) => validate::scalar("equality block", 0.0, false, "needs at least one row")?,
                 Block::Friction { dimension, mu } => {
@@ -88,7 +96,7 @@ impl MixedFrictionProblem {
                 got: rows.to_string(),
             });
         }
-        Ok(Self { w, q, blocks })
+        Ok(())
     }
 
     /// The first row of each block.
@@ -131,16 +139,22 @@ impl MixedFrictionProblem {
     }
 
     /// Solves the problem by block NSGS from `lambda` (read as the start), at most
-    /// `options.max_iterations` sweeps to `options.tolerance`. Non-convergence is data; a
-    /// singular equality block or a complementarity row with W_bb ≤ 0 is an error.
+    /// `options.max_iterations` sweeps to `options.tolerance`. Non-convergence (a tiny slip
+    /// denominator of a 2-D contact included) is data; a singular equality block, a diagonal
+    /// W_bb ≤ 0 of a complementarity row or a contact's normal, or a 2-D contact's block with
+    /// det < ε is an error, as is a `lambda` of the wrong length.
     pub fn solve(&self, lambda: &mut DVector<f64>, options: &FrictionOptions) -> Result<SolverReport> {
+        self.check()?;
+        validate::vector("mixed friction problem: start λ", lambda, self.q.len())?;
         let starts = self.starts();
         // The equality blocks' factorisations, once.
         let mut factors = Vec::with_capacity(self.blocks.len());
         for (block, &start) in self.blocks.iter().zip(&starts) {
             let size = block.rows();
             let diagonal = self.w.view((start, start), (size, size)).into_owned();
-            let singular = diagonal[(0, 0)] <= 0.0;
+            let singular = diagonal[(0, 0)] <= 0.0
+                || matches!(block, Block::Friction { dimension: 2, .. })
+                    && diagonal[(0, 0)] * diagonal[(1, 1)] < diagonal[(0, 1)] * diagonal[(1, 0)] + f64::EPSILON;
             let factor = match block {
                 Block::Equality(_) => Some(diagonal.lu()),
                 _ => None,
@@ -157,13 +171,14 @@ impl MixedFrictionProblem {
             }
         }
         let mut rho = vec![1.0; self.blocks.len()];
+        let mut tiny = false;
         let mut velocities = Velocities::new(&self.w, &self.q, lambda);
         let tolerance = options.tolerance;
         let mut tau = tolerance;
-        let report = |lambda: &DVector<f64>, iterations| {
+        let report = |lambda: &DVector<f64>, iterations, tiny: bool| {
             let residual = self.error(lambda);
             SolverReport {
-                converged: residual <= tolerance && lambda.iter().all(|x| x.is_finite()),
+                converged: residual <= tolerance && !tiny && lambda.iter().all(|x| x.is_finite()),
                 iterations,
                 residual,
             }
@@ -183,9 +198,10 @@ impl MixedFrictionProblem {
                     }
                     Block::Complementarity => vec![(-local[0] / self.w[(start, start)]).max(0.0)],
                     Block::Friction { dimension: 2, mu } => {
-                        dense_local(block_at(&self.w, start), [local[0], local[1]], mu)
-                            .0
-                            .to_vec()
+                        let (r, _, slip_denominator_tiny) =
+                            dense_local(block_at(&self.w, start), [local[0], local[1]], mu);
+                        tiny |= slip_denominator_tiny;
+                        r.to_vec()
                     }
                     Block::Friction { mu, .. } => {
                         let problem = LocalProblem {
@@ -210,12 +226,13 @@ impl MixedFrictionProblem {
             let light = light_error(change, lambda);
             if light < tau {
                 let full = self.error(lambda);
-                if full <= tolerance {
-                    return Ok(report(lambda, iteration));
+                // Converged, or stalled: a sweep that changes nothing will not do better.
+                if full <= tolerance || change == 0.0 {
+                    return Ok(report(lambda, iteration, tiny));
                 }
                 tau = light * tolerance / full;
             }
         }
-        Ok(report(lambda, options.max_iterations))
+        Ok(report(lambda, options.max_iterations, tiny))
     }
 }

@@ -50,7 +50,12 @@ fn solve2(w: [[f64; 2]; 2], z: [f64; 2]) -> [f64; 2] {
 /// It stops when ‖W r + q − u‖ / ‖q‖ ≤ tol, u the velocities computed in the sweep; that value
 /// decides `converged` (a slip denominator below 1e-12 is a failure, Siconos's info = 2), and
 /// the report's residual is the natural-map error of the result.
-pub fn solve_dense(problem: &FrictionContactProblem, r: &mut DVector<f64>, options: &FrictionOptions) -> SolverReport {
+pub(super) fn solve_dense(
+    problem: &FrictionContactProblem,
+    r: &mut DVector<f64>,
+    options: &FrictionOptions,
+) -> SolverReport {
+    r.fill(0.0);
     let n_c = problem.contacts();
     let mut u = DVector::zeros(2 * n_c);
     let mut velocities = Velocities::new(&problem.w, &problem.q, r);
@@ -109,7 +114,7 @@ pub(super) fn dense_local(w: [[f64; 2]; 2], local: [f64; 2], mu: f64) -> ([f64; 
 /// tolerance), the full error is computed, and if it is still above the tolerance
 /// τ ← light · tol / full (LIGHT_WITH_FULL_FINAL). A diagonal block with det < ε is reported
 /// as a failure before any sweep.
-pub fn solve(problem: &FrictionContactProblem, r: &mut DVector<f64>, options: &FrictionOptions) -> SolverReport {
+pub(super) fn solve(problem: &FrictionContactProblem, r: &mut DVector<f64>, options: &FrictionOptions) -> SolverReport {
     let n_c = problem.contacts();
     let blocks: Vec<[[f64; 2]; 2]> = (0..n_c).map(|i| block(problem, i)).collect();
     // det W_ii < ε (Siconos's check: a block that is not positive definite enough).
@@ -150,7 +155,8 @@ pub fn solve(problem: &FrictionContactProblem, r: &mut DVector<f64>, options: &F
         let light = light_error(change, r);
         if light < tau {
             let full = problem.error(r);
-            if full <= tolerance {
+            // Converged, or stalled: a sweep that changes nothing will not do better.
+            if full <= tolerance || change == 0.0 {
                 return report(problem, r, iteration, tolerance);
             }
             tau = light * tolerance / full;

@@ -11,7 +11,7 @@ use super::{FrictionContactProblem, FrictionOptions, Velocities, report};
 use crate::numerics::SolverReport;
 
 /// Solves `problem` (d = 3) from `r`.
-pub fn solve(problem: &FrictionContactProblem, r: &mut DVector<f64>, options: &FrictionOptions) -> SolverReport {
+pub(super) fn solve(problem: &FrictionContactProblem, r: &mut DVector<f64>, options: &FrictionOptions) -> SolverReport {
     let n_c = problem.contacts();
     let tolerance = options.tolerance;
     if (0..n_c).all(|alpha| problem.q[3 * alpha] >= -f64::EPSILON) {
@@ -43,7 +43,8 @@ pub fn solve(problem: &FrictionContactProblem, r: &mut DVector<f64>, options: &F
         let light = light_error(change, r);
         if light < tau {
             let full = problem.error(r);
-            if full <= tolerance {
+            // Converged, or stalled: a sweep that changes nothing will not do better.
+            if full <= tolerance || change == 0.0 {
                 return report(problem, r, iteration, tolerance);
             }
             tau = light * tolerance / full;
