@@ -7,6 +7,7 @@ use nalgebra::{DMatrix, DVector};
 use ricochet::model::{EqualityConditionNSL, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactFrictionNSL, Nsds};
 use ricochet::reference::{Integrator, TimeStepping};
 use ricochet::scenes::block_on_incline::BlockOnIncline;
+use ricochet::scenes::disc_pile::DiscPile;
 use ricochet::scenes::rocking_block::RockingBlock;
 use ricochet::scenes::spinning_ball::SpinningBall;
 use ricochet::scheme::moreau_jean::MoreauJeanOSI;
@@ -284,6 +285,55 @@ fn rod_and_friction_contact_in_one_problem() {
             (normal - (m0 + m1) * g * s.t).abs() <= (m0 + m1) * g * h * (1.0 + 1e-9),
             "t = {}: Σλ_N = {normal}",
             s.t
+        );
+    }
+}
+
+/// A disc launched sideways without spin on a rough floor slides, spins up and ends rolling
+/// at 2/3 of its speed (I = ½ m R²: m v_x − (I/R) ω is conserved by the friction impulses), to
+/// rounding, whatever μ.
+#[test]
+fn sliding_disc_ends_rolling_at_two_thirds() {
+    for mu in [0.1, 0.5, 2.0] {
+        let mut pile = DiscPile::column(1, 0.0);
+        pile.centres[0] = [0.2, pile.radius];
+        pile.velocities[0] = [1.5, 0.0];
+        pile.friction = mu;
+        pile.restitution = 0.0;
+        // Room to roll.
+        pile.width = 10.0;
+        let mut sim = pile.simulation().unwrap();
+        for _ in 0..1000 {
+            sim.step().unwrap();
+            assert!(in_cone(sim.lambda(), 2, mu));
+        }
+        let s = sim.sample().unwrap();
+        assert!((s.v[0] - 1.0).abs() < 1e-12, "μ {mu}: v = {}", s.v[0]);
+        assert!((s.v[0] + pile.radius * s.v[2]).abs() < 1e-12, "μ {mu}: rolling");
+    }
+}
+
+/// A pile of rough rotating discs falls into its box: energy never above its start (and most
+/// of it gone after 4 s), every contact in its cone, the discs in the box. (Rough discs may
+/// keep rolling on the floor: nothing resists rolling.)
+#[test]
+fn rough_disc_pile_settles() {
+    let mut pile = DiscPile::column(4, 0.05);
+    pile.friction = 0.4;
+    let mut sim = pile.simulation().unwrap();
+    let e0 = sim.energy().unwrap();
+    for _ in 0..4000 {
+        sim.step().unwrap();
+        assert!(sim.energy().unwrap() <= e0 * (1.0 + 1e-12));
+        assert!(in_cone(sim.lambda(), 2, 0.4));
+    }
+    let s = sim.sample().unwrap();
+    let potential_drop = e0 - sim.energy().unwrap();
+    assert!(potential_drop > 0.5 * e0, "E₀ {e0}, E {}", sim.energy().unwrap());
+    for i in 0..4 {
+        assert!(
+            s.q[3 * i + 1] > 0.09 && s.q[3 * i] > 0.09 && s.q[3 * i] < 0.91,
+            "disc {i} in the box"
         );
     }
 }

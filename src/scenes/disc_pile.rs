@@ -8,7 +8,10 @@
 use nalgebra::{DMatrix, DVector};
 
 use crate::error::{Error, Result};
-use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds, SphereSphereR};
+use crate::model::{
+    LagrangianLinearTIDS, LagrangianLinearTIR, LagrangianScleronomousR, NewtonImpactFrictionNSL, NewtonImpactNSL, Nsds,
+    SphereSphereR,
+};
 use crate::reference::{Integrator, TimeStepping};
 use crate::scenes::parameters::Parameters;
 use crate::scheme::moreau_jean::MoreauJeanOSI;
@@ -30,14 +33,18 @@ pub struct DiscPile {
     pub gravity: f64,
     /// Restitution e of every contact.
     pub restitution: f64,
+    /// Coulomb coefficient μ of every contact; 0: frictionless discs without rotation (the
+    /// batched engines' scene), > 0: rotating discs (see [`DiscPile::nsds`]).
+    pub friction: f64,
     /// Time step h (s).
     pub step: f64,
 }
 
 impl DiscPile {
     /// The pile of the `disc_pile` template: `discs` (4) and `stagger` (0.05) give the
-    /// [`column`](Self::column), then `radius`, `mass`, `width`, `gravity`, `restitution` and an
-    /// extra sideways shift `x0`, `x1`, … of each disc (0) from `p`, in this order.
+    /// [`column`](Self::column), then `radius`, `mass`, `width`, `gravity`, `restitution`, an
+    /// extra sideways shift `x0`, `x1`, … of each disc (0) and `friction` (0) from `p`, in this
+    /// order.
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let count = p.count("discs", 4)?;
         let stagger = p.scalar("stagger", 0.05)?;
@@ -50,6 +57,7 @@ impl DiscPile {
         for (i, centre) in pile.centres.iter_mut().enumerate() {
             centre[0] += p.scalar(&format!("x{i}"), 0.0)?;
         }
+        pile.friction = p.scalar("friction", 0.0)?;
         Ok(pile)
     }
 
@@ -66,12 +74,18 @@ impl DiscPile {
             width: 1.0,
             gravity: 9.81,
             restitution: 0.5,
+            friction: 0.0,
             step: 1e-3,
         }
     }
 
     /// The scene: systems `disc i`; interactions `floor i`, `left i`, `right i`, `discs i-j`.
+    /// Without friction a disc is q = (x, z) and its contacts one row each under Newton's law;
+    /// with friction ([`DiscPile::rough_nsds`]) it also turns.
     pub fn nsds(&self) -> Result<Nsds> {
+        if self.friction > 0.0 {
+            return self.rough_nsds();
+        }
         if self.centres.len() != self.velocities.len() || self.centres.is_empty() {
             return Err(Error::Dimension {
                 what: "disc pile: centres and velocities".into(),
@@ -110,6 +124,78 @@ impl DiscPile {
         for i in 0..discs.len() {
             for j in i + 1..discs.len() {
                 let relation = SphereSphereR::new(2, [2, 2], 2.0 * r)?;
+                nsds.link(&format!("discs {i}-{j}"), law, relation, &[discs[i], discs[j]])?;
+            }
+        }
+        Ok(nsds)
+    }
+
+    /// Rotating discs with Coulomb friction: disc i is q = (x, z, θ), M = diag(m, m, ½ m R²),
+    /// F_ext = (0, −m g, 0); every contact is `NewtonImpactFrictionNSL(e, 0, μ, 2)` with rows
+    /// (normal, tangent), the tangent the contact point's velocity: against the floor
+    /// (z − R; v_x + R ω), the left wall (x − R; v_z − R ω), the right wall (w − x − R;
+    /// v_z + R ω); between discs i, j, with n = (x_j − x_i)/‖x_j − x_i‖ and t = (−n_z, n_x),
+    /// (‖x_j − x_i‖ − 2R; t·(v_j − v_i) − R (ω_i + ω_j)), a scleronomous relation.
+    pub fn rough_nsds(&self) -> Result<Nsds> {
+        if self.centres.len() != self.velocities.len() || self.centres.is_empty() {
+            return Err(Error::Dimension {
+                what: "disc pile: centres and velocities".into(),
+                expected: format!("{} velocities, at least one disc", self.centres.len()),
+                got: self.velocities.len().to_string(),
+            });
+        }
+        let (r, m) = (self.radius, self.mass);
+        let law = NewtonImpactFrictionNSL::new(self.restitution, 0.0, self.friction, 2)?;
+        let mut nsds = Nsds::new();
+        let mass = DMatrix::from_diagonal(&DVector::from_vec(vec![m, m, 0.5 * m * r * r]));
+        let discs: Vec<_> = self
+            .centres
+            .iter()
+            .zip(&self.velocities)
+            .enumerate()
+            .map(|(i, (x, v))| {
+                let disc = LagrangianLinearTIDS::new(
+                    DVector::from_vec(vec![x[0], x[1], 0.0]),
+                    DVector::from_vec(vec![v[0], v[1], 0.0]),
+                    mass.clone(),
+                )?
+                .with_fext(DVector::from_vec(vec![0.0, -m * self.gravity, 0.0]))?;
+                Ok(nsds.add(&format!("disc {i}"), disc))
+            })
+            .collect::<Result<_>>()?;
+        let w = self.width;
+        for (i, &disc) in discs.iter().enumerate() {
+            for (wall, rows, offset) in [
+                ("floor", [0.0, 1.0, 0.0, 1.0, 0.0, r], -r),
+                ("left", [1.0, 0.0, 0.0, 0.0, 1.0, -r], -r),
+                ("right", [-1.0, 0.0, 0.0, 0.0, 1.0, r], w - r),
+            ] {
+                let relation = LagrangianLinearTIR::with_offset(
+                    DMatrix::from_row_slice(2, 3, &rows),
+                    DVector::from_vec(vec![offset, 0.0]),
+                )?;
+                nsds.link(&format!("{wall} {i}"), law, relation, &[disc])?;
+            }
+        }
+        for i in 0..discs.len() {
+            for j in i + 1..discs.len() {
+                let frame = |q: &DVector<f64>| {
+                    let (dx, dz) = (q[3] - q[0], q[4] - q[1]);
+                    let d = (dx * dx + dz * dz).sqrt();
+                    (d, [dx / d, dz / d])
+                };
+                let relation = LagrangianScleronomousR::new(
+                    move |q| DVector::from_vec(vec![frame(q).0 - 2.0 * r, 0.0]),
+                    move |q| {
+                        let (_, n) = frame(q);
+                        let t = [-n[1], n[0]];
+                        DMatrix::from_row_slice(
+                            2,
+                            6,
+                            &[-n[0], -n[1], 0.0, n[0], n[1], 0.0, -t[0], -t[1], -r, t[0], t[1], -r],
+                        )
+                    },
+                );
                 nsds.link(&format!("discs {i}-{j}"), law, relation, &[discs[i], discs[j]])?;
             }
         }

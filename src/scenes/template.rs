@@ -50,7 +50,8 @@ pub enum Template {
     /// Discs dropped into a box ([`DiscPile`]: sphere–plane walls, sphere–sphere pairs, 2-D).
     /// Parameters: `discs` 4, `radius` 0.1, `mass` 1, `width` 1, `gravity` 9.81, `restitution`
     /// 0.5, `stagger` 0.05 (alternate sideways shift of the column), `x0`, `x1`, … (extra
-    /// sideways shift of disc i, 0).
+    /// sideways shift of disc i, 0), `friction` 0 (> 0: rotating discs with Coulomb friction,
+    /// reference backend).
     DiscPile,
     /// Two balls joined by a rigid rod, falling on the floor ([`Dumbbell`]): dofs z₀, z₁, the equality
     /// z₁ − z₀ = `length` (a linear coordinate-vector constraint) and a Newton contact of the
