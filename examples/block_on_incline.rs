@@ -41,7 +41,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         step: args.step,
         ..Default::default()
     };
-    let (t, _) = block.frame();
     let mut sim = block.simulation()?;
     let mut out = std::io::BufWriter::new(std::fs::File::create(&args.out)?);
     writeln!(out, "t,s,v,lambda_n,lambda_t")?;
@@ -50,17 +49,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         if k > 0 {
             sim.step()?;
         }
+        // q = (s, d): along the slope and off it.
         let s = sim.sample()?;
-        let along = |x: &[f64]| t[0] * x[0] + t[1] * x[1];
-        writeln!(
-            out,
-            "{},{},{},{},{}",
-            s.t,
-            along(s.q.as_slice()),
-            along(s.v.as_slice()),
-            s.lambda[0],
-            s.lambda[1]
-        )?;
+        writeln!(out, "{},{},{},{},{}", s.t, s.q[0], s.v[0], s.lambda[0], s.lambda[1])?;
     }
     out.flush()?;
     Ok(())

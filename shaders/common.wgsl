@@ -40,6 +40,7 @@ const HAS_STIFFNESS: u32 = 1u;
 const HAS_NONLINEAR: u32 = 2u;
 const HAS_FORCING: u32 = 4u;
 const HAS_EQUALITY: u32 = 8u;
+const HAS_FRICTION: u32 = 16u;
 const NOT_CONVERGED: u32 = 1u;
 const NON_FINITE: u32 = 2u;
 const IN_CONTACT: u32 = 4u;

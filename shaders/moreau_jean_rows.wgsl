@@ -1,6 +1,7 @@
 // Row helpers of the scene-parallel Moreau–Jean kernel: the operators of the current Newton
-// iterate, the MLCP's w, and the sphere–sphere rows. Twins: the same names in
-// src/batch/cpu/moreau_jean_rows.rs (separation, dot3 ↔ dot, unit) and
+// iterate, the MLCP's w, the sphere–sphere rows and the friction contacts' blocks. Twins: the
+// same names in src/batch/cpu/moreau_jean_rows.rs (separation, dot3 ↔ dot, unit,
+// friction_kind, project_on_cone, friction_error, friction_block) and
 // src/batch/cpu/moreau_jean_stages.rs (input_of_lambda, add_normal); `local_velocity`'s sum
 // is written out where the twin needs it (lcp_error, solve_local).
 
@@ -96,4 +97,92 @@ fn add_normal(base: u32, r: u32) {
             gmat[r * n + u32(i0) + k] = gmat[r * n + u32(i0) + k] - normal[k];
         }
     }
+}
+
+// Row r's friction kind: d = 2 or 3 on a contact's normal row, −k on its k-th tangent row, 0
+// elsewhere. Twin: friction_kind.
+fn friction_kind(r: u32) -> real {
+    if ((flags & HAS_FRICTION) == 0u) {
+        return real(0.0);
+    }
+    return op(o.friction + 2u * r);
+}
+
+// The projection of one contact's d components onto its Coulomb cone (Siconos's
+// projectionOnCone). Twin: project_on_cone.
+fn project_on_cone(d: u32, r: vec3<real>, mu: real) -> vec3<real> {
+    var nt2 = real(0.0);
+    for (var k = 1u; k < d; k++) {
+        nt2 = nt2 + r[k] * r[k];
+    }
+    let nt = sqrt(nt2);
+    if (mu * nt <= -r[0]) {
+        return vec3<real>(real(0.0), real(0.0), real(0.0));
+    }
+    if (nt > mu * r[0]) {
+        let normal = (mu * nt + r[0]) / (mu * mu + real(1.0));
+        let scale = mu * normal / nt;
+        return vec3<real>(normal, r[1] * scale, select(r[2], r[2] * scale, d == 3u));
+    }
+    return r;
+}
+
+// A friction contact's squared natural map ‖λ − P_K(λ − ŵ)‖², ŵ = w + (μ ‖w_T‖, 0, 0). Twin:
+// friction_error.
+fn friction_error(d: u32, lam: vec3<real>, w: vec3<real>, mu: real) -> real {
+    var wt2 = real(0.0);
+    for (var k = 1u; k < d; k++) {
+        wt2 = wt2 + w[k] * w[k];
+    }
+    let t = project_on_cone(d, vec3<real>(lam[0] - (w[0] + mu * sqrt(wt2)), lam[1] - w[1], lam[2] - w[2]), mu);
+    var e = real(0.0);
+    for (var k = 0u; k < d; k++) {
+        e = e + (lam[k] - t[k]) * (lam[k] - t[k]);
+    }
+    return e;
+}
+
+// One friction contact's reactions given the others' (its block of D, the rows r..r+d, and its
+// local q̃): in 2-D the dense NSGS's exact case analysis (separation, stick by Cramer's rule,
+// slide forward, slide backward), in 3-D one projected step λ ← P_K(λ − diag(W)⁻¹ ŵ). Twin:
+// friction_block.
+fn friction_block(d: u32, r: u32, local: vec3<real>, lam: vec3<real>, mu: real) -> vec3<real> {
+    if (d == 2u) {
+        let a = d_at(r * m + r);
+        let b = d_at(r * m + r + 1u);
+        let c = d_at((r + 1u) * m + r);
+        let dd = d_at((r + 1u) * m + r + 1u);
+        let z0 = real(0.0) - local[0];
+        let z1 = real(0.0) - local[1];
+        if (-z0 >= real(0.0)) {
+            return vec3<real>(real(0.0), real(0.0), real(0.0));
+        }
+        let det = a * dd - c * b;
+        let s0 = (z0 * dd - b * z1) / det;
+        let s1 = (a * z1 - c * z0) / det;
+        if (s0 >= real(0.0) && abs(s1) <= mu * s0) {
+            return vec3<real>(s0, s1, real(0.0));
+        }
+        let rp = z0 / (a + mu * b);
+        let ut = -z1 + rp * (b + mu * dd);
+        if (rp >= real(0.0) && ut <= real(0.0)) {
+            return vec3<real>(rp, mu * rp, real(0.0));
+        }
+        let rm = z0 / (a - mu * b);
+        return vec3<real>(rm, -(mu * rm), real(0.0));
+    }
+    var u = vec3<real>(real(0.0), real(0.0), real(0.0));
+    for (var i = 0u; i < 3u; i++) {
+        u[i] = local[i];
+        for (var j = 0u; j < 3u; j++) {
+            u[i] = u[i] + d_at((r + i) * m + r + j) * lam[j];
+        }
+    }
+    let ut = sqrt(u[1] * u[1] + u[2] * u[2]);
+    let x = vec3<real>(
+        lam[0] - (u[0] + mu * ut) / d_at(r * m + r),
+        lam[1] - u[1] / d_at((r + 1u) * m + r + 1u),
+        lam[2] - u[2] / d_at((r + 2u) * m + r + 2u),
+    );
+    return project_on_cone(3u, x, mu);
 }

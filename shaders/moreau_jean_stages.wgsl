@@ -64,10 +64,16 @@ fn outputs_and_activation() {
             ydot = add_normal_rate(o.spheres + 6u * r, unit(sep), ydot);
         }
         let equality = is_equality(r);
-        if (!equality) {
+        // A friction contact's tangent rows are active with its normal row, and are no gap.
+        let kind = friction_kind(r);
+        if (!equality && kind > -0.5) {
             deepest = max(deepest, real(0.0) - y);
         }
-        in_lcp[r] = equality || y + step_params.gamma * step_params.h * ydot <= 0.0;
+        if (kind < -0.5) {
+            in_lcp[r] = in_lcp[r - select(1u, 2u, kind < -1.5)];
+        } else {
+            in_lcp[r] = equality || y + step_params.gamma * step_params.h * ydot <= 0.0;
+        }
         var base = op(o.restitution + r) * ydot;
         if ((flags & HAS_EQUALITY) != 0u) {
             base = base + op(o.feedback + r) * y;
@@ -161,9 +167,21 @@ fn solve_local() {
         norm = real(0.0);
         for (var r = 0u; r < m; r++) {
             if (in_lcp[r]) {
-                let w = local_velocity(r);
-                let x = select(lambda[r] - max(lambda[r] - w, real(0.0)), w, is_equality(r));
-                err = err + x * x;
+                let kind = friction_kind(r);
+                if (kind > 0.5) {
+                    let rows = select(2u, 3u, kind > 2.5);
+                    var lam = vec3<real>(real(0.0), real(0.0), real(0.0));
+                    var w = vec3<real>(real(0.0), real(0.0), real(0.0));
+                    for (var a = 0u; a < rows; a++) {
+                        lam[a] = lambda[r + a];
+                        w[a] = local_velocity(r + a);
+                    }
+                    err = err + friction_error(rows, lam, w, op(o.friction + 2u * r + 1u));
+                } else if (kind > -0.5) {
+                    let w = local_velocity(r);
+                    let x = select(lambda[r] - max(lambda[r] - w, real(0.0)), w, is_equality(r));
+                    err = err + x * x;
+                }
                 norm = norm + lcp_q[r] * lcp_q[r];
             }
         }
@@ -173,6 +191,31 @@ fn solve_local() {
             break;
         }
         for (var r = 0u; r < m; r++) {
+            let kind = friction_kind(r);
+            if (kind > 0.5) {
+                if (in_lcp[r]) {
+                    let rows = select(2u, 3u, kind > 2.5);
+                    var lam = vec3<real>(real(0.0), real(0.0), real(0.0));
+                    for (var a = 0u; a < rows; a++) {
+                        lam[a] = lambda[r + a];
+                    }
+                    var local = vec3<real>(real(0.0), real(0.0), real(0.0));
+                    for (var a = 0u; a < rows; a++) {
+                        local[a] = local_velocity(r + a);
+                        for (var b = 0u; b < rows; b++) {
+                            local[a] = local[a] - d_at((r + a) * m + r + b) * lam[b];
+                        }
+                    }
+                    lam = friction_block(rows, r, local, lam, op(o.friction + 2u * r + 1u));
+                    for (var a = 0u; a < rows; a++) {
+                        lambda[r + a] = lam[a];
+                    }
+                }
+                continue;
+            }
+            if (kind < -0.5) {
+                continue;
+            }
             if (in_lcp[r]) {
                 let free = lambda[r] - local_velocity(r) / d_at(r * m + r);
                 lambda[r] = select(max(free, real(0.0)), free, is_equality(r));

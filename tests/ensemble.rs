@@ -7,6 +7,7 @@ mod common;
 use ricochet::ensemble::output::{RunFiles, RunInfo};
 use ricochet::ensemble::scenario::PrecisionChoice;
 use ricochet::ensemble::{self, Backend, RunOptions, Scenario, Shard, Statistics};
+use ricochet::scenes::block_on_incline::BlockOnIncline;
 
 const BALLS: &str = r#"
 name = "balls"
@@ -643,4 +644,108 @@ fn statistics_of_a_known_column() {
     assert_eq!(stats.rows, 2);
     assert!(!stats.columns.contains_key("scene"));
     assert_eq!(stats.columns["x"].mean, 2.0);
+}
+
+/// Friction contacts on every engine: blocks launched up inclines (drawn α and μ) end where
+/// the exact piecewise motion puts them, within one step's error (the CPU lanes, the GPU in
+/// f64 and f32, the reference); the reference stepper (dense NSGS) and the lanes agree on the
+/// final velocities.
+#[test]
+fn blocks_on_inclines_on_every_backend() {
+    let mut scenario = shipped("block_on_incline.toml");
+    scenario.scenes = 16;
+    scenario.record.trajectories = 0;
+    let h = scenario.time.step;
+    let t = scenario.time.final_time;
+    let check = |run: &ensemble::EnsembleRun, label: &str, slack: f64| {
+        let (alpha, mu) = (col(run, "incline"), col(run, "friction"));
+        let (x, y, vx, vy) = (col(run, "q0"), col(run, "q1"), col(run, "v0"), col(run, "v1"));
+        assert!(col(run, "converged").iter().all(|&c| c == 1.0), "{label}");
+        for s in 0..alpha.len() {
+            let block = BlockOnIncline {
+                incline: alpha[s],
+                friction: mu[s],
+                velocity: 2.0,
+                ..Default::default()
+            };
+            let (s_exact, v_exact) = block.exact(t);
+            // q = (s, d): along the slope and off it.
+            let (along, speed) = (x[s], vx[s]);
+            let g = block.gravity;
+            assert!(
+                (speed - v_exact).abs() <= 1.5 * g * (1.0 + mu[s]) * h + slack,
+                "{label} scene {s}: v {speed} vs {v_exact}"
+            );
+            assert!(
+                (along - s_exact).abs() <= 2.0 * (2.0 + g * t) * h + slack,
+                "{label} scene {s}: s {along} vs {s_exact}"
+            );
+            // On the line, to the step's free fall when round-off lets the contact sit out a step.
+            assert!(
+                y[s].abs() <= g * h * h + slack && vy[s].abs() <= g * h + slack,
+                "{label} scene {s}: off the line"
+            );
+        }
+    };
+    let cpu = run(&scenario, Backend::Cpu, 1 << 16, ALL);
+    check(&cpu, "CPU", 1e-12);
+    for case in engines(Some(1e-9), Some(1e-4)) {
+        let other = case.run(&scenario);
+        check(
+            &other,
+            &case.to_string(),
+            if case.precision == PrecisionChoice::F32 {
+                1e-4
+            } else {
+                1e-12
+            },
+        );
+        if case.backend == Backend::Reference {
+            case.assert_agrees(&other, &cpu, &["v0", "v1"]);
+        }
+    }
+}
+
+/// 3-D friction on every engine: spinning balls (drawn spin and speed) bounce and end rolling;
+/// the lanes (one projection on the cone per contact per sweep) agree with the reference
+/// (NSGS with the Alart–Curnier local Newton) and the GPU with the lanes.
+#[test]
+fn spinning_balls_on_every_backend() {
+    let scenario = Scenario::from_toml(
+        r#"
+name = "spinning_balls"
+scenes = 8
+seed = 4
+[scene]
+template = "spinning_ball"
+vx = { uniform = [0.5, 2.0] }
+wy = { uniform = [-40.0, 10.0] }
+friction = 0.6
+[time]
+step = 1e-3
+final = 1.5
+[solver]
+kind = "pgs"
+max_iterations = 1000
+[record]
+trajectories = 0
+"#,
+    )
+    .unwrap();
+    let cpu = run(&scenario, Backend::Cpu, 1 << 16, ALL);
+    assert!(col(&cpu, "converged").iter().all(|&c| c == 1.0));
+    // Rolling at the end: v_x + R ω_y... the contact point does not slide (v_x − R ω_y = 0).
+    let (vx, wy) = (col(&cpu, "v0"), col(&cpu, "v4"));
+    for s in 0..vx.len() {
+        assert!(
+            (vx[s] - 0.1 * wy[s]).abs() < 1e-6,
+            "scene {s} rolls: {} {}",
+            vx[s],
+            wy[s]
+        );
+    }
+    for case in engines(Some(1e-6), Some(1e-3)) {
+        let other = case.run(&scenario);
+        case.assert_agrees(&other, &cpu, &["v0", "v1", "v2", "v3", "v4", "v5", "q0", "q2"]);
+    }
 }

@@ -193,6 +193,7 @@ fn operator_offsets_are_one_layout_for_host_and_kernel() {
         "restitution",
         "equality",
         "feedback",
+        "friction",
         "c_harmonic",
         "frequency",
         "quadratic",
@@ -209,8 +210,8 @@ fn operator_offsets_are_one_layout_for_host_and_kernel() {
     assert!(positions.windows(2).all(|w| w[0] < w[1]), "blocks out of order");
     for (n, m) in [(1, 1), (3, 2), (8, 5)] {
         let o = OperatorOffsets::new(n, m);
-        assert_eq!(o.end, 3 * n * n + 2 * n + 3 * n * m + m * m + 10 * m + 4);
-        assert_eq!(o.quadratic, 2 * n * n + 2 * n + 2 * n * m + m * m + 4 * m + 4);
+        assert_eq!(o.end, 3 * n * n + 2 * n + 3 * n * m + m * m + 12 * m + 4);
+        assert_eq!(o.quadratic, 2 * n * n + 2 * n + 2 * n * m + m * m + 6 * m + 4);
         assert_eq!(o.spheres, o.end - 6 * m);
         assert_eq!(SceneHeader::operator_len(n, m), o.end);
     }

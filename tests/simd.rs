@@ -8,7 +8,7 @@ use ricochet::ensemble::Scenario;
 
 /// 37 scenes of a scenario in one batch (two full lane groups of 16 and a partial one where
 /// the scenes have equal sizes), or `None` when the batched engines do not run its scenes
-/// (friction contacts, for now).
+/// (relations given as closures: the rocking block).
 fn batch(path: &std::path::Path) -> Option<SceneBatch> {
     let scenario = Scenario::load(path).unwrap();
     let mut batch = SceneBatch::new(scenario.time.step, scenario.osi()).unwrap();

@@ -51,6 +51,8 @@ pub const HAS_NONLINEAR: u32 = 2;
 pub const HAS_FORCING: u32 = 4;
 /// `flags` bit: some row is an equality.
 pub const HAS_EQUALITY: u32 = 8;
+/// `flags` bit: some rows are friction contacts (normal and tangent rows).
+pub const HAS_FRICTION: u32 = 16;
 
 impl SceneHeader {
     /// Length of the scene's state: 2n.
@@ -58,13 +60,13 @@ impl SceneHeader {
         2 * ndof
     }
 
-    /// Length of the scene's operators (3n² + 2n + 3nm + m² + 10m + 4).
+    /// Length of the scene's operators (3n² + 2n + 3nm + m² + 12m + 4).
     pub fn operator_len(ndof: usize, ncontacts: usize) -> usize {
         OperatorOffsets::new(ndof, ncontacts).end
     }
 
     /// Length of the operators a scene without nonlinear rows reads, those before the
-    /// quadratic terms (2n² + 2n + 2nm + m² + 4m + 4).
+    /// quadratic terms (2n² + 2n + 2nm + m² + 6m + 4).
     pub fn linear_operator_len(ndof: usize, ncontacts: usize) -> usize {
         OperatorOffsets::new(ndof, ncontacts).quadratic
     }

@@ -12,7 +12,8 @@
 //!            w = D λ + H v_free + e H v_k + f (H q_k + b),   D = H W⁻¹ Hᵀ
 //!   v_{k+1} = v_free + (W⁻¹ Hᵀ) λ
 //! ```
-//! (f = β/h on equality rows under Baumgarte stabilisation, else 0), so everything but the
+//! (f = β/h on equality rows under Baumgarte stabilisation, else 0; a friction contact's rows
+//! (normal, tangents) are solved together under Coulomb's law, `friction`), so everything but the
 //! state is computed once, in f64, here. With quadratic terms the Jacobian G(q) = H + 2 Y
 //! diag(q) replaces H in the MLCP, evaluated by the engines at the Newton iterates
 //! q^i = q_k + h((1−θ) v_k + θ v^{i−1}) from W⁻¹, as the reference's Newton loop does.
@@ -53,6 +54,8 @@ pub struct Gathered {
     pub restitution: DVector<f64>,
     /// Whether a row is an equality.
     pub equality: Vec<bool>,
+    /// Per row, Coulomb friction as [`LinearScene::friction`].
+    pub friction: Vec<[f64; 2]>,
     /// Sphere–sphere gaps per row, as [`LinearScene::distance`].
     pub distance: Vec<[f64; 6]>,
     /// The Jacobian G(q₀) of the rows (H for linear rows).
@@ -93,6 +96,9 @@ pub struct LinearScene {
     pub equality: Vec<bool>,
     /// The position feedback f of each row (β/h on equality rows under Baumgarte, else 0).
     pub feedback: DVector<f64>,
+    /// Per row, Coulomb friction (kind, μ): kind d = 2 or 3 on the normal row of a friction
+    /// contact of d rows, −k on its k-th tangent row, 0 elsewhere.
+    pub friction: Vec<[f64; 2]>,
     /// Y, the quadratic terms of y = H q + Y q² + b (zero for linear relations).
     pub quadratic: DMatrix<f64>,
     /// Per row, a sphere–sphere gap ‖x_{i₁} − x_{i₀}‖ added to y: [dim (0: none), i₀ (−1: the
@@ -107,7 +113,8 @@ impl LinearScene {
     /// equalities. Supported: `LagrangianLinearTIDS`, and `LagrangianDS` with a constant mass
     /// and neither F_int nor F_gyr, with constant or harmonic F_ext (one ω and φ per scene);
     /// `LagrangianLinearTIR`, `SphereSphereR` and position-level coordinate-vector constraints
-    /// (X, Y, offset) with `NewtonImpactNSL` (one row) or `EqualityConditionNSL`, under no
+    /// (X, Y, offset) with `NewtonImpactNSL` (one row) or `EqualityConditionNSL`, and
+    /// `LagrangianLinearTIR` with `NewtonImpactFrictionNSL` (rows: normal, tangents), under no
     /// stabilisation or Baumgarte's. Anything else is [`Error::Unsupported`].
     pub fn from_nsds(nsds: &Nsds, h: f64, theta: f64, stabilization: Stabilization) -> Result<Self> {
         Self::check_step(h, theta)?;
@@ -183,6 +190,7 @@ impl LinearScene {
         let m: usize = nsds.interactions().iter().map(|inter| inter.size()).sum();
         let (mut hmat, mut offset, mut restitution) = (DMatrix::zeros(m, n), DVector::zeros(m), DVector::zeros(m));
         let mut equality = vec![false; m];
+        let mut friction = vec![[0.0; 2]; m];
         let mut quadratic = DMatrix::zeros(m, n);
         let mut distance = vec![[0.0; 6]; m];
         // G(q₀) from the relations themselves, for the check that PGS can divide by its rows.
@@ -192,13 +200,19 @@ impl LinearScene {
         for inter in nsds.interactions() {
             let what = format!("interaction `{}`", inter.name);
             let size = inter.size();
-            let (law_e, is_equality) = match inter.law {
-                NonSmoothLaw::NewtonImpact(law) if size == 1 => (law.e(), false),
-                NonSmoothLaw::EqualityCondition(_) => (0.0, true),
+            // Restitution of the normal row and of the others, equality, the friction law.
+            let (law_e, row_e, is_equality, coulomb) = match inter.law {
+                NonSmoothLaw::NewtonImpact(law) if size == 1 => (law.e(), law.e(), false, None),
+                NonSmoothLaw::EqualityCondition(_) => (0.0, 0.0, true, None),
+                NonSmoothLaw::NewtonImpactFriction(law)
+                    if matches!(inter.relation, Relation::LagrangianLinearTIR(_)) =>
+                {
+                    (law.e_n(), law.e_t(), false, Some(law.mu()))
+                }
                 _ => {
                     return Err(unsupported(
                         &what,
-                        "the batched engines take one-row NewtonImpactNSL contacts and EqualityConditionNSL rows only",
+                        "the batched engines take one-row NewtonImpactNSL contacts, EqualityConditionNSL rows and NewtonImpactFrictionNSL on LagrangianLinearTIR only",
                     ));
                 }
             };
@@ -246,8 +260,11 @@ impl LinearScene {
                     col += d;
                 }
                 offset[row + k] = b[k];
-                restitution[row + k] = law_e;
+                restitution[row + k] = if k == 0 { law_e } else { row_e };
                 equality[row + k] = is_equality;
+                if let Some(mu) = coulomb {
+                    friction[row + k] = [if k == 0 { size as f64 } else { -(k as f64) }, mu];
+                }
                 names.push(&inter.name);
             }
             row += size;
@@ -267,6 +284,7 @@ impl LinearScene {
                 offset,
                 restitution,
                 equality,
+                friction,
                 distance,
                 g0,
             },
@@ -301,6 +319,7 @@ impl LinearScene {
             offset,
             restitution,
             equality,
+            friction,
             distance,
             g0,
         } = gathered;
@@ -326,6 +345,7 @@ impl LinearScene {
             restitution,
             equality,
             feedback,
+            friction,
             quadratic,
             distance,
             w_inv,
@@ -385,6 +405,11 @@ impl LinearScene {
     /// Whether some row is nonlinear (quadratic terms or a sphere–sphere gap): G moves.
     pub fn has_nonlinear(&self) -> bool {
         self.quadratic.iter().any(|&x| x != 0.0) || self.distance.iter().any(|d| d[0] > 0.0)
+    }
+
+    /// Whether some rows are friction contacts.
+    pub fn has_friction(&self) -> bool {
+        self.friction.iter().any(|f| f[0] != 0.0)
     }
 
     /// Whether A and B are nonzero.

@@ -2,7 +2,7 @@
 
 use std::ops::Range;
 
-use super::layout::{HAS_EQUALITY, HAS_FORCING, HAS_NONLINEAR, HAS_STIFFNESS, SceneHeader};
+use super::layout::{HAS_EQUALITY, HAS_FORCING, HAS_FRICTION, HAS_NONLINEAR, HAS_STIFFNESS, SceneHeader};
 use super::linear_scene::LinearScene;
 use super::shared::OperatorOffsets;
 use crate::error::{Error, Result};
@@ -78,7 +78,8 @@ impl SceneBatch {
                 HAS_EQUALITY
             } else {
                 0
-            };
+            }
+            | if scene.has_friction() { HAS_FRICTION } else { 0 };
         let step = scene.omega * self.h;
         self.push_operators(
             flags,
@@ -104,6 +105,7 @@ impl SceneBatch {
                     &mut scene.equality.iter().map(|&eq| if eq { 1.0 } else { 0.0 }),
                 );
                 put(o.feedback, &mut scene.feedback.iter().copied());
+                put(o.friction, &mut scene.friction.iter().flatten().copied());
                 put(o.c_harmonic, &mut scene.c_harmonic.iter().copied());
                 put(
                     o.frequency,

@@ -177,6 +177,9 @@ operator_layout! {
     equality: m,
     /// f, the Baumgarte feedback on y of each row (m).
     feedback: m,
+    /// Coulomb friction per row, (kind, μ): kind d = 2 or 3 on the normal row of a friction
+    /// contact of d rows, −k on its k-th tangent row, 0 on other rows (2 m).
+    friction: 2 * m,
     /// W⁻¹ h a, the harmonic part of the free velocity (n).
     c_harmonic: n,
     /// ω, φ, cos ωh, sin ωh of the harmonic F_ext.

@@ -1,8 +1,10 @@
-//! A block (a point mass) on a line inclined by α through the origin, with Coulomb friction:
-//! q = (x, y), M = m I, F_ext = (0, −m g); one contact whose rows are the normal and the
-//! tangent of the line, y = (n·q, t·q) with n = (−sin α, cos α), t = (cos α, sin α) (up the
-//! slope), under `NewtonImpactFrictionNSL(0, 0, μ, 2)`. Launched from the origin at v₀ along
-//! the slope (positive up), it moves as
+//! A block (a point mass) on a line inclined by α through the origin, with Coulomb friction,
+//! written in the line's frame: q = (s, d), s along the slope (positive up) and d the distance
+//! above the line (t = (cos α, sin α), n = (−sin α, cos α): the point s t + d n), M = m I, and
+//! gravity −g ŷ is F_ext = −m g (sin α, cos α); one contact whose rows are the normal and the
+//! tangent, y = (d, s), under `NewtonImpactFrictionNSL(0, 0, μ, 2)`. (In this frame the gap is
+//! one coordinate, so every engine computes the same gap to the bit.) Launched from the origin
+//! at v₀ along the slope (positive up), it moves as
 //! ```text
 //!     up the slope:    s̈ = −g (sin α + μ cos α)   until it stops, then
 //!     tan α ≤ μ:       it sticks;   otherwise   s̈ = −g (sin α − μ cos α)
@@ -63,25 +65,21 @@ impl BlockOnIncline {
         })
     }
 
-    /// The unit tangent t (up the slope) and normal n of the line.
-    pub fn frame(&self) -> ([f64; 2], [f64; 2]) {
-        let (sin, cos) = self.incline.sin_cos();
-        ([cos, sin], [-sin, cos])
-    }
-
-    /// The scene: system `block`, interaction `incline` (rows: normal, tangent).
+    /// The scene: system `block` (q = (s, d)), interaction `incline` (rows: normal, tangent).
     pub fn nsds(&self) -> Result<Nsds> {
-        let (t, n) = self.frame();
-        let m = self.mass;
+        let (m, (sin, cos)) = (self.mass, self.incline.sin_cos());
         let block = LagrangianLinearTIDS::new(
             DVector::zeros(2),
-            DVector::from_vec(vec![self.velocity * t[0], self.velocity * t[1]]),
+            DVector::from_vec(vec![self.velocity, 0.0]),
             DMatrix::identity(2, 2) * m,
         )?
-        .with_fext(DVector::from_vec(vec![0.0, -m * self.gravity]))?;
+        .with_fext(DVector::from_vec(vec![
+            -m * self.gravity * sin,
+            -m * self.gravity * cos,
+        ]))?;
         let mut nsds = Nsds::new();
         let block = nsds.add("block", block);
-        let rows = LagrangianLinearTIR::new(DMatrix::from_row_slice(2, 2, &[n[0], n[1], t[0], t[1]]))?;
+        let rows = LagrangianLinearTIR::new(DMatrix::from_row_slice(2, 2, &[0.0, 1.0, 1.0, 0.0]))?;
         nsds.link(
             "incline",
             NewtonImpactFrictionNSL::new(0.0, 0.0, self.friction, 2)?,

@@ -141,6 +141,7 @@ impl Scene for DroppedBall {
             restitution: column(self.restitution),
             equality: vec![false],
             feedback: column(0.0),
+            friction: vec![[0.0; 2]],
             quadratic: one(0.0),
             distance: vec![[0.0; 6]],
             w_inv: one(w_inv),

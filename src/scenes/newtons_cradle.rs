@@ -197,6 +197,7 @@ impl Scene for NewtonsCradle {
             offset: DVector::from_element(m, -2.0 * self.radius),
             restitution: DVector::from_element(m, self.restitution),
             equality: vec![false; m],
+            friction: vec![[0.0; 2]; m],
             distance: vec![[0.0; 6]; m],
         };
         LinearScene::reduce(gathered, h, theta, beta, &|row| {

@@ -73,7 +73,7 @@ pub enum Template {
     /// Parameters: `mass` 1, `inertia` 0.1, `arm` 0.5, `speed` 0, `angular_velocity` 2,
     /// `heading` 0.
     ChaplyginSleigh,
-    /// A block on an incline with Coulomb friction ([`BlockOnIncline`]; reference backend).
+    /// A block on an incline with Coulomb friction ([`BlockOnIncline`]; every backend).
     /// Parameters: `incline` 0.5 (rad), `friction` 0.3, `velocity` 2 (along the slope, up),
     /// `mass` 1, `gravity` 9.81.
     BlockOnIncline,
@@ -82,12 +82,11 @@ pub enum Template {
     /// `mass` 1, `restitution` 0, `friction` 0.7, `gravity` 9.81, `tilt` 0, `angular_velocity`
     /// 0, `amplitude` 0 (m/s²; 0: no pulse), `frequency` 2 (Hz), `duration` 1/frequency.
     RockingBlock,
-    /// A ball dropped with spin on a rough floor, in 3-D ([`SpinningBall`]; reference
-    /// backend). Parameters: `radius` 0.1, `mass` 1, `height` 0.5, `vx` 1, `vy` 0, `vz` 0, `wx`
+    /// A ball dropped with spin on a rough floor, in 3-D ([`SpinningBall`]; every backend). Parameters: `radius` 0.1, `mass` 1, `height` 0.5, `vx` 1, `vy` 0, `vz` 0, `wx`
     /// 0, `wy` −20, `wz` 0, `restitution` 0.8, `tangential_restitution` 0, `friction` 0.5,
     /// `gravity` 9.81.
     SpinningBall,
-    /// Siconos's woodpecker toy, stick–slip with impacts ([`Woodpecker`]; reference backend).
+    /// Siconos's woodpecker toy, stick–slip with impacts ([`Woodpecker`]; every backend).
     /// Parameters: `friction` 0.3, `beak_restitution` 0.5, `spring` 0.0056,
     /// `sleeve_velocity` −0.3411, `sleeve_angular_velocity` 4.8572e-15,
     /// `bird_angular_velocity` −7.4583.

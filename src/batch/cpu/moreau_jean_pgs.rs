@@ -30,7 +30,8 @@ use rayon::prelude::*;
 use super::lanes::{LANES, Lanes};
 use super::moreau_jean_stages::Group;
 use super::simd::{Isa, Simd};
-use crate::batch::layout::{HAS_EQUALITY, HAS_NONLINEAR, HealthCounters, SceneHeader};
+use crate::batch::OperatorOffsets;
+use crate::batch::layout::{HAS_EQUALITY, HAS_FRICTION, HAS_NONLINEAR, HealthCounters, SceneHeader};
 use crate::batch::{BatchOptions, SceneBatch, StepParams};
 
 /// The stages of a step in the order they run, with their arguments: the kernel's stage
@@ -111,7 +112,7 @@ pub fn run_on<T: Float + Send + Sync>(
         state.counters.as_mut_slice(),
         state.extremes.as_mut_slice(),
     );
-    for group in groups(&batch.headers) {
+    for group in groups(&batch.headers, operators) {
         let end = batch
             .headers
             .get(group.end)
@@ -151,13 +152,25 @@ pub fn run_on<T: Float + Send + Sync>(
         });
 }
 
-/// Consecutive runs of at most [`LANES`] scenes with the same sizes and flags.
-fn groups(headers: &[SceneHeader]) -> Vec<Range<usize>> {
+/// Consecutive runs of at most [`LANES`] scenes with the same sizes and flags, and with
+/// friction contacts on the same rows (the stages branch on a row's kind once per group).
+fn groups<T: Float>(headers: &[SceneHeader], operators: &[T]) -> Vec<Range<usize>> {
     let kind = |h: &SceneHeader| (h.ndof, h.ncontacts, h.flags);
+    let same_rows = |a: &SceneHeader, b: &SceneHeader| {
+        if a.flags & HAS_FRICTION == 0 {
+            return true;
+        }
+        let (n, m) = (a.ndof as usize, a.ncontacts as usize);
+        let at = OperatorOffsets::new(n, m).friction;
+        let (a, b) = (a.operator_offset as usize + at, b.operator_offset as usize + at);
+        (0..m).all(|r| operators[a + 2 * r] == operators[b + 2 * r])
+    };
     let mut groups: Vec<Range<usize>> = Vec::new();
     for (s, h) in headers.iter().enumerate() {
         match groups.last_mut() {
-            Some(g) if g.len() < LANES && kind(&headers[g.start]) == kind(h) => g.end = s + 1,
+            Some(g) if g.len() < LANES && kind(&headers[g.start]) == kind(h) && same_rows(&headers[g.start], h) => {
+                g.end = s + 1
+            }
             _ => groups.push(s..s + 1),
         }
     }

@@ -1,5 +1,6 @@
 //! Row helpers of the CPU twin, lane-wise: Siconos's MLCP error as squares, its tolerance
-//! test, and the sphere–sphere rows (the kernel's `moreau_jean_rows.wgsl`).
+//! test, the sphere–sphere rows and the friction contacts' blocks (the kernel's
+//! `moreau_jean_rows.wgsl`).
 
 use num_traits::Float;
 
@@ -90,34 +91,159 @@ pub(super) fn add_normal<T: Float>(
 }
 
 /// Siconos's error ‖λ − max(0, λ − w)‖ / ‖q‖ over the active rows (w = q + D λ; w itself on
-/// the `equality` rows when EQUALITY), as the squares (‖·‖², ‖q‖²): the sweeps compare squares,
-/// without roots.
+/// the `equality` rows when EQUALITY; a friction contact's block counts its natural map
+/// ‖λ − P_K(λ − ŵ)‖², [`friction_error`], on its normal row), as the squares (‖·‖², ‖q‖²): the
+/// sweeps compare squares, without roots. `friction` is the rows' (kind, μ) operators, empty
+/// without friction.
 #[inline(always)]
 pub(super) fn lcp_error<T: Float, const EQUALITY: bool>(
     d: &[Lanes<T, LANES>],
     lcp_q: &[Lanes<T, LANES>],
     active: &[Mask<LANES>],
     equality: &[Mask<LANES>],
+    friction: &[Lanes<T, LANES>],
     lambda: &[Lanes<T, LANES>],
 ) -> (Lanes<T, LANES>, Lanes<T, LANES>) {
     let m = lcp_q.len();
     let zero = Lanes::zero();
     let (mut err, mut norm) = (zero, zero);
-    for r in 0..m {
-        let mut w = lcp_q[r];
+    // w_r = q_r + Σ_k D_rk λ_k (the kernel's `local_velocity`).
+    let w = |r: usize| {
+        let mut wr = lcp_q[r];
         for k in 0..m {
-            w = w + d[r * m + k] * lambda[k];
+            wr = wr + d[r * m + k] * lambda[k];
         }
-        let projected = lambda[r] - (lambda[r] - w).max(zero);
-        let x = if EQUALITY {
-            Lanes::select(equality[r], w, projected)
+        wr
+    };
+    for r in 0..m {
+        let kind = friction_kind(friction, r);
+        let x2 = if kind > 0 {
+            let rows = kind as usize;
+            let mut wb = [zero; 3];
+            for (a, wa) in wb.iter_mut().enumerate().take(rows) {
+                *wa = w(r + a);
+            }
+            Lanes(std::array::from_fn(|l| {
+                let (mut lam, mut wl) = ([T::zero(); 3], [T::zero(); 3]);
+                for a in 0..rows {
+                    (lam[a], wl[a]) = (lambda[r + a].0[l], wb[a].0[l]);
+                }
+                friction_error(rows, &lam, &wl, friction[2 * r + 1].0[l])
+            }))
+        } else if kind < 0 {
+            zero
         } else {
-            projected
+            let wr = w(r);
+            let projected = lambda[r] - (lambda[r] - wr).max(zero);
+            let x = if EQUALITY {
+                Lanes::select(equality[r], wr, projected)
+            } else {
+                projected
+            };
+            x * x
         };
-        err = Lanes::select(active[r], err + x * x, err);
+        err = Lanes::select(active[r], err + x2, err);
         norm = Lanes::select(active[r], norm + lcp_q[r] * lcp_q[r], norm);
     }
     (err, norm)
+}
+
+/// Row r's friction kind (the same in every lane of a group): d = 2 or 3 on a contact's normal
+/// row, −k on its k-th tangent row, 0 elsewhere (always 0 without `friction` operators).
+#[inline(always)]
+pub(super) fn friction_kind<T: Float>(friction: &[Lanes<T, LANES>], r: usize) -> i32 {
+    friction.get(2 * r).map_or(0, |kind| kind.0[0].to_i32().unwrap_or(0))
+}
+
+/// The cone K = {‖r_T‖ ≤ μ r_N} projection of one contact's `d` components (Siconos's
+/// `projectionOnCone`). Kernel: `project_on_cone`.
+#[inline(always)]
+fn project_on_cone<T: Float>(d: usize, r: &mut [T; 3], mu: T) {
+    let mut nt2 = T::zero();
+    for x in &r[1..d] {
+        nt2 = nt2 + *x * *x;
+    }
+    let nt = nt2.sqrt();
+    if mu * nt <= -r[0] {
+        *r = [T::zero(); 3];
+    } else if nt > mu * r[0] {
+        r[0] = (mu * nt + r[0]) / (mu * mu + T::one());
+        let scale = mu * r[0] / nt;
+        for x in r.iter_mut().take(d).skip(1) {
+            *x = *x * scale;
+        }
+    }
+}
+
+/// A friction contact's squared natural map ‖λ − P_K(λ − ŵ)‖², ŵ = w + (μ ‖w_T‖, 0, 0), for
+/// its `d` rows. Kernel: `friction_error`.
+#[inline(always)]
+pub(super) fn friction_error<T: Float>(d: usize, lambda: &[T; 3], w: &[T; 3], mu: T) -> T {
+    let mut wt2 = T::zero();
+    for x in &w[1..d] {
+        wt2 = wt2 + *x * *x;
+    }
+    let mut t = [T::zero(); 3];
+    t[0] = lambda[0] - (w[0] + mu * wt2.sqrt());
+    for k in 1..d {
+        t[k] = lambda[k] - w[k];
+    }
+    project_on_cone(d, &mut t, mu);
+    let mut e = T::zero();
+    for k in 0..d {
+        e = e + (lambda[k] - t[k]) * (lambda[k] - t[k]);
+    }
+    e
+}
+
+/// One friction contact's reactions given the others' (its block `wbb` of D, d × d row-major,
+/// and its local q̃, so that w = wbb λ + q̃), in place: in 2-D the exact solution of Siconos's
+/// dense NSGS (separation if q̃_N ≥ 0; else sticking, W λ = −q̃, if in the cone; else sliding
+/// forward, λ_T = μ λ_N, if that slides backwards; else sliding backwards), by Cramer's rule;
+/// in 3-D one projected step λ ← P_K(λ − diag(W)⁻¹ ŵ) (Siconos's ProjectionOnCone local solver
+/// with a step per component, 1/W_kk: its 1/W_NN alone diverges where W_TT > 2 W_NN, as for a
+/// rolling sphere).
+/// Kernel: `friction_block`.
+#[inline(always)]
+pub(super) fn friction_block<T: Float>(d: usize, wbb: &[T; 9], local: &[T; 3], lambda: &mut [T; 3], mu: T) {
+    if d == 2 {
+        let (a, b, c, dd) = (wbb[0], wbb[1], wbb[2], wbb[3]);
+        let z = [T::zero() - local[0], T::zero() - local[1]];
+        if -z[0] >= T::zero() {
+            *lambda = [T::zero(); 3];
+            return;
+        }
+        let det = a * dd - c * b;
+        let stick = [(z[0] * dd - b * z[1]) / det, (a * z[1] - c * z[0]) / det];
+        if stick[0] >= T::zero() && stick[1].abs() <= mu * stick[0] {
+            *lambda = [stick[0], stick[1], T::zero()];
+            return;
+        }
+        let rn = z[0] / (a + mu * b);
+        let ut = -z[1] + rn * (b + mu * dd);
+        if rn >= T::zero() && ut <= T::zero() {
+            *lambda = [rn, mu * rn, T::zero()];
+            return;
+        }
+        let rn = z[0] / (a - mu * b);
+        *lambda = [rn, -(mu * rn), T::zero()];
+        return;
+    }
+    let mut u = [T::zero(); 3];
+    for a in 0..3 {
+        u[a] = local[a];
+        for b in 0..3 {
+            u[a] = u[a] + wbb[3 * a + b] * lambda[b];
+        }
+    }
+    let ut = (u[1] * u[1] + u[2] * u[2]).sqrt();
+    let mut x = [
+        lambda[0] - (u[0] + mu * ut) / wbb[0],
+        lambda[1] - u[1] / wbb[4],
+        lambda[2] - u[2] / wbb[8],
+    ];
+    project_on_cone(3, &mut x, mu);
+    *lambda = x;
 }
 
 /// Whether the error is within `tol`: ‖·‖² ≤ tol² ‖q‖² (relative) when ‖q‖ > ε, else

@@ -9,8 +9,8 @@ use num_traits::Float;
 
 use super::health::LaneHealth;
 use super::lanes::{LANES, Lanes, Mask, and_not};
-use super::moreau_jean_rows::{add_normal, add_sphere_gap, lcp_error, residual, within};
-use crate::batch::layout::{HAS_FORCING, HAS_STIFFNESS, HealthCounters, NON_FINITE, SceneHeader};
+use super::moreau_jean_rows::{add_normal, add_sphere_gap, friction_block, friction_kind, lcp_error, residual, within};
+use crate::batch::layout::{HAS_FORCING, HAS_FRICTION, HAS_STIFFNESS, HealthCounters, NON_FINITE, SceneHeader};
 use crate::batch::{OperatorOffsets, StepParams};
 
 type L<T> = Lanes<T, LANES>;
@@ -30,6 +30,8 @@ pub(super) struct Group<'a, T, const NONLINEAR: bool, const EQUALITY: bool> {
     step: &'a StepParams<T>,
     /// Which rows are equalities.
     equality: Vec<Mask<LANES>>,
+    /// The rows' friction (kind, μ) operators (empty without friction contacts).
+    friction: &'a [L<T>],
     q: Vec<L<T>>,
     v: Vec<L<T>>,
     vf: Vec<L<T>>,
@@ -78,6 +80,11 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
             o,
             step,
             equality: ops[o.equality..o.equality + m].iter().map(|x| x.gt(half)).collect(),
+            friction: if headers[0].flags & HAS_FRICTION != 0 {
+                &ops[o.friction..o.friction + 2 * m]
+            } else {
+                &[]
+            },
             q: (0..n).map(load).collect(),
             v: (0..n).map(|i| load(n + i)).collect(),
             vf: zeros(n),
@@ -180,15 +187,25 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
             if NONLINEAR {
                 add_sphere_gap(&ops[o.spheres + 6 * r..], &self.q, &self.v, &mut y, &mut ydot);
             }
-            let closing = (y + gamma_h * ydot).le(zero);
+            // A friction contact's tangent rows are active with its normal row, and are no gap.
+            let kind = friction_kind(self.friction, r);
+            let closing = if kind < 0 {
+                self.active[r - (-kind) as usize]
+            } else {
+                (y + gamma_h * ydot).le(zero)
+            };
             self.lcp_base[r] = ops[o.restitution + r] * ydot;
             if EQUALITY {
                 let equality = self.equality[r];
-                self.deepest = Lanes::select(equality, self.deepest, self.deepest.max(zero - y));
+                if kind >= 0 {
+                    self.deepest = Lanes::select(equality, self.deepest, self.deepest.max(zero - y));
+                }
                 self.active[r] = from_fn(|l| closing[l] | equality[l]);
                 self.lcp_base[r] = self.lcp_base[r] + ops[o.feedback + r] * y;
             } else {
-                self.deepest = self.deepest.max(zero - y);
+                if kind >= 0 {
+                    self.deepest = self.deepest.max(zero - y);
+                }
                 self.active[r] = closing;
             }
             self.lcp_q[r] = hv + self.lcp_base[r];
@@ -296,9 +313,9 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
         // D: the Newton iterate's own with nonlinear rows, else the scene's (the kernel's d_at).
         let ops = self.ops;
         let dd: &[L<T>] = if NONLINEAR { &self.dmat } else { &ops[self.o.delassus..] };
-        let (lcp_q, active, equality) = (&self.lcp_q, &self.active, &self.equality);
+        let (lcp_q, active, equality, friction) = (&self.lcp_q, &self.active, &self.equality, self.friction);
         let lambda = &mut self.lambda;
-        let mut error = lcp_error::<T, EQUALITY>(dd, lcp_q, active, equality, lambda);
+        let mut error = lcp_error::<T, EQUALITY>(dd, lcp_q, active, equality, friction, lambda);
         let within_now = within(error, tol);
         let mut done = if NONLINEAR {
             from_fn(|l| self.settled[l] || within_now[l])
@@ -308,6 +325,39 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
         let (mut sweeps, mut iteration) = ([0u32; LANES], 0);
         while !done.iter().all(|&x| x) && iteration < self.step.max_iterations {
             for r in 0..m {
+                let kind = friction_kind(friction, r);
+                if kind > 0 {
+                    let rows = kind as usize;
+                    let update = and_not(active[r], done);
+                    let mut w = [zero; 3];
+                    for (a, wa) in w.iter_mut().enumerate().take(rows) {
+                        *wa = lcp_q[r + a];
+                        for k in 0..m {
+                            *wa = *wa + dd[(r + a) * m + k] * lambda[k];
+                        }
+                    }
+                    for l in (0..LANES).filter(|&l| update[l]) {
+                        let (mut wbb, mut local, mut lam) = ([T::zero(); 9], [T::zero(); 3], [T::zero(); 3]);
+                        for a in 0..rows {
+                            lam[a] = lambda[r + a].0[l];
+                        }
+                        for a in 0..rows {
+                            local[a] = w[a].0[l];
+                            for b in 0..rows {
+                                wbb[rows * a + b] = dd[(r + a) * m + r + b].0[l];
+                                local[a] = local[a] - wbb[rows * a + b] * lam[b];
+                            }
+                        }
+                        friction_block(rows, &wbb, &local, &mut lam, friction[2 * r + 1].0[l]);
+                        for a in 0..rows {
+                            lambda[r + a].0[l] = lam[a];
+                        }
+                    }
+                    continue;
+                }
+                if kind < 0 {
+                    continue;
+                }
                 let mut w = lcp_q[r];
                 for k in 0..m {
                     w = w + dd[r * m + k] * lambda[k];
@@ -324,7 +374,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
                 sweeps[l] += u32::from(!done[l]);
             }
             iteration += 1;
-            error = lcp_error::<T, EQUALITY>(dd, lcp_q, active, equality, lambda);
+            error = lcp_error::<T, EQUALITY>(dd, lcp_q, active, equality, friction, lambda);
             let now = within(error, tol);
             done = from_fn(|l| done[l] || now[l]);
         }
