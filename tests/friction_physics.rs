@@ -3,13 +3,19 @@
 //! landing on a rough floor (the rigid-body impulse), a rocking block (Housner's ratio), the
 //! Coulomb cone at every step, and no energy gained.
 
+mod common;
+
 use nalgebra::{DMatrix, DVector};
+use ricochet::batch::cpu::moreau_jean_pgs::{BatchState, run};
+use ricochet::batch::{BatchOptions, LinearScene, SceneBatch};
 use ricochet::model::{EqualityConditionNSL, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactFrictionNSL, Nsds};
 use ricochet::reference::{Integrator, TimeStepping};
 use ricochet::scenes::block_on_incline::BlockOnIncline;
 use ricochet::scenes::disc_pile::DiscPile;
 use ricochet::scenes::rocking_block::RockingBlock;
 use ricochet::scenes::spinning_ball::SpinningBall;
+use ricochet::scenes::woodpecker::Woodpecker;
+use ricochet::scheme::Stabilization;
 use ricochet::scheme::moreau_jean::MoreauJeanOSI;
 
 /// ‖λ_T‖ ≤ μ λ_N (to rounding) for every contact of size `d` in `lambda`.
@@ -335,4 +341,33 @@ fn rough_disc_pile_settles() {
             "disc {i} in the box"
         );
     }
+}
+
+/// The batched CPU lanes reproduce Siconos's Woodpecker.ref (friction contacts solved inside
+/// the PGS sweep by the dense NSGS's 2-D case analysis; one contact active at a time), one
+/// step per run, as the reference stepper does.
+#[test]
+fn cpu_lanes_reproduce_the_woodpecker() {
+    let Some(dir) = common::siconos_data() else {
+        return;
+    };
+    let reference = ricochet::io::siconos::read_ref(&dir.join("tutorials-ref/Woodpecker.ref")).unwrap();
+    let woodpecker = Woodpecker::default();
+    let scene = LinearScene::from_nsds(&woodpecker.nsds().unwrap(), woodpecker.step, 0.5, Stabilization::None).unwrap();
+    let mut batch = SceneBatch::new(woodpecker.step, MoreauJeanOSI::default()).unwrap();
+    batch.push(&scene).unwrap();
+    let options = BatchOptions::for_precision(true);
+    let mut state = BatchState::<f64>::new(&batch);
+    let mut worst = 0.0f64;
+    for row in 1..reference.nrows() {
+        run(&batch, &batch.operators, &mut state, 1, &options);
+        let (q, v) = (&state.state[..3], &state.state[3..6]);
+        for k in 0..3 {
+            worst = worst
+                .max((q[k] - reference[(row, 1 + 2 * k)]).abs())
+                .max((v[k] - reference[(row, 2 + 2 * k)]).abs());
+        }
+    }
+    println!("CPU lanes vs Woodpecker.ref: max |Δ| = {worst:e}");
+    assert!(worst <= 1e-9, "{worst:e}");
 }
