@@ -20,47 +20,10 @@
 
 use nalgebra::{DMatrix, DVector};
 
+use super::gathered::Gathered;
 use crate::error::{Error, Result};
 use crate::model::{DynamicalSystem, ExternalForce, NonSmoothLaw, Nsds, Relation};
 use crate::scheme::Stabilization;
-
-/// A scene's systems and rows over its n coordinates (systems concatenated), as
-/// [`LinearScene::reduce`] takes them.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Gathered {
-    /// M (n × n, block diagonal over the systems).
-    pub mass: DMatrix<f64>,
-    /// K.
-    pub stiffness: DMatrix<f64>,
-    /// C.
-    pub damping: DMatrix<f64>,
-    /// The constant part f₀ of F_ext.
-    pub fext: DVector<f64>,
-    /// The amplitude a of a harmonic F_ext = f₀ + a cos(ω t + φ) (zero without one).
-    pub amplitude: DVector<f64>,
-    /// (ω, φ) of the harmonic part, if any.
-    pub frequency: Option<(f64, f64)>,
-    /// q₀.
-    pub q0: DVector<f64>,
-    /// v₀.
-    pub v0: DVector<f64>,
-    /// H (m × n) of y = H q + Y q² + b (zero on sphere–sphere rows).
-    pub h: DMatrix<f64>,
-    /// Y.
-    pub quadratic: DMatrix<f64>,
-    /// b.
-    pub offset: DVector<f64>,
-    /// Restitution per row (0 on equalities).
-    pub restitution: DVector<f64>,
-    /// Whether a row is an equality.
-    pub equality: Vec<bool>,
-    /// Per row, Coulomb friction as [`LinearScene::friction`].
-    pub friction: Vec<[f64; 2]>,
-    /// Sphere–sphere gaps per row, as [`LinearScene::distance`].
-    pub distance: Vec<[f64; 6]>,
-    /// The Jacobian G(q₀) of the rows (H for linear rows).
-    pub g0: DMatrix<f64>,
-}
 
 /// The constant operators and initial state of one linear scene (all in f64).
 #[derive(Clone, Debug, PartialEq)]
@@ -269,43 +232,7 @@ impl LinearScene {
             }
             row += size;
         }
-        Self::reduce(
-            Gathered {
-                mass,
-                stiffness,
-                damping,
-                fext,
-                amplitude,
-                frequency,
-                q0,
-                v0,
-                h: hmat,
-                quadratic,
-                offset,
-                restitution,
-                equality,
-                friction,
-                distance,
-                g0,
-            },
-            h,
-            theta,
-            beta,
-            &|row| format!("interaction `{}`", names[row]),
-        )
-    }
-
-    /// The operators of the step of size `h` with θ = `theta` and Baumgarte's `beta` (0: none)
-    /// from a scene `gathered` over its coordinates (the module's equations); `row_name` names
-    /// a row in errors. Checks that PGS can divide by every row's diagonal of G W⁻¹ Gᵀ at q₀.
-    pub fn reduce(
-        gathered: Gathered,
-        h: f64,
-        theta: f64,
-        beta: f64,
-        row_name: &dyn Fn(usize) -> String,
-    ) -> Result<Self> {
-        let Gathered {
+        Gathered {
             mass,
             stiffness,
             damping,
@@ -322,46 +249,8 @@ impl LinearScene {
             friction,
             distance,
             g0,
-        } = gathered;
-        let m = hmat.nrows();
-        let feedback = DVector::from_iterator(m, equality.iter().map(|&eq| if eq { beta / h } else { 0.0 }));
-        let w = &mass + &damping * (h * theta) + &stiffness * (h * h * theta * theta);
-        let w_inv = w.try_inverse().ok_or_else(|| Error::Singular {
-            what: "iteration matrix W".into(),
-        })?;
-        let winv_ht = &w_inv * hmat.transpose();
-        let delassus = &hmat * &winv_ht;
-        let scene = Self {
-            a: &w_inv * (&damping * h + &stiffness * (h * h * theta)),
-            b: &w_inv * &stiffness * h,
-            c: &w_inv * &fext * h,
-            c_harmonic: &w_inv * &amplitude * h,
-            omega: frequency.map_or(0.0, |f| f.0),
-            phase: frequency.map_or(0.0, |f| f.1),
-            delassus,
-            winv_ht,
-            h: hmat,
-            offset,
-            restitution,
-            equality,
-            feedback,
-            friction,
-            quadratic,
-            distance,
-            w_inv,
-            q0,
-            v0,
-        };
-        // PGS divides by the diagonal of G W⁻¹ Gᵀ, here at q₀.
-        let d0 = &g0 * &scene.w_inv * g0.transpose();
-        if let Some(row) = (0..m).find(|&r| d0[(r, r)] <= f64::EPSILON * d0.amax()) {
-            return Err(Error::Unsupported {
-                what: row_name(row),
-                reason: "its row of G W⁻¹ Gᵀ has no positive diagonal at q₀ (G row is zero?): PGS cannot solve it"
-                    .into(),
-            });
         }
-        Ok(scene)
+        .reduce(h, theta, beta, &|row| format!("interaction `{}`", names[row]))
     }
 
     /// Checks the step's h > 0 and θ ∈ [0, 1] (what every reduction checks first).

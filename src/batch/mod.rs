@@ -11,6 +11,7 @@
 
 pub mod bead_chain;
 pub mod cpu;
+pub mod gathered;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod layout;
@@ -21,8 +22,9 @@ pub mod scene_batch;
 mod shared;
 
 pub use bead_chain::{BeadChain, ChainOptions};
+pub use gathered::Gathered;
 pub use layout::SceneHeader;
-pub use linear_scene::{Gathered, LinearScene};
+pub use linear_scene::LinearScene;
 pub use options::BatchOptions;
 pub use outcome::BatchOutcome;
 pub use scene_batch::SceneBatch;

@@ -265,3 +265,44 @@ fn scale<T: Float>(norm: Lanes<T, LANES>) -> Lanes<T, LANES> {
     let eps = Lanes::splat(T::epsilon() * T::epsilon());
     Lanes::select(norm.gt(eps), norm, Lanes::splat(T::one()))
 }
+
+/// The sweep's step on the friction contact of `rows` rows from row `r`, in the lanes of
+/// `update`: w of its rows at the current λ, its local q̃ = w − D_bb λ_b, and
+/// [`friction_block`]'s new reactions (the part of the kernel's `solve_local` that branches on
+/// a friction row).
+#[inline(always)]
+pub(super) fn solve_friction_block<T: Float>(
+    dd: &[Lanes<T, LANES>],
+    lcp_q: &[Lanes<T, LANES>],
+    friction: &[Lanes<T, LANES>],
+    lambda: &mut [Lanes<T, LANES>],
+    r: usize,
+    rows: usize,
+    update: Mask<LANES>,
+) {
+    let m = lcp_q.len();
+    let mut w = [Lanes::zero(); 3];
+    for (a, wa) in w.iter_mut().enumerate().take(rows) {
+        *wa = lcp_q[r + a];
+        for k in 0..m {
+            *wa = *wa + dd[(r + a) * m + k] * lambda[k];
+        }
+    }
+    for l in (0..LANES).filter(|&l| update[l]) {
+        let (mut wbb, mut local, mut lam) = ([T::zero(); 9], [T::zero(); 3], [T::zero(); 3]);
+        for a in 0..rows {
+            lam[a] = lambda[r + a].0[l];
+        }
+        for a in 0..rows {
+            local[a] = w[a].0[l];
+            for b in 0..rows {
+                wbb[rows * a + b] = dd[(r + a) * m + r + b].0[l];
+                local[a] = local[a] - wbb[rows * a + b] * lam[b];
+            }
+        }
+        friction_block(rows, &wbb, &local, &mut lam, friction[2 * r + 1].0[l]);
+        for a in 0..rows {
+            lambda[r + a].0[l] = lam[a];
+        }
+    }
+}

@@ -9,7 +9,9 @@ use num_traits::Float;
 
 use super::health::LaneHealth;
 use super::lanes::{LANES, Lanes, Mask, and_not};
-use super::moreau_jean_rows::{add_normal, add_sphere_gap, friction_block, friction_kind, lcp_error, residual, within};
+use super::moreau_jean_rows::{
+    add_normal, add_sphere_gap, friction_kind, lcp_error, residual, solve_friction_block, within,
+};
 use crate::batch::layout::{HAS_FORCING, HAS_FRICTION, HAS_STIFFNESS, HealthCounters, NON_FINITE, SceneHeader};
 use crate::batch::{OperatorOffsets, StepParams};
 
@@ -327,32 +329,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
             for r in 0..m {
                 let kind = friction_kind(friction, r);
                 if kind > 0 {
-                    let rows = kind as usize;
-                    let update = and_not(active[r], done);
-                    let mut w = [zero; 3];
-                    for (a, wa) in w.iter_mut().enumerate().take(rows) {
-                        *wa = lcp_q[r + a];
-                        for k in 0..m {
-                            *wa = *wa + dd[(r + a) * m + k] * lambda[k];
-                        }
-                    }
-                    for l in (0..LANES).filter(|&l| update[l]) {
-                        let (mut wbb, mut local, mut lam) = ([T::zero(); 9], [T::zero(); 3], [T::zero(); 3]);
-                        for a in 0..rows {
-                            lam[a] = lambda[r + a].0[l];
-                        }
-                        for a in 0..rows {
-                            local[a] = w[a].0[l];
-                            for b in 0..rows {
-                                wbb[rows * a + b] = dd[(r + a) * m + r + b].0[l];
-                                local[a] = local[a] - wbb[rows * a + b] * lam[b];
-                            }
-                        }
-                        friction_block(rows, &wbb, &local, &mut lam, friction[2 * r + 1].0[l]);
-                        for a in 0..rows {
-                            lambda[r + a].0[l] = lam[a];
-                        }
-                    }
+                    solve_friction_block(dd, lcp_q, friction, lambda, r, kind as usize, and_not(active[r], done));
                     continue;
                 }
                 if kind < 0 {
