@@ -371,3 +371,41 @@ fn cpu_lanes_reproduce_the_woodpecker() {
     println!("CPU lanes vs Woodpecker.ref: max |Δ| = {worst:e}");
     assert!(worst <= 1e-9, "{worst:e}");
 }
+
+/// The batched engines refuse what they cannot solve, naming it: a friction layout that is not
+/// (normal, tangents), and a contact in Painlevé's regime (W_NN − μ|W_NT| ≤ 0).
+#[test]
+fn batched_friction_refuses_malformed_and_painleve_contacts() {
+    let block = BlockOnIncline::default();
+    let mut scene = LinearScene::from_nsds(&block.nsds().unwrap(), 1e-3, 0.5, Stabilization::None).unwrap();
+    let mut batch = SceneBatch::new(1e-3, MoreauJeanOSI::default()).unwrap();
+    batch.push(&scene).unwrap();
+    scene.friction[1] = [-2.0, block.friction];
+    let error = batch.push(&scene).unwrap_err();
+    assert!(error.to_string().contains("row 1"), "{error}");
+    // A lever that couples the normal and tangent rows strongly: y_N = z + 2 x, y_T = x, with μ
+    // large enough that W_NN − μ |W_NT| < 0.
+    let mut nsds = Nsds::new();
+    let body = nsds.add(
+        "body",
+        LagrangianLinearTIDS::new(
+            DVector::from_vec(vec![0.0, 0.0]),
+            DVector::zeros(2),
+            DMatrix::identity(2, 2),
+        )
+        .unwrap(),
+    );
+    let rows = LagrangianLinearTIR::new(DMatrix::from_row_slice(2, 2, &[2.0, 1.0, 1.0, 0.0])).unwrap();
+    nsds.link(
+        "lever",
+        NewtonImpactFrictionNSL::new(0.0, 0.0, 3.0, 2).unwrap(),
+        rows,
+        &[body],
+    )
+    .unwrap();
+    let error = LinearScene::from_nsds(&nsds, 1e-3, 0.5, Stabilization::None).unwrap_err();
+    assert!(
+        error.to_string().contains("`lever`") && error.to_string().contains("Painlevé"),
+        "{error}"
+    );
+}

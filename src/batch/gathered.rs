@@ -106,6 +106,27 @@ impl Gathered {
                     .into(),
             });
         }
+        // A 2-D friction contact's block is solved by Cramer's rule and its slides divide by
+        // W_NN ± μ W_NT: both must be safely nonzero (else: dependent rows, or Painlevé's
+        // paradox, where Coulomb's law has no or several solutions).
+        for r in (0..m).filter(|&r| scene.friction[r][0] == 2.0) {
+            let d = &scene.delassus;
+            let (a, b, c, dd, mu) = (
+                d[(r, r)],
+                d[(r, r + 1)],
+                d[(r + 1, r)],
+                d[(r + 1, r + 1)],
+                scene.friction[r][1],
+            );
+            if a * dd - b * c <= 1e-12 * a * dd || a - mu * b.abs() <= 1e-12 * a {
+                return Err(Error::Unsupported {
+                    what: row_name(r),
+                    reason: format!(
+                        "its friction contact's block of D is singular or W_NN − μ|W_NT| ≤ 0 (μ = {mu}: Painlevé's paradox): Coulomb's law has no unique local solution"
+                    ),
+                });
+            }
+        }
         Ok(scene)
     }
 }

@@ -296,6 +296,47 @@ impl LinearScene {
         self.quadratic.iter().any(|&x| x != 0.0) || self.distance.iter().any(|d| d[0] > 0.0)
     }
 
+    /// Checks the friction layout the engines index by: each contact's normal row has kind
+    /// d ∈ {2, 3} and a finite μ ≥ 0 and is followed by its d − 1 tangent rows of kinds −1, −2
+    /// (the same μ), none an equality nor nonlinear; no other row has a nonzero kind.
+    pub fn check_friction(&self) -> Result<()> {
+        let m = self.ncontacts();
+        let wrong = |r: usize, reason: &str| Error::Unsupported {
+            what: format!("friction layout of row {r}"),
+            reason: reason.into(),
+        };
+        if self.friction.len() != m {
+            return Err(wrong(0, "one (kind, μ) per row is needed"));
+        }
+        let nonlinear = |r: usize| self.quadratic.row(r).iter().any(|&x| x != 0.0) || self.distance[r][0] > 0.0;
+        let mut r = 0;
+        while r < m {
+            let [kind, mu] = self.friction[r];
+            if kind == 0.0 {
+                r += 1;
+                continue;
+            }
+            let d = kind as usize;
+            if !(kind == 2.0 || kind == 3.0) || r + d > m || !(mu.is_finite() && mu >= 0.0) {
+                return Err(wrong(
+                    r,
+                    "a contact's normal row has kind 2 or 3, a finite μ ≥ 0 and its tangent rows after it",
+                ));
+            }
+            for k in 0..d {
+                let tangent = self.friction[r + k];
+                if (k > 0 && tangent != [-(k as f64), mu]) || self.equality[r + k] || nonlinear(r + k) {
+                    return Err(wrong(
+                        r + k,
+                        "a contact's rows are linear, not equalities, its tangents of kinds −1, −2 with its μ",
+                    ));
+                }
+            }
+            r += d;
+        }
+        Ok(())
+    }
+
     /// Whether some rows are friction contacts.
     pub fn has_friction(&self) -> bool {
         self.friction.iter().any(|f| f[0] != 0.0)

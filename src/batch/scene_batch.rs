@@ -69,8 +69,10 @@ impl SceneBatch {
         })
     }
 
-    /// Appends a scene (built with this batch's h and θ).
+    /// Appends a scene (built with this batch's h and θ). Its friction rows must be laid out
+    /// as [`LinearScene::friction`] says (the engines index by it).
     pub fn push(&mut self, scene: &LinearScene) -> Result<()> {
+        scene.check_friction()?;
         let flags = if scene.has_stiffness() { HAS_STIFFNESS } else { 0 }
             | if scene.has_nonlinear() { HAS_NONLINEAR } else { 0 }
             | if scene.has_forcing() { HAS_FORCING } else { 0 }

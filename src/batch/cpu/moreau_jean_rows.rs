@@ -199,7 +199,8 @@ pub(super) fn friction_error<T: Float>(d: usize, lambda: &[T; 3], w: &[T; 3], mu
 /// One friction contact's reactions given the others' (its block `wbb` of D, d × d row-major,
 /// and its local q̃, so that w = wbb λ + q̃), in place: in 2-D the exact solution of Siconos's
 /// dense NSGS (separation if q̃_N ≥ 0; else sticking, W λ = −q̃, if in the cone; else sliding
-/// forward, λ_T = μ λ_N, if that slides backwards; else sliding backwards), by Cramer's rule;
+/// forward, λ_T = μ λ_N, if that slides backwards — its u_T with W_NT for W_TN, as Siconos's,
+/// equal for a symmetric D —; else sliding backwards), by Cramer's rule;
 /// in 3-D one projected step λ ← P_K(λ − diag(W)⁻¹ ŵ) (Siconos's ProjectionOnCone local solver
 /// with a step per component, 1/W_kk: its 1/W_NN alone diverges where W_TT > 2 W_NN, as for a
 /// rolling sphere).

@@ -202,7 +202,11 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
                 if kind >= 0 {
                     self.deepest = Lanes::select(equality, self.deepest, self.deepest.max(zero - y));
                 }
-                self.active[r] = from_fn(|l| closing[l] | equality[l]);
+                self.active[r] = if kind < 0 {
+                    closing
+                } else {
+                    from_fn(|l| closing[l] | equality[l])
+                };
                 self.lcp_base[r] = self.lcp_base[r] + ops[o.feedback + r] * y;
             } else {
                 if kind >= 0 {
