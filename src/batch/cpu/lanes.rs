@@ -3,7 +3,7 @@
 //! into SIMD instructions; branches become masks and selects.
 
 use std::array::from_fn;
-use std::ops::{Add, Div, Mul, Sub};
+use std::ops::{Add, Div, Mul, Neg, Sub};
 
 use num_traits::Float;
 
@@ -37,6 +37,12 @@ impl<T: Float, const L: usize> Lanes<T, L> {
     #[inline(always)]
     pub fn max(self, other: Self) -> Self {
         Self(from_fn(|l| self.0[l].max(other.0[l])))
+    }
+
+    /// The lane-wise absolute value.
+    #[inline(always)]
+    pub fn abs(self) -> Self {
+        Self(from_fn(|l| self.0[l].abs()))
     }
 
     /// The lane-wise square root.
@@ -79,6 +85,21 @@ lane_wise!(Add, add, +);
 lane_wise!(Sub, sub, -);
 lane_wise!(Mul, mul, *);
 lane_wise!(Div, div, /);
+
+/// The lane-wise negation −x (exact: −(+0) = −0).
+impl<T: Float, const L: usize> Neg for Lanes<T, L> {
+    type Output = Self;
+    #[inline(always)]
+    fn neg(self) -> Self {
+        Self(from_fn(|l| -self.0[l]))
+    }
+}
+
+/// `a && b` per lane.
+#[inline(always)]
+pub fn and<const L: usize>(a: Mask<L>, b: Mask<L>) -> Mask<L> {
+    from_fn(|l| a[l] && b[l])
+}
 
 /// `a && !b` per lane.
 #[inline(always)]

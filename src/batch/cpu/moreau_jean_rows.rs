@@ -4,7 +4,9 @@
 
 use num_traits::Float;
 
-use super::lanes::{LANES, Lanes, Mask};
+use super::lanes::{LANES, Lanes, Mask, and};
+
+type L2<T> = Lanes<T, LANES>;
 
 /// The separation x₁ − x₀ of a sphere–sphere row (its 6 operators: dim, i₀ (−1: the fixed
 /// centre c), i₁, c) in lane `l` of coordinates x, and its dimension (0: not such a row).
@@ -117,7 +119,9 @@ pub(super) fn lcp_error<T: Float, const EQUALITY: bool>(
     };
     for r in 0..m {
         let kind = friction_kind(friction, r);
-        let x2 = if kind > 0 {
+        let x2 = if kind == 2 {
+            friction_error_2d([lambda[r], lambda[r + 1]], [w(r), w(r + 1)], friction[2 * r + 1])
+        } else if kind > 0 {
             let rows = kind as usize;
             let mut wb = [zero; 3];
             for (a, wa) in wb.iter_mut().enumerate().take(rows) {
@@ -194,6 +198,26 @@ pub(super) fn friction_error<T: Float>(d: usize, lambda: &[T; 3], w: &[T; 3], mu
         e = e + (lambda[k] - t[k]) * (lambda[k] - t[k]);
     }
     e
+}
+
+/// [`friction_error`] of a 2-D contact in every lane at once, with selects for the cone's
+/// cases: the same operations, so the same bits.
+#[inline(always)]
+fn friction_error_2d<T: Float>(lambda: [L2<T>; 2], w: [L2<T>; 2], mu: L2<T>) -> L2<T> {
+    let zero = Lanes::zero();
+    let wt = (zero + w[1] * w[1]).sqrt();
+    let (t0, t1) = (lambda[0] - (w[0] + mu * wt), lambda[1] - w[1]);
+    // project_on_cone(2, t, μ).
+    let nt = (zero + t1 * t1).sqrt();
+    let polar = (mu * nt).le(-t0);
+    let outside = nt.gt(mu * t0);
+    let normal = (mu * nt + t0) / (mu * mu + Lanes::splat(T::one()));
+    let (p0, p1) = (
+        Lanes::select(polar, zero, Lanes::select(outside, normal, t0)),
+        Lanes::select(polar, zero, Lanes::select(outside, t1 * (mu * normal / nt), t1)),
+    );
+    let (e0, e1) = (lambda[0] - p0, lambda[1] - p1);
+    zero + e0 * e0 + e1 * e1
 }
 
 /// One friction contact's reactions given the others' (its block `wbb` of D, d × d row-major,
@@ -288,6 +312,33 @@ pub(super) fn solve_friction_block<T: Float>(
         for k in 0..m {
             *wa = *wa + dd[(r + a) * m + k] * lambda[k];
         }
+    }
+    if rows == 2 {
+        // [`friction_block`]'s 2-D case analysis with every case in every lane, then selects:
+        // the same operations, so the same bits, as the per-lane branches.
+        let zero = Lanes::zero();
+        let mu = friction[2 * r + 1];
+        let (a, b) = (dd[r * m + r], dd[r * m + r + 1]);
+        let (c, d) = (dd[(r + 1) * m + r], dd[(r + 1) * m + r + 1]);
+        let (l0, l1) = (lambda[r], lambda[r + 1]);
+        let (z0, z1) = (zero - (w[0] - a * l0 - b * l1), zero - (w[1] - c * l0 - d * l1));
+        let separate = zero.le(-z0);
+        let det = a * d - c * b;
+        let (s0, s1) = ((z0 * d - b * z1) / det, (a * z1 - c * z0) / det);
+        let stick = and(zero.le(s0), s1.abs().le(mu * s0));
+        let forward = z0 / (a + mu * b);
+        let slides_back = and(zero.le(forward), (-z1 + forward * (b + mu * d)).le(zero));
+        let backward = z0 / (a - mu * b);
+        let pick = |sticking: L2<T>, ahead: L2<T>, behind: L2<T>| {
+            Lanes::select(
+                separate,
+                zero,
+                Lanes::select(stick, sticking, Lanes::select(slides_back, ahead, behind)),
+            )
+        };
+        lambda[r] = Lanes::select(update, pick(s0, forward, backward), l0);
+        lambda[r + 1] = Lanes::select(update, pick(s1, mu * forward, -(mu * backward)), l1);
+        return;
     }
     for l in (0..LANES).filter(|&l| update[l]) {
         let (mut wbb, mut local, mut lam) = ([T::zero(); 9], [T::zero(); 3], [T::zero(); 3]);
