@@ -34,6 +34,8 @@ const PINNED: &[(&str, &str, u64)] = &[
     ("pendulum_hitting_wall", "cpu", 0x47de90fd3066fef0),
     ("pendulum_hitting_wall", "reference", 0x8e1b7d29f1209dae),
     ("rocking_block", "reference", 0xf8acf981618ae3fe),
+    ("spinning_balls", "cpu", 0xbfa5ce07500b06b4),
+    ("spinning_balls", "reference", 0x0ecd877512dff4c9),
     ("spring_stop", "cpu", 0x3a9841a2582dc766),
     ("spring_stop", "reference", 0xb378eb5178f162f7),
 ];
