@@ -1,7 +1,7 @@
 // Row helpers of the scene-parallel Moreau–Jean kernel: the operators of the current Newton
 // iterate, the MLCP's w, the sphere–sphere rows and the friction contacts' blocks. Twins: the
 // same names in src/batch/cpu/moreau_jean_rows.rs (separation, dot3 ↔ dot, unit,
-// friction_kind, project_on_cone, friction_error, friction_block) and
+// friction_kind, project_on_cone, friction_error; friction_block ↔ solve_friction_block) and
 // src/batch/cpu/moreau_jean_stages.rs (input_of_lambda, add_normal); `local_velocity`'s sum
 // is written out where the twin needs it (lcp_error, solve_local).
 
@@ -145,7 +145,7 @@ fn friction_error(d: u32, lam: vec3<real>, w: vec3<real>, mu: real) -> real {
 // One friction contact's reactions given the others' (its block of D, the rows r..r+d, and its
 // local q̃): in 2-D the dense NSGS's exact case analysis (separation, stick by Cramer's rule,
 // slide forward, slide backward), in 3-D one projected step λ ← P_K(λ − diag(W)⁻¹ ŵ). Twin:
-// friction_block.
+// solve_friction_block.
 fn friction_block(d: u32, r: u32, local: vec3<real>, lam: vec3<real>, mu: real) -> vec3<real> {
     if (d == 2u) {
         let a = d_at(r * m + r);

@@ -119,21 +119,13 @@ pub(super) fn lcp_error<T: Float, const EQUALITY: bool>(
     };
     for r in 0..m {
         let kind = friction_kind(friction, r);
-        let x2 = if kind == 2 {
-            friction_error_2d([lambda[r], lambda[r + 1]], [w(r), w(r + 1)], friction[2 * r + 1])
-        } else if kind > 0 {
+        let x2 = if kind > 0 {
             let rows = kind as usize;
-            let mut wb = [zero; 3];
-            for (a, wa) in wb.iter_mut().enumerate().take(rows) {
-                *wa = w(r + a);
+            let (mut lam, mut wb) = ([zero; 3], [zero; 3]);
+            for a in 0..rows {
+                (lam[a], wb[a]) = (lambda[r + a], w(r + a));
             }
-            Lanes(std::array::from_fn(|l| {
-                let (mut lam, mut wl) = ([T::zero(); 3], [T::zero(); 3]);
-                for a in 0..rows {
-                    (lam[a], wl[a]) = (lambda[r + a].0[l], wb[a].0[l]);
-                }
-                friction_error(rows, &lam, &wl, friction[2 * r + 1].0[l])
-            }))
+            friction_error(rows, lam, wb, friction[2 * r + 1])
         } else if kind < 0 {
             zero
         } else {
@@ -159,116 +151,51 @@ pub(super) fn friction_kind<T: Float>(friction: &[Lanes<T, LANES>], r: usize) ->
     friction.get(2 * r).map_or(0, |kind| kind.0[0].to_i32().unwrap_or(0))
 }
 
-/// The cone K = {‖r_T‖ ≤ μ r_N} projection of one contact's `d` components (Siconos's
-/// `projectionOnCone`). Kernel: `project_on_cone`.
+/// The projection of one contact's `d` components onto its Coulomb cone K = {‖r_T‖ ≤ μ r_N}
+/// (Siconos's `projectionOnCone`: 0 in the polar cone, unchanged inside K, else
+/// r_N ← (μ‖r_T‖ + r_N)/(μ² + 1), r_T ← μ r_N r_T/‖r_T‖), in every lane at once, the cases
+/// picked by selects. Kernel: `project_on_cone`.
 #[inline(always)]
-fn project_on_cone<T: Float>(d: usize, r: &mut [T; 3], mu: T) {
-    let mut nt2 = T::zero();
+fn project_on_cone<T: Float>(d: usize, r: [L2<T>; 3], mu: L2<T>) -> [L2<T>; 3] {
+    let zero = Lanes::zero();
+    let mut nt2 = zero;
     for x in &r[1..d] {
         nt2 = nt2 + *x * *x;
     }
     let nt = nt2.sqrt();
-    if mu * nt <= -r[0] {
-        *r = [T::zero(); 3];
-    } else if nt > mu * r[0] {
-        r[0] = (mu * nt + r[0]) / (mu * mu + T::one());
-        let scale = mu * r[0] / nt;
-        for x in r.iter_mut().take(d).skip(1) {
-            *x = *x * scale;
-        }
+    let polar = (mu * nt).le(-r[0]);
+    let outside = nt.gt(mu * r[0]);
+    let normal = (mu * nt + r[0]) / (mu * mu + Lanes::splat(T::one()));
+    let scale = mu * normal / nt;
+    let pick = |k: usize, projected: L2<T>| Lanes::select(polar, zero, Lanes::select(outside, projected, r[k]));
+    let mut out = r;
+    out[0] = pick(0, normal);
+    for k in 1..d {
+        out[k] = pick(k, r[k] * scale);
     }
+    out
 }
 
 /// A friction contact's squared natural map ‖λ − P_K(λ − ŵ)‖², ŵ = w + (μ ‖w_T‖, 0, 0), for
-/// its `d` rows. Kernel: `friction_error`.
+/// its `d` rows, in every lane. Kernel: `friction_error`.
 #[inline(always)]
-pub(super) fn friction_error<T: Float>(d: usize, lambda: &[T; 3], w: &[T; 3], mu: T) -> T {
-    let mut wt2 = T::zero();
+fn friction_error<T: Float>(d: usize, lambda: [L2<T>; 3], w: [L2<T>; 3], mu: L2<T>) -> L2<T> {
+    let zero = Lanes::zero();
+    let mut wt2 = zero;
     for x in &w[1..d] {
         wt2 = wt2 + *x * *x;
     }
-    let mut t = [T::zero(); 3];
+    let mut t = [zero; 3];
     t[0] = lambda[0] - (w[0] + mu * wt2.sqrt());
     for k in 1..d {
         t[k] = lambda[k] - w[k];
     }
-    project_on_cone(d, &mut t, mu);
-    let mut e = T::zero();
+    let t = project_on_cone(d, t, mu);
+    let mut e = zero;
     for k in 0..d {
         e = e + (lambda[k] - t[k]) * (lambda[k] - t[k]);
     }
     e
-}
-
-/// [`friction_error`] of a 2-D contact in every lane at once, with selects for the cone's
-/// cases: the same operations, so the same bits.
-#[inline(always)]
-fn friction_error_2d<T: Float>(lambda: [L2<T>; 2], w: [L2<T>; 2], mu: L2<T>) -> L2<T> {
-    let zero = Lanes::zero();
-    let wt = (zero + w[1] * w[1]).sqrt();
-    let (t0, t1) = (lambda[0] - (w[0] + mu * wt), lambda[1] - w[1]);
-    // project_on_cone(2, t, μ).
-    let nt = (zero + t1 * t1).sqrt();
-    let polar = (mu * nt).le(-t0);
-    let outside = nt.gt(mu * t0);
-    let normal = (mu * nt + t0) / (mu * mu + Lanes::splat(T::one()));
-    let (p0, p1) = (
-        Lanes::select(polar, zero, Lanes::select(outside, normal, t0)),
-        Lanes::select(polar, zero, Lanes::select(outside, t1 * (mu * normal / nt), t1)),
-    );
-    let (e0, e1) = (lambda[0] - p0, lambda[1] - p1);
-    zero + e0 * e0 + e1 * e1
-}
-
-/// One friction contact's reactions given the others' (its block `wbb` of D, d × d row-major,
-/// and its local q̃, so that w = wbb λ + q̃), in place: in 2-D the exact solution of Siconos's
-/// dense NSGS (separation if q̃_N ≥ 0; else sticking, W λ = −q̃, if in the cone; else sliding
-/// forward, λ_T = μ λ_N, if that slides backwards — its u_T with W_NT for W_TN, as Siconos's,
-/// equal for a symmetric D —; else sliding backwards), by Cramer's rule;
-/// in 3-D one projected step λ ← P_K(λ − diag(W)⁻¹ ŵ) (Siconos's ProjectionOnCone local solver
-/// with a step per component, 1/W_kk: its 1/W_NN alone diverges where W_TT > 2 W_NN, as for a
-/// rolling sphere).
-/// Kernel: `friction_block`.
-#[inline(always)]
-pub(super) fn friction_block<T: Float>(d: usize, wbb: &[T; 9], local: &[T; 3], lambda: &mut [T; 3], mu: T) {
-    if d == 2 {
-        let (a, b, c, dd) = (wbb[0], wbb[1], wbb[2], wbb[3]);
-        let z = [T::zero() - local[0], T::zero() - local[1]];
-        if -z[0] >= T::zero() {
-            *lambda = [T::zero(); 3];
-            return;
-        }
-        let det = a * dd - c * b;
-        let stick = [(z[0] * dd - b * z[1]) / det, (a * z[1] - c * z[0]) / det];
-        if stick[0] >= T::zero() && stick[1].abs() <= mu * stick[0] {
-            *lambda = [stick[0], stick[1], T::zero()];
-            return;
-        }
-        let rn = z[0] / (a + mu * b);
-        let ut = -z[1] + rn * (b + mu * dd);
-        if rn >= T::zero() && ut <= T::zero() {
-            *lambda = [rn, mu * rn, T::zero()];
-            return;
-        }
-        let rn = z[0] / (a - mu * b);
-        *lambda = [rn, -(mu * rn), T::zero()];
-        return;
-    }
-    let mut u = [T::zero(); 3];
-    for a in 0..3 {
-        u[a] = local[a];
-        for b in 0..3 {
-            u[a] = u[a] + wbb[3 * a + b] * lambda[b];
-        }
-    }
-    let ut = (u[1] * u[1] + u[2] * u[2]).sqrt();
-    let mut x = [
-        lambda[0] - (u[0] + mu * ut) / wbb[0],
-        lambda[1] - u[1] / wbb[4],
-        lambda[2] - u[2] / wbb[8],
-    ];
-    project_on_cone(3, &mut x, mu);
-    *lambda = x;
 }
 
 /// Whether the error is within `tol`: ‖·‖² ≤ tol² ‖q‖² (relative) when ‖q‖ > ε, else
@@ -292,9 +219,15 @@ fn scale<T: Float>(norm: Lanes<T, LANES>) -> Lanes<T, LANES> {
 }
 
 /// The sweep's step on the friction contact of `rows` rows from row `r`, in the lanes of
-/// `update`: w of its rows at the current λ, its local q̃ = w − D_bb λ_b, and
-/// [`friction_block`]'s new reactions (the part of the kernel's `solve_local` that branches on
-/// a friction row).
+/// `update`, every case computed in every lane and picked by selects (the same operations as
+/// the kernel's branches, so the same bits): w of its rows at the current λ, its local
+/// q̃ = w − D_bb λ_b, and its new reactions — in 2-D the exact solution of Siconos's dense NSGS
+/// (separation if q̃_N ≥ 0; else sticking, D_bb λ = −q̃ by Cramer's rule, if in the cone; else
+/// sliding forward, λ_T = μ λ_N, if its u_T ≤ 0 — with W_NT for W_TN, as Siconos's, equal for
+/// a symmetric D —; else sliding backwards), in 3-D one projected step
+/// λ ← P_K(λ − diag(D_bb)⁻¹ ŵ) (Siconos's ProjectionOnCone local solver with a step per
+/// component, 1/W_kk: its 1/W_NN alone diverges where W_TT > 2 W_NN, as for a rolling sphere).
+/// Kernel: the friction part of `solve_local` and `friction_block`.
 #[inline(always)]
 pub(super) fn solve_friction_block<T: Float>(
     dd: &[Lanes<T, LANES>],
@@ -314,8 +247,6 @@ pub(super) fn solve_friction_block<T: Float>(
         }
     }
     if rows == 2 {
-        // [`friction_block`]'s 2-D case analysis with every case in every lane, then selects:
-        // the same operations, so the same bits, as the per-lane branches.
         let zero = Lanes::zero();
         let mu = friction[2 * r + 1];
         let (a, b) = (dd[r * m + r], dd[r * m + r + 1]);
@@ -340,21 +271,32 @@ pub(super) fn solve_friction_block<T: Float>(
         lambda[r + 1] = Lanes::select(update, pick(s1, mu * forward, -(mu * backward)), l1);
         return;
     }
-    for l in (0..LANES).filter(|&l| update[l]) {
-        let (mut wbb, mut local, mut lam) = ([T::zero(); 9], [T::zero(); 3], [T::zero(); 3]);
-        for a in 0..rows {
-            lam[a] = lambda[r + a].0[l];
+    // The 3-D contact's projected step.
+    let lam = [lambda[r], lambda[r + 1], lambda[r + 2]];
+    let at = |a: usize, b: usize| dd[(r + a) * m + r + b];
+    let mut local = [Lanes::zero(); 3];
+    for a in 0..3 {
+        local[a] = w[a];
+        for (b, lb) in lam.iter().enumerate() {
+            local[a] = local[a] - at(a, b) * *lb;
         }
-        for a in 0..rows {
-            local[a] = w[a].0[l];
-            for b in 0..rows {
-                wbb[rows * a + b] = dd[(r + a) * m + r + b].0[l];
-                local[a] = local[a] - wbb[rows * a + b] * lam[b];
-            }
+    }
+    let mut u = [Lanes::zero(); 3];
+    for a in 0..3 {
+        u[a] = local[a];
+        for (b, lb) in lam.iter().enumerate() {
+            u[a] = u[a] + at(a, b) * *lb;
         }
-        friction_block(rows, &wbb, &local, &mut lam, friction[2 * r + 1].0[l]);
-        for a in 0..rows {
-            lambda[r + a].0[l] = lam[a];
-        }
+    }
+    let mu = friction[2 * r + 1];
+    let ut = (u[1] * u[1] + u[2] * u[2]).sqrt();
+    let x = [
+        lam[0] - (u[0] + mu * ut) / at(0, 0),
+        lam[1] - u[1] / at(1, 1),
+        lam[2] - u[2] / at(2, 2),
+    ];
+    let x = project_on_cone(3, x, mu);
+    for a in 0..3 {
+        lambda[r + a] = Lanes::select(update, x[a], lam[a]);
     }
 }
