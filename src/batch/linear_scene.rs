@@ -232,7 +232,43 @@ impl LinearScene {
             }
             row += size;
         }
-        Gathered {
+        Self::reduce(
+            Gathered {
+                mass,
+                stiffness,
+                damping,
+                fext,
+                amplitude,
+                frequency,
+                q0,
+                v0,
+                h: hmat,
+                quadratic,
+                offset,
+                restitution,
+                equality,
+                friction,
+                distance,
+                g0,
+            },
+            h,
+            theta,
+            beta,
+            &|row| format!("interaction `{}`", names[row]),
+        )
+    }
+
+    /// The operators of the step of size `h` with θ = `theta` and Baumgarte's `beta` (0: none)
+    /// from the scene `gathered` over its coordinates (the module's equations); `row_name` names
+    /// a row in errors. Checks that PGS can divide by every row's diagonal of G W⁻¹ Gᵀ at q₀.
+    pub fn reduce(
+        gathered: Gathered,
+        h: f64,
+        theta: f64,
+        beta: f64,
+        row_name: &dyn Fn(usize) -> String,
+    ) -> Result<Self> {
+        let Gathered {
             mass,
             stiffness,
             damping,
@@ -249,8 +285,67 @@ impl LinearScene {
             friction,
             distance,
             g0,
+        } = gathered;
+        let m = hmat.nrows();
+        let feedback = DVector::from_iterator(m, equality.iter().map(|&eq| if eq { beta / h } else { 0.0 }));
+        let w = &mass + &damping * (h * theta) + &stiffness * (h * h * theta * theta);
+        let w_inv = w.try_inverse().ok_or_else(|| Error::Singular {
+            what: "iteration matrix W".into(),
+        })?;
+        let winv_ht = &w_inv * hmat.transpose();
+        let delassus = &hmat * &winv_ht;
+        let scene = Self {
+            a: &w_inv * (&damping * h + &stiffness * (h * h * theta)),
+            b: &w_inv * &stiffness * h,
+            c: &w_inv * &fext * h,
+            c_harmonic: &w_inv * &amplitude * h,
+            omega: frequency.map_or(0.0, |f| f.0),
+            phase: frequency.map_or(0.0, |f| f.1),
+            delassus,
+            winv_ht,
+            h: hmat,
+            offset,
+            restitution,
+            equality,
+            feedback,
+            friction,
+            quadratic,
+            distance,
+            w_inv,
+            q0,
+            v0,
+        };
+        // PGS divides by the diagonal of G W⁻¹ Gᵀ, here at q₀.
+        let d0 = &g0 * &scene.w_inv * g0.transpose();
+        if let Some(row) = (0..m).find(|&r| d0[(r, r)] <= f64::EPSILON * d0.amax()) {
+            return Err(Error::Unsupported {
+                what: row_name(row),
+                reason: "its row of G W⁻¹ Gᵀ has no positive diagonal at q₀ (G row is zero?): PGS cannot solve it"
+                    .into(),
+            });
         }
-        .reduce(h, theta, beta, &|row| format!("interaction `{}`", names[row]))
+        // A 2-D friction contact's block is solved by Cramer's rule and its slides divide by
+        // W_NN ± μ W_NT: both must be safely nonzero (else: dependent rows, or Painlevé's
+        // paradox, where Coulomb's law has no or several solutions).
+        for r in (0..m).filter(|&r| scene.friction[r][0] == 2.0) {
+            let d = &scene.delassus;
+            let (a, b, c, dd, mu) = (
+                d[(r, r)],
+                d[(r, r + 1)],
+                d[(r + 1, r)],
+                d[(r + 1, r + 1)],
+                scene.friction[r][1],
+            );
+            if a * dd - b * c <= 1e-12 * a * dd || a - mu * b.abs() <= 1e-12 * a {
+                return Err(Error::Unsupported {
+                    what: row_name(r),
+                    reason: format!(
+                        "its friction contact's block of D is singular or W_NN − μ|W_NT| ≤ 0 (μ = {mu}: Painlevé's paradox): Coulomb's law has no unique local solution"
+                    ),
+                });
+            }
+        }
+        Ok(scene)
     }
 
     /// Checks the step's h > 0 and θ ∈ [0, 1] (what every reduction checks first).
@@ -294,47 +389,6 @@ impl LinearScene {
     /// Whether some row is nonlinear (quadratic terms or a sphere–sphere gap): G moves.
     pub fn has_nonlinear(&self) -> bool {
         self.quadratic.iter().any(|&x| x != 0.0) || self.distance.iter().any(|d| d[0] > 0.0)
-    }
-
-    /// Checks the friction layout the engines index by: each contact's normal row has kind
-    /// d ∈ {2, 3} and a finite μ ≥ 0 and is followed by its d − 1 tangent rows of kinds −1, −2
-    /// (the same μ), none an equality nor nonlinear; no other row has a nonzero kind.
-    pub fn check_friction(&self) -> Result<()> {
-        let m = self.ncontacts();
-        let wrong = |r: usize, reason: &str| Error::Unsupported {
-            what: format!("friction layout of row {r}"),
-            reason: reason.into(),
-        };
-        if self.friction.len() != m {
-            return Err(wrong(0, "one (kind, μ) per row is needed"));
-        }
-        let nonlinear = |r: usize| self.quadratic.row(r).iter().any(|&x| x != 0.0) || self.distance[r][0] > 0.0;
-        let mut r = 0;
-        while r < m {
-            let [kind, mu] = self.friction[r];
-            if kind == 0.0 {
-                r += 1;
-                continue;
-            }
-            let d = kind as usize;
-            if !(kind == 2.0 || kind == 3.0) || r + d > m || !(mu.is_finite() && mu >= 0.0) {
-                return Err(wrong(
-                    r,
-                    "a contact's normal row has kind 2 or 3, a finite μ ≥ 0 and its tangent rows after it",
-                ));
-            }
-            for k in 0..d {
-                let tangent = self.friction[r + k];
-                if (k > 0 && tangent != [-(k as f64), mu]) || self.equality[r + k] || nonlinear(r + k) {
-                    return Err(wrong(
-                        r + k,
-                        "a contact's rows are linear, not equalities, its tangents of kinds −1, −2 with its μ",
-                    ));
-                }
-            }
-            r += d;
-        }
-        Ok(())
     }
 
     /// Whether some rows are friction contacts.

@@ -24,6 +24,47 @@ fn offset(x: usize) -> Result<u32> {
     })
 }
 
+/// Checks the friction layout the engines index by: each contact's normal row has kind
+/// d ∈ {2, 3} and a finite μ ≥ 0 and is followed by its d − 1 tangent rows of kinds −1, −2
+/// (the same μ), none an equality nor nonlinear; no other row has a nonzero kind.
+fn check_friction(scene: &LinearScene) -> Result<()> {
+    let m = scene.ncontacts();
+    let wrong = |r: usize, reason: &str| Error::Unsupported {
+        what: format!("friction layout of row {r}"),
+        reason: reason.into(),
+    };
+    if scene.friction.len() != m {
+        return Err(wrong(0, "one (kind, μ) per row is needed"));
+    }
+    let nonlinear = |r: usize| scene.quadratic.row(r).iter().any(|&x| x != 0.0) || scene.distance[r][0] > 0.0;
+    let mut r = 0;
+    while r < m {
+        let [kind, mu] = scene.friction[r];
+        if kind == 0.0 {
+            r += 1;
+            continue;
+        }
+        let d = kind as usize;
+        if !(kind == 2.0 || kind == 3.0) || r + d > m || !(mu.is_finite() && mu >= 0.0) {
+            return Err(wrong(
+                r,
+                "a contact's normal row has kind 2 or 3, a finite μ ≥ 0 and its tangent rows after it",
+            ));
+        }
+        for k in 0..d {
+            let tangent = scene.friction[r + k];
+            if (k > 0 && tangent != [-(k as f64), mu]) || scene.equality[r + k] || nonlinear(r + k) {
+                return Err(wrong(
+                    r + k,
+                    "a contact's rows are linear, not equalities, its tangents of kinds −1, −2 with its μ",
+                ));
+            }
+        }
+        r += d;
+    }
+    Ok(())
+}
+
 /// Scenes flattened for the batched steppers: one header per scene and two flat f64
 /// arrays, `state` and `operators`.
 #[derive(Clone, Debug, PartialEq)]
@@ -70,9 +111,9 @@ impl SceneBatch {
     }
 
     /// Appends a scene (built with this batch's h and θ). Its friction rows must be laid out
-    /// as [`LinearScene::friction`] says (the engines index by it).
+    /// as [`LinearScene::friction`] says (the engines index by it: [`check_friction`]).
     pub fn push(&mut self, scene: &LinearScene) -> Result<()> {
-        scene.check_friction()?;
+        check_friction(scene)?;
         let flags = if scene.has_stiffness() { HAS_STIFFNESS } else { 0 }
             | if scene.has_nonlinear() { HAS_NONLINEAR } else { 0 }
             | if scene.has_forcing() { HAS_FORCING } else { 0 }

@@ -86,13 +86,7 @@ impl DiscPile {
         if self.friction > 0.0 {
             return self.rough_nsds();
         }
-        if self.centres.len() != self.velocities.len() || self.centres.is_empty() {
-            return Err(Error::Dimension {
-                what: "disc pile: centres and velocities".into(),
-                expected: format!("{} velocities, at least one disc", self.centres.len()),
-                got: self.velocities.len().to_string(),
-            });
-        }
+        self.check_discs()?;
         let (r, m) = (self.radius, self.mass);
         let law = NewtonImpactNSL::new(self.restitution)?;
         let mut nsds = Nsds::new();
@@ -130,13 +124,8 @@ impl DiscPile {
         Ok(nsds)
     }
 
-    /// Rotating discs with Coulomb friction: disc i is q = (x, z, θ), M = diag(m, m, ½ m R²),
-    /// F_ext = (0, −m g, 0); every contact is `NewtonImpactFrictionNSL(e, 0, μ, 2)` with rows
-    /// (normal, tangent), the tangent the contact point's velocity: against the floor
-    /// (z − R; v_x + R ω), the left wall (x − R; v_z − R ω), the right wall (w − x − R;
-    /// v_z + R ω); between discs i, j, with n = (x_j − x_i)/‖x_j − x_i‖ and t = (−n_z, n_x),
-    /// (‖x_j − x_i‖ − 2R; t·(v_j − v_i) − R (ω_i + ω_j)), a scleronomous relation.
-    pub fn rough_nsds(&self) -> Result<Nsds> {
+    /// A velocity per centre, and at least one disc.
+    fn check_discs(&self) -> Result<()> {
         if self.centres.len() != self.velocities.len() || self.centres.is_empty() {
             return Err(Error::Dimension {
                 what: "disc pile: centres and velocities".into(),
@@ -144,6 +133,17 @@ impl DiscPile {
                 got: self.velocities.len().to_string(),
             });
         }
+        Ok(())
+    }
+
+    /// Rotating discs with Coulomb friction: disc i is q = (x, z, θ), M = diag(m, m, ½ m R²),
+    /// F_ext = (0, −m g, 0); every contact is `NewtonImpactFrictionNSL(e, 0, μ, 2)` with rows
+    /// (normal, tangent), the tangent the contact point's velocity: against the floor
+    /// (z − R; v_x + R ω), the left wall (x − R; v_z − R ω), the right wall (w − x − R;
+    /// v_z + R ω); between discs i, j, with n = (x_j − x_i)/‖x_j − x_i‖ and t = (−n_z, n_x),
+    /// (‖x_j − x_i‖ − 2R; t·(v_j − v_i) − R (ω_i + ω_j)), a scleronomous relation.
+    pub fn rough_nsds(&self) -> Result<Nsds> {
+        self.check_discs()?;
         let (r, m) = (self.radius, self.mass);
         let law = NewtonImpactFrictionNSL::new(self.restitution, 0.0, self.friction, 2)?;
         let mut nsds = Nsds::new();

@@ -200,6 +200,8 @@ impl Scene for NewtonsCradle {
             friction: vec![[0.0; 2]; m],
             distance: vec![[0.0; 6]; m],
         };
-        gathered.reduce(h, theta, beta, &|row| format!("interaction `balls {row}-{}`", row + 1))
+        LinearScene::reduce(gathered, h, theta, beta, &|row| {
+            format!("interaction `balls {row}-{}`", row + 1)
+        })
     }
 }

@@ -189,30 +189,22 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
             if NONLINEAR {
                 add_sphere_gap(&ops[o.spheres + 6 * r..], &self.q, &self.v, &mut y, &mut ydot);
             }
-            // A friction contact's tangent rows are active with its normal row, and are no gap.
             let kind = friction_kind(self.friction, r);
-            let closing = if kind < 0 {
-                self.active[r - (-kind) as usize]
+            if kind < 0 {
+                // A friction contact's tangent row: active with its normal row, no gap, never an
+                // equality (`SceneBatch::push` checks the layout).
+                self.active[r] = self.active[r - (-kind) as usize];
+            } else if EQUALITY {
+                let (closing, equality) = ((y + gamma_h * ydot).le(zero), self.equality[r]);
+                self.deepest = Lanes::select(equality, self.deepest, self.deepest.max(zero - y));
+                self.active[r] = from_fn(|l| closing[l] | equality[l]);
             } else {
-                (y + gamma_h * ydot).le(zero)
-            };
+                self.deepest = self.deepest.max(zero - y);
+                self.active[r] = (y + gamma_h * ydot).le(zero);
+            }
             self.lcp_base[r] = ops[o.restitution + r] * ydot;
             if EQUALITY {
-                let equality = self.equality[r];
-                if kind >= 0 {
-                    self.deepest = Lanes::select(equality, self.deepest, self.deepest.max(zero - y));
-                }
-                self.active[r] = if kind < 0 {
-                    closing
-                } else {
-                    from_fn(|l| closing[l] | equality[l])
-                };
                 self.lcp_base[r] = self.lcp_base[r] + ops[o.feedback + r] * y;
-            } else {
-                if kind >= 0 {
-                    self.deepest = self.deepest.max(zero - y);
-                }
-                self.active[r] = closing;
             }
             self.lcp_q[r] = hv + self.lcp_base[r];
             self.lambda[r] = zero;

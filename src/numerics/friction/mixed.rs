@@ -15,8 +15,8 @@
 use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
 
 use super::local::LocalProblem;
-use super::nsgs2d::{block_at, dense_local, light_error};
-use super::{FrictionOptions, Velocities, cone};
+use super::nsgs2d::{block_at, dense_local};
+use super::{FrictionOptions, LightWithFullFinal, Velocities, cone};
 use crate::error::{Error, Result};
 use crate::numerics::SolverReport;
 use crate::validate;
@@ -174,7 +174,7 @@ impl MixedFrictionProblem {
         let mut tiny = false;
         let mut velocities = Velocities::new(&self.w, &self.q, lambda);
         let tolerance = options.tolerance;
-        let mut tau = tolerance;
+        let mut stopping = LightWithFullFinal::new(tolerance);
         let report = |lambda: &DVector<f64>, iterations, tiny: bool| {
             let residual = self.error(lambda);
             SolverReport {
@@ -223,14 +223,8 @@ impl MixedFrictionProblem {
                 velocities.update(&self.w, start, &delta);
                 lambda.rows_mut(start, size).copy_from_slice(&new);
             }
-            let light = light_error(change, lambda);
-            if light < tau {
-                let full = self.error(lambda);
-                // Converged, or stalled: a sweep that changes nothing will not do better.
-                if full <= tolerance || change == 0.0 {
-                    return Ok(report(lambda, iteration, tiny));
-                }
-                tau = light * tolerance / full;
+            if stopping.stop(change, lambda, || self.error(lambda)) {
+                return Ok(report(lambda, iteration, tiny));
             }
         }
         Ok(report(lambda, options.max_iterations, tiny))

@@ -202,6 +202,43 @@ impl Velocities {
     }
 }
 
+/// NSGS's stopping rule, Siconos's LIGHT_WITH_FULL_FINAL: after each sweep the light error
+/// √(Σ‖Δr‖²) / ‖r‖ (not divided when ‖r‖ ≤ ε); when it is below τ (at first the tolerance)
+/// the full error is computed, and if that is still above the tolerance τ ← light · tol / full.
+pub(crate) struct LightWithFullFinal {
+    tolerance: f64,
+    tau: f64,
+}
+
+impl LightWithFullFinal {
+    pub(crate) fn new(tolerance: f64) -> Self {
+        Self {
+            tolerance,
+            tau: tolerance,
+        }
+    }
+
+    /// Whether to stop after a sweep that changed `r` by Σ‖Δr‖² = `change`: the `full` error
+    /// (evaluated only when the light error asks for it) meets the tolerance, or the sweep
+    /// changed nothing (another will not do better).
+    pub(crate) fn stop(&mut self, change: f64, r: &DVector<f64>, full: impl FnOnce() -> f64) -> bool {
+        let norm = r.norm();
+        let light = if norm > f64::EPSILON {
+            change.sqrt() / norm
+        } else {
+            change.sqrt()
+        };
+        if light < self.tau {
+            let full = full();
+            if full <= self.tolerance || change == 0.0 {
+                return true;
+            }
+            self.tau = light * self.tolerance / full;
+        }
+        false
+    }
+}
+
 /// The report for `r` after `iterations`, judged by Siconos's error against `tolerance`.
 fn report(problem: &FrictionContactProblem, r: &DVector<f64>, iterations: usize, tolerance: f64) -> SolverReport {
     let residual = problem.error(r);

@@ -5,7 +5,7 @@
 
 use nalgebra::DVector;
 
-use super::{FrictionContactProblem, FrictionOptions, Velocities, report};
+use super::{FrictionContactProblem, FrictionOptions, LightWithFullFinal, Velocities, report};
 use crate::numerics::SolverReport;
 
 /// Contact α's 2 × 2 block [[W_nn, W_nt], [W_tn, W_tt]].
@@ -110,9 +110,7 @@ pub(super) fn dense_local(w: [[f64; 2]; 2], local: [f64; 2], mu: f64) -> ([f64; 
 /// i, with q̃ = q_i + Σ_{j≠i} W_ij r_j, takes r_i = 0 if q̃_n > 0, else the stick solution
 /// P = −W_ii⁻¹ q̃, replaced when |P_t| > μ P_n by slip− (P_n = −q̃_n/(W_nn − μ W_nt),
 /// P_t = −μ P_n) if P_t + μ P_n < 0, else slip+ (P_n = −q̃_n/(W_nn + μ W_nt), P_t = μ P_n).
-/// Stopping: the light error √Σ‖Δr_i‖² / ‖r‖ of a sweep; when it is below τ (first the
-/// tolerance), the full error is computed, and if it is still above the tolerance
-/// τ ← light · tol / full (LIGHT_WITH_FULL_FINAL). A diagonal block with det < ε is reported
+/// Stopping: [`LightWithFullFinal`]. A diagonal block with det < ε is reported
 /// as a failure before any sweep.
 pub(super) fn solve(problem: &FrictionContactProblem, r: &mut DVector<f64>, options: &FrictionOptions) -> SolverReport {
     let n_c = problem.contacts();
@@ -126,7 +124,7 @@ pub(super) fn solve(problem: &FrictionContactProblem, r: &mut DVector<f64>, opti
         };
     }
     let tolerance = options.tolerance;
-    let mut tau = tolerance;
+    let mut stopping = LightWithFullFinal::new(tolerance);
     let mut velocities = Velocities::new(&problem.w, &problem.q, r);
     for iteration in 1..=options.max_iterations {
         let mut change = 0.0;
@@ -152,25 +150,9 @@ pub(super) fn solve(problem: &FrictionContactProblem, r: &mut DVector<f64>, opti
             velocities.update(&problem.w, 2 * i, &delta);
             r.rows_mut(2 * i, 2).copy_from_slice(&p);
         }
-        let light = light_error(change, r);
-        if light < tau {
-            let full = problem.error(r);
-            // Converged, or stalled: a sweep that changes nothing will not do better.
-            if full <= tolerance || change == 0.0 {
-                return report(problem, r, iteration, tolerance);
-            }
-            tau = light * tolerance / full;
+        if stopping.stop(change, r, || problem.error(r)) {
+            return report(problem, r, iteration, tolerance);
         }
     }
     report(problem, r, options.max_iterations, tolerance)
-}
-
-/// NSGS's light error √(Σ‖Δr‖²) / ‖r‖ (not divided when ‖r‖ ≤ ε), from Σ‖Δr‖².
-pub(super) fn light_error(change: f64, r: &DVector<f64>) -> f64 {
-    let norm = r.norm();
-    if norm > f64::EPSILON {
-        change.sqrt() / norm
-    } else {
-        change.sqrt()
-    }
 }

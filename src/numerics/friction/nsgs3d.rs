@@ -6,8 +6,7 @@
 use nalgebra::{DVector, Matrix3, Vector3};
 
 use super::local::LocalProblem;
-use super::nsgs2d::light_error;
-use super::{FrictionContactProblem, FrictionOptions, Velocities, report};
+use super::{FrictionContactProblem, FrictionOptions, LightWithFullFinal, Velocities, report};
 use crate::numerics::SolverReport;
 
 /// Solves `problem` (d = 3) from `r`.
@@ -23,7 +22,7 @@ pub(super) fn solve(problem: &FrictionContactProblem, r: &mut DVector<f64>, opti
         .collect();
     // PLI's step per contact, kept from sweep to sweep.
     let mut rho = vec![1.0; n_c];
-    let mut tau = tolerance;
+    let mut stopping = LightWithFullFinal::new(tolerance);
     let mut velocities = Velocities::new(&problem.w, &problem.q, r);
     for iteration in 1..=options.max_iterations {
         let mut change = 0.0;
@@ -40,14 +39,8 @@ pub(super) fn solve(problem: &FrictionContactProblem, r: &mut DVector<f64>, opti
             velocities.update(&problem.w, 3 * alpha, (new - old).as_slice());
             r.rows_mut(3 * alpha, 3).copy_from(&new);
         }
-        let light = light_error(change, r);
-        if light < tau {
-            let full = problem.error(r);
-            // Converged, or stalled: a sweep that changes nothing will not do better.
-            if full <= tolerance || change == 0.0 {
-                return report(problem, r, iteration, tolerance);
-            }
-            tau = light * tolerance / full;
+        if stopping.stop(change, r, || problem.error(r)) {
+            return report(problem, r, iteration, tolerance);
         }
     }
     report(problem, r, options.max_iterations, tolerance)
