@@ -1,5 +1,5 @@
 // Shared declarations of the batched kernels. Mirrors src/batch/layout.rs.
-// `real`, `REAL_MAX`, `REAL_EPSILON`, `PI_OVER_2`, `cosine`, the sizes `MAX_DOF`,
+// `real`, `REAL_MAX`, `REAL_EPSILON`, `PI_OVER_2`, `cosine`, `sine_cosine`, the sizes `MAX_DOF`,
 // `MAX_CONTACTS`, `FIXED_DOF`, `FIXED_CONTACTS`, `PRIVATE_OPS`, `NONLINEAR`, `QUAD_MN`,
 // `QUAD_MM`, `NL_DOF`, `NL_CONTACTS`, and `StepParams` and `OperatorOffsets` (generated from
 // their one definition in src/batch/shared.rs), are defined by the host in front of this file
@@ -11,7 +11,8 @@ struct Params {
     steps: u32,
     // 1 for a packed batch; the number of scenes for an interleaved one.
     stride: u32,
-    pad: u32,
+    // 2: the trip count of the loop-limiter probe at the end of each invocation.
+    probe: u32,
 }
 
 // One scene's offsets: see batch::layout::SceneHeader.
@@ -44,6 +45,7 @@ const HAS_FRICTION: u32 = 16u;
 const NOT_CONVERGED: u32 = 1u;
 const NON_FINITE: u32 = 2u;
 const IN_CONTACT: u32 = 4u;
+const CUT_SHORT: u32 = 8u;
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> step_params: StepParams;

@@ -1,7 +1,8 @@
 // Row helpers of the scene-parallel Moreau–Jean kernel: the operators of the current Newton
-// iterate, the MLCP's w, the sphere–sphere rows and the friction contacts' blocks. Twins: the
-// same names in src/batch/cpu/moreau_jean_rows.rs (separation, dot3 ↔ dot, unit,
-// friction_kind, project_on_cone, friction_error; friction_block ↔ solve_friction_block) and
+// iterate, the MLCP's w, the sphere–sphere rows, the lever rows and the friction contacts'
+// blocks. Twins: the same names in src/batch/cpu/moreau_jean_rows.rs (separation, dot3 ↔ dot,
+// unit, friction_kind, project_on_cone, friction_error; friction_block ↔
+// solve_friction_block), src/batch/cpu/lever.rs (the lever rows) and
 // src/batch/cpu/moreau_jean_stages.rs (input_of_lambda, add_normal); `local_velocity`'s sum
 // is written out where the twin needs it (lcp_error, solve_local).
 
@@ -97,6 +98,21 @@ fn add_normal(base: u32, r: u32) {
             gmat[r * n + u32(i0) + k] = gmat[r * n + u32(i0) + k] - normal[k];
         }
     }
+}
+
+// Whether row r has lever terms a cos q_k + b sin q_k (a planar body's point; operators k, a,
+// b), and its k. Twin: lever_at (src/batch/cpu/lever.rs).
+fn has_lever(r: u32) -> bool {
+    return op(o.lever + 3u * r + 1u) != 0.0 || op(o.lever + 3u * r + 2u) != 0.0;
+}
+
+fn lever_angle(r: u32) -> u32 {
+    return u32(op(o.lever + 3u * r));
+}
+
+// (a, b) of row r's lever terms.
+fn lever_coefficients(r: u32) -> vec2<real> {
+    return vec2<real>(op(o.lever + 3u * r + 1u), op(o.lever + 3u * r + 2u));
 }
 
 // Row r's friction kind: d = 2 or 3 on a contact's normal row, −k on its k-th tangent row, 0

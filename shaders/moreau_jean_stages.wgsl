@@ -2,16 +2,21 @@
 // them. Each is the twin of the method of the same name and arguments of
 // batch::cpu::moreau_jean_stages::Group (src/batch/cpu/moreau_jean_stages.rs).
 
-// The harmonic part of F_ext in this step, (1 − θ) cos(ω t_k + φ) + θ cos(ω t_{k+1} + φ): the
-// kernel rotates (cos, sin)(ω t_k + φ) by ωh, (C, S) ← (C cos ωh − S sin ωh, S cos ωh + C sin ωh).
-// Twin: Group::harmonic_forcing (which evaluates the cosines: the two differ by the rotation's
-// rounding drift, ~steps·ε).
+// cos(ω t_k + φ) at t_k = t₀ + k h, 0 from the force's end on. Twin: the closure in
+// Group::harmonic_forcing.
+fn forcing_cosine(k: u32) -> real {
+    let t = step_params.t0 + real(k) * step_params.h;
+    return select(real(0.0), cosine(op(o.frequency) * t + op(o.frequency + 1u)), t < op(o.frequency + 2u));
+}
+
+// The harmonic part of F_ext in this step, (1 − θ) cos(ω t_k + φ) + θ cos(ω t_{k+1} + φ), each
+// cosine 0 from the force's end on (the step's first is the last step's second, carried in
+// phase_cos). Twin: Group::harmonic_forcing.
 fn harmonic_forcing() -> real {
     if ((flags & HAS_FORCING) == 0u) {
         return real(0.0);
     }
-    let next_cos = phase_cos * op(o.frequency + 2u) - phase_sin * op(o.frequency + 3u);
-    phase_sin = phase_sin * op(o.frequency + 2u) + phase_cos * op(o.frequency + 3u);
+    let next_cos = forcing_cosine(health.steps + 1u);
     let mix = (1.0 - step_params.theta) * phase_cos + step_params.theta * next_cos;
     phase_cos = next_cos;
     return mix;
@@ -36,7 +41,8 @@ fn free_velocity(mix: real) {
     }
 }
 
-// Outputs y = H q + Y q² + b (+ ‖x₁ − x₀‖ on sphere rows) and ẏ = G(q_k) v_k, activation
+// Outputs y = H q + Y q² + b (+ ‖x₁ − x₀‖ on sphere rows, + a cos q_k + b sin q_k on lever
+// rows) and ẏ = G(q_k) v_k, activation
 // (equality rows, or y + γ h ẏ ≤ 0), the deepest penetration, the MLCP vector
 // G v_free + (e ẏ + f y) and λ = 0. Twin: Group::outputs_and_activation.
 fn outputs_and_activation() {
@@ -62,6 +68,16 @@ fn outputs_and_activation() {
             let sep = separation(o.spheres + 6u * r, &q);
             y = y + sqrt(dot3(sep, sep));
             ydot = add_normal_rate(o.spheres + 6u * r, unit(sep), ydot);
+        }
+        if (nonlinear && has_lever(r)) {
+            // y += a cos q_k + b sin q_k, ẏ += (b cos q_k − a sin q_k) v_k, term by term as
+            // the twin (src/batch/cpu/lever.rs) adds them.
+            let k = lever_angle(r);
+            let ab = lever_coefficients(r);
+            let sc = sine_cosine(q[k]);
+            y = y + ab.x * sc.y;
+            y = y + ab.y * sc.x;
+            ydot = ydot + (ab.y * sc.y - ab.x * sc.x) * v[k];
         }
         let equality = is_equality(r);
         // A friction contact's tangent rows are active with its normal row, and are no gap.
@@ -108,6 +124,14 @@ fn newton_jacobian(newton: u32) -> bool {
         }
         if (op(o.spheres + 6u * r) > 0.0) {
             add_normal(o.spheres + 6u * r, r);
+        }
+        if (has_lever(r)) {
+            // G_rk += b cos q_k − a sin q_k.
+            let k = lever_angle(r);
+            let ab = lever_coefficients(r);
+            let sc = sine_cosine(qi[k]);
+            gmat[r * n + k] = gmat[r * n + k] + ab.y * sc.y;
+            gmat[r * n + k] = gmat[r * n + k] - ab.x * sc.x;
         }
     }
     var change = real(0.0);

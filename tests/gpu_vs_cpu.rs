@@ -14,7 +14,6 @@ use ricochet::ensemble::Scenario;
 use ricochet::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
 use ricochet::numerics::SolverKind;
 use ricochet::reference::{Integrator, Stabilization, TimeStepping};
-use ricochet::scenes::template::Template;
 use ricochet::scenes::{bouncing_ball::BouncingBall, newtons_cradle::NewtonsCradle};
 use ricochet::scheme::moreau_jean::MoreauJeanOSI;
 
@@ -446,8 +445,8 @@ fn lagrangian_ds_with_constant_mass_is_batched() {
     assert!(err.contains("`ball`") && err.contains("constant mass"), "{err}");
 }
 
-/// The GPU kernel in f64 and the CPU lanes are twins: on every shipped scenario without a
-/// harmonic force (whose cosine the kernel rotates by ωh instead of evaluating it), 24 scenes
+/// The GPU kernel in f64 and the CPU lanes are twins: on every shipped scenario (harmonic
+/// forces and lever rows through the kernel's own sin and cos on both), 24 scenes
 /// give the same bits — q, v, worst residual, deepest penetration — and the same counters.
 /// This holds on lavapipe; a driver that fused a·b + c or rounded f64 division or square roots
 /// differently would make it an agreement to rounding (the 1e-9 checks above) instead.
@@ -471,16 +470,9 @@ fn gpu_f64_and_the_cpu_lanes_give_the_same_bits() {
     let mut compared = 0;
     for path in &paths {
         let scenario = Scenario::load(path).unwrap();
-        if scenario.scene.template == Template::ImpactOscillator {
-            continue;
-        }
         let sampled: Vec<_> = (0..24).map(|i| scenario.sample(i).unwrap()).collect();
         let job = ricochet::ensemble::job(&scenario, &sampled, None, 300);
-        // Scenes whose relations are closures (the rocking block): both engines refuse them.
-        let (a, b) = match (cpu.run(&job), gpu.run(&job)) {
-            (Err(ricochet::Error::Unsupported { .. }), Err(ricochet::Error::Unsupported { .. })) => continue,
-            (a, b) => (a.unwrap(), b.unwrap()),
-        };
+        let (a, b) = (cpu.run(&job).unwrap(), gpu.run(&job).unwrap());
         let bits = |x: &[f64]| x.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         let name = path.file_name().unwrap().to_string_lossy();
         if name == "pendulum_hitting_wall.toml" {
@@ -504,5 +496,5 @@ fn gpu_f64_and_the_cpu_lanes_give_the_same_bits() {
         assert_eq!(a.counters, b.counters, "{name}: counters");
         compared += 1;
     }
-    assert!(compared >= 8, "{compared} scenarios compared");
+    assert_eq!(compared, paths.len(), "every scenario compared");
 }

@@ -171,7 +171,7 @@ fn step_params_and_dispatch_params_match_their_wgsl_declarations() {
             std::mem::offset_of!(Params, scenes),
             std::mem::offset_of!(Params, steps),
             std::mem::offset_of!(Params, stride),
-            std::mem::offset_of!(Params, pad),
+            std::mem::offset_of!(Params, probe),
         ]
     );
 }

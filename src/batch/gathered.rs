@@ -17,8 +17,8 @@ pub struct Gathered {
     pub fext: DVector<f64>,
     /// The amplitude a of a harmonic F_ext = f₀ + a cos(ω t + φ) (zero without one).
     pub amplitude: DVector<f64>,
-    /// (ω, φ) of the harmonic part, if any.
-    pub frequency: Option<(f64, f64)>,
+    /// (ω, φ, end) of the harmonic part, if any (it acts for t < end).
+    pub frequency: Option<(f64, f64, f64)>,
     /// q₀.
     pub q0: DVector<f64>,
     /// v₀.
@@ -37,6 +37,8 @@ pub struct Gathered {
     pub friction: Vec<[f64; 2]>,
     /// Sphere–sphere gaps per row, as [`LinearScene::distance`](crate::batch::LinearScene::distance).
     pub distance: Vec<[f64; 6]>,
+    /// Lever terms per row, as [`LinearScene::lever`](crate::batch::LinearScene::lever).
+    pub lever: Vec<[f64; 3]>,
     /// The Jacobian G(q₀) of the rows (H for linear rows).
     pub g0: DMatrix<f64>,
 }

@@ -88,7 +88,8 @@ pub struct HealthCounters {
     pub max_iterations: u32,
     /// Bit 0: some step's LCP missed the tolerance, or its Newton loop ran out of iterations.
     /// Bit 1: a NaN or inf appeared. Bit 2:
-    /// the last step carried an impulse (the scene is in contact).
+    /// the last step carried an impulse (the scene is in contact). Bit 3: the adapter's loop
+    /// limiter cut a dispatch short (the host reruns the chunk).
     pub flags: u32,
     /// Steps completed (the host checks that every scene ran every step).
     pub steps: u32,
@@ -128,3 +129,6 @@ pub const NOT_CONVERGED: u32 = 1;
 pub const NON_FINITE: u32 = 2;
 /// `HealthCounters::flags` bit: some contact carried an impulse in the last step.
 pub const IN_CONTACT: u32 = 4;
+/// `HealthCounters::flags` bit: lavapipe's loop limiter cut the kernel short in a dispatch
+/// (set by the kernel's probe; the host then reruns the chunk with fewer steps per dispatch).
+pub const CUT_SHORT: u32 = 8;

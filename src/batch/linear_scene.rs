@@ -14,8 +14,10 @@
 //! ```
 //! (f = β/h on equality rows under Baumgarte stabilisation, else 0; a friction contact's rows
 //! (normal, tangents) are solved together under Coulomb's law, `friction`), so everything but the
-//! state is computed once, in f64, here. With quadratic terms the Jacobian G(q) = H + 2 Y
-//! diag(q) replaces H in the MLCP, evaluated by the engines at the Newton iterates
+//! state is computed once, in f64, here. With nonlinear rows — quadratic terms, sphere–sphere
+//! gaps ‖x₁ − x₀‖, a planar body point's lever terms a cos q_k + b sin q_k — the Jacobian
+//! G(q) (H + 2 Y diag(q) + the gaps' normals + the levers' (b cos q_k − a sin q_k) e_k)
+//! replaces H in the MLCP, evaluated by the engines at the Newton iterates
 //! q^i = q_k + h((1−θ) v_k + θ v^{i−1}) from W⁻¹, as the reference's Newton loop does.
 
 use nalgebra::{DMatrix, DVector};
@@ -45,6 +47,8 @@ pub struct LinearScene {
     pub omega: f64,
     /// φ of the harmonic force.
     pub phase: f64,
+    /// The time the harmonic force stops (+∞: never).
+    pub forcing_end: f64,
     /// W⁻¹ Hᵀ.
     pub winv_ht: DMatrix<f64>,
     /// H, one row per contact.
@@ -67,6 +71,9 @@ pub struct LinearScene {
     /// Per row, a sphere–sphere gap ‖x_{i₁} − x_{i₀}‖ added to y: [dim (0: none), i₀ (−1: the
     /// fixed centre c), i₁, c₀, c₁, c₂], i the scene coordinate of a centre's first entry.
     pub distance: Vec<[f64; 6]>,
+    /// Per row, the lever term a cos q_k + b sin q_k of a planar rigid body's point added to y:
+    /// [k, a, b] (a = b = 0: none).
+    pub lever: Vec<[f64; 3]>,
     /// W⁻¹ (to rebuild W⁻¹Gᵀ when G moves).
     pub w_inv: DMatrix<f64>,
 }
@@ -121,11 +128,11 @@ impl LinearScene {
             let f = match fext_ds {
                 ExternalForce::Constant(f) => f,
                 ExternalForce::Harmonic(force) => {
-                    let (omega, phase) = *frequency.get_or_insert((force.omega, force.phase));
-                    if (omega, phase) != (force.omega, force.phase) {
+                    let key = (force.omega, force.phase, force.end);
+                    if *frequency.get_or_insert(key) != key {
                         return Err(unsupported(
                             &format!("system `{name}`"),
-                            "the batched engines take one harmonic frequency and phase per scene",
+                            "the batched engines take one harmonic frequency, phase and end per scene",
                         ));
                     }
                     amplitude.rows_mut(o, d).copy_from(&force.amplitude);
@@ -156,6 +163,7 @@ impl LinearScene {
         let mut friction = vec![[0.0; 2]; m];
         let mut quadratic = DMatrix::zeros(m, n);
         let mut distance = vec![[0.0; 6]; m];
+        let mut lever = vec![[0.0; 3]; m];
         // G(q₀) from the relations themselves, for the check that PGS can divide by its rows.
         let mut g0 = DMatrix::zeros(m, n);
         let mut names = Vec::with_capacity(m);
@@ -168,14 +176,17 @@ impl LinearScene {
                 NonSmoothLaw::NewtonImpact(law) if size == 1 => (law.e(), law.e(), false, None),
                 NonSmoothLaw::EqualityCondition(_) => (0.0, 0.0, true, None),
                 NonSmoothLaw::NewtonImpactFriction(law)
-                    if matches!(inter.relation, Relation::LagrangianLinearTIR(_)) =>
+                    if matches!(
+                        inter.relation,
+                        Relation::LagrangianLinearTIR(_) | Relation::PlanarContact(_)
+                    ) =>
                 {
                     (law.e_n(), law.e_t(), false, Some(law.mu()))
                 }
                 _ => {
                     return Err(unsupported(
                         &what,
-                        "the batched engines take one-row NewtonImpactNSL contacts, EqualityConditionNSL rows and NewtonImpactFrictionNSL on LagrangianLinearTIR only",
+                        "the batched engines take one-row NewtonImpactNSL contacts, EqualityConditionNSL rows and NewtonImpactFrictionNSL on LagrangianLinearTIR or PlanarContactR only",
                     ));
                 }
             };
@@ -195,6 +206,14 @@ impl LinearScene {
                 Relation::LagrangianLinearTIR(rel) => {
                     (rel.h.clone(), DMatrix::zeros(size, rel.h.ncols()), rel.b.clone())
                 }
+                Relation::PlanarContact(r) => {
+                    let (g, b, terms) = r.lever();
+                    let angle = (offsets[inter.systems[0].0] + 2) as f64;
+                    for (k, [a, bt]) in terms.into_iter().enumerate() {
+                        lever[row + k] = [angle, a, bt];
+                    }
+                    (g.clone(), DMatrix::zeros(size, g.ncols()), b)
+                }
                 Relation::CoordinateVector(c) if !c.is_velocity_level() && c.is_active() => {
                     c.quadratic_form().ok_or_else(|| {
                         unsupported(
@@ -206,7 +225,7 @@ impl LinearScene {
                 _ => {
                     return Err(unsupported(
                         &what,
-                        "the batched engines take LagrangianLinearTIR, SphereSphereR and active position-level coordinate-vector constraints only",
+                        "the batched engines take LagrangianLinearTIR, SphereSphereR, PlanarContactR and active position-level coordinate-vector constraints only",
                     ));
                 }
             };
@@ -249,6 +268,7 @@ impl LinearScene {
                 equality,
                 friction,
                 distance,
+                lever,
                 g0,
             },
             h,
@@ -284,6 +304,7 @@ impl LinearScene {
             equality,
             friction,
             distance,
+            lever,
             g0,
         } = gathered;
         let m = hmat.nrows();
@@ -301,6 +322,7 @@ impl LinearScene {
             c_harmonic: &w_inv * &amplitude * h,
             omega: frequency.map_or(0.0, |f| f.0),
             phase: frequency.map_or(0.0, |f| f.1),
+            forcing_end: frequency.map_or(f64::INFINITY, |f| f.2),
             delassus,
             winv_ht,
             h: hmat,
@@ -311,6 +333,7 @@ impl LinearScene {
             friction,
             quadratic,
             distance,
+            lever,
             w_inv,
             q0,
             v0,
@@ -326,9 +349,9 @@ impl LinearScene {
         }
         // A 2-D friction contact's block is solved by Cramer's rule and its slides divide by
         // W_NN ± μ W_NT: both must be safely nonzero (else: dependent rows, or Painlevé's
-        // paradox, where Coulomb's law has no or several solutions).
+        // paradox, where Coulomb's law has no or several solutions), here at q₀.
         for r in (0..m).filter(|&r| scene.friction[r][0] == 2.0) {
-            let d = &scene.delassus;
+            let d = &d0;
             let (a, b, c, dd, mu) = (
                 d[(r, r)],
                 d[(r, r + 1)],
@@ -386,9 +409,12 @@ impl LinearScene {
         self.c_harmonic.iter().any(|&x| x != 0.0)
     }
 
-    /// Whether some row is nonlinear (quadratic terms or a sphere–sphere gap): G moves.
+    /// Whether some row is nonlinear (quadratic terms, a sphere–sphere gap or a lever term):
+    /// G moves.
     pub fn has_nonlinear(&self) -> bool {
-        self.quadratic.iter().any(|&x| x != 0.0) || self.distance.iter().any(|d| d[0] > 0.0)
+        self.quadratic.iter().any(|&x| x != 0.0)
+            || self.distance.iter().any(|d| d[0] > 0.0)
+            || self.lever.iter().any(|l| l[1] != 0.0 || l[2] != 0.0)
     }
 
     /// Whether some rows are friction contacts.

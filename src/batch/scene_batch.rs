@@ -26,7 +26,8 @@ fn offset(x: usize) -> Result<u32> {
 
 /// Checks the friction layout the engines index by: each contact's normal row has kind
 /// d ∈ {2, 3} and a finite μ ≥ 0 and is followed by its d − 1 tangent rows of kinds −1, −2
-/// (the same μ), none an equality nor nonlinear; no other row has a nonzero kind.
+/// (the same μ), none an equality, a quadratic row or a sphere–sphere gap (a planar body
+/// point's lever terms are taken); no other row has a nonzero kind.
 fn check_friction(scene: &LinearScene) -> Result<()> {
     let m = scene.ncontacts();
     let wrong = |r: usize, reason: &str| Error::Unsupported {
@@ -56,7 +57,7 @@ fn check_friction(scene: &LinearScene) -> Result<()> {
             if (k > 0 && tangent != [-(k as f64), mu]) || scene.equality[r + k] || nonlinear(r + k) {
                 return Err(wrong(
                     r + k,
-                    "a contact's rows are linear, not equalities, its tangents of kinds −1, −2 with its μ",
+                    "a contact's rows are linear or lever rows, not equalities, its tangents of kinds −1, −2 with its μ",
                 ));
             }
         }
@@ -123,7 +124,6 @@ impl SceneBatch {
                 0
             }
             | if scene.has_friction() { HAS_FRICTION } else { 0 };
-        let step = scene.omega * self.h;
         self.push_operators(
             flags,
             scene.q0.as_slice(),
@@ -152,11 +152,12 @@ impl SceneBatch {
                 put(o.c_harmonic, &mut scene.c_harmonic.iter().copied());
                 put(
                     o.frequency,
-                    &mut [scene.omega, scene.phase, step.cos(), step.sin()].into_iter(),
+                    &mut [scene.omega, scene.phase, scene.forcing_end].into_iter(),
                 );
                 put(o.quadratic, &mut row_major(&scene.quadratic));
                 put(o.w_inv, &mut row_major(&scene.w_inv));
                 put(o.spheres, &mut scene.distance.iter().flatten().copied());
+                put(o.lever, &mut scene.lever.iter().flatten().copied());
             },
         )
     }

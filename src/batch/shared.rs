@@ -182,8 +182,8 @@ operator_layout! {
     friction: 2 * m,
     /// W⁻¹ h a, the harmonic part of the free velocity (n).
     c_harmonic: n,
-    /// ω, φ, cos ωh, sin ωh of the harmonic F_ext.
-    frequency: 4,
+    /// ω, φ and the end time of the harmonic F_ext.
+    frequency: 3,
     /// Y, the quadratic terms of y = H q + Y q² + b (m × n); from here on only scenes with
     /// nonlinear rows read their operators.
     quadratic: m * n,
@@ -191,4 +191,7 @@ operator_layout! {
     w_inv: n * n,
     /// The sphere–sphere gaps: per row dim, i₀ (−1: a fixed centre c), i₁, c (6 m).
     spheres: 6 * m,
+    /// The lever terms of a planar rigid body's point: per row k, a, b of a cos q_k + b sin q_k
+    /// added to y (a = b = 0: none) (3 m).
+    lever: 3 * m,
 }

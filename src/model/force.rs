@@ -20,13 +20,15 @@ pub type JacobianFn = Arc<dyn Fn(&DVector<f64>, &DVector<f64>, f64) -> DMatrix<f
 pub enum ExternalForce {
     /// A constant vector (zero by default).
     Constant(DVector<f64>),
-    /// F_ext(t) = f₀ + a cos(ω t + φ): data the batched engines can evaluate.
+    /// F_ext(t) = f₀ + a cos(ω t + φ) (the cosine for t < `end`): data the batched engines
+    /// can evaluate.
     Harmonic(Harmonic),
     /// F_ext(t).
     Function(Arc<dyn Fn(f64) -> DVector<f64> + Send + Sync>),
 }
 
-/// The harmonic force f₀ + a cos(ω t + φ).
+/// The harmonic force f₀ + a cos(ω t + φ) for t < `end`, f₀ after it (a pulse of whole
+/// periods when ω·end is a multiple of 2π).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Harmonic {
     /// The constant part f₀.
@@ -37,6 +39,19 @@ pub struct Harmonic {
     pub omega: f64,
     /// The phase φ (rad).
     pub phase: f64,
+    /// The time the harmonic part stops (s; `f64::INFINITY`: never).
+    pub end: f64,
+}
+
+impl Harmonic {
+    /// The factor of the amplitude at time t: cos(ω t + φ) for t < end, else 0.
+    pub fn factor(&self, t: f64) -> f64 {
+        if t < self.end {
+            (self.omega * t + self.phase).cos()
+        } else {
+            0.0
+        }
+    }
 }
 
 impl ExternalForce {
@@ -69,6 +84,13 @@ impl ExternalForce {
             force.phase.is_finite(),
             "must be finite",
         )?;
+        if force.end.is_nan() {
+            return Err(crate::error::Error::Parameter {
+                what: format!("{what}: end"),
+                value: force.end,
+                reason: "must be a time or +∞".into(),
+            });
+        }
         Ok(Self::Harmonic(force))
     }
 
@@ -86,7 +108,7 @@ impl ExternalForce {
     pub fn at(&self, t: f64, n: usize) -> Result<DVector<f64>> {
         match self {
             Self::Constant(f) => Ok(f.clone()),
-            Self::Harmonic(h) => Ok(&h.constant + &h.amplitude * (h.omega * t + h.phase).cos()),
+            Self::Harmonic(h) => Ok(&h.constant + &h.amplitude * h.factor(t)),
             Self::Function(f) => {
                 let value = f(t);
                 validate::vector("F_ext(t)", &value, n)?;

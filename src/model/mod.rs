@@ -21,5 +21,5 @@ pub use nsds::Nsds;
 pub use relation::{
     CoordinateVectorConstraint, CoordinateVectorOutputs, FirstOrderLinearR, FirstOrderLinearTIR, FirstOrderOperators,
     LagrangianCompliantLinearTIR, LagrangianLinearTIR, LagrangianRheonomousR, LagrangianScleronomousR, PfaffianR,
-    Relation, SphereSphereR,
+    PlanarContactR, Relation, SphereSphereR,
 };

@@ -76,6 +76,7 @@ impl Nsds {
         let markers = match &inter.relation {
             Relation::CoordinateVector(c) => Some(c.coordinates()),
             Relation::SphereSphere(r) => Some(r.coordinates),
+            Relation::PlanarContact(r) => Some([0, r.ndof]),
             _ => None,
         };
         if let Some(markers) = markers {

@@ -134,6 +134,7 @@ impl Scene for DroppedBall {
             c_harmonic: column(0.0),
             omega: 0.0,
             phase: 0.0,
+            forcing_end: f64::INFINITY,
             winv_ht: one(w_inv),
             h: one(1.0),
             delassus: one(w_inv),
@@ -144,6 +145,7 @@ impl Scene for DroppedBall {
             friction: vec![[0.0; 2]],
             quadratic: one(0.0),
             distance: vec![[0.0; 6]],
+            lever: vec![[0.0; 3]],
             w_inv: one(w_inv),
         })
     }
@@ -158,8 +160,8 @@ impl Scene for DroppedBall {
             ops[o.delassus] = w_inv;
             ops[o.offset] = -self.radius;
             ops[o.restitution] = self.restitution;
-            // ω, φ, cos ωh, sin ωh with ω = 0.
-            ops[o.frequency + 2] = 1.0;
+            // ω, φ, end: no harmonic force.
+            ops[o.frequency + 2] = f64::INFINITY;
             ops[o.w_inv] = w_inv;
         })
     }

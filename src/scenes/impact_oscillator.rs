@@ -98,6 +98,7 @@ impl ImpactOscillator {
             amplitude: DVector::from_element(1, self.amplitude),
             omega: self.frequency,
             phase: self.phase,
+            end: f64::INFINITY,
         })?;
         let mut nsds = Nsds::new();
         let mass = nsds.add("mass", mass);

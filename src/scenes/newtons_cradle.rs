@@ -198,6 +198,7 @@ impl Scene for NewtonsCradle {
             restitution: DVector::from_element(m, self.restitution),
             equality: vec![false; m],
             friction: vec![[0.0; 2]; m],
+            lever: vec![[0.0; 3]; m],
             distance: vec![[0.0; 6]; m],
         };
         LinearScene::reduce(gathered, h, theta, beta, &|row| {

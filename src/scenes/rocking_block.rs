@@ -3,25 +3,27 @@
 //! a horizontal ground-acceleration pulse a_g(t) (in the ground's frame, the inertial force
 //! −m a_g(t) on the body). Its four corners c = (±w/2, ±H/2) in the body frame (the top ones
 //! catch a toppled block) touch the ground y = 0, each through a contact of rows (normal,
-//! tangent) under
-//! `NewtonImpactFrictionNSL(e_N, 0, μ, 2)`:
+//! tangent) under `NewtonImpactFrictionNSL(e_N, 0, μ, 2)`, a [`PlanarContactR`] with the line
+//! y = 0:
 //! ```text
 //!     g_N = y + c_x sin θ + c_y cos θ,      G_N = [0, 1, c_x cos θ − c_y sin θ]
 //!     (tangent: the corner's x)             G_T = [1, 0, −c_x sin θ − c_y cos θ]
 //! ```
-//! re-evaluated by the reference engine at each Newton iterate. Rocking on one corner without
+//! re-evaluated at each Newton iterate by every engine. The pulse is a harmonic F_ext that
+//! ends (`Harmonic::end`), which the batched engines evaluate too. Rocking on one corner without
 //! sliding, a corner impact with e_N = 0 multiplies the angular velocity by Housner's ratio
 //! 1 − (3/2) sin² α_b, α_b = atan(w/H); a block tilted beyond α_b topples.
 
 use nalgebra::{DMatrix, DVector};
 
 use crate::error::Result;
-use crate::model::{LagrangianLinearTIDS, LagrangianScleronomousR, NewtonImpactFrictionNSL, Nsds};
+use crate::model::{Harmonic, LagrangianLinearTIDS, NewtonImpactFrictionNSL, Nsds, PlanarContactR};
 use crate::reference::{Integrator, TimeStepping};
 use crate::scenes::parameters::Parameters;
 use crate::scheme::moreau_jean::MoreauJeanOSI;
 
-/// A one-sine ground acceleration pulse a_g(t) = A sin(2π f t) for 0 ≤ t < `duration`.
+/// A ground acceleration pulse a_g(t) = A sin(2π f t) for 0 ≤ t < `duration` (one sine when
+/// `duration` = 1/f), 0 after it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GroundPulse {
     /// Amplitude A (m/s²).
@@ -30,17 +32,6 @@ pub struct GroundPulse {
     pub frequency: f64,
     /// Duration (s); 1/f is one sine.
     pub duration: f64,
-}
-
-impl GroundPulse {
-    /// a_g(t).
-    pub fn at(&self, t: f64) -> f64 {
-        if (0.0..self.duration).contains(&t) {
-            self.amplitude * (2.0 * std::f64::consts::PI * self.frequency * t).sin()
-        } else {
-            0.0
-        }
-    }
 }
 
 /// Parameters of the rocking block.
@@ -156,27 +147,25 @@ impl RockingBlock {
             DVector::from_column_slice(&v0),
             DMatrix::from_diagonal(&DVector::from_vec(vec![m, m, inertia])),
         )?;
-        let g = self.gravity;
+        let weight = DVector::from_vec(vec![0.0, -m * self.gravity, 0.0]);
         let block = match self.pulse {
-            Some(pulse) => block.with_fext_fn(move |t| DVector::from_vec(vec![-m * pulse.at(t), -m * g, 0.0]))?,
-            None => block.with_fext(DVector::from_vec(vec![0.0, -m * g, 0.0]))?,
+            // −m A sin(2π f t) = −m A cos(2π f t − π/2) on x, for t < duration.
+            Some(pulse) => block.with_fext_harmonic(Harmonic {
+                constant: weight,
+                amplitude: DVector::from_vec(vec![-m * pulse.amplitude, 0.0, 0.0]),
+                omega: 2.0 * std::f64::consts::PI * pulse.frequency,
+                phase: -std::f64::consts::FRAC_PI_2,
+                end: pulse.duration,
+            })?,
+            None => block.with_fext(weight)?,
         };
         let mut nsds = Nsds::new();
         let block = nsds.add("block", block);
         let law = NewtonImpactFrictionNSL::new(self.restitution, 0.0, self.friction, 2)?;
         let names = ["left corner", "right corner", "top left corner", "top right corner"];
-        for (name, [cx, cy]) in names.into_iter().zip(self.corners()) {
-            let relation = LagrangianScleronomousR::new(
-                move |q| {
-                    let (sin, cos) = q[2].sin_cos();
-                    DVector::from_vec(vec![q[1] + cx * sin + cy * cos, q[0] + cx * cos - cy * sin])
-                },
-                move |q| {
-                    let (sin, cos) = q[2].sin_cos();
-                    DMatrix::from_row_slice(2, 3, &[0.0, 1.0, cx * cos - cy * sin, 1.0, 0.0, -cx * sin - cy * cos])
-                },
-            );
-            nsds.link(name, law, relation, &[block])?;
+        for (name, corner) in names.into_iter().zip(self.corners()) {
+            let ground = PlanarContactR::new(3, corner, 0.0, [0.0, 1.0], 0.0)?;
+            nsds.link(name, law, ground, &[block])?;
         }
         Ok(nsds)
     }

@@ -78,7 +78,7 @@ pub enum Template {
     /// `mass` 1, `gravity` 9.81.
     BlockOnIncline,
     /// A rigid block rocking on the ground, corners with friction, under a one-sine ground
-    /// pulse ([`RockingBlock`]; reference backend). Parameters: `width` 0.2, `height` 0.6,
+    /// pulse ([`RockingBlock`]; every backend). Parameters: `width` 0.2, `height` 0.6,
     /// `mass` 1, `restitution` 0, `friction` 0.7, `gravity` 9.81, `tilt` 0, `angular_velocity`
     /// 0, `amplitude` 0 (m/s²; 0: no pulse), `frequency` 2 (Hz), `duration` 1/frequency.
     RockingBlock,

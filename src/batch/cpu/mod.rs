@@ -5,6 +5,7 @@
 pub mod chain_jacobi;
 mod health;
 pub mod lanes;
+pub(crate) mod lever;
 pub mod moreau_jean_pgs;
 mod moreau_jean_rows;
 mod moreau_jean_stages;

@@ -9,11 +9,12 @@
 //! `moreau_jean_stages.rs`):
 //! ```text
 //!   v_free = v_k + c − A v_k − B q_k,  c = c₀ + W⁻¹h a [(1−θ) cos(ω t_k + φ) + θ cos(ω t_{k+1} + φ)]
-//!            (cos evaluated here; the kernel rotates it by ωh from one cosine per dispatch, so
-//!            the two differ by that rotation's rounding drift, ~steps·ε)
-//!   y = H q_k + Y q_k² + b,  ẏ = G(q_k) v_k,  active ⇔ equality row or y + γ h ẏ ≤ 0
+//!            (each cosine 0 from the force's end on; the kernel's own cosine polynomial)
+//!   y = H q_k + Y q_k² + b (+ sphere gaps, + levers a cos q_j + b sin q_j),  ẏ = G(q_k) v_k,
+//!   active ⇔ equality row or y + γ h ẏ ≤ 0
 //!   Newton iterate i = 1, 2, … (one pass without nonlinear rows), v⁰ = v_k:
 //!     q^i = q_k + h((1−θ) v_k + θ v^{i−1}),  G = H + 2 Y diag(q^i) + sphere–sphere normals
+//!                                              + lever slopes
 //!     stop when ‖(G(q^{i−1}) − G(q^i))ᵀ λ^{i−1}‖ ≤ newton tolerance
 //!     PGS on the active rows of w = G W⁻¹Gᵀ λ + G v_free + e ẏ + f y (0 ≤ λ ⟂ w ≥ 0 on
 //!     contacts, w = 0 with λ unprojected on equalities) until Siconos's error ≤ tol

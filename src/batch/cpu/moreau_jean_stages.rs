@@ -9,6 +9,7 @@ use num_traits::Float;
 
 use super::health::LaneHealth;
 use super::lanes::{LANES, Lanes, Mask, and_not};
+use super::lever::{add_lever, add_lever_slope, sine_cosine};
 use super::moreau_jean_rows::{
     add_normal, add_sphere_gap, friction_kind, lcp_error, residual, solve_friction_block, within,
 };
@@ -128,20 +129,28 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
     }
 
     /// (1 − θ) cos(ω t_k + φ) + θ cos(ω t_{k+1} + φ), the weight of the harmonic F_ext in this
-    /// step (zero without one). Kernel: `harmonic_forcing`, which rotates one cosine per
-    /// dispatch instead (a difference of the rotation's rounding drift, ~steps·ε).
+    /// step, each cosine 0 from the force's end on (zero without one); the cosine is the
+    /// kernel's (`sine_cosine`). Kernel: `harmonic_forcing` (which carries the second cosine
+    /// to the next step: the same bits).
     #[inline(always)]
     pub(super) fn harmonic_forcing(&self) -> L<T> {
         if self.flags & HAS_FORCING == 0 {
             return Lanes::zero();
         }
         let (step, frequency) = (self.step, self.o.frequency);
-        let (omega, phase) = (self.ops[frequency], self.ops[frequency + 1]);
-        let time = |k: u32| step.t0 + T::from(k).unwrap_or_else(T::nan) * step.h;
+        let (omega, phase, end) = (self.ops[frequency], self.ops[frequency + 1], self.ops[frequency + 2]);
         let steps = self.health.steps();
         Lanes(from_fn(|l| {
-            let cos = |t: T| (omega.0[l] * t + phase.0[l]).cos();
-            (T::one() - step.theta) * cos(time(steps[l])) + step.theta * cos(time(steps[l] + 1))
+            // The kernel's forcing_cosine.
+            let cos = |k: u32| {
+                let t = step.t0 + T::from(k).unwrap_or_else(T::nan) * step.h;
+                if t < end.0[l] {
+                    sine_cosine(omega.0[l] * t + phase.0[l]).1
+                } else {
+                    T::zero()
+                }
+            };
+            (T::one() - step.theta) * cos(steps[l]) + step.theta * cos(steps[l] + 1)
         }))
     }
 
@@ -164,7 +173,8 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
         }
     }
 
-    /// Outputs y = H q + Y q² + b (+ ‖x₁ − x₀‖ on sphere rows) and ẏ = G(q_k) v_k, activation
+    /// Outputs y = H q + Y q² + b (+ ‖x₁ − x₀‖ on sphere rows, + a cos q_k + b sin q_k on lever
+    /// rows) and ẏ = G(q_k) v_k, activation
     /// (equality rows, or y + γ h ẏ ≤ 0), the deepest penetration, the MLCP vector
     /// G v_free + (e ẏ + f y) and λ = 0. Kernel: `outputs_and_activation`.
     #[inline(always)]
@@ -188,6 +198,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
             }
             if NONLINEAR {
                 add_sphere_gap(&ops[o.spheres + 6 * r..], &self.q, &self.v, &mut y, &mut ydot);
+                add_lever(&ops[o.lever + 3 * r..], &self.q, &self.v, &mut y, &mut ydot);
             }
             let kind = friction_kind(self.friction, r);
             if kind < 0 {
@@ -237,6 +248,12 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
             }
             add_normal(
                 &ops[o.spheres + 6 * r..],
+                &self.qi,
+                &mut self.gmat[r * n..(r + 1) * n],
+                self.settled,
+            );
+            add_lever_slope(
+                &ops[o.lever + 3 * r..],
                 &self.qi,
                 &mut self.gmat[r * n..(r + 1) * n],
                 self.settled,

@@ -8,16 +8,16 @@ use super::shaders::{self, KernelSizes};
 use super::{GpuContext, Precision};
 use crate::batch::BatchOutcome;
 use crate::batch::SceneBatch;
-use crate::batch::layout::{HAS_NONLINEAR, HealthCounters};
+use crate::batch::layout::{CUT_SHORT, HAS_NONLINEAR, HealthCounters};
 use crate::batch::{BatchOptions, StepParams};
 use crate::error::{Error, Result};
 
 /// Loop iterations one invocation may run per dispatch on a CPU adapter. Lavapipe's loop
 /// limiter (65 535 iterations per invocation, all loops together) silently cuts longer
 /// kernels short, so on CPU adapters long runs are cut into dispatches of about this much
-/// work. On every adapter each scene's completed step count is checked after a run; a chunk
-/// that stopped early is run again from its initial state with half as many steps per
-/// dispatch.
+/// work. On every adapter each scene's completed step count and the kernel's probe of the
+/// limiter ([`CUT_SHORT`]) are checked after a run; a chunk that stopped early is run again
+/// from its initial state with half as many steps per dispatch.
 pub const CPU_ADAPTER_LOOP_BUDGET: u32 = 30_000;
 /// At most this many steps per dispatch.
 pub const MAX_STEPS_PER_DISPATCH: u32 = 1000;
@@ -35,8 +35,8 @@ pub struct Params {
     pub steps: u32,
     /// 1 for a packed batch; the number of scenes for an interleaved one.
     pub stride: u32,
-    /// Padding to 16 bytes.
-    pub pad: u32,
+    /// 2: the trip count of the kernel's loop-limiter probe (its [`CUT_SHORT`] flag).
+    pub probe: u32,
 }
 
 /// The kernel for one precision, compiled for each scene size it meets (private arrays of
@@ -233,7 +233,7 @@ fn run_chunk(
             scenes,
             steps,
             stride,
-            pad: 0,
+            probe: 2,
         };
         let params = uniform(ctx, "params", bytemuck::bytes_of(&params));
         let storage: Vec<&wgpu::Buffer> = buffers.iter().collect();
@@ -296,7 +296,7 @@ fn run_chunk(
     });
     let counters: Vec<HealthCounters> =
         bytemuck::pod_collect_to_vec(&counters[..chunk.len() * std::mem::size_of::<HealthCounters>()]);
-    if counters.iter().any(|c| c.steps != steps) {
+    if counters.iter().any(|c| c.steps != steps || c.flags & CUT_SHORT != 0) {
         return Ok(None);
     }
     Ok(Some(BatchOutcome {

@@ -8,32 +8,35 @@ const MOREAU_JEAN_STAGES: &str = include_str!("../../../shaders/moreau_jean_stag
 const MOREAU_JEAN_ROWS: &str = include_str!("../../../shaders/moreau_jean_rows.wgsl");
 const CHAIN_JACOBI: &str = include_str!("../../../shaders/chain_jacobi.wgsl");
 
-/// The definitions of `real`, `REAL_MAX`, `REAL_EPSILON` and `cosine` for a precision.
+/// The definitions of `real`, `REAL_MAX`, `REAL_EPSILON`, `cosine` and `sine_cosine` for a
+/// precision.
 fn real(precision: Precision) -> String {
     match precision {
         Precision::F32 => [
             "alias real = f32;\nconst REAL_MAX: real = 3.40282347e38;\nconst REAL_EPSILON: real = 1.1920929e-7;\n",
             "const PI_OVER_2: real = 1.5707963267948966;\nfn cosine(x: real) -> real {\n    return cos(x);\n}\n",
+            "fn sine_cosine(x: real) -> vec2<real> {\n    return vec2<real>(sin(x), cos(x));\n}\n",
         ]
         .concat(),
-        Precision::F64 => [
-            "alias real = f64;\nconst REAL_MAX: real = 1.7976931348623157e308;\nconst REAL_EPSILON: real = 2.220446049250313e-16;\n",
-            COSINE_F64,
-        ]
-        .concat(),
+        Precision::F64 => {
+            use crate::batch::cpu::lever::{PIO2_HI, PIO2_LO};
+            use std::f64::consts::{FRAC_2_PI, FRAC_PI_2};
+            // Rust prints the shortest decimal that reads back as the same f64.
+            format!(
+                "alias real = f64;\nconst REAL_MAX: real = {:e};\nconst REAL_EPSILON: real = {:e};\nconst PIO2_HI: f64 = {PIO2_HI:e};\nconst PIO2_LO: f64 = {PIO2_LO:e};\nconst TWO_OVER_PI: f64 = {FRAC_2_PI:e};\nconst PI_OVER_2: f64 = {FRAC_PI_2:e};\n{SINE_COSINE_F64}",
+                f64::MAX,
+                f64::EPSILON,
+            )
+        }
     }
 }
 
-/// cos for f64, which WGSL's `cos` does not take: Cody–Waite reduction by π/2 (π/2 split
-/// into a 33-bit head and a tail, so k·head is exact for |k| < 2²⁰) and the Taylor polynomials
-/// of cos (to r¹⁶) and sin (to r¹⁷) on |r| ≤ π/4, in Horner form without loops (truncation
-/// below 3e-18).
-const COSINE_F64: &str = "
-const PIO2_HI: f64 = 1.57079632673412561417e+00;
-const PIO2_LO: f64 = 6.07710050650619224932e-11;
-const TWO_OVER_PI: f64 = 6.36619772367581382433e-01;
-const PI_OVER_2: f64 = 1.5707963267948966;
-fn cosine(x: real) -> real {
+/// sin and cos for f64, which WGSL's `sin` and `cos` do not take: Cody–Waite reduction by π/2
+/// (π/2 = PIO2_HI + PIO2_LO, the twin's constants, printed in front) and the Taylor
+/// polynomials of cos (to r¹⁶) and sin (to r¹⁷) on |r| ≤ π/4, in Horner form without loops
+/// (truncation below 3e-18), picked by k mod 4. Twin: `batch::cpu::lever::sine_cosine`.
+const SINE_COSINE_F64: &str = "
+fn sine_cosine(x: real) -> vec2<real> {
     let k = round(x * TWO_OVER_PI);
     let r = (x - k * PIO2_HI) - k * PIO2_LO;
     let z = r * r;
@@ -44,7 +47,12 @@ fn cosine(x: real) -> real {
         + z * (-1.0 / 39916800.0 + z * (1.0 / 6227020800.0 + z * (-1.0 / 1307674368000.0
         + z * (1.0 / 355687428096000.0)))))))));
     let quadrant = i32(k) & 3;
-    return select(select(select(s, -c, quadrant == 2), -s, quadrant == 1), c, quadrant == 0);
+    let cosine = select(select(select(s, -c, quadrant == 2), -s, quadrant == 1), c, quadrant == 0);
+    let sine = select(select(select(-c, -s, quadrant == 2), c, quadrant == 1), s, quadrant == 0);
+    return vec2<real>(sine, cosine);
+}
+fn cosine(x: real) -> real {
+    return sine_cosine(x).y;
 }
 ";
 
@@ -107,4 +115,87 @@ pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
 pub fn chain_jacobi(precision: Precision) -> String {
     let params = crate::batch::ChainParams::<f64>::WGSL;
     [real(precision).as_str(), params, CHAIN_JACOBI].concat()
+}
+
+#[cfg(test)]
+mod tests {
+    use wgpu::util::DeviceExt;
+
+    use super::{Precision, real};
+    use crate::batch::gpu::GpuContext;
+
+    /// The f64 kernel's `sine_cosine` gives the bits of its CPU twin
+    /// (`batch::cpu::lever::sine_cosine`),
+    /// which the lever rows need for GPU f64 = CPU lanes bit for bit. Skips without an f64
+    /// adapter unless RICOCHET_REQUIRE_GPU=1.
+    #[test]
+    fn kernel_sine_cosine_is_the_cpu_twin_bit_for_bit() {
+        let ctx = match GpuContext::new() {
+            Ok(ctx) if ctx.supports_f64() => ctx,
+            other => {
+                let why = other.err().map_or("no f64 on the adapter".into(), |e| e.to_string());
+                assert!(std::env::var("RICOCHET_REQUIRE_GPU").as_deref() != Ok("1"), "{why}");
+                eprintln!("SKIPPED: {why}");
+                return;
+            }
+        };
+        let x: Vec<f64> = (-3000..3000).map(|i| f64::from(i) * 0.00731 + 1e-3).collect();
+        let mut values: Vec<f64> = x.iter().flat_map(|&x| [x, 0.0]).collect();
+        let source = real(Precision::F64)
+            + "@group(0) @binding(0) var<storage, read_write> x: array<f64>;\n\
+               @compute @workgroup_size(64)\n\
+               fn main(@builtin(global_invocation_id) id: vec3<u32>) {\n\
+                   if (2u * id.x < arrayLength(&x)) {\n\
+                       let sc = sine_cosine(x[2u * id.x]);\n\
+                       x[2u * id.x] = sc.x;\n\
+                       x[2u * id.x + 1u] = sc.y;\n\
+                   }\n\
+               }\n";
+        let module = ctx.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("cosine"),
+            source: wgpu::ShaderSource::Wgsl(source.into()),
+        });
+        let pipeline = ctx.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("cosine"),
+            layout: None,
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        let buffer = ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("x"),
+            contents: bytemuck::cast_slice(&values),
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        });
+        let group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("x"),
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: buffer.as_entire_binding(),
+            }],
+        });
+        let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &group, &[]);
+            pass.dispatch_workgroups((x.len() as u32).div_ceil(64), 1, 1);
+        }
+        let [bytes] = crate::batch::gpu::buffers::read_back(&ctx, encoder, [&buffer]);
+        values = bytemuck::cast_slice(&bytes.unwrap()).to_vec();
+        let twin = |x: f64| {
+            let (sin, cos) = crate::batch::cpu::lever::sine_cosine(x);
+            [sin.to_bits(), cos.to_bits()]
+        };
+        let mismatches: Vec<_> = x
+            .iter()
+            .zip(values.chunks(2))
+            .filter(|(x, g)| twin(**x) != [g[0].to_bits(), g[1].to_bits()])
+            .map(|(x, g)| (*x, [g[0], g[1]], crate::batch::cpu::lever::sine_cosine(*x)))
+            .take(5)
+            .collect();
+        assert!(mismatches.is_empty(), "(x, kernel, twin): {mismatches:?}");
+    }
 }

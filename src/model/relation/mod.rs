@@ -6,6 +6,7 @@ pub mod coordinate_vector;
 pub mod first_order;
 pub mod lagrangian;
 pub mod pfaffian;
+pub mod planar;
 
 use nalgebra::{DMatrix, DVector};
 
@@ -18,6 +19,7 @@ pub use lagrangian::{
     LagrangianCompliantLinearTIR, LagrangianLinearTIR, LagrangianRheonomousR, LagrangianScleronomousR,
 };
 pub use pfaffian::PfaffianR;
+pub use planar::PlanarContactR;
 
 /// Any relation.
 #[derive(Clone)]
@@ -36,6 +38,8 @@ pub enum Relation {
     Pfaffian(PfaffianR),
     /// The gap between two spheres `‖x₁ − x₀‖ − ρ`.
     SphereSphere(SphereSphereR),
+    /// A planar rigid body's point against a fixed line (normal, tangent).
+    PlanarContact(PlanarContactR),
     /// `y = C x + D λ + e`, `r = B λ`, constant operators.
     FirstOrderLinearTIR(FirstOrderLinearTIR),
     /// `y = C(t) x + D(t) λ + e(t)`, `r = B(t) λ`.
@@ -93,6 +97,7 @@ impl Relation {
             Self::LagrangianRheonomousR(r) => (r.h)(q, t),
             Self::CoordinateVector(c) => c.output(q, t),
             Self::SphereSphere(r) => r.output(q),
+            Self::PlanarContact(r) => r.output(q),
             Self::Pfaffian(r) => DVector::zeros((r.a)(q).nrows()),
             Self::FirstOrderLinearTIR(_) | Self::FirstOrderLinearR(_) => {
                 return Err(not_lagrangian());
@@ -111,6 +116,7 @@ impl Relation {
             Self::LagrangianRheonomousR(r) => (r.jacobian)(q, t),
             Self::CoordinateVector(c) => c.jacobian(q, t),
             Self::SphereSphere(r) => r.jacobian(q),
+            Self::PlanarContact(r) => r.jacobian(q),
             Self::Pfaffian(r) => (r.a)(q),
             Self::FirstOrderLinearTIR(_) | Self::FirstOrderLinearR(_) => {
                 return Err(not_lagrangian());
@@ -178,6 +184,12 @@ relation_from!(
 impl From<SphereSphereR> for Relation {
     fn from(r: SphereSphereR) -> Self {
         Self::SphereSphere(r)
+    }
+}
+
+impl From<PlanarContactR> for Relation {
+    fn from(r: PlanarContactR) -> Self {
+        Self::PlanarContact(r)
     }
 }
 
