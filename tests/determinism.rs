@@ -33,7 +33,7 @@ const PINNED: &[(&str, &str, u64)] = &[
     ("pendulum_hitting_wall", "cpu", 0x47de90fd3066fef0),
     ("pendulum_hitting_wall", "reference", 0x8e1b7d29f1209dae),
     ("rocking_block", "cpu", 0x53bb441e0f5e8700),
-    ("rocking_block", "reference", 0xf4819c2409d859b6),
+    ("rocking_block", "reference", 0xc2ce37b531776fee),
     ("spinning_balls", "cpu", 0xbfa5ce07500b06b4),
     ("spinning_balls", "reference", 0x0ecd877512dff4c9),
     ("spring_stop", "cpu", 0x3a9841a2582dc766),
