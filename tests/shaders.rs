@@ -199,6 +199,7 @@ fn operator_offsets_are_one_layout_for_host_and_kernel() {
         "quadratic",
         "w_inv",
         "spheres",
+        "lever",
     ];
     let positions: Vec<usize> = blocks
         .iter()
@@ -210,9 +211,10 @@ fn operator_offsets_are_one_layout_for_host_and_kernel() {
     assert!(positions.windows(2).all(|w| w[0] < w[1]), "blocks out of order");
     for (n, m) in [(1, 1), (3, 2), (8, 5)] {
         let o = OperatorOffsets::new(n, m);
-        assert_eq!(o.end, 3 * n * n + 2 * n + 3 * n * m + m * m + 12 * m + 4);
-        assert_eq!(o.quadratic, 2 * n * n + 2 * n + 2 * n * m + m * m + 6 * m + 4);
-        assert_eq!(o.spheres, o.end - 6 * m);
+        assert_eq!(o.end, 3 * n * n + 2 * n + 3 * n * m + m * m + 15 * m + 3);
+        assert_eq!(o.quadratic, 2 * n * n + 2 * n + 2 * n * m + m * m + 6 * m + 3);
+        assert_eq!(o.spheres, o.end - 9 * m);
+        assert_eq!(o.lever, o.end - 3 * m);
         assert_eq!(SceneHeader::operator_len(n, m), o.end);
     }
 }

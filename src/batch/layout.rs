@@ -60,13 +60,13 @@ impl SceneHeader {
         2 * ndof
     }
 
-    /// Length of the scene's operators (3n² + 2n + 3nm + m² + 12m + 4).
+    /// Length of the scene's operators (3n² + 2n + 3nm + m² + 15m + 3).
     pub fn operator_len(ndof: usize, ncontacts: usize) -> usize {
         OperatorOffsets::new(ndof, ncontacts).end
     }
 
     /// Length of the operators a scene without nonlinear rows reads, those before the
-    /// quadratic terms (2n² + 2n + 2nm + m² + 6m + 4).
+    /// quadratic terms (2n² + 2n + 2nm + m² + 6m + 3).
     pub fn linear_operator_len(ndof: usize, ncontacts: usize) -> usize {
         OperatorOffsets::new(ndof, ncontacts).quadratic
     }
