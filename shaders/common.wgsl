@@ -46,6 +46,8 @@ const NOT_CONVERGED: u32 = 1u;
 const NON_FINITE: u32 = 2u;
 const IN_CONTACT: u32 = 4u;
 const CUT_SHORT: u32 = 8u;
+// Per scene: worst LCP residual, deepest penetration, worst cone violation (layout::EXTREMES).
+const EXTREMES: u32 = 3u;
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> step_params: StepParams;
@@ -53,7 +55,7 @@ const CUT_SHORT: u32 = 8u;
 @group(0) @binding(3) var<storage, read> ops: array<real>;
 @group(0) @binding(4) var<storage, read_write> state: array<real>;
 @group(0) @binding(5) var<storage, read_write> counters: array<HealthCounters>;
-// Per scene: worst LCP residual, deepest penetration.
+// Per scene the EXTREMES values.
 @group(0) @binding(6) var<storage, read_write> extremes: array<real>;
 
 fn is_finite(x: real) -> bool {

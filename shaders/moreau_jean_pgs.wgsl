@@ -36,10 +36,12 @@ var<private> lcp_q: array<real, MAX_CONTACTS>;
 var<private> lcp_base: array<real, NL_CONTACTS>;
 var<private> in_lcp: array<bool, MAX_CONTACTS>;
 var<private> lambda: array<real, MAX_CONTACTS>;
-// Its health: counters, worst MLCP residual, deepest penetration; and (cos, sin)(ω t_k + φ).
+// Its health: counters, worst MLCP residual, deepest penetration, worst cone violation; and
+// cos(ω t_k + φ).
 var<private> health: HealthCounters;
 var<private> worst: real;
 var<private> deepest: real;
+var<private> cone: real;
 var<private> phase_cos: real;
 
 // Operator k of the current scene. In storage, packed batches have stride 1 and interleaved
@@ -78,8 +80,9 @@ fn load_scene(s: u32) {
         v[i] = state[hd.state_offset + (n + i) * params.stride];
     }
     health = counters[s];
-    worst = extremes[2u * s];
-    deepest = extremes[2u * s + 1u];
+    worst = extremes[EXTREMES * s];
+    deepest = extremes[EXTREMES * s + 1u];
+    cone = extremes[EXTREMES * s + 2u];
     // A harmonic F_ext needs cos(ω t_k + φ) every step: the next step's one is carried over.
     if ((flags & HAS_FORCING) != 0u) {
         phase_cos = forcing_cosine(health.steps);
@@ -97,8 +100,9 @@ fn store_scene(s: u32) {
         state[hd.state_offset + (n + i) * params.stride] = v[i];
     }
     counters[s] = health;
-    extremes[2u * s] = worst;
-    extremes[2u * s + 1u] = deepest;
+    extremes[EXTREMES * s] = worst;
+    extremes[EXTREMES * s + 1u] = deepest;
+    extremes[EXTREMES * s + 2u] = cone;
 }
 
 // `params.steps` Moreau–Jean steps of scene s, stage by stage. Newton iterations (one pass

@@ -115,6 +115,16 @@ fn lever_coefficients(r: u32) -> vec2<real> {
     return vec2<real>(op(o.lever + 3u * r + 1u), op(o.lever + 3u * r + 2u));
 }
 
+// ‖λ_T‖ − μ λ_N of the friction contact of d rows from row r (|λ_T| in 2-D): ≤ 0 inside its
+// cone. Twin: cone_violation.
+fn cone_violation(r: u32, d: u32) -> real {
+    var tangent = abs(lambda[r + 1u]);
+    if (d == 3u) {
+        tangent = sqrt(lambda[r + 1u] * lambda[r + 1u] + lambda[r + 2u] * lambda[r + 2u]);
+    }
+    return tangent - op(o.friction + 2u * r + 1u) * lambda[r];
+}
+
 // Row r's friction kind: d = 2 or 3 on a contact's normal row, −k on its k-th tangent row, 0
 // elsewhere. Twin: friction_kind.
 fn friction_kind(r: u32) -> real {

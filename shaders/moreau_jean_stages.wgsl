@@ -276,8 +276,15 @@ fn update_position() {
 }
 
 // Counts the step: an impact when some contact (not an equality row) carries an impulse and
-// none did in the step before. Twin: Group::record_health.
+// none did in the step before; and the worst cone violation ‖λ_T‖ − μ λ_N of its friction
+// contacts. Twin: Group::record_health.
 fn record_health() {
+    for (var r = 0u; r < m; r++) {
+        let kind = friction_kind(r);
+        if (kind > 0.5) {
+            cone = max(cone, cone_violation(r, u32(kind)));
+        }
+    }
     var loaded = false;
     for (var r = 0u; r < m; r++) {
         loaded = loaded || (lambda[r] > 0.0 && !is_equality(r));

@@ -711,7 +711,7 @@ fn blocks_on_inclines_on_every_backend() {
 /// iterate) give the reference's results to rounding on the CPU lanes and the GPU in f64,
 /// and the same fates in f32. Housner's uplift criterion holds: a pulse below g·w/H never
 /// lifts a corner (the block ends flat, to 1e-4 rad), and every block ends standing
-/// (|θ| < α_b) or toppled onto a side (|θ| within 0.02 of π/2).
+/// (|θ| < α_b) or toppled onto a side (|θ| within 0.02 of π/2); no step leaves the cone.
 #[test]
 fn rocking_blocks_on_every_backend() {
     let mut scenario = shipped("rocking_block.toml");
@@ -722,6 +722,8 @@ fn rocking_blocks_on_every_backend() {
     let fates = |run: &ensemble::EnsembleRun, label: &str| -> Vec<bool> {
         let (amplitude, angle) = (col(run, "amplitude"), col(run, "q2"));
         assert!(col(run, "converged").iter().all(|&c| c == 1.0), "{label}");
+        // Coulomb's cone holds exactly at every step (2-D: the slide case sets λ_T = ±μ λ_N).
+        assert!(col(run, "cone_violation").iter().all(|&c| c == 0.0), "{label}: cone");
         (0..angle.len())
             .map(|s| {
                 let toppled = (angle[s].abs() - std::f64::consts::FRAC_PI_2).abs() < 0.02;

@@ -409,3 +409,29 @@ fn batched_friction_refuses_malformed_and_painleve_contacts() {
         "{error}"
     );
 }
+
+/// Every engine records each scene's worst cone violation ‖λ_T‖ − μ λ_N (the third of the
+/// `EXTREMES`): on blocks launched up inclines, which slide (λ_T = −μ λ_N exactly, the 2-D
+/// slide case) and then stick or slide back, it is exactly 0 on the CPU lanes and the
+/// reference; on frictionless balls nothing is recorded (f64::MIN), so the summary's
+/// `cone_violation` is 0 there.
+#[test]
+fn engines_record_the_worst_cone_violation() {
+    use ricochet::batch::layout::EXTREMES;
+    use ricochet::engine::{CpuEngine, Engine, ReferenceEngine};
+    use ricochet::ensemble::Scenario;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    for (file, expected) in [("block_on_incline.toml", 0.0), ("bouncing_balls.toml", f64::MIN)] {
+        let scenario = Scenario::load(dir.join(file)).unwrap();
+        let sampled: Vec<_> = (0..8).map(|i| scenario.sample(i).unwrap()).collect();
+        let job = ricochet::ensemble::job(&scenario, &sampled, None, 400);
+        let engines: [Box<dyn Engine>; 2] = [Box::new(CpuEngine::new()), Box::new(ReferenceEngine)];
+        for engine in engines {
+            let outcome = engine.run(&job).unwrap();
+            for s in 0..sampled.len() {
+                let cone = outcome.extremes[EXTREMES * s + 2];
+                assert_eq!(cone, expected, "{file} on {}: scene {s}", engine.describe());
+            }
+        }
+    }
+}

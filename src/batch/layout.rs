@@ -123,6 +123,12 @@ impl HealthCounters {
     }
 }
 
+/// Per-scene extremes the engines keep over a run, in this order: the worst MLCP residual,
+/// the deepest penetration (max of −y over gap rows) and the worst cone violation
+/// ‖λ_T‖ − μ λ_N over friction contacts (≤ 0 inside the cone; `f64::MIN` before anything is
+/// recorded).
+pub const EXTREMES: usize = 3;
+
 /// `HealthCounters::flags` bit: an LCP did not converge.
 pub const NOT_CONVERGED: u32 = 1;
 /// `HealthCounters::flags` bit: the state became NaN or infinite.

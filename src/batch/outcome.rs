@@ -1,7 +1,7 @@
 //! What a batch run leaves on the host: the final state and the per-scene health, read back
 //! from the device.
 
-use crate::batch::layout::{HealthCounters, NON_FINITE, NOT_CONVERGED};
+use crate::batch::layout::{EXTREMES, HealthCounters, NON_FINITE, NOT_CONVERGED};
 use crate::error::{Error, Result};
 
 /// What a batch run leaves, widened to f64 and in the batch's layout.
@@ -11,7 +11,8 @@ pub struct BatchOutcome {
     pub state: Vec<f64>,
     /// Per-scene counters.
     pub counters: Vec<HealthCounters>,
-    /// Per scene: worst LCP residual, deepest penetration.
+    /// Per scene the [`EXTREMES`]: worst LCP residual, deepest penetration, worst cone
+    /// violation.
     pub extremes: Vec<f64>,
     /// Seconds the device spent in the kernel's dispatches, where the adapter measures it
     /// (timestamp queries); `None` on the CPU engines and adapters without timestamps.
@@ -33,7 +34,7 @@ impl BatchOutcome {
                     solver: "batched PGS".into(),
                     context: format!(" in scene {s}"),
                     iterations: c.max_iterations as usize,
-                    residual: self.extremes[2 * s],
+                    residual: self.extremes[EXTREMES * s],
                     tolerance,
                 });
             }

@@ -2,7 +2,7 @@
 
 use std::ops::Range;
 
-use super::layout::{HAS_EQUALITY, HAS_FORCING, HAS_FRICTION, HAS_NONLINEAR, HAS_STIFFNESS, SceneHeader};
+use super::layout::{EXTREMES, HAS_EQUALITY, HAS_FORCING, HAS_FRICTION, HAS_NONLINEAR, HAS_STIFFNESS, SceneHeader};
 use super::linear_scene::LinearScene;
 use super::shared::OperatorOffsets;
 use crate::error::{Error, Result};
@@ -251,10 +251,10 @@ impl SceneBatch {
 
     /// Consecutive scene ranges that fit bindings of `max_bytes` bytes with values of
     /// `value_size` bytes: state, operators, per-scene headers (32 B), health counters (16 B)
-    /// and extremes (2 values per scene).
+    /// and extremes ([`EXTREMES`] values per scene).
     pub fn chunks(&self, max_bytes: usize, value_size: usize) -> Result<Vec<Range<usize>>> {
         let max_values = max_bytes / value_size;
-        let max_scenes = (max_bytes / size_of::<SceneHeader>()).min(max_values / 2);
+        let max_scenes = (max_bytes / size_of::<SceneHeader>()).min(max_values / EXTREMES);
         let mut ranges = Vec::new();
         let mut start = 0;
         let (mut state, mut ops) = (0, 0);

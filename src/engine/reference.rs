@@ -5,10 +5,10 @@
 use rayon::prelude::*;
 
 use super::{BatchOutcome, Engine, Job, Scene};
-use crate::batch::layout::{HealthCounters, NON_FINITE, NOT_CONVERGED};
+use crate::batch::layout::{EXTREMES, HealthCounters, NON_FINITE, NOT_CONVERGED};
 use crate::error::{Error, Result};
 use crate::numerics::SolverOptions;
-use crate::numerics::friction::FrictionOptions;
+use crate::numerics::friction::{FrictionOptions, cone};
 use crate::reference::{Integrator, TimeStepping};
 
 /// [`TimeStepping`] per scene, in f64.
@@ -31,7 +31,7 @@ impl Engine for ReferenceEngine {
     fn run(&self, job: &Job<'_>) -> Result<BatchOutcome> {
         job.check()?;
         let (offsets, _) = job.offsets();
-        let per_scene: Vec<(Vec<f64>, HealthCounters, [f64; 2])> = job
+        let per_scene: Vec<(Vec<f64>, HealthCounters, [f64; EXTREMES])> = job
             .scenes
             .par_iter()
             .zip(&offsets)
@@ -53,11 +53,11 @@ impl Engine for ReferenceEngine {
 }
 
 /// One scene's run; `at` is where its q, v start in the job's start state.
-fn run_scene(job: &Job<'_>, scene: &dyn Scene, at: usize) -> Result<(Vec<f64>, HealthCounters, [f64; 2])> {
+fn run_scene(job: &Job<'_>, scene: &dyn Scene, at: usize) -> Result<(Vec<f64>, HealthCounters, [f64; EXTREMES])> {
     let (nsds, n) = (scene.nsds()?, scene.dof());
     // Impacts and penetration are counted on gap rows: not on equalities, nor on the
     // tangent rows of friction contacts.
-    let gaps = nsds.gap_rows();
+    let (gaps, contacts) = (nsds.gap_rows(), nsds.friction_contacts());
     let t0 = job.start.map_or(0.0, |(t0, _)| t0);
     let mut sim = TimeStepping::new(nsds, Integrator::MoreauJean(job.osi), t0, job.step)?;
     sim.stabilization = job.stabilization;
@@ -78,7 +78,7 @@ fn run_scene(job: &Job<'_>, scene: &dyn Scene, at: usize) -> Result<(Vec<f64>, H
         ..FrictionOptions::default()
     };
     let mut counters = HealthCounters::default();
-    let mut extremes = [f64::MIN; 2];
+    let mut extremes = [f64::MIN; EXTREMES];
     for _ in 0..job.steps {
         let sample = sim.sample()?;
         if let Some(y) = sample
@@ -108,7 +108,11 @@ fn run_scene(job: &Job<'_>, scene: &dyn Scene, at: usize) -> Result<(Vec<f64>, H
             extremes[0] = extremes[0].max(lcp.residual);
             counters.max_iterations = counters.max_iterations.max(lcp.iterations as u32);
         }
-        counters.record_contact(sim.lambda().iter().zip(&gaps).any(|(&l, &gap)| gap && l > 0.0));
+        let lambda = sim.lambda();
+        for &(row, d, mu) in &contacts {
+            extremes[2] = extremes[2].max(cone::violation(&lambda.as_slice()[row..row + d], mu));
+        }
+        counters.record_contact(lambda.iter().zip(&gaps).any(|(&l, &gap)| gap && l > 0.0));
     }
     let sample = sim.sample()?;
     let state: Vec<f64> = sample.q.iter().chain(sample.v.iter()).copied().collect();

@@ -55,7 +55,7 @@ pub use stats::Statistics;
 pub use table::Table;
 
 use crate::batch::BatchOutcome;
-use crate::batch::layout::{HealthCounters, NON_FINITE, NOT_CONVERGED};
+use crate::batch::layout::{EXTREMES, HealthCounters, NON_FINITE, NOT_CONVERGED};
 use crate::error::{Error, Result};
 use scene_spec::SampledScene;
 
@@ -209,6 +209,8 @@ pub fn run_on(
 /// `last_impact_time` (end of the step of the last one; NaN without impacts), `in_contact`
 /// (1 if a contact carried an impulse in the last step: at rest on a support),
 /// `q0…`, `v0…` (final state), `max_penetration` (max over steps of −y, ≥ 0),
+/// `cone_violation` (max over steps and friction contacts of ‖λ_T‖ − μ λ_N, ≥ 0: 0 when
+/// Coulomb's cone holds),
 /// `energy_initial`, `energy_change` (final − initial), `lcp_residual` (worst Siconos
 /// error), `lcp_iterations` (most sweeps in a step), `converged` and `finite` (1 or 0).
 pub fn summary_columns(scenario: &Scenario) -> Result<Vec<String>> {
@@ -221,6 +223,7 @@ pub fn summary_columns(scenario: &Scenario) -> Result<Vec<String>> {
     columns.extend(
         [
             "max_penetration",
+            "cone_violation",
             "energy_initial",
             "energy_change",
             "lcp_residual",
@@ -278,7 +281,7 @@ fn summary_row(
     let n = q0.len();
     let state = &outcome.state[offset..offset + 2 * n];
     let c: HealthCounters = outcome.counters[k];
-    let (residual, deepest) = (outcome.extremes[2 * k], outcome.extremes[2 * k + 1]);
+    let [residual, deepest, cone] = [0, 1, 2].map(|i| outcome.extremes[EXTREMES * k + i]);
     let (q, v) = (
         DVector::from_column_slice(&state[..n]),
         DVector::from_column_slice(&state[n..]),
@@ -298,6 +301,7 @@ fn summary_row(
     row.push(flag(c.in_contact()));
     row.extend(state);
     row.push(deepest.max(0.0));
+    row.push(cone.max(0.0));
     row.push(energy_initial);
     row.push(energy_final - energy_initial);
     row.push(residual.max(0.0));

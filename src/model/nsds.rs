@@ -190,6 +190,20 @@ impl Nsds {
             .collect()
     }
 
+    /// The friction contacts as (first row, rows d, μ), the rows in link order: the normal row
+    /// then its d − 1 tangent rows.
+    pub fn friction_contacts(&self) -> Vec<(usize, usize, f64)> {
+        let mut row = 0;
+        let mut contacts = Vec::new();
+        for i in &self.interactions {
+            if let Some(law) = i.law.friction() {
+                contacts.push((row, i.size(), law.mu()));
+            }
+            row += i.size();
+        }
+        contacts
+    }
+
     /// Whether every system and relation is linear time-invariant (a single pass per step).
     pub fn is_linear(&self) -> bool {
         self.systems_are_linear() && self.interactions.iter().all(|i| i.relation.is_linear())

@@ -32,7 +32,7 @@ use super::lanes::{LANES, Lanes};
 use super::moreau_jean_stages::Group;
 use super::simd::{Isa, Simd};
 use crate::batch::OperatorOffsets;
-use crate::batch::layout::{HAS_EQUALITY, HAS_FRICTION, HAS_NONLINEAR, HealthCounters, SceneHeader};
+use crate::batch::layout::{EXTREMES, HAS_EQUALITY, HAS_FRICTION, HAS_NONLINEAR, HealthCounters, SceneHeader};
 use crate::batch::{BatchOptions, SceneBatch, StepParams};
 
 /// The stages of a step in the order they run, with their arguments: the kernel's stage
@@ -57,7 +57,8 @@ pub struct BatchState<T> {
     pub state: Vec<T>,
     /// Per-scene counters.
     pub counters: Vec<HealthCounters>,
-    /// Per scene: worst LCP residual, then deepest penetration max(−y).
+    /// Per scene the [`EXTREMES`]: worst LCP residual, deepest penetration max(−y), worst cone
+    /// violation.
     pub extremes: Vec<T>,
 }
 
@@ -68,7 +69,7 @@ impl<T: Float> BatchState<T> {
         Self {
             state: batch.state.iter().map(|&x| cast(x)).collect(),
             counters: vec![HealthCounters::default(); batch.len()],
-            extremes: vec![T::min_value(); 2 * batch.len()],
+            extremes: vec![T::min_value(); EXTREMES * batch.len()],
         }
     }
 }
@@ -121,7 +122,7 @@ pub fn run_on<T: Float + Send + Sync>(
         let start = batch.headers[group.start].state_offset as usize;
         let (v, rest) = std::mem::take(&mut values).split_at_mut(end - start);
         let (c, rest_c) = std::mem::take(&mut counters).split_at_mut(group.len());
-        let (e, rest_e) = std::mem::take(&mut extremes).split_at_mut(2 * group.len());
+        let (e, rest_e) = std::mem::take(&mut extremes).split_at_mut(EXTREMES * group.len());
         (values, counters, extremes) = (rest, rest_c, rest_e);
         parts.push((group, v, c, e));
     }

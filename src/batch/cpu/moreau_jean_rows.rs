@@ -151,6 +151,18 @@ pub(super) fn friction_kind<T: Float>(friction: &[Lanes<T, LANES>], r: usize) ->
     friction.get(2 * r).map_or(0, |kind| kind.0[0].to_i32().unwrap_or(0))
 }
 
+/// ‖λ_T‖ − μ λ_N of the friction contact of `d` rows from row r (|λ_T| in 2-D): ≤ 0 inside
+/// its cone. Kernel: `cone_violation`.
+#[inline(always)]
+pub(super) fn cone_violation<T: Float>(friction: &[L2<T>], lambda: &[L2<T>], r: usize, d: usize) -> L2<T> {
+    let tangent = if d == 3 {
+        (lambda[r + 1] * lambda[r + 1] + lambda[r + 2] * lambda[r + 2]).sqrt()
+    } else {
+        lambda[r + 1].abs()
+    };
+    tangent - friction[2 * r + 1] * lambda[r]
+}
+
 /// The projection of one contact's `d` components onto its Coulomb cone K = {‖r_T‖ ≤ μ r_N}
 /// (Siconos's `projectionOnCone`: 0 in the polar cone, unchanged inside K, else
 /// r_N ← (μ‖r_T‖ + r_N)/(μ² + 1), r_T ← μ r_N r_T/‖r_T‖), in every lane at once, the cases

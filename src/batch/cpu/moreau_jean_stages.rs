@@ -11,9 +11,11 @@ use super::health::LaneHealth;
 use super::lanes::{LANES, Lanes, Mask, and_not};
 use super::lever::{add_lever, add_lever_slope, sine_cosine};
 use super::moreau_jean_rows::{
-    add_normal, add_sphere_gap, friction_kind, lcp_error, residual, solve_friction_block, within,
+    add_normal, add_sphere_gap, cone_violation, friction_kind, lcp_error, residual, solve_friction_block, within,
 };
-use crate::batch::layout::{HAS_FORCING, HAS_FRICTION, HAS_STIFFNESS, HealthCounters, NON_FINITE, SceneHeader};
+use crate::batch::layout::{
+    EXTREMES, HAS_FORCING, HAS_FRICTION, HAS_STIFFNESS, HealthCounters, NON_FINITE, SceneHeader,
+};
 use crate::batch::{OperatorOffsets, StepParams};
 
 type L<T> = Lanes<T, LANES>;
@@ -55,6 +57,7 @@ pub(super) struct Group<'a, T, const NONLINEAR: bool, const EQUALITY: bool> {
     health: LaneHealth,
     worst: L<T>,
     deepest: L<T>,
+    cone: L<T>,
 }
 
 impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NONLINEAR, EQUALITY> {
@@ -104,8 +107,9 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
             pold: newton(n),
             settled: [false; LANES],
             health: LaneHealth::load(from_fn(|l| counters[lane(l)])),
-            worst: Lanes(from_fn(|l| extremes[2 * lane(l)])),
-            deepest: Lanes(from_fn(|l| extremes[2 * lane(l) + 1])),
+            worst: Lanes(from_fn(|l| extremes[EXTREMES * lane(l)])),
+            deepest: Lanes(from_fn(|l| extremes[EXTREMES * lane(l) + 1])),
+            cone: Lanes(from_fn(|l| extremes[EXTREMES * lane(l) + 2])),
         }
     }
 
@@ -123,8 +127,9 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
                 values[2 * n * l + n + i] = self.v[i].0[l];
             }
             counters[l] = c;
-            extremes[2 * l] = self.worst.0[l];
-            extremes[2 * l + 1] = self.deepest.0[l];
+            extremes[EXTREMES * l] = self.worst.0[l];
+            extremes[EXTREMES * l + 1] = self.deepest.0[l];
+            extremes[EXTREMES * l + 2] = self.cone.0[l];
         }
     }
 
@@ -420,9 +425,18 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
     }
 
     /// Counts the step: an impact when some contact (not an equality row) carries an impulse
-    /// and none did in the step before. Kernel: `record_health`.
+    /// and none did in the step before; and the worst cone violation ‖λ_T‖ − μ λ_N of its
+    /// friction contacts. Kernel: `record_health`.
     #[inline(always)]
     pub(super) fn record_health(&mut self) {
+        for r in 0..self.m {
+            let kind = friction_kind(self.friction, r);
+            if kind > 0 {
+                self.cone = self
+                    .cone
+                    .max(cone_violation(self.friction, &self.lambda, r, kind as usize));
+            }
+        }
         let mut loaded = [false; LANES];
         for (r, x) in self.lambda.iter().enumerate() {
             let carries = x.gt(Lanes::zero());

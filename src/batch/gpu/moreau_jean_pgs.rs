@@ -8,7 +8,7 @@ use super::shaders::{self, KernelSizes};
 use super::{GpuContext, Precision};
 use crate::batch::BatchOutcome;
 use crate::batch::SceneBatch;
-use crate::batch::layout::{CUT_SHORT, HAS_NONLINEAR, HealthCounters};
+use crate::batch::layout::{CUT_SHORT, EXTREMES, HAS_NONLINEAR, HealthCounters};
 use crate::batch::{BatchOptions, StepParams};
 use crate::error::{Error, Result};
 
@@ -225,7 +225,7 @@ fn run_chunk(
         storage(
             ctx,
             "extremes",
-            &precision.bytes(&vec![precision.lowest(); 2 * chunk.len()]),
+            &precision.bytes(&vec![precision.lowest(); EXTREMES * chunk.len()]),
         ),
     ];
     let bind_group = |steps: u32| {
@@ -305,7 +305,7 @@ fn run_chunk(
             None => precision.values(&state)[..chunk.state.len()].to_vec(),
         },
         counters,
-        extremes: precision.values(&extremes)[..2 * chunk.len()].to_vec(),
+        extremes: precision.values(&extremes)[..EXTREMES * chunk.len()].to_vec(),
         device_seconds,
     }))
 }

@@ -21,6 +21,16 @@ pub fn project(r: &mut [f64], mu: f64) {
     }
 }
 
+/// ‖r_T‖ − μ r_N: how far r lies outside the cone K (≤ 0 inside it).
+pub fn violation(r: &[f64], mu: f64) -> f64 {
+    let tangent = if r.len() == 2 {
+        r[1].abs()
+    } else {
+        r[1..].iter().map(|t| t * t).sum::<f64>().sqrt()
+    };
+    tangent - mu * r[0]
+}
+
 /// The squared natural-map error of one contact: ‖r − P_K(r − û)‖² with
 /// û = u + (μ ‖u_T‖, 0, 0) (Siconos's `fc3d_unitary_compute_and_add_error`).
 pub fn natural_map_error(r: &[f64], u: &[f64], mu: f64) -> f64 {
