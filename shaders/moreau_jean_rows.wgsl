@@ -41,9 +41,10 @@ fn input_of_lambda(j: u32) -> real {
 }
 
 // The separation x₁ − x₀ of a sphere–sphere row (its 6 operators from `base`: dim, i₀ (−1:
-// the fixed centre c), i₁, c) at coordinates x; zero beyond dim.
+// the fixed centre c), i₁, c; dim −2 on a disc pair's tangent row) at coordinates x; zero
+// beyond |dim|.
 fn separation(base: u32, x: ptr<private, array<real, MAX_DOF>>) -> vec3<real> {
-    let dim = u32(op(base));
+    let dim = u32(abs(op(base)));
     let i0 = op(base + 1u);
     let i1 = u32(op(base + 2u));
     var d = vec3<real>(real(0.0), real(0.0), real(0.0));
@@ -71,12 +72,22 @@ fn unit(d: vec3<real>) -> vec3<real> {
     return vec3<real>(real(0.0), real(0.0), real(0.0));
 }
 
-// ẏ + n·(v₁ − v₀) of sphere–sphere row `base`, summed component by component.
+// The direction of sphere–sphere row `base` of separation d: n = d/‖d‖, or on a disc pair's
+// tangent row t = (−n_y, n_x). Twin: direction.
+fn pair_direction(base: u32, d: vec3<real>) -> vec3<real> {
+    let n = unit(d);
+    if (op(base) < 0.0) {
+        return vec3<real>(-n.y, n.x, real(0.0));
+    }
+    return n;
+}
+
+// ẏ + u·(v₁ − v₀) of sphere–sphere row `base` (u its direction), summed component by component.
 fn add_normal_rate(base: u32, normal: vec3<real>, ydot: real) -> real {
     let i0 = op(base + 1u);
     let i1 = u32(op(base + 2u));
     var rate = ydot;
-    for (var k = 0u; k < u32(op(base)); k++) {
+    for (var k = 0u; k < u32(abs(op(base))); k++) {
         var v0 = real(0.0);
         if (i0 >= 0.0) {
             v0 = v[u32(i0) + k];
@@ -86,12 +97,13 @@ fn add_normal_rate(base: u32, normal: vec3<real>, ydot: real) -> real {
     return rate;
 }
 
-// Adds the normal of sphere–sphere row `base` at q^i to G row r.
+// Adds the direction of sphere–sphere row `base` (its normal, or a disc pair's tangent) at q^i
+// to G row r.
 fn add_normal(base: u32, r: u32) {
-    let dim = u32(op(base));
+    let dim = u32(abs(op(base)));
     let i0 = op(base + 1u);
     let i1 = u32(op(base + 2u));
-    let normal = unit(separation(base, &qi));
+    let normal = pair_direction(base, separation(base, &qi));
     for (var k = 0u; k < dim; k++) {
         gmat[r * n + i1 + k] = gmat[r * n + i1 + k] + normal[k];
         if (i0 >= 0.0) {

@@ -63,11 +63,13 @@ fn outputs_and_activation() {
                 hv = hv + hrj * vf[j];
             }
         }
-        if (nonlinear && op(o.spheres + 6u * r) > 0.0) {
-            // y += ‖x₁ − x₀‖, ẏ += n·(v₁ − v₀).
+        if (nonlinear && op(o.spheres + 6u * r) != 0.0) {
+            // y += ‖x₁ − x₀‖ (not on a disc pair's tangent row), ẏ += u·(v₁ − v₀), u = n or t.
             let sep = separation(o.spheres + 6u * r, &q);
-            y = y + sqrt(dot3(sep, sep));
-            ydot = add_normal_rate(o.spheres + 6u * r, unit(sep), ydot);
+            if (op(o.spheres + 6u * r) > 0.0) {
+                y = y + sqrt(dot3(sep, sep));
+            }
+            ydot = add_normal_rate(o.spheres + 6u * r, pair_direction(o.spheres + 6u * r, sep), ydot);
         }
         if (nonlinear && has_lever(r)) {
             // y += a cos q_k + b sin q_k, ẏ += (b cos q_k − a sin q_k) v_k, term by term as
@@ -122,7 +124,7 @@ fn newton_jacobian(newton: u32) -> bool {
         for (var j = 0u; j < n; j++) {
             gmat[r * n + j] = op(o.h + r * n + j) + 2.0 * op(o.quadratic + r * n + j) * qi[j];
         }
-        if (op(o.spheres + 6u * r) > 0.0) {
+        if (op(o.spheres + 6u * r) != 0.0) {
             add_normal(o.spheres + 6u * r, r);
         }
         if (has_lever(r)) {

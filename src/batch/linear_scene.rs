@@ -69,7 +69,9 @@ pub struct LinearScene {
     /// Y, the quadratic terms of y = H q + Y q² + b (zero for linear relations).
     pub quadratic: DMatrix<f64>,
     /// Per row, a sphere–sphere gap ‖x_{i₁} − x_{i₀}‖ added to y: [dim (0: none), i₀ (−1: the
-    /// fixed centre c), i₁, c₀, c₁, c₂], i the scene coordinate of a centre's first entry.
+    /// fixed centre c), i₁, c₀, c₁, c₂], i the scene coordinate of a centre's first entry; or,
+    /// with dim −2, the tangent row of two discs: t·(v₁ − v₀) added to ẏ, t = (−n_y, n_x) of
+    /// their separation n (`DiskDiskR`).
     pub distance: Vec<[f64; 6]>,
     /// Per row, the lever term a cos q_k + b sin q_k of a planar rigid body's point added to y:
     /// [k, a, b] (a = b = 0: none).
@@ -178,7 +180,7 @@ impl LinearScene {
                 NonSmoothLaw::NewtonImpactFriction(law)
                     if matches!(
                         inter.relation,
-                        Relation::LagrangianLinearTIR(_) | Relation::PlanarContact(_)
+                        Relation::LagrangianLinearTIR(_) | Relation::PlanarContact(_) | Relation::DiskDisk(_)
                     ) =>
                 {
                     (law.e_n(), law.e_t(), false, Some(law.mu()))
@@ -186,7 +188,7 @@ impl LinearScene {
                 _ => {
                     return Err(unsupported(
                         &what,
-                        "the batched engines take one-row NewtonImpactNSL contacts, EqualityConditionNSL rows and NewtonImpactFrictionNSL on LagrangianLinearTIR or PlanarContactR only",
+                        "the batched engines take one-row NewtonImpactNSL contacts, EqualityConditionNSL rows and NewtonImpactFrictionNSL on LagrangianLinearTIR, PlanarContactR or DiskDiskR only",
                     ));
                 }
             };
@@ -205,6 +207,17 @@ impl LinearScene {
                 }
                 Relation::LagrangianLinearTIR(rel) => {
                     (rel.h.clone(), DMatrix::zeros(size, rel.h.ncols()), rel.b.clone())
+                }
+                Relation::DiskDisk(r) => {
+                    // The normal row a 2-D sphere–sphere gap, the tangent row its kind −2 (the
+                    // pair's tangent t, re-evaluated per iterate) plus the constant −R θ̇ terms.
+                    let first = |k: usize| offsets[inter.systems[k].0] as f64;
+                    distance[row] = [2.0, first(0), first(1), 0.0, 0.0, 0.0];
+                    distance[row + 1] = [-2.0, first(0), first(1), 0.0, 0.0, 0.0];
+                    let mut g = DMatrix::zeros(2, r.gap.marker_coordinates());
+                    g.row_mut(1).copy_from(&r.lever_row().row(0));
+                    let b = DVector::from_vec(vec![-r.gap.radii, 0.0]);
+                    (g.clone(), DMatrix::zeros(2, g.ncols()), b)
                 }
                 Relation::PlanarContact(r) => {
                     let (g, b, terms) = r.lever();
@@ -225,7 +238,7 @@ impl LinearScene {
                 _ => {
                     return Err(unsupported(
                         &what,
-                        "the batched engines take LagrangianLinearTIR, SphereSphereR, PlanarContactR and active position-level coordinate-vector constraints only",
+                        "the batched engines take LagrangianLinearTIR, SphereSphereR, PlanarContactR, DiskDiskR and active position-level coordinate-vector constraints only",
                     ));
                 }
             };
@@ -413,7 +426,7 @@ impl LinearScene {
     /// G moves.
     pub fn has_nonlinear(&self) -> bool {
         self.quadratic.iter().any(|&x| x != 0.0)
-            || self.distance.iter().any(|d| d[0] > 0.0)
+            || self.distance.iter().any(|d| d[0] != 0.0)
             || self.lever.iter().any(|l| l[1] != 0.0 || l[2] != 0.0)
     }
 

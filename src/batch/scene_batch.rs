@@ -26,8 +26,8 @@ fn offset(x: usize) -> Result<u32> {
 
 /// Checks the friction layout the engines index by: each contact's normal row has kind
 /// d ∈ {2, 3} and a finite μ ≥ 0 and is followed by its d − 1 tangent rows of kinds −1, −2
-/// (the same μ), none an equality, a quadratic row or a sphere–sphere gap (a planar body
-/// point's lever terms are taken); no other row has a nonzero kind.
+/// (the same μ), none an equality or a quadratic row (lever rows and the disc pair's gap and
+/// tangent are taken); no other row has a nonzero kind.
 fn check_friction(scene: &LinearScene) -> Result<()> {
     let m = scene.ncontacts();
     let wrong = |r: usize, reason: &str| Error::Unsupported {
@@ -37,7 +37,7 @@ fn check_friction(scene: &LinearScene) -> Result<()> {
     if scene.friction.len() != m {
         return Err(wrong(0, "one (kind, μ) per row is needed"));
     }
-    let nonlinear = |r: usize| scene.quadratic.row(r).iter().any(|&x| x != 0.0) || scene.distance[r][0] > 0.0;
+    let nonlinear = |r: usize| scene.quadratic.row(r).iter().any(|&x| x != 0.0);
     let mut r = 0;
     while r < m {
         let [kind, mu] = scene.friction[r];
@@ -57,7 +57,7 @@ fn check_friction(scene: &LinearScene) -> Result<()> {
             if (k > 0 && tangent != [-(k as f64), mu]) || scene.equality[r + k] || nonlinear(r + k) {
                 return Err(wrong(
                     r + k,
-                    "a contact's rows are linear or lever rows, not equalities, its tangents of kinds −1, −2 with its μ",
+                    "a contact's rows are not quadratic nor equalities, its tangents of kinds −1, −2 with its μ",
                 ));
             }
         }

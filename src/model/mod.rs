@@ -19,7 +19,7 @@ pub use nonsmooth_law::{
 };
 pub use nsds::Nsds;
 pub use relation::{
-    CoordinateVectorConstraint, CoordinateVectorOutputs, FirstOrderLinearR, FirstOrderLinearTIR, FirstOrderOperators,
-    LagrangianCompliantLinearTIR, LagrangianLinearTIR, LagrangianRheonomousR, LagrangianScleronomousR, PfaffianR,
-    PlanarContactR, Relation, SphereSphereR,
+    CoordinateVectorConstraint, CoordinateVectorOutputs, DiskDiskR, FirstOrderLinearR, FirstOrderLinearTIR,
+    FirstOrderOperators, LagrangianCompliantLinearTIR, LagrangianLinearTIR, LagrangianRheonomousR,
+    LagrangianScleronomousR, PfaffianR, PlanarContactR, Relation, SphereSphereR,
 };

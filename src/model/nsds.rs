@@ -77,6 +77,7 @@ impl Nsds {
             Relation::CoordinateVector(c) => Some(c.coordinates()),
             Relation::SphereSphere(r) => Some(r.coordinates),
             Relation::PlanarContact(r) => Some([0, r.ndof]),
+            Relation::DiskDisk(r) => Some(r.gap.coordinates),
             _ => None,
         };
         if let Some(markers) = markers {

@@ -9,8 +9,7 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::error::{Error, Result};
 use crate::model::{
-    LagrangianLinearTIDS, LagrangianLinearTIR, LagrangianScleronomousR, NewtonImpactFrictionNSL, NewtonImpactNSL, Nsds,
-    SphereSphereR,
+    DiskDiskR, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactFrictionNSL, NewtonImpactNSL, Nsds, SphereSphereR,
 };
 use crate::reference::{Integrator, TimeStepping};
 use crate::scenes::parameters::Parameters;
@@ -141,7 +140,7 @@ impl DiscPile {
     /// (normal, tangent), the tangent the contact point's velocity: against the floor
     /// (z − R; v_x + R ω), the left wall (x − R; v_z − R ω), the right wall (w − x − R;
     /// v_z + R ω); between discs i, j, with n = (x_j − x_i)/‖x_j − x_i‖ and t = (−n_z, n_x),
-    /// (‖x_j − x_i‖ − 2R; t·(v_j − v_i) − R (ω_i + ω_j)), a scleronomous relation.
+    /// (‖x_j − x_i‖ − 2R; t·(v_j − v_i) − R (ω_i + ω_j)), a [`DiskDiskR`]. Every engine runs it.
     pub fn rough_nsds(&self) -> Result<Nsds> {
         self.check_discs()?;
         let (r, m) = (self.radius, self.mass);
@@ -179,23 +178,7 @@ impl DiscPile {
         }
         for i in 0..discs.len() {
             for j in i + 1..discs.len() {
-                let frame = |q: &DVector<f64>| {
-                    let (dx, dz) = (q[3] - q[0], q[4] - q[1]);
-                    let d = (dx * dx + dz * dz).sqrt();
-                    (d, [dx / d, dz / d])
-                };
-                let relation = LagrangianScleronomousR::new(
-                    move |q| DVector::from_vec(vec![frame(q).0 - 2.0 * r, 0.0]),
-                    move |q| {
-                        let (_, n) = frame(q);
-                        let t = [-n[1], n[0]];
-                        DMatrix::from_row_slice(
-                            2,
-                            6,
-                            &[-n[0], -n[1], 0.0, n[0], n[1], 0.0, -t[0], -t[1], -r, t[0], t[1], -r],
-                        )
-                    },
-                );
+                let relation = DiskDiskR::new([3, 3], [r, r])?;
                 nsds.link(&format!("discs {i}-{j}"), law, relation, &[discs[i], discs[j]])?;
             }
         }

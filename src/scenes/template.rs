@@ -51,7 +51,7 @@ pub enum Template {
     /// Parameters: `discs` 4, `radius` 0.1, `mass` 1, `width` 1, `gravity` 9.81, `restitution`
     /// 0.5, `stagger` 0.05 (alternate sideways shift of the column), `x0`, `x1`, … (extra
     /// sideways shift of disc i, 0), `friction` 0 (> 0: rotating discs with Coulomb friction,
-    /// reference backend).
+    /// `DiskDiskR` between discs; every backend).
     DiscPile,
     /// Two balls joined by a rigid rod, falling on the floor ([`Dumbbell`]): dofs z₀, z₁, the equality
     /// z₁ − z₀ = `length` (a linear coordinate-vector constraint) and a Newton contact of the

@@ -1,5 +1,6 @@
 //! Built-in contact geometry: the gap between two spheres (discs in 2-D, intervals in 1-D),
-//! and between a sphere and a plane. The batched engines evaluate both on the device.
+//! between a sphere and a plane, and the frictional contact of two rotating discs. The
+//! batched engines evaluate them on the device.
 //!
 //! The centre of a sphere is the first `dim` coordinates of its system (a ball whose q is
 //! (x, y, z), or (x, y, z, …) with rotations after the position).
@@ -99,6 +100,78 @@ impl SphereSphereR {
     }
 }
 
+/// The contact of two rotating discs of radii R₀, R₁ (Siconos's `DiskDiskR`), each system
+/// q = (x, y, θ, …): rows (normal, tangent) for `NewtonImpactFrictionNSL` of size 2,
+/// ```text
+///     y_N = ‖p₁ − p₀‖ − (R₀ + R₁),   G_N = [−nᵀ 0 …, nᵀ 0 …]
+///     y_T = 0,                        G_T = [−tᵀ −R₀ …, tᵀ −R₁ …]
+/// ```
+/// n = (p₁ − p₀)/‖p₁ − p₀‖, t = (−n_y, n_x): G_T v is the sliding velocity of disc 1's
+/// contact point on disc 0's, t·(v₁ − v₀) − R₀ω₀ − R₁ω₁ (the tangent row has no position
+/// meaning: friction acts on velocities). When the centres coincide G is taken as zero.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DiskDiskR {
+    /// The gap's sphere–sphere form (dim 2).
+    pub(crate) gap: SphereSphereR,
+    /// R₀, R₁.
+    pub(crate) radius: [f64; 2],
+}
+
+impl DiskDiskR {
+    /// Between two systems of `n0` and `n1` ≥ 3 coordinates (x, y, θ first) of discs of radii
+    /// `radius`.
+    pub fn new([n0, n1]: [usize; 2], radius: [f64; 2]) -> Result<Self> {
+        for (k, r) in radius.iter().enumerate() {
+            validate::scalar(
+                &format!("DiskDiskR: radius R{k}"),
+                *r,
+                *r >= 0.0,
+                "must be finite and ≥ 0",
+            )?;
+        }
+        if n0 < 3 || n1 < 3 {
+            return Err(Error::Unsupported {
+                what: "DiskDiskR".into(),
+                reason: "each disc's system needs the coordinates (x, y, θ)".into(),
+            });
+        }
+        Ok(Self {
+            gap: SphereSphereR::new(2, [n0, n1], radius[0] + radius[1])?,
+            radius,
+        })
+    }
+
+    /// The tangent row's constant part: −R₀ at θ₀ and −R₁ at θ₁.
+    pub(crate) fn lever_row(&self) -> DMatrix<f64> {
+        let n0 = self.gap.coordinates[0];
+        let mut h = DMatrix::zeros(1, self.gap.marker_coordinates());
+        h[(0, 2)] = -self.radius[0];
+        h[(0, n0 + 2)] = -self.radius[1];
+        h
+    }
+
+    /// y = (y_N, 0).
+    pub(crate) fn output(&self, q: &DVector<f64>) -> DVector<f64> {
+        DVector::from_vec(vec![self.gap.output(q)[0], 0.0])
+    }
+
+    /// G = (G_N; G_T).
+    pub(crate) fn jacobian(&self, q: &DVector<f64>) -> DMatrix<f64> {
+        let normal = self.gap.jacobian(q);
+        let mut g = DMatrix::zeros(2, normal.ncols());
+        g.row_mut(0).copy_from(&normal.row(0));
+        g.row_mut(1).copy_from(&self.lever_row().row(0));
+        let n0 = self.gap.coordinates[0];
+        // t = (−n_y, n_x), n read off G_N's second disc.
+        let (nx, ny) = (normal[(0, n0)], normal[(0, n0 + 1)]);
+        for (k, t) in [-ny, nx].into_iter().enumerate() {
+            g[(1, n0 + k)] += t;
+            g[(1, k)] -= t;
+        }
+        g
+    }
+}
+
 impl LagrangianLinearTIR {
     /// The gap between a sphere of radius r (centre: the first `dim` coordinates of a system
     /// of `ndof`) and the plane n·x = d, on the side n points to: y = n·x − d − r (n is
@@ -118,5 +191,39 @@ impl LagrangianLinearTIR {
             h[(0, k)] = x / length;
         }
         Self::with_offset(h, DVector::from_element(1, -d / length - radius))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// G_N against central differences of y_N, and G_T v against the sliding velocity of the
+    /// contact point computed from the rigid motions: (v₁ + ω₁ ẑ × (−R₁ n)) − (v₀ + ω₀ ẑ ×
+    /// (R₀ n)), projected on t = (−n_y, n_x).
+    #[test]
+    fn disk_disk_rows_are_the_gap_and_the_sliding_velocity() {
+        let (r0, r1) = (0.1_f64, 0.15);
+        let contact = DiskDiskR::new([3, 3], [r0, r1]).unwrap();
+        let q = DVector::from_vec(vec![0.0, 0.0, 0.3, 0.2, 0.1, -0.7]);
+        let v = DVector::from_vec(vec![0.4, -0.2, 3.0, -0.1, 0.5, -2.0]);
+        let g = contact.jacobian(&q);
+        for j in 0..6 {
+            let mut dq = DVector::zeros(6);
+            dq[j] = 1e-6;
+            let fd = (contact.output(&(&q + &dq))[0] - contact.output(&(&q - &dq))[0]) / 2e-6;
+            assert!((g[(0, j)] - fd).abs() < 1e-9, "G_N[{j}] = {} vs {fd}", g[(0, j)]);
+        }
+        let d = (0.2_f64).hypot(0.1);
+        let n = [0.2 / d, 0.1 / d];
+        let t = [-n[1], n[0]];
+        // ẑ × (a n) = a (−n_y, n_x) = a t.
+        let point0 = [v[0] + v[2] * r0 * t[0], v[1] + v[2] * r0 * t[1]];
+        let point1 = [v[3] - v[5] * r1 * t[0], v[4] - v[5] * r1 * t[1]];
+        let sliding = t[0] * (point1[0] - point0[0]) + t[1] * (point1[1] - point0[1]);
+        let gv = (g.row(1) * &v)[0];
+        assert!((gv - sliding).abs() < 1e-14, "G_T v = {gv} vs {sliding}");
+        assert!((contact.output(&q)[0] - (d - r0 - r1)).abs() < 1e-15);
+        assert!(DiskDiskR::new([2, 3], [r0, r1]).is_err() && DiskDiskR::new([3, 3], [-1.0, r1]).is_err());
     }
 }

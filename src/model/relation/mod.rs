@@ -12,7 +12,7 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::error::Result;
 use crate::validate;
-pub use contact::SphereSphereR;
+pub use contact::{DiskDiskR, SphereSphereR};
 pub use coordinate_vector::{CoordinateVectorBuilder, CoordinateVectorConstraint, CoordinateVectorOutputs};
 pub use first_order::{FirstOrderLinearR, FirstOrderLinearTIR, FirstOrderOperators};
 pub use lagrangian::{
@@ -38,6 +38,8 @@ pub enum Relation {
     Pfaffian(PfaffianR),
     /// The gap between two spheres `‖x₁ − x₀‖ − ρ`.
     SphereSphere(SphereSphereR),
+    /// Two rotating discs in frictional contact (normal, tangent).
+    DiskDisk(DiskDiskR),
     /// A planar rigid body's point against a fixed line (normal, tangent).
     PlanarContact(PlanarContactR),
     /// `y = C x + D λ + e`, `r = B λ`, constant operators.
@@ -98,6 +100,7 @@ impl Relation {
             Self::CoordinateVector(c) => c.output(q, t),
             Self::SphereSphere(r) => r.output(q),
             Self::PlanarContact(r) => r.output(q),
+            Self::DiskDisk(r) => r.output(q),
             Self::Pfaffian(r) => DVector::zeros((r.a)(q).nrows()),
             Self::FirstOrderLinearTIR(_) | Self::FirstOrderLinearR(_) => {
                 return Err(not_lagrangian());
@@ -117,6 +120,7 @@ impl Relation {
             Self::CoordinateVector(c) => c.jacobian(q, t),
             Self::SphereSphere(r) => r.jacobian(q),
             Self::PlanarContact(r) => r.jacobian(q),
+            Self::DiskDisk(r) => r.jacobian(q),
             Self::Pfaffian(r) => (r.a)(q),
             Self::FirstOrderLinearTIR(_) | Self::FirstOrderLinearR(_) => {
                 return Err(not_lagrangian());
@@ -184,6 +188,12 @@ relation_from!(
 impl From<SphereSphereR> for Relation {
     fn from(r: SphereSphereR) -> Self {
         Self::SphereSphere(r)
+    }
+}
+
+impl From<DiskDiskR> for Relation {
+    fn from(r: DiskDiskR) -> Self {
+        Self::DiskDisk(r)
     }
 }
 
