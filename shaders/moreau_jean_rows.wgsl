@@ -40,11 +40,21 @@ fn input_of_lambda(j: u32) -> real {
     return p;
 }
 
-// The separation x₁ − x₀ of a sphere–sphere row (its 6 operators from `base`: dim, i₀ (−1:
-// the fixed centre c), i₁, c; dim −2 on a disc pair's tangent row) at coordinates x; zero
-// beyond |dim|.
+// A sphere row's operators from `base`: kind, i₀ (−1: the fixed centre c), i₁, c — kind d > 0
+// a gap in d dimensions, −2 a disc pair's tangent, −3 / −4 a sphere pair's tangent t₁ / t₂
+// (c₀ = R₀, c₁ = R₁). Twins: src/batch/cpu/sphere_rows.rs.
+
+// The dimension of the row's separation.
+fn pair_dim(kind: real) -> u32 {
+    if (kind > 0.5) {
+        return u32(kind);
+    }
+    return select(3u, 2u, kind > -2.5);
+}
+
+// The separation x₁ − x₀ of sphere row `base` at coordinates x; zero beyond its dimension.
 fn separation(base: u32, x: ptr<private, array<real, MAX_DOF>>) -> vec3<real> {
-    let dim = u32(abs(op(base)));
+    let dim = pair_dim(op(base));
     let i0 = op(base + 1u);
     let i1 = u32(op(base + 2u));
     var d = vec3<real>(real(0.0), real(0.0), real(0.0));
@@ -63,6 +73,11 @@ fn dot3(a: vec3<real>, b: vec3<real>) -> real {
     return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
+// u × w, written out (the twin's order).
+fn cross3(u: vec3<real>, w: vec3<real>) -> vec3<real> {
+    return vec3<real>(u.y * w.z - u.z * w.y, u.z * w.x - u.x * w.z, u.x * w.y - u.y * w.x);
+}
+
 // The unit normal of a separation (zero when the centres coincide).
 fn unit(d: vec3<real>) -> vec3<real> {
     let norm = sqrt(dot3(d, d));
@@ -72,42 +87,89 @@ fn unit(d: vec3<real>) -> vec3<real> {
     return vec3<real>(real(0.0), real(0.0), real(0.0));
 }
 
-// The direction of sphere–sphere row `base` of separation d: n = d/‖d‖, or on a disc pair's
-// tangent row t = (−n_y, n_x). Twin: direction.
-fn pair_direction(base: u32, d: vec3<real>) -> vec3<real> {
-    let n = unit(d);
-    if (op(base) < 0.0) {
-        return vec3<real>(-n.y, n.x, real(0.0));
+// Tangent t₁ (or t₂ when `second`) of the frame of a unit normal n (Siconos's
+// orthoBaseFromVector, s = 1 for n_z ≥ 0). Twin: ortho_tangent.
+fn ortho_tangent(n: vec3<real>, second: bool) -> vec3<real> {
+    let s = select(real(-1.0), real(1.0), n.z >= 0.0);
+    let a = -1.0 / (s + n.z);
+    let b = n.x * n.y * a;
+    if (second) {
+        return vec3<real>(b, s + n.y * n.y * a, -n.y);
     }
-    return n;
+    return vec3<real>(1.0 + s * n.x * n.x * a, s * b, -(s * n.x));
 }
 
-// ẏ + u·(v₁ − v₀) of sphere–sphere row `base` (u its direction), summed component by component.
-fn add_normal_rate(base: u32, normal: vec3<real>, ydot: real) -> real {
+// The direction u of sphere row `base` of separation d: n = d/‖d‖ on a gap, t = (−n_y, n_x)
+// on a disc tangent, t₁ or t₂ on a sphere tangent (zero when the centres coincide). Twin:
+// direction.
+fn pair_direction(base: u32, d: vec3<real>) -> vec3<real> {
+    let n = unit(d);
+    let kind = op(base);
+    if (kind > 0.0) {
+        return n;
+    }
+    if (kind > -2.5) {
+        return vec3<real>(-n.y, n.x, real(0.0));
+    }
+    if (dot3(n, n) == 0.0) {
+        return n;
+    }
+    return ortho_tangent(n, kind < -3.5);
+}
+
+// m = n × u of a sphere tangent (zero elsewhere). Twin: direction.
+fn pair_lever(base: u32, d: vec3<real>) -> vec3<real> {
+    if (op(base) > -2.5) {
+        return vec3<real>(real(0.0), real(0.0), real(0.0));
+    }
+    return cross3(unit(d), pair_direction(base, d));
+}
+
+// ẏ + u·(v₁ − v₀) of sphere row `base` (u its direction), summed component by component, and
+// on a sphere tangent − R₀ m·ω₀ − R₁ m·ω₁ term by term. Twin: add_sphere_gap.
+fn add_normal_rate(base: u32, normal: vec3<real>, lever: vec3<real>, ydot: real) -> real {
     let i0 = op(base + 1u);
     let i1 = u32(op(base + 2u));
     var rate = ydot;
-    for (var k = 0u; k < u32(abs(op(base))); k++) {
+    for (var k = 0u; k < pair_dim(op(base)); k++) {
         var v0 = real(0.0);
         if (i0 >= 0.0) {
             v0 = v[u32(i0) + k];
         }
         rate = rate + normal[k] * (v[i1 + k] - v0);
     }
+    if (op(base) < -2.5) {
+        let r0 = op(base + 3u);
+        let r1 = op(base + 4u);
+        for (var k = 0u; k < 3u; k++) {
+            rate = rate - r0 * lever[k] * v[u32(i0) + 3u + k];
+            rate = rate - r1 * lever[k] * v[i1 + 3u + k];
+        }
+    }
     return rate;
 }
 
-// Adds the direction of sphere–sphere row `base` (its normal, or a disc pair's tangent) at q^i
-// to G row r.
+// Adds the Jacobian of sphere row `base` at q^i to G row r: ±u on the centres, and on a sphere
+// tangent −R₀ m, −R₁ m on the angular rates. Twin: add_normal.
 fn add_normal(base: u32, r: u32) {
-    let dim = u32(abs(op(base)));
+    let dim = pair_dim(op(base));
     let i0 = op(base + 1u);
     let i1 = u32(op(base + 2u));
-    let normal = pair_direction(base, separation(base, &qi));
+    let d = separation(base, &qi);
+    let normal = pair_direction(base, d);
     for (var k = 0u; k < dim; k++) {
         gmat[r * n + i1 + k] = gmat[r * n + i1 + k] + normal[k];
         if (i0 >= 0.0) {
             gmat[r * n + u32(i0) + k] = gmat[r * n + u32(i0) + k] - normal[k];
+        }
+    }
+    if (op(base) < -2.5) {
+        let lever = pair_lever(base, d);
+        let r0 = op(base + 3u);
+        let r1 = op(base + 4u);
+        for (var k = 0u; k < 3u; k++) {
+            gmat[r * n + u32(i0) + 3u + k] = gmat[r * n + u32(i0) + 3u + k] - r0 * lever[k];
+            gmat[r * n + i1 + 3u + k] = gmat[r * n + i1 + 3u + k] - r1 * lever[k];
         }
     }
 }

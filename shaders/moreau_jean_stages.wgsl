@@ -69,7 +69,8 @@ fn outputs_and_activation() {
             if (op(o.spheres + 6u * r) > 0.0) {
                 y = y + sqrt(dot3(sep, sep));
             }
-            ydot = add_normal_rate(o.spheres + 6u * r, pair_direction(o.spheres + 6u * r, sep), ydot);
+            let base = o.spheres + 6u * r;
+            ydot = add_normal_rate(base, pair_direction(base, sep), pair_lever(base, sep), ydot);
         }
         if (nonlinear && has_lever(r)) {
             // y += a cos q_k + b sin q_k, ẏ += (b cos q_k − a sin q_k) v_k, term by term as

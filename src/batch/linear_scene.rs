@@ -71,7 +71,8 @@ pub struct LinearScene {
     /// Per row, a sphere–sphere gap ‖x_{i₁} − x_{i₀}‖ added to y: [dim (0: none), i₀ (−1: the
     /// fixed centre c), i₁, c₀, c₁, c₂], i the scene coordinate of a centre's first entry; or,
     /// with dim −2, the tangent row of two discs: t·(v₁ − v₀) added to ẏ, t = (−n_y, n_x) of
-    /// their separation n (`DiskDiskR`).
+    /// their separation n (`DiskDiskR`); with −3, −4 the tangents t₁, t₂ of two spheres, c₀ and
+    /// c₁ their radii (`SphereLDSSphereLDSR`): see `batch::cpu::sphere_rows`.
     pub distance: Vec<[f64; 6]>,
     /// Per row, the lever term a cos q_k + b sin q_k of a planar rigid body's point added to y:
     /// [k, a, b] (a = b = 0: none).
@@ -180,7 +181,10 @@ impl LinearScene {
                 NonSmoothLaw::NewtonImpactFriction(law)
                     if matches!(
                         inter.relation,
-                        Relation::LagrangianLinearTIR(_) | Relation::PlanarContact(_) | Relation::DiskDisk(_)
+                        Relation::LagrangianLinearTIR(_)
+                            | Relation::PlanarContact(_)
+                            | Relation::DiskDisk(_)
+                            | Relation::SphereLDSSphereLDS(_)
                     ) =>
                 {
                     (law.e_n(), law.e_t(), false, Some(law.mu()))
@@ -188,7 +192,7 @@ impl LinearScene {
                 _ => {
                     return Err(unsupported(
                         &what,
-                        "the batched engines take one-row NewtonImpactNSL contacts, EqualityConditionNSL rows and NewtonImpactFrictionNSL on LagrangianLinearTIR, PlanarContactR or DiskDiskR only",
+                        "the batched engines take one-row NewtonImpactNSL contacts, EqualityConditionNSL rows and NewtonImpactFrictionNSL on LagrangianLinearTIR, PlanarContactR, DiskDiskR or SphereLDSSphereLDSR only",
                     ));
                 }
             };
@@ -219,6 +223,17 @@ impl LinearScene {
                     let b = DVector::from_vec(vec![-r.gap.radii, 0.0]);
                     (g.clone(), DMatrix::zeros(2, g.ncols()), b)
                 }
+                Relation::SphereLDSSphereLDS(r) => {
+                    // The normal row a 3-D gap, the tangent rows kinds −3, −4 (t₁, t₂ of the
+                    // frame of n, with the radii for their −R (n × t)·ω terms).
+                    let first = |k: usize| offsets[inter.systems[k].0] as f64;
+                    let [r0, r1] = r.radius;
+                    distance[row] = [3.0, first(0), first(1), 0.0, 0.0, 0.0];
+                    distance[row + 1] = [-3.0, first(0), first(1), r0, r1, 0.0];
+                    distance[row + 2] = [-4.0, first(0), first(1), r0, r1, 0.0];
+                    let zero = DMatrix::zeros(3, r.gap.marker_coordinates());
+                    (zero.clone(), zero, DVector::from_vec(vec![-r.gap.radii, 0.0, 0.0]))
+                }
                 Relation::PlanarContact(r) => {
                     let (g, b, terms) = r.lever();
                     let angle = (offsets[inter.systems[0].0] + 2) as f64;
@@ -238,7 +253,7 @@ impl LinearScene {
                 _ => {
                     return Err(unsupported(
                         &what,
-                        "the batched engines take LagrangianLinearTIR, SphereSphereR, PlanarContactR, DiskDiskR and active position-level coordinate-vector constraints only",
+                        "the batched engines take LagrangianLinearTIR, SphereSphereR, PlanarContactR, DiskDiskR, SphereLDSSphereLDSR and active position-level coordinate-vector constraints only",
                     ));
                 }
             };

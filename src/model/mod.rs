@@ -21,5 +21,5 @@ pub use nsds::Nsds;
 pub use relation::{
     CoordinateVectorConstraint, CoordinateVectorOutputs, DiskDiskR, FirstOrderLinearR, FirstOrderLinearTIR,
     FirstOrderOperators, LagrangianCompliantLinearTIR, LagrangianLinearTIR, LagrangianRheonomousR,
-    LagrangianScleronomousR, PfaffianR, PlanarContactR, Relation, SphereSphereR,
+    LagrangianScleronomousR, PfaffianR, PlanarContactR, Relation, SphereLDSSphereLDSR, SphereSphereR,
 };

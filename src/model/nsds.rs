@@ -78,6 +78,7 @@ impl Nsds {
             Relation::SphereSphere(r) => Some(r.coordinates),
             Relation::PlanarContact(r) => Some([0, r.ndof]),
             Relation::DiskDisk(r) => Some(r.gap.coordinates),
+            Relation::SphereLDSSphereLDS(r) => Some(r.gap.coordinates),
             _ => None,
         };
         if let Some(markers) = markers {

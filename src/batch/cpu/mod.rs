@@ -10,3 +10,4 @@ pub mod moreau_jean_pgs;
 mod moreau_jean_rows;
 mod moreau_jean_stages;
 pub mod simd;
+mod sphere_rows;

@@ -1,119 +1,12 @@
 //! Row helpers of the CPU twin, lane-wise: Siconos's MLCP error as squares, its tolerance
-//! test, the sphere–sphere rows and the friction contacts' blocks (the kernel's
-//! `moreau_jean_rows.wgsl`).
+//! test and the friction contacts' blocks (the kernel's `moreau_jean_rows.wgsl`; the
+//! sphere–sphere rows are in `sphere_rows.rs`).
 
 use num_traits::Float;
 
 use super::lanes::{LANES, Lanes, Mask, and};
 
 type L2<T> = Lanes<T, LANES>;
-
-/// The separation x₁ − x₀ of a sphere–sphere row (its 6 operators: dim, i₀ (−1: the fixed
-/// centre c), i₁, c) in lane `l` of coordinates x, and its dimension (0: not such a row; a
-/// disc pair's tangent row, dim −2, gives its 2-D separation).
-#[inline(always)]
-fn separation<T: Float>(sphere: &[Lanes<T, LANES>], x: &[Lanes<T, LANES>], l: usize) -> ([T; 3], usize) {
-    let dim = sphere[0].0[l].abs().to_usize().unwrap_or(0);
-    let (i0, i1) = (sphere[1].0[l], sphere[2].0[l].to_usize().unwrap_or(0));
-    let mut d = [T::zero(); 3];
-    for (k, dk) in d.iter_mut().enumerate().take(dim) {
-        let x0 = if i0 >= T::zero() {
-            x[i0.to_usize().unwrap_or(0) + k].0[l]
-        } else {
-            sphere[3 + k].0[l]
-        };
-        *dk = x[i1 + k].0[l] - x0;
-    }
-    (d, dim)
-}
-
-#[inline(always)]
-fn dot<T: Float>(a: [T; 3], b: [T; 3]) -> T {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-/// d / ‖d‖ (zero when d is).
-#[inline(always)]
-fn unit<T: Float>(d: [T; 3]) -> [T; 3] {
-    let norm = dot(d, d).sqrt();
-    if norm > T::zero() {
-        d.map(|x| x / norm)
-    } else {
-        [T::zero(); 3]
-    }
-}
-
-/// Whether lane l's row is a disc pair's tangent row (dim −2).
-#[inline(always)]
-fn is_tangent<T: Float>(sphere: &[Lanes<T, LANES>], l: usize) -> bool {
-    sphere[0].0[l] < T::zero()
-}
-
-/// The direction of a sphere–sphere row in lane l of separation d: its normal n = d/‖d‖, or
-/// on a disc pair's tangent row t = (−n_y, n_x) (the kernel's `pair_direction`).
-#[inline(always)]
-fn direction<T: Float>(sphere: &[Lanes<T, LANES>], d: [T; 3], l: usize) -> [T; 3] {
-    let n = unit(d);
-    if is_tangent(sphere, l) {
-        [-n[1], n[0], T::zero()]
-    } else {
-        n
-    }
-}
-
-/// y += ‖x₁ − x₀‖ (not on a disc pair's tangent row), ẏ += u·(v₁ − v₀) with u the row's
-/// direction on a sphere–sphere row (its 6 operators `sphere`), from q and v (the kernel's
-/// sphere branch of `outputs_and_activation`, with `add_normal_rate`).
-#[inline(always)]
-pub(super) fn add_sphere_gap<T: Float>(
-    sphere: &[Lanes<T, LANES>],
-    q: &[Lanes<T, LANES>],
-    v: &[Lanes<T, LANES>],
-    y: &mut Lanes<T, LANES>,
-    ydot: &mut Lanes<T, LANES>,
-) {
-    for l in 0..LANES {
-        let (d, dim) = separation(sphere, q, l);
-        if dim > 0 {
-            let (i0, i1) = (sphere[1].0[l], sphere[2].0[l].to_usize().unwrap_or(0));
-            if !is_tangent(sphere, l) {
-                y.0[l] = y.0[l] + dot(d, d).sqrt();
-            }
-            for (k, uk) in direction(sphere, d, l).iter().enumerate().take(dim) {
-                let v0 = if i0 >= T::zero() {
-                    v[i0.to_usize().unwrap_or(0) + k].0[l]
-                } else {
-                    T::zero()
-                };
-                ydot.0[l] = ydot.0[l] + *uk * (v[i1 + k].0[l] - v0);
-            }
-        }
-    }
-}
-
-/// Adds the direction of a sphere–sphere row (its 6 operators `sphere`: the normal, or a disc
-/// pair's tangent) at q^i to that row of G (`g_row`), in the lanes not `settled`. Kernel:
-/// `add_normal`.
-#[inline(always)]
-pub(super) fn add_normal<T: Float>(
-    sphere: &[Lanes<T, LANES>],
-    qi: &[Lanes<T, LANES>],
-    g_row: &mut [Lanes<T, LANES>],
-    settled: Mask<LANES>,
-) {
-    for l in (0..LANES).filter(|&l| !settled[l]) {
-        let (d, dim) = separation(sphere, qi, l);
-        let (i0, i1) = (sphere[1].0[l], sphere[2].0[l].to_usize().unwrap_or(0));
-        for (k, uk) in direction(sphere, d, l).iter().enumerate().take(dim) {
-            let g = &mut g_row[i1 + k].0[l];
-            *g = *g + *uk;
-            if i0 >= T::zero() {
-                let g = &mut g_row[i0.to_usize().unwrap_or(0) + k].0[l];
-                *g = *g - *uk;
-            }
-        }
-    }
-}
 
 /// Siconos's error ‖λ − max(0, λ − w)‖ / ‖q‖ over the active rows (w = q + D λ; w itself on
 /// the `equality` rows when EQUALITY; a friction contact's block counts its natural map

@@ -10,9 +10,8 @@ use num_traits::Float;
 use super::health::LaneHealth;
 use super::lanes::{LANES, Lanes, Mask, and_not};
 use super::lever::{add_lever, add_lever_slope, sine_cosine};
-use super::moreau_jean_rows::{
-    add_normal, add_sphere_gap, cone_violation, friction_kind, lcp_error, residual, solve_friction_block, within,
-};
+use super::moreau_jean_rows::{cone_violation, friction_kind, lcp_error, residual, solve_friction_block, within};
+use super::sphere_rows::{add_normal, add_sphere_gap};
 use crate::batch::layout::{
     EXTREMES, HAS_FORCING, HAS_FRICTION, HAS_STIFFNESS, HealthCounters, NON_FINITE, SceneHeader,
 };

@@ -172,6 +172,99 @@ impl DiskDiskR {
     }
 }
 
+/// The contact frame (n, t₁, t₂) of a unit normal n, as Siconos's `orthoBaseFromVector`
+/// builds it: s = sign n_z (+1 at n_z = 0, where Siconos's copysign(1, n_z) reads the sign
+/// of a zero; the batched kernels test n_z ≥ 0 too), a = −1/(s + n_z), b = n_x n_y a,
+/// t₁ = (1 + s n_x² a, s b, −s n_x), t₂ = (b, s + n_y² a, −n_y).
+pub fn ortho_base_from_vector(n: [f64; 3]) -> [[f64; 3]; 2] {
+    let s = if n[2] >= 0.0 { 1.0 } else { -1.0 };
+    let a = -1.0 / (s + n[2]);
+    let b = n[0] * n[1] * a;
+    [
+        [1.0 + s * n[0] * n[0] * a, s * b, -s * n[0]],
+        [b, s + n[1] * n[1] * a, -n[1]],
+    ]
+}
+
+/// u × w.
+fn cross(u: [f64; 3], w: [f64; 3]) -> [f64; 3] {
+    [
+        u[1] * w[2] - u[2] * w[1],
+        u[2] * w[0] - u[0] * w[2],
+        u[0] * w[1] - u[1] * w[0],
+    ]
+}
+
+/// The frictional contact of two spheres of radii R₀, R₁ in 3-D (Siconos's
+/// `SphereLDSSphereLDSR`), each system q = (x, y, z, φ_x, φ_y, φ_z, …) with v = (v, ω): rows
+/// (normal, t₁, t₂) for `NewtonImpactFrictionNSL` of size 3, (n, t₁, t₂) the frame
+/// [`ortho_base_from_vector`] of n = (x₁ − x₀)/‖x₁ − x₀‖,
+/// ```text
+///     y_N = ‖x₁ − x₀‖ − (R₀ + R₁),   G_N  = [−nᵀ 0, nᵀ 0]
+///     y_T = 0,                        G_Tk = [−t_kᵀ −R₀ (n × t_k)ᵀ, t_kᵀ −R₁ (n × t_k)ᵀ]
+/// ```
+/// so G_Tk v = t_k·(v₁ + ω₁ × (−R₁ n) − v₀ − ω₀ × (R₀ n)), the sliding velocity of the
+/// contact points (the tangent rows have no position meaning). Coinciding centres give G = 0.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SphereLDSSphereLDSR {
+    /// The gap's sphere–sphere form (dim 3).
+    pub(crate) gap: SphereSphereR,
+    /// R₀, R₁.
+    pub(crate) radius: [f64; 2],
+}
+
+impl SphereLDSSphereLDSR {
+    /// Between two systems of `n0` and `n1` ≥ 6 coordinates (centre, then the angles whose
+    /// rates are ω) of spheres of radii `radius`.
+    pub fn new([n0, n1]: [usize; 2], radius: [f64; 2]) -> Result<Self> {
+        for (k, r) in radius.iter().enumerate() {
+            validate::scalar(
+                &format!("SphereLDSSphereLDSR: radius R{k}"),
+                *r,
+                *r >= 0.0,
+                "must be finite and ≥ 0",
+            )?;
+        }
+        if n0 < 6 || n1 < 6 {
+            return Err(Error::Unsupported {
+                what: "SphereLDSSphereLDSR".into(),
+                reason: "each sphere's system needs the coordinates (x, y, z) and three angles (ω)".into(),
+            });
+        }
+        Ok(Self {
+            gap: SphereSphereR::new(3, [n0, n1], radius[0] + radius[1])?,
+            radius,
+        })
+    }
+
+    /// y = (y_N, 0, 0).
+    pub(crate) fn output(&self, q: &DVector<f64>) -> DVector<f64> {
+        DVector::from_vec(vec![self.gap.output(q)[0], 0.0, 0.0])
+    }
+
+    /// G = (G_N; G_T1; G_T2).
+    pub(crate) fn jacobian(&self, q: &DVector<f64>) -> DMatrix<f64> {
+        let normal = self.gap.jacobian(q);
+        let n0 = self.gap.coordinates[0];
+        let mut g = DMatrix::zeros(3, normal.ncols());
+        g.row_mut(0).copy_from(&normal.row(0));
+        let n = [normal[(0, n0)], normal[(0, n0 + 1)], normal[(0, n0 + 2)]];
+        if n == [0.0; 3] {
+            return g;
+        }
+        for (k, t) in ortho_base_from_vector(n).into_iter().enumerate() {
+            let m = cross(n, t);
+            for i in 0..3 {
+                g[(k + 1, i)] = -t[i];
+                g[(k + 1, 3 + i)] = -self.radius[0] * m[i];
+                g[(k + 1, n0 + i)] = t[i];
+                g[(k + 1, n0 + 3 + i)] = -self.radius[1] * m[i];
+            }
+        }
+        g
+    }
+}
+
 impl LagrangianLinearTIR {
     /// The gap between a sphere of radius r (centre: the first `dim` coordinates of a system
     /// of `ndof`) and the plane n·x = d, on the side n points to: y = n·x − d − r (n is
@@ -225,5 +318,40 @@ mod tests {
         assert!((gv - sliding).abs() < 1e-14, "G_T v = {gv} vs {sliding}");
         assert!((contact.output(&q)[0] - (d - r0 - r1)).abs() < 1e-15);
         assert!(DiskDiskR::new([2, 3], [r0, r1]).is_err() && DiskDiskR::new([3, 3], [-1.0, r1]).is_err());
+    }
+
+    /// The frame is orthonormal; G_N against central differences; G_Tk v the contact points'
+    /// sliding velocity from the rigid motions, projected on t_k.
+    #[test]
+    fn sphere_sphere_rows_are_the_gap_and_the_sliding_velocity() {
+        for n in [[0.0, 0.0, 1.0], [0.0, 0.0, -1.0], [0.6, 0.0, 0.8], [0.48, -0.6, 0.64]] {
+            let [t1, t2] = ortho_base_from_vector(n);
+            let dot = |a: [f64; 3], b: [f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+            for (a, b, want) in [(n, t1, 0.0), (n, t2, 0.0), (t1, t2, 0.0), (t1, t1, 1.0), (t2, t2, 1.0)] {
+                assert!((dot(a, b) - want).abs() < 1e-15, "{n:?}: {a:?}·{b:?}");
+            }
+        }
+        let (r0, r1) = (0.1_f64, 0.15);
+        let contact = SphereLDSSphereLDSR::new([6, 6], [r0, r1]).unwrap();
+        let q = DVector::from_vec(vec![0.0, 0.0, 0.0, 0.1, 0.2, 0.3, 0.2, 0.1, -0.15, 0.0, 0.0, 0.0]);
+        let v = DVector::from_vec(vec![0.4, -0.2, 0.1, 3.0, -1.0, 2.0, -0.1, 0.5, 0.3, -2.0, 0.5, 1.0]);
+        let g = contact.jacobian(&q);
+        for j in 0..12 {
+            let mut dq = DVector::zeros(12);
+            dq[j] = 1e-6;
+            let fd = (contact.output(&(&q + &dq))[0] - contact.output(&(&q - &dq))[0]) / 2e-6;
+            assert!((g[(0, j)] - fd).abs() < 1e-9, "G_N[{j}] = {} vs {fd}", g[(0, j)]);
+        }
+        let d = (0.04_f64 + 0.01 + 0.0225).sqrt();
+        let n = [0.2 / d, 0.1 / d, -0.15 / d];
+        let (w0, w1) = ([v[3], v[4], v[5]], [v[9], v[10], v[11]]);
+        let (a0, a1) = (cross(w0, n.map(|x| r0 * x)), cross(w1, n.map(|x| -r1 * x)));
+        let slide: Vec<f64> = (0..3).map(|i| v[6 + i] + a1[i] - v[i] - a0[i]).collect();
+        for (k, t) in ortho_base_from_vector(n).into_iter().enumerate() {
+            let want = t[0] * slide[0] + t[1] * slide[1] + t[2] * slide[2];
+            let gv = (g.row(k + 1) * &v)[0];
+            assert!((gv - want).abs() < 1e-14, "G_T{} v = {gv} vs {want}", k + 1);
+        }
+        assert!(SphereLDSSphereLDSR::new([5, 6], [r0, r1]).is_err());
     }
 }

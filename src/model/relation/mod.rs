@@ -12,7 +12,7 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::error::Result;
 use crate::validate;
-pub use contact::{DiskDiskR, SphereSphereR};
+pub use contact::{DiskDiskR, SphereLDSSphereLDSR, SphereSphereR, ortho_base_from_vector};
 pub use coordinate_vector::{CoordinateVectorBuilder, CoordinateVectorConstraint, CoordinateVectorOutputs};
 pub use first_order::{FirstOrderLinearR, FirstOrderLinearTIR, FirstOrderOperators};
 pub use lagrangian::{
@@ -40,6 +40,8 @@ pub enum Relation {
     SphereSphere(SphereSphereR),
     /// Two rotating discs in frictional contact (normal, tangent).
     DiskDisk(DiskDiskR),
+    /// Two spheres with angular velocities in frictional contact (normal, two tangents).
+    SphereLDSSphereLDS(SphereLDSSphereLDSR),
     /// A planar rigid body's point against a fixed line (normal, tangent).
     PlanarContact(PlanarContactR),
     /// `y = C x + D λ + e`, `r = B λ`, constant operators.
@@ -101,6 +103,7 @@ impl Relation {
             Self::SphereSphere(r) => r.output(q),
             Self::PlanarContact(r) => r.output(q),
             Self::DiskDisk(r) => r.output(q),
+            Self::SphereLDSSphereLDS(r) => r.output(q),
             Self::Pfaffian(r) => DVector::zeros((r.a)(q).nrows()),
             Self::FirstOrderLinearTIR(_) | Self::FirstOrderLinearR(_) => {
                 return Err(not_lagrangian());
@@ -121,6 +124,7 @@ impl Relation {
             Self::SphereSphere(r) => r.jacobian(q),
             Self::PlanarContact(r) => r.jacobian(q),
             Self::DiskDisk(r) => r.jacobian(q),
+            Self::SphereLDSSphereLDS(r) => r.jacobian(q),
             Self::Pfaffian(r) => (r.a)(q),
             Self::FirstOrderLinearTIR(_) | Self::FirstOrderLinearR(_) => {
                 return Err(not_lagrangian());
@@ -188,6 +192,12 @@ relation_from!(
 impl From<SphereSphereR> for Relation {
     fn from(r: SphereSphereR) -> Self {
         Self::SphereSphere(r)
+    }
+}
+
+impl From<SphereLDSSphereLDSR> for Relation {
+    fn from(r: SphereLDSSphereLDSR) -> Self {
+        Self::SphereLDSSphereLDS(r)
     }
 }
 
