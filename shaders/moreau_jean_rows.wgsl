@@ -279,10 +279,15 @@ fn friction_block(d: u32, r: u32, local: vec3<real>, lam: vec3<real>, mu: real) 
         }
     }
     let ut = sqrt(u[1] * u[1] + u[2] * u[2]);
+    // One step ρ = 2/(min W_kk + max W_kk) for every component (twin: solve_friction_block).
+    let w0 = d_at(r * m + r);
+    let w1 = d_at((r + 1u) * m + r + 1u);
+    let w2 = d_at((r + 2u) * m + r + 2u);
+    let rho = 2.0 / (min(min(w0, w1), w2) + max(max(w0, w1), w2));
     let x = vec3<real>(
-        lam[0] - (u[0] + mu * ut) / d_at(r * m + r),
-        lam[1] - u[1] / d_at((r + 1u) * m + r + 1u),
-        lam[2] - u[2] / d_at((r + 2u) * m + r + 2u),
+        lam[0] - rho * (u[0] + mu * ut),
+        lam[1] - rho * u[1],
+        lam[2] - rho * u[2],
     );
     return project_on_cone(3u, x, mu);
 }

@@ -440,8 +440,7 @@ fn engines_record_the_worst_cone_violation() {
 /// (normal and the two tangents of Siconos's frame, the rows re-evaluated per Newton iterate)
 /// under Coulomb friction: the impulses are equal and opposite, so the total momentum holds
 /// to rounding; no energy is gained (e ≤ 1); the impulse stays in its cone; the CPU lanes give
-/// the reference's final states to 1e-9 and the GPU kernel in f64 the lanes' bits (left out:
-/// faster spins, below).
+/// the reference's final states to 1e-9 and the GPU kernel in f64 the lanes' bits.
 #[test]
 fn rough_spheres_collide_on_every_engine() {
     use ricochet::model::SphereLDSSphereLDSR;
@@ -470,10 +469,7 @@ fn rough_spheres_collide_on_every_engine() {
         nsds.link("contact", law, contact, &[a, b]).unwrap();
         nsds
     };
-    // Spins up to 12 rad/s: at 15 rad/s across the contact (f = 5) the lanes' 3-D block step
-    // (projection with 1/W_kk per component) cycles and the scene is flagged not converged,
-    // while the reference's Alart–Curnier Newton converges.
-    let scenes: Vec<Nsds> = (0..5).map(scene).collect();
+    let scenes: Vec<Nsds> = (0..6).map(scene).collect();
     let energy = |v: &[f64]| -> f64 {
         (0..2)
             .map(|b| {

@@ -39,6 +39,12 @@ impl<T: Float, const L: usize> Lanes<T, L> {
         Self(from_fn(|l| self.0[l].max(other.0[l])))
     }
 
+    /// The lane-wise minimum.
+    #[inline(always)]
+    pub fn min(self, other: Self) -> Self {
+        Self(from_fn(|l| self.0[l].min(other.0[l])))
+    }
+
     /// The lane-wise absolute value.
     #[inline(always)]
     pub fn abs(self) -> Self {

@@ -152,9 +152,12 @@ fn scale<T: Float>(norm: Lanes<T, LANES>) -> Lanes<T, LANES> {
 /// q̃ = w − D_bb λ_b, and its new reactions — in 2-D the exact solution of Siconos's dense NSGS
 /// (separation if q̃_N ≥ 0; else sticking, D_bb λ = −q̃ by Cramer's rule, if in the cone; else
 /// sliding forward, λ_T = μ λ_N, if its u_T ≤ 0 — with W_NT for W_TN, as Siconos's, equal for
-/// a symmetric D —; else sliding backwards), in 3-D one projected step
-/// λ ← P_K(λ − diag(D_bb)⁻¹ ŵ) (Siconos's ProjectionOnCone local solver with a step per
-/// component, 1/W_kk: its 1/W_NN alone diverges where W_TT > 2 W_NN, as for a rolling sphere).
+/// a symmetric D —; else sliding backwards), in 3-D one projected step λ ← P_K(λ − ρ ŵ),
+/// ŵ = w + (μ‖w_T‖, 0, 0), with one step ρ = 2/(min_k W_kk + max_k W_kk) for all components
+/// (the best fixed step of a diagonal quadratic): De Saxcé's map has the solution as its
+/// fixed point only for a scalar ρ (a step per component, 1/W_kk, moves a sliding contact's
+/// fixed point off the solution: rough spheres colliding with spin never converged), and
+/// 1/W_NN alone diverges where W_TT > 2 W_NN, as for a rolling sphere.
 /// Kernel: the friction part of `solve_local` and `friction_block`.
 #[inline(always)]
 pub(super) fn solve_friction_block<T: Float>(
@@ -218,10 +221,15 @@ pub(super) fn solve_friction_block<T: Float>(
     }
     let mu = friction[2 * r + 1];
     let ut = (u[1] * u[1] + u[2] * u[2]).sqrt();
+    let (largest, smallest) = (
+        at(0, 0).max(at(1, 1)).max(at(2, 2)),
+        at(0, 0).min(at(1, 1)).min(at(2, 2)),
+    );
+    let rho = Lanes::splat(T::one() + T::one()) / (smallest + largest);
     let x = [
-        lam[0] - (u[0] + mu * ut) / at(0, 0),
-        lam[1] - u[1] / at(1, 1),
-        lam[2] - u[2] / at(2, 2),
+        lam[0] - rho * (u[0] + mu * ut),
+        lam[1] - rho * u[1],
+        lam[2] - rho * u[2],
     ];
     let x = project_on_cone(3, x, mu);
     for a in 0..3 {
