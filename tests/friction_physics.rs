@@ -537,11 +537,20 @@ fn rough_spheres_collide_on_every_engine() {
         .fold(0.0, f64::max);
     println!("rough spheres: lanes vs reference {worst:.1e}");
     assert!(worst < 1e-9, "lanes vs reference: {worst:e}");
-    // The GPU kernel in f64 against the lanes, bit for bit.
+    gpu_f64_gives_the_lanes_bits(&batch, steps, &options, &state.state);
+}
+
+/// The GPU kernel in f64 runs `batch` to the lanes' final `state`, bit for bit (where there is
+/// an adapter).
+#[cfg(feature = "gpu")]
+fn gpu_f64_gives_the_lanes_bits(batch: &SceneBatch, steps: u32, options: &BatchOptions, state: &[f64]) {
     if let Some(ctx) = common::gpu() {
-        let gpu = ricochet::batch::gpu::run_batch(ctx, &batch, ricochet::batch::gpu::Precision::F64, steps, &options)
-            .unwrap();
+        let gpu =
+            ricochet::batch::gpu::run_batch(ctx, batch, ricochet::batch::gpu::Precision::F64, steps, options).unwrap();
         let bits = |x: &[f64]| x.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-        assert_eq!(bits(&gpu.state), bits(&state.state), "GPU f64 vs lanes");
+        assert_eq!(bits(&gpu.state), bits(state), "GPU f64 vs lanes");
     }
 }
+
+#[cfg(not(feature = "gpu"))]
+fn gpu_f64_gives_the_lanes_bits(_: &SceneBatch, _: u32, _: &BatchOptions, _: &[f64]) {}
