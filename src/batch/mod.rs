@@ -16,6 +16,7 @@ pub mod gathered;
 pub mod gpu;
 pub mod layout;
 pub mod linear_scene;
+mod nsds_scene;
 mod options;
 mod outcome;
 pub mod scene_batch;
