@@ -1,5 +1,5 @@
 // Shared declarations of the batched kernels. Mirrors src/batch/layout.rs.
-// `real`, `REAL_MAX`, `REAL_EPSILON`, `PI_OVER_2`, `cosine`, `sine_cosine`, the sizes `MAX_DOF`,
+// `real`, `REAL_MAX`, `REAL_EPSILON`, `sine_cosine`, the sizes `MAX_DOF`,
 // `MAX_CONTACTS`, `FIXED_DOF`, `FIXED_CONTACTS`, `PRIVATE_OPS`, `NONLINEAR`, `QUAD_MN`,
 // `QUAD_MM`, `NL_DOF`, `NL_CONTACTS`, and `StepParams` and `OperatorOffsets` (generated from
 // their one definition in src/batch/shared.rs), are defined by the host in front of this file

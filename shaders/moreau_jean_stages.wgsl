@@ -6,7 +6,7 @@
 // Group::harmonic_forcing.
 fn forcing_cosine(k: u32) -> real {
     let t = step_params.t0 + real(k) * step_params.h;
-    return select(real(0.0), cosine(op(o.frequency) * t + op(o.frequency + 1u)), t < op(o.frequency + 2u));
+    return select(real(0.0), sine_cosine(op(o.frequency) * t + op(o.frequency + 1u)).y, t < op(o.frequency + 2u));
 }
 
 // The harmonic part of F_ext in this step, (1 − θ) cos(ω t_k + φ) + θ cos(ω t_{k+1} + φ), each

@@ -81,7 +81,7 @@ pub(super) fn add_lever<T: Float>(lever: &[L<T>], q: &[L<T>], v: &[L<T>], y: &mu
 }
 
 /// G_rk += b cos q^i_k − a sin q^i_k on a row with lever operators `lever` (`g_row` its row of
-/// G), in the lanes not `settled` (the kernel's `add_lever_slope`).
+/// G), in the lanes not `settled` (the kernel's lever branch of `newton_jacobian`).
 #[inline(always)]
 pub(super) fn add_lever_slope<T: Float>(lever: &[L<T>], qi: &[L<T>], g_row: &mut [L<T>], settled: Mask<LANES>) {
     for l in (0..LANES).filter(|&l| !settled[l]) {

@@ -8,22 +8,20 @@ const MOREAU_JEAN_STAGES: &str = include_str!("../../../shaders/moreau_jean_stag
 const MOREAU_JEAN_ROWS: &str = include_str!("../../../shaders/moreau_jean_rows.wgsl");
 const CHAIN_JACOBI: &str = include_str!("../../../shaders/chain_jacobi.wgsl");
 
-/// The definitions of `real`, `REAL_MAX`, `REAL_EPSILON`, `cosine` and `sine_cosine` for a
-/// precision.
+/// The definitions of `real`, `REAL_MAX`, `REAL_EPSILON` and `sine_cosine` for a precision.
 fn real(precision: Precision) -> String {
     match precision {
         Precision::F32 => [
             "alias real = f32;\nconst REAL_MAX: real = 3.40282347e38;\nconst REAL_EPSILON: real = 1.1920929e-7;\n",
-            "const PI_OVER_2: real = 1.5707963267948966;\nfn cosine(x: real) -> real {\n    return cos(x);\n}\n",
             "fn sine_cosine(x: real) -> vec2<real> {\n    return vec2<real>(sin(x), cos(x));\n}\n",
         ]
         .concat(),
         Precision::F64 => {
             use crate::batch::cpu::lever::{PIO2_HI, PIO2_LO};
-            use std::f64::consts::{FRAC_2_PI, FRAC_PI_2};
+            use std::f64::consts::FRAC_2_PI;
             // Rust prints the shortest decimal that reads back as the same f64.
             format!(
-                "alias real = f64;\nconst REAL_MAX: real = {:e};\nconst REAL_EPSILON: real = {:e};\nconst PIO2_HI: f64 = {PIO2_HI:e};\nconst PIO2_LO: f64 = {PIO2_LO:e};\nconst TWO_OVER_PI: f64 = {FRAC_2_PI:e};\nconst PI_OVER_2: f64 = {FRAC_PI_2:e};\n{SINE_COSINE_F64}",
+                "alias real = f64;\nconst REAL_MAX: real = {:e};\nconst REAL_EPSILON: real = {:e};\nconst PIO2_HI: f64 = {PIO2_HI:e};\nconst PIO2_LO: f64 = {PIO2_LO:e};\nconst TWO_OVER_PI: f64 = {FRAC_2_PI:e};\n{SINE_COSINE_F64}",
                 f64::MAX,
                 f64::EPSILON,
             )
@@ -50,9 +48,6 @@ fn sine_cosine(x: real) -> vec2<real> {
     let cosine = select(select(select(s, -c, quadrant == 2), -s, quadrant == 1), c, quadrant == 0);
     let sine = select(select(select(-c, -s, quadrant == 2), c, quadrant == 1), s, quadrant == 0);
     return vec2<real>(sine, cosine);
-}
-fn cosine(x: real) -> real {
-    return sine_cosine(x).y;
 }
 ";
 

@@ -100,6 +100,28 @@ impl SphereSphereR {
     }
 }
 
+/// The gap of a rough pair `what` of bodies in `dim` dimensions (centres first, then their
+/// angles): checks that the radii are finite and ≥ 0 and that each system has at least
+/// `needed` coordinates (for [`DiskDiskR`] and [`SphereLDSSphereLDSR`]).
+fn rough_pair_gap(
+    what: &str,
+    dim: usize,
+    needed: usize,
+    [n0, n1]: [usize; 2],
+    radius: [f64; 2],
+) -> Result<SphereSphereR> {
+    for (k, r) in radius.iter().enumerate() {
+        validate::scalar(&format!("{what}: radius R{k}"), *r, *r >= 0.0, "must be finite and ≥ 0")?;
+    }
+    if n0 < needed || n1 < needed {
+        return Err(Error::Unsupported {
+            what: what.into(),
+            reason: format!("each body's system needs {needed} coordinates: its centre, then its angles"),
+        });
+    }
+    SphereSphereR::new(dim, [n0, n1], radius[0] + radius[1])
+}
+
 /// The contact of two rotating discs of radii R₀, R₁ (Siconos's `DiskDiskR`), each system
 /// q = (x, y, θ, …): rows (normal, tangent) for `NewtonImpactFrictionNSL` of size 2,
 /// ```text
@@ -120,23 +142,9 @@ pub struct DiskDiskR {
 impl DiskDiskR {
     /// Between two systems of `n0` and `n1` ≥ 3 coordinates (x, y, θ first) of discs of radii
     /// `radius`.
-    pub fn new([n0, n1]: [usize; 2], radius: [f64; 2]) -> Result<Self> {
-        for (k, r) in radius.iter().enumerate() {
-            validate::scalar(
-                &format!("DiskDiskR: radius R{k}"),
-                *r,
-                *r >= 0.0,
-                "must be finite and ≥ 0",
-            )?;
-        }
-        if n0 < 3 || n1 < 3 {
-            return Err(Error::Unsupported {
-                what: "DiskDiskR".into(),
-                reason: "each disc's system needs the coordinates (x, y, θ)".into(),
-            });
-        }
+    pub fn new(coordinates: [usize; 2], radius: [f64; 2]) -> Result<Self> {
         Ok(Self {
-            gap: SphereSphereR::new(2, [n0, n1], radius[0] + radius[1])?,
+            gap: rough_pair_gap("DiskDiskR", 2, 3, coordinates, radius)?,
             radius,
         })
     }
@@ -216,23 +224,9 @@ pub struct SphereLDSSphereLDSR {
 impl SphereLDSSphereLDSR {
     /// Between two systems of `n0` and `n1` ≥ 6 coordinates (centre, then the angles whose
     /// rates are ω) of spheres of radii `radius`.
-    pub fn new([n0, n1]: [usize; 2], radius: [f64; 2]) -> Result<Self> {
-        for (k, r) in radius.iter().enumerate() {
-            validate::scalar(
-                &format!("SphereLDSSphereLDSR: radius R{k}"),
-                *r,
-                *r >= 0.0,
-                "must be finite and ≥ 0",
-            )?;
-        }
-        if n0 < 6 || n1 < 6 {
-            return Err(Error::Unsupported {
-                what: "SphereLDSSphereLDSR".into(),
-                reason: "each sphere's system needs the coordinates (x, y, z) and three angles (ω)".into(),
-            });
-        }
+    pub fn new(coordinates: [usize; 2], radius: [f64; 2]) -> Result<Self> {
         Ok(Self {
-            gap: SphereSphereR::new(3, [n0, n1], radius[0] + radius[1])?,
+            gap: rough_pair_gap("SphereLDSSphereLDSR", 3, 6, coordinates, radius)?,
             radius,
         })
     }
