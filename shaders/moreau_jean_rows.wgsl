@@ -1,7 +1,7 @@
 // Row helpers of the scene-parallel Moreau–Jean kernel: the operators of the current Newton
 // iterate, the MLCP's w, the sphere–sphere rows, the lever rows and the friction contacts'
 // blocks. Twins: the same names in src/batch/cpu/moreau_jean_rows.rs (separation, dot3 ↔ dot,
-// unit, friction_kind, project_on_cone, friction_error; friction_block ↔
+// unit, friction_kind, project_on_cone, friction_error, contact_3d; friction_block ↔
 // solve_friction_block), src/batch/cpu/lever.rs (the lever rows) and
 // src/batch/cpu/moreau_jean_stages.rs (input_of_lambda, add_normal); `local_velocity`'s sum
 // is written out where the twin needs it (lcp_error, solve_local).
@@ -244,8 +244,7 @@ fn friction_error(d: u32, lam: vec3<real>, w: vec3<real>, mu: real) -> real {
 
 // One friction contact's reactions given the others' (its block of D, the rows r..r+d, and its
 // local q̃): in 2-D the dense NSGS's exact case analysis (separation, stick by Cramer's rule,
-// slide forward, slide backward), in 3-D one projected step λ ← P_K(λ − diag(W)⁻¹ ŵ). Twin:
-// solve_friction_block.
+// slide forward, slide backward), in 3-D contact_3d's cases. Twin: solve_friction_block.
 fn friction_block(d: u32, r: u32, local: vec3<real>, lam: vec3<real>, mu: real) -> vec3<real> {
     if (d == 2u) {
         let a = d_at(r * m + r);
@@ -271,23 +270,66 @@ fn friction_block(d: u32, r: u32, local: vec3<real>, lam: vec3<real>, mu: real) 
         let rm = z0 / (a - mu * b);
         return vec3<real>(rm, -(mu * rm), real(0.0));
     }
-    var u = vec3<real>(real(0.0), real(0.0), real(0.0));
-    for (var i = 0u; i < 3u; i++) {
-        u[i] = local[i];
-        for (var j = 0u; j < 3u; j++) {
-            u[i] = u[i] + d_at((r + i) * m + r + j) * lam[j];
-        }
+    var w: array<vec3<real>, 3>;
+    for (var a = 0u; a < 3u; a++) {
+        w[a] = vec3<real>(d_at((r + a) * m + r), d_at((r + a) * m + r + 1u), d_at((r + a) * m + r + 2u));
     }
-    let ut = sqrt(u[1] * u[1] + u[2] * u[2]);
-    // One step ρ = 2/(min W_kk + max W_kk) for every component (twin: solve_friction_block).
-    let w0 = d_at(r * m + r);
-    let w1 = d_at((r + 1u) * m + r + 1u);
-    let w2 = d_at((r + 2u) * m + r + 2u);
-    let rho = 2.0 / (min(min(w0, w1), w2) + max(max(w0, w1), w2));
-    let x = vec3<real>(
-        lam[0] - rho * (u[0] + mu * ut),
-        lam[1] - rho * u[1],
-        lam[2] - rho * u[2],
+    return contact_3d(w, local, lam, mu);
+}
+
+// u = q̃ + W x, each row summed left to right. Twin: the `velocity` closure of contact_3d.
+fn block_velocity(w: array<vec3<real>, 3>, q: vec3<real>, x: vec3<real>) -> vec3<real> {
+    var u = q;
+    for (var a = 0u; a < 3u; a++) {
+        u[a] = q[a] + w[a][0] * x[0] + w[a][1] * x[1] + w[a][2] * x[2];
+    }
+    return u;
+}
+
+// λ_N of a sliding 3-D contact whose friction points along d (u_N = 0). Twin: the `normal`
+// closure of contact_3d.
+fn sliding_normal(w: array<vec3<real>, 3>, q: vec3<real>, d: vec2<real>, mu: real) -> real {
+    return real(0.0) - q[0] / (w[0][0] + mu * (w[0][1] * d[0] + w[0][2] * d[1]));
+}
+
+// A 3-D friction contact's reactions given the others' (block W, local velocity q̃):
+// separation; sticking by the adjugate; else the sliding solution (SLIDE_ITERATIONS steps on
+// the direction from the sticking one) or one projected step λ ← P_K(λ − ρ ŵ), whichever
+// leaves the smaller local natural map. Twin: contact_3d.
+fn contact_3d(w: array<vec3<real>, 3>, q: vec3<real>, lam: vec3<real>, mu: real) -> vec3<real> {
+    let zero = real(0.0);
+    let c0 = vec3<real>(w[1][1] * w[2][2] - w[1][2] * w[2][1], w[1][2] * w[2][0] - w[1][0] * w[2][2], w[1][0] * w[2][1] - w[1][1] * w[2][0]);
+    let c1 = vec3<real>(w[0][2] * w[2][1] - w[0][1] * w[2][2], w[0][0] * w[2][2] - w[0][2] * w[2][0], w[0][1] * w[2][0] - w[0][0] * w[2][1]);
+    let c2 = vec3<real>(w[0][1] * w[1][2] - w[0][2] * w[1][1], w[0][2] * w[1][0] - w[0][0] * w[1][2], w[0][0] * w[1][1] - w[0][1] * w[1][0]);
+    let det = w[0][0] * c0[0] + w[0][1] * c0[1] + w[0][2] * c0[2];
+    let s = vec3<real>(
+        zero - (c0[0] * q[0] + c1[0] * q[1] + c2[0] * q[2]) / det,
+        zero - (c0[1] * q[0] + c1[1] * q[1] + c2[1] * q[2]) / det,
+        zero - (c0[2] * q[0] + c1[2] * q[1] + c2[2] * q[2]) / det,
     );
-    return project_on_cone(3u, x, mu);
+    let st = sqrt(s[1] * s[1] + s[2] * s[2]);
+    if (zero <= q[0]) {
+        return vec3<real>(zero, zero, zero);
+    }
+    if (det > zero && zero <= s[0] && st <= mu * s[0]) {
+        return s;
+    }
+    var d = vec2<real>(s[1] / st, s[2] / st);
+    for (var k = 0u; k < SLIDE_ITERATIONS; k++) {
+        let n = sliding_normal(w, q, d, mu);
+        let u1 = q[1] + w[1][0] * n + mu * n * (w[1][1] * d[0] + w[1][2] * d[1]);
+        let u2 = q[2] + w[2][0] * n + mu * n * (w[2][1] * d[0] + w[2][2] * d[1]);
+        let ut = sqrt(u1 * u1 + u2 * u2);
+        d = vec2<real>(zero - u1 / ut, zero - u2 / ut);
+    }
+    let n = sliding_normal(w, q, d, mu);
+    let slide = vec3<real>(n, mu * n * d[0], mu * n * d[1]);
+    let u = block_velocity(w, q, lam);
+    let ut = sqrt(u[1] * u[1] + u[2] * u[2]);
+    let rho = real(2.0) / (min(min(w[0][0], w[1][1]), w[2][2]) + max(max(w[0][0], w[1][1]), w[2][2]));
+    let step = project_on_cone(3u, vec3<real>(lam[0] - rho * (u[0] + mu * ut), lam[1] - rho * u[1], lam[2] - rho * u[2]), mu);
+    if (friction_error(3u, slide, block_velocity(w, q, slide), mu) <= friction_error(3u, step, block_velocity(w, q, step), mu)) {
+        return slide;
+    }
+    return step;
 }

@@ -34,7 +34,7 @@ const PINNED: &[(&str, &str, u64)] = &[
     ("pendulum_hitting_wall", "reference", 0xb0d828e3b7c58bad),
     ("rocking_block", "cpu", 0xc350d700d8b85cc7),
     ("rocking_block", "reference", 0x0a15872c32b24261),
-    ("spinning_balls", "cpu", 0x50a44ede5fe2514d),
+    ("spinning_balls", "cpu", 0x27db7de02dbf8c2d),
     ("spinning_balls", "reference", 0x7fc7459322842884),
     ("spring_stop", "cpu", 0x3a60d7d5a19b7ad1),
     ("spring_stop", "reference", 0x88f0479f1954e2bc),

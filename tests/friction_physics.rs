@@ -554,3 +554,112 @@ fn gpu_f64_gives_the_lanes_bits(batch: &SceneBatch, steps: u32, options: &BatchO
 
 #[cfg(not(feature = "gpu"))]
 fn gpu_f64_gives_the_lanes_bits(_: &SceneBatch, _: u32, _: &BatchOptions, _: &[f64]) {}
+
+/// Balls launched sideways without spin on a rough floor in 3-D (one `NewtonImpactFrictionNSL`
+/// contact of size 3, resting from the start): each slides, spins up and ends rolling — the
+/// friction impulses conserve m v_x + (I_y/R) ω_y and m v_y − (I_x/R) ω_x, and rolling is
+/// v_x = R ω_y, v_y = −R ω_x, so v ends at v₀/(1 + I/(m R²)) per axis: 5/7 of v₀ for a solid
+/// ball, whatever μ and the direction. On the CPU lanes a sliding contact of an isotropic
+/// block is solved exactly (its sliding direction): every step's solve takes one sweep, and
+/// the lanes give the reference's states. A ball with an anisotropic inertia (I_x = 3 I_y:
+/// W_TT not a multiple of the identity, the sliding direction found by iterates and projected
+/// steps) converges in every step to the same end; its positions may differ from the
+/// reference's by one step's drift where its slip ends one step apart (a slip of 1e-12 at a
+/// step's end, within the solvers' tolerance). The GPU kernel in f64 gives the lanes' bits.
+#[test]
+fn sliding_balls_end_rolling_on_every_engine() {
+    use ricochet::numerics::friction::FrictionOptions;
+    let (h, steps, radius, m) = (1e-3, 600u32, 0.1, 1.0);
+    let inertia = 0.4 * m * radius * radius;
+    // (μ, v_x, v_y, I_x / I_y).
+    let cases = [
+        (0.1, 1.0, 0.0, 1.0),
+        (0.3, 0.6, -0.8, 1.0),
+        (0.05, -0.3, 0.4, 1.0),
+        (0.2, 0.7, 0.5, 3.0),
+    ];
+    let scene = |&(mu, vx, vy, stretch): &(f64, f64, f64, f64)| -> Nsds {
+        let ball = LagrangianLinearTIDS::new(
+            DVector::from_vec(vec![0.0, 0.0, radius, 0.0, 0.0, 0.0]),
+            DVector::from_vec(vec![vx, vy, 0.0, 0.0, 0.0, 0.0]),
+            DMatrix::from_diagonal(&DVector::from_vec(vec![m, m, m, stretch * inertia, inertia, inertia])),
+        )
+        .unwrap()
+        .with_fext(DVector::from_vec(vec![0.0, 0.0, -9.81 * m, 0.0, 0.0, 0.0]))
+        .unwrap();
+        let mut nsds = Nsds::new();
+        let ball = nsds.add("ball", ball);
+        #[rustfmt::skip]
+        let rows = DMatrix::from_row_slice(3, 6, &[
+            0.0, 0.0, 1.0, 0.0, 0.0, 0.0,
+            1.0, 0.0, 0.0, 0.0, -radius, 0.0,
+            0.0, 1.0, 0.0, radius, 0.0, 0.0,
+        ]);
+        let floor = LagrangianLinearTIR::with_offset(rows, DVector::from_vec(vec![-radius, 0.0, 0.0])).unwrap();
+        let law = NewtonImpactFrictionNSL::new(0.0, 0.0, mu, 3).unwrap();
+        nsds.link("floor", law, floor, &[ball]).unwrap();
+        nsds
+    };
+    let scenes: Vec<Nsds> = cases.iter().map(scene).collect();
+    let mut finals = Vec::new();
+    for nsds in &scenes {
+        let mut sim =
+            TimeStepping::new(nsds.clone(), Integrator::MoreauJean(MoreauJeanOSI::default()), 0.0, h).unwrap();
+        sim.friction_options = FrictionOptions {
+            tolerance: 1e-12,
+            max_iterations: 1000,
+            ..FrictionOptions::default()
+        };
+        for _ in 0..steps {
+            sim.step().unwrap();
+        }
+        let end = sim.sample().unwrap();
+        finals.push(end.q.iter().chain(end.v.iter()).copied().collect::<Vec<f64>>());
+    }
+    let mut batch = SceneBatch::new(h, MoreauJeanOSI::default()).unwrap();
+    for nsds in &scenes {
+        batch
+            .push(&LinearScene::from_nsds(nsds, h, 0.5, Stabilization::None).unwrap())
+            .unwrap();
+    }
+    let options = BatchOptions::for_precision(true);
+    let mut state = BatchState::<f64>::new(&batch);
+    run(&batch, &batch.operators, &mut state, steps, &options);
+    for (s, ((&(mu, vx, vy, stretch), counters), reference)) in
+        cases.iter().zip(&state.counters).zip(&finals).enumerate()
+    {
+        assert!(counters.healthy(), "scene {s}: {counters:?}");
+        let lanes = &state.state[12 * s..12 * s + 12];
+        for (name, end) in [("reference", &reference[..]), ("lanes", lanes)] {
+            let v = &end[6..];
+            let expected = [vx / 1.4, vy / (1.0 + 0.4 * stretch)];
+            assert!(
+                (v[0] - expected[0]).abs() < 1e-9 && (v[1] - expected[1]).abs() < 1e-9,
+                "scene {s} on the {name}: v = {v:?}, expected {expected:?}"
+            );
+            assert!(
+                (v[0] - radius * v[4]).abs() < 1e-9 && (v[1] + radius * v[3]).abs() < 1e-9,
+                "scene {s} (μ = {mu}) on the {name} does not roll: {v:?}"
+            );
+        }
+        let gap = |from: usize| {
+            reference[from..]
+                .iter()
+                .zip(&lanes[from..])
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f64::max)
+        };
+        if stretch == 1.0 {
+            assert!(gap(0) < 1e-12, "scene {s}: lanes vs reference {:e}", gap(0));
+            assert!(
+                counters.max_iterations == 1,
+                "scene {s}: {} sweeps",
+                counters.max_iterations
+            );
+        } else {
+            assert!(gap(6) < 1e-12, "scene {s}: lanes' v vs reference's {:e}", gap(6));
+            assert!(gap(0) < 1e-5, "scene {s}: lanes vs reference {:e}", gap(0));
+        }
+    }
+    gpu_f64_gives_the_lanes_bits(&batch, steps, &options, &state.state);
+}

@@ -2,6 +2,8 @@
 //! test and the friction contacts' blocks (the kernel's `moreau_jean_rows.wgsl`; the
 //! sphere–sphere rows are in `sphere_rows.rs`).
 
+use std::array::from_fn;
+
 use num_traits::Float;
 
 use super::lanes::{LANES, Lanes, Mask, and};
@@ -152,12 +154,7 @@ fn scale<T: Float>(norm: Lanes<T, LANES>) -> Lanes<T, LANES> {
 /// q̃ = w − D_bb λ_b, and its new reactions — in 2-D the exact solution of Siconos's dense NSGS
 /// (separation if q̃_N ≥ 0; else sticking, D_bb λ = −q̃ by Cramer's rule, if in the cone; else
 /// sliding forward, λ_T = μ λ_N, if its u_T ≤ 0 — with W_NT for W_TN, as Siconos's, equal for
-/// a symmetric D —; else sliding backwards), in 3-D one projected step λ ← P_K(λ − ρ ŵ),
-/// ŵ = w + (μ‖w_T‖, 0, 0), with one step ρ = 2/(min_k W_kk + max_k W_kk) for all components
-/// (the best fixed step of a diagonal quadratic): De Saxcé's map has the solution as its
-/// fixed point only for a scalar ρ (a step per component, 1/W_kk, moves a sliding contact's
-/// fixed point off the solution: rough spheres colliding with spin never converged), and
-/// 1/W_NN alone diverges where W_TT > 2 W_NN, as for a rolling sphere.
+/// a symmetric D —; else sliding backwards), in 3-D [`contact_3d`]'s cases.
 /// Kernel: the friction part of `solve_local` and `friction_block`.
 #[inline(always)]
 pub(super) fn solve_friction_block<T: Float>(
@@ -202,9 +199,9 @@ pub(super) fn solve_friction_block<T: Float>(
         lambda[r + 1] = Lanes::select(update, pick(s1, mu * forward, -(mu * backward)), l1);
         return;
     }
-    // The 3-D contact's projected step.
     let lam = [lambda[r], lambda[r + 1], lambda[r + 2]];
     let at = |a: usize, b: usize| dd[(r + a) * m + r + b];
+    let block = from_fn(|a| from_fn(|b| at(a, b)));
     let mut local = [Lanes::zero(); 3];
     for a in 0..3 {
         local[a] = w[a];
@@ -212,27 +209,88 @@ pub(super) fn solve_friction_block<T: Float>(
             local[a] = local[a] - at(a, b) * *lb;
         }
     }
-    let mut u = [Lanes::zero(); 3];
-    for a in 0..3 {
-        u[a] = local[a];
-        for (b, lb) in lam.iter().enumerate() {
-            u[a] = u[a] + at(a, b) * *lb;
-        }
-    }
-    let mu = friction[2 * r + 1];
-    let ut = (u[1] * u[1] + u[2] * u[2]).sqrt();
-    let (largest, smallest) = (
-        at(0, 0).max(at(1, 1)).max(at(2, 2)),
-        at(0, 0).min(at(1, 1)).min(at(2, 2)),
-    );
-    let rho = Lanes::splat(T::one() + T::one()) / (smallest + largest);
-    let x = [
-        lam[0] - rho * (u[0] + mu * ut),
-        lam[1] - rho * u[1],
-        lam[2] - rho * u[2],
-    ];
-    let x = project_on_cone(3, x, mu);
+    let x = contact_3d(block, local, lam, friction[2 * r + 1]);
     for a in 0..3 {
         lambda[r + a] = Lanes::select(update, x[a], lam[a]);
     }
+}
+
+/// Sliding directions tried from the sticking solution's (the fixed point's iterates): the
+/// first is exact for an isotropic block (W_NT = 0, W_TT = c I: a sphere on a plane or on a
+/// sphere), the others refine it for an anisotropic one. Kernel: `SLIDE_ITERATIONS`.
+pub(crate) const SLIDE_ITERATIONS: usize = 3;
+
+/// A 3-D friction contact's reactions λ given the others' (its block W = D_bb and local
+/// velocity q̃, so that u = W λ + q̃), every case computed in every lane and picked by selects:
+/// separation λ = 0 if q̃_N ≥ 0; else sticking, W λ = −q̃ by the adjugate, if det W > 0 and
+/// ‖λ_T‖ ≤ μ λ_N; else whichever of two candidates leaves the smaller local natural map
+/// ‖λ − P_K(λ − ŵ)‖: the sliding solution u_N = 0, λ_T = μ λ_N d, d = −u_T/‖u_T‖, found by
+/// [`SLIDE_ITERATIONS`] fixed-point steps on d from the sticking solution's direction (exact
+/// for isotropic blocks), or one projected step λ ← P_K(λ − ρ ŵ), ŵ = u + (μ‖u_T‖, 0, 0), with
+/// one step ρ = 2/(min_k W_kk + max_k W_kk) (De Saxcé's map, whose fixed point is the
+/// solution only for a scalar ρ; 1/W_NN alone diverges where W_TT > 2 W_NN, as for a rolling
+/// sphere) — from the current λ, so that the sweeps converge where the sliding iterates do
+/// not. Kernel: `contact_3d`.
+#[inline(always)]
+fn contact_3d<T: Float>(w: [[L2<T>; 3]; 3], q: [L2<T>; 3], lam: [L2<T>; 3], mu: L2<T>) -> [L2<T>; 3] {
+    let zero = Lanes::zero();
+    let velocity =
+        |x: [L2<T>; 3]| -> [L2<T>; 3] { from_fn(|a| q[a] + w[a][0] * x[0] + w[a][1] * x[1] + w[a][2] * x[2]) };
+    // Sticking: s = −W⁻¹ q̃, the inverse as the adjugate's transpose (cofactors c) over det W.
+    let c = [
+        [
+            w[1][1] * w[2][2] - w[1][2] * w[2][1],
+            w[1][2] * w[2][0] - w[1][0] * w[2][2],
+            w[1][0] * w[2][1] - w[1][1] * w[2][0],
+        ],
+        [
+            w[0][2] * w[2][1] - w[0][1] * w[2][2],
+            w[0][0] * w[2][2] - w[0][2] * w[2][0],
+            w[0][1] * w[2][0] - w[0][0] * w[2][1],
+        ],
+        [
+            w[0][1] * w[1][2] - w[0][2] * w[1][1],
+            w[0][2] * w[1][0] - w[0][0] * w[1][2],
+            w[0][0] * w[1][1] - w[0][1] * w[1][0],
+        ],
+    ];
+    let det = w[0][0] * c[0][0] + w[0][1] * c[0][1] + w[0][2] * c[0][2];
+    let s: [L2<T>; 3] = from_fn(|i| zero - (c[0][i] * q[0] + c[1][i] * q[1] + c[2][i] * q[2]) / det);
+    let st = (s[1] * s[1] + s[2] * s[2]).sqrt();
+    let stick = and(and(det.gt(zero), zero.le(s[0])), st.le(mu * s[0]));
+    // Sliding: d ← −u_T/‖u_T‖ with λ_N from u_N = 0, from the sticking direction.
+    let normal = |d: [L2<T>; 2]| zero - q[0] / (w[0][0] + mu * (w[0][1] * d[0] + w[0][2] * d[1]));
+    let mut d = [s[1] / st, s[2] / st];
+    for _ in 0..SLIDE_ITERATIONS {
+        let n = normal(d);
+        let u1 = q[1] + w[1][0] * n + mu * n * (w[1][1] * d[0] + w[1][2] * d[1]);
+        let u2 = q[2] + w[2][0] * n + mu * n * (w[2][1] * d[0] + w[2][2] * d[1]);
+        let ut = (u1 * u1 + u2 * u2).sqrt();
+        d = [zero - u1 / ut, zero - u2 / ut];
+    }
+    let n = normal(d);
+    let slide = [n, mu * n * d[0], mu * n * d[1]];
+    // One projected step from the current λ.
+    let u = velocity(lam);
+    let ut = (u[1] * u[1] + u[2] * u[2]).sqrt();
+    let rho =
+        Lanes::splat(T::one() + T::one()) / (w[0][0].min(w[1][1]).min(w[2][2]) + w[0][0].max(w[1][1]).max(w[2][2]));
+    let step = project_on_cone(
+        3,
+        [
+            lam[0] - rho * (u[0] + mu * ut),
+            lam[1] - rho * u[1],
+            lam[2] - rho * u[2],
+        ],
+        mu,
+    );
+    let slides = friction_error(3, slide, velocity(slide), mu).le(friction_error(3, step, velocity(step), mu));
+    let separate = zero.le(q[0]);
+    from_fn(|a| {
+        Lanes::select(
+            separate,
+            zero,
+            Lanes::select(stick, s[a], Lanes::select(slides, slide[a], step[a])),
+        )
+    })
 }
