@@ -9,7 +9,8 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::error::{Error, Result};
 use crate::model::{
-    DiskDiskR, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactFrictionNSL, NewtonImpactNSL, Nsds, SphereSphereR,
+    DiskDiskR, DsId, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactFrictionNSL, NewtonImpactNSL, Nsds,
+    SphereSphereR,
 };
 use crate::reference::{Integrator, TimeStepping};
 use crate::scenes::parameters::Parameters;
@@ -85,25 +86,10 @@ impl DiscPile {
         if self.friction > 0.0 {
             return self.rough_nsds();
         }
-        self.check_discs()?;
-        let (r, m) = (self.radius, self.mass);
+        let r = self.radius;
         let law = NewtonImpactNSL::new(self.restitution)?;
         let mut nsds = Nsds::new();
-        let discs: Vec<_> = self
-            .centres
-            .iter()
-            .zip(&self.velocities)
-            .enumerate()
-            .map(|(i, (x, v))| {
-                let disc = LagrangianLinearTIDS::new(
-                    DVector::from_column_slice(x),
-                    DVector::from_column_slice(v),
-                    DMatrix::identity(2, 2) * m,
-                )?
-                .with_fext(DVector::from_vec(vec![0.0, -m * self.gravity]))?;
-                Ok(nsds.add(&format!("disc {i}"), disc))
-            })
-            .collect::<Result<_>>()?;
+        let discs = self.add_discs(&mut nsds, false)?;
         for (i, &disc) in discs.iter().enumerate() {
             for (wall, normal, d) in [
                 ("floor", [0.0, 1.0], 0.0),
@@ -121,6 +107,33 @@ impl DiscPile {
             }
         }
         Ok(nsds)
+    }
+
+    /// Adds the discs as systems `disc i`, after checking them: q = (x, z), M = diag(m, m),
+    /// F_ext = (0, −m g); a `rough` disc also turns: q = (x, z, θ = 0), M = diag(m, m, ½ m R²),
+    /// F_ext = (0, −m g, 0).
+    fn add_discs(&self, nsds: &mut Nsds, rough: bool) -> Result<Vec<DsId>> {
+        self.check_discs()?;
+        let (r, m) = (self.radius, self.mass);
+        let turning = |x: &[f64; 2], third: f64| {
+            let mut v = x.to_vec();
+            if rough {
+                v.push(third);
+            }
+            DVector::from_vec(v)
+        };
+        let mass = DMatrix::from_diagonal(&turning(&[m, m], 0.5 * m * r * r));
+        let weight = turning(&[0.0, -m * self.gravity], 0.0);
+        self.centres
+            .iter()
+            .zip(&self.velocities)
+            .enumerate()
+            .map(|(i, (x, v))| {
+                let disc = LagrangianLinearTIDS::new(turning(x, 0.0), turning(v, 0.0), mass.clone())?
+                    .with_fext(weight.clone())?;
+                Ok(nsds.add(&format!("disc {i}"), disc))
+            })
+            .collect()
     }
 
     /// A velocity per centre, and at least one disc.
@@ -142,26 +155,10 @@ impl DiscPile {
     /// v_z + R ω); between discs i, j, with n = (x_j − x_i)/‖x_j − x_i‖ and t = (−n_z, n_x),
     /// (‖x_j − x_i‖ − 2R; t·(v_j − v_i) − R (ω_i + ω_j)), a [`DiskDiskR`]. Every engine runs it.
     pub fn rough_nsds(&self) -> Result<Nsds> {
-        self.check_discs()?;
-        let (r, m) = (self.radius, self.mass);
+        let r = self.radius;
         let law = NewtonImpactFrictionNSL::new(self.restitution, 0.0, self.friction, 2)?;
         let mut nsds = Nsds::new();
-        let mass = DMatrix::from_diagonal(&DVector::from_vec(vec![m, m, 0.5 * m * r * r]));
-        let discs: Vec<_> = self
-            .centres
-            .iter()
-            .zip(&self.velocities)
-            .enumerate()
-            .map(|(i, (x, v))| {
-                let disc = LagrangianLinearTIDS::new(
-                    DVector::from_vec(vec![x[0], x[1], 0.0]),
-                    DVector::from_vec(vec![v[0], v[1], 0.0]),
-                    mass.clone(),
-                )?
-                .with_fext(DVector::from_vec(vec![0.0, -m * self.gravity, 0.0]))?;
-                Ok(nsds.add(&format!("disc {i}"), disc))
-            })
-            .collect::<Result<_>>()?;
+        let discs = self.add_discs(&mut nsds, true)?;
         let w = self.width;
         for (i, &disc) in discs.iter().enumerate() {
             for (wall, rows, offset) in [
