@@ -293,25 +293,26 @@ fn sliding_normal(w: array<vec3<real>, 3>, q: vec3<real>, d: vec2<real>, mu: rea
 }
 
 // A 3-D friction contact's reactions given the others' (block W, local velocity q̃):
-// separation; sticking by the adjugate; else the sliding solution (SLIDE_ITERATIONS steps on
+// separation; sticking (the normal row eliminated first); else the sliding solution (SLIDE_ITERATIONS steps on
 // the direction from the sticking one) or one projected step λ ← P_K(λ − ρ ŵ), whichever
 // leaves the smaller local natural map. Twin: contact_3d.
 fn contact_3d(w: array<vec3<real>, 3>, q: vec3<real>, lam: vec3<real>, mu: real) -> vec3<real> {
     let zero = real(0.0);
-    let c0 = vec3<real>(w[1][1] * w[2][2] - w[1][2] * w[2][1], w[1][2] * w[2][0] - w[1][0] * w[2][2], w[1][0] * w[2][1] - w[1][1] * w[2][0]);
-    let c1 = vec3<real>(w[0][2] * w[2][1] - w[0][1] * w[2][2], w[0][0] * w[2][2] - w[0][2] * w[2][0], w[0][1] * w[2][0] - w[0][0] * w[2][1]);
-    let c2 = vec3<real>(w[0][1] * w[1][2] - w[0][2] * w[1][1], w[0][2] * w[1][0] - w[0][0] * w[1][2], w[0][0] * w[1][1] - w[0][1] * w[1][0]);
-    let det = w[0][0] * c0[0] + w[0][1] * c0[1] + w[0][2] * c0[2];
-    let s = vec3<real>(
-        zero - (c0[0] * q[0] + c1[0] * q[1] + c2[0] * q[2]) / det,
-        zero - (c0[1] * q[0] + c1[1] * q[1] + c2[1] * q[2]) / det,
-        zero - (c0[2] * q[0] + c1[2] * q[1] + c2[2] * q[2]) / det,
-    );
+    let s11 = w[1][1] - w[1][0] * w[0][1] / w[0][0];
+    let s12 = w[1][2] - w[1][0] * w[0][2] / w[0][0];
+    let s21 = w[2][1] - w[2][0] * w[0][1] / w[0][0];
+    let s22 = w[2][2] - w[2][0] * w[0][2] / w[0][0];
+    let r1 = w[1][0] * q[0] / w[0][0] - q[1];
+    let r2 = w[2][0] * q[0] / w[0][0] - q[2];
+    let det = s11 * s22 - s12 * s21;
+    let t1 = (r1 * s22 - s12 * r2) / det;
+    let t2 = (s11 * r2 - s21 * r1) / det;
+    let s = vec3<real>((zero - q[0] - w[0][1] * t1 - w[0][2] * t2) / w[0][0], t1, t2);
     let st = sqrt(s[1] * s[1] + s[2] * s[2]);
     if (zero <= q[0]) {
         return vec3<real>(zero, zero, zero);
     }
-    if (det > zero && zero <= s[0] && st <= mu * s[0]) {
+    if (w[0][0] > zero && det > zero && zero <= s[0] && st <= mu * s[0]) {
         return s;
     }
     var d = vec2<real>(s[1] / st, s[2] / st);

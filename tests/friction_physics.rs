@@ -663,3 +663,85 @@ fn sliding_balls_end_rolling_on_every_engine() {
     }
     gpu_f64_gives_the_lanes_bits(&batch, steps, &options, &state.state);
 }
+
+/// Billiard shots without friction between the balls: their impulses act through the centres
+/// and the table's friction on a ball conserves m v_x + (I/R) ω_y and m v_y − (I/R) ω_x, so the
+/// sum of these over both balls holds to rounding through drop, slide, roll and collision, for
+/// any table friction, follow, draw or side spin, on the reference, the CPU lanes and (bits)
+/// the GPU; the object ball is hit and leaves at the cue ball's side of the line of the shot;
+/// no energy is gained; lanes and reference agree to 1e-9.
+#[test]
+fn billiard_shots_conserve_the_rolling_momentum_on_every_engine() {
+    use ricochet::scenes::billiard_shot::BilliardShot;
+    let shots: Vec<BilliardShot> = [
+        (0.0, 0.0, 0.0, 0.2),
+        (60.0, 15.0, 0.02, 0.3),
+        (-30.0, -8.0, -0.035, 0.1),
+    ]
+    .iter()
+    .map(|&(follow, english, offset, table_friction)| BilliardShot {
+        follow,
+        english,
+        offset,
+        table_friction,
+        ball_friction: 0.0,
+        ..BilliardShot::default()
+    })
+    .collect();
+    let (h, steps) = (shots[0].step, 800u32);
+    // Σ over the balls of m v_h + (I/R) (ω_y, −ω_x), from v = (v_cue, ω_cue, v_object, ω_object).
+    let rolling_momentum = |shot: &BilliardShot, v: &[f64]| -> [f64; 2] {
+        let (m, r) = (shot.mass, shot.radius);
+        let spin = 0.4 * m * r;
+        let ball = |w: &[f64]| [m * w[0] + spin * w[4], m * w[1] - spin * w[3]];
+        let (a, b) = (ball(&v[..6]), ball(&v[6..]));
+        [a[0] + b[0], a[1] + b[1]]
+    };
+    let mut finals = Vec::new();
+    for shot in &shots {
+        let mut sim = shot.simulation().unwrap();
+        let start = rolling_momentum(shot, sim.sample().unwrap().v.as_slice());
+        let energy = |sim: &TimeStepping| sim.energy().unwrap();
+        let e0 = energy(&sim);
+        for _ in 0..steps {
+            sim.step().unwrap();
+            let v = sim.sample().unwrap().v;
+            let k = rolling_momentum(shot, v.as_slice());
+            assert!(
+                (k[0] - start[0]).abs() < 1e-12 && (k[1] - start[1]).abs() < 1e-12,
+                "{shot:?}: {k:?} vs {start:?}"
+            );
+            assert!(energy(&sim) <= e0 + 1e-12, "{shot:?}: energy gained");
+        }
+        let end = sim.sample().unwrap();
+        // The object ball moves off, away from the cue ball's side of the line of the shot.
+        assert!(end.v[6] > 0.1, "{shot:?}: the object ball was not hit: {:?}", end.v);
+        assert!(end.v[7] * shot.offset >= 0.0, "{shot:?}: {:?}", end.v);
+        finals.push((end.q.iter().chain(end.v.iter()).copied().collect::<Vec<f64>>(), start));
+    }
+    let mut batch = SceneBatch::new(h, MoreauJeanOSI::default()).unwrap();
+    for shot in &shots {
+        batch
+            .push(&LinearScene::from_nsds(&shot.nsds().unwrap(), h, 0.5, Stabilization::None).unwrap())
+            .unwrap();
+    }
+    let options = BatchOptions::for_precision(true);
+    let mut state = BatchState::<f64>::new(&batch);
+    run(&batch, &batch.operators, &mut state, steps, &options);
+    for (s, (shot, (reference, start))) in shots.iter().zip(&finals).enumerate() {
+        assert!(state.counters[s].healthy(), "shot {s}: {:?}", state.counters[s]);
+        let lanes = &state.state[24 * s..24 * s + 24];
+        let k = rolling_momentum(shot, &lanes[12..]);
+        assert!(
+            (k[0] - start[0]).abs() < 1e-12 && (k[1] - start[1]).abs() < 1e-12,
+            "shot {s} on the lanes: {k:?} vs {start:?}"
+        );
+        let worst = reference
+            .iter()
+            .zip(lanes)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        assert!(worst < 1e-9, "shot {s}: lanes vs reference {worst:e}");
+    }
+    gpu_f64_gives_the_lanes_bits(&batch, steps, &options, &state.state);
+}

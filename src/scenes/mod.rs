@@ -2,6 +2,7 @@
 //! [`template`] registry), so they all simulate the same systems. Defaults are the parameters
 //! of Siconos's tutorials.
 
+pub mod billiard_shot;
 pub mod block_on_incline;
 pub mod bouncing_ball;
 pub mod chaplygin_sleigh;

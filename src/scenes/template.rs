@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::billiard_shot::BilliardShot;
 use super::block_on_incline::BlockOnIncline;
 use super::chaplygin_sleigh::ChaplyginSleigh;
 use super::column_of_beads::ColumnOfBeads;
@@ -86,6 +87,13 @@ pub enum Template {
     /// 0, `wy` −20, `wz` 0, `restitution` 0.8, `tangential_restitution` 0, `friction` 0.5,
     /// `gravity` 9.81.
     SpinningBall,
+    /// A billiard shot in 3-D ([`BilliardShot`]: a cue ball with follow and side spin hits an
+    /// object ball on a rough table; `SphereLDSSphereLDSR` between the balls; every backend).
+    /// Parameters: `radius` 0.028575, `mass` 0.17, `speed` 2, `follow` 0 (ω_y, rad/s),
+    /// `english` 0 (ω_z, rad/s), `distance` 0.5, `offset` 0.02, `drop` 1e-3 (onto the cloth),
+    /// `table_friction` 0.2,
+    /// `ball_friction` 0.05, `restitution` 0.93, `table_restitution` 0.5, `gravity` 9.81.
+    BilliardShot,
     /// Siconos's woodpecker toy, stick–slip with impacts ([`Woodpecker`]; every backend).
     /// Parameters: `friction` 0.3, `beak_restitution` 0.5, `spring` 0.0056,
     /// `sleeve_velocity` −0.3411, `sleeve_angular_velocity` 4.8572e-15,
@@ -117,6 +125,7 @@ impl Template {
             Self::BlockOnIncline => Box::new(BlockOnIncline::from_parameters(p)?.nsds()?),
             Self::RockingBlock => Box::new(RockingBlock::from_parameters(p)?.nsds()?),
             Self::SpinningBall => Box::new(SpinningBall::from_parameters(p)?.nsds()?),
+            Self::BilliardShot => Box::new(BilliardShot::from_parameters(p)?.nsds()?),
             Self::Woodpecker => Box::new(Woodpecker::from_parameters(p)?.nsds()?),
         })
     }

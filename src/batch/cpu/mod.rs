@@ -8,6 +8,7 @@ pub mod lanes;
 pub(crate) mod lever;
 pub mod moreau_jean_pgs;
 mod moreau_jean_rows;
+#[cfg(feature = "gpu")]
 pub(crate) use moreau_jean_rows::SLIDE_ITERATIONS;
 mod moreau_jean_stages;
 pub mod simd;

@@ -222,8 +222,8 @@ pub(crate) const SLIDE_ITERATIONS: usize = 3;
 
 /// A 3-D friction contact's reactions λ given the others' (its block W = D_bb and local
 /// velocity q̃, so that u = W λ + q̃), every case computed in every lane and picked by selects:
-/// separation λ = 0 if q̃_N ≥ 0; else sticking, W λ = −q̃ by the adjugate, if det W > 0 and
-/// ‖λ_T‖ ≤ μ λ_N; else whichever of two candidates leaves the smaller local natural map
+/// separation λ = 0 if q̃_N ≥ 0; else sticking, W λ = −q̃ (the normal row eliminated first),
+/// if W_NN > 0, det of the tangents' Schur complement > 0 and ‖λ_T‖ ≤ μ λ_N; else whichever of two candidates leaves the smaller local natural map
 /// ‖λ − P_K(λ − ŵ)‖: the sliding solution u_N = 0, λ_T = μ λ_N d, d = −u_T/‖u_T‖, found by
 /// [`SLIDE_ITERATIONS`] fixed-point steps on d from the sticking solution's direction (exact
 /// for isotropic blocks), or one projected step λ ← P_K(λ − ρ ŵ), ŵ = u + (μ‖u_T‖, 0, 0), with
@@ -236,28 +236,21 @@ fn contact_3d<T: Float>(w: [[L2<T>; 3]; 3], q: [L2<T>; 3], lam: [L2<T>; 3], mu: 
     let zero = Lanes::zero();
     let velocity =
         |x: [L2<T>; 3]| -> [L2<T>; 3] { from_fn(|a| q[a] + w[a][0] * x[0] + w[a][1] * x[1] + w[a][2] * x[2]) };
-    // Sticking: s = −W⁻¹ q̃, the inverse as the adjugate's transpose (cofactors c) over det W.
-    let c = [
-        [
-            w[1][1] * w[2][2] - w[1][2] * w[2][1],
-            w[1][2] * w[2][0] - w[1][0] * w[2][2],
-            w[1][0] * w[2][1] - w[1][1] * w[2][0],
-        ],
-        [
-            w[0][2] * w[2][1] - w[0][1] * w[2][2],
-            w[0][0] * w[2][2] - w[0][2] * w[2][0],
-            w[0][1] * w[2][0] - w[0][0] * w[2][1],
-        ],
-        [
-            w[0][1] * w[1][2] - w[0][2] * w[1][1],
-            w[0][2] * w[1][0] - w[0][0] * w[1][2],
-            w[0][0] * w[1][1] - w[0][1] * w[1][0],
-        ],
-    ];
-    let det = w[0][0] * c[0][0] + w[0][1] * c[0][1] + w[0][2] * c[0][2];
-    let s: [L2<T>; 3] = from_fn(|i| zero - (c[0][i] * q[0] + c[1][i] * q[1] + c[2][i] * q[2]) / det);
+    // Sticking: W s = −q̃ with W_NN as the first pivot — the tangents' Schur complement
+    // S = W_TT − W_TN W_NT / W_NN by Cramer's rule, then s_N = (−q̃_N − W_NT s_T)/W_NN — so that a
+    // contact whose normal is decoupled (W_NT = 0) gets s_N = −q̃_N/W_NN exactly, as the
+    // reference's solvers do (a resting ball's λ_N = m g h, not a rounding above it).
+    let schur = |a: usize, b: usize| w[a][b] - w[a][0] * w[0][b] / w[0][0];
+    let (s11, s12, s21, s22) = (schur(1, 1), schur(1, 2), schur(2, 1), schur(2, 2));
+    let (r1, r2) = (w[1][0] * q[0] / w[0][0] - q[1], w[2][0] * q[0] / w[0][0] - q[2]);
+    let det = s11 * s22 - s12 * s21;
+    let (t1, t2) = ((r1 * s22 - s12 * r2) / det, (s11 * r2 - s21 * r1) / det);
+    let s = [(zero - q[0] - w[0][1] * t1 - w[0][2] * t2) / w[0][0], t1, t2];
     let st = (s[1] * s[1] + s[2] * s[2]).sqrt();
-    let stick = and(and(det.gt(zero), zero.le(s[0])), st.le(mu * s[0]));
+    let stick = and(
+        and(and(w[0][0].gt(zero), det.gt(zero)), zero.le(s[0])),
+        st.le(mu * s[0]),
+    );
     // Sliding: d ← −u_T/‖u_T‖ with λ_N from u_N = 0, from the sticking direction.
     let normal = |d: [L2<T>; 2]| zero - q[0] / (w[0][0] + mu * (w[0][1] * d[0] + w[0][2] * d[1]));
     let mut d = [s[1] / st, s[2] / st];
