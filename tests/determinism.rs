@@ -40,6 +40,8 @@ const PINNED: &[(&str, &str, u64)] = &[
     ("spinning_balls", "reference", 0x7fc7459322842884),
     ("spring_stop", "cpu", 0x3a60d7d5a19b7ad1),
     ("spring_stop", "reference", 0x88f0479f1954e2bc),
+    ("woodpecker", "cpu", 0xd842a7ef670c89d3),
+    ("woodpecker", "reference", 0xd03095dbc3b44074),
 ];
 
 /// FNV-1a, 64 bits.

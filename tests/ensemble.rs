@@ -805,8 +805,9 @@ trajectories = 0
 }
 
 /// 3-D friction on every engine: spinning balls (drawn spin and speed) bounce and end rolling;
-/// the lanes (one projection on the cone per contact per sweep) agree with the reference
-/// (NSGS with the Alart–Curnier local Newton) and the GPU with the lanes.
+/// the lanes (each contact's block solved exactly: separation, sticking or sliding) agree with
+/// the reference (NSGS with the Alart–Curnier local Newton) to rounding and the GPU with the
+/// lanes.
 #[test]
 fn spinning_balls_on_every_backend() {
     let scenario = Scenario::from_toml(
@@ -842,8 +843,65 @@ trajectories = 0
             wy[s]
         );
     }
-    for case in engines(Some(1e-6), Some(1e-3)) {
+    for case in engines(Some(1e-9), Some(1e-3)) {
         let other = case.run(&scenario);
         case.assert_agrees(&other, &cpu, &["v0", "v1", "v2", "v3", "v4", "v5", "q0", "q2"]);
+    }
+}
+
+/// Billiard shots (drawn speed, aim, follow and side spin) on every engine: two 3-D balls on
+/// a rough table meeting through a `SphereLDSSphereLDSR`; every solve converges, the object
+/// ball is hit, Coulomb's cone holds to rounding (a sliding 3-D contact's ‖λ_T‖ = μ λ_N ‖d‖
+/// with its unit direction d one rounding from 1), and the reference and the GPU (f64; f32
+/// within its rounding over the run) agree with the lanes.
+#[test]
+fn billiard_shots_on_every_backend() {
+    let mut scenario = shipped("billiard_shots.toml");
+    scenario.scenes = 8;
+    scenario.time.final_time = 0.8;
+    scenario.record.trajectories = 0;
+    // Within a few roundings of the table's λ_N ≈ m g h = 1.7e-3 in the engine's precision.
+    let in_cone = |run: &ensemble::EnsembleRun, epsilon: f64| {
+        col(run, "cone_violation").iter().all(|&c| c <= 8.0 * epsilon * 1.7e-3)
+    };
+    let cpu = run(&scenario, Backend::Cpu, 1 << 16, ALL);
+    assert!(col(&cpu, "converged").iter().all(|&c| c == 1.0));
+    assert!(in_cone(&cpu, f64::EPSILON));
+    assert!(col(&cpu, "v6").iter().all(|&v| v > 0.3), "the object balls are hit");
+    let columns = [
+        "impacts", "q0", "q1", "q6", "q7", "v0", "v1", "v3", "v4", "v5", "v6", "v7",
+    ];
+    for case in engines(Some(1e-9), Some(1e-3)) {
+        let other = case.run(&scenario);
+        let single = case.is_gpu() && case.precision == PrecisionChoice::F32;
+        let epsilon = if single { f64::from(f32::EPSILON) } else { f64::EPSILON };
+        assert!(in_cone(&other, epsilon), "{case}: cone");
+        case.assert_agrees(&other, &cpu, &columns);
+    }
+}
+
+/// Woodpeckers (drawn friction and spring) on every engine: stick–slip with impacts on three
+/// 2-D friction contacts; the reference and the GPU in f64 agree with the lanes to rounding,
+/// in f32 the positions within 1e-3 over 10 000 steps (its velocities are another phase of
+/// the stick–slip cycle by then: the sleeve's rate differs by 8 %).
+#[test]
+fn woodpeckers_on_every_backend() {
+    let mut scenario = shipped("woodpecker.toml");
+    scenario.scenes = 8;
+    scenario.time.final_time = 0.2;
+    scenario.record.trajectories = 0;
+    let cpu = run(&scenario, Backend::Cpu, 1 << 16, ALL);
+    assert!(col(&cpu, "converged").iter().all(|&c| c == 1.0));
+    assert!(col(&cpu, "impacts").iter().all(|&c| c >= 2.0), "every woodpecker pecks");
+    for case in engines(Some(1e-9), Some(1e-3)) {
+        let other = case.run(&scenario);
+        assert!(col(&other, "cone_violation").iter().all(|&c| c == 0.0), "{case}: cone");
+        let single = case.is_gpu() && case.precision == PrecisionChoice::F32;
+        let columns: &[&str] = if single {
+            &["q0", "q1", "q2"]
+        } else {
+            &["q0", "q1", "q2", "v0", "v1", "v2"]
+        };
+        case.assert_agrees(&other, &cpu, columns);
     }
 }
