@@ -251,13 +251,17 @@ fn twin_arguments(source: &str, name: &str) -> Vec<String> {
 
 #[test]
 fn the_kernel_and_its_cpu_twin_have_the_same_stages() {
-    let twin = include_str!("../src/batch/cpu/moreau_jean_stages.rs");
+    let twin = [
+        include_str!("../src/batch/cpu/moreau_jean_stages.rs"),
+        include_str!("../src/batch/cpu/moreau_jean_stages/newton.rs"),
+    ]
+    .concat();
     for nonlinear in [false, true] {
         let source = shaders::moreau_jean_pgs(Precision::F64, shaders::KernelSizes { nonlinear, ..SIZES });
         let module = naga::front::wgsl::parse_str(&source).unwrap();
         for (stage, arguments) in STAGES {
             assert_eq!(wgsl_arguments(&module, stage), arguments, "kernel stage {stage}");
-            assert_eq!(twin_arguments(twin, stage), arguments, "twin stage {stage}");
+            assert_eq!(twin_arguments(&twin, stage), arguments, "twin stage {stage}");
             assert!(
                 source.contains(&format!("Twin: Group::{stage}")),
                 "kernel stage {stage} names no twin"
