@@ -141,7 +141,7 @@ impl BilliardShot {
             "billiard shot: distance between the balls' centres",
             apart,
             apart >= 2.0 * r,
-            "must be at least 2 radius (the balls overlap)",
+            "must be at least twice the radius (the balls overlap)",
         )?;
         let inertia = 0.4 * m * r * r;
         let mass = DMatrix::from_diagonal(&DVector::from_vec(vec![m, m, m, inertia, inertia, inertia]));
