@@ -81,11 +81,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         )?;
     }
     out.flush()?;
-    println!(
-        "object ball: {:.4} m/s at {:.2}°; line of centres at contact: {:.2}°",
-        object[0].hypot(object[1]),
-        object[1].atan2(object[0]).to_degrees(),
-        (args.offset / (2.0 * shot.radius)).asin().to_degrees()
-    );
+    let speed = object[0].hypot(object[1]);
+    let heading = object[1].atan2(object[0]).to_degrees();
+    let cut = args.offset / (2.0 * shot.radius);
+    if cut.abs() < 1.0 {
+        println!(
+            "object ball: {speed:.4} m/s at {heading:.2}°; line of centres at contact: {:.2}°",
+            cut.asin().to_degrees()
+        );
+    } else {
+        println!("object ball: {speed:.4} m/s at {heading:.2}°; |offset| ≥ 2R: the cue ball misses it");
+    }
     Ok(())
 }

@@ -1,10 +1,11 @@
 // Row helpers of the scene-parallel Moreau–Jean kernel: the operators of the current Newton
 // iterate, the MLCP's w, the sphere–sphere rows, the lever rows and the friction contacts'
-// blocks. Twins: the same names in src/batch/cpu/moreau_jean_rows.rs (separation, dot3 ↔ dot,
-// unit, friction_kind, project_on_cone, friction_error, contact_3d; friction_block ↔
-// solve_friction_block), src/batch/cpu/lever.rs (the lever rows) and
-// src/batch/cpu/moreau_jean_stages.rs (input_of_lambda, add_normal); `local_velocity`'s sum
-// is written out where the twin needs it (lcp_error, solve_local).
+// blocks. Twins: src/batch/cpu/moreau_jean_rows.rs (friction_kind, cone_violation,
+// project_on_cone, friction_error, contact_3d; friction_block ↔ solve_friction_block),
+// src/batch/cpu/sphere_rows.rs (separation, dot3 ↔ dot, unit, add_normal and the other
+// sphere–sphere rows), src/batch/cpu/lever.rs (the lever rows) and
+// src/batch/cpu/moreau_jean_stages/newton.rs (input_of_lambda); `local_velocity`'s sum is
+// written out where the twin needs it (lcp_error, solve_local).
 
 // Entry k of W⁻¹Gᵀ (n×m) and of the Delassus matrix (m×m): the Newton iterate's own with
 // nonlinear rows, else the scene's constant ones.
@@ -293,9 +294,10 @@ fn sliding_normal(w: array<vec3<real>, 3>, q: vec3<real>, d: vec2<real>, mu: rea
 }
 
 // A 3-D friction contact's reactions given the others' (block W, local velocity q̃):
-// separation; sticking (the normal row eliminated first); else the sliding solution (SLIDE_ITERATIONS steps on
-// the direction from the sticking one) or one projected step λ ← P_K(λ − ρ ŵ), whichever
-// leaves the smaller local natural map. Twin: contact_3d.
+// separation; sticking (the normal row eliminated first); else the sliding solution
+// (SLIDE_ITERATIONS steps on the direction from the sticking one) where its λ_N ≥ 0 and its
+// local natural map is at most the current λ's and that of one projected step λ ← P_K(λ − ρ ŵ);
+// else that projected step. Twin: contact_3d.
 fn contact_3d(w: array<vec3<real>, 3>, q: vec3<real>, lam: vec3<real>, mu: real) -> vec3<real> {
     let zero = real(0.0);
     let s11 = w[1][1] - w[1][0] * w[0][1] / w[0][0];
@@ -329,7 +331,10 @@ fn contact_3d(w: array<vec3<real>, 3>, q: vec3<real>, lam: vec3<real>, mu: real)
     let ut = sqrt(u[1] * u[1] + u[2] * u[2]);
     let rho = real(2.0) / (min(min(w[0][0], w[1][1]), w[2][2]) + max(max(w[0][0], w[1][1]), w[2][2]));
     let step = project_on_cone(3u, vec3<real>(lam[0] - rho * (u[0] + mu * ut), lam[1] - rho * u[1], lam[2] - rho * u[2]), mu);
-    if (friction_error(3u, slide, block_velocity(w, q, slide), mu) <= friction_error(3u, step, block_velocity(w, q, step), mu)) {
+    let slide_error = friction_error(3u, slide, block_velocity(w, q, slide), mu);
+    let better = slide_error <= friction_error(3u, step, block_velocity(w, q, step), mu)
+        && slide_error <= friction_error(3u, lam, block_velocity(w, q, lam), mu);
+    if (zero <= slide[0] && better) {
         return slide;
     }
     return step;

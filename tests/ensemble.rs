@@ -852,17 +852,19 @@ trajectories = 0
 /// Billiard shots (drawn speed, aim, follow and side spin) on every engine: two 3-D balls on
 /// a rough table meeting through a `SphereLDSSphereLDSR`; every solve converges, the object
 /// ball is hit, Coulomb's cone holds to rounding (a sliding 3-D contact's ‖λ_T‖ = μ λ_N ‖d‖
-/// with its unit direction d one rounding from 1), and the reference and the GPU (f64; f32
-/// within its rounding over the run) agree with the lanes.
+/// with its unit direction d one rounding from 1), and the reference and the GPU in f64 agree
+/// with the lanes to rounding, in f32 the states within 1e-3 (its impact counts are not
+/// compared: the table's activation turns on rounding).
 #[test]
 fn billiard_shots_on_every_backend() {
     let mut scenario = shipped("billiard_shots.toml");
     scenario.scenes = 8;
     scenario.time.final_time = 0.8;
     scenario.record.trajectories = 0;
-    // Within a few roundings of the table's λ_N ≈ m g h = 1.7e-3 in the engine's precision.
+    // Within a few roundings of the largest normal impulse in the engine's precision: the balls'
+    // hit, m v (1 + e)/2 ≈ 0.33 N s.
     let in_cone = |run: &ensemble::EnsembleRun, epsilon: f64| {
-        col(run, "cone_violation").iter().all(|&c| c <= 8.0 * epsilon * 1.7e-3)
+        col(run, "cone_violation").iter().all(|&c| c <= 8.0 * epsilon * 0.5)
     };
     let cpu = run(&scenario, Backend::Cpu, 1 << 16, ALL);
     assert!(col(&cpu, "converged").iter().all(|&c| c == 1.0));
@@ -876,7 +878,7 @@ fn billiard_shots_on_every_backend() {
         let single = case.is_gpu() && case.precision == PrecisionChoice::F32;
         let epsilon = if single { f64::from(f32::EPSILON) } else { f64::EPSILON };
         assert!(in_cone(&other, epsilon), "{case}: cone");
-        case.assert_agrees(&other, &cpu, &columns);
+        case.assert_agrees(&other, &cpu, &columns[usize::from(single)..]);
     }
 }
 

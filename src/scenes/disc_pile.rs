@@ -86,6 +86,7 @@ impl DiscPile {
         if self.friction > 0.0 {
             return self.rough_nsds();
         }
+        self.check_discs()?;
         let r = self.radius;
         let law = NewtonImpactNSL::new(self.restitution)?;
         let mut nsds = Nsds::new();
@@ -109,11 +110,10 @@ impl DiscPile {
         Ok(nsds)
     }
 
-    /// Adds the discs as systems `disc i`, after checking them: q = (x, z), M = diag(m, m),
+    /// Adds the (checked) discs as systems `disc i`: q = (x, z), M = diag(m, m),
     /// F_ext = (0, −m g); a `rough` disc also turns: q = (x, z, θ = 0), M = diag(m, m, ½ m R²),
     /// F_ext = (0, −m g, 0).
     fn add_discs(&self, nsds: &mut Nsds, rough: bool) -> Result<Vec<DsId>> {
-        self.check_discs()?;
         let (r, m) = (self.radius, self.mass);
         let turning = |x: &[f64; 2], third: f64| {
             let mut v = x.to_vec();
@@ -155,6 +155,7 @@ impl DiscPile {
     /// v_z + R ω); between discs i, j, with n = (x_j − x_i)/‖x_j − x_i‖ and t = (−n_z, n_x),
     /// (‖x_j − x_i‖ − 2R; t·(v_j − v_i) − R (ω_i + ω_j)), a [`DiskDiskR`]. Every engine runs it.
     pub fn rough_nsds(&self) -> Result<Nsds> {
+        self.check_discs()?;
         let r = self.radius;
         let law = NewtonImpactFrictionNSL::new(self.restitution, 0.0, self.friction, 2)?;
         let mut nsds = Nsds::new();

@@ -223,14 +223,16 @@ pub(crate) const SLIDE_ITERATIONS: usize = 3;
 /// A 3-D friction contact's reactions λ given the others' (its block W = D_bb and local
 /// velocity q̃, so that u = W λ + q̃), every case computed in every lane and picked by selects:
 /// separation λ = 0 if q̃_N ≥ 0; else sticking, W λ = −q̃ (the normal row eliminated first),
-/// if W_NN > 0, det of the tangents' Schur complement > 0 and ‖λ_T‖ ≤ μ λ_N; else whichever of two candidates leaves the smaller local natural map
-/// ‖λ − P_K(λ − ŵ)‖: the sliding solution u_N = 0, λ_T = μ λ_N d, d = −u_T/‖u_T‖, found by
-/// [`SLIDE_ITERATIONS`] fixed-point steps on d from the sticking solution's direction (exact
-/// for isotropic blocks), or one projected step λ ← P_K(λ − ρ ŵ), ŵ = u + (μ‖u_T‖, 0, 0), with
-/// one step ρ = 2/(min_k W_kk + max_k W_kk) (De Saxcé's map, whose fixed point is the
-/// solution only for a scalar ρ; 1/W_NN alone diverges where W_TT > 2 W_NN, as for a rolling
-/// sphere) — from the current λ, so that the sweeps converge where the sliding iterates do
-/// not. Kernel: `contact_3d`.
+/// if W_NN > 0, the tangents' Schur complement has det > 0 and ‖λ_T‖ ≤ μ λ_N; else the sliding
+/// solution u_N = 0, λ_T = μ λ_N d, d = −u_T/‖u_T‖, found by [`SLIDE_ITERATIONS`] fixed-point
+/// steps on d from the sticking solution's direction (exact for isotropic blocks), if its
+/// λ_N ≥ 0 and its local natural map ‖λ − P_K(λ − ŵ)‖ is at most both the current λ's and
+/// that of one projected step λ ← P_K(λ − ρ ŵ) from the current λ, ŵ = u + (μ‖u_T‖, 0, 0),
+/// ρ = 2/(min_k W_kk + max_k W_kk) (De Saxcé's map, whose fixed point is the solution only for
+/// a scalar ρ; 1/W_NN alone diverges where W_TT > 2 W_NN, as for a rolling sphere); else that
+/// projected step. Where the sliding iterates are not exact (anisotropic blocks), the sweeps
+/// then leave them for the projected steps once those do better, instead of returning to
+/// them. Kernel: `contact_3d`.
 #[inline(always)]
 fn contact_3d<T: Float>(w: [[L2<T>; 3]; 3], q: [L2<T>; 3], lam: [L2<T>; 3], mu: L2<T>) -> [L2<T>; 3] {
     let zero = Lanes::zero();
@@ -277,7 +279,12 @@ fn contact_3d<T: Float>(w: [[L2<T>; 3]; 3], q: [L2<T>; 3], lam: [L2<T>; 3], mu: 
         ],
         mu,
     );
-    let slides = friction_error(3, slide, velocity(slide), mu).le(friction_error(3, step, velocity(step), mu));
+    let slide_error = friction_error(3, slide, velocity(slide), mu);
+    let better = and(
+        slide_error.le(friction_error(3, step, velocity(step), mu)),
+        slide_error.le(friction_error(3, lam, velocity(lam), mu)),
+    );
+    let slides = and(zero.le(slide[0]), better);
     let separate = zero.le(q[0]);
     from_fn(|a| {
         Lanes::select(
