@@ -61,7 +61,8 @@ enum Command {
         #[arg(long, default_value_t = 32)]
         scenes: usize,
     },
-    /// Prints scene-steps per second of every backend (one JSON line each, then a table).
+    /// Prints scene-steps per second of every backend: one JSON line per run on stdout, then a
+    /// table on stderr.
     Bench {
         /// The scenario file (default: the bouncing-ball ensemble).
         scenario: Option<PathBuf>,
@@ -87,14 +88,56 @@ enum Command {
 
 const DEFAULT_SCENARIO: &str = include_str!("../scenarios/bouncing_balls.toml");
 
+/// Writes a line to standard output: a full or closed stdout (`> /dev/full`, `| head -1`) is
+/// an error naming it, never a panic.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        std::io::Write::write_fmt(&mut std::io::stdout().lock(), format_args!("{}\n", format_args!($($arg)*)))
+            .map_err(|e| ricochet::Error::Io(std::io::Error::new(e.kind(), format!("writing to standard output: {e}"))))
+    };
+}
+
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    let cli = Cli::parse();
+    let runtime = private_runtime_dir();
+    let code = match run(cli) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE
         }
+    };
+    if let Some(dir) = runtime {
+        // Best effort: the drivers may have left nothing there, or files we need not keep.
+        let _ = std::fs::remove_dir_all(dir);
     }
+    code
+}
+
+/// Where `XDG_RUNTIME_DIR` is unset or not a directory (batch jobs, containers), points it at a
+/// private directory of ours before any adapter is opened: Mesa's Vulkan drivers otherwise
+/// print `error: XDG_RUNTIME_DIR is invalid or not set` for every instance they create.
+/// Returns the directory made, to be removed at the end.
+fn private_runtime_dir() -> Option<PathBuf> {
+    const VAR: &str = "XDG_RUNTIME_DIR";
+    if std::env::var_os(VAR).is_some_and(|dir| std::path::Path::new(&dir).is_dir()) {
+        return None;
+    }
+    let dir = std::env::temp_dir().join(format!("ricochet-runtime-{}", std::process::id()));
+    let made = std::fs::create_dir_all(&dir).and_then(|()| {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))?;
+        }
+        Ok(())
+    });
+    made.ok()?;
+    // SAFETY: called at the start of `main`, before any other thread exists (no engine,
+    // thread pool or adapter has been created yet), so nothing reads the environment
+    // concurrently.
+    unsafe { std::env::set_var(VAR, &dir) };
+    Some(dir)
 }
 
 fn run(cli: Cli) -> ricochet::Result<ExitCode> {
@@ -129,7 +172,7 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             if let Some(notice) = &run.notice {
                 eprintln!("notice: {notice}");
             }
-            println!(
+            let line = format!(
                 "{}: {} scenes × {steps} steps on {} in {:.2} s ({:.3e} scene-steps/s)",
                 scenario.name,
                 run.summary.rows(),
@@ -143,7 +186,10 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
                 summary: run.summary,
                 trajectories: run.trajectories,
             };
-            write(&files, &out)?;
+            // The files first: what is computed is kept even where stdout is full or closed.
+            let written = write(&files, &out)?;
+            out!("{line}")?;
+            report_written(&written)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Verify { scenario, scenes } => verify(Scenario::load(&scenario)?, scenes),
@@ -165,17 +211,18 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
                 .map(|d| RunFiles::read(d))
                 .collect::<ricochet::Result<Vec<_>>>()?;
             let merged = RunFiles::merge(parts)?;
-            println!(
+            let written = write(&merged, &out)?;
+            out!(
                 "{}: {} scenes merged from {} directories",
                 merged.info.scenario,
                 merged.summary.rows(),
                 dirs.len()
-            );
-            write(&merged, &out)?;
+            )?;
+            report_written(&written)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Adapters => {
-            adapters();
+            adapters()?;
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -183,33 +230,39 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
 
 /// Prints the GPU adapters and the one a run would take.
 #[cfg(feature = "gpu")]
-fn adapters() {
+fn adapters() -> ricochet::Result<()> {
     use ricochet::batch::gpu::{ADAPTER_VAR, GpuContext, list_adapters};
     let adapters = list_adapters();
     if adapters.is_empty() {
-        println!("no Vulkan, Metal or DX12 adapter (on Debian: apt-get install mesa-vulkan-drivers)");
+        out!("no Vulkan, Metal or DX12 adapter (on Debian: apt-get install mesa-vulkan-drivers)")?;
     }
     for a in &adapters {
-        println!("{a}");
+        out!("{a}")?;
     }
     match GpuContext::new() {
-        Ok(ctx) => println!("selected: {} (set {ADAPTER_VAR} to choose another)", ctx.adapter_name()),
-        Err(e) => println!("{e}"),
+        Ok(ctx) => out!("selected: {} (set {ADAPTER_VAR} to choose another)", ctx.adapter_name()),
+        Err(e) => out!("{e}"),
     }
 }
 
 #[cfg(not(feature = "gpu"))]
-fn adapters() {
-    println!("this build of ricochet has no `gpu` feature: no adapters are used");
+fn adapters() -> ricochet::Result<()> {
+    out!("this build of ricochet has no `gpu` feature: no adapters are used")
 }
 
-fn write(files: &RunFiles, out: &std::path::Path) -> ricochet::Result<()> {
+/// Writes the run's files into `out`, returning their paths.
+fn write(files: &RunFiles, out: &std::path::Path) -> ricochet::Result<Vec<PathBuf>> {
     let (written, notice) = files.write(out)?;
-    for path in written {
-        println!("  wrote {}", path.display());
-    }
     if let Some(notice) = notice {
         eprintln!("notice: {notice}");
+    }
+    Ok(written)
+}
+
+/// Lists the files a run wrote.
+fn report_written(written: &[PathBuf]) -> ricochet::Result<()> {
+    for path in written {
+        out!("  wrote {}", path.display())?;
     }
     Ok(())
 }
@@ -273,7 +326,7 @@ fn verify(mut scenario: Scenario, scenes: usize) -> ricochet::Result<ExitCode> {
                 return Ok(None);
             }
             Err(e @ ricochet::Error::Unsupported { .. }) if backend != Backend::Reference => {
-                println!("{backend:?}: {e}: only the reference stepper runs these scenes, nothing to compare");
+                out!("{backend:?}: {e}: only the reference stepper runs these scenes, nothing to compare")?;
                 return Ok(None);
             }
             Err(e) => return Err(e),
@@ -289,10 +342,10 @@ fn verify(mut scenario: Scenario, scenes: usize) -> ricochet::Result<ExitCode> {
         let Some((name, summary, tolerance)) = run_on(backend)? else {
             continue;
         };
-        println!(
+        out!(
             "{name} vs reference ({} scenes), relative deviations (tolerance {tolerance:e}):",
             scenario.scenes
-        );
+        )?;
         for (column, worst) in deviations(&reference, &summary) {
             let exact = ["impacts", "in_contact", "converged", "finite"].contains(&column.as_str());
             let pass = if exact && tolerance < 1e-6 {
@@ -301,7 +354,7 @@ fn verify(mut scenario: Scenario, scenes: usize) -> ricochet::Result<ExitCode> {
                 worst <= tolerance.max(if exact { 0.5 } else { 0.0 })
             };
             ok &= pass;
-            println!("  {column:>20} {worst:10.3e} {}", if pass { "ok" } else { "FAIL" });
+            out!("  {column:>20} {worst:10.3e} {}", if pass { "ok" } else { "FAIL" })?;
         }
     }
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
@@ -333,7 +386,7 @@ fn bench(mut scenario: Scenario, sizes: &[usize], reference_up_to: usize) -> ric
             scenario.scenes = n;
             let run = ensemble::run_on(engine.as_ref(), &scenario, 0..n, None, &mut |_| {})?;
             let rate = run.scene_steps as f64 / run.seconds;
-            println!(
+            out!(
                 "{}",
                 serde_json::json!({
                     "backend": engine.name(),
@@ -346,17 +399,18 @@ fn bench(mut scenario: Scenario, sizes: &[usize], reference_up_to: usize) -> ric
                     "device_seconds": run.device_seconds,
                     "warmup_seconds": warmup,
                 })
-            );
+            )?;
             rows.push((run.engine, n, run.seconds, rate, run.device_seconds));
         }
     }
-    println!(
+    // The table for people on stderr: stdout stays JSON lines, one per run, for scripts.
+    eprintln!(
         "\n{:<45} {:>10} {:>10} {:>16} {:>10}",
         "backend", "scenes", "seconds", "scene-steps/s", "device s"
     );
     for (engine, n, seconds, rate, device) in rows {
         let device = device.map_or("—".to_string(), |d| format!("{d:.3}"));
-        println!("{engine:<45} {n:>10} {seconds:>10.3} {rate:>16.3e} {device:>10}");
+        eprintln!("{engine:<45} {n:>10} {seconds:>10.3} {rate:>16.3e} {device:>10}");
     }
     Ok(())
 }

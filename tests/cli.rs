@@ -1,0 +1,139 @@
+//! The command line as a user meets it (issue 13's reproducers): a full or closed standard
+//! output is an error and a non-zero exit, never a panic, and a run's files are written all
+//! the same; a missing `XDG_RUNTIME_DIR` is not the user's noise; `bench` keeps stdout to
+//! JSON lines.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_ricochet");
+
+/// A fresh temporary directory for `name`.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ricochet-cli-{name}-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    dir
+}
+
+fn scenario(file: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenarios")
+        .join(file)
+        .display()
+        .to_string()
+}
+
+/// `ricochet args` with stdout sent to /dev/full.
+#[cfg(target_os = "linux")]
+fn to_full_stdout(args: &[&str]) -> Output {
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    Command::new(BIN).args(args).stdout(full).output().unwrap()
+}
+
+/// Exit code 1 with the error named on stderr: not 101, Rust's panic.
+fn failed_on_stdout(output: &Output, what: &str) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{what}: {stderr}");
+    assert!(stderr.contains("writing to standard output"), "{what}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{what}: {stderr}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_stdout_is_an_error_and_the_files_are_written() {
+    let out = scratch("full");
+    let run = to_full_stdout(&[
+        "run",
+        &scenario("bouncing_balls.toml"),
+        "--scenes",
+        "16",
+        "--backend",
+        "cpu",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    failed_on_stdout(&run, "run");
+    for file in ["summary.csv", "summary.npy", "stats.json", "run.json"] {
+        assert!(out.join(file).is_file(), "{file} written");
+    }
+    let merged = scratch("full-merged");
+    let merge = to_full_stdout(&["merge", out.to_str().unwrap(), "--out", merged.to_str().unwrap()]);
+    failed_on_stdout(&merge, "merge");
+    assert!(merged.join("summary.csv").is_file());
+    failed_on_stdout(
+        &to_full_stdout(&["verify", &scenario("bouncing_balls.toml"), "--scenes", "2"]),
+        "verify",
+    );
+    failed_on_stdout(&to_full_stdout(&["adapters"]), "adapters");
+    std::fs::remove_dir_all(&out).ok();
+    std::fs::remove_dir_all(&merged).ok();
+}
+
+/// `ricochet run … | head -1`: the reader goes away; the run still writes its files.
+#[test]
+fn a_closed_stdout_is_an_error_and_the_files_are_written() {
+    let out = scratch("closed");
+    let mut child = Command::new(BIN)
+        .args([
+            "run",
+            &scenario("bouncing_balls.toml"),
+            "--scenes",
+            "16",
+            "--backend",
+            "cpu",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    failed_on_stdout(&output, "run | (closed)");
+    assert!(out.join("summary.csv").is_file());
+    std::fs::remove_dir_all(&out).ok();
+}
+
+/// Without `XDG_RUNTIME_DIR` (batch jobs, containers) the GPU drivers' complaint about it
+/// does not reach the user.
+#[test]
+fn no_runtime_dir_noise() {
+    let output = Command::new(BIN)
+        .args(["adapters"])
+        .env_remove("XDG_RUNTIME_DIR")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(!stderr.contains("XDG_RUNTIME_DIR"), "{stderr}");
+}
+
+/// `ricochet bench` prints only JSON lines on stdout (one per backend and size); its table
+/// goes to stderr.
+#[test]
+fn bench_stdout_is_json_lines() {
+    let output = Command::new(BIN)
+        .args([
+            "bench",
+            &scenario("bouncing_balls.toml"),
+            "--scenes",
+            "8",
+            "--reference-up-to",
+            "8",
+        ])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines.len() >= 2, "reference and CPU at least: {stdout}");
+    for line in lines {
+        let value: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        assert!(
+            value["scene_steps_per_second"].as_f64().is_some_and(|r| r > 0.0),
+            "{line}"
+        );
+    }
+    assert!(String::from_utf8_lossy(&output.stderr).contains("scene-steps/s"));
+}
