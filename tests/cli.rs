@@ -137,3 +137,48 @@ fn bench_stdout_is_json_lines() {
     }
     assert!(String::from_utf8_lossy(&output.stderr).contains("scene-steps/s"));
 }
+
+/// A truncated normal far in its tail (5.9 to 6 std out) is drawn at once, every value in
+/// its window (rejection sampling hung on it).
+#[test]
+fn a_far_tail_truncated_normal_is_drawn() {
+    let out = scratch("tail");
+    let file = out.with_extension("toml");
+    std::fs::write(
+        &file,
+        r#"
+name = "tail"
+scenes = 64
+seed = 1
+[scene]
+template = "bouncing_ball"
+height = { truncated_normal = { mean = 0.0, std = 1.0, min = 5.9, max = 6.0 } }
+[time]
+step = 1e-3
+final = 0.1
+"#,
+    )
+    .unwrap();
+    let output = Command::new(BIN)
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--backend",
+            "cpu",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    let mut lines = summary.lines();
+    let column = lines.next().unwrap().split(',').position(|c| c == "height").unwrap();
+    let heights: Vec<f64> = lines
+        .map(|l| l.split(',').nth(column).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(heights.len(), 64);
+    assert!(heights.iter().all(|h| (5.9..=6.0).contains(h)), "{heights:?}");
+    std::fs::remove_dir_all(&out).ok();
+    std::fs::remove_file(&file).ok();
+}
