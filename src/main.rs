@@ -316,6 +316,12 @@ fn deviations(reference: &Table, other: &Table) -> Vec<(String, f64)> {
 }
 
 fn verify(mut scenario: Scenario, scenes: usize) -> ricochet::Result<ExitCode> {
+    if scenes == 0 {
+        return Err(ricochet::Error::Scenario {
+            what: "--scenes".into(),
+            reason: "verify needs at least 1 scene to compare".into(),
+        });
+    }
     scenario.scenes = scenes.min(scenario.scenes);
     scenario.record.trajectories = 0;
     let run_on = |backend| -> ricochet::Result<Option<(String, Table, f64)>> {

@@ -182,3 +182,15 @@ final = 0.1
     std::fs::remove_dir_all(&out).ok();
     std::fs::remove_file(&file).ok();
 }
+
+/// `verify --scenes 0` compares nothing: refused.
+#[test]
+fn verify_of_no_scenes_is_refused() {
+    let output = Command::new(BIN)
+        .args(["verify", &scenario("bouncing_balls.toml"), "--scenes", "0"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("--scenes"), "{stderr}");
+}

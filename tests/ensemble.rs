@@ -626,6 +626,33 @@ final = 1.0
     assert!(e.contains("`h`") || e.contains("contact rows"), "{e}");
     let e = "1/1".parse::<Shard>().unwrap_err().to_string();
     assert!(e.contains("shard"), "{e}");
+    // A step longer than the run (it ran to t = h).
+    let e = with("final = ", "final = 0.0005 #");
+    assert!(e.contains("longer than the run"), "{e}");
+}
+
+/// Shard and chunk arithmetic cannot overflow: the shards of usize::MAX scenes split it
+/// exactly, a chunk of usize::MAX scenes runs every scene (it wrote 0 rows), and a chunk of 0
+/// scenes is refused.
+#[test]
+fn shard_and_chunk_arithmetic_is_checked() {
+    let half = Shard { index: 1, count: 2 }.range(usize::MAX);
+    assert_eq!(half, usize::MAX / 2..usize::MAX);
+    assert_eq!(Shard { index: 0, count: 3 }.range(usize::MAX).end, usize::MAX / 3);
+    let scenario = Scenario::from_toml(BALLS).unwrap();
+    let whole = run(&scenario, Backend::Cpu, 7, ALL);
+    let huge = run(&scenario, Backend::Cpu, usize::MAX, ALL);
+    assert_eq!(huge.summary.rows(), scenario.scenes);
+    assert_eq!(huge.summary.values, whole.summary.values);
+    let options = RunOptions {
+        backend: Backend::Cpu,
+        chunk: Some(0),
+        shard: ALL,
+    };
+    let Err(e) = ensemble::run(&scenario, &options, &mut |_| {}) else {
+        panic!("a chunk of 0 scenes ran");
+    };
+    assert!(e.to_string().contains("chunk"), "{e}");
 }
 
 #[test]

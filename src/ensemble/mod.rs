@@ -94,7 +94,9 @@ pub struct Shard {
 impl Shard {
     /// The scenes of this shard out of `scenes`.
     pub fn range(&self, scenes: usize) -> Range<usize> {
-        scenes * self.index / self.count..scenes * (self.index + 1) / self.count
+        // In 128 bits: N i fits there for any N and i (in usize it overflowed for large N).
+        let at = |i: usize| (scenes as u128 * i as u128 / self.count as u128) as usize;
+        at(self.index)..at(self.index + 1)
     }
 }
 
@@ -163,7 +165,13 @@ pub fn run_on(
         reason: "more than 2³² steps".into(),
     })?;
     let chunk = match chunk {
-        Some(chunk) => chunk.max(1),
+        Some(0) => {
+            return Err(Error::Scenario {
+                what: "chunk".into(),
+                reason: "must be at least 1 scene".into(),
+            });
+        }
+        Some(chunk) => chunk,
         None if scenes.is_empty() => 1,
         None => {
             let example = [scenario.sample(scenes.start)?];
@@ -174,7 +182,7 @@ pub fn run_on(
     let mut done = 0;
     let mut device_seconds = Some(0.0);
     for first in scenes.clone().step_by(chunk) {
-        let last = (first + chunk).min(scenes.end);
+        let last = first.saturating_add(chunk).min(scenes.end);
         let sampled: Vec<SampledScene> = (first..last)
             .into_par_iter()
             .map(|s| scenario.sample(s))

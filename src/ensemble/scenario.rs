@@ -203,6 +203,15 @@ impl Scenario {
         let t = &self.time;
         validate::scalar("time step h", t.step, t.step > 0.0, "must be > 0")?;
         validate::scalar("final time", t.final_time, t.final_time > 0.0, "must be > 0")?;
+        if t.step > t.final_time {
+            return Err(Error::Scenario {
+                what: "time".into(),
+                reason: format!(
+                    "the step h = {} is longer than the run (final = {}): the run would end at t = {}",
+                    t.step, t.final_time, t.step
+                ),
+            });
+        }
         MoreauJeanOSI::new(t.theta, t.gamma)?;
         self.stabilization().check()?;
         if let Some(tol) = self.solver.tolerance {
