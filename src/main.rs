@@ -151,7 +151,8 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             chunk,
             out,
         } => {
-            let mut scenario = Scenario::load(&scenario)?;
+            let path = scenario;
+            let mut scenario = Scenario::load(&path)?;
             scenario.scenes = scenes.unwrap_or(scenario.scenes);
             scenario.seed = seed.unwrap_or(scenario.seed);
             scenario.validate()?;
@@ -167,6 +168,14 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
                 bar.set_position(done as u64);
                 let rate = done as f64 * steps as f64 / start.elapsed().as_secs_f64();
                 bar.set_message(format!("({rate:.3e} scene-steps/s)"));
+            })
+            .map_err(|e| match e {
+                // A drawn scene that is invalid: name the file too.
+                ricochet::Error::Scenario { what, reason } => ricochet::Error::Scenario {
+                    what: format!("{}: {what}", path.display()),
+                    reason,
+                },
+                e => e,
             })?;
             bar.finish();
             if let Some(notice) = &run.notice {

@@ -631,6 +631,45 @@ final = 1.0
     assert!(e.contains("longer than the run"), "{e}");
 }
 
+/// A draw that makes a scene invalid (a restitution drawn above 1) stops the run before any
+/// chunk is stepped, naming the lowest such scene and its drawn values, whatever the chunking.
+#[test]
+fn an_invalid_draw_names_its_scene_before_stepping() {
+    let with_seed = |seed: u64| {
+        Scenario::from_toml(
+            &BALLS
+                .replace("{ uniform = [0.8, 0.95] }", "{ uniform = [0.5, 1.5] }")
+                .replace("seed = 99", &format!("seed = {seed}")),
+        )
+    };
+    // Scene 0 is built when the scenario is read: where it is the invalid one, so it says.
+    let (bad, good): (Vec<_>, Vec<_>) = (0..20).map(with_seed).partition(|s| s.is_err());
+    let Some(Err(e)) = bad.into_iter().next() else {
+        panic!("no seed of 20 draws scene 0's restitution above 1");
+    };
+    assert!(e.to_string().contains("scene 0 (drawn:"), "{e}");
+    let Some(Ok(scenario)) = good.into_iter().next() else {
+        panic!("every seed of 20 draws scene 0's restitution above 1");
+    };
+    let mut messages = Vec::new();
+    for chunk in [7, 1 << 16] {
+        let options = RunOptions {
+            backend: Backend::Cpu,
+            chunk: Some(chunk),
+            shard: ALL,
+        };
+        let mut stepped = false;
+        let Err(e) = ensemble::run(&scenario, &options, &mut |_| stepped = true) else {
+            panic!("restitutions above 1 ran");
+        };
+        assert!(!stepped, "a chunk was stepped before the error");
+        let e = e.to_string();
+        assert!(e.contains("scene ") && e.contains("restitution = 1."), "{e}");
+        messages.push(e);
+    }
+    assert_eq!(messages[0], messages[1]);
+}
+
 /// Shard and chunk arithmetic cannot overflow: the shards of usize::MAX scenes split it
 /// exactly, a chunk of usize::MAX scenes runs every scene (it wrote 0 rows), and a chunk of 0
 /// scenes is refused.

@@ -150,6 +150,24 @@ pub fn run(scenario: &Scenario, options: &RunOptions, progress: &mut dyn FnMut(u
     Ok(run)
 }
 
+/// Builds every scene of `scenes` before any is stepped, so that a draw that makes a scene
+/// invalid (a restitution drawn above 1, …) stops the run at once, naming the lowest such
+/// scene and its drawn values, instead of after the chunks before it were computed. Without
+/// drawn parameters every scene is scene 0, which [`Scenario::validate`] built.
+fn check_draws(scenario: &Scenario, scenes: &Range<usize>) -> Result<()> {
+    if scenario.drawn_names()?.is_empty() {
+        return Ok(());
+    }
+    let first_bad = scenes
+        .clone()
+        .into_par_iter()
+        .find_first(|&s| scenario.sample(s).is_err());
+    match first_bad {
+        Some(s) => scenario.sample(s).map(drop),
+        None => Ok(()),
+    }
+}
+
 /// Runs `scenes` on an opened engine, `chunk` scenes at a time (`None`: as many as the engine
 /// needs in flight).
 pub fn run_on(
@@ -178,6 +196,7 @@ pub fn run_on(
             engine.scenes_in_flight(&engine::job(scenario, &example, None, steps))?
         }
     };
+    check_draws(scenario, &scenes)?;
     let mut summary = Table::new(summary_columns(scenario)?);
     let mut done = 0;
     let mut device_seconds = Some(0.0);

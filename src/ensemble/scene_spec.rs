@@ -48,10 +48,11 @@ pub struct SampledScene {
 }
 
 impl SceneSpec {
-    /// The scene built from the random stream `rng` (scene `index`).
+    /// The scene built from the random stream `rng` (scene `index`); a scene its draws make
+    /// invalid is an error naming the scene and its drawn values.
     pub fn sample(&self, index: usize, rng: ChaCha8Rng) -> Result<SampledScene> {
         let mut draw = Draw::new(self, rng);
-        let scene = self.template.scene(&mut draw)?;
+        let scene = self.build(index, &mut draw)?;
         Ok(SampledScene {
             index,
             drawn: draw.drawn,
@@ -63,7 +64,7 @@ impl SceneSpec {
     /// the names of the drawn ones (the columns they get in summaries).
     pub fn drawn_names(&self, rng: ChaCha8Rng) -> Result<Vec<String>> {
         let mut draw = Draw::new(self, rng);
-        self.template.scene(&mut draw)?;
+        self.build(0, &mut draw)?;
         let used: BTreeSet<&str> = draw.used.iter().map(String::as_str).collect();
         if let Some(unknown) = self.parameters.keys().find(|k| !used.contains(k.as_str())) {
             return Err(Error::Scenario {
@@ -76,6 +77,23 @@ impl SceneSpec {
             });
         }
         Ok(draw.names)
+    }
+
+    /// Scene `index` from `draw`; where its draws make it invalid, the error names the scene
+    /// and its drawn values (a fixed parameter's error is the same for every scene).
+    fn build(&self, index: usize, draw: &mut Draw) -> Result<Box<dyn Scene>> {
+        self.template.scene(draw).map_err(|e| {
+            if draw.drawn.is_empty() {
+                return e;
+            }
+            let values: Vec<String> = (draw.names.iter().zip(&draw.drawn))
+                .map(|(name, value)| format!("{name} = {value}"))
+                .collect();
+            Error::Scenario {
+                what: format!("scene {index} (drawn: {})", values.join(", ")),
+                reason: e.to_string(),
+            }
+        })
     }
 }
 
