@@ -670,6 +670,20 @@ fn an_invalid_draw_names_its_scene_before_stepping() {
     assert_eq!(messages[0], messages[1]);
 }
 
+/// Values that overflow are not reported as healthy: a ball thrown down at 1e160 m/s has an
+/// infinite energy, and its row says `finite = 0` on every backend (it said 1).
+#[test]
+fn an_overflowing_energy_is_not_finite() {
+    let scenario = Scenario::from_toml(&BALLS.replace("radius = 0.1", "radius = 0.1\nvelocity = -1e160")).unwrap();
+    let mut scenario = scenario;
+    scenario.scenes = 4;
+    for backend in [Backend::Reference, Backend::Cpu] {
+        let run = run(&scenario, backend, 4, ALL);
+        assert!(col(&run, "energy_initial").iter().all(|e| e.is_infinite()));
+        assert!(col(&run, "finite").iter().all(|&f| f == 0.0), "{backend:?}");
+    }
+}
+
 /// Shard and chunk arithmetic cannot overflow: the shards of usize::MAX scenes split it
 /// exactly, a chunk of usize::MAX scenes runs every scene (it wrote 0 rows), and a chunk of 0
 /// scenes is refused.

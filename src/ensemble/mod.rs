@@ -334,7 +334,13 @@ fn summary_row(
     row.push(residual.max(0.0));
     row.push(f64::from(c.max_iterations));
     row.push(flag(c.flags & NOT_CONVERGED == 0));
-    row.push(flag(c.flags & NON_FINITE == 0));
+    // Finite: no NaN or infinity appeared while stepping, and none in what the row reports
+    // (an energy can overflow where the state does not: ½ m v² at |v| = 1e160).
+    let reported = [energy_initial, energy_final]
+        .iter()
+        .chain(state)
+        .all(|x| x.is_finite());
+    row.push(flag(c.flags & NON_FINITE == 0 && reported));
     Ok(row)
 }
 
