@@ -684,6 +684,34 @@ fn an_overflowing_energy_is_not_finite() {
     }
 }
 
+/// A relaxation ω outside (0, 2) is refused when the scenario is read (the reference said
+/// "61 scenes became NaN or infinite" with ω = −1); the batched engines, which run PGS with
+/// ω = 1, refuse another ω instead of ignoring it, and `auto` runs it on the reference.
+#[test]
+fn relaxation_is_checked_and_never_ignored() {
+    let with = |omega: &str| Scenario::from_toml(&format!("{BALLS}[solver]\nomega = {omega}\n"));
+    let Err(e) = with("-1.0") else {
+        panic!("omega = -1 was accepted");
+    };
+    assert!(e.to_string().contains("omega"), "{e}");
+    let mut scenario = with("1.5").unwrap();
+    scenario.scenes = 4;
+    for backend in [Backend::Cpu, Backend::Gpu] {
+        let options = RunOptions {
+            backend,
+            chunk: None,
+            shard: ALL,
+        };
+        let Err(e) = ensemble::run(&scenario, &options, &mut |_| {}) else {
+            panic!("{backend:?} ignored omega");
+        };
+        assert!(e.to_string().contains("omega"), "{backend:?}: {e}");
+    }
+    let auto = run(&scenario, Backend::Auto, 4, ALL);
+    assert!(auto.engine.contains("reference"), "{}", auto.engine);
+    assert!(auto.notice.is_some_and(|n| n.contains("omega")));
+}
+
 /// Shard and chunk arithmetic cannot overflow: the shards of usize::MAX scenes split it
 /// exactly, a chunk of usize::MAX scenes runs every scene (it wrote 0 rows), and a chunk of 0
 /// scenes is refused.

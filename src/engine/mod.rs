@@ -96,13 +96,21 @@ impl Job<'_> {
         Ok(())
     }
 
-    /// The batched engines refuse other solvers than PGS rather than run PGS silently.
+    /// The batched engines refuse other solvers than PGS, and a relaxation ω ≠ 1, rather than
+    /// run plain PGS silently.
     fn check_batched(&self) -> Result<()> {
         self.check()?;
         if self.solver != SolverKind::Pgs {
             return Err(Error::Unsupported {
                 what: format!("solver {:?}", self.solver),
                 reason: "the batched engines solve with PGS: use the reference engine for other solvers".into(),
+            });
+        }
+        if let Some(omega) = self.omega.filter(|&w| w != 1.0) {
+            return Err(Error::Unsupported {
+                what: format!("relaxation omega = {omega}"),
+                reason: "the batched engines run PGS without relaxation (ω = 1): use the reference engine for SOR"
+                    .into(),
             });
         }
         Ok(())

@@ -52,6 +52,7 @@ pub fn open(backend: Backend, scenario: &Scenario) -> Result<(Box<dyn Engine>, O
             what: format!("solver {:?}", scenario.solver.kind),
             reason: "the batched engines solve with PGS: use --backend reference for other solvers".into(),
         }),
+        Backend::Gpu | Backend::Cpu if let Some(e) = relaxed(scenario) => Err(e),
         Backend::Gpu | Backend::Cpu if let Some(e) = unbatchable(scenario) => Err(e),
         Backend::Gpu => Ok((open_gpu(scenario)?, None)),
         Backend::Cpu => Ok((Box::new(CpuEngine::new()), None)),
@@ -66,8 +67,21 @@ pub fn open(backend: Backend, scenario: &Scenario) -> Result<(Box<dyn Engine>, O
                 scenario.solver.kind
             )),
         )),
+        Backend::Auto if let Some(e) = relaxed(scenario) => {
+            Ok((reference(), Some(format!("{e}: running on the reference stepper"))))
+        }
         Backend::Auto => auto(scenario),
     }
+}
+
+/// Why the batched engines cannot honour the scenario's relaxation ω: they run PGS with
+/// ω = 1, and refuse another ω rather than drop it silently.
+fn relaxed(scenario: &Scenario) -> Option<Error> {
+    let omega = scenario.solver.omega.filter(|&w| w != 1.0)?;
+    Some(Error::Unsupported {
+        what: format!("relaxation omega = {omega}"),
+        reason: "the batched engines run PGS without relaxation (ω = 1): use --backend reference for SOR".into(),
+    })
 }
 
 /// The job of running `scenes` of `scenario` for `steps` steps (from `start` if given).

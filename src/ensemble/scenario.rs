@@ -217,6 +217,14 @@ impl Scenario {
         if let Some(tol) = self.solver.tolerance {
             validate::scalar("solver tolerance", tol, tol > 0.0, "must be > 0")?;
         }
+        if let Some(omega) = self.solver.omega {
+            validate::scalar(
+                "solver relaxation omega",
+                omega,
+                omega > 0.0 && omega < 2.0,
+                "must be in (0, 2)",
+            )?;
+        }
         if self.scenes == 0 {
             return Err(Error::Scenario {
                 what: "scenes".into(),
