@@ -52,6 +52,10 @@ enum Command {
         /// Output directory.
         #[arg(long, default_value = "results")]
         out: PathBuf,
+        /// `unhealthy`: exit with status 2 (after writing the files) when some scene did not
+        /// converge or became NaN or infinite; by default that is only a warning.
+        #[arg(long, value_enum)]
+        fail_on: Option<FailOn>,
     },
     /// Runs K scenes on the reference stepper, the CPU backend and the GPU, and fails if they differ.
     Verify {
@@ -84,6 +88,13 @@ enum Command {
     },
     /// Lists the GPU adapters (pick one with RICOCHET_ADAPTER=name-or-backend).
     Adapters,
+}
+
+/// What makes `run` fail after writing its files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum FailOn {
+    /// Some scene did not converge or became NaN or infinite.
+    Unhealthy,
 }
 
 const DEFAULT_SCENARIO: &str = include_str!("../scenarios/bouncing_balls.toml");
@@ -150,6 +161,7 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             shard,
             chunk,
             out,
+            fail_on,
         } => {
             let path = scenario;
             let mut scenario = Scenario::load(&path)?;
@@ -189,7 +201,7 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
                 run.seconds,
                 run.scene_steps as f64 / run.seconds
             );
-            report_health(&run.summary);
+            let healthy = report_health(&run.summary);
             let files = RunFiles {
                 info: RunInfo::new(&scenario, shard),
                 summary: run.summary,
@@ -199,6 +211,10 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             let written = write(&files, &out)?;
             out!("{line}")?;
             report_written(&written)?;
+            if fail_on == Some(FailOn::Unhealthy) && !healthy {
+                eprintln!("error: unhealthy scenes (--fail-on unhealthy); the files are written");
+                return Ok(ExitCode::from(2));
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Verify { scenario, scenes } => verify(Scenario::load(&scenario)?, scenes),
@@ -276,14 +292,17 @@ fn report_written(written: &[PathBuf]) -> ricochet::Result<()> {
     Ok(())
 }
 
-/// Prints the scenes whose LCP missed its tolerance or whose state became non-finite.
-fn report_health(summary: &Table) {
+/// Prints the scenes whose LCP missed its tolerance or whose state became non-finite, and
+/// returns whether there were none.
+fn report_health(summary: &Table) -> bool {
     let column = |name: &str| summary.column(name).unwrap_or_default();
     let (scene, converged, finite) = (column("scene"), column("converged"), column("finite"));
     let (residual, iterations) = (column("lcp_residual"), column("lcp_iterations"));
+    let mut healthy = true;
     for (label, flags) in [("did not converge", &converged), ("became NaN or infinite", &finite)] {
         let bad: Vec<usize> = (0..flags.len()).filter(|&i| flags[i] == 0.0).collect();
         if let Some(&i) = bad.first() {
+            healthy = false;
             eprintln!(
                 "warning: {} scenes {label} (first: scene {}, worst LCP residual {:e} after {} sweeps); their rows are kept",
                 bad.len(),
@@ -293,6 +312,7 @@ fn report_health(summary: &Table) {
             );
         }
     }
+    healthy
 }
 
 /// The largest deviation of each compared column of `other` from `reference`, relative to

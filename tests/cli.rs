@@ -194,3 +194,36 @@ fn verify_of_no_scenes_is_refused() {
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("--scenes"), "{stderr}");
 }
+
+/// `--fail-on unhealthy` turns scenes that did not converge into exit status 2, after the
+/// files are written; without it they are a warning and the run succeeds.
+#[test]
+fn fail_on_unhealthy_is_an_exit_status() {
+    let out = scratch("unhealthy");
+    let file = out.with_extension("toml");
+    // Two PGS sweeps cannot meet 1e-12 on a block standing on two rough corners.
+    let text = std::fs::read_to_string(scenario("rocking_block.toml")).unwrap();
+    assert!(!text.contains("[solver]"));
+    std::fs::write(&file, format!("{text}\n[solver]\nmax_iterations = 2\n")).unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", file.to_str().unwrap(), "--scenes", "4", "--backend", "cpu"];
+        args.extend(["--out", out.to_str().unwrap()]);
+        args.extend(extra);
+        Command::new(BIN).args(&args).output().unwrap()
+    };
+    let lenient = run(&[]);
+    let stderr = String::from_utf8_lossy(&lenient.stderr);
+    assert!(lenient.status.success(), "{stderr}");
+    assert!(stderr.contains("did not converge"), "{stderr}");
+    std::fs::remove_dir_all(&out).ok();
+    let strict = run(&["--fail-on", "unhealthy"]);
+    assert_eq!(
+        strict.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&strict.stderr)
+    );
+    assert!(out.join("summary.csv").is_file());
+    std::fs::remove_dir_all(&out).ok();
+    std::fs::remove_file(&file).ok();
+}
