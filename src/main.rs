@@ -203,7 +203,7 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             );
             let healthy = report_health(&run.summary);
             let files = RunFiles {
-                info: RunInfo::new(&scenario, shard),
+                info: RunInfo::new(&scenario, shard, &run.arithmetic),
                 summary: run.summary,
                 trajectories: run.trajectories,
             };

@@ -427,7 +427,7 @@ fn disc_piles_on_every_backend() {
 fn files(scenario: &Scenario, backend: Backend, chunk: usize, shard: Shard) -> RunFiles {
     let run = run(scenario, backend, chunk, shard);
     RunFiles {
-        info: RunInfo::new(scenario, shard),
+        info: RunInfo::new(scenario, shard, &run.arithmetic),
         summary: run.summary,
         trajectories: run.trajectories,
     }
@@ -710,6 +710,30 @@ fn relaxation_is_checked_and_never_ignored() {
     let auto = run(&scenario, Backend::Auto, 4, ALL);
     assert!(auto.engine.contains("reference"), "{}", auto.engine);
     assert!(auto.notice.is_some_and(|n| n.contains("omega")));
+}
+
+/// `merge` refuses parts that are not shards of one run, naming the part: another scenario
+/// text under the same name, seed and count (they merged before), or rows computed by another
+/// engine or precision.
+#[test]
+fn merge_refuses_parts_that_differ() {
+    let mut scenario = Scenario::from_toml(BALLS).unwrap();
+    scenario.scenes = 40;
+    let half = |index| Shard { index, count: 2 };
+    let first = || files(&scenario, Backend::Cpu, 1 << 16, half(0));
+    let merged = RunFiles::merge(vec![first(), files(&scenario, Backend::Cpu, 1 << 16, half(1))]);
+    assert_eq!(merged.map(|m| m.summary.rows()).ok(), Some(40));
+    let mut wider = scenario.clone();
+    let text = BALLS.replace("height = { uniform = [1.0, 2.0] }", "height = { uniform = [1.0, 3.0] }");
+    wider.scene = Scenario::from_toml(&text).unwrap().scene;
+    let refusal = |parts: Vec<RunFiles>| match RunFiles::merge(parts) {
+        Ok(_) => panic!("merged"),
+        Err(e) => e.to_string(),
+    };
+    let e = refusal(vec![first(), files(&wider, Backend::Cpu, 1 << 16, half(1))]);
+    assert!(e.contains("shard 1/2") && e.contains("another scenario"), "{e}");
+    let e = refusal(vec![first(), files(&scenario, Backend::Reference, 1 << 16, half(1))]);
+    assert!(e.contains("shard 1/2") && e.contains("reference f64"), "{e}");
 }
 
 /// Shard and chunk arithmetic cannot overflow: the shards of usize::MAX scenes split it

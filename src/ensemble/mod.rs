@@ -121,6 +121,9 @@ impl std::str::FromStr for Shard {
 pub struct EnsembleRun {
     /// The backend, described.
     pub engine: String,
+    /// The engine kind and precision that computed the rows (`cpu f64`, `gpu f32`,
+    /// `reference f64`): shards merge only when this is the same.
+    pub arithmetic: String,
     /// Why `Auto` chose what it chose, when not the GPU.
     pub notice: Option<String>,
     /// One row per scene (see [`summary_columns`]).
@@ -223,6 +226,7 @@ pub fn run_on(
     let trajectories = record(engine, scenario, &recorded, steps)?;
     Ok(EnsembleRun {
         engine: engine.describe(),
+        arithmetic: format!("{} {}", engine.name(), if engine.double() { "f64" } else { "f32" }),
         notice: None,
         summary,
         trajectories,

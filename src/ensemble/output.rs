@@ -3,7 +3,8 @@
 //! - `summary.csv`, `summary.npy`: one row per scene (see [`super::summary_columns`]);
 //! - `stats.json`: [`Statistics`] of every summary column;
 //! - `trajectories.csv`: the recorded scenes;
-//! - `run.json`: the scenario's name, seed, scene count and the shard;
+//! - `run.json`: the scenario's name, seed, scene count, the shard, the scenario's
+//!   fingerprint and the engine kind and precision that computed the rows;
 //! - `histograms.png`, `trajectories.png`: see `super::plots` (with the `plots` feature).
 
 use std::fs::File;
@@ -27,6 +28,13 @@ pub struct RunInfo {
     pub scenes: usize,
     /// The shard this directory holds, [i, n] ([0, 1]: all of it).
     pub shard: [usize; 2],
+    /// [`super::Scenario::fingerprint`] of the scenario run (empty in directories written
+    /// before it was recorded).
+    #[serde(default)]
+    pub scenario_hash: String,
+    /// The engine kind and precision that computed the rows ([`super::EnsembleRun::arithmetic`]).
+    #[serde(default)]
+    pub arithmetic: String,
 }
 
 /// A run's results, as written to or read from a directory.
@@ -127,10 +135,23 @@ impl RunFiles {
             ..first.info
         };
         for part in parts {
+            let [i, n] = part.info.shard;
             if (&part.info.scenario, part.info.seed, part.info.scenes) != (&info.scenario, info.seed, info.scenes) {
                 return Err(wrong(format!(
                     "shards of different ensembles: {:?} vs {:?}",
                     part.info, info
+                )));
+            }
+            if part.info.scenario_hash != info.scenario_hash {
+                return Err(wrong(format!(
+                    "the part holding shard {i}/{n} ran another scenario (its text differs: fingerprint {} vs {})",
+                    part.info.scenario_hash, info.scenario_hash
+                )));
+            }
+            if part.info.arithmetic != info.arithmetic {
+                return Err(wrong(format!(
+                    "the part holding shard {i}/{n} was computed by {}, the first by {}: their rows differ in rounding",
+                    part.info.arithmetic, info.arithmetic
                 )));
             }
             summary.append(&part.summary)?;
@@ -159,12 +180,14 @@ impl RunFiles {
 
 impl RunInfo {
     /// The info of a run of `scenario`'s `shard`.
-    pub fn new(scenario: &super::Scenario, shard: Shard) -> Self {
+    pub fn new(scenario: &super::Scenario, shard: Shard, arithmetic: &str) -> Self {
         Self {
             scenario: scenario.name.clone(),
             seed: scenario.seed,
             scenes: scenario.scenes,
             shard: [shard.index, shard.count],
+            scenario_hash: scenario.fingerprint(),
+            arithmetic: arithmetic.into(),
         }
     }
 }

@@ -247,6 +247,16 @@ impl Scenario {
         self.drawn_names().map(|_| ())
     }
 
+    /// A fingerprint of everything the scenario says (FNV-1a, 64 bits, of its canonical JSON,
+    /// as 16 hex digits): shards merge only when it is the same.
+    pub fn fingerprint(&self) -> String {
+        let text = serde_json::to_vec(self).unwrap_or_default();
+        let hash = text.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+        format!("{hash:016x}")
+    }
+
     /// Number of steps ⌈T/h⌉ (a T within 10⁻⁹ h of a grid time counts as that time).
     pub fn steps(&self) -> u64 {
         ((self.time.final_time / self.time.step - 1e-9).ceil().max(0.0)) as u64
