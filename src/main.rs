@@ -168,6 +168,8 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             scenario.scenes = scenes.unwrap_or(scenario.scenes);
             scenario.seed = seed.unwrap_or(scenario.seed);
             scenario.validate()?;
+            // The output directory before any simulation: an unwritable one is found now.
+            ricochet::ensemble::output::prepare_dir(&out)?;
             let options = RunOptions { backend, chunk, shard };
             let total = shard.range(scenario.scenes).len();
             let bar = ProgressBar::new(total as u64).with_style(
@@ -231,6 +233,7 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Merge { dirs, out } => {
+            ricochet::ensemble::output::prepare_dir(&out)?;
             let parts = dirs
                 .iter()
                 .map(|d| RunFiles::read(d))

@@ -227,3 +227,47 @@ fn fail_on_unhealthy_is_an_exit_status() {
     std::fs::remove_dir_all(&out).ok();
     std::fs::remove_file(&file).ok();
 }
+
+/// An output directory that cannot be made is found before anything is simulated, and the
+/// error names it: with a scenario whose later draws are invalid too (found before
+/// stepping), the directory is what is reported.
+#[test]
+fn an_unwritable_out_is_found_first_and_named() {
+    let blocker = scratch("blocker");
+    std::fs::write(&blocker, "a file where a directory is asked for").unwrap();
+    let out = blocker.join("results");
+    let file = scratch("bad-draws").with_extension("toml");
+    let text = std::fs::read_to_string(scenario("bouncing_balls.toml")).unwrap();
+    let bad = text.replace(
+        "restitution = { truncated_normal = { mean = 0.9, std = 0.03, min = 0.8, max = 1.0 } }",
+        "restitution = { uniform = [0.5, 1.5] }",
+    );
+    assert_ne!(bad, text);
+    std::fs::write(&file, bad).unwrap();
+    // Scene 0 is checked when the scenario is read; with a seed whose scene 0 is valid, the
+    // invalid scenes after it would stop the run before stepping: the directory comes first.
+    let reported = (0..20).find_map(|seed| {
+        let output = Command::new(BIN)
+            .args([
+                "run",
+                file.to_str().unwrap(),
+                "--backend",
+                "cpu",
+                "--seed",
+                &seed.to_string(),
+            ])
+            .args(["--out", out.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        (!stderr.contains("scene 0 (drawn")).then_some(stderr)
+    });
+    let stderr = reported.expect("a seed of 20 draws a valid scene 0");
+    assert!(
+        stderr.contains(out.to_str().unwrap()) && stderr.contains("output directory"),
+        "{stderr}"
+    );
+    std::fs::remove_file(&blocker).ok();
+    std::fs::remove_file(&file).ok();
+}

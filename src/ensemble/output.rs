@@ -61,11 +61,25 @@ fn open(path: &Path) -> Result<BufReader<File>> {
     })
 }
 
+/// Makes `dir` ready for a run's files — created if needed, and a file written into it and
+/// removed — so that a directory that cannot take them is found before anything is computed;
+/// the error names the path.
+pub fn prepare_dir(dir: &Path) -> Result<()> {
+    let refuse = |what: &str, e: std::io::Error| Error::Parse {
+        file: dir.display().to_string(),
+        reason: format!("output directory: cannot {what}: {e}"),
+    };
+    std::fs::create_dir_all(dir).map_err(|e| refuse("create it", e))?;
+    let probe = dir.join(".ricochet-write-check");
+    File::create(&probe).map_err(|e| refuse("write into it", e))?;
+    std::fs::remove_file(&probe).map_err(|e| refuse("remove a file from it", e))
+}
+
 impl RunFiles {
     /// Writes every file into `dir` (created if needed), each atomically; returns the paths
     /// written and, when the plots could not be drawn, why.
     pub fn write(&self, dir: &Path) -> Result<(Vec<PathBuf>, Option<String>)> {
-        std::fs::create_dir_all(dir)?;
+        prepare_dir(dir)?;
         let path = |name: &str| dir.join(name);
         let mut written = Vec::new();
         let mut file = |name: &str, write: &dyn Fn(&mut BufWriter<File>) -> Result<()>| -> Result<()> {
