@@ -736,6 +736,36 @@ fn merge_refuses_parts_that_differ() {
     assert!(e.contains("shard 1/2") && e.contains("reference f64"), "{e}");
 }
 
+/// Meaningless physics is refused when the scenario is read, naming the parameter: negative
+/// sizes, a ball or bead starting inside the floor, overlapping cradle balls, beads or discs, a
+/// box narrower than its discs, a disc starting in a wall (each ran silently before).
+#[test]
+fn meaningless_physics_is_refused() {
+    for (template, parameter, name) in [
+        ("bouncing_ball", "radius = -0.1", "`radius`"),
+        ("bouncing_ball", "height = 0.05", "`height`"),
+        ("pendulum", "length = -1.0", "`length`"),
+        ("pendulum_hitting_wall", "length = 0.0", "`length`"),
+        ("newtons_cradle", "gap = -0.01", "`gap`"),
+        ("column_of_beads", "spacing = 0.1", "`spacing`"),
+        ("column_of_beads", "height = 0.05", "`height`"),
+        ("disc_pile", "width = 0.15", "`width`"),
+        ("disc_pile", "x0 = 0.6", "`x0`"),
+        ("disc_pile", "radius = 0.2", "overlapping"),
+        ("spinning_ball", "height = 0.05", "`height`"),
+        ("rocking_block", "width = 0.0", "`width`"),
+        ("billiard_shot", "radius = -0.02", "radius"),
+    ] {
+        let text = format!(
+            "name = \"x\"\n[scene]\ntemplate = \"{template}\"\n{parameter}\n[time]\nstep = 1e-3\nfinal = 0.01\n"
+        );
+        match Scenario::from_toml(&text) {
+            Ok(_) => panic!("{template} with {parameter} was accepted"),
+            Err(e) => assert!(e.to_string().contains(name), "{template}, {parameter}: {e}"),
+        }
+    }
+}
+
 /// Shard and chunk arithmetic cannot overflow: the shards of usize::MAX scenes split it
 /// exactly, a chunk of usize::MAX scenes runs every scene (it wrote 0 rows), and a chunk of 0
 /// scenes is refused.

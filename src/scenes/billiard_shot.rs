@@ -126,10 +126,11 @@ impl BilliardShot {
     }
 
     /// The scene: systems `cue`, `object`; interactions `cue table`, `object table`, `balls`.
-    /// Refuses balls that overlap at the start (d² + b² < 4R²) and a negative or non-finite
-    /// drop; the constructors refuse a non-positive radius or mass and laws out of range.
+    /// Refuses a radius ≤ 0, balls that overlap at the start (d² + b² < 4R²) and a negative
+    /// or non-finite drop; the constructors refuse a non-positive radius or mass and laws out of range.
     pub fn nsds(&self) -> Result<Nsds> {
         let (m, r) = (self.mass, self.radius);
+        validate::scalar("billiard shot: radius", r, r > 0.0, "must be > 0")?;
         validate::scalar(
             "billiard shot: drop",
             self.drop,

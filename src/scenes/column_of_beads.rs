@@ -10,7 +10,7 @@ use nalgebra::{DMatrix, DVector};
 use crate::error::Result;
 use crate::model::{DsId, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
 use crate::reference::{Integrator, TimeStepping, Trajectory};
-use crate::scenes::parameters::Parameters;
+use crate::scenes::parameters::{Parameters, require};
 use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// Parameters of the column (defaults: Siconos's ColumnOfBeadsTS).
@@ -68,7 +68,7 @@ impl ColumnOfBeads {
     /// defaults as above.
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let d = Self::default();
-        Ok(Self {
+        let column = Self {
             beads: p.count("beads", 4)?,
             radius: p.scalar("radius", d.radius)?,
             mass: p.scalar("mass", d.mass)?,
@@ -77,7 +77,24 @@ impl ColumnOfBeads {
             spacing: p.scalar("spacing", d.spacing)?,
             restitution: p.scalar("restitution", d.restitution)?,
             ..d
-        })
+        };
+        let (t, r) = ("column_of_beads", column.radius);
+        require(t, "radius", r, r > 0.0, "must be > 0")?;
+        require(
+            t,
+            "height",
+            column.height,
+            column.height >= r,
+            "bead 0 would start inside the floor (height < radius)",
+        )?;
+        require(
+            t,
+            "spacing",
+            column.spacing,
+            column.spacing >= 2.0 * r,
+            "the beads would overlap (spacing < 2 radius)",
+        )?;
+        Ok(column)
     }
 
     /// The column on a line, as the batched engines run it: bead i is one dof z_i

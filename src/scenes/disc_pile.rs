@@ -13,7 +13,7 @@ use crate::model::{
     SphereSphereR,
 };
 use crate::reference::{Integrator, TimeStepping};
-use crate::scenes::parameters::Parameters;
+use crate::scenes::parameters::{Parameters, require};
 use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// A pile of discs in a box.
@@ -58,6 +58,7 @@ impl DiscPile {
             centre[0] += p.scalar(&format!("x{i}"), 0.0)?;
         }
         pile.friction = p.scalar("friction", 0.0)?;
+        pile.check_geometry()?;
         Ok(pile)
     }
 
@@ -134,6 +135,41 @@ impl DiscPile {
                 Ok(nsds.add(&format!("disc {i}"), disc))
             })
             .collect()
+    }
+
+    /// The template's geometry: a positive radius, a box at least one disc wide, every disc
+    /// starting inside the box and clear of the others.
+    fn check_geometry(&self) -> Result<()> {
+        let (t, r, w) = ("disc_pile", self.radius, self.width);
+        require(t, "radius", r, r > 0.0, "must be > 0")?;
+        require(
+            t,
+            "width",
+            w,
+            w >= 2.0 * r,
+            "the box is narrower than a disc (width < 2 radius)",
+        )?;
+        for (i, c) in self.centres.iter().enumerate() {
+            let inside = c[0] >= r && c[0] <= w - r && c[1] >= r;
+            require(
+                t,
+                &format!("x{i}"),
+                c[0],
+                inside,
+                &format!("disc {i} would start in a wall or the floor"),
+            )?;
+            for (j, d) in self.centres.iter().enumerate().skip(i + 1) {
+                let apart = (d[0] - c[0]).hypot(d[1] - c[1]) >= 2.0 * r;
+                require(
+                    t,
+                    "radius",
+                    r,
+                    apart,
+                    &format!("discs {i} and {j} would start overlapping"),
+                )?;
+            }
+        }
+        Ok(())
     }
 
     /// A velocity per centre, and at least one disc.

@@ -14,7 +14,7 @@ use crate::batch::{LinearScene, SceneBatch};
 use crate::engine::Scene;
 use crate::error::Result;
 use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
-use crate::scenes::parameters::Parameters;
+use crate::scenes::parameters::{Parameters, require};
 use crate::scheme::Stabilization;
 use crate::validate;
 
@@ -61,6 +61,14 @@ impl DroppedBall {
             p.scalar("velocity", d.velocity)?,
         );
         let (e, g) = (p.scalar("restitution", d.restitution)?, p.scalar("gravity", d.gravity)?);
+        require("bouncing_ball", "radius", r, r > 0.0, "must be > 0")?;
+        require(
+            "bouncing_ball",
+            "height",
+            z0,
+            z0 >= r,
+            "the ball would start inside the floor (height < radius)",
+        )?;
         Self::new(m, r, z0, v0, e, g)
     }
 

@@ -13,7 +13,7 @@ use crate::engine::Scene;
 use crate::error::Result;
 use crate::model::{DsId, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
 use crate::reference::{Integrator, TimeStepping};
-use crate::scenes::parameters::Parameters;
+use crate::scenes::parameters::{Parameters, require};
 use crate::scheme::Stabilization;
 use crate::scheme::moreau_jean::MoreauJeanOSI;
 
@@ -58,7 +58,7 @@ impl NewtonsCradle {
     /// `approach`, `velocity`, `restitution` from `p` (in this order), defaults as above.
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let d = Self::default();
-        Ok(Self {
+        let cradle = Self {
             balls: p.count("balls", d.balls)?,
             radius: p.scalar("radius", d.radius)?,
             mass: p.scalar("mass", d.mass)?,
@@ -67,7 +67,25 @@ impl NewtonsCradle {
             velocity: p.scalar("velocity", d.velocity)?,
             restitution: p.scalar("restitution", d.restitution)?,
             ..d
-        })
+        };
+        let t = "newtons_cradle";
+        require(t, "radius", cradle.radius, cradle.radius > 0.0, "must be > 0")?;
+        require(
+            t,
+            "gap",
+            cradle.gap,
+            cradle.gap >= 0.0,
+            "the resting balls would overlap (gap < 0)",
+        )?;
+        let approach = cradle.approach;
+        require(
+            t,
+            "approach",
+            approach,
+            approach >= 0.0,
+            "the first ball would overlap the second",
+        )?;
+        Ok(cradle)
     }
 
     /// The initial positions: ball 0 at 0, ball 1 at 2R + approach, then 2R + gap apart.

@@ -6,6 +6,15 @@
 use nalgebra::DMatrix;
 
 use crate::error::Result;
+use crate::validate;
+
+/// A template's physical requirement on one of its parameters (a positive radius, a ball not
+/// starting inside the floor): `ok`, else an error naming the template and the parameter, with
+/// its value and `reason`. Checked where the template reads its parameters, so that a drawn
+/// value that breaks it names its scene.
+pub fn require(template: &str, name: &str, value: f64, ok: bool, reason: &str) -> Result<()> {
+    validate::scalar(&format!("{template}: `{name}`"), value, ok, reason)
+}
 
 /// A source of named parameters.
 pub trait Parameters {

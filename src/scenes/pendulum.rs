@@ -16,7 +16,7 @@ use crate::model::{
     NewtonImpactNSL, Nsds,
 };
 use crate::reference::{Integrator, Stabilization, TimeStepping};
-use crate::scenes::parameters::Parameters;
+use crate::scenes::parameters::{Parameters, require};
 use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// A vertical wall x = `position` that the mass stays to the right of.
@@ -93,6 +93,13 @@ impl Pendulum {
         } else {
             None
         };
+        require(
+            "pendulum",
+            "length",
+            pendulum.length,
+            pendulum.length > 0.0,
+            "must be > 0",
+        )?;
         Ok(Self { wall, ..pendulum })
     }
 

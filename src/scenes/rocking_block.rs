@@ -19,7 +19,7 @@ use nalgebra::{DMatrix, DVector};
 use crate::error::Result;
 use crate::model::{Harmonic, LagrangianLinearTIDS, NewtonImpactFrictionNSL, Nsds, PlanarContactR};
 use crate::reference::{Integrator, TimeStepping};
-use crate::scenes::parameters::Parameters;
+use crate::scenes::parameters::{Parameters, require};
 use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// A ground acceleration pulse a_g(t) = A sin(2π f t) for 0 ≤ t < `duration` (one sine when
@@ -103,6 +103,14 @@ impl RockingBlock {
             frequency,
             duration,
         });
+        require("rocking_block", "width", block.width, block.width > 0.0, "must be > 0")?;
+        require(
+            "rocking_block",
+            "height",
+            block.height,
+            block.height > 0.0,
+            "must be > 0",
+        )?;
         Ok(Self { pulse, ..block })
     }
 

@@ -14,7 +14,7 @@ use nalgebra::{DMatrix, DVector};
 use crate::error::Result;
 use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactFrictionNSL, Nsds};
 use crate::reference::{Integrator, TimeStepping};
-use crate::scenes::parameters::Parameters;
+use crate::scenes::parameters::{Parameters, require};
 use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// Parameters of the spinning ball.
@@ -81,6 +81,9 @@ impl SpinningBall {
             p.scalar("wy", d.spin[1])?,
             p.scalar("wz", d.spin[2])?,
         ];
+        require("spinning_ball", "radius", radius, radius > 0.0, "must be > 0")?;
+        let inside = "the ball would start inside the floor (height < radius)";
+        require("spinning_ball", "height", height, height >= radius, inside)?;
         Ok(Self {
             radius,
             mass,
