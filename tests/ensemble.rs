@@ -736,6 +736,51 @@ fn merge_refuses_parts_that_differ() {
     assert!(e.contains("shard 1/2") && e.contains("reference f64"), "{e}");
 }
 
+/// A mistake inside a `[scene]` value is named with its key, its line and what was expected
+/// (each of these said "data did not match any variant of untagged enum Value" with the caret
+/// on the `[scene]` line).
+#[test]
+fn scene_value_mistakes_name_the_key_and_line() {
+    let height = "height = { uniform = [1.0, 2.0] }";
+    assert!(BALLS.contains(height));
+    for (value, expected) in [
+        ("{ unifrom = [1.0, 2.0] }", "unknown distribution `unifrom`"),
+        ("{ uniform = [1.0] }", "uniform = [a, b] takes two numbers"),
+        ("\"1.5\"", "is a string"),
+        (
+            "{ normal = { mean = 1.0, sdt = 0.1 } }",
+            "`sdt` is not one of its fields",
+        ),
+        ("{ normal = { mean = 1.0 } }", "`std` is missing"),
+        (
+            "{ truncated_normal = { mean = 1.0, std = \"x\", min = 0.0, max = 2.0 } }",
+            "`std` must be a number",
+        ),
+        (
+            "{ uniform = [1.0, 2.0], choice = [1.0] }",
+            "got the keys [choice, uniform]",
+        ),
+        ("true", "got boolean"),
+        ("{ choice = [] }", "at least one number"),
+    ] {
+        let text = BALLS.replace(height, &format!("height = {value}"));
+        let Err(e) = Scenario::from_toml(&text) else {
+            panic!("{value} was accepted");
+        };
+        let e = e.to_string();
+        assert!(
+            e.contains("parameter `height`") && e.contains(expected) && e.contains("line 7"),
+            "{value}: {e}"
+        );
+    }
+    // Vectors and matrices: an entry named by its index.
+    let text = BALLS.replace(height, "height = [1.0, \"2\"]");
+    let Err(e) = Scenario::from_toml(&text) else {
+        panic!("a string entry was accepted");
+    };
+    assert!(e.to_string().contains("entry 1"), "{e}");
+}
+
 /// Meaningless physics is refused when the scenario is read, naming the parameter: negative
 /// sizes, a ball or bead starting inside the floor, overlapping cradle balls, beads or discs, a
 /// box narrower than its discs, a disc starting in a wall (each ran silently before).

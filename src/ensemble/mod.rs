@@ -39,6 +39,7 @@ pub mod plots;
 pub mod sampling;
 pub mod scenario;
 pub mod scene_spec;
+mod scene_toml;
 pub mod stats;
 pub mod table;
 

@@ -9,7 +9,7 @@ use rand::SeedableRng;
 use rand::{Rng, RngExt};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution as _, LogNormal, Normal};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use statrs::function::erf::{erfc, erfc_inv};
 
 use crate::error::{Error, Result};
@@ -24,7 +24,7 @@ pub fn scene_rng(seed: u64, index: u64) -> ChaCha8Rng {
 /// A scenario parameter: `x = 1.5`, or `x = { uniform = [1, 2] }`, `{ normal = { mean, std } }`,
 /// `{ log_normal = { mu, sigma } }` (of ln x), `{ truncated_normal = { mean, std, min, max } }`,
 /// `{ choice = [a, b, …] }`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Parameter {
     /// The same value in every scene.
@@ -33,9 +33,9 @@ pub enum Parameter {
     Drawn(Distribution),
 }
 
-/// The distributions a parameter can be drawn from.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
+/// The distributions a parameter can be drawn from (read from scenarios by `scene_toml`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Distribution {
     /// Uniform on [a, b).
     Uniform([f64; 2]),

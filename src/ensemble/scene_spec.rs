@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use nalgebra::DMatrix;
 use rand_chacha::ChaCha8Rng;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::sampling::Parameter;
 use crate::engine::Scene;
@@ -15,8 +15,9 @@ use crate::error::{Error, Result};
 use crate::scenes::parameters::Parameters;
 use crate::scenes::template::Template;
 
-/// A scenario value: a parameter, a vector of parameters, or a matrix of numbers.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A scenario value: a parameter, a vector of parameters, or a matrix of numbers (read by
+/// `scene_toml`, which names the key and the line of a mistake).
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Value {
     /// A number or a distribution.
@@ -27,8 +28,8 @@ pub enum Value {
     Matrix(Vec<Vec<f64>>),
 }
 
-/// The `[scene]` table: a template and its parameters.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// The `[scene]` table: a template and its parameters (read by `scene_toml`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SceneSpec {
     /// Which template.
     pub template: Template,
