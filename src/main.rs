@@ -6,6 +6,7 @@
 //! ricochet bench scenarios/bouncing_balls.toml --scenes 1000 100000
 //! ricochet run scenario.toml --shard 0/4 --out part0/   (… then)   ricochet merge part*/ --out all/
 //! ricochet adapters
+//! ricochet templates
 //! ```
 
 use std::path::PathBuf;
@@ -88,6 +89,9 @@ enum Command {
     },
     /// Lists the GPU adapters (pick one with RICOCHET_ADAPTER=name-or-backend).
     Adapters,
+    /// Lists every scene template with its parameters and their defaults, in the order the
+    /// template asks for them.
+    Templates,
 }
 
 /// What makes `run` fail after writing its files.
@@ -251,6 +255,17 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
         }
         Command::Adapters => {
             adapters()?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Templates => {
+            for template in ricochet::scenes::template::Template::ALL {
+                let parameters: Vec<String> = template
+                    .parameters()
+                    .into_iter()
+                    .map(|(name, default)| format!("{name} = {default}"))
+                    .collect();
+                out!("{}: {}", template.name(), parameters.join(", "))?;
+            }
             Ok(ExitCode::SUCCESS)
         }
     }

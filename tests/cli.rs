@@ -271,3 +271,18 @@ fn an_unwritable_out_is_found_first_and_named() {
     std::fs::remove_file(&blocker).ok();
     std::fs::remove_file(&file).ok();
 }
+
+/// `ricochet templates` lists every template with its parameters and defaults.
+#[test]
+fn templates_are_listed_with_their_defaults() {
+    let output = Command::new(BIN).arg("templates").output().unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    for line in [
+        "bouncing_ball: mass = 1, radius = 0.1",
+        "billiard_shot: radius = 0.028575",
+    ] {
+        assert!(text.contains(line), "{line}: {text}");
+    }
+    assert_eq!(text.lines().count(), ricochet::scenes::template::Template::ALL.len());
+}

@@ -2,6 +2,7 @@
 //! (see [`Parameters`]) build it. Every template is a scene of this folder, so the command
 //! line, the examples, the tests and the benches simulate the same systems.
 
+use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 
 use super::billiard_shot::BilliardShot;
@@ -106,6 +107,45 @@ pub enum Template {
 }
 
 impl Template {
+    /// Every template, in the order of the list above.
+    pub const ALL: [Self; 17] = [
+        Self::BouncingBall,
+        Self::NewtonsCradle,
+        Self::ColumnOfBeads,
+        Self::ImpactingBar,
+        Self::ImpactOscillator,
+        Self::DiscPile,
+        Self::Dumbbell,
+        Self::Pendulum,
+        Self::PendulumHittingWall,
+        Self::SliderCrank,
+        Self::ChaplyginSleigh,
+        Self::BlockOnIncline,
+        Self::RockingBlock,
+        Self::SpinningBall,
+        Self::BilliardShot,
+        Self::Woodpecker,
+        Self::Linear,
+    ];
+
+    /// The name scenarios give it (`template = "…"`).
+    pub fn name(self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_default()
+    }
+
+    /// The parameters the template asks for, in its order, each with its default written
+    /// out (`required` for a matrix without one): read off by building the scene from its
+    /// defaults, so the list cannot drift from the code. (A template with required matrices,
+    /// `linear`, gets 1 × 1 stand-ins; whether its scene then builds does not matter here.)
+    pub fn parameters(self) -> Vec<(String, String)> {
+        let mut defaults = Defaults(Vec::new());
+        let _ = self.scene(&mut defaults);
+        defaults.0
+    }
+
     /// The scene of this template with its parameters from `p` (asked for in a fixed order):
     /// the bouncing ball in closed form, the others as their `Nsds`.
     pub fn scene(self, p: &mut dyn Parameters) -> Result<Box<dyn Scene>> {
@@ -128,5 +168,81 @@ impl Template {
             Self::BilliardShot => Box::new(BilliardShot::from_parameters(p)?.nsds()?),
             Self::Woodpecker => Box::new(Woodpecker::from_parameters(p)?.nsds()?),
         })
+    }
+}
+
+/// Parameters that answer every question with its default, writing down what was asked.
+struct Defaults(Vec<(String, String)>);
+
+impl Parameters for Defaults {
+    fn scalar(&mut self, name: &str, default: f64) -> Result<f64> {
+        self.0.push((name.into(), default.to_string()));
+        Ok(default)
+    }
+
+    fn count(&mut self, name: &str, default: usize) -> Result<usize> {
+        self.0.push((name.into(), default.to_string()));
+        Ok(default)
+    }
+
+    fn vector(&mut self, name: &str, len: usize, default: f64) -> Result<Vec<f64>> {
+        self.0.push((name.into(), format!("[{default}; {len}]")));
+        Ok(vec![default; len])
+    }
+
+    fn matrix(&mut self, name: &str, default: Option<&DMatrix<f64>>) -> Result<DMatrix<f64>> {
+        match default {
+            Some(m) => {
+                self.0
+                    .push((name.into(), format!("{}×{} matrix", m.nrows(), m.ncols())));
+                Ok(m.clone())
+            }
+            None => {
+                // A 1 × 1 stand-in, so that the parameters after it are listed too.
+                self.0.push((name.into(), "required".into()));
+                Ok(DMatrix::identity(1, 1))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Template;
+
+    /// `ALL` lists every template once (the match below stops compiling when a template is
+    /// added, until it is listed), each named as scenarios name it and with its parameters.
+    #[test]
+    fn every_template_is_listed_with_its_parameters() {
+        for template in Template::ALL {
+            let listed = match template {
+                Template::BouncingBall
+                | Template::NewtonsCradle
+                | Template::ColumnOfBeads
+                | Template::ImpactingBar
+                | Template::ImpactOscillator
+                | Template::DiscPile
+                | Template::Dumbbell
+                | Template::Pendulum
+                | Template::PendulumHittingWall
+                | Template::SliderCrank
+                | Template::ChaplyginSleigh
+                | Template::BlockOnIncline
+                | Template::RockingBlock
+                | Template::SpinningBall
+                | Template::BilliardShot
+                | Template::Woodpecker
+                | Template::Linear => Template::ALL.iter().filter(|&&t| t == template).count(),
+            };
+            assert_eq!(listed, 1, "{template:?}");
+            let name = template.name();
+            let back: Template = serde_json::from_value(serde_json::Value::String(name.clone())).unwrap();
+            assert_eq!(back, template);
+            assert!(!template.parameters().is_empty(), "{name}");
+        }
+        let ball = Template::BouncingBall.parameters();
+        assert!(ball.contains(&("radius".into(), "0.1".into())), "{ball:?}");
+        let linear = Template::Linear.parameters();
+        assert!(linear.contains(&("h".into(), "required".into())), "{linear:?}");
     }
 }
