@@ -131,6 +131,9 @@ fn simulate(s: u32) {
         update_position();
         record_health();
     }
+    // The outputs once more at the state reached, so that the deepest penetration counts the
+    // final state too (each step counts its start); the rest of what it computes is dropped.
+    outputs_and_activation();
     // Lavapipe's loop limiter (65 535 loop iterations per invocation, all loops together)
     // silently cuts a loop short, even a PGS loop in the last step: once it is spent, this loop
     // of params.probe = 2 iterations (a count the compiler cannot see) runs once, and the

@@ -811,6 +811,29 @@ fn meaningless_physics_is_refused() {
     }
 }
 
+/// The deepest penetration counts the final state: a ball that ends a one-step run 0.226 m
+/// inside the floor reports it (it reported 0: each step counts only its start).
+#[test]
+fn max_penetration_counts_the_final_state() {
+    let scenario = Scenario::from_toml(
+        "name = \"x\"\nscenes = 4\nseed = 1\n[scene]\ntemplate = \"bouncing_ball\"\n[time]\nstep = 0.5\nfinal = 0.5\n",
+    )
+    .unwrap();
+    let cpu = run(&scenario, Backend::Cpu, 4, ALL);
+    let depth = 0.1 - col(&cpu, "q0")[0];
+    assert!(depth > 0.3, "the ball ends {depth} m inside the floor");
+    for case in engines(Some(0.0), None) {
+        let other = case.run(&scenario);
+        assert!(
+            col(&other, "max_penetration")
+                .iter()
+                .all(|&d| (d - depth).abs() < 1e-12),
+            "{case}"
+        );
+    }
+    assert!(col(&cpu, "max_penetration").iter().all(|&d| (d - depth).abs() < 1e-12));
+}
+
 /// Shard and chunk arithmetic cannot overflow: the shards of usize::MAX scenes split it
 /// exactly, a chunk of usize::MAX scenes runs every scene (it wrote 0 rows), and a chunk of 0
 /// scenes is refused.

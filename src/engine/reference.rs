@@ -79,18 +79,20 @@ fn run_scene(job: &Job<'_>, scene: &dyn Scene, at: usize) -> Result<(Vec<f64>, H
     };
     let mut counters = HealthCounters::default();
     let mut extremes = [f64::MIN; EXTREMES];
-    for _ in 0..job.steps {
+    // The deepest penetration −y over the gap rows at the start of each step and at the end.
+    let penetration = |sim: &TimeStepping, extremes: &mut [f64; EXTREMES]| -> Result<()> {
         let sample = sim.sample()?;
-        if let Some(y) = sample
-            .y
-            .iter()
-            .zip(&gaps)
+        let deepest = (sample.y.iter().zip(&gaps))
             .filter(|(_, gap)| **gap)
             .map(|(&y, _)| -y)
-            .reduce(f64::max)
-        {
+            .reduce(f64::max);
+        if let Some(y) = deepest {
             extremes[1] = extremes[1].max(y);
         }
+        Ok(())
+    };
+    for _ in 0..job.steps {
+        penetration(&sim, &mut extremes)?;
         if let Err(e) = sim.step() {
             if let Error::NotConverged {
                 residual, iterations, ..
@@ -114,6 +116,7 @@ fn run_scene(job: &Job<'_>, scene: &dyn Scene, at: usize) -> Result<(Vec<f64>, H
         }
         counters.record_contact(lambda.iter().zip(&gaps).any(|(&l, &gap)| gap && l > 0.0));
     }
+    penetration(&sim, &mut extremes)?;
     let sample = sim.sample()?;
     let state: Vec<f64> = sample.q.iter().chain(sample.v.iter()).copied().collect();
     if !state.iter().all(|x| x.is_finite()) {

@@ -234,5 +234,8 @@ fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(
         group.update_position();
         group.record_health();
     }
+    // The outputs once more at the state reached, so that the deepest penetration counts the
+    // final state too (each step counts its start); the rest of what it computes is dropped.
+    group.outputs_and_activation();
     group.store((values, counters, extremes));
 }
