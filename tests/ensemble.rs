@@ -834,6 +834,26 @@ fn max_penetration_counts_the_final_state() {
     assert!(col(&cpu, "max_penetration").iter().all(|&d| (d - depth).abs() < 1e-12));
 }
 
+/// The reference backend goes on past a step that missed its tolerance, as the batched
+/// engines do, and flags the scene (it stopped the scene there and reported that state as
+/// final): balls whose Jacobi solver may take no sweep get no impulse, fall through the floor
+/// for the whole run, and are flagged not converged.
+#[test]
+fn the_reference_goes_on_past_an_unconverged_step() {
+    let text = "name = \"x\"\nscenes = 4\nseed = 1\n[scene]\ntemplate = \"bouncing_ball\"\n\
+                [time]\nstep = 1e-3\nfinal = 1.0\n[solver]\nkind = \"jacobi\"\nmax_iterations = 0\n";
+    let scenario = Scenario::from_toml(text).unwrap();
+    let reference = run(&scenario, Backend::Reference, 4, ALL);
+    assert!(col(&reference, "converged").iter().all(|&c| c == 0.0));
+    // Free fall from 1 m for 1 s (exact for Moreau–Jean under constant gravity).
+    let end = 1.0 - 0.5 * 9.81;
+    assert!(
+        col(&reference, "q0").iter().all(|&z| (z - end).abs() < 1e-9),
+        "{:?}",
+        col(&reference, "q0")
+    );
+}
+
 /// Shard and chunk arithmetic cannot overflow: the shards of usize::MAX scenes split it
 /// exactly, a chunk of usize::MAX scenes runs every scene (it wrote 0 rows), and a chunk of 0
 /// scenes is refused.

@@ -131,6 +131,27 @@ fn integrator_and_system_families_must_match() {
     );
 }
 
+/// A lenient simulation goes on past a step whose solver missed its tolerance, with its last
+/// iterate, and says so in the step's report; every step is taken.
+#[test]
+fn a_lenient_simulation_goes_on_and_flags_the_step() {
+    let mut sim = BouncingBall::default().simulation().unwrap();
+    sim.solver = SolverKind::Jacobi;
+    sim.solver_options = SolverOptions {
+        max_iterations: 0,
+        ..Default::default()
+    };
+    sim.lenient = true;
+    let mut flagged = 0;
+    for _ in 0..2000 {
+        sim.step().unwrap();
+        flagged += usize::from(sim.last_report().lcp.is_some_and(|lcp| !lcp.converged));
+    }
+    assert!(flagged > 0, "no step missed its tolerance");
+    let h = BouncingBall::default().step;
+    assert!((sim.time() - 2000.0 * h).abs() < 1e-9, "t = {}", sim.time());
+}
+
 #[test]
 fn a_solver_that_does_not_converge_is_an_error_with_its_numbers() {
     // Jacobi with no sweep cannot solve the first impact: the stepper refuses the step.

@@ -84,23 +84,6 @@ pub struct SolverReport {
     pub residual: f64,
 }
 
-impl SolverReport {
-    /// Turns a non-converged report into [`Error::NotConverged`]; `context` says where.
-    pub fn ensure_converged(self, solver: SolverKind, tolerance: f64, context: &str) -> Result<Self> {
-        if self.converged {
-            Ok(self)
-        } else {
-            Err(Error::NotConverged {
-                solver: solver.name().into(),
-                context: context.into(),
-                iterations: self.iterations,
-                residual: self.residual,
-                tolerance,
-            })
-        }
-    }
-}
-
 /// Solves `lcp` with `kind`, writing the answer into `z` (read as the warm start when
 /// `options.warm_start`). Returns the report; non-convergence is data, not an error.
 pub fn solve_lcp(

@@ -24,6 +24,9 @@ pub struct StepReport {
     pub constraint_residual: f64,
     /// Newton iterations of the position projection (0 unless [`Stabilization::Projection`]).
     pub projection_iterations: usize,
+    /// The step went on past a solver or Newton loop that missed its tolerance, with its
+    /// last iterate ([`StepSettings::lenient`]).
+    pub missed_tolerance: bool,
 }
 
 /// How a simulation solves its steps: the one-step problem's solver, the Newton loop and the
@@ -43,9 +46,28 @@ pub struct StepSettings {
     pub friction: Option<FrictionSolver>,
     /// Its options.
     pub friction_options: FrictionOptions,
+    /// Go on past a solver or Newton loop that misses its tolerance with its last iterate,
+    /// flagged in the [`StepReport`] (as Siconos goes on, with a warning); otherwise such a
+    /// step is an [`Error::NotConverged`].
+    pub lenient: bool,
 }
 
 impl StepSettings {
+    /// `report` where it converged or the settings are lenient, else the error naming the
+    /// solver and the step.
+    fn accept(&self, report: SolverReport, solver: &str, tolerance: f64, context: &str) -> Result<SolverReport> {
+        if report.converged || self.lenient {
+            return Ok(report);
+        }
+        Err(Error::NotConverged {
+            solver: solver.into(),
+            context: context.into(),
+            iterations: report.iterations,
+            residual: report.residual,
+            tolerance,
+        })
+    }
+
     /// Solves one step's problem `w = matrix λ + vector` with `equality` marking the free rows
     /// (an LCP when there are none), and turns non-convergence into an error naming the step
     /// (`context`).
@@ -58,11 +80,8 @@ impl StepSettings {
     ) -> Result<(DVector<f64>, SolverReport)> {
         let problem = MixedLinearComplementarityProblem::new(matrix, vector, equality)?;
         let mut lambda = DVector::zeros(problem.size());
-        let report = solve_mlcp(self.solver, &problem, &mut lambda, &self.solver_options)?.ensure_converged(
-            self.solver,
-            self.solver_options.tolerance,
-            context,
-        )?;
+        let report = solve_mlcp(self.solver, &problem, &mut lambda, &self.solver_options)?;
+        let report = self.accept(report, self.solver.name(), self.solver_options.tolerance, context)?;
         Ok((lambda, report))
     }
 
@@ -85,15 +104,7 @@ impl StepSettings {
         });
         let mut r = DVector::zeros(problem.q.len());
         let report = solve_friction(solver, &problem, &mut r, &self.friction_options)?;
-        if !report.converged {
-            return Err(Error::NotConverged {
-                solver: solver.name().into(),
-                context: context.into(),
-                iterations: report.iterations,
-                residual: report.residual,
-                tolerance: self.friction_options.tolerance,
-            });
-        }
+        let report = self.accept(report, solver.name(), self.friction_options.tolerance, context)?;
         Ok((r, report))
     }
 
@@ -110,15 +121,8 @@ impl StepSettings {
         let problem = MixedFrictionProblem::new(w, q, blocks)?;
         let mut lambda = DVector::zeros(problem.q.len());
         let report = problem.solve(&mut lambda, &self.friction_options)?;
-        if !report.converged {
-            return Err(Error::NotConverged {
-                solver: "block NSGS (friction with frictionless rows or equalities)".into(),
-                context: context.into(),
-                iterations: report.iterations,
-                residual: report.residual,
-                tolerance: self.friction_options.tolerance,
-            });
-        }
+        let solver = "block NSGS (friction with frictionless rows or equalities)";
+        let report = self.accept(report, solver, self.friction_options.tolerance, context)?;
         Ok((lambda, report))
     }
 }

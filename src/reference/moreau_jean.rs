@@ -108,6 +108,15 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: MoreauJeanOSI) -> Res
         }
         input = Some((impulse, report));
     }
+    if settings.lenient
+        && let Some((last, report)) = input
+    {
+        let report = StepReport {
+            missed_tolerance: true,
+            ..report
+        };
+        return commit(ts, &osi, &q_k, &v_k, v, last.p, last.lambda_all, report);
+    }
     Err(Error::NotConverged {
         solver: "Newton loop".into(),
         context: context(ts),

@@ -58,6 +58,9 @@ pub struct TimeStepping {
     pub friction_solver: Option<FrictionSolver>,
     /// Its options.
     pub friction_options: FrictionOptions,
+    /// Go on past a step whose solver or Newton loop missed its tolerance, with its last
+    /// iterate, flagged in [`TimeStepping::last_report`] (default: such a step is an error).
+    pub lenient: bool,
     last: StepReport,
 }
 
@@ -77,6 +80,7 @@ impl TimeStepping {
             stabilization: Stabilization::None,
             friction_solver: None,
             friction_options: FrictionOptions::default(),
+            lenient: false,
             last: StepReport::default(),
         })
     }
@@ -90,6 +94,7 @@ impl TimeStepping {
             stabilization: self.stabilization,
             friction: self.friction_solver,
             friction_options: self.friction_options,
+            lenient: self.lenient,
         }
     }
 
