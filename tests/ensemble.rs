@@ -6,7 +6,7 @@ mod common;
 
 use ricochet::ensemble::output::{RunFiles, RunInfo};
 use ricochet::ensemble::scenario::PrecisionChoice;
-use ricochet::ensemble::{self, Backend, RunOptions, Scenario, Shard, Statistics};
+use ricochet::ensemble::{self, Backend, RunOptions, Scenario, Shard, Statistics, Table};
 use ricochet::scenes::block_on_incline::BlockOnIncline;
 
 const BALLS: &str = r#"
@@ -489,6 +489,28 @@ fn results_do_not_depend_on_chunking_or_sharding() {
         .collect();
     assert!(RunFiles::merge(parts).is_err());
     std::fs::remove_dir_all(&tmp).ok();
+}
+
+/// A table too wide for a version-1.0 `.npy` header (a 2000-ball cradle's 8000 state
+/// columns failed on it after the whole run) is written as version 2.0: a 4-byte header
+/// length, the header padded to 64 bytes, then the values.
+#[test]
+fn wide_tables_write_npy_version_two() {
+    let mut table = Table::new((0..8000).map(|i| format!("q{i}")).collect());
+    for r in 0..3 {
+        table.push(&(0..8000).map(|c| (r * 8000 + c) as f64).collect::<Vec<_>>());
+    }
+    let mut bytes = Vec::new();
+    table.write_npy(&mut bytes).unwrap();
+    assert_eq!(&bytes[..8], b"\x93NUMPY\x02\x00");
+    let len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+    assert!(len > 65_535 && (12 + len) % 64 == 0, "{len}");
+    let header = std::str::from_utf8(&bytes[12..12 + len]).unwrap();
+    assert!(header.contains("('q7999', '<f8')") && header.contains("'shape': (3,)") && header.ends_with('\n'));
+    let values = &bytes[12 + len..];
+    assert_eq!(values.len(), 8 * 3 * 8000);
+    let last = f64::from_le_bytes(values[values.len() - 8..].try_into().unwrap());
+    assert_eq!(last, (3 * 8000 - 1) as f64);
 }
 
 /// The .npy file is a structured array numpy can read: magic, header, 8 bytes per value.

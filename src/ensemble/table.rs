@@ -124,26 +124,37 @@ impl Table {
         Ok(table)
     }
 
-    /// Writes the table as a `.npy` structured array (version 1.0, little-endian `<f8`
-    /// fields named after the columns): `pandas.DataFrame(numpy.load(path))`.
+    /// Writes the table as a `.npy` structured array (little-endian `<f8` fields named after
+    /// the columns): `pandas.DataFrame(numpy.load(path))`. Format version 1.0, whose header
+    /// length is 2 bytes, or 2.0 (4 bytes) when the column names need more than 65 535 bytes
+    /// (a 2000-ball cradle has 8000 state columns).
     pub fn write_npy(&self, mut out: impl Write) -> Result<()> {
         let fields: Vec<String> = self.columns.iter().map(|c| format!("('{c}', '<f8')")).collect();
-        let mut header = format!(
+        let header = format!(
             "{{'descr': [{}], 'fortran_order': False, 'shape': ({},), }}",
             fields.join(", "),
             self.rows()
         );
-        // Magic (6) + version (2) + length (2) + header + '\n' is a multiple of 64.
-        let total = (10 + header.len() + 1).div_ceil(64) * 64;
-        header.push_str(&" ".repeat(total - 10 - header.len() - 1));
-        header.push('\n');
-        let len = u16::try_from(header.len()).map_err(|_| Error::Unsupported {
-            what: "npy header".into(),
-            reason: "more than 65 535 bytes of column names".into(),
-        })?;
-        out.write_all(b"\x93NUMPY\x01\x00")?;
-        out.write_all(&len.to_le_bytes())?;
-        out.write_all(header.as_bytes())?;
+        // Magic (6) + version (2) + length (2 or 4) + header + '\n' is a multiple of 64.
+        let padded = |preamble: usize| {
+            let total = (preamble + header.len() + 1).div_ceil(64) * 64;
+            format!("{header}{}\n", " ".repeat(total - preamble - header.len() - 1))
+        };
+        let short = padded(10);
+        if let Ok(len) = u16::try_from(short.len()) {
+            out.write_all(b"\x93NUMPY\x01\x00")?;
+            out.write_all(&len.to_le_bytes())?;
+            out.write_all(short.as_bytes())?;
+        } else {
+            let long = padded(12);
+            let len = u32::try_from(long.len()).map_err(|_| Error::Unsupported {
+                what: "npy header".into(),
+                reason: "more than 4 GiB of column names".into(),
+            })?;
+            out.write_all(b"\x93NUMPY\x02\x00")?;
+            out.write_all(&len.to_le_bytes())?;
+            out.write_all(long.as_bytes())?;
+        }
         for x in &self.values {
             out.write_all(&x.to_le_bytes())?;
         }
