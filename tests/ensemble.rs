@@ -504,7 +504,7 @@ fn wide_tables_write_npy_version_two() {
     table.write_npy(&mut bytes).unwrap();
     assert_eq!(&bytes[..8], b"\x93NUMPY\x02\x00");
     let len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
-    assert!(len > 65_535 && (12 + len) % 64 == 0, "{len}");
+    assert!(len > 65_535 && (12 + len).is_multiple_of(64), "{len}");
     let header = std::str::from_utf8(&bytes[12..12 + len]).unwrap();
     assert!(header.contains("('q7999', '<f8')") && header.contains("'shape': (3,)") && header.ends_with('\n'));
     let values = &bytes[12 + len..];
