@@ -139,18 +139,15 @@ fn private_runtime_dir() -> Option<PathBuf> {
         return None;
     }
     let dir = std::env::temp_dir().join(format!("ricochet-runtime-{}", std::process::id()));
-    let made = std::fs::create_dir_all(&dir).and_then(|()| {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))?;
-        }
-        Ok(())
-    });
-    made.ok()?;
-    // SAFETY: called at the start of `main`, before any other thread exists (no engine,
-    // thread pool or adapter has been created yet), so nothing reads the environment
-    // concurrently.
+    // A new directory of ours, 0700 from its creation: an existing one (or a link planted
+    // under the name) is not taken.
+    let mut builder = std::fs::DirBuilder::new();
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(&dir).ok()?;
+    // SAFETY: called first thing in `main` after parsing the arguments, before any other
+    // thread exists (clap starts none; no engine, thread pool or adapter has been created
+    // yet), so nothing reads the environment concurrently.
     unsafe { std::env::set_var(VAR, &dir) };
     Some(dir)
 }
@@ -215,12 +212,16 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             };
             // The files first: what is computed is kept even where stdout is full or closed.
             let written = write(&files, &out)?;
-            out!("{line}")?;
-            report_written(&written)?;
+            let printed = out!("{line}").and_then(|()| report_written(&written));
             if fail_on == Some(FailOn::Unhealthy) && !healthy {
+                // Status 2 whatever became of stdout: the unhealthy scenes matter more.
+                if let Err(e) = printed {
+                    eprintln!("error: {e}");
+                }
                 eprintln!("error: unhealthy scenes (--fail-on unhealthy); the files are written");
                 return Ok(ExitCode::from(2));
             }
+            printed?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Verify { scenario, scenes } => verify(Scenario::load(&scenario)?, scenes),

@@ -693,7 +693,8 @@ fn an_invalid_draw_names_its_scene_before_stepping() {
 }
 
 /// Values that overflow are not reported as healthy: a ball thrown down at 1e160 m/s has an
-/// infinite energy, and its row says `finite = 0` on every backend (it said 1).
+/// infinite energy, and its row says `finite = 0` on the reference and the CPU lanes (it
+/// said 1).
 #[test]
 fn an_overflowing_energy_is_not_finite() {
     let scenario = Scenario::from_toml(&BALLS.replace("radius = 0.1", "radius = 0.1\nvelocity = -1e160")).unwrap();
@@ -833,8 +834,9 @@ fn meaningless_physics_is_refused() {
     }
 }
 
-/// The deepest penetration counts the final state: a ball that ends a one-step run 0.226 m
-/// inside the floor reports it (it reported 0: each step counts only its start).
+/// The deepest penetration counts the final state: a ball whose one-step run ends with its
+/// centre 0.226 m below the floor, 0.326 m deep, reports it (it reported 0: each step counts
+/// only its start).
 #[test]
 fn max_penetration_counts_the_final_state() {
     let scenario = Scenario::from_toml(

@@ -181,7 +181,6 @@ pub fn run_on(
     chunk: Option<usize>,
     progress: &mut dyn FnMut(usize),
 ) -> Result<EnsembleRun> {
-    let start = Instant::now();
     let steps = u32::try_from(scenario.steps()).map_err(|_| Error::Scenario {
         what: "time".into(),
         reason: "more than 2³² steps".into(),
@@ -201,6 +200,8 @@ pub fn run_on(
         }
     };
     check_draws(scenario, &scenes)?;
+    // Timed from here: the check above is not the run's throughput.
+    let start = Instant::now();
     let mut summary = Table::new(summary_columns(scenario)?);
     let mut done = 0;
     let mut device_seconds = Some(0.0);
@@ -341,10 +342,11 @@ fn summary_row(
     row.push(flag(c.flags & NOT_CONVERGED == 0));
     // Finite: no NaN or infinity appeared while stepping, and none in what the row reports
     // (an energy can overflow where the state does not: ½ m v² at |v| = 1e160).
-    let reported = [energy_initial, energy_final]
+    // (The extremes before they are clamped: f64::MIN where nothing was recorded.)
+    let reported = [energy_initial, energy_final, residual, deepest, cone]
         .iter()
         .chain(state)
-        .all(|x| x.is_finite());
+        .all(|&x| x.is_finite());
     row.push(flag(c.flags & NON_FINITE == 0 && reported));
     Ok(row)
 }

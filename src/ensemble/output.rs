@@ -70,9 +70,12 @@ pub fn prepare_dir(dir: &Path) -> Result<()> {
         reason: format!("output directory: cannot {what}: {e}"),
     };
     std::fs::create_dir_all(dir).map_err(|e| refuse("create it", e))?;
-    let probe = dir.join(".ricochet-write-check");
+    let probe = dir.join(format!(".ricochet-write-check-{}", std::process::id()));
     File::create(&probe).map_err(|e| refuse("write into it", e))?;
-    std::fs::remove_file(&probe).map_err(|e| refuse("remove a file from it", e))
+    match std::fs::remove_file(&probe) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(refuse("remove a file from it", e)),
+        _ => Ok(()),
+    }
 }
 
 impl RunFiles {

@@ -187,7 +187,7 @@ mod tests {
     }
 
     /// Windows at the mean, on either side and 6 std out (where rejection sampling had hung):
-    /// every draw lies in the window, draws increase or decrease with u (one uniform each), and
+    /// every draw lies in the window, different uniforms give different draws (one each), and
     /// the mean of 20 000 draws is the exact truncated mean within 4 standard errors.
     #[test]
     fn truncated_normal_draws_any_window() {

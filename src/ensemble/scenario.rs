@@ -203,7 +203,8 @@ impl Scenario {
         let t = &self.time;
         validate::scalar("time step h", t.step, t.step > 0.0, "must be > 0")?;
         validate::scalar("final time", t.final_time, t.final_time > 0.0, "must be > 0")?;
-        if t.step > t.final_time {
+        // As `steps` counts: a final time within 10⁻⁹ h of a step is that step.
+        if t.final_time / t.step < 1.0 - 1e-9 {
             return Err(Error::Scenario {
                 what: "time".into(),
                 reason: format!(

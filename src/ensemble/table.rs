@@ -127,7 +127,8 @@ impl Table {
     /// Writes the table as a `.npy` structured array (little-endian `<f8` fields named after
     /// the columns): `pandas.DataFrame(numpy.load(path))`. Format version 1.0, whose header
     /// length is 2 bytes, or 2.0 (4 bytes) when the column names need more than 65 535 bytes
-    /// (a 2000-ball cradle has 8000 state columns).
+    /// (a 2000-ball cradle has 8000 state columns). numpy reads headers over 10 kB only with
+    /// `max_header_size`.
     pub fn write_npy(&self, mut out: impl Write) -> Result<()> {
         let fields: Vec<String> = self.columns.iter().map(|c| format!("('{c}', '<f8')")).collect();
         let header = format!(

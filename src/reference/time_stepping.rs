@@ -60,6 +60,7 @@ pub struct TimeStepping {
     pub friction_options: FrictionOptions,
     /// Go on past a step whose solver or Newton loop missed its tolerance, with its last
     /// iterate, flagged in [`TimeStepping::last_report`] (default: such a step is an error).
+    /// A position projection that fails stays an error either way.
     pub lenient: bool,
     last: StepReport,
 }

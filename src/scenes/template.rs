@@ -210,8 +210,9 @@ impl Parameters for Defaults {
 mod tests {
     use super::Template;
 
-    /// `ALL` lists every template once (the match below stops compiling when a template is
-    /// added, until it is listed), each named as scenarios name it and with its parameters.
+    /// `ALL` lists each template once, named as scenarios name it and with its parameters.
+    /// (The match below stops compiling when a template is added: a reminder to list it in
+    /// `ALL` too; it cannot see a template missing from `ALL`.)
     #[test]
     fn every_template_is_listed_with_its_parameters() {
         for template in Template::ALL {
