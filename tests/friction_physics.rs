@@ -515,15 +515,7 @@ fn rough_spheres_collide_on_every_engine() {
         finals.push(end.q.iter().chain(end.v.iter()).copied().collect::<Vec<f64>>());
     }
     // The CPU lanes against it.
-    let mut batch = SceneBatch::new(h, MoreauJeanOSI::default()).unwrap();
-    for nsds in &scenes {
-        batch
-            .push(&LinearScene::from_nsds(nsds, h, 0.5, Stabilization::None).unwrap())
-            .unwrap();
-    }
-    let options = BatchOptions::for_precision(true);
-    let mut state = BatchState::<f64>::new(&batch);
-    run(&batch, &batch.operators, &mut state, steps, &options);
+    let (batch, options, state) = on_the_lanes(&scenes, h, steps);
     assert!(
         state.counters.iter().all(|c| c.healthy()),
         "lanes: {:?}",
@@ -538,6 +530,21 @@ fn rough_spheres_collide_on_every_engine() {
     println!("rough spheres: lanes vs reference {worst:.1e}");
     assert!(worst < 1e-9, "lanes vs reference: {worst:e}");
     gpu_f64_gives_the_lanes_bits(&batch, steps, &options, &state.state);
+}
+
+/// `scenes` batched (Moreau–Jean, θ = ½) and run `steps` steps of `h` on the CPU lanes in f64:
+/// the batch, its options and the lanes' final state, for the GPU comparison.
+fn on_the_lanes(scenes: &[Nsds], h: f64, steps: u32) -> (SceneBatch, BatchOptions, BatchState<f64>) {
+    let mut batch = SceneBatch::new(h, MoreauJeanOSI::default()).unwrap();
+    for nsds in scenes {
+        batch
+            .push(&LinearScene::from_nsds(nsds, h, 0.5, Stabilization::None).unwrap())
+            .unwrap();
+    }
+    let options = BatchOptions::for_precision(true);
+    let mut state = BatchState::<f64>::new(&batch);
+    run(&batch, &batch.operators, &mut state, steps, &options);
+    (batch, options, state)
 }
 
 /// The GPU kernel in f64 runs `batch` to the lanes' final `state`, bit for bit (where there is
@@ -611,15 +618,7 @@ fn sliding_balls_end_rolling_on_every_engine() {
         let end = sim.sample().unwrap();
         finals.push(end.q.iter().chain(end.v.iter()).copied().collect::<Vec<f64>>());
     }
-    let mut batch = SceneBatch::new(h, MoreauJeanOSI::default()).unwrap();
-    for nsds in &scenes {
-        batch
-            .push(&LinearScene::from_nsds(nsds, h, 0.5, Stabilization::None).unwrap())
-            .unwrap();
-    }
-    let options = BatchOptions::for_precision(true);
-    let mut state = BatchState::<f64>::new(&batch);
-    run(&batch, &batch.operators, &mut state, steps, &options);
+    let (batch, options, state) = on_the_lanes(&scenes, h, steps);
     for (s, ((&(mu, vx, vy, stretch), counters), reference)) in
         cases.iter().zip(&state.counters).zip(&finals).enumerate()
     {
@@ -718,15 +717,8 @@ fn billiard_shots_conserve_the_rolling_momentum_on_every_engine() {
         }
         finals.push((end.q.iter().chain(end.v.iter()).copied().collect::<Vec<f64>>(), start));
     }
-    let mut batch = SceneBatch::new(h, MoreauJeanOSI::default()).unwrap();
-    for shot in &shots {
-        batch
-            .push(&LinearScene::from_nsds(&shot.nsds().unwrap(), h, 0.5, Stabilization::None).unwrap())
-            .unwrap();
-    }
-    let options = BatchOptions::for_precision(true);
-    let mut state = BatchState::<f64>::new(&batch);
-    run(&batch, &batch.operators, &mut state, steps, &options);
+    let nsds: Vec<Nsds> = shots.iter().map(|shot| shot.nsds().unwrap()).collect();
+    let (batch, options, state) = on_the_lanes(&nsds, h, steps);
     for (s, (shot, (reference, start))) in shots.iter().zip(&finals).enumerate() {
         assert!(state.counters[s].healthy(), "shot {s}: {:?}", state.counters[s]);
         let lanes = &state.state[24 * s..24 * s + 24];
