@@ -30,6 +30,23 @@ pub use gpu::GpuEngine;
 pub use reference::ReferenceEngine;
 pub use scene::Scene;
 
+/// Why the batched engines (CPU lanes, GPU kernel) cannot run a job with `solver` and the
+/// relaxation `omega`: they solve with PGS and ω = 1, and refuse anything else rather than
+/// run plain PGS silently; `None` when they can.
+pub fn batched_refusal(solver: SolverKind, omega: Option<f64>) -> Option<Error> {
+    if solver != SolverKind::Pgs {
+        return Some(Error::Unsupported {
+            what: format!("solver {solver:?}"),
+            reason: "the batched engines solve with PGS: use the reference backend for other solvers".into(),
+        });
+    }
+    let omega = omega.filter(|&w| w != 1.0)?;
+    Some(Error::Unsupported {
+        what: format!("relaxation omega = {omega}"),
+        reason: "the batched engines run PGS without relaxation (ω = 1): use the reference backend for SOR".into(),
+    })
+}
+
 /// A run: `steps` Moreau–Jean steps of every scene, from its initial state or from `start`.
 #[derive(Clone)]
 pub struct Job<'a> {
@@ -96,24 +113,10 @@ impl Job<'_> {
         Ok(())
     }
 
-    /// The batched engines refuse other solvers than PGS, and a relaxation ω ≠ 1, rather than
-    /// run plain PGS silently.
+    /// The batched engines refuse what [`batched_refusal`] refuses.
     fn check_batched(&self) -> Result<()> {
         self.check()?;
-        if self.solver != SolverKind::Pgs {
-            return Err(Error::Unsupported {
-                what: format!("solver {:?}", self.solver),
-                reason: "the batched engines solve with PGS: use the reference engine for other solvers".into(),
-            });
-        }
-        if let Some(omega) = self.omega.filter(|&w| w != 1.0) {
-            return Err(Error::Unsupported {
-                what: format!("relaxation omega = {omega}"),
-                reason: "the batched engines run PGS without relaxation (ω = 1): use the reference engine for SOR"
-                    .into(),
-            });
-        }
-        Ok(())
+        batched_refusal(self.solver, self.omega).map_or(Ok(()), Err)
     }
 
     /// The batched engines' options in f64 (`double`) or f32.

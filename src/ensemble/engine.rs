@@ -9,9 +9,8 @@ use super::scene_spec::SampledScene;
 use crate::batch::gpu::{GpuContext, Precision};
 #[cfg(feature = "gpu")]
 use crate::engine::GpuEngine;
-use crate::engine::{CpuEngine, Engine, Job, ReferenceEngine};
+use crate::engine::{CpuEngine, Engine, Job, ReferenceEngine, batched_refusal};
 use crate::error::{Error, Result};
-use crate::numerics::SolverKind;
 
 /// Where to run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -45,43 +44,19 @@ impl std::str::FromStr for Backend {
 
 /// Opens `backend` for `scenario`, and says why when `Auto` did not take the GPU.
 pub fn open(backend: Backend, scenario: &Scenario) -> Result<(Box<dyn Engine>, Option<String>)> {
-    let batched = scenario.solver.kind == SolverKind::Pgs;
     let reference = || -> Box<dyn Engine> { Box::new(ReferenceEngine) };
+    // What keeps the scenario off the batched engines: its solver settings, then its scenes.
+    let refused = batched_refusal(scenario.solver.kind, scenario.solver.omega).or_else(|| unbatchable(scenario));
     match backend {
-        Backend::Gpu | Backend::Cpu if !batched => Err(Error::Unsupported {
-            what: format!("solver {:?}", scenario.solver.kind),
-            reason: "the batched engines solve with PGS: use --backend reference for other solvers".into(),
-        }),
-        Backend::Gpu | Backend::Cpu if let Some(e) = relaxed(scenario) => Err(e),
-        Backend::Gpu | Backend::Cpu if let Some(e) = unbatchable(scenario) => Err(e),
+        Backend::Gpu | Backend::Cpu if let Some(e) = refused => Err(e),
         Backend::Gpu => Ok((open_gpu(scenario)?, None)),
         Backend::Cpu => Ok((Box::new(CpuEngine::new()), None)),
         Backend::Reference => Ok((reference(), None)),
-        Backend::Auto if let Some(e) = unbatchable(scenario) => {
-            Ok((reference(), Some(format!("{e}: running on the reference stepper"))))
-        }
-        Backend::Auto if !batched => Ok((
-            reference(),
-            Some(format!(
-                "solver {:?} runs on the reference stepper",
-                scenario.solver.kind
-            )),
-        )),
-        Backend::Auto if let Some(e) = relaxed(scenario) => {
+        Backend::Auto if let Some(e) = refused => {
             Ok((reference(), Some(format!("{e}: running on the reference stepper"))))
         }
         Backend::Auto => auto(scenario),
     }
-}
-
-/// Why the batched engines cannot honour the scenario's relaxation ω: they run PGS with
-/// ω = 1, and refuse another ω rather than drop it silently.
-fn relaxed(scenario: &Scenario) -> Option<Error> {
-    let omega = scenario.solver.omega.filter(|&w| w != 1.0)?;
-    Some(Error::Unsupported {
-        what: format!("relaxation omega = {omega}"),
-        reason: "the batched engines run PGS without relaxation (ω = 1): use --backend reference for SOR".into(),
-    })
 }
 
 /// The job of running `scenes` of `scenario` for `steps` steps (from `start` if given).
