@@ -25,9 +25,8 @@ use crate::error::Result;
 use crate::model::{
     DsId, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactFrictionNSL, Nsds, SphereLDSSphereLDSR,
 };
-use crate::reference::{Integrator, TimeStepping};
+use crate::reference::TimeStepping;
 use crate::scenes::parameters::Parameters;
-use crate::scheme::moreau_jean::MoreauJeanOSI;
 use crate::validate;
 
 /// Parameters of the billiard shot.
@@ -186,11 +185,6 @@ impl BilliardShot {
 
     /// The simulation from t = 0 (Moreau–Jean, θ = ½; NSGS for the 3-D contacts).
     pub fn simulation(&self) -> Result<TimeStepping> {
-        TimeStepping::new(
-            self.nsds()?,
-            Integrator::MoreauJean(MoreauJeanOSI::default()),
-            0.0,
-            self.step,
-        )
+        super::moreau_jean(self.nsds()?, self.step)
     }
 }

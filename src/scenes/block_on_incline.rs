@@ -16,9 +16,8 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::error::Result;
 use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactFrictionNSL, Nsds};
-use crate::reference::{Integrator, TimeStepping};
+use crate::reference::TimeStepping;
 use crate::scenes::parameters::Parameters;
-use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// Parameters of the block on the incline.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -91,12 +90,7 @@ impl BlockOnIncline {
 
     /// The simulation from t = 0 (Moreau–Jean, θ = ½).
     pub fn simulation(&self) -> Result<TimeStepping> {
-        TimeStepping::new(
-            self.nsds()?,
-            Integrator::MoreauJean(MoreauJeanOSI::default()),
-            0.0,
-            self.step,
-        )
+        super::moreau_jean(self.nsds()?, self.step)
     }
 
     /// The exact (s, ṡ) at time `t` (see the module docs).

@@ -12,9 +12,8 @@ use crate::model::{
     DiskDiskR, DsId, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactFrictionNSL, NewtonImpactNSL, Nsds,
     SphereSphereR,
 };
-use crate::reference::{Integrator, TimeStepping};
+use crate::reference::TimeStepping;
 use crate::scenes::parameters::{Parameters, require};
-use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// A pile of discs in a box.
 #[derive(Clone, Debug, PartialEq)]
@@ -221,11 +220,6 @@ impl DiscPile {
 
     /// The simulation from t = 0.
     pub fn simulation(&self) -> Result<TimeStepping> {
-        TimeStepping::new(
-            self.nsds()?,
-            Integrator::MoreauJean(MoreauJeanOSI::default()),
-            0.0,
-            self.step,
-        )
+        super::moreau_jean(self.nsds()?, self.step)
     }
 }

@@ -12,9 +12,8 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::error::Result;
 use crate::model::{Harmonic, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
-use crate::reference::{Integrator, TimeStepping};
+use crate::reference::TimeStepping;
 use crate::scenes::parameters::Parameters;
-use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// Parameters of the impact oscillator (defaults: m = 1, k = 1, c = 0, A = 1, ω = 0.8, φ = 0,
 /// gap g = 1, e = 0.8, at rest at x = 0, h = 10⁻³).
@@ -109,12 +108,7 @@ impl ImpactOscillator {
 
     /// The simulation from t = 0.
     pub fn simulation(&self) -> Result<TimeStepping> {
-        TimeStepping::new(
-            self.nsds()?,
-            Integrator::MoreauJean(MoreauJeanOSI::default()),
-            0.0,
-            self.step,
-        )
+        super::moreau_jean(self.nsds()?, self.step)
     }
 
     /// x(t) of the undamped oscillator without the stop, from rest at 0 (module docs).

@@ -24,6 +24,17 @@ pub mod spinning_ball;
 pub mod template;
 pub mod woodpecker;
 
+use crate::error::Result;
+use crate::model::Nsds;
+use crate::reference::{Integrator, TimeStepping};
+use crate::scheme::moreau_jean::MoreauJeanOSI;
+
+/// The reference simulation of `nsds` from t = 0 with step `h`: Moreau–Jean with θ = ½, the
+/// scenes' `simulation`.
+fn moreau_jean(nsds: Nsds, h: f64) -> Result<TimeStepping> {
+    TimeStepping::new(nsds, Integrator::MoreauJean(MoreauJeanOSI::default()), 0.0, h)
+}
+
 /// ½ v (m v) + ½ q (k q) − f q: the energy of a one-dof `LagrangianLinearTIDS` (mass m,
 /// stiffness k, constant F_ext f) at (q, v), with the operations of its `energy` (the same
 /// bits), for scenes given in closed form.

@@ -18,9 +18,8 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::error::Result;
 use crate::model::{Harmonic, LagrangianLinearTIDS, NewtonImpactFrictionNSL, Nsds, PlanarContactR};
-use crate::reference::{Integrator, TimeStepping};
+use crate::reference::TimeStepping;
 use crate::scenes::parameters::{Parameters, require};
-use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// A ground acceleration pulse a_g(t) = A sin(2π f t) for 0 ≤ t < `duration` (one sine when
 /// `duration` = 1/f), 0 after it.
@@ -180,11 +179,6 @@ impl RockingBlock {
 
     /// The simulation from t = 0 (Moreau–Jean, θ = ½).
     pub fn simulation(&self) -> Result<TimeStepping> {
-        TimeStepping::new(
-            self.nsds()?,
-            Integrator::MoreauJean(MoreauJeanOSI::default()),
-            0.0,
-            self.step,
-        )
+        super::moreau_jean(self.nsds()?, self.step)
     }
 }

@@ -13,9 +13,8 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::error::Result;
 use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactFrictionNSL, Nsds};
-use crate::reference::{Integrator, TimeStepping};
+use crate::reference::TimeStepping;
 use crate::scenes::parameters::{Parameters, require};
-use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// Parameters of the spinning ball.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -126,11 +125,6 @@ impl SpinningBall {
 
     /// The simulation from t = 0 (Moreau–Jean, θ = ½; NSGS for the 3-D contact).
     pub fn simulation(&self) -> Result<TimeStepping> {
-        TimeStepping::new(
-            self.nsds()?,
-            Integrator::MoreauJean(MoreauJeanOSI::default()),
-            0.0,
-            self.step,
-        )
+        super::moreau_jean(self.nsds()?, self.step)
     }
 }

@@ -17,9 +17,8 @@ use nalgebra::{DMatrix, DVector, Matrix3};
 
 use crate::error::Result;
 use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactFrictionNSL, Nsds};
-use crate::reference::{Integrator, TimeStepping};
+use crate::reference::TimeStepping;
 use crate::scenes::parameters::Parameters;
-use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// Parameters of the woodpecker (defaults: Siconos's `WoodPeckerConsts.h`, SI units).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -156,11 +155,6 @@ impl Woodpecker {
 
     /// The simulation from t = 0 (Moreau–Jean, θ = ½, γ = ½; Siconos's dense 2-D NSGS).
     pub fn simulation(&self) -> Result<TimeStepping> {
-        TimeStepping::new(
-            self.nsds()?,
-            Integrator::MoreauJean(MoreauJeanOSI::default()),
-            0.0,
-            self.step,
-        )
+        super::moreau_jean(self.nsds()?, self.step)
     }
 }
