@@ -3,7 +3,7 @@
 // named stages, each with the same name and arguments there (a test checks the two lists),
 // in the same order of operations. One invocation per scene (grid-stride loop),
 // `params.steps` fused steps per dispatch, the scene's state and scratch in private memory;
-// no atomics. The stages themselves are in moreau_jean_stages.wgsl.
+// no atomics. The stages themselves are in moreau_jean_stages.wgsl and observe.wgsl.
 
 // The scene's operators, copied into private memory before the time loop when they fit
 // (PRIVATE_OPS > 1): read once per run instead of once per step.
@@ -43,6 +43,8 @@ var<private> worst: real;
 var<private> deepest: real;
 var<private> cone: real;
 var<private> phase_cos: real;
+// Its observers' accumulators (observe.wgsl).
+var<private> observed_slots: array<real, OBSERVED>;
 
 // Operator k of the current scene. In storage, packed batches have stride 1 and interleaved
 // ones (value k of scene s at k·S + s) stride S.
@@ -83,6 +85,9 @@ fn load_scene(s: u32) {
     worst = extremes[EXTREMES * s];
     deepest = extremes[EXTREMES * s + 1u];
     cone = extremes[EXTREMES * s + 2u];
+    for (var x = 0u; x < SLOTS * OBSERVERS; x++) {
+        observed_slots[x] = observed[SLOTS * OBSERVERS * s + x];
+    }
     // A harmonic F_ext needs cos(ω t_k + φ) every step: the next step's one is carried over.
     if ((flags & HAS_FORCING) != 0u) {
         phase_cos = forcing_cosine(health.steps);
@@ -103,6 +108,9 @@ fn store_scene(s: u32) {
     extremes[EXTREMES * s] = worst;
     extremes[EXTREMES * s + 1u] = deepest;
     extremes[EXTREMES * s + 2u] = cone;
+    for (var x = 0u; x < SLOTS * OBSERVERS; x++) {
+        observed[SLOTS * OBSERVERS * s + x] = observed_slots[x];
+    }
 }
 
 // `params.steps` Moreau–Jean steps of scene s, stage by stage. Newton iterations (one pass
@@ -110,6 +118,10 @@ fn store_scene(s: u32) {
 fn simulate(s: u32) {
     load_scene(s);
     let nonlinear = NONLINEAR && scene_nonlinear;
+    // The observers' first sample, at t₀ (not again in the dispatches that continue a run).
+    if (health.steps == 0u) {
+        observe(true);
+    }
     for (var k = 0u; k < params.steps; k++) {
         free_velocity(harmonic_forcing());
         outputs_and_activation();
@@ -130,6 +142,7 @@ fn simulate(s: u32) {
         }
         update_position();
         record_health();
+        observe(false);
     }
     // The outputs once more at the state reached, so that the deepest penetration counts the
     // final state too (each step counts its start); the rest of what it computes is dropped.

@@ -41,46 +41,60 @@ fn free_velocity(mix: real) {
     }
 }
 
-// Outputs y = H q + Y q² + b (+ ‖x₁ − x₀‖ on sphere rows, + a cos q_k + b sin q_k on lever
-// rows) and ẏ = G(q_k) v_k, activation
-// (equality rows, or y + γ h ẏ ≤ 0), the deepest penetration, the MLCP vector
-// G v_free + (e ẏ + f y) and λ = 0. Twin: Group::outputs_and_activation.
+// Row r's output y = H q + Y q² + b (+ ‖x₁ − x₀‖ on sphere rows, + a cos q_k + b sin q_k on
+// lever rows) and its rate ẏ = G(q) v at the current q, v. Twin: Group::row_output.
+fn row_output(r: u32) -> vec2<real> {
+    let nonlinear = NONLINEAR && scene_nonlinear;
+    var y = op(o.offset + r);
+    var ydot = real(0.0);
+    for (var j = 0u; j < n; j++) {
+        let hrj = op(o.h + r * n + j);
+        if (nonlinear) {
+            let yrj = op(o.quadratic + r * n + j);
+            y = y + (hrj + yrj * q[j]) * q[j];
+            ydot = ydot + (hrj + 2.0 * yrj * q[j]) * v[j];
+        } else {
+            y = y + hrj * q[j];
+            ydot = ydot + hrj * v[j];
+        }
+    }
+    if (nonlinear && op(o.spheres + 6u * r) != 0.0) {
+        // y += ‖x₁ − x₀‖ (not on a disc pair's tangent row), ẏ += u·(v₁ − v₀), u = n or t.
+        let sep = separation(o.spheres + 6u * r, &q);
+        if (op(o.spheres + 6u * r) > 0.0) {
+            y = y + sqrt(dot3(sep, sep));
+        }
+        let base = o.spheres + 6u * r;
+        ydot = add_normal_rate(base, pair_direction(base, sep), pair_lever(base, sep), ydot);
+    }
+    if (nonlinear && has_lever(r)) {
+        // y += a cos q_k + b sin q_k, ẏ += (b cos q_k − a sin q_k) v_k, term by term as
+        // the twin (src/batch/cpu/lever.rs) adds them.
+        let k = lever_angle(r);
+        let ab = lever_coefficients(r);
+        let sc = sine_cosine(q[k]);
+        y = y + ab.x * sc.y;
+        y = y + ab.y * sc.x;
+        ydot = ydot + (ab.y * sc.y - ab.x * sc.x) * v[k];
+    }
+    return vec2<real>(y, ydot);
+}
+
+// Outputs y and ẏ of every row (row_output) at q_k, v_k, activation (equality rows, or
+// y + γ h ẏ ≤ 0), the deepest penetration, the MLCP vector G v_free + (e ẏ + f y) and λ = 0.
+// Twin: Group::outputs_and_activation.
 fn outputs_and_activation() {
     let nonlinear = NONLINEAR && scene_nonlinear;
     for (var r = 0u; r < m; r++) {
-        var y = op(o.offset + r);
-        var ydot = real(0.0);
+        let out = row_output(r);
+        let y = out.x;
+        let ydot = out.y;
+        // H v_free of a linear row (a nonlinear one's comes with its Newton iterate's G).
         var hv = real(0.0);
-        for (var j = 0u; j < n; j++) {
-            let hrj = op(o.h + r * n + j);
-            if (nonlinear) {
-                let yrj = op(o.quadratic + r * n + j);
-                y = y + (hrj + yrj * q[j]) * q[j];
-                ydot = ydot + (hrj + 2.0 * yrj * q[j]) * v[j];
-            } else {
-                y = y + hrj * q[j];
-                ydot = ydot + hrj * v[j];
-                hv = hv + hrj * vf[j];
+        if (!nonlinear) {
+            for (var j = 0u; j < n; j++) {
+                hv = hv + op(o.h + r * n + j) * vf[j];
             }
-        }
-        if (nonlinear && op(o.spheres + 6u * r) != 0.0) {
-            // y += ‖x₁ − x₀‖ (not on a disc pair's tangent row), ẏ += u·(v₁ − v₀), u = n or t.
-            let sep = separation(o.spheres + 6u * r, &q);
-            if (op(o.spheres + 6u * r) > 0.0) {
-                y = y + sqrt(dot3(sep, sep));
-            }
-            let base = o.spheres + 6u * r;
-            ydot = add_normal_rate(base, pair_direction(base, sep), pair_lever(base, sep), ydot);
-        }
-        if (nonlinear && has_lever(r)) {
-            // y += a cos q_k + b sin q_k, ẏ += (b cos q_k − a sin q_k) v_k, term by term as
-            // the twin (src/batch/cpu/lever.rs) adds them.
-            let k = lever_angle(r);
-            let ab = lever_coefficients(r);
-            let sc = sine_cosine(q[k]);
-            y = y + ab.x * sc.y;
-            y = y + ab.y * sc.x;
-            ydot = ydot + (ab.y * sc.y - ab.x * sc.x) * v[k];
         }
         let equality = is_equality(r);
         // A friction contact's tangent rows are active with its normal row, and are no gap.

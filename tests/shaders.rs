@@ -13,6 +13,7 @@ const SIZES: shaders::KernelSizes = shaders::KernelSizes {
     fixed_dof: 0,
     fixed_contacts: 0,
     nonlinear: false,
+    observers: 2,
 };
 
 fn module(precision: Precision) -> naga::Module {
@@ -51,6 +52,7 @@ fn kernels_validate_in_both_precisions_and_for_fixed_sizes() {
             fixed_dof: 3,
             fixed_contacts: 1,
             nonlinear,
+            observers: 0,
         };
         let source = shaders::moreau_jean_pgs(precision, sizes);
         let module = naga::front::wgsl::parse_str(&source)
@@ -254,6 +256,7 @@ fn the_kernel_and_its_cpu_twin_have_the_same_stages() {
     let twin = [
         include_str!("../src/batch/cpu/moreau_jean_stages.rs"),
         include_str!("../src/batch/cpu/moreau_jean_stages/newton.rs"),
+        include_str!("../src/batch/cpu/moreau_jean_stages/observe.rs"),
     ]
     .concat();
     for nonlinear in [false, true] {
@@ -278,9 +281,12 @@ fn the_kernel_and_its_cpu_twin_have_the_same_stages() {
                 .map(|(s, _)| text.find(&call(s)).unwrap_or_else(|| panic!("{s} not called")))
                 .collect()
         };
+        // (In the time loop: the observers' first sample comes before it.)
         let kernel = &source[source.find("fn simulate(").unwrap()..];
+        let kernel = &kernel[kernel.find("for (var k = 0u; k < params.steps").unwrap()..];
         let twin_driver = include_str!("../src/batch/cpu/moreau_jean_pgs.rs");
         let twin_driver = &twin_driver[twin_driver.find("fn simulate<").unwrap()..];
+        let twin_driver = &twin_driver[twin_driver.find("for _ in 0..steps").unwrap()..];
         for positions in [
             order(kernel, &|s| format!("{s}(")),
             order(twin_driver, &|s| format!(".{s}(")),

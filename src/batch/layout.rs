@@ -33,7 +33,7 @@ impl SceneHeader {
         let stiffness = if self.flags & HAS_STIFFNESS != 0 { n * n } else { 0 };
         let lcp_error = 1 + m * (1 + m);
         let solve = 5 * lcp_error + 4 * (1 + m * (1 + m)) + n * (1 + m);
-        let once = 1 + n + stiffness + m * (1 + n) + m + 2 * n;
+        let once = 1 + n + stiffness + m * (1 + 2 * n) + m + 2 * n;
         if self.flags & HAS_NONLINEAR != 0 {
             // About three Newton iterations, each rebuilding G, W⁻¹Gᵀ and D.
             once + 3 * (solve + 2 * n * (1 + m) + m * n * (1 + n) + m * m * (1 + n))

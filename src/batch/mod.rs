@@ -17,6 +17,7 @@ pub mod gpu;
 pub mod layout;
 pub mod linear_scene;
 mod nsds_scene;
+pub mod observe;
 mod options;
 mod outcome;
 pub mod scene_batch;

@@ -4,6 +4,7 @@ use std::ops::Range;
 
 use super::layout::{EXTREMES, HAS_EQUALITY, HAS_FORCING, HAS_FRICTION, HAS_NONLINEAR, HAS_STIFFNESS, SceneHeader};
 use super::linear_scene::LinearScene;
+use super::observe::Observer;
 use super::shared::OperatorOffsets;
 use crate::error::{Error, Result};
 use crate::scheme::moreau_jean::{Activation, MoreauJeanOSI};
@@ -88,6 +89,8 @@ pub struct SceneBatch {
     pub state: Vec<f64>,
     /// The operators of every scene (see [`SceneHeader`]).
     pub operators: Vec<f64>,
+    /// What the engines observe of every scene while stepping it.
+    pub observers: Vec<Observer>,
 }
 
 impl SceneBatch {
@@ -108,6 +111,7 @@ impl SceneBatch {
             headers: Vec::new(),
             state: Vec::new(),
             operators: Vec::new(),
+            observers: Vec::new(),
         })
     }
 
@@ -302,6 +306,7 @@ impl SceneBatch {
             state: self.state[first.state_offset as usize..end(|h| h.state_offset, self.state.len())].to_vec(),
             operators: self.operators[first.operator_offset as usize..end(|h| h.operator_offset, self.operators.len())]
                 .to_vec(),
+            observers: self.observers.clone(),
         }
     }
 }

@@ -52,6 +52,7 @@ impl Engine for CpuEngine {
             state: state.state,
             counters: state.counters,
             extremes: state.extremes,
+            observed: state.observed,
             device_seconds: None,
         })
     }

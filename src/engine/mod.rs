@@ -20,6 +20,7 @@ mod scene;
 use rayon::prelude::*;
 
 pub use crate::batch::BatchOutcome;
+use crate::batch::observe::{self, Observer, Signal};
 use crate::batch::{BatchOptions, SceneBatch};
 use crate::error::{Error, Result};
 use crate::numerics::SolverKind;
@@ -45,6 +46,18 @@ pub fn batched_refusal(solver: SolverKind, omega: Option<f64>) -> Option<Error> 
         what: format!("relaxation omega = {omega}"),
         reason: "the batched engines run PGS without relaxation (ω = 1): use the reference backend for SOR".into(),
     })
+}
+
+/// Why the batched engines cannot observe `observers`: they do not compute the energy (the
+/// reference engine does); `None` when they can.
+pub fn unobservable(observers: &[Observer]) -> Option<Error> {
+    observers
+        .iter()
+        .any(|o| o.signal == Signal::Energy)
+        .then(|| Error::Unsupported {
+            what: "observing the energy".into(),
+            reason: "the batched engines do not compute it while stepping: use the reference backend".into(),
+        })
 }
 
 /// A run: `steps` Moreau–Jean steps of every scene, from its initial state or from `start`.
@@ -73,6 +86,8 @@ pub struct Job<'a> {
     pub start: Option<(f64, &'a [f64])>,
     /// Steps to take.
     pub steps: u32,
+    /// What to observe of every scene while stepping it ([`BatchOutcome::observed`]).
+    pub observers: &'a [Observer],
 }
 
 impl Job<'_> {
@@ -113,10 +128,12 @@ impl Job<'_> {
         Ok(())
     }
 
-    /// The batched engines refuse what [`batched_refusal`] refuses.
+    /// The batched engines refuse what [`batched_refusal`] and [`unobservable`] refuse.
     fn check_batched(&self) -> Result<()> {
         self.check()?;
-        batched_refusal(self.solver, self.omega).map_or(Ok(()), Err)
+        batched_refusal(self.solver, self.omega)
+            .or_else(|| unobservable(self.observers))
+            .map_or(Ok(()), Err)
     }
 
     /// The batched engines' options in f64 (`double`) or f32.
@@ -155,6 +172,10 @@ impl Job<'_> {
             batch.t0 = t0;
             batch.state.copy_from_slice(state);
         }
+        for (s, h) in batch.headers.iter().enumerate() {
+            observe::check(self.observers, s, h.ndof as usize, h.ncontacts as usize)?;
+        }
+        batch.observers = self.observers.to_vec();
         Ok(batch)
     }
 }

@@ -6,6 +6,7 @@ use rayon::prelude::*;
 
 use super::{BatchOutcome, Engine, Job, Scene};
 use crate::batch::layout::{EXTREMES, HealthCounters, NON_FINITE, NOT_CONVERGED};
+use crate::batch::observe::{self, Observer, SLOTS, Signal, accumulate};
 use crate::error::{Error, Result};
 use crate::numerics::SolverOptions;
 use crate::numerics::friction::{FrictionOptions, cone};
@@ -31,30 +32,37 @@ impl Engine for ReferenceEngine {
     fn run(&self, job: &Job<'_>) -> Result<BatchOutcome> {
         job.check()?;
         let (offsets, _) = job.offsets();
-        let per_scene: Vec<(Vec<f64>, HealthCounters, [f64; EXTREMES])> = job
+        let per_scene: Vec<SceneOutcome> = job
             .scenes
             .par_iter()
             .zip(&offsets)
-            .map(|(scene, &at)| run_scene(job, *scene, at))
+            .enumerate()
+            .map(|(s, (scene, &at))| run_scene(job, (s, *scene), at))
             .collect::<Result<_>>()?;
         let mut outcome = BatchOutcome {
             state: Vec::new(),
             counters: Vec::new(),
             extremes: Vec::new(),
+            observed: Vec::new(),
             device_seconds: None,
         };
-        for (state, counters, extremes) in per_scene {
+        for (state, counters, extremes, observed) in per_scene {
             outcome.state.extend(state);
             outcome.counters.push(counters);
             outcome.extremes.extend(extremes);
+            outcome.observed.extend(observed);
         }
         Ok(outcome)
     }
 }
 
-/// One scene's run; `at` is where its q, v start in the job's start state.
-fn run_scene(job: &Job<'_>, scene: &dyn Scene, at: usize) -> Result<(Vec<f64>, HealthCounters, [f64; EXTREMES])> {
+/// What one scene's run leaves: its final q, v, counters, extremes and observers' accumulators.
+type SceneOutcome = (Vec<f64>, HealthCounters, [f64; EXTREMES], Vec<f64>);
+
+/// Scene `s` of the job's run; `at` is where its q, v start in the job's start state.
+fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Result<SceneOutcome> {
     let (nsds, n) = (scene.nsds()?, scene.dof());
+    observe::check(job.observers, s, n, nsds.gap_rows().len())?;
     // Impacts and penetration are counted on gap rows: not on equalities, nor on the
     // tangent rows of friction contacts.
     let (gaps, contacts) = (nsds.gap_rows(), nsds.friction_contacts());
@@ -93,7 +101,28 @@ fn run_scene(job: &Job<'_>, scene: &dyn Scene, at: usize) -> Result<(Vec<f64>, H
         }
         Ok(())
     };
-    for _ in 0..job.steps {
+    let mut observed: Vec<f64> = job.observers.iter().flat_map(Observer::initial::<f64>).collect();
+    // Every observer's signal sampled at the state reached after `k` steps (`accumulate`).
+    let observe = |sim: &TimeStepping, observed: &mut [f64], k: u32| -> Result<()> {
+        if job.observers.is_empty() {
+            return Ok(());
+        }
+        let sample = sim.sample()?;
+        for (observer, slots) in job.observers.iter().zip(observed.chunks_mut(SLOTS)) {
+            let s = match observer.signal {
+                Signal::Q(i) => sample.q[i],
+                Signal::V(i) => sample.v[i],
+                Signal::Y(r) => sample.y[r],
+                Signal::Ydot(r) => sample.ydot[r],
+                Signal::Lambda(r) => sample.lambda[r],
+                Signal::Energy => sample.energy,
+            };
+            accumulate(observer.accumulator(), slots, s, f64::from(k), job.step, k == 0);
+        }
+        Ok(())
+    };
+    observe(&sim, &mut observed, 0)?;
+    for k in 0..job.steps {
         penetration(&sim, &mut extremes)?;
         if let Err(e) = sim.step() {
             if let Error::NotConverged {
@@ -124,6 +153,7 @@ fn run_scene(job: &Job<'_>, scene: &dyn Scene, at: usize) -> Result<(Vec<f64>, H
             extremes[2] = extremes[2].max(cone::violation(&lambda.as_slice()[row..row + d], mu));
         }
         counters.record_contact(lambda.iter().zip(&gaps).any(|(&l, &gap)| gap && l > 0.0));
+        observe(&sim, &mut observed, k + 1)?;
     }
     penetration(&sim, &mut extremes)?;
     let sample = sim.sample()?;
@@ -131,5 +161,5 @@ fn run_scene(job: &Job<'_>, scene: &dyn Scene, at: usize) -> Result<(Vec<f64>, H
     if !state.iter().all(|x| x.is_finite()) {
         counters.flags |= NON_FINITE;
     }
-    Ok((state, counters, extremes))
+    Ok((state, counters, extremes, observed))
 }

@@ -7,9 +7,10 @@ use super::scenario::Scenario;
 use super::scene_spec::SampledScene;
 #[cfg(feature = "gpu")]
 use crate::batch::gpu::{GpuContext, Precision};
+use crate::batch::observe::Observer;
 #[cfg(feature = "gpu")]
 use crate::engine::GpuEngine;
-use crate::engine::{CpuEngine, Engine, Job, ReferenceEngine, batched_refusal};
+use crate::engine::{CpuEngine, Engine, Job, ReferenceEngine, batched_refusal, unobservable};
 use crate::error::{Error, Result};
 
 /// Where to run.
@@ -45,8 +46,12 @@ impl std::str::FromStr for Backend {
 /// Opens `backend` for `scenario`, and says why when `Auto` did not take the GPU.
 pub fn open(backend: Backend, scenario: &Scenario) -> Result<(Box<dyn Engine>, Option<String>)> {
     let reference = || -> Box<dyn Engine> { Box::new(ReferenceEngine) };
-    // What keeps the scenario off the batched engines: its solver settings, then its scenes.
-    let refused = batched_refusal(scenario.solver.kind, scenario.solver.omega).or_else(|| unbatchable(scenario));
+    // What keeps the scenario off the batched engines: its solver settings, its observers,
+    // then its scenes.
+    let observers = scenario.observers()?;
+    let refused = batched_refusal(scenario.solver.kind, scenario.solver.omega)
+        .or_else(|| unobservable(&observers))
+        .or_else(|| unbatchable(scenario));
     match backend {
         Backend::Gpu | Backend::Cpu if let Some(e) = refused => Err(e),
         Backend::Gpu => Ok((open_gpu(scenario)?, None)),
@@ -59,12 +64,14 @@ pub fn open(backend: Backend, scenario: &Scenario) -> Result<(Box<dyn Engine>, O
     }
 }
 
-/// The job of running `scenes` of `scenario` for `steps` steps (from `start` if given).
+/// The job of running `scenes` of `scenario` for `steps` steps (from `start` if given),
+/// observing `observers`.
 pub fn job<'a>(
     scenario: &Scenario,
     scenes: &'a [SampledScene],
     start: Option<(f64, &'a [f64])>,
     steps: u32,
+    observers: &'a [Observer],
 ) -> Job<'a> {
     Job {
         scenes: scenes.iter().map(|s| s.scene.as_ref()).collect(),
@@ -77,6 +84,7 @@ pub fn job<'a>(
         omega: scenario.solver.omega,
         start,
         steps,
+        observers,
     }
 }
 

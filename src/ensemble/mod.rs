@@ -33,6 +33,7 @@
 
 mod atomic;
 mod engine;
+pub mod observables;
 pub mod output;
 #[cfg(feature = "plots")]
 pub mod plots;
@@ -57,6 +58,7 @@ pub use table::Table;
 
 use crate::batch::BatchOutcome;
 use crate::batch::layout::{EXTREMES, HealthCounters, NON_FINITE, NOT_CONVERGED};
+use crate::batch::observe::{Observer, SLOTS};
 use crate::error::{Error, Result};
 use scene_spec::SampledScene;
 
@@ -185,6 +187,7 @@ pub fn run_on(
         what: "time".into(),
         reason: "more than 2³² steps".into(),
     })?;
+    let observers = scenario.observers()?;
     let chunk = match chunk {
         Some(0) => {
             return Err(Error::Scenario {
@@ -196,7 +199,7 @@ pub fn run_on(
         None if scenes.is_empty() => 1,
         None => {
             let example = [scenario.sample(scenes.start)?];
-            engine.scenes_in_flight(&engine::job(scenario, &example, None, steps))?
+            engine.scenes_in_flight(&engine::job(scenario, &example, None, steps, &observers))?
         }
     };
     check_draws(scenario, &scenes)?;
@@ -211,10 +214,16 @@ pub fn run_on(
             .into_par_iter()
             .map(|s| scenario.sample(s))
             .collect::<Result<_>>()?;
-        let job = engine::job(scenario, &sampled, None, steps);
+        let job = engine::job(scenario, &sampled, None, steps, &observers);
         let outcome = engine.run(&job)?;
         device_seconds = device_seconds.zip(outcome.device_seconds).map(|(a, b)| a + b);
-        append_summary(&mut summary, scenario, &sampled, &outcome, &job.offsets().0)?;
+        append_summary(
+            &mut summary,
+            (scenario, &observers),
+            &sampled,
+            &outcome,
+            &job.offsets().0,
+        )?;
         // The chunk's scenes are many small allocations: free them on all cores.
         sampled.into_par_iter().for_each(drop);
         done += last - first;
@@ -238,7 +247,8 @@ pub fn run_on(
     })
 }
 
-/// The summary columns: `scene`, the drawn parameters, `impacts` (contact onsets),
+/// The summary columns: `scene`, the drawn parameters, the observables (`[[observe]]`, in
+/// their order), `impacts` (contact onsets),
 /// `last_impact_time` (end of the step of the last one; NaN without impacts), `in_contact`
 /// (1 if a contact carried an impulse in the last step: at rest on a support),
 /// `q0…`, `v0…` (final state), `max_penetration` (max over steps of −y, ≥ 0),
@@ -250,6 +260,7 @@ pub fn summary_columns(scenario: &Scenario) -> Result<Vec<String>> {
     let n = dimension(scenario)?;
     let mut columns = vec!["scene".to_string()];
     columns.extend(scenario.drawn_names()?);
+    columns.extend(scenario.observe.iter().map(|o| o.name.clone()));
     columns.extend(["impacts", "last_impact_time", "in_contact"].map(String::from));
     columns.extend((0..n).map(|i| format!("q{i}")));
     columns.extend((0..n).map(|i| format!("v{i}")));
@@ -266,6 +277,16 @@ pub fn summary_columns(scenario: &Scenario) -> Result<Vec<String>> {
         ]
         .map(String::from),
     );
+    if let Some(o) = scenario
+        .observe
+        .iter()
+        .find(|o| columns.iter().filter(|c| **c == o.name).count() > 1)
+    {
+        return Err(Error::Scenario {
+            what: format!("[[observe]] `{}`", o.name),
+            reason: "the name is taken by a column of the summary".into(),
+        });
+    }
     Ok(columns)
 }
 
@@ -284,7 +305,7 @@ fn trajectory_columns(n: usize) -> Vec<String> {
 
 fn append_summary(
     summary: &mut Table,
-    scenario: &Scenario,
+    scenario: (&Scenario, &[Observer]),
     scenes: &[SampledScene],
     outcome: &BatchOutcome,
     offsets: &[usize],
@@ -304,7 +325,7 @@ fn append_summary(
 
 /// Scene `k`'s summary row; its q, v start at `offset` in the outcome.
 fn summary_row(
-    scenario: &Scenario,
+    (scenario, observers): (&Scenario, &[Observer]),
     scene: &SampledScene,
     outcome: &BatchOutcome,
     k: usize,
@@ -325,6 +346,10 @@ fn summary_row(
     let mut row = Vec::with_capacity(scene.drawn.len() + 2 * n + 12);
     row.push(scene.index as f64);
     row.extend(&scene.drawn);
+    let slots = &outcome.observed[SLOTS * observers.len() * k..];
+    for (observer, slots) in observers.iter().zip(slots.chunks(SLOTS)) {
+        row.push(observer.value(slots, 0.0, scenario.time.step, c.steps));
+    }
     row.push(f64::from(c.impacts));
     row.push(if c.impacts > 0 {
         f64::from(c.last_impact) * scenario.time.step
@@ -379,7 +404,7 @@ fn record(engine: &dyn Engine, scenario: &Scenario, scenes: &[usize], steps: u32
         let segment = scenario.record.stride.min(steps - k);
         let t0 = f64::from(k) * scenario.time.step;
         state = engine
-            .run(&engine::job(scenario, &sampled, Some((t0, &state)), segment))?
+            .run(&engine::job(scenario, &sampled, Some((t0, &state)), segment, &[]))?
             .state;
         k += segment;
         push(k, &state);

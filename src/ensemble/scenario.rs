@@ -26,8 +26,10 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::observables::ObserveSpec;
 use super::sampling::scene_rng;
 use super::scene_spec::{SampledScene, SceneSpec};
+use crate::batch::observe::Observer;
 use crate::error::{Error, Result};
 use crate::numerics::SolverKind;
 use crate::scheme::Stabilization;
@@ -56,6 +58,9 @@ pub struct Scenario {
     /// What to record besides the per-scene summary.
     #[serde(default)]
     pub record: RecordSettings,
+    /// `[[observe]]`: observables, each a summary column.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub observe: Vec<ObserveSpec>,
 }
 
 fn default_scenes() -> usize {
@@ -245,7 +250,32 @@ impl Scenario {
                 reason: format!("{steps} steps is more than 2³²; shorten the run or lengthen the step"),
             });
         }
-        self.drawn_names().map(|_| ())
+        self.observers().map(|_| ())
+    }
+
+    /// The observers of `[[observe]]`, checked against scene 0's sizes (sizes are never
+    /// drawn), their names unique and none a drawn parameter's.
+    pub fn observers(&self) -> Result<Vec<Observer>> {
+        let drawn = self.drawn_names()?;
+        if self.observe.is_empty() {
+            return Ok(Vec::new());
+        }
+        let scene = self.sample(0)?.scene;
+        let (n, m) = (scene.dof(), scene.nsds()?.gap_rows().len());
+        let mut names: Vec<&str> = drawn.iter().map(String::as_str).collect();
+        self.observe
+            .iter()
+            .map(|spec| {
+                if names.contains(&spec.name.as_str()) {
+                    return Err(Error::Scenario {
+                        what: format!("[[observe]] `{}`", spec.name),
+                        reason: "the name is taken (by another observable or a drawn parameter)".into(),
+                    });
+                }
+                names.push(&spec.name);
+                spec.observer(n, m)
+            })
+            .collect()
     }
 
     /// A fingerprint of everything the scenario says (FNV-1a, 64 bits, of its canonical JSON,

@@ -29,16 +29,17 @@ use num_traits::Float;
 use rayon::prelude::*;
 
 use super::lanes::{LANES, Lanes};
-use super::moreau_jean_stages::Group;
+use super::moreau_jean_stages::{Group, GroupArraysMut};
 use super::simd::{Isa, Simd};
 use crate::batch::OperatorOffsets;
 use crate::batch::layout::{EXTREMES, HAS_EQUALITY, HAS_FRICTION, HAS_NONLINEAR, HealthCounters, SceneHeader};
+use crate::batch::observe::{Observer, SLOTS};
 use crate::batch::{BatchOptions, SceneBatch, StepParams};
 
 /// The stages of a step in the order they run, with their arguments: the kernel's stage
 /// functions (`shaders/moreau_jean_stages.wgsl`) and the twin's methods
 /// (`moreau_jean_stages.rs`) carry these names and arguments (a test checks both).
-pub const STAGES: [(&str, &[&str]); 9] = [
+pub const STAGES: [(&str, &[&str]); 10] = [
     ("harmonic_forcing", &[]),
     ("free_velocity", &["mix"]),
     ("outputs_and_activation", &[]),
@@ -48,6 +49,7 @@ pub const STAGES: [(&str, &[&str]); 9] = [
     ("impulse_to_velocity", &[]),
     ("update_position", &[]),
     ("record_health", &[]),
+    ("observe", &["first"]),
 ];
 
 /// The evolving arrays of a batch in value type `T`, and its health.
@@ -60,6 +62,8 @@ pub struct BatchState<T> {
     /// Per scene the [`EXTREMES`]: worst LCP residual, deepest penetration max(−y), worst cone
     /// violation.
     pub extremes: Vec<T>,
+    /// Per scene the accumulators of the batch's observers ([`SLOTS`] values each).
+    pub observed: Vec<T>,
 }
 
 impl<T: Float> BatchState<T> {
@@ -70,6 +74,9 @@ impl<T: Float> BatchState<T> {
             state: batch.state.iter().map(|&x| cast(x)).collect(),
             counters: vec![HealthCounters::default(); batch.len()],
             extremes: vec![T::min_value(); EXTREMES * batch.len()],
+            observed: (0..batch.len())
+                .flat_map(|_| batch.observers.iter().flat_map(Observer::initial::<T>))
+                .collect(),
         }
     }
 }
@@ -109,11 +116,13 @@ pub fn run_on<T: Float + Send + Sync>(
     .map(|x| T::from(x).unwrap_or_else(T::nan));
     // Split the arrays into the disjoint parts of each group, then step the groups in parallel.
     let mut parts = Vec::new();
-    let (mut values, mut counters, mut extremes) = (
+    let (mut values, mut counters, mut extremes, mut observed) = (
         state.state.as_mut_slice(),
         state.counters.as_mut_slice(),
         state.extremes.as_mut_slice(),
+        state.observed.as_mut_slice(),
     );
+    let slots = SLOTS * batch.observers.len();
     for group in groups(&batch.headers, operators) {
         let end = batch
             .headers
@@ -123,12 +132,13 @@ pub fn run_on<T: Float + Send + Sync>(
         let (v, rest) = std::mem::take(&mut values).split_at_mut(end - start);
         let (c, rest_c) = std::mem::take(&mut counters).split_at_mut(group.len());
         let (e, rest_e) = std::mem::take(&mut extremes).split_at_mut(EXTREMES * group.len());
-        (values, counters, extremes) = (rest, rest_c, rest_e);
-        parts.push((group, v, c, e));
+        let (o, rest_o) = std::mem::take(&mut observed).split_at_mut(slots * group.len());
+        (values, counters, extremes, observed) = (rest, rest_c, rest_e, rest_o);
+        parts.push((group, (v, c, e, o)));
     }
     parts
         .into_par_iter()
-        .for_each_init(Vec::new, |scratch, (group, values, counters, extremes)| {
+        .for_each_init(Vec::new, |scratch, (group, arrays)| {
             let headers = &batch.headers[group];
             let (n, m) = (headers[0].ndof as usize, headers[0].ncontacts as usize);
             let len = SceneHeader::operator_len(n, m);
@@ -141,7 +151,7 @@ pub fn run_on<T: Float + Send + Sync>(
             }));
             // Specialised (like the kernel's NONLINEAR constant) so that linear groups run
             // without the Newton loop's bookkeeping.
-            let args = (headers, &scratch[..], (values, counters, extremes), &step, steps);
+            let args = (headers, &scratch[..], arrays, (&step, &batch.observers[..]), steps);
             match (
                 headers[0].flags & HAS_NONLINEAR != 0,
                 headers[0].flags & HAS_EQUALITY != 0,
@@ -179,13 +189,14 @@ fn groups<T: Float>(headers: &[SceneHeader], operators: &[T]) -> Vec<Range<usize
     groups
 }
 
-/// What [`simulate`] steps: the group's headers, its operators in lanes, its q, v, counters
-/// and extremes, the step parameters and the number of steps.
+/// What [`simulate`] steps: the group's headers, its operators in lanes, its q, v, counters,
+/// extremes and observers' accumulators, the step parameters and observers, and the number of
+/// steps.
 type GroupRun<'a, T> = (
     &'a [SceneHeader],
     &'a [Lanes<T, LANES>],
-    (&'a mut [T], &'a mut [HealthCounters], &'a mut [T]),
-    &'a StepParams<T>,
+    GroupArraysMut<'a, T>,
+    (&'a StepParams<T>, &'a [Observer]),
     u32,
 );
 
@@ -210,9 +221,18 @@ fn simulate_on<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(simd: Simd
 /// their operators in lanes.
 #[inline(always)]
 fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(
-    (headers, ops, (values, counters, extremes), step, steps): GroupRun<'_, T>,
+    (headers, ops, (values, counters, extremes, observed), (step, observers), steps): GroupRun<'_, T>,
 ) {
-    let mut group = Group::<T, NONLINEAR, EQUALITY>::load(headers, ops, step, (&*values, &*counters, &*extremes));
+    let mut group = Group::<T, NONLINEAR, EQUALITY>::load(
+        headers,
+        ops,
+        step,
+        observers,
+        (&*values, &*counters, &*extremes, &*observed),
+    );
+    if group.at_start() {
+        group.observe(true);
+    }
     for _ in 0..steps {
         group.free_velocity(group.harmonic_forcing());
         group.outputs_and_activation();
@@ -233,9 +253,10 @@ fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(
         }
         group.update_position();
         group.record_health();
+        group.observe(false);
     }
     // The outputs once more at the state reached, so that the deepest penetration counts the
     // final state too (each step counts its start); the rest of what it computes is dropped.
     group.outputs_and_activation();
-    group.store((values, counters, extremes));
+    group.store((values, counters, extremes, observed));
 }

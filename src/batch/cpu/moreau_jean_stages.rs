@@ -15,9 +15,11 @@ use super::sphere_rows::add_sphere_gap;
 use crate::batch::layout::{
     EXTREMES, HAS_FORCING, HAS_FRICTION, HAS_STIFFNESS, HealthCounters, NON_FINITE, SceneHeader,
 };
+use crate::batch::observe::{Observer, SLOTS};
 use crate::batch::{OperatorOffsets, StepParams};
 
 mod newton;
+mod observe;
 
 type L<T> = Lanes<T, LANES>;
 
@@ -59,17 +61,27 @@ pub(super) struct Group<'a, T, const NONLINEAR: bool, const EQUALITY: bool> {
     worst: L<T>,
     deepest: L<T>,
     cone: L<T>,
+    /// The observers and their accumulators ([`SLOTS`] per observer).
+    observers: &'a [Observer],
+    observed: Vec<L<T>>,
 }
 
+/// A group's arrays in the batch: q, v of each scene, its counters, its extremes and its
+/// observers' accumulators.
+pub(super) type GroupArrays<'b, T> = (&'b [T], &'b [HealthCounters], &'b [T], &'b [T]);
+/// The same, to write back.
+pub(super) type GroupArraysMut<'b, T> = (&'b mut [T], &'b mut [HealthCounters], &'b mut [T], &'b mut [T]);
+
 impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NONLINEAR, EQUALITY> {
-    /// Gathers the group's state (`values`: q, v of each scene) and health into lanes (the
-    /// kernel's `load_scene`).
+    /// Gathers the group's state (`values`: q, v of each scene), health and observers'
+    /// accumulators into lanes (the kernel's `load_scene`).
     #[inline(always)]
     pub(super) fn load(
         headers: &[SceneHeader],
         ops: &'a [L<T>],
         step: &'a StepParams<T>,
-        (values, counters, extremes): (&[T], &[HealthCounters], &[T]),
+        observers: &'a [Observer],
+        (values, counters, extremes, observed): GroupArrays<'_, T>,
     ) -> Self {
         let (n, m, scenes) = (headers[0].ndof as usize, headers[0].ncontacts as usize, headers.len());
         let lane = |l: usize| l.min(scenes - 1);
@@ -111,13 +123,17 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
             worst: Lanes(from_fn(|l| extremes[EXTREMES * lane(l)])),
             deepest: Lanes(from_fn(|l| extremes[EXTREMES * lane(l) + 1])),
             cone: Lanes(from_fn(|l| extremes[EXTREMES * lane(l) + 2])),
+            observed: (0..SLOTS * observers.len())
+                .map(|x| Lanes(from_fn(|l| observed[SLOTS * observers.len() * lane(l) + x])))
+                .collect(),
+            observers,
         }
     }
 
     /// Scatters the lanes back, flagging a non-finite state (the kernel's `store_scene`).
     #[inline(always)]
-    pub(super) fn store(&self, (values, counters, extremes): (&mut [T], &mut [HealthCounters], &mut [T])) {
-        let (n, health) = (self.n, self.health.store());
+    pub(super) fn store(&self, (values, counters, extremes, observed): GroupArraysMut<'_, T>) {
+        let (n, health, slots) = (self.n, self.health.store(), self.observed.len());
         for l in 0..self.scenes {
             let mut c = health[l];
             if !self.q.iter().chain(self.v.iter()).all(|x| x.0[l].is_finite()) {
@@ -131,7 +147,16 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
             extremes[EXTREMES * l] = self.worst.0[l];
             extremes[EXTREMES * l + 1] = self.deepest.0[l];
             extremes[EXTREMES * l + 2] = self.cone.0[l];
+            for (x, value) in self.observed.iter().enumerate() {
+                observed[slots * l + x] = value.0[l];
+            }
         }
+    }
+
+    /// Whether no step has been taken yet (the run starts at t₀: the observers' first sample).
+    #[inline(always)]
+    pub(super) fn at_start(&self) -> bool {
+        self.health.steps().iter().all(|&k| k == 0)
     }
 
     /// (1 − θ) cos(ω t_k + φ) + θ cos(ω t_{k+1} + φ), the weight of the harmonic F_ext in this
@@ -179,32 +204,47 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
         }
     }
 
-    /// Outputs y = H q + Y q² + b (+ ‖x₁ − x₀‖ on sphere rows, + a cos q_k + b sin q_k on lever
-    /// rows) and ẏ = G(q_k) v_k, activation
+    /// Row r's output y = H q + Y q² + b (+ ‖x₁ − x₀‖ on sphere rows, + a cos q_k + b sin q_k
+    /// on lever rows) and its rate ẏ = G(q) v at the current q, v. Kernel: `row_output`.
+    #[inline(always)]
+    pub(super) fn row_output(&self, r: usize) -> (L<T>, L<T>) {
+        let (n, o, ops) = (self.n, self.o, self.ops);
+        let two = Lanes::splat(T::one() + T::one());
+        let (mut y, mut ydot) = (ops[o.offset + r], Lanes::zero());
+        for j in 0..n {
+            let hrj = ops[o.h + r * n + j];
+            if NONLINEAR {
+                let yrj = ops[o.quadratic + r * n + j];
+                y = y + (hrj + yrj * self.q[j]) * self.q[j];
+                ydot = ydot + (hrj + two * yrj * self.q[j]) * self.v[j];
+            } else {
+                y = y + hrj * self.q[j];
+                ydot = ydot + hrj * self.v[j];
+            }
+        }
+        if NONLINEAR {
+            add_sphere_gap(&ops[o.spheres + 6 * r..], &self.q, &self.v, &mut y, &mut ydot);
+            add_lever(&ops[o.lever + 3 * r..], &self.q, &self.v, &mut y, &mut ydot);
+        }
+        (y, ydot)
+    }
+
+    /// Outputs y and ẏ of every row ([`Group::row_output`]) at q_k, v_k, activation
     /// (equality rows, or y + γ h ẏ ≤ 0), the deepest penetration, the MLCP vector
     /// G v_free + (e ẏ + f y) and λ = 0. Kernel: `outputs_and_activation`.
     #[inline(always)]
     pub(super) fn outputs_and_activation(&mut self) {
         let (n, m, o, ops) = (self.n, self.m, self.o, self.ops);
-        let (zero, two) = (Lanes::zero(), Lanes::splat(T::one() + T::one()));
+        let zero = Lanes::zero();
         let gamma_h = Lanes::splat(self.step.gamma * self.step.h);
         for r in 0..m {
-            let (mut y, mut ydot, mut hv) = (ops[o.offset + r], zero, zero);
-            for j in 0..n {
-                let hrj = ops[o.h + r * n + j];
-                if NONLINEAR {
-                    let yrj = ops[o.quadratic + r * n + j];
-                    y = y + (hrj + yrj * self.q[j]) * self.q[j];
-                    ydot = ydot + (hrj + two * yrj * self.q[j]) * self.v[j];
-                } else {
-                    y = y + hrj * self.q[j];
-                    ydot = ydot + hrj * self.v[j];
-                    hv = hv + hrj * self.vf[j];
+            let (y, ydot) = self.row_output(r);
+            // H v_free of a linear row (a nonlinear one's comes with its Newton iterate's G).
+            let mut hv = zero;
+            if !NONLINEAR {
+                for j in 0..n {
+                    hv = hv + ops[o.h + r * n + j] * self.vf[j];
                 }
-            }
-            if NONLINEAR {
-                add_sphere_gap(&ops[o.spheres + 6 * r..], &self.q, &self.v, &mut y, &mut ydot);
-                add_lever(&ops[o.lever + 3 * r..], &self.q, &self.v, &mut y, &mut ydot);
             }
             let kind = friction_kind(self.friction, r);
             if kind < 0 {

@@ -5,9 +5,10 @@ use wgpu::util::DeviceExt;
 use super::GpuContext;
 use crate::error::{Error, Result};
 
-/// A storage buffer holding `contents` (8 zero bytes when empty: a binding may not be empty).
+/// A storage buffer holding `contents` (16 zero bytes when empty: a binding may not be empty,
+/// nor shorter than one element, e.g. a `vec4<u32>`).
 pub(super) fn storage(ctx: &GpuContext, label: &str, contents: &[u8]) -> wgpu::Buffer {
-    let contents = if contents.is_empty() { &[0u8; 8][..] } else { contents };
+    let contents = if contents.is_empty() { &[0u8; 16][..] } else { contents };
     ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some(label),
         contents,

@@ -8,7 +8,8 @@ use super::shaders::{self, KernelSizes};
 use super::{GpuContext, Precision};
 use crate::batch::BatchOutcome;
 use crate::batch::SceneBatch;
-use crate::batch::layout::{CUT_SHORT, EXTREMES, HAS_NONLINEAR, HealthCounters};
+use crate::batch::layout::{CUT_SHORT, EXTREMES, HAS_NONLINEAR, HealthCounters, SceneHeader};
+use crate::batch::observe::{Observer, SLOTS, Signal};
 use crate::batch::{BatchOptions, StepParams};
 use crate::error::{Error, Result};
 
@@ -75,6 +76,7 @@ impl BatchKernel {
             fixed_dof: if uniform { n } else { 0 },
             fixed_contacts: if uniform { m } else { 0 },
             nonlinear: batch.headers.iter().any(|h| h.flags & HAS_NONLINEAR != 0),
+            observers: batch.observers.len(),
         };
         let mut pipelines = self
             .pipelines
@@ -131,6 +133,7 @@ impl BatchKernel {
             state: Vec::new(),
             counters: Vec::new(),
             extremes: Vec::new(),
+            observed: Vec::new(),
             device_seconds: ctx.has_timestamps().then_some(0.0),
         };
         for range in batch.chunks(max_bytes, precision.size())? {
@@ -138,7 +141,7 @@ impl BatchKernel {
             let cost = chunk
                 .headers
                 .iter()
-                .map(|h| h.cost_per_step())
+                .map(|h| h.cost_per_step() + observe_cost(&chunk.observers, h))
                 .max()
                 .unwrap_or(1)
                 .max(1);
@@ -162,10 +165,21 @@ impl BatchKernel {
             outcome.state.extend(part.state);
             outcome.counters.extend(part.counters);
             outcome.extremes.extend(part.extremes);
+            outcome.observed.extend(part.observed);
             outcome.device_seconds = outcome.device_seconds.zip(part.device_seconds).map(|(a, b)| a + b);
         }
         Ok(outcome)
     }
+}
+
+/// Loop iterations of the observe stage per step (as [`SceneHeader::cost_per_step`] counts
+/// them): one per observer, and a row's outputs for each observed output or rate.
+fn observe_cost(observers: &[Observer], h: &SceneHeader) -> u32 {
+    let rows = observers
+        .iter()
+        .filter(|o| matches!(o.signal, Signal::Y(_) | Signal::Ydot(_)))
+        .count() as u32;
+    observers.len() as u32 + rows * (1 + h.ndof)
 }
 
 /// Steps every scene of `batch` `steps` times on the device in `precision` (compiles the
@@ -202,6 +216,10 @@ fn run_chunk(
         max_iterations: options.max_iterations,
         newton_max_iterations: options.newton_max_iterations,
     };
+    let codes: Vec<[u32; 4]> = chunk.observers.iter().map(Observer::code).collect();
+    let observed: Vec<f64> = (0..chunk.len())
+        .flat_map(|_| chunk.observers.iter().flat_map(Observer::initial::<f64>))
+        .collect();
     // Identical scenes are uploaded component-major (coalesced); others packed, stride 1.
     let interleaved = chunk.interleave();
     let (headers, operators, state, stride) = match &interleaved {
@@ -227,6 +245,8 @@ fn run_chunk(
             "extremes",
             &precision.bytes(&vec![precision.lowest(); EXTREMES * chunk.len()]),
         ),
+        storage(ctx, "observers", bytemuck::cast_slice(&codes)),
+        storage(ctx, "observed", &precision.bytes(&observed)),
     ];
     let bind_group = |steps: u32| {
         let params = Params {
@@ -287,9 +307,10 @@ fn run_chunk(
     if let Some(query_set) = &timer {
         encoder.resolve_query_set(query_set, 0..2, &ticks, 0);
     }
-    let [_, _, _, state, counters, extremes] = &buffers;
-    let [state, counters, extremes, ticks] = read_back(ctx, encoder, [state, counters, extremes, &ticks]);
-    let (state, counters, extremes, ticks) = (state?, counters?, extremes?, ticks?);
+    let [_, _, _, state, counters, extremes, _, observed] = &buffers;
+    let [state, counters, extremes, observed, ticks] =
+        read_back(ctx, encoder, [state, counters, extremes, observed, &ticks]);
+    let (state, counters, extremes, observed, ticks) = (state?, counters?, extremes?, observed?, ticks?);
     let device_seconds = timer.map(|_| {
         let [start, end]: [u64; 2] = bytemuck::pod_read_unaligned(&ticks[..16]);
         end.saturating_sub(start) as f64 * f64::from(ctx.queue.get_timestamp_period()) * 1e-9
@@ -306,6 +327,7 @@ fn run_chunk(
         },
         counters,
         extremes: precision.values(&extremes)[..EXTREMES * chunk.len()].to_vec(),
+        observed: precision.values(&observed)[..SLOTS * chunk.observers.len() * chunk.len()].to_vec(),
         device_seconds,
     }))
 }

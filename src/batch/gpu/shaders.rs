@@ -6,6 +6,7 @@ const COMMON: &str = include_str!("../../../shaders/common.wgsl");
 const MOREAU_JEAN_PGS: &str = include_str!("../../../shaders/moreau_jean_pgs.wgsl");
 const MOREAU_JEAN_STAGES: &str = include_str!("../../../shaders/moreau_jean_stages.wgsl");
 const MOREAU_JEAN_ROWS: &str = include_str!("../../../shaders/moreau_jean_rows.wgsl");
+const OBSERVE: &str = include_str!("../../../shaders/observe.wgsl");
 const CHAIN_JACOBI: &str = include_str!("../../../shaders/chain_jacobi.wgsl");
 
 /// The definitions of `real`, `REAL_MAX`, `REAL_EPSILON` and `sine_cosine` for a precision.
@@ -69,6 +70,8 @@ pub struct KernelSizes {
     /// Whether some scene has nonlinear rows, quadratic terms or sphere–sphere gaps (the
     /// kernel then runs a Newton loop per step).
     pub nonlinear: bool,
+    /// The number of observers (`batch::observe`).
+    pub observers: usize,
 }
 
 /// The scene-parallel Moreau–Jean + PGS kernel (entry point `main`) in `precision`, for
@@ -87,12 +90,14 @@ pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
         (1, 1, 1, 1)
     };
     let constants = format!(
-        "const MAX_DOF: u32 = {n}u;\nconst MAX_CONTACTS: u32 = {m}u;\nconst FIXED_DOF: u32 = {}u;\nconst FIXED_CONTACTS: u32 = {}u;\nconst PRIVATE_OPS: u32 = {}u;\nconst NONLINEAR: bool = {};\nconst QUAD_MN: u32 = {quad_mn}u;\nconst QUAD_MM: u32 = {quad_mm}u;\nconst NL_DOF: u32 = {nl_dof}u;\nconst NL_CONTACTS: u32 = {nl_contacts}u;\nconst SLIDE_ITERATIONS: u32 = {}u;\n",
+        "const MAX_DOF: u32 = {n}u;\nconst MAX_CONTACTS: u32 = {m}u;\nconst FIXED_DOF: u32 = {}u;\nconst FIXED_CONTACTS: u32 = {}u;\nconst PRIVATE_OPS: u32 = {}u;\nconst NONLINEAR: bool = {};\nconst QUAD_MN: u32 = {quad_mn}u;\nconst QUAD_MM: u32 = {quad_mm}u;\nconst NL_DOF: u32 = {nl_dof}u;\nconst NL_CONTACTS: u32 = {nl_contacts}u;\nconst SLIDE_ITERATIONS: u32 = {}u;\nconst OBSERVERS: u32 = {}u;\nconst OBSERVED: u32 = {}u;\n",
         sizes.fixed_dof,
         sizes.fixed_contacts,
         if operators <= PRIVATE_OPS_LIMIT { operators } else { 1 },
         sizes.nonlinear,
         crate::batch::cpu::SLIDE_ITERATIONS,
+        sizes.observers,
+        crate::batch::observe::SLOTS * sizes.observers.max(1),
     );
     [
         real(precision).as_str(),
@@ -103,6 +108,7 @@ pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
         MOREAU_JEAN_PGS,
         MOREAU_JEAN_STAGES,
         MOREAU_JEAN_ROWS,
+        OBSERVE,
     ]
     .concat()
 }

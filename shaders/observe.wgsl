@@ -1,0 +1,79 @@
+// The observe stage of the scene-parallel Moreau–Jean kernel: each observer's signal sampled
+// at the current state and folded into its accumulator. Twins: Group::observe
+// (src/batch/cpu/moreau_jean_stages/observe.rs) and batch::observe::accumulate
+// (src/batch/observe.rs). OBSERVERS (their number) and OBSERVED (SLOTS per observer, ≥ 1)
+// are defined by the host; the observers' codes (signal kind, index, accumulator) are in
+// `observers`, each scene's accumulators (value, step, previous sample, threshold) in
+// `observed`, held in private memory (`observed_slots`) during a dispatch.
+
+const SIGNAL_Q: u32 = 0u;
+const SIGNAL_V: u32 = 1u;
+const SIGNAL_Y: u32 = 2u;
+const SIGNAL_YDOT: u32 = 3u;
+const SIGNAL_LAMBDA: u32 = 4u;
+const ACCUMULATE_MAX: u32 = 0u;
+const ACCUMULATE_MIN: u32 = 1u;
+const ACCUMULATE_FINAL: u32 = 2u;
+const ACCUMULATE_INTEGRAL: u32 = 3u;
+const ACCUMULATE_FIRST_ABOVE: u32 = 4u;
+const ACCUMULATE_FIRST_BELOW: u32 = 5u;
+const SLOTS: u32 = 4u;
+
+// Folds the sample s at step count k into accumulator i (`first`: the sample at t₀).
+// Twin: batch::observe::accumulate.
+fn accumulate(kind: u32, i: u32, s: real, k: real, first: bool) {
+    let at = SLOTS * i;
+    let threshold = observed_slots[at + 3u];
+    if (first) {
+        var value = s;
+        if (kind == ACCUMULATE_INTEGRAL) {
+            value = real(0.0);
+        } else if (kind == ACCUMULATE_FIRST_ABOVE) {
+            value = select(real(0.0), real(1.0), s > threshold);
+        } else if (kind == ACCUMULATE_FIRST_BELOW) {
+            value = select(real(0.0), real(1.0), s < threshold);
+        }
+        observed_slots[at] = value;
+        observed_slots[at + 1u] = k;
+        observed_slots[at + 2u] = s;
+        return;
+    }
+    let old = observed_slots[at];
+    var value = old;
+    var step = observed_slots[at + 1u];
+    if ((kind == ACCUMULATE_MAX && s > old) || (kind == ACCUMULATE_MIN && s < old) || kind == ACCUMULATE_FINAL) {
+        value = s;
+        step = k;
+    } else if (kind == ACCUMULATE_INTEGRAL) {
+        value = old + step_params.h * (0.5 * (observed_slots[at + 2u] + s));
+        step = k;
+    } else if (old == 0.0 && ((kind == ACCUMULATE_FIRST_ABOVE && s > threshold) || (kind == ACCUMULATE_FIRST_BELOW && s < threshold))) {
+        value = real(1.0);
+        step = k;
+    }
+    observed_slots[at] = value;
+    observed_slots[at + 1u] = step;
+    observed_slots[at + 2u] = s;
+}
+
+// Samples every observer's signal at the current q, v (λ: the last step's impulse) and folds
+// it into its accumulator at the step count reached. Twin: Group::observe.
+fn observe(first: bool) {
+    let k = real(health.steps);
+    for (var i = 0u; i < OBSERVERS; i++) {
+        let code = observers[i];
+        var s = real(0.0);
+        if (code.x == SIGNAL_Q) {
+            s = q[code.y];
+        } else if (code.x == SIGNAL_V) {
+            s = v[code.y];
+        } else if (code.x == SIGNAL_Y) {
+            s = row_output(code.y).x;
+        } else if (code.x == SIGNAL_YDOT) {
+            s = row_output(code.y).y;
+        } else if (code.x == SIGNAL_LAMBDA) {
+            s = lambda[code.y];
+        }
+        accumulate(code.z, i, s, k, first);
+    }
+}

@@ -1,0 +1,145 @@
+//! `[[observe]]`: the observables of a scenario, each a summary column computed by the
+//! engines while stepping ([`crate::batch::observe`]).
+//!
+//! ```toml
+//! [[observe]]
+//! name = "first_bounce"   # its summary column
+//! signal = "v0"           # q<i>, v<i>, y<r>, ydot<r>, lambda<r> or energy
+//! reduce = "first_above"  # max, min, final, mean, integral, time_of_max, time_of_min,
+//! threshold = 0.0         #   first_above, first_below (these two take a threshold)
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use crate::batch::observe::{Observer, Reduce, Signal};
+use crate::error::{Error, Result};
+
+/// One `[[observe]]` table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ObserveSpec {
+    /// The summary column.
+    pub name: String,
+    /// `q<i>`, `v<i>` (coordinate, velocity i), `y<r>`, `ydot<r>`, `lambda<r>` (output, its
+    /// rate, impulse of row r, rows numbered over the scene's interactions) or `energy`.
+    pub signal: String,
+    /// The reduction.
+    pub reduce: Reduce,
+    /// The threshold of `first_above` and `first_below`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threshold: Option<f64>,
+}
+
+impl ObserveSpec {
+    /// The observer, for scenes of `n` degrees of freedom and `m` rows.
+    pub fn observer(&self, n: usize, m: usize) -> Result<Observer> {
+        let fail = |reason: String| Error::Scenario {
+            what: format!("[[observe]] `{}`", self.name),
+            reason,
+        };
+        let valid_name = self
+            .name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && self.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid_name {
+            return Err(fail(
+                "a name is letters, digits and `_`, not starting with a digit".into(),
+            ));
+        }
+        let signal = parse_signal(&self.signal).ok_or_else(|| {
+            fail(format!(
+                "signal `{}`: expected q<i>, v<i> (i < {n}), y<r>, ydot<r>, lambda<r> (r < {m}) or energy",
+                self.signal
+            ))
+        })?;
+        let (index, len) = match signal {
+            Signal::Q(i) | Signal::V(i) => (i, n),
+            Signal::Y(r) | Signal::Ydot(r) | Signal::Lambda(r) => (r, m),
+            Signal::Energy => (0, 1),
+        };
+        if index >= len {
+            return Err(fail(format!(
+                "signal `{}`: the scenes have {len} (numbered from 0)",
+                self.signal
+            )));
+        }
+        let crossing = matches!(self.reduce, Reduce::FirstAbove | Reduce::FirstBelow);
+        let threshold = match (crossing, self.threshold) {
+            (true, Some(c)) if c.is_finite() => c,
+            (true, _) => return Err(fail("first_above and first_below need a finite `threshold`".into())),
+            (false, Some(_)) => return Err(fail("only first_above and first_below take a `threshold`".into())),
+            (false, None) => 0.0,
+        };
+        Ok(Observer {
+            signal,
+            reduce: self.reduce,
+            threshold,
+        })
+    }
+}
+
+/// `q3` → `Signal::Q(3)`, …; `None` for anything else.
+fn parse_signal(text: &str) -> Option<Signal> {
+    if text == "energy" {
+        return Some(Signal::Energy);
+    }
+    let split = text.find(|c: char| c.is_ascii_digit())?;
+    let (kind, index) = text.split_at(split);
+    // Plain decimal digits only (no sign, no leading zeros).
+    if !index.chars().all(|c| c.is_ascii_digit()) || (index.len() > 1 && index.starts_with('0')) {
+        return None;
+    }
+    let index: usize = index.parse().ok()?;
+    Some(match kind {
+        "q" => Signal::Q(index),
+        "v" => Signal::V(index),
+        "y" => Signal::Y(index),
+        "ydot" => Signal::Ydot(index),
+        "lambda" => Signal::Lambda(index),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(signal: &str, reduce: Reduce, threshold: Option<f64>) -> ObserveSpec {
+        ObserveSpec {
+            name: "x".into(),
+            signal: signal.into(),
+            reduce,
+            threshold,
+        }
+    }
+
+    #[test]
+    fn signals_parse_and_are_range_checked() {
+        let o = spec("ydot2", Reduce::Max, None).observer(4, 3).unwrap();
+        assert_eq!(o.signal, Signal::Ydot(2));
+        assert_eq!(
+            spec("energy", Reduce::Max, None).observer(1, 1).unwrap().signal,
+            Signal::Energy
+        );
+        for bad in ["q", "q-1", "q01", "x0", "lambda", "v 1", "Q0"] {
+            let e = spec(bad, Reduce::Max, None).observer(4, 3).unwrap_err().to_string();
+            assert!(
+                e.contains(&format!("signal `{bad}`")) && e.contains("expected q<i>"),
+                "{e}"
+            );
+        }
+        let e = spec("y3", Reduce::Max, None).observer(4, 3).unwrap_err().to_string();
+        assert!(e.contains("`x`") && e.contains("have 3"), "{e}");
+    }
+
+    #[test]
+    fn thresholds_go_with_crossings_only() {
+        assert!(spec("q0", Reduce::FirstAbove, None).observer(1, 1).is_err());
+        assert!(spec("q0", Reduce::FirstBelow, Some(f64::NAN)).observer(1, 1).is_err());
+        assert!(spec("q0", Reduce::Max, Some(1.0)).observer(1, 1).is_err());
+        let o = spec("q0", Reduce::FirstBelow, Some(-2.0)).observer(1, 1).unwrap();
+        assert_eq!(o.threshold, -2.0);
+    }
+}

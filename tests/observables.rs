@@ -1,0 +1,347 @@
+//! `[[observe]]` on every engine: observables against the exact bouncing ball and against
+//! identities of the scheme, equal across engines (the GPU kernel in f64 to the CPU lanes'
+//! bits), and bad declarations refused with the observable named.
+
+mod common;
+
+use ricochet::ensemble::scenario::PrecisionChoice;
+use ricochet::ensemble::{self, Backend, EnsembleRun, RunOptions, Scenario};
+
+const G: f64 = 9.81;
+const R: f64 = 0.1;
+const H: f64 = 1e-3;
+
+const BALLS: &str = r#"
+name = "observed balls"
+scenes = 64
+seed = 5
+[scene]
+template = "bouncing_ball"
+height = { uniform = [1.0, 2.0] }
+restitution = { uniform = [0.5, 0.95] }
+[time]
+step = 1e-3
+final = 1.5
+[record]
+trajectories = 0
+[[observe]]
+name = "first_up"
+signal = "v0"
+reduce = "first_above"
+threshold = 0.0
+[[observe]]
+name = "v_min"
+signal = "v0"
+reduce = "min"
+[[observe]]
+name = "t_v_min"
+signal = "v0"
+reduce = "time_of_min"
+[[observe]]
+name = "rise"
+signal = "v0"
+reduce = "integral"
+[[observe]]
+name = "v_mean"
+signal = "v0"
+reduce = "mean"
+[[observe]]
+name = "z_final"
+signal = "q0"
+reduce = "final"
+[[observe]]
+name = "z_max"
+signal = "q0"
+reduce = "max"
+[[observe]]
+name = "gap_min"
+signal = "y0"
+reduce = "min"
+[[observe]]
+name = "closing"
+signal = "ydot0"
+reduce = "first_below"
+threshold = -1.0
+[[observe]]
+name = "impulse"
+signal = "lambda0"
+reduce = "max"
+[[observe]]
+name = "t_impulse"
+signal = "lambda0"
+reduce = "time_of_max"
+"#;
+
+/// Every column the scenario above observes.
+const OBSERVED: [&str; 11] = [
+    "first_up",
+    "v_min",
+    "t_v_min",
+    "rise",
+    "v_mean",
+    "z_final",
+    "z_max",
+    "gap_min",
+    "closing",
+    "impulse",
+    "t_impulse",
+];
+
+fn run(scenario: &Scenario, backend: Backend, precision: PrecisionChoice) -> EnsembleRun {
+    let mut scenario = scenario.clone();
+    scenario.solver.precision = precision;
+    let options = RunOptions {
+        backend,
+        ..Default::default()
+    };
+    ensemble::run(&scenario, &options, &mut |_| {}).unwrap()
+}
+
+fn col(run: &EnsembleRun, name: &str) -> Vec<f64> {
+    run.summary.column(name).unwrap()
+}
+
+/// The observables of dropped balls against the exact fall, and the scheme's identities:
+/// the first upward velocity comes at most two steps after the exact first impact
+/// t₁ = √(2(z₀ − R)/g), one step after the lowest velocity, which is −√(2 g (z₀ − R)) within
+/// g h; the integral of v is z(T) − z(0) (θ = ½ moves q by the trapezoid of v); the mean is
+/// it over T; `final` of q is the final state; the largest impulse comes at the impact, and
+/// the fastest closing passes −1 m/s at the exact free-fall time of that speed (within a step).
+fn check_balls(run: &EnsembleRun, label: &str) {
+    let z0 = col(run, "height");
+    let t_final = 1.5;
+    for (s, &z) in z0.iter().enumerate() {
+        let at = |name: &str| col(run, name)[s];
+        let fall = z - R;
+        let t1 = (2.0 * fall / G).sqrt();
+        let v1 = (2.0 * G * fall).sqrt();
+        let first_up = at("first_up");
+        assert!(
+            first_up >= t1 && first_up <= t1 + 2.0 * H + 1e-12,
+            "{label} scene {s}: first up at {first_up}, impact at {t1}"
+        );
+        assert!(
+            (at("t_v_min") - (first_up - H)).abs() < 1e-12,
+            "{label} scene {s}: v_min one step before"
+        );
+        assert!(
+            (at("v_min") + v1).abs() <= G * H,
+            "{label} scene {s}: v_min {} vs −{v1}",
+            at("v_min")
+        );
+        assert!(
+            (at("rise") - (at("q0") - z0[s])).abs() < 1e-12,
+            "{label} scene {s}: ∫v = Δz"
+        );
+        assert!(
+            (at("v_mean") - at("rise") / t_final).abs() < 1e-12,
+            "{label} scene {s}: mean"
+        );
+        assert_eq!(at("z_final"), at("q0"), "{label} scene {s}: final = the final state");
+        assert_eq!(
+            at("z_max"),
+            z0[s],
+            "{label} scene {s}: dropped from rest, highest at t = 0"
+        );
+        assert!(
+            at("gap_min") > -v1 * H && at("gap_min") < v1 * H,
+            "{label} scene {s}: gap"
+        );
+        let closing = 1.0 / G;
+        assert!(
+            (at("closing") - closing).abs() <= H + 1e-12,
+            "{label} scene {s}: ẏ < −1 at {}",
+            at("closing")
+        );
+        assert!(
+            (at("t_impulse") - first_up).abs() < 1e-12,
+            "{label} scene {s}: impulse at the impact"
+        );
+        assert!(at("impulse") > 0.0, "{label} scene {s}");
+    }
+}
+
+#[test]
+fn ball_observables_match_the_exact_fall_on_every_engine() {
+    let scenario = Scenario::from_toml(BALLS).unwrap();
+    let cpu = run(&scenario, Backend::Cpu, PrecisionChoice::Auto);
+    check_balls(&cpu, "CPU");
+    let reference = run(&scenario, Backend::Reference, PrecisionChoice::Auto);
+    check_balls(&reference, "reference");
+    for name in OBSERVED {
+        let (a, b) = (col(&cpu, name), col(&reference, name));
+        let worst = a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
+        assert!(worst <= 1e-12, "reference vs CPU, {name}: {worst:e}");
+    }
+    if common::gpu().is_some() {
+        let f64_gpu = run(&scenario, Backend::Gpu, PrecisionChoice::F64);
+        for name in OBSERVED {
+            let same = col(&f64_gpu, name)
+                .iter()
+                .zip(col(&cpu, name))
+                .all(|(a, b)| a.to_bits() == b.to_bits());
+            assert!(same, "GPU f64 vs CPU lanes, {name}: not the same bits");
+        }
+        let f32_gpu = run(&scenario, Backend::Gpu, PrecisionChoice::F32);
+        for (name, tolerance) in [("first_up", 2.0 * H), ("v_min", 1e-4), ("z_max", 1e-6)] {
+            let worst = (col(&f32_gpu, name).iter().zip(col(&cpu, name)))
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f64::max);
+            assert!(worst <= tolerance, "GPU f32, {name}: {worst:e}");
+        }
+    }
+}
+
+/// "Did it topple, and when": the rocking block's angle first beyond ±1 rad (nonlinear lever
+/// rows, friction) is a time exactly for the blocks whose final angle is toppled (±π/2), and
+/// the largest swing bounds the final angle; the same on the reference, the CPU lanes (1e-9)
+/// and the GPU kernel in f64 (the lanes' bits).
+#[test]
+fn toppling_times_on_every_engine() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/rocking_block.toml")).unwrap();
+    let mut scenario = Scenario::from_toml(&format!(
+        "{text}\n[[observe]]\nname = \"toppled_right\"\nsignal = \"q2\"\nreduce = \"first_below\"\nthreshold = -1.0\n\
+         [[observe]]\nname = \"toppled_left\"\nsignal = \"q2\"\nreduce = \"first_above\"\nthreshold = 1.0\n\
+         [[observe]]\nname = \"swing\"\nsignal = \"q2\"\nreduce = \"max\"\n\
+         [[observe]]\nname = \"gap\"\nsignal = \"y0\"\nreduce = \"max\"\n"
+    ))
+    .unwrap();
+    scenario.scenes = 16;
+    scenario.record.trajectories = 0;
+    scenario.time.final_time = 2.0;
+    let cpu = run(&scenario, Backend::Cpu, PrecisionChoice::Auto);
+    let (angle, right, left, swing) = (
+        col(&cpu, "q2"),
+        col(&cpu, "toppled_right"),
+        col(&cpu, "toppled_left"),
+        col(&cpu, "swing"),
+    );
+    let mut toppled = 0;
+    for s in 0..angle.len() {
+        let fallen = (angle[s].abs() - std::f64::consts::FRAC_PI_2).abs() < 0.02;
+        let time = if right[s].is_nan() { left[s] } else { right[s] };
+        assert_eq!(
+            fallen,
+            time.is_finite(),
+            "scene {s}: θ = {}, toppling time {time}",
+            angle[s]
+        );
+        assert!(
+            !(right[s].is_finite() && left[s].is_finite()),
+            "scene {s}: toppled both ways"
+        );
+        assert!(swing[s] >= angle[s], "scene {s}");
+        toppled += usize::from(fallen);
+    }
+    assert!(toppled > 0 && toppled < angle.len(), "{toppled} toppled");
+    let reference = run(&scenario, Backend::Reference, PrecisionChoice::Auto);
+    for name in ["toppled_right", "toppled_left", "swing", "gap"] {
+        for (a, b) in col(&reference, name).iter().zip(col(&cpu, name)) {
+            assert!(
+                a.is_nan() && b.is_nan() || (a - b).abs() <= 1e-9,
+                "reference vs CPU, {name}: {a} {b}"
+            );
+        }
+    }
+    if common::gpu().is_some() {
+        let gpu = run(&scenario, Backend::Gpu, PrecisionChoice::F64);
+        for name in ["toppled_right", "toppled_left", "swing", "gap"] {
+            let same = (col(&gpu, name).iter().zip(col(&cpu, name))).all(|(a, b)| a.to_bits() == b.to_bits());
+            assert!(same, "GPU f64 vs CPU lanes, {name}");
+        }
+    }
+}
+
+/// The energy is observed on the reference engine (and `auto` goes there, saying why); the
+/// batched engines refuse it rather than report nothing. A dropped ball's energy, observed at
+/// every step, never grows and loses (1 − e²) of the fall at the impact.
+#[test]
+fn energy_is_observed_on_the_reference_and_refused_by_the_batched_engines() {
+    let text = format!(
+        "{}\n[[observe]]\nname = \"e_max\"\nsignal = \"energy\"\nreduce = \"max\"\n\
+         [[observe]]\nname = \"e_final\"\nsignal = \"energy\"\nreduce = \"final\"\n",
+        BALLS.replace("scenes = 64", "scenes = 8")
+    );
+    let scenario = Scenario::from_toml(&text).unwrap();
+    let options = RunOptions {
+        backend: Backend::Cpu,
+        ..Default::default()
+    };
+    let e = ensemble::run(&scenario, &options, &mut |_| {})
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("energy") && e.contains("reference backend"), "{e}");
+    let auto = ensemble::run(&scenario, &RunOptions::default(), &mut |_| {}).unwrap();
+    assert!(
+        auto.notice.as_deref().is_some_and(|n| n.contains("energy")),
+        "{:?}",
+        auto.notice
+    );
+    let (initial, change, e_max, e_final) = (
+        col(&auto, "energy_initial"),
+        col(&auto, "energy_change"),
+        col(&auto, "e_max"),
+        col(&auto, "e_final"),
+    );
+    for s in 0..initial.len() {
+        assert!(
+            (e_max[s] - initial[s]).abs() <= 1e-12 * initial[s],
+            "scene {s}: the energy grew"
+        );
+        assert!(
+            (e_final[s] - (initial[s] + change[s])).abs() <= 1e-12 * initial[s],
+            "scene {s}"
+        );
+    }
+}
+
+#[test]
+fn bad_observables_are_refused_with_their_name() {
+    let with = |table: &str| Scenario::from_toml(&format!("{BALLS}\n[[observe]]\n{table}\n"));
+    for (table, expected) in [
+        (
+            "name = \"a\"\nsignal = \"q1\"\nreduce = \"max\"",
+            "`a`: signal `q1`: the scenes have 1",
+        ),
+        (
+            "name = \"a\"\nsignal = \"z\"\nreduce = \"max\"",
+            "`a`: signal `z`: expected q<i>",
+        ),
+        (
+            "name = \"a\"\nsignal = \"q0\"\nreduce = \"first_above\"",
+            "`a`: first_above and first_below need",
+        ),
+        (
+            "name = \"a\"\nsignal = \"q0\"\nreduce = \"max\"\nthreshold = 1",
+            "`a`: only first_above",
+        ),
+        (
+            "name = \"rise\"\nsignal = \"q0\"\nreduce = \"max\"",
+            "`rise`: the name is taken",
+        ),
+        (
+            "name = \"height\"\nsignal = \"q0\"\nreduce = \"max\"",
+            "`height`: the name is taken",
+        ),
+        ("name = \"2x\"\nsignal = \"q0\"\nreduce = \"max\"", "`2x`: a name is"),
+        (
+            "name = \"a\"\nsignal = \"q0\"\nreduce = \"biggest\"",
+            "unknown variant `biggest`",
+        ),
+        (
+            "name = \"a\"\nsignal = \"q0\"\nreduce = \"max\"\nwindow = 2",
+            "unknown field `window`",
+        ),
+    ] {
+        let e = with(table).unwrap_err().to_string();
+        assert!(e.contains(expected), "{table}: {e}");
+    }
+    // A column of the summary is taken too: refused before anything is stepped.
+    let scenario = with("name = \"impacts\"\nsignal = \"q0\"\nreduce = \"max\"").unwrap();
+    let e = ensemble::run(&scenario, &RunOptions::default(), &mut |_| {})
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("`impacts`: the name is taken"), "{e}");
+}
