@@ -32,6 +32,7 @@
 //! ```
 
 mod atomic;
+pub mod design;
 mod engine;
 pub mod observables;
 pub mod output;

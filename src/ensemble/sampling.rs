@@ -14,6 +14,16 @@ use statrs::function::erf::{erfc, erfc_inv};
 
 use crate::error::{Error, Result};
 
+/// Where a swept parameter lies in one scene ([`super::design`]): grid point i, or a
+/// coordinate in [0, 1).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Position {
+    /// Point i of the parameter's grid.
+    Grid(usize),
+    /// Coordinate u ∈ [0, 1) of a Sobol point or a Latin-hypercube sample.
+    Unit(f64),
+}
+
 /// The random stream of scene `index` in an ensemble seeded with `seed`.
 pub fn scene_rng(seed: u64, index: u64) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -23,7 +33,8 @@ pub fn scene_rng(seed: u64, index: u64) -> ChaCha8Rng {
 
 /// A scenario parameter: `x = 1.5`, or `x = { uniform = [1, 2] }`, `{ normal = { mean, std } }`,
 /// `{ log_normal = { mu, sigma } }` (of ln x), `{ truncated_normal = { mean, std, min, max } }`,
-/// `{ choice = [a, b, …] }`.
+/// `{ choice = [a, b, …] }`, or swept ([`super::design`]): `{ grid = [a, b, n] }`,
+/// `{ log_grid = [a, b, n] }`, `{ sobol = [a, b] }`, `{ lhs = [a, b] }`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Parameter {
@@ -67,6 +78,15 @@ pub enum Distribution {
     },
     /// One of the values, each equally likely.
     Choice(Vec<f64>),
+    /// `[a, b, n]`: n values evenly spaced from a to b, the scenes running through the grid
+    /// ([`super::design`]).
+    Grid(f64, f64, usize),
+    /// `[a, b, n]`: n values from a to b evenly spaced in log (a, b > 0).
+    LogGrid(f64, f64, usize),
+    /// `[a, b]`: a + (b − a) u, u the scene's coordinate of a Sobol sequence.
+    Sobol([f64; 2]),
+    /// `[a, b]`: a + (b − a) u, u the scene's coordinate of a Latin hypercube.
+    Lhs([f64; 2]),
 }
 
 impl Parameter {
@@ -105,6 +125,15 @@ impl Parameter {
             Self::Drawn(Distribution::Choice(xs)) if xs.is_empty() || !finite(xs) => {
                 bad("choice needs at least one finite value")
             }
+            Self::Drawn(Distribution::Grid(a, b, n)) if !(finite(&[*a, *b]) && *n >= 1) => {
+                bad("grid = [a, b, n] needs finite a, b and n ≥ 1 points")
+            }
+            Self::Drawn(Distribution::LogGrid(a, b, n)) if !(finite(&[*a, *b]) && *a > 0.0 && *b > 0.0 && *n >= 1) => {
+                bad("log_grid = [a, b, n] needs a, b > 0 (finite) and n ≥ 1 points")
+            }
+            Self::Drawn(Distribution::Sobol([a, b]) | Distribution::Lhs([a, b])) if !(finite(&[*a, *b]) && a <= b) => {
+                bad("sobol = [a, b] and lhs = [a, b] need finite a ≤ b")
+            }
             _ => Ok(()),
         }
     }
@@ -114,7 +143,8 @@ impl Parameter {
         matches!(self, Self::Drawn(_))
     }
 
-    /// The value for one scene (a validated parameter; a fixed one consumes no randomness).
+    /// The value for one scene (a validated parameter; a fixed one consumes no randomness; a
+    /// swept one is placed by [`Parameter::at`], NaN here).
     pub fn sample(&self, rng: &mut impl Rng) -> f64 {
         match self {
             Self::Fixed(x) => *x,
@@ -127,6 +157,27 @@ impl Parameter {
                 truncated_normal(*mean, *std, *min, *max, rng.random::<f64>())
             }
             Self::Drawn(Distribution::Choice(xs)) => xs[rng.random_range(0..xs.len())],
+            Self::Drawn(
+                Distribution::Grid(..) | Distribution::LogGrid(..) | Distribution::Sobol(_) | Distribution::Lhs(_),
+            ) => f64::NAN,
+        }
+    }
+
+    /// The value of a swept parameter at `position`: grid point i of n is a + (b − a) i/(n − 1)
+    /// (a·(b/a)^{i/(n−1)} on a log grid; b exactly at the end, a alone when n = 1); a Sobol or
+    /// Latin-hypercube coordinate u gives a + (b − a) u. NaN for a parameter that is not swept
+    /// that way.
+    pub fn at(&self, position: Position) -> f64 {
+        let fraction = |i: usize, n: usize| if n > 1 { i as f64 / (n - 1) as f64 } else { 0.0 };
+        match (self, position) {
+            (Self::Drawn(Distribution::Grid(a, b, n)), Position::Grid(i)) if i + 1 == *n && *n > 1 => *b,
+            (Self::Drawn(Distribution::Grid(a, b, n)), Position::Grid(i)) => a + (b - a) * fraction(i, *n),
+            (Self::Drawn(Distribution::LogGrid(a, b, n)), Position::Grid(i)) if i + 1 == *n && *n > 1 => *b,
+            (Self::Drawn(Distribution::LogGrid(a, b, n)), Position::Grid(i)) => a * (b / a).powf(fraction(i, *n)),
+            (Self::Drawn(Distribution::Sobol([a, b]) | Distribution::Lhs([a, b])), Position::Unit(u)) => {
+                a + (b - a) * u
+            }
+            _ => f64::NAN,
         }
     }
 }

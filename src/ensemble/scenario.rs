@@ -27,7 +27,6 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::observables::ObserveSpec;
-use super::sampling::scene_rng;
 use super::scene_spec::{SampledScene, SceneSpec};
 use crate::batch::observe::Observer;
 use crate::error::{Error, Result};
@@ -309,12 +308,12 @@ impl Scenario {
 
     /// Names of the drawn parameters, in the order of their summary columns.
     pub fn drawn_names(&self) -> Result<Vec<String>> {
-        self.scene.drawn_names(scene_rng(self.seed, 0))
+        self.scene.drawn_names((self.seed, self.scenes))
     }
 
     /// Scene `index`, drawn from its own stream.
     pub fn sample(&self, index: usize) -> Result<SampledScene> {
-        self.scene.sample(index, scene_rng(self.seed, index as u64))
+        self.scene.sample(index, (self.seed, self.scenes))
     }
 
     /// The K scenes whose trajectories are recorded: ⌊i N / K⌋ for i < K.

@@ -9,7 +9,8 @@ use nalgebra::DMatrix;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
-use super::sampling::Parameter;
+use super::design::Design;
+use super::sampling::{Parameter, scene_rng};
 use crate::engine::Scene;
 use crate::error::{Error, Result};
 use crate::scenes::parameters::Parameters;
@@ -49,10 +50,11 @@ pub struct SampledScene {
 }
 
 impl SceneSpec {
-    /// The scene built from the random stream `rng` (scene `index`); a scene its draws make
+    /// Scene `index` of an ensemble of `scenes` with `seed`, drawn from its own random
+    /// stream and placed in the design of the swept parameters; a scene its draws make
     /// invalid is an error naming the scene and its drawn values.
-    pub fn sample(&self, index: usize, rng: ChaCha8Rng) -> Result<SampledScene> {
-        let mut draw = Draw::new(self, rng);
+    pub fn sample(&self, index: usize, (seed, scenes): (u64, usize)) -> Result<SampledScene> {
+        let mut draw = Draw::new(self, index, (seed, scenes))?;
         let scene = self.build(index, &mut draw)?;
         Ok(SampledScene {
             index,
@@ -63,8 +65,8 @@ impl SceneSpec {
 
     /// Checks the parameters (names, distributions, sizes) by building one scene, and returns
     /// the names of the drawn ones (the columns they get in summaries).
-    pub fn drawn_names(&self, rng: ChaCha8Rng) -> Result<Vec<String>> {
-        let mut draw = Draw::new(self, rng);
+    pub fn drawn_names(&self, (seed, scenes): (u64, usize)) -> Result<Vec<String>> {
+        let mut draw = Draw::new(self, 0, (seed, scenes))?;
         self.build(0, &mut draw)?;
         let used: BTreeSet<&str> = draw.used.iter().map(String::as_str).collect();
         if let Some(unknown) = self.parameters.keys().find(|k| !used.contains(k.as_str())) {
@@ -98,10 +100,13 @@ impl SceneSpec {
     }
 }
 
-/// Hands out the parameters of one scene, drawing the random ones from its stream.
+/// Hands out the parameters of one scene, drawing the random ones from its stream and
+/// placing the swept ones in the design.
 struct Draw<'a> {
     spec: &'a SceneSpec,
+    index: usize,
     rng: ChaCha8Rng,
+    design: Design,
     /// Values of the drawn parameters, and their names.
     drawn: Vec<f64>,
     names: Vec<String>,
@@ -110,14 +115,29 @@ struct Draw<'a> {
 }
 
 impl<'a> Draw<'a> {
-    fn new(spec: &'a SceneSpec, rng: ChaCha8Rng) -> Self {
-        Self {
+    fn new(spec: &'a SceneSpec, index: usize, (seed, scenes): (u64, usize)) -> Result<Self> {
+        // Every parameter by its name in draws (`x`, or `x[i]` for a vector's entries).
+        let named = spec.parameters.iter().flat_map(|(name, value)| {
+            let entries: Vec<(String, &Parameter)> = match value {
+                Value::Parameter(p) => vec![(name.clone(), p)],
+                Value::Vector(entries) => entries
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| (format!("{name}[{i}]"), p))
+                    .collect(),
+                Value::Matrix(_) => Vec::new(),
+            };
+            entries
+        });
+        Ok(Self {
             spec,
-            rng,
+            index,
+            rng: scene_rng(seed, index as u64),
+            design: Design::new(named, seed, scenes)?,
             drawn: Vec::new(),
             names: Vec::new(),
             used: Vec::new(),
-        }
+        })
     }
 
     fn wrong(name: &str, reason: &str) -> Error {
@@ -129,7 +149,10 @@ impl<'a> Draw<'a> {
 
     fn draw(&mut self, name: String, p: &Parameter) -> Result<f64> {
         p.validate(&name)?;
-        let x = p.sample(&mut self.rng);
+        let x = match self.design.position(&name, self.index, &mut self.rng) {
+            Some(position) => p.at(position),
+            None => p.sample(&mut self.rng),
+        };
         if p.is_drawn() {
             self.drawn.push(x);
             self.names.push(name);

@@ -17,7 +17,8 @@ use super::scene_spec::{SceneSpec, Value};
 
 /// The distributions a parameter may be drawn from, as written in scenarios.
 pub const DISTRIBUTIONS: &str = "uniform = [a, b], normal = { mean, std }, log_normal = { mu, sigma }, \
-     truncated_normal = { mean, std, min, max } or choice = [x, …]";
+     truncated_normal = { mean, std, min, max }, choice = [x, …], or a sweep: grid = [a, b, n], \
+     log_grid = [a, b, n], sobol = [a, b] or lhs = [a, b]";
 
 impl<'de> Deserialize<'de> for SceneSpec {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -133,6 +134,21 @@ fn distribution(table: &toml::Table) -> Result<Distribution, String> {
         "choice" => match numbers(spec) {
             Some(xs) if !xs.is_empty() => Ok(Distribution::Choice(xs)),
             _ => Err(format!("choice = [x, …] takes at least one number, got {spec}")),
+        },
+        "grid" | "log_grid" => match numbers(spec).as_deref() {
+            Some(&[a, b, n]) if n >= 1.0 && n.fract() == 0.0 && n <= 1e9 => Ok(if name == "grid" {
+                Distribution::Grid(a, b, n as usize)
+            } else {
+                Distribution::LogGrid(a, b, n as usize)
+            }),
+            _ => Err(format!(
+                "{name} = [a, b, n] takes two numbers and a whole number of points n ≥ 1, got {spec}"
+            )),
+        },
+        "sobol" | "lhs" => match numbers(spec).as_deref() {
+            Some(&[a, b]) if name == "sobol" => Ok(Distribution::Sobol([a, b])),
+            Some(&[a, b]) => Ok(Distribution::Lhs([a, b])),
+            _ => Err(format!("{name} = [a, b] takes two numbers, got {spec}")),
         },
         other => Err(format!("unknown distribution `{other}`: expected {DISTRIBUTIONS}")),
     }

@@ -1,0 +1,226 @@
+//! Sweeps: where scene s of an ensemble lies in its design. A parameter given as
+//! `{ grid = [a, b, n] }` or `{ log_grid = [a, b, n] }` takes n values from a to b (evenly, or
+//! evenly in log); the scenes run through the cartesian product of every gridded parameter
+//! (in the alphabetical order of their names, entries of a vector in order, the last varying
+//! fastest), scene s at point s mod P of the P points, so `scenes = r P` repeats the grid r
+//! times with fresh draws of the random parameters. `{ sobol = [a, b] }` takes coordinate d
+//! of point s of the Sobol sequence (Joe and Kuo's direction numbers, the `sobol` crate's;
+//! digitally shifted by a word drawn from the seed: other seeds give independent randomised
+//! replicas), d counting the Sobol parameters in the same order; `{ lhs = [a, b] }` a Latin
+//! hypercube over the N scenes: scene s in stratum π_d(s) of N, jittered uniformly within it,
+//! π_d a permutation drawn from the seed (Kensler's hashed permutation: computed for one
+//! index without the others). Every value depends on (seed, N, s) only, so shards are exact.
+
+use std::sync::OnceLock;
+
+use rand::{Rng as _, RngExt};
+use rand_chacha::ChaCha8Rng;
+
+use super::sampling::{Distribution, Parameter, Position, scene_rng};
+use crate::error::{Error, Result};
+
+/// Sobol dimensions available (the direction numbers of `JoeKuoD6::minimal`).
+const SOBOL_DIMENSIONS: usize = 100;
+
+/// The swept parameters of a scenario and where each scene lies among them.
+#[derive(Clone, Debug)]
+pub struct Design {
+    /// (name, how it is swept) in the order above.
+    axes: Vec<(String, Axis)>,
+    /// Points of the grid: the product of the gridded parameters' sizes.
+    points: usize,
+    seed: u64,
+    scenes: usize,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Axis {
+    Grid { stride: usize, points: usize },
+    Sobol { dimension: usize },
+    Lhs { dimension: usize },
+}
+
+impl Design {
+    /// The design of the `parameters` (named, in order) of an ensemble of `scenes` scenes with
+    /// `seed`; an error when the scenes are not a whole number of grid passes, or too many
+    /// Sobol or Latin-hypercube parameters or scenes.
+    pub fn new<'a>(
+        parameters: impl Iterator<Item = (String, &'a Parameter)>,
+        seed: u64,
+        scenes: usize,
+    ) -> Result<Self> {
+        let (mut axes, mut sobol, mut lhs) = (Vec::new(), 0, 0);
+        for (name, p) in parameters {
+            let axis = match p {
+                Parameter::Drawn(Distribution::Grid(_, _, n) | Distribution::LogGrid(_, _, n)) => {
+                    Axis::Grid { stride: 1, points: *n }
+                }
+                Parameter::Drawn(Distribution::Sobol(_)) => {
+                    sobol += 1;
+                    Axis::Sobol { dimension: sobol - 1 }
+                }
+                Parameter::Drawn(Distribution::Lhs(_)) => {
+                    lhs += 1;
+                    Axis::Lhs { dimension: lhs - 1 }
+                }
+                _ => continue,
+            };
+            // Its own mistakes first: they say more than the grid's size.
+            p.validate(&name)?;
+            axes.push((name, axis));
+        }
+        // Strides: the last gridded parameter varies fastest.
+        let mut points = 1usize;
+        for (name, axis) in axes.iter_mut().rev() {
+            if let Axis::Grid { stride, points: n } = axis {
+                *stride = points;
+                points = points.checked_mul(*n).ok_or_else(|| Error::Scenario {
+                    what: format!("parameter `{name}`"),
+                    reason: "the grid has more points than a computer can count".into(),
+                })?;
+            }
+        }
+        if !scenes.is_multiple_of(points) {
+            return Err(Error::Scenario {
+                what: "scenes".into(),
+                reason: format!(
+                    "{scenes} scenes is not a whole number of passes over the grid's {points} points (scenes = {points} runs it once)"
+                ),
+            });
+        }
+        if sobol > SOBOL_DIMENSIONS {
+            return Err(Error::Scenario {
+                what: "sobol".into(),
+                reason: format!("{sobol} parameters drawn by Sobol: at most {SOBOL_DIMENSIONS}"),
+            });
+        }
+        if lhs > 0 && u32::try_from(scenes).is_err() {
+            return Err(Error::Scenario {
+                what: "lhs".into(),
+                reason: format!("a Latin hypercube of {scenes} scenes: at most 2³² − 1"),
+            });
+        }
+        Ok(Self {
+            axes,
+            points,
+            seed,
+            scenes,
+        })
+    }
+
+    /// Points of the grid (1 without gridded parameters).
+    pub fn grid_points(&self) -> usize {
+        self.points
+    }
+
+    /// Where parameter `name` lies in scene `index` (`None`: not swept); a Latin-hypercube
+    /// jitter is drawn from the scene's stream `rng`.
+    pub fn position(&self, name: &str, index: usize, rng: &mut ChaCha8Rng) -> Option<Position> {
+        let (_, axis) = self.axes.iter().find(|(n, _)| n == name)?;
+        Some(match *axis {
+            Axis::Grid { stride, points } => Position::Grid(index % self.points / stride % points),
+            Axis::Sobol { dimension } => {
+                let shift = scene_rng(self.seed, u64::MAX - 2 * dimension as u64).next_u64();
+                Position::Unit(unit(sobol(index as u64, dimension) ^ shift))
+            }
+            Axis::Lhs { dimension } => {
+                let key = scene_rng(self.seed, u64::MAX - 2 * dimension as u64 - 1).next_u32();
+                let n = self.scenes as u32;
+                let stratum = permute(index as u32, n, key);
+                Position::Unit((f64::from(stratum) + rng.random::<f64>()) / f64::from(n))
+            }
+        })
+    }
+}
+
+/// A 64-bit word w as w / 2⁶⁴ ∈ [0, 1), to the 53 bits of an f64.
+fn unit(word: u64) -> f64 {
+    (word >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// Coordinate `dimension` of Sobol point `index` as a 64-bit word: the XOR of the direction
+/// numbers v_j over the set bits j of the Gray code index ⊕ (index ≫ 1) (the sequence the
+/// `sobol` crate iterates, point 0 = 0).
+fn sobol(index: u64, dimension: usize) -> u64 {
+    static DIRECTIONS: OnceLock<Vec<Vec<u64>>> = OnceLock::new();
+    let directions = DIRECTIONS.get_or_init(|| {
+        let params = sobol::params::JoeKuoD6::minimal();
+        sobol::Sobol::<f64>::init_direction_vals::<u32>(SOBOL_DIMENSIONS, 64, &params)
+    });
+    let gray = index ^ (index >> 1);
+    (0..64)
+        .filter(|j| gray >> j & 1 == 1)
+        .fold(0u64, |x, j| x ^ directions[dimension][j])
+}
+
+/// Kensler's hashed permutation of [0, n) ("Correlated Multi-Jittered Sampling", Pixar 2013):
+/// index i's image under the permutation keyed by `key`, by invertible integer hashing of the
+/// bits below n's next power of two, cycle-walking until the image is below n.
+pub fn permute(mut i: u32, n: u32, key: u32) -> u32 {
+    let mut w = n.wrapping_sub(1);
+    w |= w >> 1;
+    w |= w >> 2;
+    w |= w >> 4;
+    w |= w >> 8;
+    w |= w >> 16;
+    loop {
+        i ^= key;
+        i = i.wrapping_mul(0xe170_893d);
+        i ^= key >> 16;
+        i ^= (i & w) >> 4;
+        i ^= key >> 8;
+        i = i.wrapping_mul(0x0929_eb3f);
+        i ^= key >> 23;
+        i ^= (i & w) >> 1;
+        i = i.wrapping_mul(1 | key >> 27);
+        i = i.wrapping_mul(0x6935_fa69);
+        i ^= (i & w) >> 11;
+        i = i.wrapping_mul(0x74dc_b303);
+        i ^= (i & w) >> 2;
+        i = i.wrapping_mul(0x9e50_1cc3);
+        i ^= (i & w) >> 2;
+        i = i.wrapping_mul(0xc860_a3df);
+        i &= w;
+        i ^= i >> 5;
+        if i < n {
+            break;
+        }
+    }
+    ((u64::from(i) + u64::from(key)) % u64::from(n)) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn permute_is_a_permutation() {
+        for n in [1, 2, 3, 7, 64, 100, 1000, 4097] {
+            for key in [0, 1, 0xdead_beef] {
+                let mut seen = vec![false; n as usize];
+                for i in 0..n {
+                    let j = permute(i, n, key) as usize;
+                    assert!(!seen[j], "n = {n}, key = {key}: {j} twice");
+                    seen[j] = true;
+                }
+            }
+        }
+        // Not the identity.
+        assert!((0..100).any(|i| permute(i, 100, 7) != i));
+    }
+
+    /// The first points of the Sobol sequence in dimensions 0 and 1 (the crate's iterator).
+    #[test]
+    fn sobol_points_are_the_sequence() {
+        let unit = |i, d| unit(sobol(i, d));
+        let iterated: Vec<Vec<f64>> = sobol::Sobol::<f64>::new(2, &sobol::params::JoeKuoD6::minimal())
+            .take(16)
+            .collect();
+        for (i, point) in iterated.iter().enumerate() {
+            for (d, &x) in point.iter().enumerate() {
+                assert_eq!(unit(i as u64, d), x, "point {i}, dimension {d}");
+            }
+        }
+        assert_eq!([unit(1, 0), unit(2, 0), unit(3, 0)], [0.5, 0.75, 0.25]);
+    }
+}
