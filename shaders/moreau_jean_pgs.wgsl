@@ -18,7 +18,9 @@ var<private> dmat: array<real, QUAD_MM>;
 // Whether the current scene has nonlinear rows (a linear scene in a NONLINEAR kernel keeps
 // its constant operators, as the CPU twin does).
 var<private> scene_nonlinear: bool;
-// The current scene: n dof, m rows, its flags and the offsets of its operator blocks.
+// The current scene: its index, n dof, m rows, its flags and the offsets of its operator
+// blocks.
+var<private> scene: u32;
 var<private> n: u32;
 var<private> m: u32;
 var<private> flags: u32;
@@ -63,6 +65,7 @@ fn is_equality(r: u32) -> bool {
 // Reads scene s: sizes, offsets, operators (into private memory when they fit), q, v and
 // health; and the harmonic forcing's cosine at the dispatch's first step.
 fn load_scene(s: u32) {
+    scene = s;
     let hd = headers[s];
     // In a batch whose scenes all have the same sizes these are constants (FIXED_* > 0),
     // which lets the compiler unroll every loop.
@@ -86,7 +89,7 @@ fn load_scene(s: u32) {
     deepest = extremes[EXTREMES * s + 1u];
     cone = extremes[EXTREMES * s + 2u];
     for (var x = 0u; x < SLOTS * OBSERVERS; x++) {
-        observed_slots[x] = observed[SLOTS * OBSERVERS * s + x];
+        observed_slots[x] = observed[RECORD * s + x];
     }
     // A harmonic F_ext needs cos(ω t_k + φ) every step: the next step's one is carried over.
     if ((flags & HAS_FORCING) != 0u) {
@@ -109,7 +112,7 @@ fn store_scene(s: u32) {
     extremes[EXTREMES * s + 1u] = deepest;
     extremes[EXTREMES * s + 2u] = cone;
     for (var x = 0u; x < SLOTS * OBSERVERS; x++) {
-        observed[SLOTS * OBSERVERS * s + x] = observed_slots[x];
+        observed[RECORD * s + x] = observed_slots[x];
     }
 }
 

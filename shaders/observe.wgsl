@@ -1,10 +1,12 @@
 // The observe stage of the scene-parallel Moreau–Jean kernel: each observer's signal sampled
 // at the current state and folded into its accumulator. Twins: Group::observe
 // (src/batch/cpu/moreau_jean_stages/observe.rs) and batch::observe::accumulate
-// (src/batch/observe.rs). OBSERVERS (their number) and OBSERVED (SLOTS per observer, ≥ 1)
-// are defined by the host; the observers' codes (signal kind, index, accumulator) are in
-// `observers`, each scene's accumulators (value, step, previous sample, threshold) in
-// `observed`, held in private memory (`observed_slots`) during a dispatch.
+// (src/batch/observe.rs). The host defines OBSERVERS (their number), OBSERVED (SLOTS per
+// observer, ≥ 1), RECORD (the values kept per scene) and the stroboscopic steps STROBE_FIRST,
+// STROBE_EVERY, STROBE_COUNT (0: none). The observers' codes (signal kind, index,
+// accumulator) are in `observers`; each scene's record in `observed`: its accumulators
+// (value, step, previous sample, threshold; held in private memory, `observed_slots`, during
+// a dispatch), then q, v at each stroboscopic step (written there directly).
 
 const SIGNAL_Q: u32 = 0u;
 const SIGNAL_V: u32 = 1u;
@@ -57,23 +59,35 @@ fn accumulate(kind: u32, i: u32, s: real, k: real, first: bool) {
 }
 
 // Samples every observer's signal at the current q, v (λ: the last step's impulse) and folds
-// it into its accumulator at the step count reached. Twin: Group::observe.
+// it into its accumulator at the step count reached; at a stroboscopic step, keeps q and v in
+// the scene's record. Twin: Group::observe.
 fn observe(first: bool) {
     let k = real(health.steps);
     for (var i = 0u; i < OBSERVERS; i++) {
         let code = observers[i];
-        var s = real(0.0);
+        var x = real(0.0);
         if (code.x == SIGNAL_Q) {
-            s = q[code.y];
+            x = q[code.y];
         } else if (code.x == SIGNAL_V) {
-            s = v[code.y];
+            x = v[code.y];
         } else if (code.x == SIGNAL_Y) {
-            s = row_output(code.y).x;
+            x = row_output(code.y).x;
         } else if (code.x == SIGNAL_YDOT) {
-            s = row_output(code.y).y;
+            x = row_output(code.y).y;
         } else if (code.x == SIGNAL_LAMBDA) {
-            s = lambda[code.y];
+            x = lambda[code.y];
         }
-        accumulate(code.z, i, s, k, first);
+        accumulate(code.z, i, x, k, first);
+    }
+    // Twin: Strobe::sample_at.
+    if (STROBE_COUNT > 0u && health.steps >= STROBE_FIRST) {
+        let j = health.steps - STROBE_FIRST;
+        if (j % STROBE_EVERY == 0u && j / STROBE_EVERY < STROBE_COUNT) {
+            let at = RECORD * scene + SLOTS * OBSERVERS + 2u * n * (j / STROBE_EVERY);
+            for (var i = 0u; i < n; i++) {
+                observed[at + i] = q[i];
+                observed[at + n + i] = v[i];
+            }
+        }
     }
 }

@@ -209,6 +209,7 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
                 info: RunInfo::new(&scenario, shard, &run.arithmetic),
                 summary: run.summary,
                 trajectories: run.trajectories,
+                strobe: scenario.strobe.is_some().then_some(run.strobe),
             };
             // The files first: what is computed is kept even where stdout is full or closed.
             let written = write(&files, &out)?;

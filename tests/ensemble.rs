@@ -430,6 +430,7 @@ fn files(scenario: &Scenario, backend: Backend, chunk: usize, shard: Shard) -> R
         info: RunInfo::new(scenario, shard, &run.arithmetic),
         summary: run.summary,
         trajectories: run.trajectories,
+        strobe: scenario.strobe.is_some().then_some(run.strobe),
     }
 }
 
@@ -453,7 +454,9 @@ fn read_dir(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
 /// and four shards merged.
 #[test]
 fn results_do_not_depend_on_chunking_or_sharding() {
-    let mut scenario = Scenario::from_toml(BALLS).unwrap();
+    let observed =
+        "[strobe]\nevery = 0.2\nfrom = 0.1\n[[observe]]\nname = \"lowest\"\nsignal = \"y0\"\nreduce = \"min\"\n";
+    let mut scenario = Scenario::from_toml(&format!("{BALLS}{observed}")).unwrap();
     scenario.scenes = 301;
     scenario.time.final_time = 0.8;
     let all = Shard { index: 0, count: 1 };
@@ -463,6 +466,8 @@ fn results_do_not_depend_on_chunking_or_sharding() {
     let again = tmp.join("again");
     files(&scenario, Backend::Cpu, 7, all).write(&again).unwrap();
     assert_eq!(read_dir(&one), read_dir(&again), "chunks of 7 scenes");
+    let strobe = RunFiles::read(&one).unwrap().strobe.expect("strobe.csv");
+    assert_eq!(strobe.rows(), 301 * 4, "samples at 0.1, 0.3, 0.5, 0.7 s");
     let parts: Vec<RunFiles> = (0..4)
         .map(|i| {
             let dir = tmp.join(format!("part{i}"));

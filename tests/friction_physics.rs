@@ -424,7 +424,7 @@ fn engines_record_the_worst_cone_violation() {
     for (file, expected) in [("block_on_incline.toml", 0.0), ("bouncing_balls.toml", f64::MIN)] {
         let scenario = Scenario::load(dir.join(file)).unwrap();
         let sampled: Vec<_> = (0..8).map(|i| scenario.sample(i).unwrap()).collect();
-        let job = ricochet::ensemble::job(&scenario, &sampled, None, 400, &[]);
+        let job = ricochet::ensemble::job(&scenario, &sampled, None, 400, &ricochet::batch::observe::NOTHING);
         let engines: [Box<dyn Engine>; 2] = [Box::new(CpuEngine::new()), Box::new(ReferenceEngine)];
         for engine in engines {
             let outcome = engine.run(&job).unwrap();

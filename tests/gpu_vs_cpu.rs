@@ -160,7 +160,7 @@ fn batched_engines_in_f64_match_the_reference() {
         omega: None,
         start: None,
         steps: STEPS,
-        observers: &[],
+        recording: &ricochet::batch::observe::NOTHING,
     };
     for engine in &engines {
         let outcome = engine.run(&job).unwrap();
@@ -472,7 +472,7 @@ fn gpu_f64_and_the_cpu_lanes_give_the_same_bits() {
     for path in &paths {
         let scenario = Scenario::load(path).unwrap();
         let sampled: Vec<_> = (0..24).map(|i| scenario.sample(i).unwrap()).collect();
-        let job = ricochet::ensemble::job(&scenario, &sampled, None, 300, &[]);
+        let job = ricochet::ensemble::job(&scenario, &sampled, None, 300, &ricochet::batch::observe::NOTHING);
         let (a, b) = (cpu.run(&job).unwrap(), gpu.run(&job).unwrap());
         let bits = |x: &[f64]| x.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         let name = path.file_name().unwrap().to_string_lossy();

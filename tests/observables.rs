@@ -345,3 +345,86 @@ fn bad_observables_are_refused_with_their_name() {
         .to_string();
     assert!(e.contains("`impacts`: the name is taken"), "{e}");
 }
+
+/// A forced damped oscillator whose stop is out of reach, m ẍ + c ẋ + k x = A cos ω t:
+/// once the transient e^{−ct/2m} has died out, its stroboscopic samples every forcing period
+/// T = 2π/ω are the exact steady state x = X cos(ωt − δ), X = A/√((k − mω²)² + (cω)²),
+/// tan δ = cω/(k − mω²), at t = kT (to the trapezoidal rule's O((ωh)²) phase error); the same
+/// on every engine (the GPU kernel in f64: the lanes' bits).
+#[test]
+fn stroboscopic_samples_are_the_forced_steady_state_on_every_engine() {
+    let omega = std::f64::consts::PI / 4.0;
+    let scenario = Scenario::from_toml(&format!(
+        "name = \"poincare\"\nscenes = 3\nseed = 2\n[scene]\ntemplate = \"impact_oscillator\"\n\
+         damping = 0.4\namplitude = {{ uniform = [0.5, 1.5] }}\nfrequency = {omega:e}\ngap = 100.0\n\
+         [time]\nstep = 1e-3\nfinal = 120.0\n[strobe]\nevery = 8.0\nfrom = 80.0\n[record]\ntrajectories = 0\n"
+    ))
+    .unwrap();
+    let (k, c, m) = (1.0, 0.4, 1.0);
+    let detuning = k - m * omega * omega;
+    let delta = (c * omega).atan2(detuning);
+    let check = |run: &EnsembleRun, label: &str| {
+        let amplitudes = col(run, "amplitude");
+        let strobe = &run.strobe;
+        assert_eq!(strobe.rows(), 3 * 6, "{label}: samples at 80, 88, … 120 s");
+        let (scene, t, x, v) = (
+            strobe.column("scene").unwrap(),
+            strobe.column("t").unwrap(),
+            strobe.column("q0").unwrap(),
+            strobe.column("v0").unwrap(),
+        );
+        for i in 0..strobe.rows() {
+            let a = amplitudes[scene[i] as usize];
+            let amplitude = a / (detuning * detuning + (c * omega).powi(2)).sqrt();
+            let (exact_x, exact_v) = (
+                amplitude * (omega * t[i] - delta).cos(),
+                -amplitude * omega * (omega * t[i] - delta).sin(),
+            );
+            assert_eq!(t[i], 80.0 + 8.0 * (i % 6) as f64, "{label}");
+            assert!(
+                (x[i] - exact_x).abs() <= 2e-6 * a,
+                "{label} row {i}: x {} vs {exact_x}",
+                x[i]
+            );
+            assert!(
+                (v[i] - exact_v).abs() <= 2e-6 * a,
+                "{label} row {i}: v {} vs {exact_v}",
+                v[i]
+            );
+        }
+    };
+    let cpu = run(&scenario, Backend::Cpu, PrecisionChoice::Auto);
+    check(&cpu, "CPU");
+    let reference = run(&scenario, Backend::Reference, PrecisionChoice::Auto);
+    check(&reference, "reference");
+    for name in ["q0", "v0"] {
+        let (a, b) = (cpu.strobe.column(name).unwrap(), reference.strobe.column(name).unwrap());
+        let worst = a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
+        assert!(worst <= 1e-12, "reference vs CPU, {name}: {worst:e}");
+    }
+    if common::gpu().is_some() {
+        let gpu = run(&scenario, Backend::Gpu, PrecisionChoice::F64);
+        assert_eq!(gpu.strobe.column("q0"), cpu.strobe.column("q0"), "GPU f64 vs CPU lanes");
+        assert_eq!(gpu.strobe.column("v0"), cpu.strobe.column("v0"), "GPU f64 vs CPU lanes");
+    }
+}
+
+#[test]
+fn stroboscopic_times_must_be_steps_of_the_run() {
+    let with = |strobe: &str| {
+        Scenario::from_toml(&BALLS.replace("[record]", &format!("[strobe]\n{strobe}\n[record]")))
+            .unwrap_err()
+            .to_string()
+    };
+    let e = with("every = 0.0015");
+    assert!(
+        e.contains("strobe.every") && e.contains("not a whole number of steps"),
+        "{e}"
+    );
+    let e = with("every = 0.1\nfrom = 2.0");
+    assert!(e.contains("within the run"), "{e}");
+    let e = with("every = 0.0");
+    assert!(e.contains("every = 0 must be > 0"), "{e}");
+    let e = with("every = 0.1\nphase = 1");
+    assert!(e.contains("unknown field `phase`"), "{e}");
+}

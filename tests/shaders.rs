@@ -14,6 +14,8 @@ const SIZES: shaders::KernelSizes = shaders::KernelSizes {
     fixed_contacts: 0,
     nonlinear: false,
     observers: 2,
+    strobe: (10, 5, 3),
+    record: 8 + 3 * 16,
 };
 
 fn module(precision: Precision) -> naga::Module {
@@ -53,6 +55,8 @@ fn kernels_validate_in_both_precisions_and_for_fixed_sizes() {
             fixed_contacts: 1,
             nonlinear,
             observers: 0,
+            strobe: (0, 1, 0),
+            record: 0,
         };
         let source = shaders::moreau_jean_pgs(precision, sizes);
         let module = naga::front::wgsl::parse_str(&source)

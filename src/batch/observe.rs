@@ -95,6 +95,65 @@ pub enum Accumulator {
 /// the threshold (set by the host, read by the engines).
 pub const SLOTS: usize = 4;
 
+/// Stroboscopic samples (a Poincaré section of a forced system): the state q, v after steps
+/// `first`, `first + every`, … (`count` of them), kept per scene after its observers'
+/// accumulators ([`record_len`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strobe {
+    /// The step count of the first sample.
+    pub first: u32,
+    /// Steps between samples (≥ 1).
+    pub every: u32,
+    /// Samples.
+    pub count: u32,
+}
+
+impl Strobe {
+    /// The sample taken after `k` steps, if one is.
+    #[inline(always)]
+    pub fn sample_at(&self, k: u32) -> Option<usize> {
+        let j = k.checked_sub(self.first)?;
+        (j % self.every == 0 && j / self.every < self.count).then_some((j / self.every) as usize)
+    }
+}
+
+/// What the engines record of every scene while stepping it: its observers' accumulators and
+/// its stroboscopic samples.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Recording {
+    /// The observers.
+    pub observers: Vec<Observer>,
+    /// The stroboscopic samples, if any.
+    pub strobe: Option<Strobe>,
+}
+
+/// Nothing recorded.
+pub static NOTHING: Recording = Recording {
+    observers: Vec::new(),
+    strobe: None,
+};
+
+impl Recording {
+    /// The values kept per scene of `n` degrees of freedom: [`SLOTS`] per observer, then 2n
+    /// (q, v) per stroboscopic sample.
+    pub fn len(&self, n: usize) -> usize {
+        SLOTS * self.observers.len() + self.strobe.map_or(0, |s| s.count as usize * 2 * n)
+    }
+
+    /// Whether nothing is recorded.
+    pub fn is_empty(&self) -> bool {
+        self.observers.is_empty() && self.strobe.is_none()
+    }
+
+    /// One scene's record before the run: each observer's [`Observer::initial`] slots, then
+    /// zeros for the samples.
+    pub fn initial<T: Float>(&self, n: usize) -> Vec<T> {
+        let mut record: Vec<T> = self.observers.iter().flat_map(Observer::initial::<T>).collect();
+        record.resize(self.len(n), T::zero());
+        record
+    }
+}
+
 /// One observable: a signal, its reduction, and the threshold of `first_above`/`first_below`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Observer {

@@ -4,7 +4,7 @@ use std::ops::Range;
 
 use super::layout::{EXTREMES, HAS_EQUALITY, HAS_FORCING, HAS_FRICTION, HAS_NONLINEAR, HAS_STIFFNESS, SceneHeader};
 use super::linear_scene::LinearScene;
-use super::observe::Observer;
+use super::observe::Recording;
 use super::shared::OperatorOffsets;
 use crate::error::{Error, Result};
 use crate::scheme::moreau_jean::{Activation, MoreauJeanOSI};
@@ -89,8 +89,9 @@ pub struct SceneBatch {
     pub state: Vec<f64>,
     /// The operators of every scene (see [`SceneHeader`]).
     pub operators: Vec<f64>,
-    /// What the engines observe of every scene while stepping it.
-    pub observers: Vec<Observer>,
+    /// What the engines record of every scene while stepping it (every scene's record has
+    /// the same length: with stroboscopic samples the scenes have the same size).
+    pub recording: Recording,
 }
 
 impl SceneBatch {
@@ -111,7 +112,7 @@ impl SceneBatch {
             headers: Vec::new(),
             state: Vec::new(),
             operators: Vec::new(),
-            observers: Vec::new(),
+            recording: Recording::default(),
         })
     }
 
@@ -306,7 +307,7 @@ impl SceneBatch {
             state: self.state[first.state_offset as usize..end(|h| h.state_offset, self.state.len())].to_vec(),
             operators: self.operators[first.operator_offset as usize..end(|h| h.operator_offset, self.operators.len())]
                 .to_vec(),
-            observers: self.observers.clone(),
+            recording: self.recording.clone(),
         }
     }
 }

@@ -20,7 +20,7 @@ mod scene;
 use rayon::prelude::*;
 
 pub use crate::batch::BatchOutcome;
-use crate::batch::observe::{self, Observer, Signal};
+use crate::batch::observe::{self, Observer, Recording, Signal};
 use crate::batch::{BatchOptions, SceneBatch};
 use crate::error::{Error, Result};
 use crate::numerics::SolverKind;
@@ -86,8 +86,8 @@ pub struct Job<'a> {
     pub start: Option<(f64, &'a [f64])>,
     /// Steps to take.
     pub steps: u32,
-    /// What to observe of every scene while stepping it ([`BatchOutcome::observed`]).
-    pub observers: &'a [Observer],
+    /// What to record of every scene while stepping it ([`BatchOutcome::observed`]).
+    pub recording: &'a Recording,
 }
 
 impl Job<'_> {
@@ -132,7 +132,7 @@ impl Job<'_> {
     fn check_batched(&self) -> Result<()> {
         self.check()?;
         batched_refusal(self.solver, self.omega)
-            .or_else(|| unobservable(self.observers))
+            .or_else(|| unobservable(&self.recording.observers))
             .map_or(Ok(()), Err)
     }
 
@@ -173,9 +173,15 @@ impl Job<'_> {
             batch.state.copy_from_slice(state);
         }
         for (s, h) in batch.headers.iter().enumerate() {
-            observe::check(self.observers, s, h.ndof as usize, h.ncontacts as usize)?;
+            observe::check(&self.recording.observers, s, h.ndof as usize, h.ncontacts as usize)?;
+            if self.recording.strobe.is_some() && h.ndof != batch.headers[0].ndof {
+                return Err(Error::Unsupported {
+                    what: "stroboscopic samples of scenes of different sizes".into(),
+                    reason: "the batched engines keep them for scenes of one size".into(),
+                });
+            }
         }
-        batch.observers = self.observers.to_vec();
+        batch.recording = self.recording.clone();
         Ok(batch)
     }
 }

@@ -6,7 +6,7 @@ use rayon::prelude::*;
 
 use super::{BatchOutcome, Engine, Job, Scene};
 use crate::batch::layout::{EXTREMES, HealthCounters, NON_FINITE, NOT_CONVERGED};
-use crate::batch::observe::{self, Observer, SLOTS, Signal, accumulate};
+use crate::batch::observe::{self, SLOTS, Signal, accumulate};
 use crate::error::{Error, Result};
 use crate::numerics::SolverOptions;
 use crate::numerics::friction::{FrictionOptions, cone};
@@ -62,7 +62,7 @@ type SceneOutcome = (Vec<f64>, HealthCounters, [f64; EXTREMES], Vec<f64>);
 /// Scene `s` of the job's run; `at` is where its q, v start in the job's start state.
 fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Result<SceneOutcome> {
     let (nsds, n) = (scene.nsds()?, scene.dof());
-    observe::check(job.observers, s, n, nsds.gap_rows().len())?;
+    observe::check(&job.recording.observers, s, n, nsds.gap_rows().len())?;
     // Impacts and penetration are counted on gap rows: not on equalities, nor on the
     // tangent rows of friction contacts.
     let (gaps, contacts) = (nsds.gap_rows(), nsds.friction_contacts());
@@ -101,14 +101,16 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
         }
         Ok(())
     };
-    let mut observed: Vec<f64> = job.observers.iter().flat_map(Observer::initial::<f64>).collect();
-    // Every observer's signal sampled at the state reached after `k` steps (`accumulate`).
+    let mut observed: Vec<f64> = job.recording.initial(n);
+    // Every observer's signal sampled at the state reached after `k` steps (`accumulate`),
+    // and the state kept at a stroboscopic step.
     let observe = |sim: &TimeStepping, observed: &mut [f64], k: u32| -> Result<()> {
-        if job.observers.is_empty() {
+        if job.recording.is_empty() {
             return Ok(());
         }
         let sample = sim.sample()?;
-        for (observer, slots) in job.observers.iter().zip(observed.chunks_mut(SLOTS)) {
+        let observers = &job.recording.observers;
+        for (observer, slots) in observers.iter().zip(observed.chunks_mut(SLOTS)) {
             let s = match observer.signal {
                 Signal::Q(i) => sample.q[i],
                 Signal::V(i) => sample.v[i],
@@ -118,6 +120,11 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
                 Signal::Energy => sample.energy,
             };
             accumulate(observer.accumulator(), slots, s, f64::from(k), job.step, k == 0);
+        }
+        if let Some(j) = job.recording.strobe.and_then(|strobe| strobe.sample_at(k)) {
+            let at = SLOTS * observers.len() + 2 * n * j;
+            observed[at..at + n].copy_from_slice(sample.q.as_slice());
+            observed[at + n..at + 2 * n].copy_from_slice(sample.v.as_slice());
         }
         Ok(())
     };

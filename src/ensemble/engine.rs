@@ -7,7 +7,7 @@ use super::scenario::Scenario;
 use super::scene_spec::SampledScene;
 #[cfg(feature = "gpu")]
 use crate::batch::gpu::{GpuContext, Precision};
-use crate::batch::observe::Observer;
+use crate::batch::observe::Recording;
 #[cfg(feature = "gpu")]
 use crate::engine::GpuEngine;
 use crate::engine::{CpuEngine, Engine, Job, ReferenceEngine, batched_refusal, unobservable};
@@ -65,13 +65,13 @@ pub fn open(backend: Backend, scenario: &Scenario) -> Result<(Box<dyn Engine>, O
 }
 
 /// The job of running `scenes` of `scenario` for `steps` steps (from `start` if given),
-/// observing `observers`.
+/// recording `recording`.
 pub fn job<'a>(
     scenario: &Scenario,
     scenes: &'a [SampledScene],
     start: Option<(f64, &'a [f64])>,
     steps: u32,
-    observers: &'a [Observer],
+    recording: &'a Recording,
 ) -> Job<'a> {
     Job {
         scenes: scenes.iter().map(|s| s.scene.as_ref()).collect(),
@@ -84,7 +84,7 @@ pub fn job<'a>(
         omega: scenario.solver.omega,
         start,
         steps,
-        observers,
+        recording,
     }
 }
 

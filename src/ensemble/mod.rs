@@ -59,7 +59,7 @@ pub use table::Table;
 
 use crate::batch::BatchOutcome;
 use crate::batch::layout::{EXTREMES, HealthCounters, NON_FINITE, NOT_CONVERGED};
-use crate::batch::observe::{Observer, SLOTS};
+use crate::batch::observe::{NOTHING, Recording, SLOTS};
 use crate::error::{Error, Result};
 use scene_spec::SampledScene;
 
@@ -134,6 +134,9 @@ pub struct EnsembleRun {
     pub summary: Table,
     /// `scene, t, q…, v…` every `record.stride` steps of the recorded scenes.
     pub trajectories: Table,
+    /// `scene, t, q…, v…` of every scene at the stroboscopic times of `[strobe]` (no rows
+    /// without).
+    pub strobe: Table,
     /// Wall-clock seconds of the whole run.
     pub seconds: f64,
     /// Seconds the device spent stepping the summary's scenes, where it measures them
@@ -188,7 +191,7 @@ pub fn run_on(
         what: "time".into(),
         reason: "more than 2³² steps".into(),
     })?;
-    let observers = scenario.observers()?;
+    let recording = scenario.recording()?;
     let chunk = match chunk {
         Some(0) => {
             return Err(Error::Scenario {
@@ -200,13 +203,14 @@ pub fn run_on(
         None if scenes.is_empty() => 1,
         None => {
             let example = [scenario.sample(scenes.start)?];
-            engine.scenes_in_flight(&engine::job(scenario, &example, None, steps, &observers))?
+            engine.scenes_in_flight(&engine::job(scenario, &example, None, steps, &recording))?
         }
     };
     check_draws(scenario, &scenes)?;
     // Timed from here: the check above is not the run's throughput.
     let start = Instant::now();
     let mut summary = Table::new(summary_columns(scenario)?);
+    let mut strobe = Table::new(trajectory_columns(dimension(scenario)?));
     let mut done = 0;
     let mut device_seconds = Some(0.0);
     for first in scenes.clone().step_by(chunk) {
@@ -215,12 +219,12 @@ pub fn run_on(
             .into_par_iter()
             .map(|s| scenario.sample(s))
             .collect::<Result<_>>()?;
-        let job = engine::job(scenario, &sampled, None, steps, &observers);
+        let job = engine::job(scenario, &sampled, None, steps, &recording);
         let outcome = engine.run(&job)?;
         device_seconds = device_seconds.zip(outcome.device_seconds).map(|(a, b)| a + b);
         append_summary(
-            &mut summary,
-            (scenario, &observers),
+            (&mut summary, &mut strobe),
+            (scenario, &recording),
             &sampled,
             &outcome,
             &job.offsets().0,
@@ -242,6 +246,7 @@ pub fn run_on(
         notice: None,
         summary,
         trajectories,
+        strobe,
         seconds: start.elapsed().as_secs_f64(),
         device_seconds,
         scene_steps: scenes.len() as u64 * u64::from(steps),
@@ -304,9 +309,10 @@ fn trajectory_columns(n: usize) -> Vec<String> {
     columns
 }
 
+/// Appends the scenes' summary rows, and their stroboscopic samples to `strobe`.
 fn append_summary(
-    summary: &mut Table,
-    scenario: (&Scenario, &[Observer]),
+    (summary, strobe): (&mut Table, &mut Table),
+    scenario: (&Scenario, &Recording),
     scenes: &[SampledScene],
     outcome: &BatchOutcome,
     offsets: &[usize],
@@ -321,12 +327,26 @@ fn append_summary(
     for row in &rows {
         summary.push(row);
     }
+    let (scenario, recording) = scenario;
+    if let Some(samples) = recording.strobe {
+        for (k, scene) in scenes.iter().enumerate() {
+            let n = scene.scene.dof();
+            let record = &outcome.observed[recording.len(n) * k..recording.len(n) * (k + 1)];
+            let states = record[SLOTS * recording.observers.len()..].chunks(2 * n);
+            for (j, state) in states.enumerate() {
+                let step = samples.first + j as u32 * samples.every;
+                let mut row = vec![scene.index as f64, f64::from(step) * scenario.time.step];
+                row.extend(state);
+                strobe.push(&row);
+            }
+        }
+    }
     Ok(())
 }
 
 /// Scene `k`'s summary row; its q, v start at `offset` in the outcome.
 fn summary_row(
-    (scenario, observers): (&Scenario, &[Observer]),
+    (scenario, recording): (&Scenario, &Recording),
     scene: &SampledScene,
     outcome: &BatchOutcome,
     k: usize,
@@ -347,8 +367,8 @@ fn summary_row(
     let mut row = Vec::with_capacity(scene.drawn.len() + 2 * n + 12);
     row.push(scene.index as f64);
     row.extend(&scene.drawn);
-    let slots = &outcome.observed[SLOTS * observers.len() * k..];
-    for (observer, slots) in observers.iter().zip(slots.chunks(SLOTS)) {
+    let slots = &outcome.observed[recording.len(n) * k..];
+    for (observer, slots) in recording.observers.iter().zip(slots.chunks(SLOTS)) {
         row.push(observer.value(slots, 0.0, scenario.time.step, c.steps));
     }
     row.push(f64::from(c.impacts));
@@ -405,7 +425,7 @@ fn record(engine: &dyn Engine, scenario: &Scenario, scenes: &[usize], steps: u32
         let segment = scenario.record.stride.min(steps - k);
         let t0 = f64::from(k) * scenario.time.step;
         state = engine
-            .run(&engine::job(scenario, &sampled, Some((t0, &state)), segment, &[]))?
+            .run(&engine::job(scenario, &sampled, Some((t0, &state)), segment, &NOTHING))?
             .state;
         k += segment;
         push(k, &state);

@@ -3,6 +3,7 @@
 //! - `summary.csv`, `summary.npy`: one row per scene (see [`super::summary_columns`]);
 //! - `stats.json`: [`Statistics`] of every summary column;
 //! - `trajectories.csv`: the recorded scenes;
+//! - `strobe.csv`: every scene's stroboscopic samples (scenarios with `[strobe]`);
 //! - `run.json`: the scenario's name, seed, scene count, the shard, the scenario's
 //!   fingerprint and the engine kind and precision that computed the rows;
 //! - `histograms.png`, `trajectories.png`: see `super::plots` (with the `plots` feature).
@@ -45,6 +46,8 @@ pub struct RunFiles {
     pub summary: Table,
     /// `trajectories.csv`.
     pub trajectories: Table,
+    /// `strobe.csv`, where the scenario asks for stroboscopic samples.
+    pub strobe: Option<Table>,
 }
 
 fn create(path: &Path) -> Result<BufWriter<File>> {
@@ -98,6 +101,9 @@ impl RunFiles {
         file("summary.csv", &|out| self.summary.write_csv(out))?;
         file("summary.npy", &|out| self.summary.write_npy(out))?;
         file("trajectories.csv", &|out| self.trajectories.write_csv(out))?;
+        if let Some(strobe) = &self.strobe {
+            file("strobe.csv", &|out| strobe.write_csv(out))?;
+        }
         file("stats.json", &|out| {
             serde_json::to_writer_pretty(&mut *out, &Statistics::of(&self.summary)).map_err(std::io::Error::other)?;
             Ok(writeln!(out)?)
@@ -134,6 +140,10 @@ impl RunFiles {
             info,
             summary: read_table("summary.csv")?,
             trajectories: read_table("trajectories.csv")?,
+            strobe: match dir.join("strobe.csv").exists() {
+                true => Some(read_table("strobe.csv")?),
+                false => None,
+            },
         })
     }
 
@@ -146,7 +156,7 @@ impl RunFiles {
         };
         let mut parts = parts.into_iter();
         let first = parts.next().ok_or_else(|| wrong("no directory given".into()))?;
-        let (mut summary, mut trajectories) = (first.summary, first.trajectories);
+        let (mut summary, mut trajectories, mut strobe) = (first.summary, first.trajectories, first.strobe);
         let info = RunInfo {
             shard: [0, 1],
             ..first.info
@@ -173,9 +183,21 @@ impl RunFiles {
             }
             summary.append(&part.summary)?;
             trajectories.append(&part.trajectories)?;
+            match (&mut strobe, &part.strobe) {
+                (Some(all), Some(samples)) => all.append(samples)?,
+                (None, None) => {}
+                _ => {
+                    return Err(wrong(format!(
+                        "the part holding shard {i}/{n} has stroboscopic samples where the first has not, or none where it has"
+                    )));
+                }
+            }
         }
         summary.sort_by_leading(1);
         trajectories.sort_by_leading(2);
+        if let Some(strobe) = &mut strobe {
+            strobe.sort_by_leading(2);
+        }
         let scenes = summary.column("scene").unwrap_or_default();
         if let Some(i) = (0..info.scenes).find(|&i| scenes.get(i) != Some(&(i as f64))) {
             return Err(wrong(format!(
@@ -191,6 +213,7 @@ impl RunFiles {
             info,
             summary,
             trajectories,
+            strobe,
         })
     }
 }

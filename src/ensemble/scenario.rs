@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 
 use super::observables::ObserveSpec;
 use super::scene_spec::{SampledScene, SceneSpec};
-use crate::batch::observe::Observer;
+use crate::batch::observe::{Observer, Recording, Strobe};
 use crate::error::{Error, Result};
 use crate::numerics::SolverKind;
 use crate::scheme::Stabilization;
@@ -60,6 +60,22 @@ pub struct Scenario {
     /// `[[observe]]`: observables, each a summary column.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub observe: Vec<ObserveSpec>,
+    /// `[strobe]`: the state of every scene at t₀ + k T (`strobe.csv`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strobe: Option<StrobeSettings>,
+}
+
+/// `[strobe]`: stroboscopic samples, a Poincaré section of a forced system: the state of every
+/// scene at `from`, `from + every`, … up to the final time. Both must be whole numbers of
+/// steps (within 10⁻⁹ h), so that each sample is a state the engines reach.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StrobeSettings {
+    /// The period T (s), e.g. the forcing's 2π/ω.
+    pub every: f64,
+    /// The first sample's time t₀ (s; default 0), e.g. once the transient has died out.
+    #[serde(default)]
+    pub from: f64,
 }
 
 fn default_scenes() -> usize {
@@ -249,7 +265,48 @@ impl Scenario {
                 reason: format!("{steps} steps is more than 2³²; shorten the run or lengthen the step"),
             });
         }
-        self.observers().map(|_| ())
+        self.recording().map(|_| ())
+    }
+
+    /// What the engines record: the observers and the stroboscopic steps.
+    pub fn recording(&self) -> Result<Recording> {
+        Ok(Recording {
+            observers: self.observers()?,
+            strobe: self.strobe.map(|s| self.strobe_steps(s)).transpose()?,
+        })
+    }
+
+    /// The steps of `[strobe]`: whole numbers of steps, the first within the run.
+    fn strobe_steps(&self, settings: StrobeSettings) -> Result<Strobe> {
+        let h = self.time.step;
+        let steps = |what: &str, t: f64| -> Result<u32> {
+            let k = (t / h).round();
+            if !(t.is_finite() && t >= 0.0 && (t / h - k).abs() <= 1e-9 * k.max(1.0)) {
+                return Err(Error::Scenario {
+                    what: format!("strobe.{what}"),
+                    reason: format!(
+                        "{t} s is not a whole number of steps h = {h} s (the samples are states the engines reach): make h = {what}/n"
+                    ),
+                });
+            }
+            Ok(k as u32)
+        };
+        let (first, every) = (steps("from", settings.from)?, steps("every", settings.every)?);
+        let total = self.steps() as u32;
+        if every == 0 || first > total {
+            return Err(Error::Scenario {
+                what: "strobe".into(),
+                reason: format!(
+                    "every = {} must be > 0 and from = {} within the run (final = {})",
+                    settings.every, settings.from, self.time.final_time
+                ),
+            });
+        }
+        Ok(Strobe {
+            first,
+            every,
+            count: (total - first) / every + 1,
+        })
     }
 
     /// The observers of `[[observe]]`, checked against scene 0's sizes (sizes are never

@@ -33,7 +33,7 @@ use super::moreau_jean_stages::{Group, GroupArraysMut};
 use super::simd::{Isa, Simd};
 use crate::batch::OperatorOffsets;
 use crate::batch::layout::{EXTREMES, HAS_EQUALITY, HAS_FRICTION, HAS_NONLINEAR, HealthCounters, SceneHeader};
-use crate::batch::observe::{Observer, SLOTS};
+use crate::batch::observe::Recording;
 use crate::batch::{BatchOptions, SceneBatch, StepParams};
 
 /// The stages of a step in the order they run, with their arguments: the kernel's stage
@@ -62,7 +62,8 @@ pub struct BatchState<T> {
     /// Per scene the [`EXTREMES`]: worst LCP residual, deepest penetration max(−y), worst cone
     /// violation.
     pub extremes: Vec<T>,
-    /// Per scene the accumulators of the batch's observers ([`SLOTS`] values each).
+    /// Per scene its record: the accumulators of the batch's observers, then its
+    /// stroboscopic samples ([`Recording`]).
     pub observed: Vec<T>,
 }
 
@@ -74,8 +75,10 @@ impl<T: Float> BatchState<T> {
             state: batch.state.iter().map(|&x| cast(x)).collect(),
             counters: vec![HealthCounters::default(); batch.len()],
             extremes: vec![T::min_value(); EXTREMES * batch.len()],
-            observed: (0..batch.len())
-                .flat_map(|_| batch.observers.iter().flat_map(Observer::initial::<T>))
+            observed: batch
+                .headers
+                .iter()
+                .flat_map(|h| batch.recording.initial::<T>(h.ndof as usize))
                 .collect(),
         }
     }
@@ -122,7 +125,10 @@ pub fn run_on<T: Float + Send + Sync>(
         state.extremes.as_mut_slice(),
         state.observed.as_mut_slice(),
     );
-    let slots = SLOTS * batch.observers.len();
+    let record = batch
+        .headers
+        .first()
+        .map_or(0, |h| batch.recording.len(h.ndof as usize));
     for group in groups(&batch.headers, operators) {
         let end = batch
             .headers
@@ -132,7 +138,7 @@ pub fn run_on<T: Float + Send + Sync>(
         let (v, rest) = std::mem::take(&mut values).split_at_mut(end - start);
         let (c, rest_c) = std::mem::take(&mut counters).split_at_mut(group.len());
         let (e, rest_e) = std::mem::take(&mut extremes).split_at_mut(EXTREMES * group.len());
-        let (o, rest_o) = std::mem::take(&mut observed).split_at_mut(slots * group.len());
+        let (o, rest_o) = std::mem::take(&mut observed).split_at_mut(record * group.len());
         (values, counters, extremes, observed) = (rest, rest_c, rest_e, rest_o);
         parts.push((group, (v, c, e, o)));
     }
@@ -151,7 +157,7 @@ pub fn run_on<T: Float + Send + Sync>(
             }));
             // Specialised (like the kernel's NONLINEAR constant) so that linear groups run
             // without the Newton loop's bookkeeping.
-            let args = (headers, &scratch[..], arrays, (&step, &batch.observers[..]), steps);
+            let args = (headers, &scratch[..], arrays, (&step, &batch.recording), steps);
             match (
                 headers[0].flags & HAS_NONLINEAR != 0,
                 headers[0].flags & HAS_EQUALITY != 0,
@@ -196,7 +202,7 @@ type GroupRun<'a, T> = (
     &'a [SceneHeader],
     &'a [Lanes<T, LANES>],
     GroupArraysMut<'a, T>,
-    (&'a StepParams<T>, &'a [Observer]),
+    (&'a StepParams<T>, &'a Recording),
     u32,
 );
 
@@ -221,13 +227,13 @@ fn simulate_on<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(simd: Simd
 /// their operators in lanes.
 #[inline(always)]
 fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(
-    (headers, ops, (values, counters, extremes, observed), (step, observers), steps): GroupRun<'_, T>,
+    (headers, ops, (values, counters, extremes, observed), (step, recording), steps): GroupRun<'_, T>,
 ) {
     let mut group = Group::<T, NONLINEAR, EQUALITY>::load(
         headers,
         ops,
         step,
-        observers,
+        recording,
         (&*values, &*counters, &*extremes, &*observed),
     );
     if group.at_start() {

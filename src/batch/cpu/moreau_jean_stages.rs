@@ -15,7 +15,7 @@ use super::sphere_rows::add_sphere_gap;
 use crate::batch::layout::{
     EXTREMES, HAS_FORCING, HAS_FRICTION, HAS_STIFFNESS, HealthCounters, NON_FINITE, SceneHeader,
 };
-use crate::batch::observe::{Observer, SLOTS};
+use crate::batch::observe::Recording;
 use crate::batch::{OperatorOffsets, StepParams};
 
 mod newton;
@@ -61,8 +61,9 @@ pub(super) struct Group<'a, T, const NONLINEAR: bool, const EQUALITY: bool> {
     worst: L<T>,
     deepest: L<T>,
     cone: L<T>,
-    /// The observers and their accumulators ([`SLOTS`] per observer).
-    observers: &'a [Observer],
+    /// What is recorded, and the record: the observers' accumulators ([`SLOTS`](crate::batch::observe::SLOTS) each), then
+    /// the stroboscopic samples.
+    recording: &'a Recording,
     observed: Vec<L<T>>,
 }
 
@@ -80,7 +81,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
         headers: &[SceneHeader],
         ops: &'a [L<T>],
         step: &'a StepParams<T>,
-        observers: &'a [Observer],
+        recording: &'a Recording,
         (values, counters, extremes, observed): GroupArrays<'_, T>,
     ) -> Self {
         let (n, m, scenes) = (headers[0].ndof as usize, headers[0].ncontacts as usize, headers.len());
@@ -123,10 +124,10 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
             worst: Lanes(from_fn(|l| extremes[EXTREMES * lane(l)])),
             deepest: Lanes(from_fn(|l| extremes[EXTREMES * lane(l) + 1])),
             cone: Lanes(from_fn(|l| extremes[EXTREMES * lane(l) + 2])),
-            observed: (0..SLOTS * observers.len())
-                .map(|x| Lanes(from_fn(|l| observed[SLOTS * observers.len() * lane(l) + x])))
+            observed: (0..recording.len(n))
+                .map(|x| Lanes(from_fn(|l| observed[recording.len(n) * lane(l) + x])))
                 .collect(),
-            observers,
+            recording,
         }
     }
 

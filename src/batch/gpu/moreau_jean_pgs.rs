@@ -9,7 +9,7 @@ use super::{GpuContext, Precision};
 use crate::batch::BatchOutcome;
 use crate::batch::SceneBatch;
 use crate::batch::layout::{CUT_SHORT, EXTREMES, HAS_NONLINEAR, HealthCounters, SceneHeader};
-use crate::batch::observe::{Observer, SLOTS, Signal};
+use crate::batch::observe::{Observer, Recording, Signal};
 use crate::batch::{BatchOptions, StepParams};
 use crate::error::{Error, Result};
 
@@ -76,7 +76,15 @@ impl BatchKernel {
             fixed_dof: if uniform { n } else { 0 },
             fixed_contacts: if uniform { m } else { 0 },
             nonlinear: batch.headers.iter().any(|h| h.flags & HAS_NONLINEAR != 0),
-            observers: batch.observers.len(),
+            observers: batch.recording.observers.len(),
+            strobe: batch
+                .recording
+                .strobe
+                .map_or((0, 1, 0), |s| (s.first, s.every, s.count)),
+            record: batch
+                .headers
+                .first()
+                .map_or(0, |h| batch.recording.len(h.ndof as usize)),
         };
         let mut pipelines = self
             .pipelines
@@ -141,7 +149,7 @@ impl BatchKernel {
             let cost = chunk
                 .headers
                 .iter()
-                .map(|h| h.cost_per_step() + observe_cost(&chunk.observers, h))
+                .map(|h| h.cost_per_step() + observe_cost(&chunk.recording, h))
                 .max()
                 .unwrap_or(1)
                 .max(1);
@@ -173,13 +181,16 @@ impl BatchKernel {
 }
 
 /// Loop iterations of the observe stage per step (as [`SceneHeader::cost_per_step`] counts
-/// them): one per observer, and a row's outputs for each observed output or rate.
-fn observe_cost(observers: &[Observer], h: &SceneHeader) -> u32 {
+/// them): one per observer, a row's outputs for each observed output or rate, a copy of the
+/// state at a stroboscopic step.
+fn observe_cost(recording: &Recording, h: &SceneHeader) -> u32 {
+    let observers = &recording.observers;
     let rows = observers
         .iter()
         .filter(|o| matches!(o.signal, Signal::Y(_) | Signal::Ydot(_)))
         .count() as u32;
-    observers.len() as u32 + rows * (1 + h.ndof)
+    let strobe = if recording.strobe.is_some() { h.ndof } else { 0 };
+    observers.len() as u32 + rows * (1 + h.ndof) + strobe
 }
 
 /// Steps every scene of `batch` `steps` times on the device in `precision` (compiles the
@@ -216,10 +227,13 @@ fn run_chunk(
         max_iterations: options.max_iterations,
         newton_max_iterations: options.newton_max_iterations,
     };
-    let codes: Vec<[u32; 4]> = chunk.observers.iter().map(Observer::code).collect();
-    let observed: Vec<f64> = (0..chunk.len())
-        .flat_map(|_| chunk.observers.iter().flat_map(Observer::initial::<f64>))
+    let codes: Vec<[u32; 4]> = chunk.recording.observers.iter().map(Observer::code).collect();
+    let observed: Vec<f64> = chunk
+        .headers
+        .iter()
+        .flat_map(|h| chunk.recording.initial::<f64>(h.ndof as usize))
         .collect();
+    let observed_len = observed.len();
     // Identical scenes are uploaded component-major (coalesced); others packed, stride 1.
     let interleaved = chunk.interleave();
     let (headers, operators, state, stride) = match &interleaved {
@@ -327,7 +341,7 @@ fn run_chunk(
         },
         counters,
         extremes: precision.values(&extremes)[..EXTREMES * chunk.len()].to_vec(),
-        observed: precision.values(&observed)[..SLOTS * chunk.observers.len() * chunk.len()].to_vec(),
+        observed: precision.values(&observed)[..observed_len].to_vec(),
         device_seconds,
     }))
 }

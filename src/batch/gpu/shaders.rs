@@ -72,6 +72,10 @@ pub struct KernelSizes {
     pub nonlinear: bool,
     /// The number of observers (`batch::observe`).
     pub observers: usize,
+    /// The stroboscopic steps (first, every, count; count 0: none).
+    pub strobe: (u32, u32, u32),
+    /// Values recorded per scene (`batch::observe::Recording::len`).
+    pub record: usize,
 }
 
 /// The scene-parallel Moreau–Jean + PGS kernel (entry point `main`) in `precision`, for
@@ -90,7 +94,7 @@ pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
         (1, 1, 1, 1)
     };
     let constants = format!(
-        "const MAX_DOF: u32 = {n}u;\nconst MAX_CONTACTS: u32 = {m}u;\nconst FIXED_DOF: u32 = {}u;\nconst FIXED_CONTACTS: u32 = {}u;\nconst PRIVATE_OPS: u32 = {}u;\nconst NONLINEAR: bool = {};\nconst QUAD_MN: u32 = {quad_mn}u;\nconst QUAD_MM: u32 = {quad_mm}u;\nconst NL_DOF: u32 = {nl_dof}u;\nconst NL_CONTACTS: u32 = {nl_contacts}u;\nconst SLIDE_ITERATIONS: u32 = {}u;\nconst OBSERVERS: u32 = {}u;\nconst OBSERVED: u32 = {}u;\n",
+        "const MAX_DOF: u32 = {n}u;\nconst MAX_CONTACTS: u32 = {m}u;\nconst FIXED_DOF: u32 = {}u;\nconst FIXED_CONTACTS: u32 = {}u;\nconst PRIVATE_OPS: u32 = {}u;\nconst NONLINEAR: bool = {};\nconst QUAD_MN: u32 = {quad_mn}u;\nconst QUAD_MM: u32 = {quad_mm}u;\nconst NL_DOF: u32 = {nl_dof}u;\nconst NL_CONTACTS: u32 = {nl_contacts}u;\nconst SLIDE_ITERATIONS: u32 = {}u;\nconst OBSERVERS: u32 = {}u;\nconst OBSERVED: u32 = {}u;\nconst RECORD: u32 = {}u;\nconst STROBE_FIRST: u32 = {}u;\nconst STROBE_EVERY: u32 = {}u;\nconst STROBE_COUNT: u32 = {}u;\n",
         sizes.fixed_dof,
         sizes.fixed_contacts,
         if operators <= PRIVATE_OPS_LIMIT { operators } else { 1 },
@@ -98,6 +102,10 @@ pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
         crate::batch::cpu::SLIDE_ITERATIONS,
         sizes.observers,
         crate::batch::observe::SLOTS * sizes.observers.max(1),
+        sizes.record,
+        sizes.strobe.0,
+        sizes.strobe.1.max(1),
+        sizes.strobe.2,
     );
     [
         real(precision).as_str(),

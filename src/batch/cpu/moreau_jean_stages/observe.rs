@@ -1,6 +1,6 @@
 //! The observe stage of a lane group: each observer's signal sampled at the current state and
-//! folded into its accumulator ([`crate::batch::observe`]). Twin of the kernel's `observe`
-//! (`shaders/observe.wgsl`).
+//! folded into its accumulator, and the state kept at the stroboscopic steps
+//! ([`crate::batch::observe`]). Twin of the kernel's `observe` (`shaders/observe.wgsl`).
 
 use std::array::from_fn;
 
@@ -13,15 +13,17 @@ use crate::batch::observe::{SLOTS, Signal, accumulate};
 impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINEAR, EQUALITY> {
     /// Samples every observer's signal at the current q, v (λ: the last step's impulse) and
     /// folds it into its accumulator at the step count reached (`first`: the sample at t₀,
-    /// which starts the accumulators). Kernel: `observe`.
+    /// which starts the accumulators); at a stroboscopic step, keeps q and v. Kernel: `observe`.
     #[inline(always)]
     pub(in crate::batch::cpu) fn observe(&mut self, first: bool) {
-        if self.observers.is_empty() {
+        if self.recording.is_empty() {
             return;
         }
-        let steps = self.health.steps();
-        let k: L<T> = Lanes(from_fn(|l| T::from(steps[l]).unwrap_or_else(T::nan)));
-        for (i, observer) in self.observers.iter().enumerate() {
+        // Every lane of a group has taken the same number of steps.
+        let steps = self.health.steps()[0];
+        let k: L<T> = Lanes::splat(T::from(steps).unwrap_or_else(T::nan));
+        let observers = &self.recording.observers;
+        for (i, observer) in observers.iter().enumerate() {
             let s = match observer.signal {
                 Signal::Q(j) => self.q[j],
                 Signal::V(j) => self.v[j],
@@ -39,6 +41,11 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
                     slot.0[l] = value;
                 }
             }
+        }
+        if let Some(j) = self.recording.strobe.and_then(|strobe| strobe.sample_at(steps)) {
+            let at = SLOTS * observers.len() + 2 * self.n * j;
+            self.observed[at..at + self.n].copy_from_slice(&self.q);
+            self.observed[at + self.n..at + 2 * self.n].copy_from_slice(&self.v);
         }
     }
 }
