@@ -50,9 +50,14 @@ enum Command {
         /// the engine needs in flight (2^16 on CPUs, up to 2^20 on a GPU).
         #[arg(long)]
         chunk: Option<usize>,
-        /// Output directory.
+        /// Output directory. Each finished chunk is kept there (in .chunks/) as it completes;
+        /// a fresh run first removes the files an earlier run left there.
         #[arg(long, default_value = "results")]
         out: PathBuf,
+        /// Continue the run that was interrupted in --out from its finished chunks (same
+        /// scenario, shard and backend); the files end as an uninterrupted run's.
+        #[arg(long)]
+        resume: bool,
         /// `unhealthy`: exit with status 2 (after writing the files) when some scene did not
         /// converge or became NaN or infinite; by default that is only a warning.
         #[arg(long, value_enum)]
@@ -162,6 +167,7 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             shard,
             chunk,
             out,
+            resume,
             fail_on,
         } => {
             let path = scenario;
@@ -171,7 +177,13 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             scenario.validate()?;
             // The output directory before any simulation: an unwritable one is found now.
             ricochet::ensemble::output::prepare_dir(&out)?;
-            let options = RunOptions { backend, chunk, shard };
+            let options = RunOptions {
+                backend,
+                chunk,
+                shard,
+                checkpoints: Some(out.clone()),
+                resume,
+            };
             let total = shard.range(scenario.scenes).len();
             let bar = ProgressBar::new(total as u64).with_style(
                 ProgressStyle::with_template("{bar:40} {pos}/{len} scenes, {per_sec}, ETA {eta} {msg}")
@@ -179,6 +191,9 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             );
             let steps = scenario.steps();
             let start = std::time::Instant::now();
+            if resume {
+                bar.println(format!("resuming the run in {}", out.display()));
+            }
             let run = ensemble::run(&scenario, &options, &mut |done| {
                 bar.set_position(done as u64);
                 let rate = done as f64 * steps as f64 / start.elapsed().as_secs_f64();
@@ -213,6 +228,8 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             };
             // The files first: what is computed is kept even where stdout is full or closed.
             let written = write(&files, &out)?;
+            // The run's files are whole: its chunks are no longer needed.
+            ricochet::ensemble::checkpoint::remove(&out)?;
             let printed = out!("{line}").and_then(|()| report_written(&written));
             if fail_on == Some(FailOn::Unhealthy) && !healthy {
                 // Status 2 whatever became of stdout: the unhealthy scenes matter more.
@@ -245,6 +262,7 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
                 .map(|d| RunFiles::read(d))
                 .collect::<ricochet::Result<Vec<_>>>()?;
             let merged = RunFiles::merge(parts)?;
+            ricochet::ensemble::output::clear(&out)?;
             let written = write(&merged, &out)?;
             out!(
                 "{}: {} scenes merged from {} directories",

@@ -286,3 +286,192 @@ fn templates_are_listed_with_their_defaults() {
     }
     assert_eq!(text.lines().count(), ricochet::scenes::template::Template::ALL.len());
 }
+
+/// A short impact-oscillator scenario (2 s) in `dir`, with `extra` appended.
+fn short_oscillator(dir: &Path, extra: &str) -> String {
+    std::fs::create_dir_all(dir).unwrap();
+    let text = std::fs::read_to_string(scenario("impact_oscillator.toml"))
+        .unwrap()
+        .replace("final = 60.0", "final = 2.0");
+    let path = dir.join("scenario.toml");
+    std::fs::write(&path, format!("{text}\n{extra}")).unwrap();
+    path.display().to_string()
+}
+
+/// Every file of a directory (not its subfolders) with its bytes.
+fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+fn finished_chunks(out: &Path) -> usize {
+    std::fs::read_dir(out.join(".chunks"))
+        .map(|d| {
+            d.filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .ends_with(".summary.csv")
+            })
+            .count()
+        })
+        .unwrap_or(0)
+}
+
+/// A run killed (SIGINT or SIGKILL) after 1, 5 or 20 finished chunks and resumed — with
+/// another chunk size — ends with exactly the files of an uninterrupted run, and the
+/// interrupted directory holds no final file of the earlier, complete run it replaced.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_killed_run_resumes_to_the_same_files() {
+    let base = scratch("resume");
+    let file = short_oscillator(&base, "[strobe]\nevery = 0.5\n");
+    let run = |out: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            &file,
+            "--scenes",
+            "400",
+            "--backend",
+            "cpu",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        Command::new(BIN).args(&args).output().unwrap()
+    };
+    let whole = base.join("whole");
+    assert!(run(&whole, &["--chunk", "5"]).status.success());
+    let expected = contents(&whole);
+    assert!(expected.iter().any(|(name, _)| name == "strobe.csv"));
+    for (after, signal) in [(1, "-KILL"), (5, "-INT"), (20, "-KILL")] {
+        // Over a complete earlier run: the fresh run removes its files first.
+        let out = base.join(format!("killed-{after}"));
+        assert!(run(&out, &["--chunk", "7"]).status.success());
+        let mut child = Command::new(BIN)
+            .args([
+                "run",
+                &file,
+                "--scenes",
+                "400",
+                "--backend",
+                "cpu",
+                "--chunk",
+                "5",
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let start = std::time::Instant::now();
+        while finished_chunks(&out) < after && start.elapsed().as_secs() < 60 {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        let status = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let exit = child.wait().unwrap();
+        assert!(
+            !exit.success(),
+            "killed after {after} chunks: the run had already ended"
+        );
+        assert!(finished_chunks(&out) >= after);
+        for name in ricochet::ensemble::output::FILES {
+            assert!(
+                !out.join(name).exists(),
+                "{name} of the earlier run, or of an unfinished one"
+            );
+        }
+        let resumed = run(&out, &["--resume", "--chunk", "3"]);
+        assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+        assert_eq!(
+            contents(&out),
+            expected,
+            "killed ({signal}) after {after} chunks, resumed"
+        );
+        assert!(
+            !out.join(".chunks").exists(),
+            "the chunks are removed once the files are written"
+        );
+    }
+    // Chunks of another scenario (here: another seed) or engine are not taken.
+    let out = base.join("refused");
+    let mut child = Command::new(BIN)
+        .args([
+            "run",
+            &file,
+            "--scenes",
+            "400",
+            "--backend",
+            "cpu",
+            "--chunk",
+            "5",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    while finished_chunks(&out) < 1 {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    for (extra, expected) in [
+        (["--seed", "5"], "its chunks are of another scenario"),
+        (
+            ["--backend", "reference"],
+            "its chunks are of another engine and precision",
+        ),
+    ] {
+        let mut args = vec![
+            "run",
+            &file,
+            "--scenes",
+            "400",
+            "--resume",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        if extra[0] == "--seed" {
+            args.extend(["--backend", "cpu"]);
+        }
+        let refused = Command::new(BIN).args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&refused.stderr);
+        assert_eq!(refused.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains(expected) && stderr.contains("manifest.json"),
+            "{stderr}"
+        );
+    }
+    let nothing = Command::new(BIN)
+        .args([
+            "run",
+            &file,
+            "--resume",
+            "--out",
+            base.join("nowhere").to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&nothing.stderr).contains("nothing to resume"));
+    std::fs::remove_dir_all(&base).ok();
+}

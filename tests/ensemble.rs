@@ -74,6 +74,7 @@ fn run(scenario: &Scenario, backend: Backend, chunk: usize, shard: Shard) -> ens
         backend,
         chunk: Some(chunk),
         shard,
+        ..Default::default()
     };
     ensemble::run(scenario, &options, &mut |_| {}).unwrap()
 }
@@ -562,7 +563,8 @@ fn shipped_scenarios_verify() {
 
 /// Every output file is written under a temporary name and renamed into place: a finished
 /// run leaves no partial file, and a run interrupted with Ctrl-C (SIGINT) while stepping leaves
-/// no output file at all — never a truncated one.
+/// no output file at all — never a truncated one — only its finished chunks (`.chunks`, for
+/// `--resume`).
 #[test]
 fn outputs_are_whole_or_absent() {
     let dir = std::env::temp_dir().join(format!("ricochet-atomic-{}", std::process::id()));
@@ -613,7 +615,7 @@ fn outputs_are_whole_or_absent() {
         })
         .unwrap_or_default();
     assert!(
-        left.iter().all(|n| n.starts_with(".partial-")),
+        left.iter().all(|n| n.starts_with(".partial-") || n == ".chunks"),
         "outputs of an interrupted run: {left:?}"
     );
     let _ = std::fs::remove_dir_all(&dir);
@@ -684,6 +686,7 @@ fn an_invalid_draw_names_its_scene_before_stepping() {
             backend: Backend::Cpu,
             chunk: Some(chunk),
             shard: ALL,
+            ..Default::default()
         };
         let mut stepped = false;
         let Err(e) = ensemble::run(&scenario, &options, &mut |_| stepped = true) else {
@@ -729,6 +732,7 @@ fn relaxation_is_checked_and_never_ignored() {
             backend,
             chunk: None,
             shard: ALL,
+            ..Default::default()
         };
         let Err(e) = ensemble::run(&scenario, &options, &mut |_| {}) else {
             panic!("{backend:?} ignored omega");
@@ -900,6 +904,7 @@ fn shard_and_chunk_arithmetic_is_checked() {
         backend: Backend::Cpu,
         chunk: Some(0),
         shard: ALL,
+        ..Default::default()
     };
     let Err(e) = ensemble::run(&scenario, &options, &mut |_| {}) else {
         panic!("a chunk of 0 scenes ran");

@@ -102,6 +102,7 @@ fn sobol_and_latin_hypercube_draws_are_stratified_and_reproducible() {
                 backend: Backend::Cpu,
                 shard,
                 chunk: Some(5),
+                ..Default::default()
             },
             &mut |_| {},
         )

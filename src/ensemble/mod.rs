@@ -32,6 +32,7 @@
 //! ```
 
 mod atomic;
+pub mod checkpoint;
 pub mod design;
 mod engine;
 pub mod observables;
@@ -61,10 +62,11 @@ use crate::batch::BatchOutcome;
 use crate::batch::layout::{EXTREMES, HealthCounters, NON_FINITE, NOT_CONVERGED};
 use crate::batch::observe::{NOTHING, Recording, SLOTS};
 use crate::error::{Error, Result};
+use checkpoint::{Checkpoints, Chunk, Manifest};
 use scene_spec::SampledScene;
 
 /// How to run an ensemble.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunOptions {
     /// Where.
     pub backend: Backend,
@@ -74,6 +76,12 @@ pub struct RunOptions {
     pub chunk: Option<usize>,
     /// The slice of the scenes to run.
     pub shard: Shard,
+    /// The run's directory, where each finished chunk is kept ([`checkpoint`]) so that a
+    /// killed run can be resumed; `None`: nothing is written while running.
+    pub checkpoints: Option<std::path::PathBuf>,
+    /// Continue the interrupted run whose chunks are in `checkpoints` (else start afresh,
+    /// removing what an earlier run left there).
+    pub resume: bool,
 }
 
 impl Default for RunOptions {
@@ -82,6 +90,8 @@ impl Default for RunOptions {
             backend: Backend::Auto,
             chunk: None,
             shard: Shard { index: 0, count: 1 },
+            checkpoints: None,
+            resume: false,
         }
     }
 }
@@ -142,22 +152,39 @@ pub struct EnsembleRun {
     /// Seconds the device spent stepping the summary's scenes, where it measures them
     /// ([`BatchOutcome::device_seconds`]).
     pub device_seconds: Option<f64>,
-    /// Scenes × steps.
+    /// Scenes × steps computed (a resumed run's finished chunks are not counted).
     pub scene_steps: u64,
 }
 
-/// Runs the scenes of `options.shard`, calling `progress` with the number of scenes done.
+/// Runs the scenes of `options.shard`, calling `progress` with the number of scenes done;
+/// with `options.checkpoints`, each finished chunk is kept there as it completes (and with
+/// `options.resume`, the chunks an interrupted run left are taken instead of recomputed).
 pub fn run(scenario: &Scenario, options: &RunOptions, progress: &mut dyn FnMut(usize)) -> Result<EnsembleRun> {
     let (engine, notice) = open_engine(options.backend, scenario)?;
-    let mut run = run_on(
-        engine.as_ref(),
-        scenario,
-        options.shard.range(scenario.scenes),
-        options.chunk,
-        progress,
-    )?;
+    let saved = match &options.checkpoints {
+        None => None,
+        Some(out) => {
+            let manifest = Manifest {
+                scenario_hash: scenario.fingerprint(),
+                shard: [options.shard.index, options.shard.count],
+                arithmetic: arithmetic(engine.as_ref()),
+            };
+            Some(if options.resume {
+                Checkpoints::resume(out, &manifest)?
+            } else {
+                (Checkpoints::fresh(out, &manifest)?, Vec::new())
+            })
+        }
+    };
+    let scenes = options.shard.range(scenario.scenes);
+    let mut run = run_chunks(engine.as_ref(), scenario, (scenes, options.chunk), saved, progress)?;
     run.notice = notice;
     Ok(run)
+}
+
+/// The engine kind and precision (`cpu f64`, `gpu f32`, …).
+fn arithmetic(engine: &dyn Engine) -> String {
+    format!("{} {}", engine.name(), if engine.double() { "f64" } else { "f32" })
 }
 
 /// Builds every scene of `scenes` before any is stepped, so that a draw that makes a scene
@@ -187,6 +214,18 @@ pub fn run_on(
     chunk: Option<usize>,
     progress: &mut dyn FnMut(usize),
 ) -> Result<EnsembleRun> {
+    run_chunks(engine, scenario, (scenes, chunk), None, progress)
+}
+
+/// [`run_on`], keeping each finished chunk in `saved`'s checkpoints and taking its finished
+/// chunks instead of computing them.
+fn run_chunks(
+    engine: &dyn Engine,
+    scenario: &Scenario,
+    (scenes, chunk): (Range<usize>, Option<usize>),
+    saved: Option<(Checkpoints, Vec<Chunk>)>,
+    progress: &mut dyn FnMut(usize),
+) -> Result<EnsembleRun> {
     let steps = u32::try_from(scenario.steps()).map_err(|_| Error::Scenario {
         what: "time".into(),
         reason: "more than 2³² steps".into(),
@@ -209,29 +248,62 @@ pub fn run_on(
     check_draws(scenario, &scenes)?;
     // Timed from here: the check above is not the run's throughput.
     let start = Instant::now();
-    let mut summary = Table::new(summary_columns(scenario)?);
-    let mut strobe = Table::new(trajectory_columns(dimension(scenario)?));
-    let mut done = 0;
+    let empty = (
+        Table::new(summary_columns(scenario)?),
+        Table::new(trajectory_columns(dimension(scenario)?)),
+    );
+    let (mut summary, mut strobe) = empty.clone();
+    let (checkpoints, finished) = saved.map_or((None, Vec::new()), |(c, f)| (Some(c), f));
+    let mut finished = finished.into_iter().peekable();
+    let (mut done, mut computed) = (0, 0);
     let mut device_seconds = Some(0.0);
-    for first in scenes.clone().step_by(chunk) {
-        let last = first.saturating_add(chunk).min(scenes.end);
-        let sampled: Vec<SampledScene> = (first..last)
+    let mut at = scenes.start;
+    while at < scenes.end || finished.peek().is_some() {
+        // A chunk an interrupted run finished: its rows as they were written.
+        if let Some(chunk) = finished.next_if(|c| c.scenes.start == at && c.scenes.end <= scenes.end) {
+            summary.append(&chunk.summary)?;
+            strobe.append(&chunk.strobe)?;
+            done += chunk.scenes.len();
+            at = chunk.scenes.end;
+            progress(done);
+            continue;
+        }
+        let next = finished.peek().map_or(scenes.end, |c| c.scenes.start);
+        if next < at || at >= scenes.end {
+            return Err(Error::Scenario {
+                what: format!("resume: the chunk of scenes {:?}", finished.peek().map(|c| &c.scenes)),
+                reason: format!("overlaps the others or lies outside scenes {scenes:?}"),
+            });
+        }
+        let last = at.saturating_add(chunk).min(next);
+        let sampled: Vec<SampledScene> = (at..last)
             .into_par_iter()
             .map(|s| scenario.sample(s))
             .collect::<Result<_>>()?;
         let job = engine::job(scenario, &sampled, None, steps, &recording);
         let outcome = engine.run(&job)?;
         device_seconds = device_seconds.zip(outcome.device_seconds).map(|(a, b)| a + b);
+        let (mut part, mut samples) = empty.clone();
         append_summary(
-            (&mut summary, &mut strobe),
+            (&mut part, &mut samples),
             (scenario, &recording),
             &sampled,
             &outcome,
             &job.offsets().0,
         )?;
+        if let Some(checkpoints) = &checkpoints {
+            checkpoints.save(&Chunk {
+                scenes: at..last,
+                summary: part.clone(),
+                strobe: samples.clone(),
+            })?;
+        }
+        summary.append(&part)?;
+        strobe.append(&samples)?;
         // The chunk's scenes are many small allocations: free them on all cores.
         sampled.into_par_iter().for_each(drop);
-        done += last - first;
+        (done, computed) = (done + last - at, computed + last - at);
+        at = last;
         progress(done);
     }
     let recorded: Vec<usize> = scenario
@@ -242,14 +314,14 @@ pub fn run_on(
     let trajectories = record(engine, scenario, &recorded, steps)?;
     Ok(EnsembleRun {
         engine: engine.describe(),
-        arithmetic: format!("{} {}", engine.name(), if engine.double() { "f64" } else { "f32" }),
+        arithmetic: arithmetic(engine),
         notice: None,
         summary,
         trajectories,
         strobe,
         seconds: start.elapsed().as_secs_f64(),
         device_seconds,
-        scene_steps: scenes.len() as u64 * u64::from(steps),
+        scene_steps: computed as u64 * u64::from(steps),
     })
 }
 

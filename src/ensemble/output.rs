@@ -81,6 +81,37 @@ pub fn prepare_dir(dir: &Path) -> Result<()> {
     }
 }
 
+/// Every file a run or a merge writes into its directory.
+pub const FILES: [&str; 8] = [
+    "summary.csv",
+    "summary.npy",
+    "stats.json",
+    "run.json",
+    "trajectories.csv",
+    "strobe.csv",
+    "histograms.png",
+    "trajectories.png",
+];
+
+/// Removes from `dir` what an earlier run or merge wrote there (the [`FILES`], their
+/// half-written `.partial-` forms and the chunks of an interrupted run), so that a directory
+/// never holds files of two runs; other files are left alone.
+pub fn clear(dir: &Path) -> Result<()> {
+    for name in FILES.iter().flat_map(|f| [f.to_string(), format!(".partial-{f}")]) {
+        let path = dir.join(name);
+        match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(Error::Parse {
+                    file: path.display().to_string(),
+                    reason: format!("cannot remove an earlier run's file: {e}"),
+                });
+            }
+            _ => {}
+        }
+    }
+    super::checkpoint::remove(dir)
+}
+
 impl RunFiles {
     /// Writes every file into `dir` (created if needed), each atomically; returns the paths
     /// written and, when the plots could not be drawn, why.
