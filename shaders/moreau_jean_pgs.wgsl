@@ -45,8 +45,10 @@ var<private> worst: real;
 var<private> deepest: real;
 var<private> cone: real;
 var<private> phase_cos: real;
-// Its observers' accumulators (observe.wgsl).
+// Its observers' accumulators and, with impact events, each row's ẏ at the start of the step
+// (observe.wgsl).
 var<private> observed_slots: array<real, OBSERVED>;
+var<private> rate: array<real, EVENT_ROWS>;
 
 // Operator k of the current scene. In storage, packed batches have stride 1 and interleaved
 // ones (value k of scene s at k·S + s) stride S.

@@ -107,6 +107,9 @@ fn outputs_and_activation() {
         } else {
             in_lcp[r] = equality || y + step_params.gamma * step_params.h * ydot <= 0.0;
         }
+        if (EVENTS > 0u) {
+            rate[r] = ydot;
+        }
         var base = op(o.restitution + r) * ydot;
         if ((flags & HAS_EQUALITY) != 0u) {
             base = base + op(o.feedback + r) * y;

@@ -20,6 +20,8 @@ const ACCUMULATE_INTEGRAL: u32 = 3u;
 const ACCUMULATE_FIRST_ABOVE: u32 = 4u;
 const ACCUMULATE_FIRST_BELOW: u32 = 5u;
 const SLOTS: u32 = 4u;
+// Values per impact event (batch::observe::EVENT).
+const EVENT: u32 = 5u;
 
 // Folds the sample s at step count k into accumulator i (`first`: the sample at t₀).
 // Twin: batch::observe::accumulate.
@@ -79,6 +81,9 @@ fn observe(first: bool) {
         }
         accumulate(code.z, i, x, k, first);
     }
+    if (EVENTS > 0u && !first) {
+        record_events(k);
+    }
     // Twin: Strobe::sample_at.
     if (STROBE_COUNT > 0u && health.steps >= STROBE_FIRST) {
         let j = health.steps - STROBE_FIRST;
@@ -89,5 +94,34 @@ fn observe(first: bool) {
                 observed[at + n + i] = v[i];
             }
         }
+    }
+}
+
+// The impact events of the step ending at step count k in the scene's record (count, dropped,
+// row flags, EVENT values per event): a contact row whose impulse is > 0 while it was 0 in the
+// step before, with ẏ before (rate) and after the step and its impulse; past EVENTS, counted
+// as dropped. Twin: batch::observe::record_events.
+fn record_events(k: real) {
+    let base = RECORD * scene + EVENTS_AT;
+    for (var r = 0u; r < m; r++) {
+        if (is_equality(r) || friction_kind(r) < -0.5) {
+            continue;
+        }
+        let loaded = lambda[r] > 0.0;
+        if (loaded && observed[base + 2u + r] == 0.0) {
+            let count = u32(observed[base]);
+            if (count < EVENTS) {
+                let at = base + 2u + m + EVENT * count;
+                observed[at] = k;
+                observed[at + 1u] = real(r);
+                observed[at + 2u] = rate[r];
+                observed[at + 3u] = row_output(r).y;
+                observed[at + 4u] = lambda[r];
+                observed[base] = observed[base] + 1.0;
+            } else {
+                observed[base + 1u] = observed[base + 1u] + 1.0;
+            }
+        }
+        observed[base + 2u + r] = select(real(0.0), real(1.0), loaded);
     }
 }

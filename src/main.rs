@@ -225,6 +225,7 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
                 summary: run.summary,
                 trajectories: run.trajectories,
                 strobe: scenario.strobe.is_some().then_some(run.strobe),
+                events: scenario.events.is_some().then_some(run.events),
             };
             // The files first: what is computed is kept even where stdout is full or closed.
             let written = write(&files, &out)?;

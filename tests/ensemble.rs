@@ -432,6 +432,7 @@ fn files(scenario: &Scenario, backend: Backend, chunk: usize, shard: Shard) -> R
         summary: run.summary,
         trajectories: run.trajectories,
         strobe: scenario.strobe.is_some().then_some(run.strobe),
+        events: scenario.events.is_some().then_some(run.events),
     }
 }
 
@@ -455,8 +456,7 @@ fn read_dir(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
 /// and four shards merged.
 #[test]
 fn results_do_not_depend_on_chunking_or_sharding() {
-    let observed =
-        "[strobe]\nevery = 0.2\nfrom = 0.1\n[[observe]]\nname = \"lowest\"\nsignal = \"y0\"\nreduce = \"min\"\n";
+    let observed = "[strobe]\nevery = 0.2\nfrom = 0.1\n[events]\nmax = 2\n[[observe]]\nname = \"lowest\"\nsignal = \"y0\"\nreduce = \"min\"\n";
     let mut scenario = Scenario::from_toml(&format!("{BALLS}{observed}")).unwrap();
     scenario.scenes = 301;
     scenario.time.final_time = 0.8;

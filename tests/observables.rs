@@ -428,3 +428,106 @@ fn stroboscopic_times_must_be_steps_of_the_run() {
     let e = with("every = 0.1\nphase = 1");
     assert!(e.contains("unknown field `phase`"), "{e}");
 }
+
+/// The exact impacts of a ball dropped from rest at z₀ (radius R): times t₁ = √(2(z₀ − R)/g),
+/// t_{k+1} = t_k + 2 eᵏ v₁/g (the first 50: they accumulate at a finite time, Zeno).
+fn impact_times(z0: f64, e: f64, until: f64) -> Vec<f64> {
+    let v1 = (2.0 * G * (z0 - R)).sqrt();
+    let (mut t, mut speed, mut times) = (v1 / G, v1, Vec::new());
+    while t <= until && times.len() < 50 {
+        times.push(t);
+        speed *= e;
+        t += 2.0 * speed / G;
+    }
+    times
+}
+
+/// Impact events of dropped balls: the k-th (from 0) at the exact impact time within 2k + 2
+/// steps (an event's time is the end of the step carrying its impulse),
+/// ẏ after = −e ẏ before (Newton's law, to rounding), the impulse m (ẏ after − ẏ before)
+/// within m g h, at most `max` kept and the rest counted in `events_dropped`; the same rows on
+/// the reference and the CPU lanes (to 1e-12) and, on the GPU in f64, the lanes' bits.
+#[test]
+fn impact_events_match_the_exact_bounces_on_every_engine() {
+    let scenario = Scenario::from_toml(
+        &BALLS
+            .replace("final = 1.5", "final = 3.0")
+            .replace("[record]", "[events]\nmax = 3\n[record]"),
+    )
+    .unwrap();
+    let check = |run: &EnsembleRun, label: &str| {
+        let (z0, e, impacts, dropped) = (
+            col(run, "height"),
+            col(run, "restitution"),
+            col(run, "impacts"),
+            col(run, "events_dropped"),
+        );
+        let events = &run.events;
+        let column = |name: &str| events.column(name).unwrap();
+        let (scene, t, row, before, after, impulse) = (
+            column("scene"),
+            column("t"),
+            column("row"),
+            column("ydot_before"),
+            column("ydot_after"),
+            column("impulse"),
+        );
+        let mut some_dropped = false;
+        for s in 0..z0.len() {
+            let rows: Vec<usize> = (0..events.rows()).filter(|&i| scene[i] == s as f64).collect();
+            assert_eq!(rows.len() as f64, impacts[s].min(3.0), "{label} scene {s}: events kept");
+            assert_eq!(dropped[s], (impacts[s] - 3.0).max(0.0), "{label} scene {s}: dropped");
+            some_dropped |= dropped[s] > 0.0;
+            let exact = impact_times(z0[s], e[s], 3.0);
+            for (k, &i) in rows.iter().enumerate() {
+                // Kept at the end of the step whose impulse it is: the first within 2 steps, each
+                // later one within two more (the discrete bounces drift by up to a step each).
+                let bound = (2 * k + 2) as f64 * H + 1e-12;
+                assert!(
+                    (t[i] - exact[k]).abs() <= bound,
+                    "{label} scene {s} impact {k}: {} vs {}",
+                    t[i],
+                    exact[k]
+                );
+                assert_eq!(row[i], 0.0);
+                assert!(
+                    (after[i] + e[s] * before[i]).abs() <= 1e-12 * before[i].abs(),
+                    "{label} scene {s}: e"
+                );
+                let mass = 1.0;
+                assert!(
+                    (impulse[i] - mass * (after[i] - before[i])).abs() <= mass * G * H * 1.000001,
+                    "{label} scene {s}: impulse"
+                );
+            }
+        }
+        assert!(some_dropped, "{label}: the limit was reached somewhere");
+    };
+    let cpu = run(&scenario, Backend::Cpu, PrecisionChoice::Auto);
+    check(&cpu, "CPU");
+    let reference = run(&scenario, Backend::Reference, PrecisionChoice::Auto);
+    check(&reference, "reference");
+    assert_eq!(reference.events.rows(), cpu.events.rows());
+    for name in ["t", "ydot_before", "ydot_after", "impulse"] {
+        let (a, b) = (cpu.events.column(name).unwrap(), reference.events.column(name).unwrap());
+        let worst = a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
+        assert!(worst <= 1e-12, "reference vs CPU, {name}: {worst:e}");
+    }
+    if common::gpu().is_some() {
+        let gpu = run(&scenario, Backend::Gpu, PrecisionChoice::F64);
+        assert_eq!(gpu.events, cpu.events, "GPU f64 vs CPU lanes");
+        let f32_gpu = run(&scenario, Backend::Gpu, PrecisionChoice::F32);
+        check_f32_events(&f32_gpu, &cpu);
+    }
+}
+
+/// In f32 the events are those of f64 to f32 rounding: the same count per scene (far from a
+/// tie) and times within two steps.
+fn check_f32_events(f32_run: &EnsembleRun, cpu: &EnsembleRun) {
+    assert_eq!(f32_run.events.rows(), cpu.events.rows(), "GPU f32: events");
+    let (a, b) = (f32_run.events.column("t").unwrap(), cpu.events.column("t").unwrap());
+    assert!(
+        a.iter().zip(&b).all(|(x, y)| (x - y).abs() <= 2.0 * H + 1e-9),
+        "GPU f32: event times"
+    );
+}

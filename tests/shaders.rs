@@ -15,7 +15,9 @@ const SIZES: shaders::KernelSizes = shaders::KernelSizes {
     nonlinear: false,
     observers: 2,
     strobe: (10, 5, 3),
-    record: 8 + 3 * 16,
+    record: 8 + 3 * 16 + 2 + 4 + 5 * 4,
+    events: 4,
+    events_at: 8 + 3 * 16,
 };
 
 fn module(precision: Precision) -> naga::Module {
@@ -57,6 +59,8 @@ fn kernels_validate_in_both_precisions_and_for_fixed_sizes() {
             observers: 0,
             strobe: (0, 1, 0),
             record: 0,
+            events: 0,
+            events_at: 0,
         };
         let source = shaders::moreau_jean_pgs(precision, sizes);
         let module = naga::front::wgsl::parse_str(&source)

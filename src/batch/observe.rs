@@ -125,32 +125,79 @@ pub struct Recording {
     pub observers: Vec<Observer>,
     /// The stroboscopic samples, if any.
     pub strobe: Option<Strobe>,
+    /// Impact events: at most this many per scene, if any ([`EVENT`]).
+    pub events: Option<u32>,
 }
 
 /// Nothing recorded.
 pub static NOTHING: Recording = Recording {
     observers: Vec::new(),
     strobe: None,
+    events: None,
 };
 
+/// Values per impact event: the step count at its end, the row, ẏ at the start of the step
+/// (before), ẏ at its end (after) and the row's impulse λ.
+pub const EVENT: usize = 5;
+
 impl Recording {
-    /// The values kept per scene of `n` degrees of freedom: [`SLOTS`] per observer, then 2n
-    /// (q, v) per stroboscopic sample.
-    pub fn len(&self, n: usize) -> usize {
+    /// The values kept per scene of `n` degrees of freedom and `m` rows: [`SLOTS`] per
+    /// observer, 2n (q, v) per stroboscopic sample, then, with events, their count, the count
+    /// of those dropped past the limit, m flags (row r carried an impulse in the last step)
+    /// and [`EVENT`] values per event.
+    pub fn len(&self, n: usize, m: usize) -> usize {
+        self.events_at(n) + self.events.map_or(0, |max| 2 + m + EVENT * max as usize)
+    }
+
+    /// Where the events' part of a record starts.
+    pub fn events_at(&self, n: usize) -> usize {
         SLOTS * self.observers.len() + self.strobe.map_or(0, |s| s.count as usize * 2 * n)
     }
 
     /// Whether nothing is recorded.
     pub fn is_empty(&self) -> bool {
-        self.observers.is_empty() && self.strobe.is_none()
+        self.observers.is_empty() && self.strobe.is_none() && self.events.is_none()
     }
 
     /// One scene's record before the run: each observer's [`Observer::initial`] slots, then
-    /// zeros for the samples.
-    pub fn initial<T: Float>(&self, n: usize) -> Vec<T> {
+    /// zeros.
+    pub fn initial<T: Float>(&self, n: usize, m: usize) -> Vec<T> {
         let mut record: Vec<T> = self.observers.iter().flat_map(Observer::initial::<T>).collect();
-        record.resize(self.len(n), T::zero());
+        record.resize(self.len(n, m), T::zero());
         record
+    }
+}
+
+/// Records in `events` (a record's events part: count, dropped, row flags, events) the rows
+/// whose impulse `lambda(r)` > 0 in the step ending at step count `k` while it was 0 in the
+/// step before (an impact's onset), on the contact rows `gap(r)` of `m`, with ẏ before
+/// `before(r)` and after `after(r)`; beyond `max` events, counts them as dropped. Kernel twin:
+/// `record_events` in `shaders/observe.wgsl`.
+#[allow(clippy::too_many_arguments)]
+pub fn record_events<T: Float>(
+    events: &mut [T],
+    m: usize,
+    max: usize,
+    k: T,
+    gap: impl Fn(usize) -> bool,
+    lambda: impl Fn(usize) -> T,
+    before: impl Fn(usize) -> T,
+    after: impl Fn(usize) -> T,
+) {
+    for r in (0..m).filter(|&r| gap(r)) {
+        let loaded = lambda(r) > T::zero();
+        if loaded && events[2 + r] == T::zero() {
+            let count = events[0].to_usize().unwrap_or(usize::MAX);
+            if count < max {
+                let at = 2 + m + EVENT * count;
+                let row = T::from(r).unwrap_or_else(T::nan);
+                events[at..at + EVENT].copy_from_slice(&[k, row, before(r), after(r), lambda(r)]);
+                events[0] = events[0] + T::one();
+            } else {
+                events[1] = events[1] + T::one();
+            }
+        }
+        events[2 + r] = indicator(loaded);
     }
 }
 

@@ -101,10 +101,13 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
         }
         Ok(())
     };
-    let mut observed: Vec<f64> = job.recording.initial(n);
+    let mut observed: Vec<f64> = job.recording.initial(n, gaps.len());
     // Every observer's signal sampled at the state reached after `k` steps (`accumulate`),
-    // and the state kept at a stroboscopic step.
-    let observe = |sim: &TimeStepping, observed: &mut [f64], k: u32| -> Result<()> {
+    // the state kept at a stroboscopic step, and the impact events of the step (`rate`: ẏ at
+    // its start, the last sample's).
+    let m = gaps.len();
+    let mut rate = vec![0.0; m];
+    let mut observe = |sim: &TimeStepping, observed: &mut [f64], k: u32| -> Result<()> {
         if job.recording.is_empty() {
             return Ok(());
         }
@@ -125,6 +128,24 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
             let at = SLOTS * observers.len() + 2 * n * j;
             observed[at..at + n].copy_from_slice(sample.q.as_slice());
             observed[at + n..at + 2 * n].copy_from_slice(sample.v.as_slice());
+        }
+        if let (Some(max), true) = (job.recording.events, k > 0) {
+            observe::record_events(
+                &mut observed[job.recording.events_at(n)..],
+                m,
+                max as usize,
+                f64::from(k),
+                |r| gaps[r],
+                |r| sample.lambda[r],
+                |r| rate[r],
+                |r| sample.ydot.get(r).copied().unwrap_or(f64::NAN),
+            );
+        }
+        if job.recording.events.is_some() {
+            // (First-order scenes have no ẏ.)
+            for (r, x) in rate.iter_mut().enumerate() {
+                *x = sample.ydot.get(r).copied().unwrap_or(f64::NAN);
+            }
         }
         Ok(())
     };

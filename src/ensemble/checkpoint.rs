@@ -5,7 +5,7 @@
 //!
 //! `.chunks/manifest.json` names the run the chunks belong to (the scenario's fingerprint, the
 //! shard, the engine kind and precision): a resume refuses chunks of another run, naming the
-//! difference. Each chunk is `<first>-<last>.summary.csv` (and `.strobe.csv`), written
+//! difference. Each chunk is `<first>-<last>.summary.csv` (and `.strobe.csv`, `.events.csv`), written
 //! atomically, the summary last: a chunk is finished when its summary file exists. A fresh run
 //! first removes what an earlier run left in the directory ([`super::output::clear`]), so a
 //! directory never mixes two runs, and the final files appear only once the run is complete.
@@ -48,6 +48,8 @@ pub struct Chunk {
     pub summary: Table,
     /// Their stroboscopic samples.
     pub strobe: Table,
+    /// Their impact events.
+    pub events: Table,
 }
 
 fn io_error(path: &Path, what: &str, e: impl std::fmt::Display) -> Error {
@@ -58,10 +60,9 @@ fn io_error(path: &Path, what: &str, e: impl std::fmt::Display) -> Error {
 }
 
 impl Checkpoints {
-    /// Starts the chunks of a fresh run of `manifest` in `out`: what an earlier run left there
-    /// is removed first.
+    /// Starts the chunks of a fresh run of `manifest` in `out` (which [`super::output::clear`]
+    /// has cleared of an earlier run's files).
     pub fn fresh(out: &Path, manifest: &Manifest) -> Result<Self> {
-        super::output::clear(out)?;
         let dir = out.join(FOLDER);
         std::fs::create_dir_all(&dir).map_err(|e| io_error(&dir, "cannot create", e))?;
         let path = dir.join("manifest.json");
@@ -120,6 +121,7 @@ impl Checkpoints {
                 scenes: first..last,
                 summary: read("summary")?,
                 strobe: read("strobe")?,
+                events: read("events")?,
             });
         }
         chunks.sort_by_key(|c| c.scenes.start);
@@ -129,7 +131,11 @@ impl Checkpoints {
     /// Writes a finished chunk (the summary last: its file marks the chunk done).
     pub fn save(&self, chunk: &Chunk) -> Result<()> {
         let stem = format!("{:012}-{:012}", chunk.scenes.start, chunk.scenes.end);
-        for (kind, table) in [("strobe", &chunk.strobe), ("summary", &chunk.summary)] {
+        for (kind, table) in [
+            ("strobe", &chunk.strobe),
+            ("events", &chunk.events),
+            ("summary", &chunk.summary),
+        ] {
             let path = self.dir.join(format!("{stem}.{kind}.csv"));
             write_atomically(&path, |partial| {
                 let mut file = BufWriter::new(File::create(partial)?);

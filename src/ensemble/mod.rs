@@ -39,6 +39,7 @@ pub mod observables;
 pub mod output;
 #[cfg(feature = "plots")]
 pub mod plots;
+pub mod records;
 pub mod sampling;
 pub mod scenario;
 pub mod scene_spec;
@@ -147,6 +148,8 @@ pub struct EnsembleRun {
     /// `scene, t, q…, v…` of every scene at the stroboscopic times of `[strobe]` (no rows
     /// without).
     pub strobe: Table,
+    /// The impact events of `[events]` ([`records::event_columns`]; no rows without).
+    pub events: Table,
     /// Wall-clock seconds of the whole run.
     pub seconds: f64,
     /// Seconds the device spent stepping the summary's scenes, where it measures them
@@ -172,6 +175,8 @@ pub fn run(scenario: &Scenario, options: &RunOptions, progress: &mut dyn FnMut(u
             Some(if options.resume {
                 Checkpoints::resume(out, &manifest)?
             } else {
+                // A directory never mixes two runs: an earlier run's files go first.
+                output::clear(out)?;
                 (Checkpoints::fresh(out, &manifest)?, Vec::new())
             })
         }
@@ -248,11 +253,13 @@ fn run_chunks(
     check_draws(scenario, &scenes)?;
     // Timed from here: the check above is not the run's throughput.
     let start = Instant::now();
-    let empty = (
+    let sizes = scenario.sizes()?;
+    let empty = [
         Table::new(summary_columns(scenario)?),
-        Table::new(trajectory_columns(dimension(scenario)?)),
-    );
-    let (mut summary, mut strobe) = empty.clone();
+        Table::new(trajectory_columns(sizes.0)),
+        Table::new(records::event_columns()),
+    ];
+    let [mut summary, mut strobe, mut events] = empty.clone();
     let (checkpoints, finished) = saved.map_or((None, Vec::new()), |(c, f)| (Some(c), f));
     let mut finished = finished.into_iter().peekable();
     let (mut done, mut computed) = (0, 0);
@@ -263,6 +270,7 @@ fn run_chunks(
         if let Some(chunk) = finished.next_if(|c| c.scenes.start == at && c.scenes.end <= scenes.end) {
             summary.append(&chunk.summary)?;
             strobe.append(&chunk.strobe)?;
+            events.append(&chunk.events)?;
             done += chunk.scenes.len();
             at = chunk.scenes.end;
             progress(done);
@@ -283,10 +291,10 @@ fn run_chunks(
         let job = engine::job(scenario, &sampled, None, steps, &recording);
         let outcome = engine.run(&job)?;
         device_seconds = device_seconds.zip(outcome.device_seconds).map(|(a, b)| a + b);
-        let (mut part, mut samples) = empty.clone();
+        let [mut part, mut samples, mut impacts] = empty.clone();
         append_summary(
-            (&mut part, &mut samples),
-            (scenario, &recording),
+            [&mut part, &mut samples, &mut impacts],
+            (scenario, &recording, sizes),
             &sampled,
             &outcome,
             &job.offsets().0,
@@ -296,10 +304,12 @@ fn run_chunks(
                 scenes: at..last,
                 summary: part.clone(),
                 strobe: samples.clone(),
+                events: impacts.clone(),
             })?;
         }
         summary.append(&part)?;
         strobe.append(&samples)?;
+        events.append(&impacts)?;
         // The chunk's scenes are many small allocations: free them on all cores.
         sampled.into_par_iter().for_each(drop);
         (done, computed) = (done + last - at, computed + last - at);
@@ -319,6 +329,7 @@ fn run_chunks(
         summary,
         trajectories,
         strobe,
+        events,
         seconds: start.elapsed().as_secs_f64(),
         device_seconds,
         scene_steps: computed as u64 * u64::from(steps),
@@ -339,6 +350,9 @@ pub fn summary_columns(scenario: &Scenario) -> Result<Vec<String>> {
     let mut columns = vec!["scene".to_string()];
     columns.extend(scenario.drawn_names()?);
     columns.extend(scenario.observe.iter().map(|o| o.name.clone()));
+    if scenario.events.is_some() {
+        columns.push("events_dropped".into());
+    }
     columns.extend(["impacts", "last_impact_time", "in_contact"].map(String::from));
     columns.extend((0..n).map(|i| format!("q{i}")));
     columns.extend((0..n).map(|i| format!("v{i}")));
@@ -381,10 +395,11 @@ fn trajectory_columns(n: usize) -> Vec<String> {
     columns
 }
 
-/// Appends the scenes' summary rows, and their stroboscopic samples to `strobe`.
+/// Appends the scenes' summary rows, their stroboscopic samples and their impact events; the
+/// scenes have n dof and m rows (`sizes`).
 fn append_summary(
-    (summary, strobe): (&mut Table, &mut Table),
-    scenario: (&Scenario, &Recording),
+    [summary, strobe, events]: [&mut Table; 3],
+    (scenario, recording, sizes): (&Scenario, &Recording, (usize, usize)),
     scenes: &[SampledScene],
     outcome: &BatchOutcome,
     offsets: &[usize],
@@ -394,31 +409,23 @@ fn append_summary(
         .par_iter()
         .zip(offsets)
         .enumerate()
-        .map(|(k, (scene, &offset))| summary_row(scenario, scene, outcome, k, offset))
+        .map(|(k, (scene, &offset))| summary_row((scenario, recording, sizes), scene, outcome, k, offset))
         .collect::<Result<_>>()?;
     for row in &rows {
         summary.push(row);
     }
-    let (scenario, recording) = scenario;
-    if let Some(samples) = recording.strobe {
-        for (k, scene) in scenes.iter().enumerate() {
-            let n = scene.scene.dof();
-            let record = &outcome.observed[recording.len(n) * k..recording.len(n) * (k + 1)];
-            let states = record[SLOTS * recording.observers.len()..].chunks(2 * n);
-            for (j, state) in states.enumerate() {
-                let step = samples.first + j as u32 * samples.every;
-                let mut row = vec![scene.index as f64, f64::from(step) * scenario.time.step];
-                row.extend(state);
-                strobe.push(&row);
-            }
-        }
-    }
+    records::append(
+        (strobe, events),
+        (recording, sizes, scenario.time.step),
+        scenes,
+        outcome,
+    );
     Ok(())
 }
 
 /// Scene `k`'s summary row; its q, v start at `offset` in the outcome.
 fn summary_row(
-    (scenario, recording): (&Scenario, &Recording),
+    (scenario, recording, sizes): (&Scenario, &Recording, (usize, usize)),
     scene: &SampledScene,
     outcome: &BatchOutcome,
     k: usize,
@@ -439,9 +446,12 @@ fn summary_row(
     let mut row = Vec::with_capacity(scene.drawn.len() + 2 * n + 12);
     row.push(scene.index as f64);
     row.extend(&scene.drawn);
-    let slots = &outcome.observed[recording.len(n) * k..];
+    let slots = &outcome.observed[recording.len(sizes.0, sizes.1) * k..];
     for (observer, slots) in recording.observers.iter().zip(slots.chunks(SLOTS)) {
         row.push(observer.value(slots, 0.0, scenario.time.step, c.steps));
+    }
+    if recording.events.is_some() {
+        row.push(records::dropped(recording, sizes, outcome, k));
     }
     row.push(f64::from(c.impacts));
     row.push(if c.impacts > 0 {

@@ -4,6 +4,7 @@
 //! - `stats.json`: [`Statistics`] of every summary column;
 //! - `trajectories.csv`: the recorded scenes;
 //! - `strobe.csv`: every scene's stroboscopic samples (scenarios with `[strobe]`);
+//! - `events.csv`: every scene's impact events (scenarios with `[events]`);
 //! - `run.json`: the scenario's name, seed, scene count, the shard, the scenario's
 //!   fingerprint and the engine kind and precision that computed the rows;
 //! - `histograms.png`, `trajectories.png`: see `super::plots` (with the `plots` feature).
@@ -48,6 +49,8 @@ pub struct RunFiles {
     pub trajectories: Table,
     /// `strobe.csv`, where the scenario asks for stroboscopic samples.
     pub strobe: Option<Table>,
+    /// `events.csv`, where the scenario asks for impact events.
+    pub events: Option<Table>,
 }
 
 fn create(path: &Path) -> Result<BufWriter<File>> {
@@ -82,13 +85,14 @@ pub fn prepare_dir(dir: &Path) -> Result<()> {
 }
 
 /// Every file a run or a merge writes into its directory.
-pub const FILES: [&str; 8] = [
+pub const FILES: [&str; 9] = [
     "summary.csv",
     "summary.npy",
     "stats.json",
     "run.json",
     "trajectories.csv",
     "strobe.csv",
+    "events.csv",
     "histograms.png",
     "trajectories.png",
 ];
@@ -132,8 +136,10 @@ impl RunFiles {
         file("summary.csv", &|out| self.summary.write_csv(out))?;
         file("summary.npy", &|out| self.summary.write_npy(out))?;
         file("trajectories.csv", &|out| self.trajectories.write_csv(out))?;
-        if let Some(strobe) = &self.strobe {
-            file("strobe.csv", &|out| strobe.write_csv(out))?;
+        for (name, table) in [("strobe.csv", &self.strobe), ("events.csv", &self.events)] {
+            if let Some(table) = table {
+                file(name, &|out| table.write_csv(out))?;
+            }
         }
         file("stats.json", &|out| {
             serde_json::to_writer_pretty(&mut *out, &Statistics::of(&self.summary)).map_err(std::io::Error::other)?;
@@ -175,6 +181,10 @@ impl RunFiles {
                 true => Some(read_table("strobe.csv")?),
                 false => None,
             },
+            events: match dir.join("events.csv").exists() {
+                true => Some(read_table("events.csv")?),
+                false => None,
+            },
         })
     }
 
@@ -187,7 +197,8 @@ impl RunFiles {
         };
         let mut parts = parts.into_iter();
         let first = parts.next().ok_or_else(|| wrong("no directory given".into()))?;
-        let (mut summary, mut trajectories, mut strobe) = (first.summary, first.trajectories, first.strobe);
+        let (mut summary, mut trajectories) = (first.summary, first.trajectories);
+        let (mut strobe, mut events) = (first.strobe, first.events);
         let info = RunInfo {
             shard: [0, 1],
             ..first.info
@@ -214,20 +225,29 @@ impl RunFiles {
             }
             summary.append(&part.summary)?;
             trajectories.append(&part.trajectories)?;
-            match (&mut strobe, &part.strobe) {
-                (Some(all), Some(samples)) => all.append(samples)?,
-                (None, None) => {}
-                _ => {
-                    return Err(wrong(format!(
-                        "the part holding shard {i}/{n} has stroboscopic samples where the first has not, or none where it has"
-                    )));
+            for (what, all, rows) in [
+                ("stroboscopic samples", &mut strobe, &part.strobe),
+                ("impact events", &mut events, &part.events),
+            ] {
+                match (all, rows) {
+                    (Some(all), Some(rows)) => all.append(rows)?,
+                    (None, None) => {}
+                    _ => {
+                        return Err(wrong(format!(
+                            "the part holding shard {i}/{n} has {what} where the first has not, or none where it has"
+                        )));
+                    }
                 }
             }
         }
         summary.sort_by_leading(1);
         trajectories.sort_by_leading(2);
+        // (Both are in time order within a scene; an event's row breaks ties.)
         if let Some(strobe) = &mut strobe {
             strobe.sort_by_leading(2);
+        }
+        if let Some(events) = &mut events {
+            events.sort_by_leading(3);
         }
         let scenes = summary.column("scene").unwrap_or_default();
         if let Some(i) = (0..info.scenes).find(|&i| scenes.get(i) != Some(&(i as f64))) {
@@ -245,6 +265,7 @@ impl RunFiles {
             summary,
             trajectories,
             strobe,
+            events,
         })
     }
 }

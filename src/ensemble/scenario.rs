@@ -63,6 +63,24 @@ pub struct Scenario {
     /// `[strobe]`: the state of every scene at t₀ + k T (`strobe.csv`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strobe: Option<StrobeSettings>,
+    /// `[events]`: every scene's impacts (`events.csv`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub events: Option<EventSettings>,
+}
+
+/// `[events]`: each impact of every scene — the onset of an impulse on a contact row — with
+/// its time, row, ẏ before and after and impulse, at most `max` per scene (those beyond are
+/// counted in the summary's `events_dropped`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventSettings {
+    /// Events kept per scene (default 32).
+    #[serde(default = "default_events")]
+    pub max: u32,
+}
+
+fn default_events() -> u32 {
+    32
 }
 
 /// `[strobe]`: stroboscopic samples, a Poincaré section of a forced system: the state of every
@@ -270,9 +288,18 @@ impl Scenario {
 
     /// What the engines record: the observers and the stroboscopic steps.
     pub fn recording(&self) -> Result<Recording> {
+        if let Some(events) = self.events
+            && !(1..=1 << 20).contains(&events.max)
+        {
+            return Err(Error::Scenario {
+                what: "events.max".into(),
+                reason: format!("{} events per scene: between 1 and 2²⁰", events.max),
+            });
+        }
         Ok(Recording {
             observers: self.observers()?,
             strobe: self.strobe.map(|s| self.strobe_steps(s)).transpose()?,
+            events: self.events.map(|e| e.max),
         })
     }
 
@@ -309,6 +336,12 @@ impl Scenario {
         })
     }
 
+    /// The degrees of freedom and rows of the scenes (sizes are never drawn: scene 0's).
+    pub fn sizes(&self) -> Result<(usize, usize)> {
+        let scene = self.sample(0)?.scene;
+        Ok((scene.dof(), scene.nsds()?.gap_rows().len()))
+    }
+
     /// The observers of `[[observe]]`, checked against scene 0's sizes (sizes are never
     /// drawn), their names unique and none a drawn parameter's.
     pub fn observers(&self) -> Result<Vec<Observer>> {
@@ -316,8 +349,7 @@ impl Scenario {
         if self.observe.is_empty() {
             return Ok(Vec::new());
         }
-        let scene = self.sample(0)?.scene;
-        let (n, m) = (scene.dof(), scene.nsds()?.gap_rows().len());
+        let (n, m) = self.sizes()?;
         let mut names: Vec<&str> = drawn.iter().map(String::as_str).collect();
         self.observe
             .iter()

@@ -78,7 +78,7 @@ impl<T: Float> BatchState<T> {
             observed: batch
                 .headers
                 .iter()
-                .flat_map(|h| batch.recording.initial::<T>(h.ndof as usize))
+                .flat_map(|h| batch.recording.initial::<T>(h.ndof as usize, h.ncontacts as usize))
                 .collect(),
         }
     }
@@ -128,7 +128,7 @@ pub fn run_on<T: Float + Send + Sync>(
     let record = batch
         .headers
         .first()
-        .map_or(0, |h| batch.recording.len(h.ndof as usize));
+        .map_or(0, |h| batch.recording.len(h.ndof as usize, h.ncontacts as usize));
     for group in groups(&batch.headers, operators) {
         let end = batch
             .headers

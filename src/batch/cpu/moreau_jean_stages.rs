@@ -61,6 +61,11 @@ pub(super) struct Group<'a, T, const NONLINEAR: bool, const EQUALITY: bool> {
     worst: L<T>,
     deepest: L<T>,
     cone: L<T>,
+    /// With impact events: each row's ẏ at the start of the step (before the impact), and
+    /// scratch for their recording (ẏ after, one lane's events).
+    rate: Vec<L<T>>,
+    after: Vec<L<T>>,
+    event_lane: Vec<T>,
     /// What is recorded, and the record: the observers' accumulators ([`SLOTS`](crate::batch::observe::SLOTS) each), then
     /// the stroboscopic samples.
     recording: &'a Recording,
@@ -114,6 +119,17 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
             lcp_q: zeros(m),
             lcp_base: zeros(m),
             lambda: zeros(m),
+            rate: if recording.events.is_some() {
+                zeros(m)
+            } else {
+                Vec::new()
+            },
+            after: if recording.events.is_some() {
+                zeros(m)
+            } else {
+                Vec::new()
+            },
+            event_lane: Vec::with_capacity(recording.len(n, m) - recording.events_at(n)),
             active: vec![[false; LANES]; m],
             gmat: newton(m * n),
             wgmat: newton(n * m),
@@ -124,8 +140,8 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
             worst: Lanes(from_fn(|l| extremes[EXTREMES * lane(l)])),
             deepest: Lanes(from_fn(|l| extremes[EXTREMES * lane(l) + 1])),
             cone: Lanes(from_fn(|l| extremes[EXTREMES * lane(l) + 2])),
-            observed: (0..recording.len(n))
-                .map(|x| Lanes(from_fn(|l| observed[recording.len(n) * lane(l) + x])))
+            observed: (0..recording.len(n, m))
+                .map(|x| Lanes(from_fn(|l| observed[recording.len(n, m) * lane(l) + x])))
                 .collect(),
             recording,
         }
@@ -259,6 +275,9 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
             } else {
                 self.deepest = self.deepest.max(zero - y);
                 self.active[r] = (y + gamma_h * ydot).le(zero);
+            }
+            if !self.rate.is_empty() {
+                self.rate[r] = ydot;
             }
             self.lcp_base[r] = ops[o.restitution + r] * ydot;
             if EQUALITY {

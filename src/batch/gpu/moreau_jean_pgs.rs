@@ -84,7 +84,12 @@ impl BatchKernel {
             record: batch
                 .headers
                 .first()
-                .map_or(0, |h| batch.recording.len(h.ndof as usize)),
+                .map_or(0, |h| batch.recording.len(h.ndof as usize, h.ncontacts as usize)),
+            events: batch.recording.events.unwrap_or(0),
+            events_at: batch
+                .headers
+                .first()
+                .map_or(0, |h| batch.recording.events_at(h.ndof as usize)),
         };
         let mut pipelines = self
             .pipelines
@@ -190,7 +195,12 @@ fn observe_cost(recording: &Recording, h: &SceneHeader) -> u32 {
         .filter(|o| matches!(o.signal, Signal::Y(_) | Signal::Ydot(_)))
         .count() as u32;
     let strobe = if recording.strobe.is_some() { h.ndof } else { 0 };
-    observers.len() as u32 + rows * (1 + h.ndof) + strobe
+    let events = if recording.events.is_some() {
+        h.ncontacts * (2 + h.ndof)
+    } else {
+        0
+    };
+    observers.len() as u32 + rows * (1 + h.ndof) + strobe + events
 }
 
 /// Steps every scene of `batch` `steps` times on the device in `precision` (compiles the
@@ -231,7 +241,7 @@ fn run_chunk(
     let observed: Vec<f64> = chunk
         .headers
         .iter()
-        .flat_map(|h| chunk.recording.initial::<f64>(h.ndof as usize))
+        .flat_map(|h| chunk.recording.initial::<f64>(h.ndof as usize, h.ncontacts as usize))
         .collect();
     let observed_len = observed.len();
     // Identical scenes are uploaded component-major (coalesced); others packed, stride 1.

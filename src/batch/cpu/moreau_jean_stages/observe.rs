@@ -7,8 +7,9 @@ use std::array::from_fn;
 use num_traits::Float;
 
 use super::super::lanes::Lanes;
+use super::super::moreau_jean_rows::friction_kind;
 use super::{Group, L, LANES};
-use crate::batch::observe::{SLOTS, Signal, accumulate};
+use crate::batch::observe::{SLOTS, Signal, accumulate, record_events};
 
 impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINEAR, EQUALITY> {
     /// Samples every observer's signal at the current q, v (λ: the last step's impulse) and
@@ -46,6 +47,39 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
             let at = SLOTS * observers.len() + 2 * self.n * j;
             self.observed[at..at + self.n].copy_from_slice(&self.q);
             self.observed[at + self.n..at + 2 * self.n].copy_from_slice(&self.v);
+        }
+        if let (Some(max), false) = (self.recording.events, first) {
+            self.record_events(max as usize, k);
+        }
+    }
+
+    /// The impact events of the step just taken ([`record_events`], lane by lane).
+    #[inline(always)]
+    fn record_events(&mut self, max: usize, k: L<T>) {
+        let (m, at) = (self.m, self.recording.events_at(self.n));
+        for r in 0..m {
+            self.after[r] = self.row_output(r).1;
+        }
+        let (friction, equality) = (self.friction, &self.equality);
+        let gap = |r: usize, l: usize| friction_kind(friction, r) >= 0 && !(EQUALITY && equality[r][l]);
+        let (lambda, rate, after) = (&self.lambda, &self.rate, &self.after);
+        let (events, lane) = (&mut self.observed[at..], &mut self.event_lane);
+        for l in 0..LANES {
+            lane.clear();
+            lane.extend(events.iter().map(|x| x.0[l]));
+            record_events(
+                lane,
+                m,
+                max,
+                k.0[l],
+                |r| gap(r, l),
+                |r| lambda[r].0[l],
+                |r| rate[r].0[l],
+                |r| after[r].0[l],
+            );
+            for (x, &value) in events.iter_mut().zip(lane.iter()) {
+                x.0[l] = value;
+            }
         }
     }
 }
