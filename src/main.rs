@@ -67,9 +67,12 @@ enum Command {
     Verify {
         /// The scenario file.
         scenario: PathBuf,
-        /// Scenes to compare.
+        /// Scenes to compare (the ensemble's first ones).
         #[arg(long, default_value_t = 32)]
         scenes: usize,
+        /// Stop at this time if the scenario runs longer (a quicker check).
+        #[arg(long)]
+        max_time: Option<f64>,
     },
     /// Prints scene-steps per second of every backend: one JSON line per run on stdout, then a
     /// table on stderr.
@@ -97,6 +100,23 @@ enum Command {
     /// Lists every scene template with its parameters and their defaults, in the order the
     /// template asks for them.
     Templates,
+    /// Draws one column of a run's table against another (e.g. --x gap --y impacts).
+    Plot {
+        /// A run's (or a merge's) directory.
+        dir: PathBuf,
+        /// The column across.
+        #[arg(long)]
+        x: String,
+        /// The column up.
+        #[arg(long)]
+        y: String,
+        /// The table: summary, events or strobe.
+        #[arg(long, default_value = "summary")]
+        table: String,
+        /// The picture: PNG, or SVG for a name ending in .svg (default DIR/<y>_vs_<x>.png).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
 }
 
 /// What makes `run` fail after writing its files.
@@ -243,7 +263,11 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             printed?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Verify { scenario, scenes } => verify(Scenario::load(&scenario)?, scenes),
+        Command::Verify {
+            scenario,
+            scenes,
+            max_time,
+        } => verify(Scenario::load(&scenario)?, scenes, max_time),
         Command::Bench {
             scenario,
             scenes,
@@ -276,6 +300,12 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
         }
         Command::Adapters => {
             adapters()?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Plot { dir, x, y, table, out } => {
+            let out = out.unwrap_or_else(|| dir.join(format!("{y}_vs_{x}.png")));
+            plot(&dir, (&x, &y), &table, &out)?;
+            out!("  wrote {}", out.display())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Templates => {
@@ -321,6 +351,51 @@ fn write(files: &RunFiles, out: &std::path::Path) -> ricochet::Result<Vec<PathBu
         eprintln!("notice: {notice}");
     }
     Ok(written)
+}
+
+/// Draws `y` against `x` of `table`.csv in a run's directory, titled with its scenario, seed
+/// and scene count.
+#[cfg(feature = "plots")]
+fn plot(dir: &std::path::Path, (x, y): (&str, &str), table: &str, out: &std::path::Path) -> ricochet::Result<()> {
+    if !["summary", "events", "strobe"].contains(&table) {
+        return Err(ricochet::Error::Scenario {
+            what: format!("--table {table}"),
+            reason: "expected summary, events or strobe".into(),
+        });
+    }
+    let run = RunFiles::read(dir)?;
+    let rows = match table {
+        "summary" => run.summary.clone(),
+        "events" => run.events.clone().unwrap_or_else(|| Table::new(Vec::new())),
+        _ => run.strobe.clone().unwrap_or_else(|| Table::new(Vec::new())),
+    };
+    if rows.columns.is_empty() {
+        return Err(ricochet::Error::Parse {
+            file: dir.join(format!("{table}.csv")).display().to_string(),
+            reason: "not in this run (its scenario has no [events] or [strobe])".into(),
+        });
+    }
+    // A summary column (a drawn parameter, say) joins an events or strobe row by its scene.
+    let mut rows = rows;
+    for name in [x, y] {
+        if rows.index(name).is_none() && run.summary.index(name).is_some() {
+            rows = ricochet::ensemble::table::join_by_scene(&rows, &run.summary, name)?;
+        }
+    }
+    let info = run.info;
+    let title = format!(
+        "{}: {y} vs {x} (N = {}, seed {})",
+        info.scenario, info.scenes, info.seed
+    );
+    ricochet::ensemble::plots::scatter(out, &rows, (x, y), &title)
+}
+
+#[cfg(not(feature = "plots"))]
+fn plot(_: &std::path::Path, _: (&str, &str), _: &str, _: &std::path::Path) -> ricochet::Result<()> {
+    Err(ricochet::Error::Unsupported {
+        what: "ricochet plot".into(),
+        reason: "this build has no `plots` feature".into(),
+    })
 }
 
 /// Lists the files a run wrote.
@@ -383,15 +458,23 @@ fn deviations(reference: &Table, other: &Table) -> Vec<(String, f64)> {
         .collect()
 }
 
-fn verify(mut scenario: Scenario, scenes: usize) -> ricochet::Result<ExitCode> {
+fn verify(mut scenario: Scenario, scenes: usize, max_time: Option<f64>) -> ricochet::Result<ExitCode> {
     if scenes == 0 {
         return Err(ricochet::Error::Scenario {
             what: "--scenes".into(),
             reason: "verify needs at least 1 scene to compare".into(),
         });
     }
-    scenario.scenes = scenes.min(scenario.scenes);
+    // The ensemble's first scenes (its size stays: it places swept parameters).
+    let scenes = scenes.min(scenario.scenes);
     scenario.record.trajectories = 0;
+    // The summaries are compared (observables included); the samples and events, which
+    // `--max-time` may cut, are not.
+    (scenario.strobe, scenario.events) = (None, None);
+    if let Some(t) = max_time {
+        scenario.time.final_time = scenario.time.final_time.min(t);
+        scenario.validate()?;
+    }
     let run_on = |backend| -> ricochet::Result<Option<(String, Table, f64)>> {
         let engine = match ensemble::open_engine(backend, &scenario) {
             Ok((engine, _)) => engine,
@@ -406,7 +489,7 @@ fn verify(mut scenario: Scenario, scenes: usize) -> ricochet::Result<ExitCode> {
             Err(e) => return Err(e),
         };
         let double = engine.double();
-        let run = ensemble::run_on(engine.as_ref(), &scenario, 0..scenario.scenes, None, &mut |_| {})?;
+        let run = ensemble::run_on(engine.as_ref(), &scenario, 0..scenes, None, &mut |_| {})?;
         // f64 engines agree with the reference to rounding; f32 to its rounding over the run.
         Ok(Some((run.engine, run.summary, if double { 1e-9 } else { 1e-3 })))
     };
@@ -416,10 +499,7 @@ fn verify(mut scenario: Scenario, scenes: usize) -> ricochet::Result<ExitCode> {
         let Some((name, summary, tolerance)) = run_on(backend)? else {
             continue;
         };
-        out!(
-            "{name} vs reference ({} scenes), relative deviations (tolerance {tolerance:e}):",
-            scenario.scenes
-        )?;
+        out!("{name} vs reference ({scenes} scenes), relative deviations (tolerance {tolerance:e}):")?;
         for (column, worst) in deviations(&reference, &summary) {
             let exact = ["impacts", "in_contact", "converged", "finite"].contains(&column.as_str());
             let pass = if exact && tolerance < 1e-6 {
@@ -436,6 +516,7 @@ fn verify(mut scenario: Scenario, scenes: usize) -> ricochet::Result<ExitCode> {
 
 fn bench(mut scenario: Scenario, sizes: &[usize], reference_up_to: usize) -> ricochet::Result<()> {
     scenario.record.trajectories = 0;
+    let base = scenario.scenes;
     let mut rows = Vec::new();
     for backend in [Backend::Reference, Backend::Cpu, Backend::Gpu] {
         let engine = match ensemble::open_engine(backend, &scenario) {
@@ -449,15 +530,16 @@ fn bench(mut scenario: Scenario, sizes: &[usize], reference_up_to: usize) -> ric
         // shader cache) and spins up the threads, so that the figures below are steady ones.
         let warmup = {
             let mut small = scenario.clone();
-            small.scenes = 64;
             small.time.final_time = small.time.step;
-            ensemble::run_on(engine.as_ref(), &small, 0..64, None, &mut |_| {})?.seconds
+            small.strobe = None;
+            ensemble::run_on(engine.as_ref(), &small, 0..64.min(small.scenes), None, &mut |_| {})?.seconds
         };
         for &n in sizes {
             if backend == Backend::Reference && n > reference_up_to {
                 continue;
             }
-            scenario.scenes = n;
+            // A whole number of the scenario's ensembles (so that its sweeps stay valid).
+            scenario.scenes = n.div_ceil(base) * base;
             let run = ensemble::run_on(engine.as_ref(), &scenario, 0..n, None, &mut |_| {})?;
             let rate = run.scene_steps as f64 / run.seconds;
             out!(

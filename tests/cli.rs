@@ -475,3 +475,77 @@ fn a_killed_run_resumes_to_the_same_files() {
     assert!(String::from_utf8_lossy(&nothing.stderr).contains("nothing to resume"));
     std::fs::remove_dir_all(&base).ok();
 }
+
+/// `ricochet plot` draws any pair of columns — a summary's, or an event's or a sample's
+/// joined with its scene's drawn parameter — as PNG or SVG, and names a column that is not
+/// there; a run with drawn parameters draws `scatter.png`.
+#[test]
+fn plot_draws_any_pair_of_columns() {
+    let base = scratch("plot");
+    let file = short_oscillator(
+        &base,
+        "[strobe]\nevery = 0.5\n[events]\nmax = 4\n[[observe]]\nname = \"x_max\"\nsignal = \"q0\"\nreduce = \"max\"\n",
+    );
+    let out = base.join("run");
+    let run = Command::new(BIN)
+        .args([
+            "run",
+            &file,
+            "--scenes",
+            "50",
+            "--backend",
+            "cpu",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(out.join("scatter.png").is_file());
+    let plot = |args: &[&str]| {
+        let mut all = vec!["plot", out.to_str().unwrap()];
+        all.extend(args);
+        Command::new(BIN).args(&all).output().unwrap()
+    };
+    let png = base.join("x.png");
+    assert!(
+        plot(&["--x", "gap", "--y", "x_max", "--out", png.to_str().unwrap()])
+            .status
+            .success()
+    );
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    let svg = base.join("strobe.svg");
+    let drawn = plot(&[
+        "--table",
+        "strobe",
+        "--x",
+        "gap",
+        "--y",
+        "q0",
+        "--out",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(drawn.status.success(), "{}", String::from_utf8_lossy(&drawn.stderr));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        text.starts_with("<svg") && text.contains("q0 vs gap"),
+        "{}",
+        &text[..100.min(text.len())]
+    );
+    assert!(
+        plot(&["--table", "events", "--x", "gap", "--y", "ydot_before"])
+            .status
+            .success()
+    );
+    assert!(out.join("ydot_before_vs_gap.png").is_file(), "the default name");
+    let missing = plot(&["--x", "gap", "--y", "nothing"]);
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(
+        stderr.contains("column `nothing`") && stderr.contains("x_max"),
+        "{stderr}"
+    );
+    let wrong = plot(&["--table", "trajectories", "--x", "t", "--y", "q0"]);
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("expected summary, events or strobe"));
+    std::fs::remove_dir_all(&base).ok();
+}

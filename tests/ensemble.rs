@@ -537,7 +537,8 @@ fn npy_layout() {
     assert_eq!(first, run.summary.row(0)[1], "row 0, column height");
 }
 
-/// `ricochet verify` passes on every shipped scenario (reference vs CPU vs GPU).
+/// `ricochet verify` passes on every shipped scenario (reference vs CPU vs GPU), over their
+/// first 5 s at most.
 #[test]
 fn shipped_scenarios_verify() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
@@ -545,7 +546,7 @@ fn shipped_scenarios_verify() {
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         let output = std::process::Command::new(env!("CARGO_BIN_EXE_ricochet"))
-            .args(["verify", path.to_str().unwrap(), "--scenes", "4"])
+            .args(["verify", path.to_str().unwrap(), "--scenes", "4", "--max-time", "5"])
             .output()
             .unwrap();
         let text = String::from_utf8_lossy(&output.stdout);

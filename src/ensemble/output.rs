@@ -37,6 +37,12 @@ pub struct RunInfo {
     /// The engine kind and precision that computed the rows ([`super::EnsembleRun::arithmetic`]).
     #[serde(default)]
     pub arithmetic: String,
+    /// The drawn (or swept) parameters' columns.
+    #[serde(default)]
+    pub parameters: Vec<String>,
+    /// The observables' columns (`[[observe]]`).
+    #[serde(default)]
+    pub observables: Vec<String>,
 }
 
 /// A run's results, as written to or read from a directory.
@@ -85,7 +91,7 @@ pub fn prepare_dir(dir: &Path) -> Result<()> {
 }
 
 /// Every file a run or a merge writes into its directory.
-pub const FILES: [&str; 9] = [
+pub const FILES: [&str; 10] = [
     "summary.csv",
     "summary.npy",
     "stats.json",
@@ -95,6 +101,7 @@ pub const FILES: [&str; 9] = [
     "events.csv",
     "histograms.png",
     "trajectories.png",
+    "scatter.png",
 ];
 
 /// Removes from `dir` what an earlier run or merge wrote there (the [`FILES`], their
@@ -150,7 +157,12 @@ impl RunFiles {
             Ok(writeln!(out)?)
         })?;
         #[cfg(feature = "plots")]
-        let plots = super::plots::draw(dir, &self.summary, &self.trajectories)?;
+        let plots = super::plots::draw(
+            dir,
+            &self.summary,
+            &self.trajectories,
+            (&self.info.observables, &self.info.parameters),
+        )?;
         #[cfg(not(feature = "plots"))]
         let plots: std::result::Result<Vec<PathBuf>, String> = Err("this build has no `plots` feature".into());
         match plots {
@@ -280,6 +292,9 @@ impl RunInfo {
             shard: [shard.index, shard.count],
             scenario_hash: scenario.fingerprint(),
             arithmetic: arithmetic.into(),
+            // (A scenario that ran has them: it was validated.)
+            parameters: scenario.drawn_names().unwrap_or_default(),
+            observables: scenario.observe.iter().map(|o| o.name.clone()).collect(),
         }
     }
 }

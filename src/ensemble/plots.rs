@@ -38,9 +38,15 @@ fn font() -> std::result::Result<(), String> {
     .clone()
 }
 
-/// Draws `histograms.png` and `trajectories.png` into `dir`; returns the files written, or
-/// the reason there are none.
-pub fn draw(dir: &Path, summary: &Table, trajectories: &Table) -> Result<std::result::Result<Vec<PathBuf>, String>> {
+/// Draws `histograms.png`, `trajectories.png` and, with drawn parameters (`columns`: the
+/// observables' and the drawn parameters' names), `scatter.png` into `dir`; returns the files
+/// written, or the reason there are none.
+pub fn draw(
+    dir: &Path,
+    summary: &Table,
+    trajectories: &Table,
+    columns: (&[String], &[String]),
+) -> Result<std::result::Result<Vec<PathBuf>, String>> {
     if let Err(reason) = font() {
         return Ok(Err(reason));
     }
@@ -57,6 +63,13 @@ pub fn draw(dir: &Path, summary: &Table, trajectories: &Table) -> Result<std::re
         let path = dir.join("trajectories.png");
         write_atomically(&path, |partial| {
             draw_trajectories(partial, trajectories).map_err(|e| fail(e.to_string()))
+        })?;
+        written.push(path);
+    }
+    if !columns.1.is_empty() && summary.rows() > 0 {
+        let path = dir.join("scatter.png");
+        write_atomically(&path, |partial| {
+            draw_scatter_grid(partial, summary, columns).map_err(|e| fail(e.to_string()))
         })?;
         written.push(path);
     }
@@ -152,6 +165,132 @@ fn draw_trajectories(path: &Path, trajectories: &Table) -> DrawResult {
         .background_style(WHITE.mix(0.8))
         .border_style(BLACK)
         .draw()?;
+    root.present()?;
+    Ok(())
+}
+
+/// (lo..hi) of the finite values of `x`, widened when they are all equal (or none).
+fn span(x: &[f64]) -> std::ops::Range<f64> {
+    let (lo, hi) = x
+        .iter()
+        .filter(|v| v.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+    match (lo.is_finite(), hi > lo) {
+        (false, _) => 0.0..1.0,
+        (true, true) => {
+            let pad = 0.03 * (hi - lo);
+            lo - pad..hi + pad
+        }
+        (true, false) => lo - 0.5 * lo.abs().max(1.0)..lo + 0.5 * lo.abs().max(1.0),
+    }
+}
+
+/// One scatter panel of `y` against `x` (points with a non-finite coordinate are left out and
+/// counted in the caption).
+fn scatter_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    (x, y): (&[f64], &[f64]),
+    (x_name, y_name): (&str, &str),
+    title: &str,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let points: Vec<(f64, f64)> = x
+        .iter()
+        .zip(y)
+        .filter(|(a, b)| a.is_finite() && b.is_finite())
+        .map(|(&a, &b)| (a, b))
+        .collect();
+    let left_out = x.len() - points.len();
+    let caption = if left_out > 0 {
+        format!("{title} ({left_out} without a value)")
+    } else {
+        title.to_string()
+    };
+    let mut chart = ChartBuilder::on(area)
+        .caption(caption, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(70)
+        .build_cartesian_2d(span(x), span(y))?;
+    chart
+        .configure_mesh()
+        .x_desc(x_name)
+        .y_desc(y_name)
+        .x_labels(6)
+        .y_labels(6)
+        .max_light_lines(0)
+        .draw()?;
+    // Small translucent dots: dense ensembles show as shades.
+    let size = if points.len() > 5000 { 1 } else { 2 };
+    chart.draw_series(points.iter().map(|&p| Circle::new(p, size, BLUE.mix(0.5).filled())))?;
+    Ok(())
+}
+
+/// Draws `y` against `x` (columns of `table`) into `path`: PNG, or SVG when the name ends in
+/// `.svg`. `title` heads it.
+pub fn scatter(path: &Path, table: &Table, (x, y): (&str, &str), title: &str) -> Result<()> {
+    font().map_err(|reason| Error::Unsupported {
+        what: "plots".into(),
+        reason,
+    })?;
+    let column = |name: &str| {
+        table.column(name).ok_or_else(|| Error::Scenario {
+            what: format!("column `{name}`"),
+            reason: format!("not in the table (it has: {})", table.columns.join(", ")),
+        })
+    };
+    let (xs, ys) = (column(x)?, column(y)?);
+    let fail = |e: Box<dyn std::error::Error>| Error::Unsupported {
+        what: "plots".into(),
+        reason: e.to_string(),
+    };
+    write_atomically(path, |partial| {
+        let svg = path.extension().is_some_and(|e| e == "svg");
+        let result = if svg {
+            let root = SVGBackend::new(partial, (900, 650)).into_drawing_area();
+            root.fill(&WHITE)
+                .map_err(Box::from)
+                .and_then(|()| scatter_panel(&root, (&xs, &ys), (x, y), title))
+                .and_then(|()| root.present().map_err(Box::from))
+        } else {
+            let root = BitMapBackend::new(partial, (900, 650)).into_drawing_area();
+            root.fill(&WHITE)
+                .map_err(Box::from)
+                .and_then(|()| scatter_panel(&root, (&xs, &ys), (x, y), title))
+                .and_then(|()| root.present().map_err(Box::from))
+        };
+        result.map_err(fail)
+    })
+}
+
+/// `scatter.png`: each observable (or, without observables, `impacts`) against each drawn
+/// parameter — the plot an ensemble is usually run for — up to 3 × 3 panels; `None` without
+/// drawn parameters.
+fn draw_scatter_grid(path: &Path, summary: &Table, (observables, drawn): (&[String], &[String])) -> DrawResult {
+    let impacts = ["impacts".to_string()];
+    let outputs = if observables.is_empty() {
+        &impacts[..]
+    } else {
+        observables
+    };
+    let pairs: Vec<(&String, &String)> = outputs
+        .iter()
+        .take(3)
+        .flat_map(|y| drawn.iter().take(3).map(move |x| (x, y)))
+        .collect();
+    let columns = drawn.len().clamp(1, 3);
+    let rows = pairs.len().div_ceil(columns);
+    let root = BitMapBackend::new(path, (450 * columns as u32, 340 * rows as u32)).into_drawing_area();
+    root.fill(&WHITE)?;
+    for (area, (x, y)) in root.split_evenly((rows, columns)).iter().zip(&pairs) {
+        let (xs, ys) = (
+            summary.column(x).unwrap_or_default(),
+            summary.column(y).unwrap_or_default(),
+        );
+        scatter_panel(area, (&xs, &ys), (x, y), &format!("{y} vs {x}"))?;
+    }
     root.present()?;
     Ok(())
 }

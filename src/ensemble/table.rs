@@ -162,3 +162,25 @@ impl Table {
         Ok(())
     }
 }
+
+/// `rows` with the column `name` of `summary` appended, matched by their `scene` column (a
+/// scene missing from the summary gets NaN).
+pub fn join_by_scene(rows: &Table, summary: &Table, name: &str) -> Result<Table> {
+    let missing = |what: &str| Error::Scenario {
+        what: format!("column `{what}`"),
+        reason: "is needed to join the tables by scene".into(),
+    };
+    let scenes = summary.column("scene").ok_or_else(|| missing("scene"))?;
+    let values = summary.column(name).ok_or_else(|| missing(name))?;
+    let at = rows.index("scene").ok_or_else(|| missing("scene"))?;
+    let lookup: std::collections::HashMap<u64, f64> = scenes.iter().map(|s| s.to_bits()).zip(values).collect();
+    let mut columns = rows.columns.clone();
+    columns.push(name.to_string());
+    let mut joined = Table::new(columns);
+    for i in 0..rows.rows() {
+        let mut row = rows.row(i).to_vec();
+        row.push(lookup.get(&row[at].to_bits()).copied().unwrap_or(f64::NAN));
+        joined.push(&row);
+    }
+    Ok(joined)
+}
