@@ -73,3 +73,22 @@ pub fn scalar(what: &str, value: f64, ok: bool, reason: &str) -> Result<()> {
         })
     }
 }
+
+/// The machine's memory in bytes (`MemTotal` of /proc/meminfo), where the system tells.
+pub fn machine_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+/// Bytes as a short text: `512 B`, `3.2 GB`, `8.0 TB`.
+pub fn bytes(n: f64) -> String {
+    let units = ["B", "kB", "MB", "GB", "TB", "PB"];
+    let k = ((n.max(1.0).log10() / 3.0).floor() as usize).min(units.len() - 1);
+    if k == 0 {
+        format!("{n:.0} B")
+    } else {
+        format!("{:.1} {}", n / 1e3_f64.powi(k as i32), units[k])
+    }
+}

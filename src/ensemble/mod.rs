@@ -187,6 +187,14 @@ pub fn run(scenario: &Scenario, options: &RunOptions, progress: &mut dyn FnMut(u
     Ok(run)
 }
 
+/// The scenes a chunk may hold within a quarter of this machine's memory: each takes about
+/// twice its operators (8 bytes per value: the batch, and the engine's copy of it).
+fn memory_bound(scenario: &Scenario) -> Result<usize> {
+    let (n, m) = scenario.sizes()?;
+    let per_scene = 16 * crate::batch::SceneHeader::operator_len(n, m) as u64;
+    Ok(crate::validate::machine_memory().map_or(usize::MAX, |bytes| (bytes / 4 / per_scene).max(1) as usize))
+}
+
 /// The engine kind and precision (`cpu f64`, `gpu f32`, …).
 fn arithmetic(engine: &dyn Engine) -> String {
     format!("{} {}", engine.name(), if engine.double() { "f64" } else { "f32" })
@@ -247,7 +255,8 @@ fn run_chunks(
         None if scenes.is_empty() => 1,
         None => {
             let example = [scenario.sample(scenes.start)?];
-            engine.scenes_in_flight(&engine::job(scenario, &example, None, steps, &recording))?
+            let busy = engine.scenes_in_flight(&engine::job(scenario, &example, None, steps, &recording))?;
+            busy.min(memory_bound(scenario)?)
         }
     };
     check_draws(scenario, &scenes)?;

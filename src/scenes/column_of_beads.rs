@@ -10,7 +10,7 @@ use nalgebra::{DMatrix, DVector};
 use crate::error::Result;
 use crate::model::{DsId, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
 use crate::reference::{Integrator, TimeStepping, Trajectory};
-use crate::scenes::parameters::{Parameters, require};
+use crate::scenes::parameters::{Parameters, require, require_memory};
 use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// Parameters of the column (defaults: Siconos's ColumnOfBeadsTS).
@@ -69,7 +69,10 @@ impl ColumnOfBeads {
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let d = Self::default();
         let column = Self {
-            beads: p.count("beads", 4)?,
+            beads: p.count("beads", 4).and_then(|n| {
+                // n beads: n dof, n contacts (the floor, then each pair).
+                require_memory("column_of_beads", ("beads", n), n, n).map(|()| n)
+            })?,
             radius: p.scalar("radius", d.radius)?,
             mass: p.scalar("mass", d.mass)?,
             gravity: p.scalar("gravity", d.gravity)?,

@@ -13,7 +13,7 @@ use crate::model::{
     SphereSphereR,
 };
 use crate::reference::TimeStepping;
-use crate::scenes::parameters::{Parameters, require};
+use crate::scenes::parameters::{Parameters, require, require_memory};
 
 /// A pile of discs in a box.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,6 +46,13 @@ impl DiscPile {
     /// order.
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let count = p.count("discs", 4)?;
+        // 3 dof per disc; up to 2 rows per pair and 3 walls (with friction).
+        require_memory(
+            "disc_pile",
+            ("discs", count),
+            3 * count,
+            count * (count - 1) + 6 * count,
+        )?;
         let stagger = p.scalar("stagger", 0.05)?;
         let mut pile = Self::column(count, stagger);
         pile.radius = p.scalar("radius", pile.radius)?;

@@ -10,7 +10,7 @@ use nalgebra::{DMatrix, DVector};
 use crate::error::Result;
 use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
 use crate::reference::{Integrator, TimeStepping};
-use crate::scenes::parameters::Parameters;
+use crate::scenes::parameters::{Parameters, require_memory};
 use crate::scheme::moreau_jean::{Activation, MoreauJeanOSI};
 
 /// Parameters of the bar (defaults: Siconos's `UserDefinedParameter-ref.hpp`).
@@ -69,7 +69,9 @@ impl ImpactingBar {
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let d = Self::default();
         Ok(Self {
-            nodes: p.count("nodes", 20)?,
+            nodes: p
+                .count("nodes", 20)
+                .and_then(|n| require_memory("impacting_bar", ("nodes", n), n, 1).map(|()| n))?,
             young: p.scalar("young", d.young)?,
             section: p.scalar("section", d.section)?,
             length: p.scalar("length", d.length)?,

@@ -13,7 +13,7 @@ use crate::engine::Scene;
 use crate::error::Result;
 use crate::model::{DsId, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
 use crate::reference::{Integrator, TimeStepping};
-use crate::scenes::parameters::{Parameters, require};
+use crate::scenes::parameters::{Parameters, require, require_memory};
 use crate::scheme::Stabilization;
 use crate::scheme::moreau_jean::MoreauJeanOSI;
 
@@ -59,7 +59,10 @@ impl NewtonsCradle {
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let d = Self::default();
         let cradle = Self {
-            balls: p.count("balls", d.balls)?,
+            balls: p.count("balls", d.balls).and_then(|n| {
+                // n balls: n dof, n − 1 contacts.
+                require_memory("newtons_cradle", ("balls", n), n, n).map(|()| n)
+            })?,
             radius: p.scalar("radius", d.radius)?,
             mass: p.scalar("mass", d.mass)?,
             gap: p.scalar("gap", d.gap)?,

@@ -5,7 +5,7 @@
 
 use nalgebra::DMatrix;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::validate;
 
 /// A template's physical requirement on one of its parameters (a positive radius, a ball not
@@ -14,6 +14,29 @@ use crate::validate;
 /// value that breaks it names its scene.
 pub fn require(template: &str, name: &str, value: f64, ok: bool, reason: &str) -> Result<()> {
     validate::scalar(&format!("{template}: `{name}`"), value, ok, reason)
+}
+
+/// Refuses a scene of `n` degrees of freedom and `m` rows set by the size parameter `name` =
+/// `count` of `template` when one scene alone would need more than half of this machine's
+/// memory: its step's dense operators, 8 (3n² + 3nm + m²) bytes (the batch layout's; the
+/// reference's matrices are as large), estimated before anything is built.
+pub fn require_memory(template: &str, (name, count): (&str, usize), n: usize, m: usize) -> Result<()> {
+    let Some(memory) = validate::machine_memory() else {
+        return Ok(());
+    };
+    let (n, m) = (n as f64, m as f64);
+    let bytes = 8.0 * (3.0 * n * n + 3.0 * n * m + m * m);
+    if bytes > memory as f64 / 2.0 {
+        return Err(Error::Scenario {
+            what: format!("{template}: `{name}` = {count}"),
+            reason: format!(
+                "one scene of {n} degrees of freedom and {m} rows needs about {} for its dense operators; this machine has {}",
+                validate::bytes(bytes),
+                validate::bytes(memory as f64)
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// A source of named parameters.
