@@ -15,6 +15,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use ricochet::ensemble::output::{RunFiles, RunInfo};
+use ricochet::ensemble::provenance::Provenance;
 use ricochet::ensemble::{self, Backend, RunOptions, Scenario, Shard, Table};
 
 #[derive(Parser)]
@@ -205,21 +206,13 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
                 resume,
             };
             let total = shard.range(scenario.scenes).len();
-            let bar = ProgressBar::new(total as u64).with_style(
-                ProgressStyle::with_template("{bar:40} {pos}/{len} scenes, {per_sec}, ETA {eta} {msg}")
-                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
             let steps = scenario.steps();
-            let start = std::time::Instant::now();
             if resume {
-                bar.println(format!("resuming the run in {}", out.display()));
+                eprintln!("resuming the run in {}", out.display());
             }
-            let run = ensemble::run(&scenario, &options, &mut |done| {
-                bar.set_position(done as u64);
-                let rate = done as f64 * steps as f64 / start.elapsed().as_secs_f64();
-                bar.set_message(format!("({rate:.3e} scene-steps/s)"));
-            })
-            .map_err(|e| match e {
+            let started = std::time::SystemTime::now();
+            let mut progress = Progress::new(&scenario.name, total, steps);
+            let run = ensemble::run(&scenario, &options, &mut |done| progress.update(done)).map_err(|e| match e {
                 // A drawn scene that is invalid: name the file too.
                 ricochet::Error::Scenario { what, reason } => ricochet::Error::Scenario {
                     what: format!("{}: {what}", path.display()),
@@ -227,7 +220,7 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
                 },
                 e => e,
             })?;
-            bar.finish();
+            progress.finish();
             if let Some(notice) = &run.notice {
                 eprintln!("notice: {notice}");
             }
@@ -240,6 +233,23 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
                 run.scene_steps as f64 / run.seconds
             );
             let healthy = report_health(&run.summary);
+            let (ricochet, commit) = Provenance::build();
+            let provenance = Provenance {
+                ricochet,
+                commit,
+                command: std::env::args().collect(),
+                scenario_file: path.display().to_string(),
+                scenario_hash: scenario.fingerprint(),
+                scenario_text: std::fs::read_to_string(&path).unwrap_or_default(),
+                engine: run.engine.clone(),
+                arithmetic: run.arithmetic.clone(),
+                resumed: resume,
+                started: humantime::format_rfc3339_seconds(started).to_string(),
+                finished: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+                seconds: run.seconds,
+                scene_steps_per_second: run.scene_steps as f64 / run.seconds,
+                host: Provenance::host(),
+            };
             let files = RunFiles {
                 info: RunInfo::new(&scenario, shard, &run.arithmetic),
                 summary: run.summary,
@@ -248,7 +258,8 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
                 events: scenario.events.is_some().then_some(run.events),
             };
             // The files first: what is computed is kept even where stdout is full or closed.
-            let written = write(&files, &out)?;
+            let mut written = write(&files, &out)?;
+            written.push(provenance.write(&out)?);
             // The run's files are whole: its chunks are no longer needed.
             ricochet::ensemble::checkpoint::remove(&out)?;
             let printed = out!("{line}").and_then(|()| report_written(&written));
@@ -569,4 +580,76 @@ fn bench(mut scenario: Scenario, sizes: &[usize], reference_up_to: usize) -> ric
         eprintln!("{engine:<45} {n:>10} {seconds:>10.3} {rate:>16.3e} {device:>10}");
     }
     Ok(())
+}
+
+/// The progress of a run on stderr: a bar on a terminal; elsewhere (a batch job's log) a
+/// plain line every 5 s and at the end, with scenes done, scene-steps/s and the time left.
+struct Progress {
+    bar: Option<ProgressBar>,
+    name: String,
+    total: usize,
+    steps: u64,
+    start: std::time::Instant,
+    last_line: std::time::Instant,
+    done: usize,
+}
+
+impl Progress {
+    fn new(name: &str, total: usize, steps: u64) -> Self {
+        use std::io::IsTerminal;
+        let bar = std::io::stderr().is_terminal().then(|| {
+            ProgressBar::new(total as u64).with_style(
+                ProgressStyle::with_template("{bar:40} {pos}/{len} scenes, {per_sec}, ETA {eta} {msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            )
+        });
+        let now = std::time::Instant::now();
+        Self {
+            bar,
+            name: name.to_string(),
+            total,
+            steps,
+            start: now,
+            last_line: now,
+            done: 0,
+        }
+    }
+
+    fn update(&mut self, done: usize) {
+        self.done = done;
+        let elapsed = self.start.elapsed().as_secs_f64();
+        let rate = done as f64 * self.steps as f64 / elapsed;
+        match &self.bar {
+            Some(bar) => {
+                bar.set_position(done as u64);
+                bar.set_message(format!("({rate:.3e} scene-steps/s)"));
+            }
+            None if self.last_line.elapsed().as_secs_f64() >= 5.0 => {
+                self.last_line = std::time::Instant::now();
+                self.line(elapsed, rate);
+            }
+            None => {}
+        }
+    }
+
+    fn line(&self, elapsed: f64, rate: f64) {
+        let left = elapsed * (self.total - self.done) as f64 / self.done.max(1) as f64;
+        eprintln!(
+            "{}: {}/{} scenes ({:.0} %), {rate:.3e} scene-steps/s, {elapsed:.0} s, about {left:.0} s left",
+            self.name,
+            self.done,
+            self.total,
+            100.0 * self.done as f64 / self.total.max(1) as f64
+        );
+    }
+
+    fn finish(&self) {
+        match &self.bar {
+            Some(bar) => bar.finish(),
+            None => {
+                let elapsed = self.start.elapsed().as_secs_f64();
+                self.line(elapsed, self.done as f64 * self.steps as f64 / elapsed);
+            }
+        }
+    }
 }

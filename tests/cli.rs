@@ -298,12 +298,13 @@ fn short_oscillator(dir: &Path, extra: &str) -> String {
     path.display().to_string()
 }
 
-/// Every file of a directory (not its subfolders) with its bytes.
+/// Every file of a directory (not its subfolders) with its bytes, but `provenance.json`
+/// (times, command line: a record of each run).
 fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.is_file())
+        .filter(|p| p.is_file() && !p.ends_with("provenance.json"))
         .map(|p| {
             (
                 p.file_name().unwrap().to_string_lossy().into_owned(),

@@ -39,6 +39,7 @@ pub mod observables;
 pub mod output;
 #[cfg(feature = "plots")]
 pub mod plots;
+pub mod provenance;
 pub mod records;
 pub mod sampling;
 pub mod scenario;

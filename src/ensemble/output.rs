@@ -91,11 +91,12 @@ pub fn prepare_dir(dir: &Path) -> Result<()> {
 }
 
 /// Every file a run or a merge writes into its directory.
-pub const FILES: [&str; 10] = [
+pub const FILES: [&str; 11] = [
     "summary.csv",
     "summary.npy",
     "stats.json",
     "run.json",
+    "provenance.json",
     "trajectories.csv",
     "strobe.csv",
     "events.csv",

@@ -65,6 +65,12 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
         let (lambda, rate, after) = (&self.lambda, &self.rate, &self.after);
         let (events, lane) = (&mut self.observed[at..], &mut self.event_lane);
         for l in 0..LANES {
+            // Most steps change no row's contact state: nothing to record or update there.
+            let changes =
+                (0..m).any(|r| gap(r, l) && (lambda[r].0[l] > T::zero()) != (events[2 + r].0[l] != T::zero()));
+            if !changes {
+                continue;
+            }
             lane.clear();
             lane.extend(events.iter().map(|x| x.0[l]));
             record_events(
