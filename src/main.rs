@@ -13,7 +13,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
 use ricochet::ensemble::output::{RunFiles, RunInfo};
 use ricochet::ensemble::provenance::Provenance;
 use ricochet::ensemble::{self, Backend, RunOptions, Scenario, Shard, Table};
@@ -137,6 +136,12 @@ macro_rules! out {
             .map_err(|e| ricochet::Error::Io(std::io::Error::new(e.kind(), format!("writing to standard output: {e}"))))
     };
 }
+
+mod cli;
+
+use cli::compare::{bench, verify};
+use cli::plot::plot;
+use cli::progress::Progress;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -364,51 +369,6 @@ fn write(files: &RunFiles, out: &std::path::Path) -> ricochet::Result<Vec<PathBu
     Ok(written)
 }
 
-/// Draws `y` against `x` of `table`.csv in a run's directory, titled with its scenario, seed
-/// and scene count.
-#[cfg(feature = "plots")]
-fn plot(dir: &std::path::Path, (x, y): (&str, &str), table: &str, out: &std::path::Path) -> ricochet::Result<()> {
-    if !["summary", "events", "strobe"].contains(&table) {
-        return Err(ricochet::Error::Scenario {
-            what: format!("--table {table}"),
-            reason: "expected summary, events or strobe".into(),
-        });
-    }
-    let run = RunFiles::read(dir)?;
-    let rows = match table {
-        "summary" => run.summary.clone(),
-        "events" => run.events.clone().unwrap_or_else(|| Table::new(Vec::new())),
-        _ => run.strobe.clone().unwrap_or_else(|| Table::new(Vec::new())),
-    };
-    if rows.columns.is_empty() {
-        return Err(ricochet::Error::Parse {
-            file: dir.join(format!("{table}.csv")).display().to_string(),
-            reason: "not in this run (its scenario has no [events] or [strobe])".into(),
-        });
-    }
-    // A summary column (a drawn parameter, say) joins an events or strobe row by its scene.
-    let mut rows = rows;
-    for name in [x, y] {
-        if rows.index(name).is_none() && run.summary.index(name).is_some() {
-            rows = ricochet::ensemble::table::join_by_scene(&rows, &run.summary, name)?;
-        }
-    }
-    let info = run.info;
-    let title = format!(
-        "{}: {y} vs {x} (N = {}, seed {})",
-        info.scenario, info.scenes, info.seed
-    );
-    ricochet::ensemble::plots::scatter(out, &rows, (x, y), &title)
-}
-
-#[cfg(not(feature = "plots"))]
-fn plot(_: &std::path::Path, _: (&str, &str), _: &str, _: &std::path::Path) -> ricochet::Result<()> {
-    Err(ricochet::Error::Unsupported {
-        what: "ricochet plot".into(),
-        reason: "this build has no `plots` feature".into(),
-    })
-}
-
 /// Lists the files a run wrote.
 fn report_written(written: &[PathBuf]) -> ricochet::Result<()> {
     for path in written {
@@ -438,218 +398,4 @@ fn report_health(summary: &Table) -> bool {
         }
     }
     healthy
-}
-
-/// The largest deviation of each compared column of `other` from `reference`, relative to
-/// 1 + |reference|.
-fn deviations(reference: &Table, other: &Table) -> Vec<(String, f64)> {
-    let skip = ["scene", "lcp_residual", "lcp_iterations"];
-    reference
-        .columns
-        .iter()
-        .filter(|c| !skip.contains(&c.as_str()))
-        .map(|c| {
-            let (a, b) = (
-                reference.column(c).unwrap_or_default(),
-                other.column(c).unwrap_or_default(),
-            );
-            let worst = a
-                .iter()
-                .zip(&b)
-                .map(|(x, y)| {
-                    if x.is_nan() && y.is_nan() {
-                        0.0
-                    } else {
-                        (x - y).abs() / (1.0 + x.abs())
-                    }
-                })
-                .fold(0.0, |m: f64, d| if d.is_nan() { f64::INFINITY } else { m.max(d) });
-            (c.clone(), worst)
-        })
-        .collect()
-}
-
-fn verify(mut scenario: Scenario, scenes: usize, max_time: Option<f64>) -> ricochet::Result<ExitCode> {
-    if scenes == 0 {
-        return Err(ricochet::Error::Scenario {
-            what: "--scenes".into(),
-            reason: "verify needs at least 1 scene to compare".into(),
-        });
-    }
-    // The ensemble's first scenes (its size stays: it places swept parameters).
-    let scenes = scenes.min(scenario.scenes);
-    scenario.record.trajectories = 0;
-    // The summaries are compared (observables included); the samples and events, which
-    // `--max-time` may cut, are not.
-    (scenario.strobe, scenario.events) = (None, None);
-    if let Some(t) = max_time {
-        scenario.time.final_time = scenario.time.final_time.min(t);
-        scenario.validate()?;
-    }
-    let run_on = |backend| -> ricochet::Result<Option<(String, Table, f64)>> {
-        let engine = match ensemble::open_engine(backend, &scenario) {
-            Ok((engine, _)) => engine,
-            Err(e @ ricochet::Error::NoAdapter { .. }) => {
-                eprintln!("notice: {e}: the GPU is not verified");
-                return Ok(None);
-            }
-            Err(e @ ricochet::Error::Unsupported { .. }) if backend != Backend::Reference => {
-                out!("{backend:?}: {e}: only the reference stepper runs these scenes, nothing to compare")?;
-                return Ok(None);
-            }
-            Err(e) => return Err(e),
-        };
-        let double = engine.double();
-        let run = ensemble::run_on(engine.as_ref(), &scenario, 0..scenes, None, &mut |_| {})?;
-        // f64 engines agree with the reference to rounding; f32 to its rounding over the run.
-        Ok(Some((run.engine, run.summary, if double { 1e-9 } else { 1e-3 })))
-    };
-    let (_, reference, _) = run_on(Backend::Reference)?.expect("the reference backend always opens");
-    let mut ok = true;
-    for backend in [Backend::Cpu, Backend::Gpu] {
-        let Some((name, summary, tolerance)) = run_on(backend)? else {
-            continue;
-        };
-        out!("{name} vs reference ({scenes} scenes), relative deviations (tolerance {tolerance:e}):")?;
-        for (column, worst) in deviations(&reference, &summary) {
-            let exact = ["impacts", "in_contact", "converged", "finite"].contains(&column.as_str());
-            let pass = if exact && tolerance < 1e-6 {
-                worst == 0.0
-            } else {
-                worst <= tolerance.max(if exact { 0.5 } else { 0.0 })
-            };
-            ok &= pass;
-            out!("  {column:>20} {worst:10.3e} {}", if pass { "ok" } else { "FAIL" })?;
-        }
-    }
-    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
-}
-
-fn bench(mut scenario: Scenario, sizes: &[usize], reference_up_to: usize) -> ricochet::Result<()> {
-    scenario.record.trajectories = 0;
-    let base = scenario.scenes;
-    let mut rows = Vec::new();
-    for backend in [Backend::Reference, Backend::Cpu, Backend::Gpu] {
-        let engine = match ensemble::open_engine(backend, &scenario) {
-            Ok((engine, _)) => engine,
-            Err(e) => {
-                eprintln!("notice: {backend:?} skipped: {e}");
-                continue;
-            }
-        };
-        // A warm-up run compiles the kernels (lavapipe's LLVM takes seconds on a cold Mesa
-        // shader cache) and spins up the threads, so that the figures below are steady ones.
-        let warmup = {
-            let mut small = scenario.clone();
-            small.time.final_time = small.time.step;
-            small.strobe = None;
-            ensemble::run_on(engine.as_ref(), &small, 0..64.min(small.scenes), None, &mut |_| {})?.seconds
-        };
-        for &n in sizes {
-            if backend == Backend::Reference && n > reference_up_to {
-                continue;
-            }
-            // A whole number of the scenario's ensembles (so that its sweeps stay valid).
-            scenario.scenes = n.div_ceil(base) * base;
-            let run = ensemble::run_on(engine.as_ref(), &scenario, 0..n, None, &mut |_| {})?;
-            let rate = run.scene_steps as f64 / run.seconds;
-            out!(
-                "{}",
-                serde_json::json!({
-                    "backend": engine.name(),
-                    "adapter": run.engine,
-                    "scenario": scenario.name,
-                    "scenes": n,
-                    "steps": scenario.steps(),
-                    "seconds": run.seconds,
-                    "scene_steps_per_second": rate,
-                    "device_seconds": run.device_seconds,
-                    "warmup_seconds": warmup,
-                })
-            )?;
-            rows.push((run.engine, n, run.seconds, rate, run.device_seconds));
-        }
-    }
-    // The table for people on stderr: stdout stays JSON lines, one per run, for scripts.
-    eprintln!(
-        "\n{:<45} {:>10} {:>10} {:>16} {:>10}",
-        "backend", "scenes", "seconds", "scene-steps/s", "device s"
-    );
-    for (engine, n, seconds, rate, device) in rows {
-        let device = device.map_or("—".to_string(), |d| format!("{d:.3}"));
-        eprintln!("{engine:<45} {n:>10} {seconds:>10.3} {rate:>16.3e} {device:>10}");
-    }
-    Ok(())
-}
-
-/// The progress of a run on stderr: a bar on a terminal; elsewhere (a batch job's log) a
-/// plain line every 5 s and at the end, with scenes done, scene-steps/s and the time left.
-struct Progress {
-    bar: Option<ProgressBar>,
-    name: String,
-    total: usize,
-    steps: u64,
-    start: std::time::Instant,
-    last_line: std::time::Instant,
-    done: usize,
-}
-
-impl Progress {
-    fn new(name: &str, total: usize, steps: u64) -> Self {
-        use std::io::IsTerminal;
-        let bar = std::io::stderr().is_terminal().then(|| {
-            ProgressBar::new(total as u64).with_style(
-                ProgressStyle::with_template("{bar:40} {pos}/{len} scenes, {per_sec}, ETA {eta} {msg}")
-                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            )
-        });
-        let now = std::time::Instant::now();
-        Self {
-            bar,
-            name: name.to_string(),
-            total,
-            steps,
-            start: now,
-            last_line: now,
-            done: 0,
-        }
-    }
-
-    fn update(&mut self, done: usize) {
-        self.done = done;
-        let elapsed = self.start.elapsed().as_secs_f64();
-        let rate = done as f64 * self.steps as f64 / elapsed;
-        match &self.bar {
-            Some(bar) => {
-                bar.set_position(done as u64);
-                bar.set_message(format!("({rate:.3e} scene-steps/s)"));
-            }
-            None if self.last_line.elapsed().as_secs_f64() >= 5.0 => {
-                self.last_line = std::time::Instant::now();
-                self.line(elapsed, rate);
-            }
-            None => {}
-        }
-    }
-
-    fn line(&self, elapsed: f64, rate: f64) {
-        let left = elapsed * (self.total - self.done) as f64 / self.done.max(1) as f64;
-        eprintln!(
-            "{}: {}/{} scenes ({:.0} %), {rate:.3e} scene-steps/s, {elapsed:.0} s, about {left:.0} s left",
-            self.name,
-            self.done,
-            self.total,
-            100.0 * self.done as f64 / self.total.max(1) as f64
-        );
-    }
-
-    fn finish(&self) {
-        match &self.bar {
-            Some(bar) => bar.finish(),
-            None => {
-                let elapsed = self.start.elapsed().as_secs_f64();
-                self.line(elapsed, self.done as f64 * self.steps as f64 / elapsed);
-            }
-        }
-    }
 }

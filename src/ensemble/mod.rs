@@ -46,23 +46,22 @@ pub mod scenario;
 pub mod scene_spec;
 mod scene_toml;
 pub mod stats;
+mod summary;
 pub mod table;
 
 use std::ops::Range;
 use std::time::Instant;
 
-use nalgebra::DVector;
 use rayon::prelude::*;
 
 pub use crate::engine::Engine;
 pub use engine::{Backend, job, open as open_engine};
 pub use scenario::Scenario;
 pub use stats::Statistics;
+pub use summary::summary_columns;
+use summary::{append_summary, record, trajectory_columns};
 pub use table::Table;
 
-use crate::batch::BatchOutcome;
-use crate::batch::layout::{EXTREMES, HealthCounters, NON_FINITE, NOT_CONVERGED};
-use crate::batch::observe::{NOTHING, Recording, SLOTS};
 use crate::error::{Error, Result};
 use checkpoint::{Checkpoints, Chunk, Manifest};
 use scene_spec::SampledScene;
@@ -344,189 +343,4 @@ fn run_chunks(
         device_seconds,
         scene_steps: computed as u64 * u64::from(steps),
     })
-}
-
-/// The summary columns: `scene`, the drawn parameters, the observables (`[[observe]]`, in
-/// their order), `impacts` (contact onsets),
-/// `last_impact_time` (end of the step of the last one; NaN without impacts), `in_contact`
-/// (1 if a contact carried an impulse in the last step: at rest on a support),
-/// `q0…`, `v0…` (final state), `max_penetration` (max over steps of −y, ≥ 0),
-/// `cone_violation` (max over steps and friction contacts of ‖λ_T‖ − μ λ_N, ≥ 0: 0 when
-/// Coulomb's cone holds),
-/// `energy_initial`, `energy_change` (final − initial), `lcp_residual` (worst Siconos
-/// error), `lcp_iterations` (most sweeps in a step), `converged` and `finite` (1 or 0).
-pub fn summary_columns(scenario: &Scenario) -> Result<Vec<String>> {
-    let n = dimension(scenario)?;
-    let mut columns = vec!["scene".to_string()];
-    columns.extend(scenario.drawn_names()?);
-    columns.extend(scenario.observe.iter().map(|o| o.name.clone()));
-    if scenario.events.is_some() {
-        columns.push("events_dropped".into());
-    }
-    columns.extend(["impacts", "last_impact_time", "in_contact"].map(String::from));
-    columns.extend((0..n).map(|i| format!("q{i}")));
-    columns.extend((0..n).map(|i| format!("v{i}")));
-    columns.extend(
-        [
-            "max_penetration",
-            "cone_violation",
-            "energy_initial",
-            "energy_change",
-            "lcp_residual",
-            "lcp_iterations",
-            "converged",
-            "finite",
-        ]
-        .map(String::from),
-    );
-    if let Some(o) = scenario
-        .observe
-        .iter()
-        .find(|o| columns.iter().filter(|c| **c == o.name).count() > 1)
-    {
-        return Err(Error::Scenario {
-            what: format!("[[observe]] `{}`", o.name),
-            reason: "the name is taken by a column of the summary".into(),
-        });
-    }
-    Ok(columns)
-}
-
-/// Degrees of freedom of the scenario's scenes (sizes are never drawn: scene 0 tells).
-fn dimension(scenario: &Scenario) -> Result<usize> {
-    Ok(scenario.sample(0)?.scene.dof())
-}
-
-/// The trajectory columns: `scene`, `t`, `q0…`, `v0…`.
-fn trajectory_columns(n: usize) -> Vec<String> {
-    let mut columns = vec!["scene".to_string(), "t".to_string()];
-    columns.extend((0..n).map(|i| format!("q{i}")));
-    columns.extend((0..n).map(|i| format!("v{i}")));
-    columns
-}
-
-/// Appends the scenes' summary rows, their stroboscopic samples and their impact events; the
-/// scenes have n dof and m rows (`sizes`).
-fn append_summary(
-    [summary, strobe, events]: [&mut Table; 3],
-    (scenario, recording, sizes): (&Scenario, &Recording, (usize, usize)),
-    scenes: &[SampledScene],
-    outcome: &BatchOutcome,
-    offsets: &[usize],
-) -> Result<()> {
-    // The rows on all cores, in order; `offsets`: where each scene's q, v start in `outcome`.
-    let rows: Vec<Vec<f64>> = scenes
-        .par_iter()
-        .zip(offsets)
-        .enumerate()
-        .map(|(k, (scene, &offset))| summary_row((scenario, recording, sizes), scene, outcome, k, offset))
-        .collect::<Result<_>>()?;
-    for row in &rows {
-        summary.push(row);
-    }
-    records::append(
-        (strobe, events),
-        (recording, sizes, scenario.time.step),
-        scenes,
-        outcome,
-    );
-    Ok(())
-}
-
-/// Scene `k`'s summary row; its q, v start at `offset` in the outcome.
-fn summary_row(
-    (scenario, recording, sizes): (&Scenario, &Recording, (usize, usize)),
-    scene: &SampledScene,
-    outcome: &BatchOutcome,
-    k: usize,
-    offset: usize,
-) -> Result<Vec<f64>> {
-    let (q0, v0) = scene.scene.initial_state();
-    let n = q0.len();
-    let state = &outcome.state[offset..offset + 2 * n];
-    let c: HealthCounters = outcome.counters[k];
-    let [residual, deepest, cone] = [0, 1, 2].map(|i| outcome.extremes[EXTREMES * k + i]);
-    let (q, v) = (
-        DVector::from_column_slice(&state[..n]),
-        DVector::from_column_slice(&state[n..]),
-    );
-    let energy_initial = scene.scene.energy(&q0, &v0)?;
-    let energy_final = scene.scene.energy(&q, &v)?;
-    let flag = |b: bool| if b { 1.0 } else { 0.0 };
-    let mut row = Vec::with_capacity(scene.drawn.len() + 2 * n + 12);
-    row.push(scene.index as f64);
-    row.extend(&scene.drawn);
-    let slots = &outcome.observed[recording.len(sizes.0, sizes.1) * k..];
-    for (observer, slots) in recording.observers.iter().zip(slots.chunks(SLOTS)) {
-        row.push(observer.value(slots, 0.0, scenario.time.step, c.steps));
-    }
-    if recording.events.is_some() {
-        row.push(records::dropped(recording, sizes, outcome, k));
-    }
-    row.push(f64::from(c.impacts));
-    row.push(if c.impacts > 0 {
-        f64::from(c.last_impact) * scenario.time.step
-    } else {
-        f64::NAN
-    });
-    row.push(flag(c.in_contact()));
-    row.extend(state);
-    row.push(deepest.max(0.0));
-    row.push(cone.max(0.0));
-    row.push(energy_initial);
-    row.push(energy_final - energy_initial);
-    row.push(residual.max(0.0));
-    row.push(f64::from(c.max_iterations));
-    row.push(flag(c.flags & NOT_CONVERGED == 0));
-    // Finite: no NaN or infinity appeared while stepping, and none in what the row reports
-    // (an energy can overflow where the state does not: ½ m v² at |v| = 1e160).
-    // (The extremes before they are clamped: f64::MIN where nothing was recorded.)
-    let reported = [energy_initial, energy_final, residual, deepest, cone]
-        .iter()
-        .chain(state)
-        .all(|&x| x.is_finite());
-    row.push(flag(c.flags & NON_FINITE == 0 && reported));
-    Ok(row)
-}
-
-/// The trajectories of `scenes`: the run cut into segments of `record.stride` steps, the
-/// state read back after each.
-fn record(engine: &dyn Engine, scenario: &Scenario, scenes: &[usize], steps: u32) -> Result<Table> {
-    let sampled: Vec<SampledScene> = scenes.iter().map(|&s| scenario.sample(s)).collect::<Result<_>>()?;
-    let n = dimension(scenario)?;
-    let mut table = Table::new(trajectory_columns(n));
-    if sampled.is_empty() {
-        return Ok(table);
-    }
-    let mut state: Vec<f64> = sampled
-        .iter()
-        .flat_map(|s| {
-            let (q, v) = s.scene.initial_state();
-            q.iter().chain(v.iter()).copied().collect::<Vec<_>>()
-        })
-        .collect();
-    let mut rows: Vec<(usize, u32, Vec<f64>)> = Vec::new();
-    let mut push = |k: u32, state: &[f64]| {
-        for (i, s) in scenes.iter().enumerate() {
-            rows.push((*s, k, state[2 * n * i..2 * n * (i + 1)].to_vec()));
-        }
-    };
-    push(0, &state);
-    let mut k = 0;
-    while k < steps {
-        let segment = scenario.record.stride.min(steps - k);
-        let t0 = f64::from(k) * scenario.time.step;
-        state = engine
-            .run(&engine::job(scenario, &sampled, Some((t0, &state)), segment, &NOTHING))?
-            .state;
-        k += segment;
-        push(k, &state);
-    }
-    rows.sort_by_key(|(s, k, _)| (*s, *k));
-    for (s, k, values) in rows {
-        let mut row = vec![s as f64, f64::from(k) * scenario.time.step];
-        row.extend(values);
-        table.push(&row);
-    }
-    Ok(table)
 }

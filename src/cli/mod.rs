@@ -1,0 +1,6 @@
+//! The subcommands of the `ricochet` binary beyond `run`, and its progress display (modules of
+//! the binary, not of the library).
+
+pub mod compare;
+pub mod plot;
+pub mod progress;
