@@ -100,6 +100,12 @@ enum Command {
     /// Lists every scene template with its parameters and their defaults, in the order the
     /// template asks for them.
     Templates,
+    /// A dry run: validates the scenario (every scene built), prints its drawn parameters'
+    /// ranges, size and records, and per backend an estimate of the run's time and memory.
+    Check {
+        /// The scenario file.
+        scenario: PathBuf,
+    },
     /// Draws one column of a run's table against another (e.g. --x gap --y impacts).
     Plot {
         /// A run's (or a merge's) directory.
@@ -139,6 +145,7 @@ macro_rules! out {
 
 mod cli;
 
+use cli::check::check;
 use cli::compare::{bench, verify};
 use cli::plot::plot;
 use cli::progress::Progress;
@@ -324,6 +331,7 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             out!("  wrote {}", out.display())?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Check { scenario } => check(&Scenario::load(&scenario)?),
         Command::Templates => {
             for template in ricochet::scenes::template::Template::ALL {
                 let parameters: Vec<String> = template

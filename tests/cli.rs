@@ -550,3 +550,45 @@ fn plot_draws_any_pair_of_columns() {
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("expected summary, events or strobe"));
     std::fs::remove_dir_all(&base).ok();
 }
+
+/// `ricochet check`: every scene built, the drawn ranges, the records and an estimate per
+/// backend; a draw that makes some scene invalid fails it, naming the scene.
+#[test]
+fn check_is_a_dry_run() {
+    let base = scratch("check");
+    let file = short_oscillator(&base, "[events]\nmax = 8\n");
+    let output = Command::new(BIN)
+        .args(["check", &file])
+        .current_dir(&base)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        stdout.contains("10000 scenes") && stdout.contains("every scene built: ok"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("gap") && stdout.contains("drawn in [0"), "{stdout}");
+    assert!(
+        stdout.contains("at most 8 impact events") && stdout.contains("scene-steps/s on a sample"),
+        "{stdout}"
+    );
+    assert!(
+        !base.join("results").exists(),
+        "a dry run writes nothing (not even the default --out)"
+    );
+    let bad = base.join("bad.toml");
+    std::fs::write(
+        &bad,
+        "name = \"bad\"\nscenes = 50\n[scene]\ntemplate = \"bouncing_ball\"\nrestitution = { uniform = [0.5, 1.5] }\n[time]\nstep = 1e-3\nfinal = 0.1\n",
+    )
+    .unwrap();
+    let output = Command::new(BIN)
+        .args(["check", bad.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("scene ") && stderr.contains("restitution"), "{stderr}");
+    std::fs::remove_dir_all(&base).ok();
+}

@@ -1,6 +1,7 @@
 //! The subcommands of the `ricochet` binary beyond `run`, and its progress display (modules of
 //! the binary, not of the library).
 
+pub mod check;
 pub mod compare;
 pub mod plot;
 pub mod progress;
