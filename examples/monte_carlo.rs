@@ -7,6 +7,9 @@
 use std::io::Write;
 
 use clap::Parser;
+use ricochet::ensemble::custom::Scenes;
+use ricochet::ensemble::sampling::Parameter;
+use ricochet::ensemble::scene_spec::Value;
 use ricochet::ensemble::{self, Backend, RunOptions, Scenario, Statistics};
 
 #[derive(Parser)]
@@ -40,10 +43,10 @@ fn main() -> ricochet::Result<()> {
     let mut out = std::io::BufWriter::new(std::fs::File::create(&args.out)?);
     writeln!(out, "restitution,mean_impacts,p95_impacts,mean_energy_fraction")?;
     for e in [0.5, 0.6, 0.7, 0.8, 0.9, 0.95] {
-        scenario.scene.parameters.insert(
-            "restitution".into(),
-            ricochet::ensemble::scene_spec::Value::Parameter(ricochet::ensemble::sampling::Parameter::Fixed(e)),
-        );
+        if let Scenes::Template(spec) = &mut scenario.scene {
+            spec.parameters
+                .insert("restitution".into(), Value::Parameter(Parameter::Fixed(e)));
+        }
         let run = ensemble::run(
             &scenario,
             &RunOptions {

@@ -1,7 +1,8 @@
 // Shared declarations of the batched kernels. Mirrors src/batch/layout.rs.
 // `real`, `REAL_MAX`, `REAL_EPSILON`, `sine_cosine`, the sizes `MAX_DOF`,
 // `MAX_CONTACTS`, `FIXED_DOF`, `FIXED_CONTACTS`, `PRIVATE_OPS`, `NONLINEAR`, `QUAD_MN`,
-// `QUAD_MM`, `NL_DOF`, `NL_CONTACTS`, `OBSERVERS`, `OBSERVED`, and `StepParams` and `OperatorOffsets` (generated from
+// `QUAD_MM`, `NL_DOF`, `NL_CONTACTS`, `OBSERVERS`, `OBSERVED`, `RECORD`, `STROBE_FIRST`,
+// `STROBE_EVERY`, `STROBE_COUNT`, `EVENTS`, `EVENTS_AT`, `EVENT_ROWS`, and `StepParams` and `OperatorOffsets` (generated from
 // their one definition in src/batch/shared.rs), are defined by the host in front of this file
 // (f32 or f64, sizes of the batch): see src/batch/gpu/shaders.rs.
 
@@ -58,7 +59,8 @@ const EXTREMES: u32 = 3u;
 // Per scene the EXTREMES values.
 @group(0) @binding(6) var<storage, read_write> extremes: array<real>;
 // The observers (signal kind, index, accumulator, 0: see batch::observe::Observer::code) and
-// per scene their accumulators, SLOTS values each (observe.wgsl).
+// per scene its record of RECORD values: the observers' accumulators, the stroboscopic
+// samples and the impact events (observe.wgsl).
 @group(0) @binding(7) var<storage, read> observers: array<vec4<u32>>;
 @group(0) @binding(8) var<storage, read_write> observed: array<real>;
 

@@ -6,7 +6,9 @@
 // STROBE_EVERY, STROBE_COUNT (0: none). The observers' codes (signal kind, index,
 // accumulator) are in `observers`; each scene's record in `observed`: its accumulators
 // (value, step, previous sample, threshold; held in private memory, `observed_slots`, during
-// a dispatch), then q, v at each stroboscopic step (written there directly).
+// a dispatch), then q, v at each stroboscopic step, then the impact events (count, dropped,
+// a flag per row, EVENT values per event: EVENTS at most, from EVENTS_AT; written there
+// directly; `rate`, each row's ẏ at the step's start, is kept by outputs_and_activation).
 
 const SIGNAL_Q: u32 = 0u;
 const SIGNAL_V: u32 = 1u;

@@ -531,3 +531,57 @@ fn check_f32_events(f32_run: &EnsembleRun, cpu: &EnsembleRun) {
         "GPU f32: event times"
     );
 }
+
+/// Your own system as an ensemble: scenes built by code (here the dropped ball's `Nsds`, with
+/// its restitution drawn from the scene's stream) run on every engine with the observables,
+/// giving what the `bouncing_ball` template gives for the same draws; a builder that names
+/// its values differently from one scene to another is refused, naming the scene.
+#[test]
+fn custom_scenes_run_like_templates_on_every_engine() {
+    use rand::RngExt;
+    use ricochet::engine::Scene;
+    use ricochet::ensemble::scenario::TimeSettings;
+    use ricochet::scenes::dropped_ball::DroppedBall;
+    let build = |_: usize, rng: &mut rand_chacha::ChaCha8Rng| -> ricochet::Result<ricochet::ensemble::custom::Built> {
+        let height = 1.0 + rng.random::<f64>();
+        let ball = DroppedBall::new(1.0, R, height, 0.0, 0.9, G)?;
+        Ok((Box::new(ball.nsds()?), vec![("height".to_string(), height)]))
+    };
+    let mut custom = Scenario::custom("custom balls", (64, 5), TimeSettings::new(H, 1.5), build).unwrap();
+    let template = Scenario::from_toml(
+        BALLS
+            .replace("restitution = { uniform = [0.5, 0.95] }", "restitution = 0.9")
+            .as_str(),
+    )
+    .unwrap();
+    custom.observe = template.observe.clone();
+    let expected = run(&template, Backend::Cpu, PrecisionChoice::Auto);
+    for backend in [Backend::Cpu, Backend::Reference] {
+        let got = run(&custom, backend, PrecisionChoice::Auto);
+        for name in OBSERVED.iter().chain(&["height", "impacts", "q0", "v0"]) {
+            let (a, b) = (col(&got, name), col(&expected, name));
+            let worst = a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
+            assert!(worst <= 1e-12, "{backend:?} {name}: {worst:e}");
+        }
+    }
+    let odd = Scenario::custom("odd", (8, 5), TimeSettings::new(H, 0.1), |s, _| {
+        let ball = DroppedBall::new(1.0, R, 1.0, 0.0, 0.9, G)?;
+        Ok((
+            Box::new(ball) as Box<dyn Scene>,
+            vec![(if s == 5 { "b" } else { "a" }.to_string(), 1.0)],
+        ))
+    })
+    .unwrap();
+    let e = ensemble::run(
+        &odd,
+        &RunOptions {
+            backend: Backend::Cpu,
+            ..Default::default()
+        },
+        &mut |_| {},
+    )
+    .err()
+    .unwrap()
+    .to_string();
+    assert!(e.contains("scene 5 (built by your code)"), "{e}");
+}

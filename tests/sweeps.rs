@@ -152,3 +152,29 @@ fn bad_sweeps_are_refused() {
         assert!(e.contains(expected), "{parameters}: {e}");
     }
 }
+
+/// A sweep that changes a scene's size (a disc pile is frictionless — 2 dof per disc — at
+/// μ = 0, rough — 3 — above) is refused before anything is stepped, naming the scene: the
+/// summary's columns and the engines' records are laid out for one size.
+#[test]
+fn a_sweep_that_changes_the_size_is_refused() {
+    let scenario = Scenario::from_toml(
+        "name = \"piles\"\nscenes = 2\n[scene]\ntemplate = \"disc_pile\"\ndiscs = 2\nfriction = { grid = [0.0, 0.5, 2] }\n\
+         [time]\nstep = 1e-3\nfinal = 0.01\n[[observe]]\nname = \"top\"\nsignal = \"q1\"\nreduce = \"max\"\n",
+    )
+    .unwrap();
+    for backend in [Backend::Cpu, Backend::Reference] {
+        let options = RunOptions {
+            backend,
+            ..Default::default()
+        };
+        let e = ensemble::run(&scenario, &options, &mut |_| panic!("stepped"))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            e.contains("scene 1 (drawn: friction = 0.5)") && e.contains("degrees of freedom where scene 0 has 4"),
+            "{e}"
+        );
+    }
+}

@@ -14,8 +14,8 @@ pub struct BatchOutcome {
     /// Per scene the [`EXTREMES`]: worst LCP residual, deepest penetration, worst cone
     /// violation.
     pub extremes: Vec<f64>,
-    /// Per scene the accumulators of the job's observers
-    /// ([`SLOTS`](crate::batch::observe::SLOTS) values each, in their order).
+    /// Per scene its record ([`Recording`](crate::batch::observe::Recording)): the
+    /// accumulators of the job's observers, its stroboscopic samples and its impact events.
     pub observed: Vec<f64>,
     /// Seconds the device spent in the kernel's dispatches, where the adapter measures it
     /// (timestamp queries); `None` on the CPU engines and adapters without timestamps.

@@ -265,7 +265,12 @@ impl SceneBatch {
         let (mut state, mut ops) = (0, 0);
         for (s, hd) in self.headers.iter().enumerate() {
             let (n, m) = (hd.ndof as usize, hd.ncontacts as usize);
-            let sizes = (SceneHeader::state_len(n), SceneHeader::operator_len(n, m));
+            // The state and the record (observers, samples, events) share the count: each
+            // has its binding, and neither is larger than the two together.
+            let sizes = (
+                SceneHeader::state_len(n) + self.recording.len(n, m),
+                SceneHeader::operator_len(n, m),
+            );
             if sizes.0.max(sizes.1) > max_values || max_scenes == 0 {
                 return Err(Error::Unsupported {
                     what: format!("scene {s}"),

@@ -44,7 +44,11 @@ impl Engine for GpuEngine {
     /// See [`scenes_in_flight`].
     fn scenes_in_flight(&self, example: &Job<'_>) -> Result<usize> {
         let batch = example.batch()?;
-        let values = (batch.operators.len() + batch.state.len()) as u64;
+        let record = batch
+            .headers
+            .first()
+            .map_or(0, |h| batch.recording.len(h.ndof as usize, h.ncontacts as usize));
+        let values = (batch.operators.len() + batch.state.len() + record) as u64;
         let bytes = values * self.precision.size() as u64 + std::mem::size_of::<SceneHeader>() as u64;
         Ok(scenes_in_flight(self.ctx.is_cpu(), self.ctx.max_binding_bytes(), bytes))
     }

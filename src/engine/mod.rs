@@ -174,10 +174,12 @@ impl Job<'_> {
         }
         for (s, h) in batch.headers.iter().enumerate() {
             observe::check(&self.recording.observers, s, h.ndof as usize, h.ncontacts as usize)?;
-            if self.recording.strobe.is_some() && h.ndof != batch.headers[0].ndof {
+            let first = batch.headers[0];
+            let len = |h: &crate::batch::SceneHeader| self.recording.len(h.ndof as usize, h.ncontacts as usize);
+            if len(h) != len(&first) {
                 return Err(Error::Unsupported {
-                    what: "stroboscopic samples of scenes of different sizes".into(),
-                    reason: "the batched engines keep them for scenes of one size".into(),
+                    what: format!("recording scene {s} beside scene 0 (samples or events of another size)"),
+                    reason: "the batched engines keep records of one length: run scenes of one size together".into(),
                 });
             }
         }

@@ -116,9 +116,10 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
         for (observer, slots) in observers.iter().zip(observed.chunks_mut(SLOTS)) {
             let s = match observer.signal {
                 Signal::Q(i) => sample.q[i],
-                Signal::V(i) => sample.v[i],
+                // (First-order scenes have no v nor ẏ.)
+                Signal::V(i) => sample.v.get(i).copied().unwrap_or(f64::NAN),
                 Signal::Y(r) => sample.y[r],
-                Signal::Ydot(r) => sample.ydot[r],
+                Signal::Ydot(r) => sample.ydot.get(r).copied().unwrap_or(f64::NAN),
                 Signal::Lambda(r) => sample.lambda[r],
                 Signal::Energy => sample.energy,
             };

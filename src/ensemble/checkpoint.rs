@@ -108,7 +108,8 @@ impl Checkpoints {
             };
             let Some((first, last)) = range
                 .split_once('-')
-                .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
+                .and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?)))
+                .filter(|(first, last)| first < last)
             else {
                 continue;
             };

@@ -1,7 +1,7 @@
 //! Sweeps: where scene s of an ensemble lies in its design. A parameter given as
 //! `{ grid = [a, b, n] }` or `{ log_grid = [a, b, n] }` takes n values from a to b (evenly, or
 //! evenly in log); the scenes run through the cartesian product of every gridded parameter
-//! (in the alphabetical order of their names, entries of a vector in order, the last varying
+//! (in the byte order of their names — `x10` before `x2` —, entries of a vector in order, the last varying
 //! fastest), scene s at point s mod P of the P points, so `scenes = r P` repeats the grid r
 //! times with fresh draws of the random parameters. `{ sobol = [a, b] }` takes coordinate d
 //! of point s of the Sobol sequence (Joe and Kuo's direction numbers, the `sobol` crate's;
@@ -157,6 +157,9 @@ fn sobol(index: u64, dimension: usize) -> u64 {
 /// index i's image under the permutation keyed by `key`, by invertible integer hashing of the
 /// bits below n's next power of two, cycle-walking until the image is below n.
 pub fn permute(mut i: u32, n: u32, key: u32) -> u32 {
+    if n == 0 {
+        return 0;
+    }
     let mut w = n.wrapping_sub(1);
     w |= w >> 1;
     w |= w >> 2;

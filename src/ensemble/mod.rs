@@ -33,6 +33,7 @@
 
 mod atomic;
 pub mod checkpoint;
+pub mod custom;
 pub mod design;
 mod engine;
 pub mod observables;
@@ -164,23 +165,14 @@ pub struct EnsembleRun {
 /// `options.resume`, the chunks an interrupted run left are taken instead of recomputed).
 pub fn run(scenario: &Scenario, options: &RunOptions, progress: &mut dyn FnMut(usize)) -> Result<EnsembleRun> {
     let (engine, notice) = open_engine(options.backend, scenario)?;
-    let saved = match &options.checkpoints {
-        None => None,
-        Some(out) => {
-            let manifest = Manifest {
-                scenario_hash: scenario.fingerprint(),
-                shard: [options.shard.index, options.shard.count],
-                arithmetic: arithmetic(engine.as_ref()),
-            };
-            Some(if options.resume {
-                Checkpoints::resume(out, &manifest)?
-            } else {
-                // A directory never mixes two runs: an earlier run's files go first.
-                output::clear(out)?;
-                (Checkpoints::fresh(out, &manifest)?, Vec::new())
-            })
-        }
-    };
+    let saved = options.checkpoints.as_deref().map(|out| {
+        let manifest = Manifest {
+            scenario_hash: scenario.fingerprint(),
+            shard: [options.shard.index, options.shard.count],
+            arithmetic: arithmetic(engine.as_ref()),
+        };
+        (out, manifest, options.resume)
+    });
     let scenes = options.shard.range(scenario.scenes);
     let mut run = run_chunks(engine.as_ref(), scenario, (scenes, options.chunk), saved, progress)?;
     run.notice = notice;
@@ -188,10 +180,11 @@ pub fn run(scenario: &Scenario, options: &RunOptions, progress: &mut dyn FnMut(u
 }
 
 /// The scenes a chunk may hold within a quarter of this machine's memory: each takes about
-/// twice its operators (8 bytes per value: the batch, and the engine's copy of it).
+/// twice its operators and its record (8 bytes per value: the batch, and the engine's copy).
 fn memory_bound(scenario: &Scenario) -> Result<usize> {
     let (n, m) = scenario.sizes()?;
-    let per_scene = 16 * crate::batch::SceneHeader::operator_len(n, m) as u64;
+    let values = crate::batch::SceneHeader::operator_len(n, m) + scenario.recording()?.len(n, m);
+    let per_scene = 16 * values as u64;
     Ok(crate::validate::machine_memory().map_or(usize::MAX, |bytes| (bytes / 4 / per_scene).max(1) as usize))
 }
 
@@ -204,17 +197,31 @@ fn arithmetic(engine: &dyn Engine) -> String {
 /// invalid (a restitution drawn above 1, …) stops the run at once, naming the lowest such
 /// scene and its drawn values, instead of after the chunks before it were computed. Without
 /// drawn parameters every scene is scene 0, which [`Scenario::validate`] built.
+///
+/// Every scene must also have scene 0's degrees of freedom (the summary's columns and the
+/// engines' records are laid out for one size): a draw that changes them (a disc pile whose
+/// drawn friction is 0 for some scenes only) is refused, naming the scene.
 fn check_draws(scenario: &Scenario, scenes: &Range<usize>) -> Result<()> {
     if scenario.drawn_names()?.is_empty() {
         return Ok(());
     }
-    let first_bad = scenes
-        .clone()
-        .into_par_iter()
-        .find_first(|&s| scenario.sample(s).is_err());
-    match first_bad {
-        Some(s) => scenario.sample(s).map(drop),
+    let n = scenario.sizes()?.0;
+    let bad = |s: usize| scenario.sample(s).map_or(true, |scene| scene.scene.dof() != n);
+    match scenes.clone().into_par_iter().find_first(|&s| bad(s)) {
         None => Ok(()),
+        Some(s) => {
+            let scene = scenario.sample(s)?;
+            let values: Vec<String> = (scenario.drawn_names()?.iter().zip(&scene.drawn))
+                .map(|(name, value)| format!("{name} = {value}"))
+                .collect();
+            Err(Error::Scenario {
+                what: format!("scene {s} (drawn: {})", values.join(", ")),
+                reason: format!(
+                    "has {} degrees of freedom where scene 0 has {n}: the scenes of an ensemble have one size",
+                    scene.scene.dof()
+                ),
+            })
+        }
     }
 }
 
@@ -230,13 +237,14 @@ pub fn run_on(
     run_chunks(engine, scenario, (scenes, chunk), None, progress)
 }
 
-/// [`run_on`], keeping each finished chunk in `saved`'s checkpoints and taking its finished
-/// chunks instead of computing them.
+/// [`run_on`], keeping each finished chunk in `saved`'s directory (a fresh run's, cleared of
+/// an earlier run's files once the run's arguments and draws are checked; or, resuming, the
+/// interrupted run's, whose finished chunks are taken instead of computed).
 fn run_chunks(
     engine: &dyn Engine,
     scenario: &Scenario,
     (scenes, chunk): (Range<usize>, Option<usize>),
-    saved: Option<(Checkpoints, Vec<Chunk>)>,
+    saved: Option<(&std::path::Path, Manifest, bool)>,
     progress: &mut dyn FnMut(usize),
 ) -> Result<EnsembleRun> {
     let steps = u32::try_from(scenario.steps()).map_err(|_| Error::Scenario {
@@ -269,7 +277,15 @@ fn run_chunks(
         Table::new(records::event_columns()),
     ];
     let [mut summary, mut strobe, mut events] = empty.clone();
-    let (checkpoints, finished) = saved.map_or((None, Vec::new()), |(c, f)| (Some(c), f));
+    let (checkpoints, finished) = match saved {
+        None => (None, Vec::new()),
+        Some((out, manifest, true)) => Checkpoints::resume(out, &manifest).map(|(c, f)| (Some(c), f))?,
+        Some((out, manifest, false)) => {
+            // A directory never mixes two runs: an earlier run's files go first.
+            output::clear(out)?;
+            (Some(Checkpoints::fresh(out, &manifest)?), Vec::new())
+        }
+    };
     let mut finished = finished.into_iter().peekable();
     let (mut done, mut computed) = (0, 0);
     let mut device_seconds = Some(0.0);
@@ -285,8 +301,8 @@ fn run_chunks(
             progress(done);
             continue;
         }
-        let next = finished.peek().map_or(scenes.end, |c| c.scenes.start);
-        if next < at || at >= scenes.end {
+        let next = finished.peek().map_or(scenes.end, |c| c.scenes.start.min(scenes.end));
+        if next <= at || at >= scenes.end {
             return Err(Error::Scenario {
                 what: format!("resume: the chunk of scenes {:?}", finished.peek().map(|c| &c.scenes)),
                 reason: format!("overlaps the others or lies outside scenes {scenes:?}"),

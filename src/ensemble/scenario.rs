@@ -26,8 +26,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::custom::Scenes;
 use super::observables::ObserveSpec;
-use super::scene_spec::{SampledScene, SceneSpec};
+use super::scene_spec::SampledScene;
 use crate::batch::observe::{Observer, Recording, Strobe};
 use crate::error::{Error, Result};
 use crate::numerics::SolverKind;
@@ -48,7 +49,7 @@ pub struct Scenario {
     #[serde(default)]
     pub seed: u64,
     /// The template and its parameters.
-    pub scene: SceneSpec,
+    pub scene: Scenes,
     /// Time stepping.
     pub time: TimeSettings,
     /// The one-step problem's solver.
@@ -209,7 +210,49 @@ impl Default for RecordSettings {
     }
 }
 
+impl TimeSettings {
+    /// Steps of `step` to `final_time`, θ = γ = ½, no stabilisation.
+    pub fn new(step: f64, final_time: f64) -> Self {
+        Self {
+            step,
+            final_time,
+            theta: half(),
+            gamma: half(),
+            stabilization: StabilizationChoice::None,
+        }
+    }
+}
+
 impl Scenario {
+    /// An ensemble of your own system: `scenes` scenes, scene s built by `build` from its
+    /// random stream (seeded by `seed` and s), stepped as `time` says; the default solver and
+    /// no trajectories (set the other fields as for a scenario file). Checked as
+    /// [`Scenario::validate`] checks, which builds scene 0.
+    pub fn custom(
+        name: &str,
+        (scenes, seed): (usize, u64),
+        time: TimeSettings,
+        build: impl Fn(usize, &mut rand_chacha::ChaCha8Rng) -> Result<super::custom::Built> + Send + Sync + 'static,
+    ) -> Result<Self> {
+        let scenario = Self {
+            name: name.into(),
+            scenes,
+            seed,
+            scene: Scenes::custom(build),
+            time,
+            solver: SolverSettings::default(),
+            record: RecordSettings {
+                trajectories: 0,
+                ..RecordSettings::default()
+            },
+            observe: Vec::new(),
+            strobe: None,
+            events: None,
+        };
+        scenario.validate()?;
+        Ok(scenario)
+    }
+
     /// Parses and checks a scenario.
     pub fn from_toml(text: &str) -> Result<Self> {
         let scenario: Self = toml::from_str(text).map_err(|e| Error::Scenario {

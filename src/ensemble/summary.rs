@@ -79,6 +79,18 @@ pub(super) fn append_summary(
     outcome: &BatchOutcome,
     offsets: &[usize],
 ) -> Result<()> {
+    let expected = recording.len(sizes.0, sizes.1) * scenes.len();
+    if outcome.observed.len() != expected {
+        return Err(Error::Unsupported {
+            what: "a chunk's records".into(),
+            reason: format!(
+                "{} values where scenes of {} dof and {} rows leave {expected}: the scenes of an ensemble have one size",
+                outcome.observed.len(),
+                sizes.0,
+                sizes.1
+            ),
+        });
+    }
     // The rows on all cores, in order; `offsets`: where each scene's q, v start in `outcome`.
     let rows: Vec<Vec<f64>> = scenes
         .par_iter()

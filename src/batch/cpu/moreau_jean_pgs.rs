@@ -62,8 +62,8 @@ pub struct BatchState<T> {
     /// Per scene the [`EXTREMES`]: worst LCP residual, deepest penetration max(−y), worst cone
     /// violation.
     pub extremes: Vec<T>,
-    /// Per scene its record: the accumulators of the batch's observers, then its
-    /// stroboscopic samples ([`Recording`]).
+    /// Per scene its record ([`Recording`]): the accumulators of the batch's observers, its
+    /// stroboscopic samples and its impact events.
     pub observed: Vec<T>,
 }
 

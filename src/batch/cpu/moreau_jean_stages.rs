@@ -66,8 +66,8 @@ pub(super) struct Group<'a, T, const NONLINEAR: bool, const EQUALITY: bool> {
     rate: Vec<L<T>>,
     after: Vec<L<T>>,
     event_lane: Vec<T>,
-    /// What is recorded, and the record: the observers' accumulators ([`SLOTS`](crate::batch::observe::SLOTS) each), then
-    /// the stroboscopic samples.
+    /// What is recorded, and the record: the observers' accumulators
+    /// ([`SLOTS`](crate::batch::observe::SLOTS) each), the stroboscopic samples, the events.
     recording: &'a Recording,
     observed: Vec<L<T>>,
 }

@@ -1,0 +1,112 @@
+//! A scenario's scenes: a template's (`[scene]` in a scenario file), or your own system built
+//! by Rust code — any [`Scene`], an [`Nsds`](crate::model::Nsds) included — run through the
+//! same ensemble machinery (backends, summary, observables, sweeps of your own, outputs).
+
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::sampling::scene_rng;
+use super::scene_spec::{SampledScene, SceneSpec};
+use crate::engine::Scene;
+use crate::error::{Error, Result};
+
+/// A scene built by code, and the values it drew, named.
+pub type Built = (Box<dyn Scene>, Vec<(String, f64)>);
+
+/// Builds scene `index` from its random stream (`rng`: ChaCha8 on stream `index` of the
+/// scenario's seed, as a template's scene draws), returning it with the values it drew, named
+/// (its summary columns: the same names in the same order for every scene).
+pub type Build = dyn Fn(usize, &mut ChaCha8Rng) -> Result<Built> + Send + Sync;
+
+/// Where a scenario's scenes come from.
+#[derive(Clone)]
+pub enum Scenes {
+    /// A template and its parameters (`[scene]`).
+    Template(SceneSpec),
+    /// Built by code; the drawn names are scene 0's, kept once known.
+    Custom(Arc<Build>, Arc<OnceLock<Vec<String>>>),
+}
+
+impl Scenes {
+    /// Your own scenes, built by `build`.
+    pub fn custom(build: impl Fn(usize, &mut ChaCha8Rng) -> Result<Built> + Send + Sync + 'static) -> Self {
+        Self::Custom(Arc::new(build), Arc::default())
+    }
+
+    /// Scene `index` of an ensemble of `scenes` with `seed`.
+    pub fn sample(&self, index: usize, (seed, scenes): (u64, usize)) -> Result<SampledScene> {
+        let (build, names) = match self {
+            Self::Template(spec) => return spec.sample(index, (seed, scenes)),
+            Self::Custom(build, names) => (build, names),
+        };
+        let (scene, drawn) = build(index, &mut scene_rng(seed, index as u64)).map_err(|e| Error::Scenario {
+            what: format!("scene {index} (built by your code)"),
+            reason: e.to_string(),
+        })?;
+        let these: Vec<&str> = drawn.iter().map(|(n, _)| n.as_str()).collect();
+        let first = names.get_or_init(|| these.iter().map(|n| n.to_string()).collect());
+        if these != first.iter().map(String::as_str).collect::<Vec<_>>() {
+            return Err(Error::Scenario {
+                what: format!("scene {index} (built by your code)"),
+                reason: format!(
+                    "drew {these:?}, where the first scene built drew {first:?}: every scene names the same values"
+                ),
+            });
+        }
+        Ok(SampledScene {
+            index,
+            drawn: drawn.into_iter().map(|(_, x)| x).collect(),
+            scene,
+        })
+    }
+
+    /// The names of the drawn values (their summary columns).
+    pub fn drawn_names(&self, (seed, scenes): (u64, usize)) -> Result<Vec<String>> {
+        match self {
+            Self::Template(spec) => spec.drawn_names((seed, scenes)),
+            Self::Custom(_, names) => {
+                self.sample(0, (seed, scenes))?;
+                Ok(names.get().cloned().unwrap_or_default())
+            }
+        }
+    }
+}
+
+impl fmt::Debug for Scenes {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Self::Template(spec) => spec.fmt(f),
+            Self::Custom(..) => f.write_str("Custom(..)"),
+        }
+    }
+}
+
+/// The same template and parameters, or the same code.
+impl PartialEq for Scenes {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Template(a), Self::Template(b)) => a == b,
+            (Self::Custom(a, _), Self::Custom(b, _)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+/// A template's table, or `"custom"` (a fingerprint covers the settings, not the code).
+impl Serialize for Scenes {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        match self {
+            Self::Template(spec) => spec.serialize(serializer),
+            Self::Custom(..) => serializer.serialize_str("custom"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Scenes {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
+        SceneSpec::deserialize(deserializer).map(Self::Template)
+    }
+}
