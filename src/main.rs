@@ -62,6 +62,9 @@ enum Command {
         /// converge or became NaN or infinite; by default that is only a warning.
         #[arg(long, value_enum)]
         fail_on: Option<FailOn>,
+        /// Print one JSON object (the run, its throughput, health and files) instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Runs K scenes on the reference stepper, the CPU backend and the GPU, and fails if they differ.
     Verify {
@@ -73,6 +76,9 @@ enum Command {
         /// Stop at this time if the scenario runs longer (a quicker check).
         #[arg(long)]
         max_time: Option<f64>,
+        /// Print one JSON object (per engine, each column's deviation and verdict).
+        #[arg(long)]
+        json: bool,
     },
     /// Prints scene-steps per second of every backend: one JSON line per run on stdout, then a
     /// table on stderr.
@@ -202,6 +208,7 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             out,
             resume,
             fail_on,
+            json,
         } => {
             let path = scenario;
             let mut scenario = Scenario::load(&path)?;
@@ -245,6 +252,17 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
                 run.scene_steps as f64 / run.seconds
             );
             let healthy = report_health(&run.summary);
+            let summary_json = serde_json::json!({
+                "scenario": scenario.name,
+                "scenes": run.summary.rows(),
+                "steps": steps,
+                "engine": run.engine,
+                "arithmetic": run.arithmetic,
+                "seconds": run.seconds,
+                "scene_steps_per_second": run.scene_steps as f64 / run.seconds,
+                "healthy": healthy,
+                "notice": run.notice,
+            });
             let (ricochet, commit) = Provenance::build();
             let provenance = Provenance {
                 ricochet,
@@ -274,7 +292,14 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             written.push(provenance.write(&out)?);
             // The run's files are whole: its chunks are no longer needed.
             ricochet::ensemble::checkpoint::remove(&out)?;
-            let printed = out!("{line}").and_then(|()| report_written(&written));
+            let printed = if json {
+                let mut object = summary_json;
+                object["files"] =
+                    serde_json::json!(written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>());
+                out!("{object}")
+            } else {
+                out!("{line}").and_then(|()| report_written(&written))
+            };
             if fail_on == Some(FailOn::Unhealthy) && !healthy {
                 // Status 2 whatever became of stdout: the unhealthy scenes matter more.
                 if let Err(e) = printed {
@@ -290,7 +315,8 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             scenario,
             scenes,
             max_time,
-        } => verify(Scenario::load(&scenario)?, scenes, max_time),
+            json,
+        } => verify(Scenario::load(&scenario)?, scenes, max_time, json),
         Command::Bench {
             scenario,
             scenes,

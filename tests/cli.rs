@@ -592,3 +592,42 @@ fn check_is_a_dry_run() {
     assert!(stderr.contains("scene ") && stderr.contains("restitution"), "{stderr}");
     std::fs::remove_dir_all(&base).ok();
 }
+
+/// `run --json` and `verify --json` print exactly one JSON object on stdout.
+#[test]
+fn run_and_verify_speak_json() {
+    let out = scratch("json");
+    let run = Command::new(BIN)
+        .args([
+            "run",
+            &scenario("bouncing_balls.toml"),
+            "--scenes",
+            "32",
+            "--backend",
+            "cpu",
+            "--json",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let object: serde_json::Value = serde_json::from_slice(&run.stdout).expect("one JSON object");
+    assert_eq!(object["scenes"], 32);
+    assert_eq!(object["healthy"], true);
+    assert!(
+        object["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f.as_str().unwrap().ends_with("summary.csv"))
+    );
+    let verify = Command::new(BIN)
+        .args(["verify", &scenario("bouncing_balls.toml"), "--scenes", "4", "--json"])
+        .output()
+        .unwrap();
+    let object: serde_json::Value = serde_json::from_slice(&verify.stdout).expect("one JSON object");
+    assert_eq!(object["ok"], true, "{object}");
+    assert!(object["engines"][0]["columns"]["q0"]["deviation"].as_f64().unwrap() <= 1e-9);
+    std::fs::remove_dir_all(&out).ok();
+}

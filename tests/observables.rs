@@ -585,3 +585,26 @@ fn custom_scenes_run_like_templates_on_every_engine() {
     .to_string();
     assert!(e.contains("scene 5 (built by your code)"), "{e}");
 }
+
+/// A job of no steps still samples the observers at t₀ on every engine (the GPU used to
+/// dispatch nothing): `final` of q0 is the initial height, `max` of λ is 0.
+#[test]
+fn a_job_of_no_steps_samples_t0_on_every_engine() {
+    use ricochet::engine::{CpuEngine, Engine, ReferenceEngine};
+    let scenario = Scenario::from_toml(&BALLS.replace("scenes = 64", "scenes = 4")).unwrap();
+    let recording = scenario.recording().unwrap();
+    let sampled: Vec<_> = (0..4).map(|s| scenario.sample(s).unwrap()).collect();
+    let job = ensemble::job(&scenario, &sampled, None, 0, &recording);
+    let cpu = CpuEngine::new().run(&job).unwrap().observed;
+    assert_eq!(ReferenceEngine.run(&job).unwrap().observed, cpu);
+    let z_final = OBSERVED.iter().position(|&n| n == "z_final").unwrap();
+    for (s, scene) in sampled.iter().enumerate() {
+        let slots = &cpu[recording.len(1, 1) * s + 4 * z_final..];
+        assert_eq!(slots[0], scene.drawn[0], "scene {s}: the height at t₀");
+    }
+    if common::gpu().is_some() {
+        let ctx = ricochet::batch::gpu::GpuContext::new().unwrap();
+        let gpu = ricochet::engine::GpuEngine::new(ctx, Some(ricochet::batch::gpu::Precision::F64)).unwrap();
+        assert_eq!(gpu.run(&job).unwrap().observed, cpu, "GPU f64");
+    }
+}

@@ -34,7 +34,9 @@ fn deviations(reference: &Table, other: &Table) -> Vec<(String, f64)> {
         .collect()
 }
 
-pub fn verify(mut scenario: Scenario, scenes: usize, max_time: Option<f64>) -> ricochet::Result<ExitCode> {
+/// Compares the first `scenes` scenes on every backend with the reference stepper; with
+/// `json`, one JSON object on stdout instead of the table.
+pub fn verify(mut scenario: Scenario, scenes: usize, max_time: Option<f64>, json: bool) -> ricochet::Result<ExitCode> {
     if scenes == 0 {
         return Err(ricochet::Error::Scenario {
             what: "--scenes".into(),
@@ -59,7 +61,9 @@ pub fn verify(mut scenario: Scenario, scenes: usize, max_time: Option<f64>) -> r
                 return Ok(None);
             }
             Err(e @ ricochet::Error::Unsupported { .. }) if backend != Backend::Reference => {
-                out!("{backend:?}: {e}: only the reference stepper runs these scenes, nothing to compare")?;
+                if !json {
+                    out!("{backend:?}: {e}: only the reference stepper runs these scenes, nothing to compare")?;
+                }
                 return Ok(None);
             }
             Err(e) => return Err(e),
@@ -70,12 +74,15 @@ pub fn verify(mut scenario: Scenario, scenes: usize, max_time: Option<f64>) -> r
         Ok(Some((run.engine, run.summary, if double { 1e-9 } else { 1e-3 })))
     };
     let (_, reference, _) = run_on(Backend::Reference)?.expect("the reference backend always opens");
-    let mut ok = true;
+    let (mut ok, mut report) = (true, Vec::new());
     for backend in [Backend::Cpu, Backend::Gpu] {
         let Some((name, summary, tolerance)) = run_on(backend)? else {
             continue;
         };
-        out!("{name} vs reference ({scenes} scenes), relative deviations (tolerance {tolerance:e}):")?;
+        if !json {
+            out!("{name} vs reference ({scenes} scenes), relative deviations (tolerance {tolerance:e}):")?;
+        }
+        let mut columns = serde_json::Map::new();
         for (column, worst) in deviations(&reference, &summary) {
             let exact = ["impacts", "in_contact", "converged", "finite"].contains(&column.as_str());
             let pass = if exact && tolerance < 1e-6 {
@@ -84,8 +91,16 @@ pub fn verify(mut scenario: Scenario, scenes: usize, max_time: Option<f64>) -> r
                 worst <= tolerance.max(if exact { 0.5 } else { 0.0 })
             };
             ok &= pass;
-            out!("  {column:>20} {worst:10.3e} {}", if pass { "ok" } else { "FAIL" })?;
+            if !json {
+                out!("  {column:>20} {worst:10.3e} {}", if pass { "ok" } else { "FAIL" })?;
+            }
+            columns.insert(column, serde_json::json!({ "deviation": worst, "ok": pass }));
         }
+        report.push(serde_json::json!({ "engine": name, "tolerance": tolerance, "columns": columns }));
+    }
+    if json {
+        let object = serde_json::json!({ "scenario": scenario.name, "scenes": scenes, "engines": report, "ok": ok });
+        out!("{object}")?;
     }
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }

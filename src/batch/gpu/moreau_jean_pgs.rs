@@ -310,7 +310,8 @@ fn run_chunk(
         .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("steps") });
     {
         let full_group = (full > 0).then(|| bind_group(per_dispatch));
-        let rest_group = (rest > 0).then(|| bind_group(rest));
+        // (A run of no steps still dispatches once: the observers take their sample at t₀.)
+        let rest_group = (rest > 0 || steps == 0).then(|| bind_group(rest));
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("steps"),
             timestamp_writes: timer.as_ref().map(|query_set| wgpu::ComputePassTimestampWrites {
