@@ -149,9 +149,14 @@ impl Recording {
         self.events_at(n) + self.events.map_or(0, |max| 2 + m + EVENT * max as usize)
     }
 
+    /// Where stroboscopic sample `j` (q then v, 2n values) of a record starts.
+    pub fn sample_at(&self, n: usize, j: usize) -> usize {
+        SLOTS * self.observers.len() + 2 * n * j
+    }
+
     /// Where the events' part of a record starts.
     pub fn events_at(&self, n: usize) -> usize {
-        SLOTS * self.observers.len() + self.strobe.map_or(0, |s| s.count as usize * 2 * n)
+        self.sample_at(n, self.strobe.map_or(0, |s| s.count as usize))
     }
 
     /// Whether nothing is recorded.

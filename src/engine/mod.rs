@@ -31,26 +31,23 @@ pub use gpu::GpuEngine;
 pub use reference::ReferenceEngine;
 pub use scene::Scene;
 
-/// Why the batched engines (CPU lanes, GPU kernel) cannot run a job with `solver` and the
-/// relaxation `omega`: they solve with PGS and ω = 1, and refuse anything else rather than
-/// run plain PGS silently; `None` when they can.
-pub fn batched_refusal(solver: SolverKind, omega: Option<f64>) -> Option<Error> {
+/// Why the batched engines (CPU lanes, GPU kernel) cannot run a job with `solver`, the
+/// relaxation `omega` and `observers`: they solve with PGS and ω = 1, and refuse anything else
+/// rather than run plain PGS silently, and they do not compute the energy (the reference
+/// engine does); `None` when they can.
+pub fn batched_refusal(solver: SolverKind, omega: Option<f64>, observers: &[Observer]) -> Option<Error> {
     if solver != SolverKind::Pgs {
         return Some(Error::Unsupported {
             what: format!("solver {solver:?}"),
             reason: "the batched engines solve with PGS: use the reference backend for other solvers".into(),
         });
     }
-    let omega = omega.filter(|&w| w != 1.0)?;
-    Some(Error::Unsupported {
-        what: format!("relaxation omega = {omega}"),
-        reason: "the batched engines run PGS without relaxation (ω = 1): use the reference backend for SOR".into(),
-    })
-}
-
-/// Why the batched engines cannot observe `observers`: they do not compute the energy (the
-/// reference engine does); `None` when they can.
-pub fn unobservable(observers: &[Observer]) -> Option<Error> {
+    if let Some(omega) = omega.filter(|&w| w != 1.0) {
+        return Some(Error::Unsupported {
+            what: format!("relaxation omega = {omega}"),
+            reason: "the batched engines run PGS without relaxation (ω = 1): use the reference backend for SOR".into(),
+        });
+    }
     observers
         .iter()
         .any(|o| o.signal == Signal::Energy)
@@ -128,12 +125,10 @@ impl Job<'_> {
         Ok(())
     }
 
-    /// The batched engines refuse what [`batched_refusal`] and [`unobservable`] refuse.
+    /// The batched engines refuse what [`batched_refusal`] refuses.
     fn check_batched(&self) -> Result<()> {
         self.check()?;
-        batched_refusal(self.solver, self.omega)
-            .or_else(|| unobservable(&self.recording.observers))
-            .map_or(Ok(()), Err)
+        batched_refusal(self.solver, self.omega, &self.recording.observers).map_or(Ok(()), Err)
     }
 
     /// The batched engines' options in f64 (`double`) or f32.

@@ -126,7 +126,7 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
             accumulate(observer.accumulator(), slots, s, f64::from(k), job.step, k == 0);
         }
         if let Some(j) = job.recording.strobe.and_then(|strobe| strobe.sample_at(k)) {
-            let at = SLOTS * observers.len() + 2 * n * j;
+            let at = job.recording.sample_at(n, j);
             observed[at..at + n].copy_from_slice(sample.q.as_slice());
             observed[at + n..at + 2 * n].copy_from_slice(sample.v.as_slice());
         }

@@ -1,5 +1,7 @@
 //! Files that appear whole or not at all.
 
+use std::fs::File;
+use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use crate::error::{Error, Result};
@@ -21,4 +23,28 @@ pub(crate) fn write_atomically(path: &Path, write: impl FnOnce(&Path) -> Result<
         file: path.display().to_string(),
         reason: format!("cannot move the finished file into place: {e}"),
     })
+}
+
+/// [`write_atomically`] through a buffered writer of the temporary file (its creation error
+/// names it).
+pub(crate) fn write_file(path: &Path, write: impl FnOnce(&mut BufWriter<File>) -> Result<()>) -> Result<()> {
+    write_atomically(path, |partial| {
+        let mut out = File::create(partial).map(BufWriter::new).map_err(|e| Error::Parse {
+            file: partial.display().to_string(),
+            reason: format!("cannot create: {e}"),
+        })?;
+        write(&mut out)?;
+        Ok(out.flush()?)
+    })
+}
+
+/// `value` as pretty JSON and a newline into `out`.
+pub(crate) fn json_to(out: &mut impl Write, value: &impl serde::Serialize) -> Result<()> {
+    serde_json::to_writer_pretty(&mut *out, value).map_err(std::io::Error::other)?;
+    Ok(writeln!(out)?)
+}
+
+/// `path` written atomically as `value` in pretty JSON.
+pub(crate) fn write_json(path: &Path, value: &impl serde::Serialize) -> Result<()> {
+    write_file(path, |out| json_to(out, value))
 }

@@ -11,14 +11,14 @@
 //! directory never mixes two runs, and the final files appear only once the run is complete.
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Write};
+use std::io::BufReader;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use super::Table;
-use super::atomic::write_atomically;
+use super::atomic::{write_file, write_json};
 use crate::error::{Error, Result};
 
 /// The folder of the chunks inside a run's directory.
@@ -65,13 +65,7 @@ impl Checkpoints {
     pub fn fresh(out: &Path, manifest: &Manifest) -> Result<Self> {
         let dir = out.join(FOLDER);
         std::fs::create_dir_all(&dir).map_err(|e| io_error(&dir, "cannot create", e))?;
-        let path = dir.join("manifest.json");
-        write_atomically(&path, |partial| {
-            let mut file = BufWriter::new(File::create(partial)?);
-            serde_json::to_writer_pretty(&mut file, manifest).map_err(std::io::Error::other)?;
-            writeln!(file)?;
-            Ok(file.flush()?)
-        })?;
+        write_json(&dir.join("manifest.json"), manifest)?;
         Ok(Self { dir })
     }
 
@@ -137,12 +131,7 @@ impl Checkpoints {
             ("events", &chunk.events),
             ("summary", &chunk.summary),
         ] {
-            let path = self.dir.join(format!("{stem}.{kind}.csv"));
-            write_atomically(&path, |partial| {
-                let mut file = BufWriter::new(File::create(partial)?);
-                table.write_csv(&mut file)?;
-                Ok(file.flush()?)
-            })?;
+            write_file(&self.dir.join(format!("{stem}.{kind}.csv")), |out| table.write_csv(out))?;
         }
         Ok(())
     }

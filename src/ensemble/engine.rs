@@ -10,7 +10,7 @@ use crate::batch::gpu::{GpuContext, Precision};
 use crate::batch::observe::Recording;
 #[cfg(feature = "gpu")]
 use crate::engine::GpuEngine;
-use crate::engine::{CpuEngine, Engine, Job, ReferenceEngine, batched_refusal, unobservable};
+use crate::engine::{CpuEngine, Engine, Job, ReferenceEngine, batched_refusal};
 use crate::error::{Error, Result};
 
 /// Where to run.
@@ -49,9 +49,8 @@ pub fn open(backend: Backend, scenario: &Scenario) -> Result<(Box<dyn Engine>, O
     // What keeps the scenario off the batched engines: its solver settings, its observers,
     // then its scenes.
     let observers = scenario.observers()?;
-    let refused = batched_refusal(scenario.solver.kind, scenario.solver.omega)
-        .or_else(|| unobservable(&observers))
-        .or_else(|| unbatchable(scenario));
+    let refused =
+        batched_refusal(scenario.solver.kind, scenario.solver.omega, &observers).or_else(|| unbatchable(scenario));
     match backend {
         Backend::Gpu | Backend::Cpu if let Some(e) = refused => Err(e),
         Backend::Gpu => Ok((open_gpu(scenario)?, None)),

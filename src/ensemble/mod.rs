@@ -63,6 +63,7 @@ pub use summary::summary_columns;
 use summary::{append_summary, record, trajectory_columns};
 pub use table::Table;
 
+use crate::batch::observe::Recording;
 use crate::error::{Error, Result};
 use checkpoint::{Checkpoints, Chunk, Manifest};
 use scene_spec::SampledScene;
@@ -181,11 +182,11 @@ pub fn run(scenario: &Scenario, options: &RunOptions, progress: &mut dyn FnMut(u
 
 /// The scenes a chunk may hold within a quarter of this machine's memory: each takes about
 /// twice its operators and its record (8 bytes per value: the batch, and the engine's copy).
-fn memory_bound(scenario: &Scenario) -> Result<usize> {
-    let (n, m) = scenario.sizes()?;
-    let values = crate::batch::SceneHeader::operator_len(n, m) + scenario.recording()?.len(n, m);
+/// The scenes have n dof and m rows (`sizes`) and keep `recording`.
+fn memory_bound((n, m): (usize, usize), recording: &Recording) -> usize {
+    let values = crate::batch::SceneHeader::operator_len(n, m) + recording.len(n, m);
     let per_scene = 16 * values as u64;
-    Ok(crate::validate::machine_memory().map_or(usize::MAX, |bytes| (bytes / 4 / per_scene).max(1) as usize))
+    crate::validate::machine_memory().map_or(usize::MAX, |bytes| (bytes / 4 / per_scene).max(1) as usize)
 }
 
 /// The engine kind and precision (`cpu f64`, `gpu f32`, …).
@@ -201,11 +202,10 @@ fn arithmetic(engine: &dyn Engine) -> String {
 /// Every scene must also have scene 0's degrees of freedom (the summary's columns and the
 /// engines' records are laid out for one size): a draw that changes them (a disc pile whose
 /// drawn friction is 0 for some scenes only) is refused, naming the scene.
-fn check_draws(scenario: &Scenario, scenes: &Range<usize>) -> Result<()> {
+fn check_draws(scenario: &Scenario, scenes: &Range<usize>, n: usize) -> Result<()> {
     if scenario.drawn_names()?.is_empty() {
         return Ok(());
     }
-    let n = scenario.sizes()?.0;
     let bad = |s: usize| scenario.sample(s).map_or(true, |scene| scene.scene.dof() != n);
     match scenes.clone().into_par_iter().find_first(|&s| bad(s)) {
         None => Ok(()),
@@ -251,7 +251,7 @@ fn run_chunks(
         what: "time".into(),
         reason: "more than 2³² steps".into(),
     })?;
-    let recording = scenario.recording()?;
+    let (recording, sizes) = (scenario.recording()?, scenario.sizes()?);
     let chunk = match chunk {
         Some(0) => {
             return Err(Error::Scenario {
@@ -264,13 +264,12 @@ fn run_chunks(
         None => {
             let example = [scenario.sample(scenes.start)?];
             let busy = engine.scenes_in_flight(&engine::job(scenario, &example, None, steps, &recording))?;
-            busy.min(memory_bound(scenario)?)
+            busy.min(memory_bound(sizes, &recording))
         }
     };
-    check_draws(scenario, &scenes)?;
+    check_draws(scenario, &scenes, sizes.0)?;
     // Timed from here: the check above is not the run's throughput.
     let start = Instant::now();
-    let sizes = scenario.sizes()?;
     let empty = [
         Table::new(summary_columns(scenario)?),
         Table::new(trajectory_columns(sizes.0)),

@@ -1,5 +1,5 @@
-//! `[[observe]]`: the observables of a scenario, each a summary column computed by the
-//! engines while stepping ([`crate::batch::observe`]).
+//! What a scenario records while stepping ([`crate::batch::observe`]): `[[observe]]`, the
+//! observables, each a summary column; `[strobe]`, stroboscopic samples; `[events]`, impacts.
 //!
 //! ```toml
 //! [[observe]]
@@ -11,7 +11,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::batch::observe::{Observer, Reduce, Signal};
+use crate::batch::observe::{Observer, Reduce, Signal, Strobe};
 use crate::error::{Error, Result};
 
 /// One `[[observe]]` table.
@@ -78,6 +78,69 @@ impl ObserveSpec {
             threshold,
         })
     }
+}
+
+/// `[strobe]`: stroboscopic samples, a Poincaré section of a forced system: the state of every
+/// scene at `from`, `from + every`, … up to the final time. Both must be whole numbers of
+/// steps (within 10⁻⁹ h), so that each sample is a state the engines reach.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StrobeSettings {
+    /// The period T (s), e.g. the forcing's 2π/ω.
+    pub every: f64,
+    /// The first sample's time t₀ (s; default 0), e.g. once the transient has died out.
+    #[serde(default)]
+    pub from: f64,
+}
+
+impl StrobeSettings {
+    /// The steps of these samples in a run of `total` steps of `h` to `final_time`: whole
+    /// numbers of steps, the first within the run.
+    pub fn steps(&self, h: f64, total: u32, final_time: f64) -> Result<Strobe> {
+        let settings = self;
+        let steps = |what: &str, t: f64| -> Result<u32> {
+            let k = (t / h).round();
+            if !(t.is_finite() && t >= 0.0 && (t / h - k).abs() <= 1e-9 * k.max(1.0)) {
+                return Err(Error::Scenario {
+                    what: format!("strobe.{what}"),
+                    reason: format!(
+                        "{t} s is not a whole number of steps h = {h} s (the samples are states the engines reach): make h = {what}/n"
+                    ),
+                });
+            }
+            Ok(k as u32)
+        };
+        let (first, every) = (steps("from", settings.from)?, steps("every", settings.every)?);
+        if every == 0 || first > total {
+            return Err(Error::Scenario {
+                what: "strobe".into(),
+                reason: format!(
+                    "every = {} must be > 0 and from = {} within the run (final = {})",
+                    settings.every, settings.from, final_time
+                ),
+            });
+        }
+        Ok(Strobe {
+            first,
+            every,
+            count: (total - first) / every + 1,
+        })
+    }
+}
+
+/// `[events]`: each impact of every scene — the onset of an impulse on a contact row — with
+/// its time, row, ẏ before and after and impulse, at most `max` per scene (those beyond are
+/// counted in the summary's `events_dropped`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventSettings {
+    /// Events kept per scene (default 32).
+    #[serde(default = "default_events")]
+    pub max: u32,
+}
+
+fn default_events() -> u32 {
+    32
 }
 
 /// `q3` → `Signal::Q(3)`, …; `None` for anything else.

@@ -10,12 +10,12 @@
 //! - `histograms.png`, `trajectories.png`: see `super::plots` (with the `plots` feature).
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Write};
+use std::io::{BufReader, BufWriter};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::atomic::write_atomically;
+use super::atomic::{json_to, write_file};
 use super::{Shard, Statistics, Table};
 use crate::error::{Error, Result};
 
@@ -57,13 +57,6 @@ pub struct RunFiles {
     pub strobe: Option<Table>,
     /// `events.csv`, where the scenario asks for impact events.
     pub events: Option<Table>,
-}
-
-fn create(path: &Path) -> Result<BufWriter<File>> {
-    File::create(path).map(BufWriter::new).map_err(|e| Error::Parse {
-        file: path.display().to_string(),
-        reason: format!("cannot create: {e}"),
-    })
 }
 
 fn open(path: &Path) -> Result<BufReader<File>> {
@@ -133,11 +126,7 @@ impl RunFiles {
         let mut written = Vec::new();
         let mut file = |name: &str, write: &dyn Fn(&mut BufWriter<File>) -> Result<()>| -> Result<()> {
             let p = path(name);
-            write_atomically(&p, |partial| {
-                let mut out = create(partial)?;
-                write(&mut out)?;
-                Ok(out.flush()?)
-            })?;
+            write_file(&p, write)?;
             written.push(p);
             Ok(())
         };
@@ -149,14 +138,8 @@ impl RunFiles {
                 file(name, &|out| table.write_csv(out))?;
             }
         }
-        file("stats.json", &|out| {
-            serde_json::to_writer_pretty(&mut *out, &Statistics::of(&self.summary)).map_err(std::io::Error::other)?;
-            Ok(writeln!(out)?)
-        })?;
-        file("run.json", &|out| {
-            serde_json::to_writer_pretty(&mut *out, &self.info).map_err(std::io::Error::other)?;
-            Ok(writeln!(out)?)
-        })?;
+        file("stats.json", &|out| json_to(out, &Statistics::of(&self.summary)))?;
+        file("run.json", &|out| json_to(out, &self.info))?;
         #[cfg(feature = "plots")]
         let plots = super::plots::draw(
             dir,

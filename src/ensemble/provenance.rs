@@ -3,12 +3,11 @@
 //! precision, the threads, the start and end times, the wall time and the throughput. Kept out
 //! of `run.json`, which shards and merges must reproduce byte for byte.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::atomic::write_atomically;
+use super::atomic::write_json;
 use crate::error::Result;
 
 /// What `provenance.json` holds.
@@ -61,12 +60,7 @@ impl Provenance {
     /// Writes `provenance.json` into `dir` (atomically); returns its path.
     pub fn write(&self, dir: &Path) -> Result<PathBuf> {
         let path = dir.join("provenance.json");
-        write_atomically(&path, |partial| {
-            let mut file = std::io::BufWriter::new(std::fs::File::create(partial)?);
-            serde_json::to_writer_pretty(&mut file, self).map_err(std::io::Error::other)?;
-            writeln!(file)?;
-            Ok(file.flush()?)
-        })?;
+        write_json(&path, self)?;
         Ok(path)
     }
 }

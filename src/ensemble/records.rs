@@ -27,8 +27,7 @@ pub fn append(
         let record = &outcome.observed[len * k..len * (k + 1)];
         let index = scene.index as f64;
         if let Some(samples) = recording.strobe {
-            let states =
-                record[recording.events_at(n) - samples.count as usize * 2 * n..recording.events_at(n)].chunks(2 * n);
+            let states = record[recording.sample_at(n, 0)..recording.events_at(n)].chunks(2 * n);
             for (j, state) in states.enumerate() {
                 let step = samples.first + j as u32 * samples.every;
                 let mut row = vec![index, f64::from(step) * h];

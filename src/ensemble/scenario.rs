@@ -27,9 +27,9 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::custom::Scenes;
-use super::observables::ObserveSpec;
+use super::observables::{EventSettings, ObserveSpec, StrobeSettings};
 use super::scene_spec::SampledScene;
-use crate::batch::observe::{Observer, Recording, Strobe};
+use crate::batch::observe::{Observer, Recording};
 use crate::error::{Error, Result};
 use crate::numerics::SolverKind;
 use crate::scheme::Stabilization;
@@ -67,34 +67,6 @@ pub struct Scenario {
     /// `[events]`: every scene's impacts (`events.csv`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub events: Option<EventSettings>,
-}
-
-/// `[events]`: each impact of every scene — the onset of an impulse on a contact row — with
-/// its time, row, ẏ before and after and impulse, at most `max` per scene (those beyond are
-/// counted in the summary's `events_dropped`).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EventSettings {
-    /// Events kept per scene (default 32).
-    #[serde(default = "default_events")]
-    pub max: u32,
-}
-
-fn default_events() -> u32 {
-    32
-}
-
-/// `[strobe]`: stroboscopic samples, a Poincaré section of a forced system: the state of every
-/// scene at `from`, `from + every`, … up to the final time. Both must be whole numbers of
-/// steps (within 10⁻⁹ h), so that each sample is a state the engines reach.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct StrobeSettings {
-    /// The period T (s), e.g. the forcing's 2π/ω.
-    pub every: f64,
-    /// The first sample's time t₀ (s; default 0), e.g. once the transient has died out.
-    #[serde(default)]
-    pub from: f64,
 }
 
 fn default_scenes() -> usize {
@@ -341,45 +313,21 @@ impl Scenario {
         }
         Ok(Recording {
             observers: self.observers()?,
-            strobe: self.strobe.map(|s| self.strobe_steps(s)).transpose()?,
+            strobe: self
+                .strobe
+                .map(|s| s.steps(self.time.step, self.steps() as u32, self.time.final_time))
+                .transpose()?,
             events: self.events.map(|e| e.max),
         })
     }
 
-    /// The steps of `[strobe]`: whole numbers of steps, the first within the run.
-    fn strobe_steps(&self, settings: StrobeSettings) -> Result<Strobe> {
-        let h = self.time.step;
-        let steps = |what: &str, t: f64| -> Result<u32> {
-            let k = (t / h).round();
-            if !(t.is_finite() && t >= 0.0 && (t / h - k).abs() <= 1e-9 * k.max(1.0)) {
-                return Err(Error::Scenario {
-                    what: format!("strobe.{what}"),
-                    reason: format!(
-                        "{t} s is not a whole number of steps h = {h} s (the samples are states the engines reach): make h = {what}/n"
-                    ),
-                });
-            }
-            Ok(k as u32)
-        };
-        let (first, every) = (steps("from", settings.from)?, steps("every", settings.every)?);
-        let total = self.steps() as u32;
-        if every == 0 || first > total {
-            return Err(Error::Scenario {
-                what: "strobe".into(),
-                reason: format!(
-                    "every = {} must be > 0 and from = {} within the run (final = {})",
-                    settings.every, settings.from, self.time.final_time
-                ),
-            });
-        }
-        Ok(Strobe {
-            first,
-            every,
-            count: (total - first) / every + 1,
-        })
+    /// The degrees of freedom of the scenes (scene 0's: `run` refuses draws that change it),
+    /// without building its `Nsds`.
+    pub fn dof(&self) -> Result<usize> {
+        Ok(self.sample(0)?.scene.dof())
     }
 
-    /// The degrees of freedom and rows of the scenes (sizes are never drawn: scene 0's).
+    /// The degrees of freedom and rows of the scenes (scene 0's).
     pub fn sizes(&self) -> Result<(usize, usize)> {
         let scene = self.sample(0)?.scene;
         Ok((scene.dof(), scene.nsds()?.gap_rows().len()))

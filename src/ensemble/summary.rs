@@ -21,7 +21,7 @@ use crate::error::{Error, Result};
 /// `energy_initial`, `energy_change` (final − initial), `lcp_residual` (worst Siconos
 /// error), `lcp_iterations` (most sweeps in a step), `converged` and `finite` (1 or 0).
 pub fn summary_columns(scenario: &Scenario) -> Result<Vec<String>> {
-    let n = dimension(scenario)?;
+    let n = scenario.dof()?;
     let mut columns = vec!["scene".to_string()];
     columns.extend(scenario.drawn_names()?);
     columns.extend(scenario.observe.iter().map(|o| o.name.clone()));
@@ -55,11 +55,6 @@ pub fn summary_columns(scenario: &Scenario) -> Result<Vec<String>> {
         });
     }
     Ok(columns)
-}
-
-/// Degrees of freedom of the scenario's scenes (sizes are never drawn: scene 0 tells).
-pub(super) fn dimension(scenario: &Scenario) -> Result<usize> {
-    Ok(scenario.sample(0)?.scene.dof())
 }
 
 /// The trajectory columns: `scene`, `t`, `q0…`, `v0…`.
@@ -170,7 +165,7 @@ fn summary_row(
 /// state read back after each.
 pub(super) fn record(engine: &dyn Engine, scenario: &Scenario, scenes: &[usize], steps: u32) -> Result<Table> {
     let sampled: Vec<SampledScene> = scenes.iter().map(|&s| scenario.sample(s)).collect::<Result<_>>()?;
-    let n = dimension(scenario)?;
+    let n = scenario.dof()?;
     let mut table = Table::new(trajectory_columns(n));
     if sampled.is_empty() {
         return Ok(table);

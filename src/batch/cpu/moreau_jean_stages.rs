@@ -92,6 +92,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
         let (n, m, scenes) = (headers[0].ndof as usize, headers[0].ncontacts as usize, headers.len());
         let lane = |l: usize| l.min(scenes - 1);
         let o = OperatorOffsets::new(n, m);
+        let record = recording.len(n, m);
         let half = Lanes::splat(T::from(0.5).unwrap_or_else(T::one));
         let load = |k: usize| Lanes(from_fn(|l| values[2 * n * lane(l) + k]));
         let zeros = |len: usize| vec![Lanes::zero(); len];
@@ -129,7 +130,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
             } else {
                 Vec::new()
             },
-            event_lane: Vec::with_capacity(recording.len(n, m) - recording.events_at(n)),
+            event_lane: Vec::with_capacity(record - recording.events_at(n)),
             active: vec![[false; LANES]; m],
             gmat: newton(m * n),
             wgmat: newton(n * m),
@@ -140,8 +141,8 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
             worst: Lanes(from_fn(|l| extremes[EXTREMES * lane(l)])),
             deepest: Lanes(from_fn(|l| extremes[EXTREMES * lane(l) + 1])),
             cone: Lanes(from_fn(|l| extremes[EXTREMES * lane(l) + 2])),
-            observed: (0..recording.len(n, m))
-                .map(|x| Lanes(from_fn(|l| observed[recording.len(n, m) * lane(l) + x])))
+            observed: (0..record)
+                .map(|x| Lanes(from_fn(|l| observed[record * lane(l) + x])))
                 .collect(),
             recording,
         }

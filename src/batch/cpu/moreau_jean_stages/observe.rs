@@ -45,7 +45,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
             );
         }
         if let Some(j) = self.recording.strobe.and_then(|strobe| strobe.sample_at(steps)) {
-            let at = SLOTS * observers.len() + 2 * self.n * j;
+            let at = self.recording.sample_at(self.n, j);
             self.observed[at..at + self.n].copy_from_slice(&self.q);
             self.observed[at + self.n..at + 2 * self.n].copy_from_slice(&self.v);
         }
