@@ -3,6 +3,8 @@
 //! the same; a missing `XDG_RUNTIME_DIR` is not the user's noise; `bench` keeps stdout to
 //! JSON lines.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -298,22 +300,37 @@ fn short_oscillator(dir: &Path, extra: &str) -> String {
     path.display().to_string()
 }
 
-/// Every file of a directory (not its subfolders) with its bytes, but `provenance.json`
-/// (times, command line: a record of each run).
+/// The files of a run's directory but `provenance.json` (times, command line: a record of
+/// each run).
 fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_file() && !p.ends_with("provenance.json"))
-        .map(|p| {
-            (
-                p.file_name().unwrap().to_string_lossy().into_owned(),
-                std::fs::read(&p).unwrap(),
-            )
-        })
-        .collect();
-    files.sort();
-    files
+    common::files_of(dir, |p| !p.ends_with("provenance.json"))
+}
+
+/// `ricochet run` of 400 scenes of `file` in chunks of 5 into `out`, returned once it has
+/// finished `chunks` chunks (or after a minute).
+fn run_until_chunks(file: &str, out: &Path, chunks: usize) -> std::process::Child {
+    let child = Command::new(BIN)
+        .args([
+            "run",
+            file,
+            "--scenes",
+            "400",
+            "--backend",
+            "cpu",
+            "--chunk",
+            "5",
+            "--out",
+        ])
+        .arg(out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while finished_chunks(out) < chunks && start.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child
 }
 
 fn finished_chunks(out: &Path) -> usize {
@@ -361,27 +378,7 @@ fn a_killed_run_resumes_to_the_same_files() {
         // Over a complete earlier run: the fresh run removes its files first.
         let out = base.join(format!("killed-{after}"));
         assert!(run(&out, &["--chunk", "7"]).status.success());
-        let mut child = Command::new(BIN)
-            .args([
-                "run",
-                &file,
-                "--scenes",
-                "400",
-                "--backend",
-                "cpu",
-                "--chunk",
-                "5",
-                "--out",
-                out.to_str().unwrap(),
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let start = std::time::Instant::now();
-        while finished_chunks(&out) < after && start.elapsed().as_secs() < 60 {
-            std::thread::sleep(std::time::Duration::from_millis(2));
-        }
+        let mut child = run_until_chunks(&file, &out, after);
         let status = Command::new("kill")
             .args([signal, &child.id().to_string()])
             .status()
@@ -413,26 +410,7 @@ fn a_killed_run_resumes_to_the_same_files() {
     }
     // Chunks of another scenario (here: another seed) or engine are not taken.
     let out = base.join("refused");
-    let mut child = Command::new(BIN)
-        .args([
-            "run",
-            &file,
-            "--scenes",
-            "400",
-            "--backend",
-            "cpu",
-            "--chunk",
-            "5",
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    while finished_chunks(&out) < 1 {
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    }
+    let mut child = run_until_chunks(&file, &out, 1);
     child.kill().unwrap();
     child.wait().unwrap();
     for (extra, expected) in [

@@ -436,20 +436,9 @@ fn files(scenario: &Scenario, backend: Backend, chunk: usize, shard: Shard) -> R
     }
 }
 
+/// The files of a run's directory but its pictures.
 fn read_dir(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_none_or(|x| x != "png"))
-        .map(|p| {
-            (
-                p.file_name().unwrap().to_string_lossy().into_owned(),
-                std::fs::read(&p).unwrap(),
-            )
-        })
-        .collect();
-    files.sort();
-    files
+    common::files_of(dir, |p| p.extension().is_none_or(|x| x != "png"))
 }
 
 /// Same seed ⇒ byte-identical files: across runs, across chunk sizes, and between one run

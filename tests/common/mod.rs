@@ -49,6 +49,24 @@ pub fn compare_with_reference(name: &str, reference: &nalgebra::DMatrix<f64>, ro
     max
 }
 
+/// The files of a directory that `keep` keeps (not its subfolders), sorted by name, with
+/// their bytes: what two runs' directories are compared by.
+pub fn files_of(dir: &std::path::Path, keep: impl Fn(&std::path::Path) -> bool) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file() && keep(p))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
 /// The GPU context shared by a test binary: `None` (after a printed notice) when there is
 /// no adapter, except under `RICOCHET_REQUIRE_GPU=1`, where that fails the test.
 #[cfg(feature = "gpu")]
