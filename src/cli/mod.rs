@@ -5,3 +5,4 @@ pub mod check;
 pub mod compare;
 pub mod plot;
 pub mod progress;
+pub mod run;

@@ -1,0 +1,194 @@
+//! `ricochet run`: an ensemble with its files, progress, provenance and exit status.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use ricochet::ensemble::output::{RunFiles, RunInfo};
+use ricochet::ensemble::provenance::Provenance;
+use ricochet::ensemble::{self, Backend, RunOptions, Scenario, Shard, Table};
+
+use super::progress::Progress;
+use crate::{report_written, write};
+
+/// The arguments of `ricochet run`.
+#[derive(clap::Args)]
+pub struct RunArgs {
+    /// The scenario file (TOML).
+    scenario: PathBuf,
+    /// auto (a hardware GPU, else the CPU), gpu, cpu (all cores) or reference (dense f64 stepper).
+    #[arg(long, default_value = "auto")]
+    backend: Backend,
+    /// Overrides the scenario's number of scenes.
+    #[arg(long)]
+    scenes: Option<usize>,
+    /// Overrides the scenario's seed.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Runs shard i of n (scenes ⌊N i/n⌋ .. ⌊N (i+1)/n⌋); merge the directories afterwards.
+    #[arg(long, default_value = "0/1")]
+    shard: Shard,
+    /// Scenes per chunk (bounds host memory; results do not depend on it). Default: what
+    /// the engine needs in flight (2^16 on CPUs, up to 2^20 on a GPU).
+    #[arg(long)]
+    chunk: Option<usize>,
+    /// Output directory. Each finished chunk is kept there (in .chunks/) as it completes;
+    /// a fresh run first removes the files an earlier run left there.
+    #[arg(long, default_value = "results")]
+    out: PathBuf,
+    /// Continue the run that was interrupted in --out from its finished chunks (same
+    /// scenario, shard and backend); the files end as an uninterrupted run's.
+    #[arg(long)]
+    resume: bool,
+    /// `unhealthy`: exit with status 2 (after writing the files) when some scene did not
+    /// converge or became NaN or infinite; by default that is only a warning.
+    #[arg(long, value_enum)]
+    fail_on: Option<FailOn>,
+    /// Print one JSON object (the run, its throughput, health and files) instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// What makes `run` fail after writing its files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum FailOn {
+    /// Some scene did not converge or became NaN or infinite.
+    Unhealthy,
+}
+
+/// Runs the ensemble `args` describe and writes its files.
+pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
+    let RunArgs {
+        scenario,
+        backend,
+        scenes,
+        seed,
+        shard,
+        chunk,
+        out,
+        resume,
+        fail_on,
+        json,
+    } = args;
+    let path = scenario;
+    let mut scenario = Scenario::load(&path)?;
+    scenario.scenes = scenes.unwrap_or(scenario.scenes);
+    scenario.seed = seed.unwrap_or(scenario.seed);
+    scenario.validate()?;
+    // The output directory before any simulation: an unwritable one is found now.
+    ricochet::ensemble::output::prepare_dir(&out)?;
+    let options = RunOptions {
+        backend,
+        chunk,
+        shard,
+        checkpoints: Some(out.clone()),
+        resume,
+    };
+    let total = shard.range(scenario.scenes).len();
+    let steps = scenario.steps();
+    if resume {
+        eprintln!("resuming the run in {}", out.display());
+    }
+    let started = std::time::SystemTime::now();
+    let mut progress = Progress::new(&scenario.name, total, steps);
+    let run = ensemble::run(&scenario, &options, &mut |done| progress.update(done)).map_err(|e| match e {
+        // A drawn scene that is invalid: name the file too.
+        ricochet::Error::Scenario { what, reason } => ricochet::Error::Scenario {
+            what: format!("{}: {what}", path.display()),
+            reason,
+        },
+        e => e,
+    })?;
+    progress.finish();
+    if let Some(notice) = &run.notice {
+        eprintln!("notice: {notice}");
+    }
+    let line = format!(
+        "{}: {} scenes × {steps} steps on {} in {:.2} s ({:.3e} scene-steps/s)",
+        scenario.name,
+        run.summary.rows(),
+        run.engine,
+        run.seconds,
+        run.scene_steps as f64 / run.seconds
+    );
+    let healthy = report_health(&run.summary);
+    let summary_json = serde_json::json!({
+        "scenario": scenario.name,
+        "scenes": run.summary.rows(),
+        "steps": steps,
+        "engine": run.engine,
+        "arithmetic": run.arithmetic,
+        "seconds": run.seconds,
+        "scene_steps_per_second": run.scene_steps as f64 / run.seconds,
+        "healthy": healthy,
+        "notice": run.notice,
+    });
+    let (ricochet, commit) = Provenance::build();
+    let provenance = Provenance {
+        ricochet,
+        commit,
+        command: std::env::args().collect(),
+        scenario_file: path.display().to_string(),
+        scenario_hash: scenario.fingerprint(),
+        scenario_text: std::fs::read_to_string(&path).unwrap_or_default(),
+        engine: run.engine.clone(),
+        arithmetic: run.arithmetic.clone(),
+        resumed: resume,
+        started: humantime::format_rfc3339_seconds(started).to_string(),
+        finished: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        seconds: run.seconds,
+        scene_steps_per_second: run.scene_steps as f64 / run.seconds,
+        host: Provenance::host(),
+    };
+    let files = RunFiles {
+        info: RunInfo::new(&scenario, shard, &run.arithmetic),
+        summary: run.summary,
+        trajectories: run.trajectories,
+        strobe: scenario.strobe.is_some().then_some(run.strobe),
+        events: scenario.events.is_some().then_some(run.events),
+    };
+    // The files first: what is computed is kept even where stdout is full or closed.
+    let mut written = write(&files, &out)?;
+    written.push(provenance.write(&out)?);
+    // The run's files are whole: its chunks are no longer needed.
+    ricochet::ensemble::checkpoint::remove(&out)?;
+    let printed = if json {
+        let mut object = summary_json;
+        object["files"] = serde_json::json!(written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>());
+        out!("{object}")
+    } else {
+        out!("{line}").and_then(|()| report_written(&written))
+    };
+    if fail_on == Some(FailOn::Unhealthy) && !healthy {
+        // Status 2 whatever became of stdout: the unhealthy scenes matter more.
+        if let Err(e) = printed {
+            eprintln!("error: {e}");
+        }
+        eprintln!("error: unhealthy scenes (--fail-on unhealthy); the files are written");
+        return Ok(ExitCode::from(2));
+    }
+    printed?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints the scenes whose LCP missed its tolerance or whose state became non-finite, and
+/// returns whether there were none.
+fn report_health(summary: &Table) -> bool {
+    let column = |name: &str| summary.column(name).unwrap_or_default();
+    let (scene, converged, finite) = (column("scene"), column("converged"), column("finite"));
+    let (residual, iterations) = (column("lcp_residual"), column("lcp_iterations"));
+    let mut healthy = true;
+    for (label, flags) in [("did not converge", &converged), ("became NaN or infinite", &finite)] {
+        let bad: Vec<usize> = (0..flags.len()).filter(|&i| flags[i] == 0.0).collect();
+        if let Some(&i) = bad.first() {
+            healthy = false;
+            eprintln!(
+                "warning: {} scenes {label} (first: scene {}, worst LCP residual {:e} after {} sweeps); their rows are kept",
+                bad.len(),
+                scene[i],
+                residual[i],
+                iterations[i]
+            );
+        }
+    }
+    healthy
+}
