@@ -74,6 +74,13 @@ pub fn scalar(what: &str, value: f64, ok: bool, reason: &str) -> Result<()> {
     }
 }
 
+/// Whether `name` is an identifier: ASCII letters, digits and `_`, not starting with a digit
+/// (a column of the outputs, a name in scenarios).
+pub fn is_identifier(name: &str) -> bool {
+    name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 /// The machine's memory in bytes (`MemTotal` of /proc/meminfo), where the system tells.
 pub fn machine_memory() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;

@@ -500,14 +500,14 @@ fn plot_draws_any_pair_of_columns() {
         "--x",
         "gap",
         "--y",
-        "q0",
+        "x",
         "--out",
         svg.to_str().unwrap(),
     ]);
     assert!(drawn.status.success(), "{}", String::from_utf8_lossy(&drawn.stderr));
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(
-        text.starts_with("<svg") && text.contains("q0 vs gap"),
+        text.starts_with("<svg") && text.contains("x vs gap"),
         "{}",
         &text[..100.min(text.len())]
     );
@@ -524,7 +524,7 @@ fn plot_draws_any_pair_of_columns() {
         stderr.contains("column `nothing`") && stderr.contains("x_max"),
         "{stderr}"
     );
-    let wrong = plot(&["--table", "trajectories", "--x", "t", "--y", "q0"]);
+    let wrong = plot(&["--table", "trajectories", "--x", "t", "--y", "x"]);
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("expected summary, events or strobe"));
     std::fs::remove_dir_all(&base).ok();
 }
@@ -547,6 +547,7 @@ fn check_is_a_dry_run() {
         "{stdout}"
     );
     assert!(stdout.contains("gap") && stdout.contains("drawn in [0"), "{stdout}");
+    assert!(stdout.contains("coordinates: x\n"), "{stdout}");
     assert!(
         stdout.contains("at most 8 impact events") && stdout.contains("scene-steps/s on a sample"),
         "{stdout}"
@@ -606,6 +607,6 @@ fn run_and_verify_speak_json() {
         .unwrap();
     let object: serde_json::Value = serde_json::from_slice(&verify.stdout).expect("one JSON object");
     assert_eq!(object["ok"], true, "{object}");
-    assert!(object["engines"][0]["columns"]["q0"]["deviation"].as_f64().unwrap() <= 1e-9);
+    assert!(object["engines"][0]["columns"]["z"]["deviation"].as_f64().unwrap() <= 1e-9);
     std::fs::remove_dir_all(&out).ok();
 }

@@ -158,7 +158,7 @@ fn ball_ensemble_matches_the_exact_solution() {
         col("impacts"),
         col("last_impact_time"),
     );
-    let (z, v) = (col("q0"), col("v0"));
+    let (z, v) = (col("z"), col("z_dot"));
     let (mut exact_counts, mut exact_apex, mut apex, mut apex_bound) = (vec![], vec![], vec![], 0.0f64);
     let mut ambiguous = 0;
     for s in 0..z0.len() {
@@ -259,7 +259,7 @@ fn gpu_backend_agrees_with_the_cpu_backend() {
     for case in engines(None, None) {
         let gpu = case.run(&scenario);
         assert_eq!(gpu.summary.column("impacts"), cpu.summary.column("impacts"));
-        case.assert_agrees(&gpu, &cpu, &["q0", "v0", "last_impact_time", "energy_change"]);
+        case.assert_agrees(&gpu, &cpu, &["z", "z_dot", "last_impact_time", "energy_change"]);
     }
 }
 
@@ -288,7 +288,7 @@ fn dumbbells_bounce_as_one_ball_on_every_backend() {
     let (h, t_final) = (scenario.time.step, scenario.time.final_time);
     let cpu = run(&scenario, Backend::Cpu, 1 << 16, ALL);
     let (z0, e, impacts) = (col(&cpu, "height"), col(&cpu, "restitution"), col(&cpu, "impacts"));
-    let (q0, q1) = (col(&cpu, "q0"), col(&cpu, "q1"));
+    let (q0, q1) = (col(&cpu, "z_0"), col(&cpu, "z_1"));
     let mut ambiguous = Vec::new();
     for s in 0..z0.len() {
         let exact = exact_impacts(z0[s], e[s], t_final);
@@ -316,7 +316,7 @@ fn dumbbells_bounce_as_one_ball_on_every_backend() {
         let gpu_impacts = col(&gpu, "impacts");
         for s in (0..z0.len()).filter(|s| !ambiguous.contains(s)) {
             assert_eq!(gpu_impacts[s], impacts[s], "{case} scene {s}");
-            for name in ["q0", "q1", "v0", "v1"] {
+            for name in ["z_0", "z_1", "z_0_dot", "z_1_dot"] {
                 let (a, b) = (col(&gpu, name)[s], col(&cpu, name)[s]);
                 assert!((a - b).abs() <= case.tolerance, "{case} scene {s} {name}: {a} vs {b}");
             }
@@ -334,7 +334,7 @@ fn pendulums_hitting_a_wall_on_every_backend() {
     scenario.record.trajectories = 0;
     let cpu = run(&scenario, Backend::Cpu, 1 << 16, ALL);
     let impacts = col(&cpu, "impacts");
-    let (x, y) = (col(&cpu, "q0"), col(&cpu, "q1"));
+    let (x, y) = (col(&cpu, "x"), col(&cpu, "y"));
     for s in 0..impacts.len() {
         // Baumgarte (β = 0.2) holds x² + y² = L² (L = 1 in the file) to O(h²) per step.
         let drift = (x[s] * x[s] + y[s] * y[s] - 1.0).abs();
@@ -348,7 +348,7 @@ fn pendulums_hitting_a_wall_on_every_backend() {
     for case in engines(Some(1e-12), Some(1.2e-3)) {
         let other = case.run(&scenario);
         assert_eq!(col(&other, "impacts"), impacts, "{case}");
-        case.assert_agrees(&other, &cpu, &["q0", "q1", "v0", "v1"]);
+        case.assert_agrees(&other, &cpu, &["x", "y", "x_dot", "y_dot"]);
         if case.is_gpu() {
             assert!(col(&other, "converged").iter().all(|&c| c == 1.0));
         } else {
@@ -374,7 +374,7 @@ fn impact_oscillators_continue_their_forcing_across_segments_on_every_backend() 
     // errors).
     for case in engines(Some(1e-12), Some(1e-2)) {
         let other = case.run(&scenario);
-        case.assert_agrees(&other, &cpu, &["q0", "v0"]);
+        case.assert_agrees(&other, &cpu, &["x", "x_dot"]);
         if !case.is_gpu() {
             case.assert_agrees(&other, &cpu, &["impacts", "last_impact_time"]);
             assert_eq!(cpu.trajectories.rows(), other.trajectories.rows());
@@ -394,12 +394,15 @@ fn disc_piles_on_every_backend() {
     scenario.scenes = 16;
     scenario.record.trajectories = 0;
     let cpu = run(&scenario, Backend::Cpu, 1 << 16, ALL);
-    let coordinates: Vec<String> = (0..8).flat_map(|i| [format!("q{i}"), format!("v{i}")]).collect();
+    let coordinates: Vec<String> = (0..4)
+        .flat_map(|i| ["x", "z"].map(|c| format!("{c}_{i}")))
+        .flat_map(|c| [format!("{c}_dot"), c])
+        .collect();
     let mut columns: Vec<&str> = coordinates.iter().map(String::as_str).collect();
     columns.push("impacts");
     assert!(col(&cpu, "converged").iter().all(|&c| c == 1.0));
     for i in 0..4 {
-        let (x, z) = (col(&cpu, &format!("q{}", 2 * i)), col(&cpu, &format!("q{}", 2 * i + 1)));
+        let (x, z) = (col(&cpu, &format!("x_{i}")), col(&cpu, &format!("z_{i}")));
         assert!(
             x.iter().all(|&x| (0.09..=0.91).contains(&x)) && z.iter().all(|&z| z >= 0.09),
             "disc {i}"
@@ -843,7 +846,7 @@ fn max_penetration_counts_the_final_state() {
     )
     .unwrap();
     let cpu = run(&scenario, Backend::Cpu, 4, ALL);
-    let depth = 0.1 - col(&cpu, "q0")[0];
+    let depth = 0.1 - col(&cpu, "z")[0];
     assert!(depth > 0.3, "the ball ends {depth} m inside the floor");
     for case in engines(Some(0.0), None) {
         let other = case.run(&scenario);
@@ -871,9 +874,9 @@ fn the_reference_goes_on_past_an_unconverged_step() {
     // Free fall from 1 m for 1 s (exact for Moreau–Jean under constant gravity).
     let end = 1.0 - 0.5 * 9.81;
     assert!(
-        col(&reference, "q0").iter().all(|&z| (z - end).abs() < 1e-9),
+        col(&reference, "z").iter().all(|&z| (z - end).abs() < 1e-9),
         "{:?}",
-        col(&reference, "q0")
+        col(&reference, "z")
     );
 }
 
@@ -933,7 +936,7 @@ fn blocks_on_inclines_on_every_backend() {
     let t = scenario.time.final_time;
     let check = |run: &ensemble::EnsembleRun, label: &str, slack: f64| {
         let (alpha, mu) = (col(run, "incline"), col(run, "friction"));
-        let (x, y, vx, vy) = (col(run, "q0"), col(run, "q1"), col(run, "v0"), col(run, "v1"));
+        let (x, y, vx, vy) = (col(run, "s"), col(run, "d"), col(run, "s_dot"), col(run, "d_dot"));
         assert!(col(run, "converged").iter().all(|&c| c == 1.0), "{label}");
         for s in 0..alpha.len() {
             let block = BlockOnIncline {
@@ -975,7 +978,7 @@ fn blocks_on_inclines_on_every_backend() {
             },
         );
         if case.backend == Backend::Reference {
-            case.assert_agrees(&other, &cpu, &["v0", "v1"]);
+            case.assert_agrees(&other, &cpu, &["s_dot", "d_dot"]);
         }
     }
 }
@@ -994,7 +997,7 @@ fn rocking_blocks_on_every_backend() {
     scenario.time.final_time = 2.0;
     let (g, slenderness) = (9.81_f64, (0.2_f64 / 0.6).atan());
     let fates = |run: &ensemble::EnsembleRun, label: &str| -> Vec<bool> {
-        let (amplitude, angle) = (col(run, "amplitude"), col(run, "q2"));
+        let (amplitude, angle) = (col(run, "amplitude"), col(run, "theta"));
         assert!(col(run, "converged").iter().all(|&c| c == 1.0), "{label}");
         // Coulomb's cone holds exactly at every step (2-D: the slide case sets λ_T = ±μ λ_N).
         assert!(col(run, "cone_violation").iter().all(|&c| c == 0.0), "{label}: cone");
@@ -1030,7 +1033,11 @@ fn rocking_blocks_on_every_backend() {
         let other = case.run(&scenario);
         assert_eq!(fates(&other, &case.to_string()), toppled, "{case}: fates");
         if case.precision != PrecisionChoice::F32 {
-            case.assert_agrees(&other, &cpu, &["q0", "q1", "q2", "v0", "v1", "v2", "impacts"]);
+            case.assert_agrees(
+                &other,
+                &cpu,
+                &["x", "y", "theta", "x_dot", "y_dot", "theta_dot", "impacts"],
+            );
         }
     }
 }
@@ -1070,7 +1077,20 @@ trajectories = 0
     let cpu = run(&scenario, Backend::Cpu, 1 << 16, ALL);
     assert!(col(&cpu, "converged").iter().all(|&c| c == 1.0));
     assert!(col(&cpu, "impacts").iter().all(|&c| c >= 1.0), "the discs land");
-    let columns = ["q0", "q1", "q2", "q3", "q4", "q5", "v0", "v1", "v2", "v3", "v4", "v5"];
+    let columns = [
+        "x_0",
+        "z_0",
+        "theta_0",
+        "x_1",
+        "z_1",
+        "theta_1",
+        "x_0_dot",
+        "z_0_dot",
+        "theta_0_dot",
+        "x_1_dot",
+        "z_1_dot",
+        "theta_1_dot",
+    ];
     for case in engines(Some(1e-9), None) {
         let other = case.run(&scenario);
         assert!(col(&other, "cone_violation").iter().all(|&c| c == 0.0), "{case}: cone");
@@ -1108,7 +1128,7 @@ trajectories = 0
     let cpu = run(&scenario, Backend::Cpu, 1 << 16, ALL);
     assert!(col(&cpu, "converged").iter().all(|&c| c == 1.0));
     // Rolling at the end: v_x + R ω_y... the contact point does not slide (v_x − R ω_y = 0).
-    let (vx, wy) = (col(&cpu, "v0"), col(&cpu, "v4"));
+    let (vx, wy) = (col(&cpu, "x_dot"), col(&cpu, "phi_y_dot"));
     for s in 0..vx.len() {
         assert!(
             (vx[s] - 0.1 * wy[s]).abs() < 1e-6,
@@ -1119,7 +1139,20 @@ trajectories = 0
     }
     for case in engines(Some(1e-9), Some(1e-3)) {
         let other = case.run(&scenario);
-        case.assert_agrees(&other, &cpu, &["v0", "v1", "v2", "v3", "v4", "v5", "q0", "q2"]);
+        case.assert_agrees(
+            &other,
+            &cpu,
+            &[
+                "x_dot",
+                "y_dot",
+                "z_dot",
+                "phi_x_dot",
+                "phi_y_dot",
+                "phi_z_dot",
+                "x",
+                "z",
+            ],
+        );
     }
 }
 
@@ -1143,9 +1176,23 @@ fn billiard_shots_on_every_backend() {
     let cpu = run(&scenario, Backend::Cpu, 1 << 16, ALL);
     assert!(col(&cpu, "converged").iter().all(|&c| c == 1.0));
     assert!(in_cone(&cpu, f64::EPSILON));
-    assert!(col(&cpu, "v6").iter().all(|&v| v > 0.3), "the object balls are hit");
+    assert!(
+        col(&cpu, "x_object_dot").iter().all(|&v| v > 0.3),
+        "the object balls are hit"
+    );
     let columns = [
-        "impacts", "q0", "q1", "q6", "q7", "v0", "v1", "v3", "v4", "v5", "v6", "v7",
+        "impacts",
+        "x_cue",
+        "y_cue",
+        "x_object",
+        "y_object",
+        "x_cue_dot",
+        "y_cue_dot",
+        "phi_x_cue_dot",
+        "phi_y_cue_dot",
+        "phi_z_cue_dot",
+        "x_object_dot",
+        "y_object_dot",
     ];
     for case in engines(Some(1e-9), Some(1e-3)) {
         let other = case.run(&scenario);
@@ -1174,9 +1221,9 @@ fn woodpeckers_on_every_backend() {
         assert!(col(&other, "cone_violation").iter().all(|&c| c == 0.0), "{case}: cone");
         let single = case.is_gpu() && case.precision == PrecisionChoice::F32;
         let columns: &[&str] = if single {
-            &["q0", "q1", "q2"]
+            &["y", "phi_M", "phi_S"]
         } else {
-            &["q0", "q1", "q2", "v0", "v1", "v2"]
+            &["y", "phi_M", "phi_S", "y_dot", "phi_M_dot", "phi_S_dot"]
         };
         case.assert_agrees(&other, &cpu, columns);
     }

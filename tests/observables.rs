@@ -39,7 +39,7 @@ signal = "v0"
 reduce = "time_of_min"
 [[observe]]
 name = "rise"
-signal = "v0"
+signal = "z_dot"
 reduce = "integral"
 [[observe]]
 name = "v_mean"
@@ -51,7 +51,7 @@ signal = "q0"
 reduce = "final"
 [[observe]]
 name = "z_max"
-signal = "q0"
+signal = "z"
 reduce = "max"
 [[observe]]
 name = "gap_min"
@@ -130,14 +130,14 @@ fn check_balls(run: &EnsembleRun, label: &str) {
             at("v_min")
         );
         assert!(
-            (at("rise") - (at("q0") - z0[s])).abs() < 1e-12,
+            (at("rise") - (at("z") - z0[s])).abs() < 1e-12,
             "{label} scene {s}: ∫v = Δz"
         );
         assert!(
             (at("v_mean") - at("rise") / t_final).abs() < 1e-12,
             "{label} scene {s}: mean"
         );
-        assert_eq!(at("z_final"), at("q0"), "{label} scene {s}: final = the final state");
+        assert_eq!(at("z_final"), at("z"), "{label} scene {s}: final = the final state");
         assert_eq!(
             at("z_max"),
             z0[s],
@@ -211,7 +211,7 @@ fn toppling_times_on_every_engine() {
     scenario.time.final_time = 2.0;
     let cpu = run(&scenario, Backend::Cpu, PrecisionChoice::Auto);
     let (angle, right, left, swing) = (
-        col(&cpu, "q2"),
+        col(&cpu, "theta"),
         col(&cpu, "toppled_right"),
         col(&cpu, "toppled_left"),
         col(&cpu, "swing"),
@@ -305,8 +305,8 @@ fn bad_observables_are_refused_with_their_name() {
             "`a`: signal `q1`: the scenes have 1",
         ),
         (
-            "name = \"a\"\nsignal = \"z\"\nreduce = \"max\"",
-            "`a`: signal `z`: expected q<i>",
+            "name = \"a\"\nsignal = \"theta\"\nreduce = \"max\"",
+            "`a`: signal `theta`: expected a coordinate (z)",
         ),
         (
             "name = \"a\"\nsignal = \"q0\"\nreduce = \"first_above\"",
@@ -370,8 +370,8 @@ fn stroboscopic_samples_are_the_forced_steady_state_on_every_engine() {
         let (scene, t, x, v) = (
             strobe.column("scene").unwrap(),
             strobe.column("t").unwrap(),
-            strobe.column("q0").unwrap(),
-            strobe.column("v0").unwrap(),
+            strobe.column("x").unwrap(),
+            strobe.column("x_dot").unwrap(),
         );
         for i in 0..strobe.rows() {
             let a = amplitudes[scene[i] as usize];
@@ -397,15 +397,19 @@ fn stroboscopic_samples_are_the_forced_steady_state_on_every_engine() {
     check(&cpu, "CPU");
     let reference = run(&scenario, Backend::Reference, PrecisionChoice::Auto);
     check(&reference, "reference");
-    for name in ["q0", "v0"] {
+    for name in ["x", "x_dot"] {
         let (a, b) = (cpu.strobe.column(name).unwrap(), reference.strobe.column(name).unwrap());
         let worst = a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
         assert!(worst <= 1e-12, "reference vs CPU, {name}: {worst:e}");
     }
     if common::gpu().is_some() {
         let gpu = run(&scenario, Backend::Gpu, PrecisionChoice::F64);
-        assert_eq!(gpu.strobe.column("q0"), cpu.strobe.column("q0"), "GPU f64 vs CPU lanes");
-        assert_eq!(gpu.strobe.column("v0"), cpu.strobe.column("v0"), "GPU f64 vs CPU lanes");
+        assert_eq!(gpu.strobe.column("x"), cpu.strobe.column("x"), "GPU f64 vs CPU lanes");
+        assert_eq!(
+            gpu.strobe.column("x_dot"),
+            cpu.strobe.column("x_dot"),
+            "GPU f64 vs CPU lanes"
+        );
     }
 }
 
@@ -558,7 +562,7 @@ fn custom_scenes_run_like_templates_on_every_engine() {
     let expected = run(&template, Backend::Cpu, PrecisionChoice::Auto);
     for backend in [Backend::Cpu, Backend::Reference] {
         let got = run(&custom, backend, PrecisionChoice::Auto);
-        for name in OBSERVED.iter().chain(&["height", "impacts", "q0", "v0"]) {
+        for name in OBSERVED.iter().chain(&["height", "impacts", "z", "z_dot"]) {
             let (a, b) = (col(&got, name), col(&expected, name));
             let worst = a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
             assert!(worst <= 1e-12, "{backend:?} {name}: {worst:e}");

@@ -193,3 +193,73 @@ fn dropped_ball_refuses_what_its_nsds_refuses() {
             .to_string()
     );
 }
+
+/// Every template names each of its coordinates once (the outputs' columns), a scene in
+/// closed form as its `Nsds` does; `Nsds::name_coordinates` refuses a wrong count, a name
+/// that is not an identifier and a repeated name.
+#[test]
+fn scenes_name_their_coordinates() {
+    use ricochet::scenes::parameters::Parameters;
+    use ricochet::scenes::template::Template;
+    /// Every parameter at its default.
+    struct Defaults;
+    impl Parameters for Defaults {
+        fn scalar(&mut self, _: &str, default: f64) -> ricochet::Result<f64> {
+            Ok(default)
+        }
+        fn count(&mut self, _: &str, default: usize) -> ricochet::Result<usize> {
+            Ok(default)
+        }
+        fn vector(&mut self, _: &str, len: usize, default: f64) -> ricochet::Result<Vec<f64>> {
+            Ok(vec![default; len])
+        }
+        fn matrix(
+            &mut self,
+            _: &str,
+            default: Option<&nalgebra::DMatrix<f64>>,
+        ) -> ricochet::Result<nalgebra::DMatrix<f64>> {
+            Ok(default.cloned().unwrap_or_else(|| nalgebra::DMatrix::identity(1, 1)))
+        }
+    }
+    for template in Template::ALL.into_iter().filter(|&t| t != Template::Linear) {
+        let scene = template.scene(&mut Defaults).unwrap();
+        let names = scene.coordinate_names();
+        assert_eq!(names.len(), scene.dof(), "{template:?}");
+        assert_eq!(names, scene.nsds().unwrap().coordinates(), "{template:?}");
+        assert!(
+            names.iter().all(|n| !n.starts_with('q')),
+            "{template:?} names its coordinates: {names:?}"
+        );
+        let mut unique = names.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "{template:?}: {names:?}");
+    }
+    let cradle = NewtonsCradle::default();
+    assert_eq!(cradle.coordinate_names()[..2], ["x_0", "x_1"]);
+    let mut nsds = DroppedBall::new(1.0, 0.1, 1.0, 0.0, 0.9, 9.81).unwrap().nsds().unwrap();
+    assert_eq!(nsds.coordinates(), ["z"]);
+    for (names, expected) in [
+        (vec!["z", "x"], "wrong dimension"),
+        (vec!["2z"], "a name is letters"),
+        (vec!["z z"], "a name is letters"),
+    ] {
+        let e = nsds.name_coordinates(names).unwrap_err().to_string();
+        assert!(e.contains(expected), "{e}");
+    }
+    let mut two = ricochet::model::Nsds::new();
+    for _ in 0..2 {
+        two.add(
+            "ball",
+            ricochet::model::LagrangianLinearTIDS::new(
+                DVector::from_element(1, 1.0),
+                DVector::from_element(1, 0.0),
+                nalgebra::DMatrix::identity(1, 1),
+            )
+            .unwrap(),
+        );
+    }
+    assert_eq!(two.coordinates(), ["q0", "q1"], "unnamed");
+    let e = two.name_coordinates(["z", "z"]).unwrap_err().to_string();
+    assert!(e.contains("coordinate 1, `z`") && e.contains("two coordinates"), "{e}");
+}

@@ -107,7 +107,7 @@ fn sobol_and_latin_hypercube_draws_are_stratified_and_reproducible() {
             &mut |_| {},
         )
         .unwrap();
-        for name in ["height", "restitution", "radius", "q0", "v0"] {
+        for name in ["height", "restitution", "radius", "z", "z_dot"] {
             let whole = full.summary.column(name).unwrap();
             assert_eq!(
                 part.summary.column(name).unwrap(),
@@ -173,7 +173,7 @@ fn a_sweep_that_changes_the_size_is_refused() {
             .unwrap()
             .to_string();
         assert!(
-            e.contains("scene 1 (drawn: friction = 0.5)") && e.contains("degrees of freedom where scene 0 has 4"),
+            e.contains("scene 1 (drawn: friction = 0.5)") && e.contains("6 degrees of freedom (x_0, z_0, theta_0, x_1, z_1, theta_1) where scene 0 has 4 (x_0, z_0, x_1, z_1)"),
             "{e}"
         );
     }

@@ -40,6 +40,7 @@ pub fn check(scenario: &Scenario) -> ricochet::Result<ExitCode> {
         scenario.time.step,
         scenario.time.final_time
     )?;
+    out!("  coordinates: {}", scenario.coordinates()?.join(", "))?;
     for (name, (lo, hi)) in names.iter().zip(&ranges) {
         out!("  {name:<20} drawn in [{lo}, {hi}]")?;
     }

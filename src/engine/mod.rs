@@ -29,7 +29,7 @@ pub use cpu::CpuEngine;
 #[cfg(feature = "gpu")]
 pub use gpu::GpuEngine;
 pub use reference::ReferenceEngine;
-pub use scene::Scene;
+pub use scene::{Scene, velocity_name};
 
 /// Why the batched engines (CPU lanes, GPU kernel) cannot run a job with `solver`, the
 /// relaxation `omega` and `observers`: they solve with PGS and ω = 1, and refuse anything else

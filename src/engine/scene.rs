@@ -21,6 +21,13 @@ pub trait Scene: Send + Sync {
     /// Initial q and v, concatenated over its systems.
     fn initial_state(&self) -> (DVector<f64>, DVector<f64>);
 
+    /// The names of its coordinates, in the order of q: the scene's own (`z`, `theta`,
+    /// `x_0`, …) where it gives them, else `q0`, `q1`, …. The velocities are named after
+    /// them ([`velocity_name`]).
+    fn coordinate_names(&self) -> Vec<String> {
+        (0..self.dof()).map(|i| format!("q{i}")).collect()
+    }
+
     /// The mechanical energy at (q, v): ½vᵀMv + ½qᵀKq − F_extᵀq over its Lagrangian systems.
     fn energy(&self, q: &DVector<f64>, v: &DVector<f64>) -> Result<f64>;
 
@@ -44,6 +51,10 @@ impl Scene for Nsds {
         self.systems().map(|(_, ds)| ds.dimension()).sum()
     }
 
+    fn coordinate_names(&self) -> Vec<String> {
+        self.coordinates()
+    }
+
     fn initial_state(&self) -> (DVector<f64>, DVector<f64>) {
         let (mut q, mut v) = (Vec::new(), Vec::new());
         for (_, ds) in self.systems() {
@@ -60,5 +71,29 @@ impl Scene for Nsds {
 
     fn linear(&self, h: f64, theta: f64, stabilization: Stabilization) -> Result<LinearScene> {
         LinearScene::from_nsds(self, h, theta, stabilization)
+    }
+}
+
+/// The name of the velocity of coordinate `name`: `v<i>` for `q<i>`, else `<name>_dot`
+/// (`z` → `z_dot`, `theta` → `theta_dot`).
+pub fn velocity_name(name: &str) -> String {
+    match name.strip_prefix('q') {
+        Some(i) if !i.is_empty() && i.chars().all(|c| c.is_ascii_digit()) => format!("v{i}"),
+        _ => format!("{name}_dot"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::velocity_name;
+
+    #[test]
+    fn velocities_are_named_after_their_coordinates() {
+        assert_eq!(velocity_name("q0"), "v0");
+        assert_eq!(velocity_name("q12"), "v12");
+        assert_eq!(velocity_name("z"), "z_dot");
+        assert_eq!(velocity_name("x_3"), "x_3_dot");
+        assert_eq!(velocity_name("q"), "q_dot");
+        assert_eq!(velocity_name("q_a"), "q_a_dot");
     }
 }

@@ -199,14 +199,18 @@ fn arithmetic(engine: &dyn Engine) -> String {
 /// scene and its drawn values, instead of after the chunks before it were computed. Without
 /// drawn parameters every scene is scene 0, which [`Scenario::validate`] built.
 ///
-/// Every scene must also have scene 0's degrees of freedom (the summary's columns and the
-/// engines' records are laid out for one size): a draw that changes them (a disc pile whose
-/// drawn friction is 0 for some scenes only) is refused, naming the scene.
-fn check_draws(scenario: &Scenario, scenes: &Range<usize>, n: usize) -> Result<()> {
+/// Every scene must also have scene 0's coordinates (the summary's columns and the engines'
+/// records are laid out for them): a draw that changes them (a disc pile whose drawn friction
+/// is 0 for some scenes only) is refused, naming the scene.
+fn check_draws(scenario: &Scenario, scenes: &Range<usize>, coordinates: &[String]) -> Result<()> {
     if scenario.drawn_names()?.is_empty() {
         return Ok(());
     }
-    let bad = |s: usize| scenario.sample(s).map_or(true, |scene| scene.scene.dof() != n);
+    let bad = |s: usize| {
+        scenario
+            .sample(s)
+            .map_or(true, |scene| scene.scene.coordinate_names() != coordinates)
+    };
     match scenes.clone().into_par_iter().find_first(|&s| bad(s)) {
         None => Ok(()),
         Some(s) => {
@@ -217,8 +221,11 @@ fn check_draws(scenario: &Scenario, scenes: &Range<usize>, n: usize) -> Result<(
             Err(Error::Scenario {
                 what: format!("scene {s} (drawn: {})", values.join(", ")),
                 reason: format!(
-                    "has {} degrees of freedom where scene 0 has {n}: the scenes of an ensemble have one size",
-                    scene.scene.dof()
+                    "has {} degrees of freedom ({}) where scene 0 has {} ({}): the scenes of an ensemble have one size",
+                    scene.scene.dof(),
+                    scene.scene.coordinate_names().join(", "),
+                    coordinates.len(),
+                    coordinates.join(", ")
                 ),
             })
         }
@@ -267,12 +274,13 @@ fn run_chunks(
             busy.min(memory_bound(sizes, &recording))
         }
     };
-    check_draws(scenario, &scenes, sizes.0)?;
+    let coordinates = scenario.coordinates()?;
+    check_draws(scenario, &scenes, &coordinates)?;
     // Timed from here: the check above is not the run's throughput.
     let start = Instant::now();
     let empty = [
         Table::new(summary_columns(scenario)?),
-        Table::new(trajectory_columns(sizes.0)),
+        Table::new(trajectory_columns(&coordinates)),
         Table::new(records::event_columns()),
     ];
     let [mut summary, mut strobe, mut events] = empty.clone();

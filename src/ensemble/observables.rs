@@ -12,7 +12,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::batch::observe::{Observer, Reduce, Signal, Strobe};
+use crate::engine::velocity_name;
 use crate::error::{Error, Result};
+use crate::validate;
 
 /// One `[[observe]]` table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -31,27 +33,23 @@ pub struct ObserveSpec {
 }
 
 impl ObserveSpec {
-    /// The observer, for scenes of `n` degrees of freedom and `m` rows.
-    pub fn observer(&self, n: usize, m: usize) -> Result<Observer> {
+    /// The observer, for scenes of coordinates `coordinates` (their names) and `m` rows.
+    pub fn observer(&self, coordinates: &[String], m: usize) -> Result<Observer> {
         let fail = |reason: String| Error::Scenario {
             what: format!("[[observe]] `{}`", self.name),
             reason,
         };
-        let valid_name = self
-            .name
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && self.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        if !valid_name {
+        if !validate::is_identifier(&self.name) {
             return Err(fail(
                 "a name is letters, digits and `_`, not starting with a digit".into(),
             ));
         }
-        let signal = parse_signal(&self.signal).ok_or_else(|| {
+        let n = coordinates.len();
+        let signal = signal_of(&self.signal, coordinates).ok_or_else(|| {
             fail(format!(
-                "signal `{}`: expected q<i>, v<i> (i < {n}), y<r>, ydot<r>, lambda<r> (r < {m}) or energy",
-                self.signal
+                "signal `{}`: expected a coordinate ({}) or its velocity (`_dot`), q<i>, v<i> (i < {n}), y<r>, ydot<r>, lambda<r> (r < {m}) or energy",
+                self.signal,
+                coordinates.join(", ")
             ))
         })?;
         let (index, len) = match signal {
@@ -143,6 +141,23 @@ fn default_events() -> u32 {
     32
 }
 
+/// The signal `text` names: a coordinate of `coordinates` (its position) or its velocity
+/// ([`velocity_name`]), else [`parse_signal`].
+fn signal_of(text: &str, coordinates: &[String]) -> Option<Signal> {
+    if let Some(i) = coordinates.iter().position(|c| c == text) {
+        return Some(Signal::Q(i));
+    }
+    if let Some(i) = coordinates.iter().position(|c| velocity_name(c) == text) {
+        return Some(Signal::V(i));
+    }
+    parse_signal(text)
+}
+
+/// Whether `text` is a signal of the grammar (`q3`, `ydot0`, `energy`, …).
+pub(super) fn is_signal(text: &str) -> bool {
+    parse_signal(text).is_some()
+}
+
 /// `q3` → `Signal::Q(3)`, …; `None` for anything else.
 fn parse_signal(text: &str) -> Option<Signal> {
     if text == "energy" {
@@ -178,31 +193,62 @@ mod tests {
         }
     }
 
+    fn unnamed(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("q{i}")).collect()
+    }
+
     #[test]
     fn signals_parse_and_are_range_checked() {
-        let o = spec("ydot2", Reduce::Max, None).observer(4, 3).unwrap();
+        let o = spec("ydot2", Reduce::Max, None).observer(&unnamed(4), 3).unwrap();
         assert_eq!(o.signal, Signal::Ydot(2));
         assert_eq!(
-            spec("energy", Reduce::Max, None).observer(1, 1).unwrap().signal,
+            spec("energy", Reduce::Max, None)
+                .observer(&unnamed(1), 1)
+                .unwrap()
+                .signal,
             Signal::Energy
         );
         for bad in ["q", "q-1", "q01", "x0", "lambda", "v 1", "Q0"] {
-            let e = spec(bad, Reduce::Max, None).observer(4, 3).unwrap_err().to_string();
+            let e = spec(bad, Reduce::Max, None)
+                .observer(&unnamed(4), 3)
+                .unwrap_err()
+                .to_string();
             assert!(
-                e.contains(&format!("signal `{bad}`")) && e.contains("expected q<i>"),
+                e.contains(&format!("signal `{bad}`")) && e.contains("q<i>, v<i>"),
                 "{e}"
             );
         }
-        let e = spec("y3", Reduce::Max, None).observer(4, 3).unwrap_err().to_string();
+        let e = spec("y3", Reduce::Max, None)
+            .observer(&unnamed(4), 3)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("`x`") && e.contains("have 3"), "{e}");
     }
 
     #[test]
+    fn coordinates_are_signals_by_name() {
+        let names: Vec<String> = ["x", "theta"].map(String::from).to_vec();
+        let signal = |text: &str| spec(text, Reduce::Max, None).observer(&names, 1).map(|o| o.signal);
+        assert_eq!(signal("theta").unwrap(), Signal::Q(1));
+        assert_eq!(signal("x_dot").unwrap(), Signal::V(0));
+        assert_eq!(signal("q1").unwrap(), Signal::Q(1));
+        assert_eq!(signal("v0").unwrap(), Signal::V(0));
+        let e = signal("z").unwrap_err().to_string();
+        assert!(e.contains("signal `z`") && e.contains("x, theta"), "{e}");
+    }
+
+    #[test]
     fn thresholds_go_with_crossings_only() {
-        assert!(spec("q0", Reduce::FirstAbove, None).observer(1, 1).is_err());
-        assert!(spec("q0", Reduce::FirstBelow, Some(f64::NAN)).observer(1, 1).is_err());
-        assert!(spec("q0", Reduce::Max, Some(1.0)).observer(1, 1).is_err());
-        let o = spec("q0", Reduce::FirstBelow, Some(-2.0)).observer(1, 1).unwrap();
+        assert!(spec("q0", Reduce::FirstAbove, None).observer(&unnamed(1), 1).is_err());
+        assert!(
+            spec("q0", Reduce::FirstBelow, Some(f64::NAN))
+                .observer(&unnamed(1), 1)
+                .is_err()
+        );
+        assert!(spec("q0", Reduce::Max, Some(1.0)).observer(&unnamed(1), 1).is_err());
+        let o = spec("q0", Reduce::FirstBelow, Some(-2.0))
+            .observer(&unnamed(1), 1)
+            .unwrap();
         assert_eq!(o.threshold, -2.0);
     }
 }

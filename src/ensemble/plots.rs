@@ -82,7 +82,11 @@ type DrawResult = std::result::Result<(), Box<dyn std::error::Error>>;
 fn histogram_columns(summary: &Table) -> Vec<&str> {
     let outputs = summary.index("impacts").unwrap_or(summary.columns.len());
     let mut columns: Vec<&str> = summary.columns[1..outputs].iter().map(String::as_str).take(3).collect();
-    columns.extend(["impacts", "last_impact_time", "energy_change", "q0", "max_penetration"]);
+    // The first coordinate's final value: the column after `in_contact`.
+    let first_coordinate = summary.index("in_contact").and_then(|i| summary.columns.get(i + 1));
+    columns.extend(["impacts", "last_impact_time", "energy_change"]);
+    columns.extend(first_coordinate.map(String::as_str));
+    columns.push("max_penetration");
     columns.retain(|c| summary.index(c).is_some());
     columns.truncate(6);
     columns
@@ -124,47 +128,67 @@ fn draw_histograms(path: &Path, summary: &Table) -> DrawResult {
     Ok(())
 }
 
+/// `trajectories.png`: one panel per coordinate (the first five), each recorded scene a
+/// line of its colour; the colours' key in the last panel, off the data.
 fn draw_trajectories(path: &Path, trajectories: &Table) -> DrawResult {
-    let (t, q) = (
+    let (t, scene) = (
         trajectories.column("t").unwrap_or_default(),
-        trajectories.column("q0").unwrap_or_default(),
+        trajectories.column("scene").unwrap_or_default(),
     );
-    let scene = trajectories.column("scene").unwrap_or_default();
-    let range = |x: &[f64]| {
-        let (lo, hi) = x
-            .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
-        if hi > lo { lo..hi } else { lo - 1.0..lo + 1.0 }
-    };
-    let root = BitMapBackend::new(path, (1000, 600)).into_drawing_area();
-    root.fill(&WHITE)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption("q0(t) of the recorded scenes", ("sans-serif", 22))
-        .margin(10)
-        .x_label_area_size(35)
-        .y_label_area_size(60)
-        .build_cartesian_2d(range(&t), range(&q))?;
-    chart.configure_mesh().x_desc("t (s)").y_desc("q0").draw()?;
+    // Columns: scene, t, the coordinates, their velocities.
+    let coordinates = &trajectories.columns[2..2 + (trajectories.columns.len() - 2) / 2];
+    let shown = &coordinates[..coordinates.len().min(5)];
+    // Each scene's rows: [start, end).
+    let mut runs = Vec::new();
     let mut start = 0;
-    for (k, end) in (1..=scene.len())
-        .filter(|&i| i == scene.len() || scene[i] != scene[i - 1])
-        .enumerate()
-    {
-        let color = Palette99::pick(k).to_rgba();
-        chart
-            .draw_series(LineSeries::new(
-                (start..end).map(|i| (t[i], q[i])),
-                color.stroke_width(2),
-            ))?
-            .label(format!("scene {}", scene[start]))
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+    for end in (1..=scene.len()).filter(|&i| i == scene.len() || scene[i] != scene[i - 1]) {
+        runs.push((scene[start], start..end));
         start = end;
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()?;
+    let panels = shown.len() + 1;
+    let columns = panels.min(3);
+    let rows = panels.div_ceil(columns);
+    let root = BitMapBackend::new(path, (450 * columns as u32, 340 * rows as u32)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let areas = root.split_evenly((rows, columns));
+    for (area, name) in areas.iter().zip(shown) {
+        let q = trajectories.column(name).unwrap_or_default();
+        let mut chart = ChartBuilder::on(area)
+            .caption(format!("{name}(t)"), ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(70)
+            .build_cartesian_2d(span(&t), span(&q))?;
+        chart
+            .configure_mesh()
+            .x_desc("t (s)")
+            .y_desc(name.as_str())
+            .x_labels(6)
+            .y_labels(6)
+            .max_light_lines(0)
+            .draw()?;
+        for (k, (_, rows)) in runs.iter().enumerate() {
+            let color = Palette99::pick(k).to_rgba();
+            let points = rows
+                .clone()
+                .map(|i| (t[i], q[i]))
+                .filter(|(a, b)| a.is_finite() && b.is_finite());
+            chart.draw_series(LineSeries::new(points, color.stroke_width(2)))?;
+        }
+    }
+    // The key: one line per scene (the first 12), in the panel after the last coordinate's.
+    let key = &areas[shown.len()];
+    let style = ("sans-serif", 16).into_font();
+    key.draw(&Text::new("recorded scenes", (20, 20), style.clone()))?;
+    for (k, (s, _)) in runs.iter().enumerate().take(12) {
+        let (y, color) = (45 + 22 * k as i32, Palette99::pick(k).to_rgba());
+        key.draw(&PathElement::new(vec![(20, y), (50, y)], color.stroke_width(3)))?;
+        key.draw(&Text::new(format!("scene {s}"), (60, y - 8), style.clone()))?;
+    }
+    if runs.len() > 12 {
+        let y = 45 + 22 * 12;
+        key.draw(&Text::new(format!("… {} more", runs.len() - 12), (20, y - 8), style))?;
+    }
     root.present()?;
     Ok(())
 }

@@ -327,6 +327,22 @@ impl Scenario {
         Ok(self.sample(0)?.scene.dof())
     }
 
+    /// The names of the scenes' coordinates (scene 0's: `run` refuses draws that change
+    /// them), which name the state's columns and signals. A name that reads as another
+    /// signal (`y0`, `lambda1`, `energy`, or `q2` for coordinate 0) is refused.
+    pub fn coordinates(&self) -> Result<Vec<String>> {
+        let names = self.sample(0)?.scene.coordinate_names();
+        for (i, name) in names.iter().enumerate() {
+            if super::observables::is_signal(name) && *name != format!("q{i}") {
+                return Err(Error::Scenario {
+                    what: format!("the scene's coordinate {i}, `{name}`"),
+                    reason: "the name reads as another signal (q<i>, v<i>, y<r>, ydot<r>, lambda<r>, energy)".into(),
+                });
+            }
+        }
+        Ok(names)
+    }
+
     /// The degrees of freedom and rows of the scenes (scene 0's).
     pub fn sizes(&self) -> Result<(usize, usize)> {
         let scene = self.sample(0)?.scene;
@@ -340,7 +356,7 @@ impl Scenario {
         if self.observe.is_empty() {
             return Ok(Vec::new());
         }
-        let (n, m) = self.sizes()?;
+        let (coordinates, m) = (self.coordinates()?, self.sizes()?.1);
         let mut names: Vec<&str> = drawn.iter().map(String::as_str).collect();
         self.observe
             .iter()
@@ -352,7 +368,7 @@ impl Scenario {
                     });
                 }
                 names.push(&spec.name);
-                spec.observer(n, m)
+                spec.observer(&coordinates, m)
             })
             .collect()
     }

@@ -9,19 +9,21 @@ use super::{Engine, Scenario, Table, engine, records};
 use crate::batch::BatchOutcome;
 use crate::batch::layout::{EXTREMES, HealthCounters, NON_FINITE, NOT_CONVERGED};
 use crate::batch::observe::{NOTHING, Recording, SLOTS};
+use crate::engine::velocity_name;
 use crate::error::{Error, Result};
 
 /// The summary columns: `scene`, the drawn parameters, the observables (`[[observe]]`, in
 /// their order), `impacts` (contact onsets),
 /// `last_impact_time` (end of the step of the last one; NaN without impacts), `in_contact`
 /// (1 if a contact carried an impulse in the last step: at rest on a support),
-/// `q0…`, `v0…` (final state), `max_penetration` (max over steps of −y, ≥ 0),
+/// the final state (the coordinates by name, `z`, `theta`, …, or `q0…`, then their
+/// velocities `z_dot`, … or `v0…`), `max_penetration` (max over steps of −y, ≥ 0),
 /// `cone_violation` (max over steps and friction contacts of ‖λ_T‖ − μ λ_N, ≥ 0: 0 when
 /// Coulomb's cone holds),
 /// `energy_initial`, `energy_change` (final − initial), `lcp_residual` (worst Siconos
 /// error), `lcp_iterations` (most sweeps in a step), `converged` and `finite` (1 or 0).
 pub fn summary_columns(scenario: &Scenario) -> Result<Vec<String>> {
-    let n = scenario.dof()?;
+    let coordinates = scenario.coordinates()?;
     let mut columns = vec!["scene".to_string()];
     columns.extend(scenario.drawn_names()?);
     columns.extend(scenario.observe.iter().map(|o| o.name.clone()));
@@ -29,8 +31,7 @@ pub fn summary_columns(scenario: &Scenario) -> Result<Vec<String>> {
         columns.push("events_dropped".into());
     }
     columns.extend(["impacts", "last_impact_time", "in_contact"].map(String::from));
-    columns.extend((0..n).map(|i| format!("q{i}")));
-    columns.extend((0..n).map(|i| format!("v{i}")));
+    columns.extend(state_columns(&coordinates));
     columns.extend(
         [
             "max_penetration",
@@ -54,14 +55,27 @@ pub fn summary_columns(scenario: &Scenario) -> Result<Vec<String>> {
             reason: "the name is taken by a column of the summary".into(),
         });
     }
+    if let Some(c) = columns.iter().find(|c| columns.iter().filter(|d| d == c).count() > 1) {
+        return Err(Error::Scenario {
+            what: format!("the summary's column `{c}`"),
+            reason: "the name is both a drawn parameter and a coordinate or column of the scene: rename the parameter"
+                .into(),
+        });
+    }
     Ok(columns)
 }
 
-/// The trajectory columns: `scene`, `t`, `q0…`, `v0…`.
-pub(super) fn trajectory_columns(n: usize) -> Vec<String> {
+/// The state's columns: the coordinates (`z`, `theta`, … or `q0`, `q1`, …), then their
+/// velocities (`z_dot`, … or `v0`, …).
+fn state_columns(coordinates: &[String]) -> Vec<String> {
+    let velocities = coordinates.iter().map(|c| velocity_name(c));
+    coordinates.iter().cloned().chain(velocities).collect()
+}
+
+/// The trajectory columns: `scene`, `t`, then the state's (coordinates, velocities).
+pub(super) fn trajectory_columns(coordinates: &[String]) -> Vec<String> {
     let mut columns = vec!["scene".to_string(), "t".to_string()];
-    columns.extend((0..n).map(|i| format!("q{i}")));
-    columns.extend((0..n).map(|i| format!("v{i}")));
+    columns.extend(state_columns(coordinates));
     columns
 }
 
@@ -165,8 +179,9 @@ fn summary_row(
 /// state read back after each.
 pub(super) fn record(engine: &dyn Engine, scenario: &Scenario, scenes: &[usize], steps: u32) -> Result<Table> {
     let sampled: Vec<SampledScene> = scenes.iter().map(|&s| scenario.sample(s)).collect::<Result<_>>()?;
-    let n = scenario.dof()?;
-    let mut table = Table::new(trajectory_columns(n));
+    let coordinates = scenario.coordinates()?;
+    let n = coordinates.len();
+    let mut table = Table::new(trajectory_columns(&coordinates));
     if sampled.is_empty() {
         return Ok(table);
     }

@@ -15,6 +15,8 @@ use crate::validate;
 pub struct Nsds {
     systems: Vec<(String, DynamicalSystem)>,
     interactions: Vec<Interaction>,
+    /// The coordinates' names, in the order of the concatenated q; empty: unnamed.
+    coordinates: Vec<String>,
 }
 
 impl Nsds {
@@ -23,10 +25,50 @@ impl Nsds {
         Self::default()
     }
 
-    /// Adds a dynamical system under `name`.
+    /// Adds a dynamical system under `name`. (Coordinates named before are unnamed again:
+    /// name them once every system is in.)
     pub fn add(&mut self, name: &str, ds: impl Into<DynamicalSystem>) -> DsId {
         self.systems.push((name.into(), ds.into()));
+        self.coordinates.clear();
         DsId(self.systems.len() - 1)
+    }
+
+    /// Names the coordinates of the concatenated q (`z`, `theta`, `x_0`, …): one identifier
+    /// per coordinate, all different. The outputs name their columns after them.
+    pub fn name_coordinates<S: Into<String>>(&mut self, names: impl IntoIterator<Item = S>) -> Result<()> {
+        let names: Vec<String> = names.into_iter().map(Into::into).collect();
+        let n: usize = self.systems.iter().map(|(_, ds)| ds.dimension()).sum();
+        if names.len() != n {
+            return Err(Error::Dimension {
+                what: "Nsds::name_coordinates: names".into(),
+                expected: format!("{n} (the systems' coordinates)"),
+                got: names.len().to_string(),
+            });
+        }
+        for (i, name) in names.iter().enumerate() {
+            let reason = if !validate::is_identifier(name) {
+                "a name is letters, digits and `_`, not starting with a digit"
+            } else if names[..i].contains(name) {
+                "two coordinates have this name"
+            } else {
+                continue;
+            };
+            return Err(Error::Unsupported {
+                what: format!("Nsds: coordinate {i}, `{name}`"),
+                reason: reason.into(),
+            });
+        }
+        self.coordinates = names;
+        Ok(())
+    }
+
+    /// The coordinates' names ([`Nsds::name_coordinates`]), `q0`, `q1`, … where unnamed.
+    pub fn coordinates(&self) -> Vec<String> {
+        if self.coordinates.is_empty() {
+            let n: usize = self.systems.iter().map(|(_, ds)| ds.dimension()).sum();
+            return (0..n).map(|i| format!("q{i}")).collect();
+        }
+        self.coordinates.clone()
     }
 
     /// Links one or two systems by `relation` under `law`. Checks that the systems exist and

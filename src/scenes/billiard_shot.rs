@@ -180,6 +180,11 @@ impl BilliardShot {
             SphereLDSSphereLDSR::new([6, 6], [r, r])?,
             &[cue, object],
         )?;
+        nsds.name_coordinates(
+            ["_cue", "_object"]
+                .iter()
+                .flat_map(|body| super::SOLID.map(|c| format!("{c}{body}"))),
+        )?;
         Ok(nsds)
     }
 

@@ -85,6 +85,7 @@ impl BlockOnIncline {
             rows,
             &[block],
         )?;
+        nsds.name_coordinates(["s", "d"])?;
         Ok(nsds)
     }
 

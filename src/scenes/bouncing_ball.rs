@@ -60,6 +60,7 @@ impl BouncingBall {
         let ball = nsds.add("ball", ball);
         let floor = LagrangianLinearTIR::new(DMatrix::from_row_slice(1, 3, &[1.0, 0.0, 0.0]))?;
         nsds.link("floor", NewtonImpactNSL::new(self.restitution)?, floor, &[ball])?;
+        nsds.name_coordinates(["z", "x", "theta"])?;
         Ok(nsds)
     }
 

@@ -92,6 +92,7 @@ impl ChaplyginSleigh {
             DMatrix::from_row_slice(1, 3, &[-sin, cos, -a])
         });
         nsds.link("blade", EqualityConditionNSL::new(1)?, blade, &[sleigh])?;
+        nsds.name_coordinates(["x", "y", "phi"])?;
         Ok(nsds)
     }
 

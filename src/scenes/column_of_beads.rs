@@ -122,6 +122,7 @@ impl ColumnOfBeads {
             let pair = LagrangianLinearTIR::with_offset(DMatrix::from_row_slice(1, 2, &[-1.0, 1.0]), one(-2.0 * r))?;
             nsds.link(&format!("beads {}-{i}", i - 1), law, pair, &[beads[i - 1], beads[i]])?;
         }
+        nsds.name_coordinates(super::body_coordinates(&["z"], self.beads))?;
         Ok(nsds)
     }
 

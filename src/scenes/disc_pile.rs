@@ -114,6 +114,7 @@ impl DiscPile {
                 nsds.link(&format!("discs {i}-{j}"), law, relation, &[discs[i], discs[j]])?;
             }
         }
+        nsds.name_coordinates(super::body_coordinates(&["x", "z"], self.centres.len()))?;
         Ok(nsds)
     }
 
@@ -222,6 +223,7 @@ impl DiscPile {
                 nsds.link(&format!("discs {i}-{j}"), law, relation, &[discs[i], discs[j]])?;
             }
         }
+        nsds.name_coordinates(super::body_coordinates(&["x", "z", "theta"], self.centres.len()))?;
         Ok(nsds)
     }
 

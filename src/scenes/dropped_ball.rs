@@ -109,11 +109,16 @@ impl Scene for DroppedBall {
         let floor =
             LagrangianLinearTIR::with_offset(DMatrix::from_element(1, 1, 1.0), DVector::from_element(1, -self.radius))?;
         nsds.link("floor", NewtonImpactNSL::new(self.restitution)?, floor, &[ball])?;
+        nsds.name_coordinates(["z"])?;
         Ok(nsds)
     }
 
     fn dof(&self) -> usize {
         1
+    }
+
+    fn coordinate_names(&self) -> Vec<String> {
+        vec!["z".into()]
     }
 
     fn initial_state(&self) -> (DVector<f64>, DVector<f64>) {

@@ -79,6 +79,7 @@ impl Dumbbell {
         nsds.link("rod", EqualityConditionNSL::new(1)?, rod, &[lower, upper])?;
         let floor = LagrangianLinearTIR::with_offset(identity, one(-self.radius))?;
         nsds.link("floor", NewtonImpactNSL::new(self.restitution)?, floor, &[lower])?;
+        nsds.name_coordinates(["z_0", "z_1"])?;
         Ok(nsds)
     }
 }

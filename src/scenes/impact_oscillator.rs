@@ -103,6 +103,7 @@ impl ImpactOscillator {
         let mass = nsds.add("mass", mass);
         let stop = LagrangianLinearTIR::with_offset(one(-1.0), DVector::from_element(1, self.gap))?;
         nsds.link("stop", NewtonImpactNSL::new(self.restitution)?, stop, &[mass])?;
+        nsds.name_coordinates(["x"])?;
         Ok(nsds)
     }
 

@@ -123,6 +123,7 @@ impl ImpactingBar {
             LagrangianLinearTIR::new(h)?,
             &[bar],
         )?;
+        nsds.name_coordinates(super::body_coordinates(&["u"], self.nodes))?;
         Ok(nsds)
     }
 

@@ -35,6 +35,20 @@ fn moreau_jean(nsds: Nsds, h: f64) -> Result<TimeStepping> {
     TimeStepping::new(nsds, Integrator::MoreauJean(MoreauJeanOSI::default()), 0.0, h)
 }
 
+/// The coordinates of a solid in 3-D whose angles integrate ω: (x, y, z, φ_x, φ_y, φ_z).
+const SOLID: [&str; 6] = ["x", "y", "z", "phi_x", "phi_y", "phi_z"];
+
+/// The coordinate names of `bodies` alike bodies of coordinates `labels` each: the labels
+/// themselves for one body, `label_i` for body i of several (`x_0, z_0, x_1, z_1, …`).
+fn body_coordinates(labels: &[&str], bodies: usize) -> Vec<String> {
+    if bodies == 1 {
+        return labels.iter().map(|l| l.to_string()).collect();
+    }
+    (0..bodies)
+        .flat_map(|i| labels.iter().map(move |l| format!("{l}_{i}")))
+        .collect()
+}
+
 /// ½ v (m v) + ½ q (k q) − f q: the energy of a one-dof `LagrangianLinearTIDS` (mass m,
 /// stiffness k, constant F_ext f) at (q, v), with the operations of its `energy` (the same
 /// bits), for scenes given in closed form.

@@ -154,6 +154,7 @@ impl NewtonsCradle {
                 &[balls[i - 1], balls[i]],
             )?;
         }
+        nsds.name_coordinates(super::body_coordinates(&["x"], self.balls))?;
         Ok((nsds, balls))
     }
 
@@ -177,6 +178,10 @@ impl Scene for NewtonsCradle {
 
     fn dof(&self) -> usize {
         self.balls
+    }
+
+    fn coordinate_names(&self) -> Vec<String> {
+        super::body_coordinates(&["x"], self.balls)
     }
 
     fn initial_state(&self) -> (DVector<f64>, DVector<f64>) {

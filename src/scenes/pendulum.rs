@@ -136,6 +136,7 @@ impl Pendulum {
             )?;
             nsds.link("wall", NewtonImpactNSL::new(wall.restitution)?, contact, &[body])?;
         }
+        nsds.name_coordinates(["x", "y"])?;
         Ok(nsds)
     }
 

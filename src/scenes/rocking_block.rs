@@ -174,6 +174,7 @@ impl RockingBlock {
             let ground = PlanarContactR::new(3, corner, 0.0, [0.0, 1.0], 0.0)?;
             nsds.link(name, law, ground, &[block])?;
         }
+        nsds.name_coordinates(["x", "y", "theta"])?;
         Ok(nsds)
     }
 

@@ -142,6 +142,7 @@ impl SliderCrank {
             DVector::from_element(1, self.stop),
         )?;
         nsds.link("stop", NewtonImpactNSL::new(self.restitution)?, stop, &[slider])?;
+        nsds.name_coordinates(["x_A", "y_A", "x_B", "y_B"])?;
         Ok(nsds)
     }
 

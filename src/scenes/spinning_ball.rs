@@ -120,6 +120,7 @@ impl SpinningBall {
         let floor = LagrangianLinearTIR::with_offset(rows, DVector::from_vec(vec![-r, 0.0, 0.0]))?;
         let law = NewtonImpactFrictionNSL::new(self.restitution, self.tangential_restitution, self.friction, 3)?;
         nsds.link("floor", law, floor, &[ball])?;
+        nsds.name_coordinates(super::SOLID)?;
         Ok(nsds)
     }
 

@@ -150,6 +150,7 @@ impl Woodpecker {
             let law = NewtonImpactFrictionNSL::new(e_n, 0.0, self.friction, 2)?;
             nsds.link(name, law, relation, &[body])?;
         }
+        nsds.name_coordinates(["y", "phi_M", "phi_S"])?;
         Ok(nsds)
     }
 
