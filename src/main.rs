@@ -209,7 +209,12 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
                 let parameters: Vec<String> = template
                     .parameters()
                     .into_iter()
-                    .map(|(name, default)| format!("{name} = {default}"))
+                    .map(
+                        |(name, default)| match ricochet::scenes::units::parameter_unit(template, &name) {
+                            Some(unit) if !unit.is_empty() => format!("{name} = {default} {unit}"),
+                            _ => format!("{name} = {default}"),
+                        },
+                    )
                     .collect();
                 out!("{}: {}", template.name(), parameters.join(", "))?;
             }

@@ -274,15 +274,18 @@ fn an_unwritable_out_is_found_first_and_named() {
     std::fs::remove_file(&file).ok();
 }
 
-/// `ricochet templates` lists every template with its parameters and defaults.
+/// `ricochet templates` lists every template with its parameters, defaults and units.
 #[test]
 fn templates_are_listed_with_their_defaults() {
     let output = Command::new(BIN).arg("templates").output().unwrap();
     assert!(output.status.success());
     let text = String::from_utf8(output.stdout).unwrap();
     for line in [
-        "bouncing_ball: mass = 1, radius = 0.1",
-        "billiard_shot: radius = 0.028575",
+        "bouncing_ball: mass = 1 kg, radius = 0.1 m",
+        "billiard_shot: radius = 0.028575 m",
+        "restitution = 0.9, gravity = 9.81 m/s²",
+        "rocking_block: width = 0.2 m",
+        "amplitude = 0 m/s², frequency = 2 Hz",
     ] {
         assert!(text.contains(line), "{line}: {text}");
     }
@@ -507,7 +510,7 @@ fn plot_draws_any_pair_of_columns() {
     assert!(drawn.status.success(), "{}", String::from_utf8_lossy(&drawn.stderr));
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(
-        text.starts_with("<svg") && text.contains("x vs gap"),
+        text.starts_with("<svg") && text.contains("x vs gap") && text.contains("gap (m)"),
         "{}",
         &text[..100.min(text.len())]
     );

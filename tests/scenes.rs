@@ -194,7 +194,8 @@ fn dropped_ball_refuses_what_its_nsds_refuses() {
     );
 }
 
-/// Every template names each of its coordinates once (the outputs' columns), a scene in
+/// Every template names each of its coordinates once (the outputs' columns) and declares
+/// the unit of each of its parameters; a scene in
 /// closed form as its `Nsds` does; `Nsds::name_coordinates` refuses a wrong count, a name
 /// that is not an identifier and a repeated name.
 #[test]
@@ -230,6 +231,12 @@ fn scenes_name_their_coordinates() {
             names.iter().all(|n| !n.starts_with('q')),
             "{template:?} names its coordinates: {names:?}"
         );
+        for (parameter, _) in template.parameters() {
+            assert!(
+                ricochet::scenes::units::parameter_unit(template, &parameter).is_some(),
+                "{template:?}: `{parameter}` declares no unit"
+            );
+        }
         let mut unique = names.clone();
         unique.sort();
         unique.dedup();

@@ -33,11 +33,9 @@ pub fn plot(dir: &std::path::Path, (x, y): (&str, &str), table: &str, out: &std:
         }
     }
     let info = run.info;
-    let title = format!(
-        "{}: {y} vs {x} (N = {}, seed {})",
-        info.scenario, info.scenes, info.seed
-    );
-    ricochet::ensemble::plots::scatter(out, &rows, (x, y), &title)
+    let run = ricochet::ensemble::plots::Run::title(&info.scenario, (info.scenes, info.seed), info.shard);
+    let title = format!("{run}: {y} vs {x}");
+    ricochet::ensemble::plots::scatter(out, &rows, (x, y), &title, &info.units)
 }
 
 #[cfg(not(feature = "plots"))]

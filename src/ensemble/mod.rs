@@ -49,6 +49,7 @@ mod scene_toml;
 pub mod stats;
 mod summary;
 pub mod table;
+pub mod units;
 
 use std::ops::Range;
 use std::time::Instant;

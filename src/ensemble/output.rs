@@ -9,6 +9,7 @@
 //!   fingerprint and the engine kind and precision that computed the rows;
 //! - `histograms.png`, `trajectories.png`: see `super::plots` (with the `plots` feature).
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufReader, BufWriter};
 use std::path::{Path, PathBuf};
@@ -43,6 +44,9 @@ pub struct RunInfo {
     /// The observables' columns (`[[observe]]`).
     #[serde(default)]
     pub observables: Vec<String>,
+    /// The units of the columns whose unit is known ([`super::units::column_units`]).
+    #[serde(default)]
+    pub units: BTreeMap<String, String>,
 }
 
 /// A run's results, as written to or read from a directory.
@@ -141,12 +145,16 @@ impl RunFiles {
         file("stats.json", &|out| json_to(out, &Statistics::of(&self.summary)))?;
         file("run.json", &|out| json_to(out, &self.info))?;
         #[cfg(feature = "plots")]
-        let plots = super::plots::draw(
-            dir,
-            &self.summary,
-            &self.trajectories,
-            (&self.info.observables, &self.info.parameters),
-        )?;
+        let plots = {
+            let info = &self.info;
+            let run = super::plots::Run {
+                title: super::plots::Run::title(&info.scenario, (info.scenes, info.seed), info.shard),
+                units: &info.units,
+                parameters: &info.parameters,
+                observables: &info.observables,
+            };
+            super::plots::draw(dir, &run, &self.summary, &self.trajectories)?
+        };
         #[cfg(not(feature = "plots"))]
         let plots: std::result::Result<Vec<PathBuf>, String> = Err("this build has no `plots` feature".into());
         match plots {
@@ -279,6 +287,7 @@ impl RunInfo {
             // (A scenario that ran has them: it was validated.)
             parameters: scenario.drawn_names().unwrap_or_default(),
             observables: scenario.observe.iter().map(|o| o.name.clone()).collect(),
+            units: super::units::column_units(scenario).unwrap_or_default(),
         }
     }
 }

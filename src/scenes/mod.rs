@@ -22,6 +22,7 @@ pub mod rocking_block;
 pub mod slider_crank;
 pub mod spinning_ball;
 pub mod template;
+pub mod units;
 pub mod woodpecker;
 
 use crate::error::Result;
