@@ -113,7 +113,11 @@ fn ensemble(c: &mut Criterion, name: &str, scene: fn(usize) -> Nsds, sizes: &[us
             for (precision, kernel) in kernels {
                 let options = BatchOptions::for_precision(*precision == Precision::F64);
                 group.bench_function(BenchmarkId::new(format!("gpu_{precision:?}").to_lowercase(), n), |b| {
-                    b.iter(|| kernel.run(ctx, &batch, STEPS, &options).unwrap())
+                    b.iter(|| {
+                        kernel
+                            .run(ctx, &batch, (STEPS, &ricochet::batch::progress::UNWATCHED), &options)
+                            .unwrap()
+                    })
                 });
             }
         }

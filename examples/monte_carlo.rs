@@ -53,7 +53,7 @@ fn main() -> ricochet::Result<()> {
                 backend: Backend::Auto,
                 ..Default::default()
             },
-            &mut |_| {},
+            &ensemble::Progress::new(),
         )?;
         let stats = Statistics::of(&run.summary);
         let impacts = &stats.columns["impacts"];

@@ -78,7 +78,7 @@ fn summaries_hash_to_their_pinned_values() {
                 shard,
                 ..Default::default()
             };
-            let run = ensemble::run(&scenario, &options, &mut |_| {}).unwrap();
+            let run = ensemble::run(&scenario, &options, &ensemble::Progress::new()).unwrap();
             let mut csv = Vec::new();
             run.summary.write_csv(&mut csv).unwrap();
             actual.push((name.clone(), label, fnv1a(&csv)));

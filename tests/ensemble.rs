@@ -76,7 +76,7 @@ fn run(scenario: &Scenario, backend: Backend, chunk: usize, shard: Shard) -> ens
         shard,
         ..Default::default()
     };
-    ensemble::run(scenario, &options, &mut |_| {}).unwrap()
+    ensemble::run(scenario, &options, &ensemble::Progress::new()).unwrap()
 }
 
 const ALL: Shard = Shard { index: 0, count: 1 };
@@ -681,11 +681,11 @@ fn an_invalid_draw_names_its_scene_before_stepping() {
             shard: ALL,
             ..Default::default()
         };
-        let mut stepped = false;
-        let Err(e) = ensemble::run(&scenario, &options, &mut |_| stepped = true) else {
+        let progress = ensemble::Progress::new();
+        let Err(e) = ensemble::run(&scenario, &options, &progress) else {
             panic!("restitutions above 1 ran");
         };
-        assert!(!stepped, "a chunk was stepped before the error");
+        assert_eq!(progress.scene_steps(), 0, "a chunk was stepped before the error");
         let e = e.to_string();
         assert!(e.contains("scene ") && e.contains("restitution = 1."), "{e}");
         messages.push(e);
@@ -727,7 +727,7 @@ fn relaxation_is_checked_and_never_ignored() {
             shard: ALL,
             ..Default::default()
         };
-        let Err(e) = ensemble::run(&scenario, &options, &mut |_| {}) else {
+        let Err(e) = ensemble::run(&scenario, &options, &ensemble::Progress::new()) else {
             panic!("{backend:?} ignored omega");
         };
         assert!(e.to_string().contains("omega"), "{backend:?}: {e}");
@@ -899,7 +899,7 @@ fn shard_and_chunk_arithmetic_is_checked() {
         shard: ALL,
         ..Default::default()
     };
-    let Err(e) = ensemble::run(&scenario, &options, &mut |_| {}) else {
+    let Err(e) = ensemble::run(&scenario, &options, &ensemble::Progress::new()) else {
         panic!("a chunk of 0 scenes ran");
     };
     assert!(e.to_string().contains("chunk"), "{e}");
@@ -1226,5 +1226,38 @@ fn woodpeckers_on_every_backend() {
             &["y", "phi_M", "phi_S", "y_dot", "phi_M_dot", "phi_S_dot"]
         };
         case.assert_agrees(&other, &cpu, columns);
+    }
+}
+
+/// Each engine adds every scene-step it takes to the run's progress once, within a chunk (so
+/// that a watcher sees it move) and across chunks.
+#[test]
+fn progress_counts_every_scene_step_on_every_engine() {
+    let mut scenario = Scenario::from_toml(BALLS).unwrap();
+    scenario.scenes = 40;
+    scenario.time.final_time = 0.7; // 700 steps: the CPU groups and the reference report mid-run.
+    let expected = 40 * scenario.steps();
+    let mut cases = engines(Some(0.0), Some(0.0));
+    cases.insert(
+        0,
+        Case {
+            backend: Backend::Cpu,
+            precision: PrecisionChoice::Auto,
+            tolerance: 0.0,
+        },
+    );
+    for case in cases {
+        for chunk in [7, 40] {
+            let mut scenario = scenario.clone();
+            scenario.solver.precision = case.precision;
+            let options = RunOptions {
+                backend: case.backend,
+                chunk: Some(chunk),
+                ..Default::default()
+            };
+            let progress = ensemble::Progress::new();
+            ensemble::run(&scenario, &options, &progress).unwrap();
+            assert_eq!(progress.scene_steps(), expected, "{case}, chunks of {chunk}");
+        }
     }
 }

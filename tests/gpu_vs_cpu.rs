@@ -149,6 +149,7 @@ fn batched_engines_in_f64_match_the_reference() {
         let ctx = GpuContext::new().unwrap();
         engines.push(Box::new(GpuEngine::new(ctx, Some(Precision::F64)).unwrap()));
     }
+    let progress = ricochet::batch::Progress::new();
     let job = Job {
         scenes: scenes.iter().map(|s| s as &dyn Scene).collect(),
         step: H,
@@ -161,9 +162,13 @@ fn batched_engines_in_f64_match_the_reference() {
         start: None,
         steps: STEPS,
         recording: &ricochet::batch::observe::NOTHING,
+        progress: &progress,
     };
-    for engine in &engines {
+    for (k, engine) in engines.iter().enumerate() {
         let outcome = engine.run(&job).unwrap();
+        // Every engine reports each scene-step it took, once.
+        let expected = (k as u64 + 1) * scenes.len() as u64 * u64::from(STEPS);
+        assert_eq!(progress.scene_steps(), expected, "{}: progress", engine.describe());
         let impacts: Vec<u32> = outcome.counters.iter().map(|c| c.contact_steps).collect();
         let (worst, mismatched) = compare(&batch, &outcome.state, &impacts, &references);
         println!("{} vs reference: max |Δ| = {worst:e}", engine.describe());
@@ -309,7 +314,10 @@ fn gpu_reproduces_bouncing_ball_ts() {
             .unwrap();
         let mut worst = 0.0f64;
         for row in 1..reference.nrows() {
-            batch.state = kernel.run(ctx, &batch, 1, &options).unwrap().state;
+            batch.state = kernel
+                .run(ctx, &batch, (1, &ricochet::batch::Progress::new()), &options)
+                .unwrap()
+                .state;
             worst = worst
                 .max((batch.state[0] - reference[(row, 1)]).abs())
                 .max((batch.state[3] - reference[(row, 2)]).abs());

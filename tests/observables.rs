@@ -94,7 +94,7 @@ fn run(scenario: &Scenario, backend: Backend, precision: PrecisionChoice) -> Ens
         backend,
         ..Default::default()
     };
-    ensemble::run(&scenario, &options, &mut |_| {}).unwrap()
+    ensemble::run(&scenario, &options, &ensemble::Progress::new()).unwrap()
 }
 
 fn col(run: &EnsembleRun, name: &str) -> Vec<f64> {
@@ -267,12 +267,12 @@ fn energy_is_observed_on_the_reference_and_refused_by_the_batched_engines() {
         backend: Backend::Cpu,
         ..Default::default()
     };
-    let e = ensemble::run(&scenario, &options, &mut |_| {})
+    let e = ensemble::run(&scenario, &options, &ensemble::Progress::new())
         .err()
         .unwrap()
         .to_string();
     assert!(e.contains("energy") && e.contains("reference backend"), "{e}");
-    let auto = ensemble::run(&scenario, &RunOptions::default(), &mut |_| {}).unwrap();
+    let auto = ensemble::run(&scenario, &RunOptions::default(), &ensemble::Progress::new()).unwrap();
     assert!(
         auto.notice.as_deref().is_some_and(|n| n.contains("energy")),
         "{:?}",
@@ -339,7 +339,7 @@ fn bad_observables_are_refused_with_their_name() {
     }
     // A column of the summary is taken too: refused before anything is stepped.
     let scenario = with("name = \"impacts\"\nsignal = \"q0\"\nreduce = \"max\"").unwrap();
-    let e = ensemble::run(&scenario, &RunOptions::default(), &mut |_| {})
+    let e = ensemble::run(&scenario, &RunOptions::default(), &ensemble::Progress::new())
         .err()
         .unwrap()
         .to_string();
@@ -582,7 +582,7 @@ fn custom_scenes_run_like_templates_on_every_engine() {
             backend: Backend::Cpu,
             ..Default::default()
         },
-        &mut |_| {},
+        &ensemble::Progress::new(),
     )
     .err()
     .unwrap()

@@ -294,7 +294,7 @@ fn the_kernel_and_its_cpu_twin_have_the_same_stages() {
         let kernel = &kernel[kernel.find("for (var k = 0u; k < params.steps").unwrap()..];
         let twin_driver = include_str!("../src/batch/cpu/moreau_jean_pgs.rs");
         let twin_driver = &twin_driver[twin_driver.find("fn simulate<").unwrap()..];
-        let twin_driver = &twin_driver[twin_driver.find("for _ in 0..steps").unwrap()..];
+        let twin_driver = &twin_driver[twin_driver.find("for _ in 0..block").unwrap()..];
         for positions in [
             order(kernel, &|s| format!("{s}(")),
             order(twin_driver, &|s| format!(".{s}(")),

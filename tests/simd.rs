@@ -34,7 +34,7 @@ fn run<T: num_traits::Float + Send + Sync + std::fmt::Debug>(
         batch,
         &operators,
         &mut state,
-        400,
+        (400, &ricochet::batch::Progress::new()),
         &BatchOptions::for_precision(double),
     );
     state

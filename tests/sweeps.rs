@@ -91,7 +91,7 @@ fn sobol_and_latin_hypercube_draws_are_stratified_and_reproducible() {
             backend: Backend::Cpu,
             ..Default::default()
         },
-        &mut |_| {},
+        &ensemble::Progress::new(),
     )
     .unwrap();
     for index in 0..3 {
@@ -104,7 +104,7 @@ fn sobol_and_latin_hypercube_draws_are_stratified_and_reproducible() {
                 chunk: Some(5),
                 ..Default::default()
             },
-            &mut |_| {},
+            &ensemble::Progress::new(),
         )
         .unwrap();
         for name in ["height", "restitution", "radius", "z", "z_dot"] {
@@ -168,10 +168,9 @@ fn a_sweep_that_changes_the_size_is_refused() {
             backend,
             ..Default::default()
         };
-        let e = ensemble::run(&scenario, &options, &mut |_| panic!("stepped"))
-            .err()
-            .unwrap()
-            .to_string();
+        let progress = ensemble::Progress::new();
+        let e = ensemble::run(&scenario, &options, &progress).err().unwrap().to_string();
+        assert_eq!(progress.scene_steps(), 0, "stepped");
         assert!(
             e.contains("scene 1 (drawn: friction = 0.5)") && e.contains("6 degrees of freedom (x_0, z_0, theta_0, x_1, z_1, theta_1) where scene 0 has 4 (x_0, z_0, x_1, z_1)"),
             "{e}"

@@ -20,6 +20,7 @@ mod nsds_scene;
 pub mod observe;
 mod options;
 mod outcome;
+pub mod progress;
 pub mod scene_batch;
 mod shared;
 
@@ -29,5 +30,6 @@ pub use layout::SceneHeader;
 pub use linear_scene::LinearScene;
 pub use options::BatchOptions;
 pub use outcome::BatchOutcome;
+pub use progress::Progress;
 pub use scene_batch::SceneBatch;
 pub use shared::{ChainParams, OperatorOffsets, StepParams};

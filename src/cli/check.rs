@@ -77,9 +77,9 @@ pub fn check(scenario: &Scenario) -> ricochet::Result<ExitCode> {
         }
         .min(scenario.scenes);
         sample.time.final_time = scenario.time.step;
-        ensemble::run_on(engine.as_ref(), &sample, 0..k, None, &mut |_| {})?;
+        ensemble::run_on(engine.as_ref(), &sample, 0..k, None, &ensemble::Progress::new())?;
         sample.time.final_time = scenario.time.step * SAMPLE.2.min(steps as f64);
-        let timed = ensemble::run_on(engine.as_ref(), &sample, 0..k, None, &mut |_| {})?;
+        let timed = ensemble::run_on(engine.as_ref(), &sample, 0..k, None, &ensemble::Progress::new())?;
         let rate = timed.scene_steps as f64 / timed.seconds;
         out!(
             "  {:<45} {rate:.2e} scene-steps/s on a sample: about {:.0} s for the run; {} per scene in flight",

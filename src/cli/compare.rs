@@ -5,6 +5,8 @@ use std::process::ExitCode;
 
 use ricochet::ensemble::{self, Backend, Scenario, Table};
 
+use super::progress::watch;
+
 /// The largest deviation of each compared column of `other` from `reference`, relative to
 /// 1 + |reference|.
 fn deviations(reference: &Table, other: &Table) -> Vec<(String, f64)> {
@@ -69,7 +71,10 @@ pub fn verify(mut scenario: Scenario, scenes: usize, max_time: Option<f64>, json
             Err(e) => return Err(e),
         };
         let double = engine.double();
-        let run = ensemble::run_on(engine.as_ref(), &scenario, 0..scenes, None, &mut |_| {})?;
+        let name = format!("verify {}", engine.name());
+        let run = watch(&name, (scenes, scenario.steps()), |progress| {
+            ensemble::run_on(engine.as_ref(), &scenario, 0..scenes, None, progress)
+        })?;
         // f64 engines agree with the reference to rounding; f32 to its rounding over the run.
         Ok(Some((run.engine, run.summary, if double { 1e-9 } else { 1e-3 })))
     };
@@ -123,7 +128,14 @@ pub fn bench(mut scenario: Scenario, sizes: &[usize], reference_up_to: usize) ->
             let mut small = scenario.clone();
             small.time.final_time = small.time.step;
             small.strobe = None;
-            ensemble::run_on(engine.as_ref(), &small, 0..64.min(small.scenes), None, &mut |_| {})?.seconds
+            ensemble::run_on(
+                engine.as_ref(),
+                &small,
+                0..64.min(small.scenes),
+                None,
+                &ensemble::Progress::new(),
+            )?
+            .seconds
         };
         for &n in sizes {
             if backend == Backend::Reference && n > reference_up_to {
@@ -131,7 +143,10 @@ pub fn bench(mut scenario: Scenario, sizes: &[usize], reference_up_to: usize) ->
             }
             // A whole number of the scenario's ensembles (so that its sweeps stay valid).
             scenario.scenes = n.div_ceil(base) * base;
-            let run = ensemble::run_on(engine.as_ref(), &scenario, 0..n, None, &mut |_| {})?;
+            let name = format!("bench {} {n}", engine.name());
+            let run = watch(&name, (n, scenario.steps()), |progress| {
+                ensemble::run_on(engine.as_ref(), &scenario, 0..n, None, progress)
+            })?;
             let rate = run.scene_steps as f64 / run.seconds;
             out!(
                 "{}",

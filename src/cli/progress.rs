@@ -1,75 +1,129 @@
-//! The progress of `ricochet run` on stderr.
+//! The progress of `run`, `verify` and `bench` on stderr, watched from a thread of its own
+//! while the engines add the scene-steps they finish to an [`ensemble::Progress`] (so it
+//! moves within a chunk of scenes, on every backend).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
+use ricochet::ensemble;
 
-/// The progress of a run on stderr: a bar on a terminal; elsewhere (a batch job's log) a
-/// plain line every 5 s and at the end, with scenes done, scene-steps/s and the time left.
-pub struct Progress {
+/// How often the display looks at the counter.
+const LOOK: Duration = Duration::from_millis(100);
+
+/// Between two plain lines on a non-terminal stderr (a batch job's log).
+const LINE: Duration = Duration::from_secs(5);
+
+/// Runs `work` with a fresh counter while showing, under `name`, how many of `scenes` scenes
+/// of `steps` steps are done: a bar on a terminal; elsewhere a plain line every 5 s and one at
+/// the end, with scenes done, scene-steps/s and the time left.
+pub fn watch<T>(name: &str, (scenes, steps): (usize, u64), work: impl FnOnce(&ensemble::Progress) -> T) -> T {
+    let progress = ensemble::Progress::new();
+    let finished = AtomicBool::new(false);
+    let mut display = Display::new(name, scenes, steps);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !finished.load(Ordering::Relaxed) {
+                std::thread::sleep(LOOK);
+                display.update(progress.scene_steps());
+            }
+            display.update(progress.scene_steps());
+            display.finish();
+        });
+        let result = work(&progress);
+        finished.store(true, Ordering::Relaxed);
+        result
+    })
+}
+
+/// The bar or the plain lines.
+struct Display {
     bar: Option<ProgressBar>,
     name: String,
     total: usize,
     steps: u64,
-    start: std::time::Instant,
-    last_line: std::time::Instant,
-    done: usize,
+    start: Instant,
+    last_line: Instant,
+    scene_steps: u64,
 }
 
-impl Progress {
-    pub fn new(name: &str, total: usize, steps: u64) -> Self {
+impl Display {
+    fn new(name: &str, total: usize, steps: u64) -> Self {
         use std::io::IsTerminal;
         let bar = std::io::stderr().is_terminal().then(|| {
             ProgressBar::new(total as u64).with_style(
-                ProgressStyle::with_template("{bar:40} {pos}/{len} scenes, {per_sec}, ETA {eta} {msg}")
+                ProgressStyle::with_template("{prefix} {bar:40} {pos}/{len} scenes, ETA {eta} {msg}")
                     .unwrap_or_else(|_| ProgressStyle::default_bar()),
             )
         });
-        let now = std::time::Instant::now();
+        if let Some(bar) = &bar {
+            bar.set_prefix(name.to_string());
+        }
+        let now = Instant::now();
         Self {
             bar,
             name: name.to_string(),
             total,
-            steps,
+            steps: steps.max(1),
             start: now,
             last_line: now,
-            done: 0,
+            scene_steps: 0,
         }
     }
 
-    pub fn update(&mut self, done: usize) {
-        self.done = done;
-        let elapsed = self.start.elapsed().as_secs_f64();
-        let rate = done as f64 * self.steps as f64 / elapsed;
+    /// Scenes done (whole ones).
+    fn done(&self) -> usize {
+        ((self.scene_steps / self.steps) as usize).min(self.total)
+    }
+
+    fn rate(&self) -> f64 {
+        self.scene_steps as f64 / self.start.elapsed().as_secs_f64()
+    }
+
+    fn update(&mut self, scene_steps: u64) {
+        self.scene_steps = scene_steps;
         match &self.bar {
             Some(bar) => {
-                bar.set_position(done as u64);
-                bar.set_message(format!("({rate:.3e} scene-steps/s)"));
+                bar.set_position(self.done() as u64);
+                bar.set_message(format!("({:.3e} scene-steps/s)", self.rate()));
             }
-            None if self.last_line.elapsed().as_secs_f64() >= 5.0 => {
-                self.last_line = std::time::Instant::now();
-                self.line(elapsed, rate);
+            None if self.last_line.elapsed() >= LINE => {
+                self.last_line = Instant::now();
+                self.line();
             }
             None => {}
         }
     }
 
-    fn line(&self, elapsed: f64, rate: f64) {
-        let left = elapsed * (self.total - self.done) as f64 / self.done.max(1) as f64;
-        eprintln!(
-            "{}: {}/{} scenes ({:.0} %), {rate:.3e} scene-steps/s, {elapsed:.0} s, about {left:.0} s left",
+    fn line(&self) {
+        let elapsed = self.start.elapsed().as_secs_f64();
+        let total = self.total as f64 * self.steps as f64;
+        let fraction = (self.scene_steps as f64 / total.max(1.0)).min(1.0);
+        let left = if fraction > 0.0 {
+            elapsed * (1.0 - fraction) / fraction
+        } else {
+            f64::NAN
+        };
+        // (A full or closed stderr loses the line, not the run.)
+        let _ = writeln_stderr(format_args!(
+            "{}: {}/{} scenes ({:.0} %), {:.3e} scene-steps/s, {elapsed:.0} s, about {left:.0} s left",
             self.name,
-            self.done,
+            self.done(),
             self.total,
-            100.0 * self.done as f64 / self.total.max(1) as f64
-        );
+            100.0 * fraction,
+            self.rate()
+        ));
     }
 
-    pub fn finish(&self) {
+    fn finish(&self) {
         match &self.bar {
             Some(bar) => bar.finish(),
-            None => {
-                let elapsed = self.start.elapsed().as_secs_f64();
-                self.line(elapsed, self.done as f64 * self.steps as f64 / elapsed);
-            }
+            None => self.line(),
         }
     }
+}
+
+fn writeln_stderr(args: std::fmt::Arguments<'_>) -> std::io::Result<()> {
+    use std::io::Write;
+    writeln!(std::io::stderr().lock(), "{args}")
 }

@@ -7,7 +7,7 @@ use ricochet::ensemble::output::{RunFiles, RunInfo};
 use ricochet::ensemble::provenance::Provenance;
 use ricochet::ensemble::{self, Backend, RunOptions, Scenario, Shard, Table};
 
-use super::progress::Progress;
+use super::progress::watch;
 use crate::{report_written, write};
 
 /// The arguments of `ricochet run`.
@@ -89,8 +89,10 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
         eprintln!("resuming the run in {}", out.display());
     }
     let started = std::time::SystemTime::now();
-    let mut progress = Progress::new(&scenario.name, total, steps);
-    let run = ensemble::run(&scenario, &options, &mut |done| progress.update(done)).map_err(|e| match e {
+    let run = watch(&scenario.name, (total, steps), |progress| {
+        ensemble::run(&scenario, &options, progress)
+    })
+    .map_err(|e| match e {
         // A drawn scene that is invalid: name the file too.
         ricochet::Error::Scenario { what, reason } => ricochet::Error::Scenario {
             what: format!("{}: {what}", path.display()),
@@ -98,7 +100,6 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
         },
         e => e,
     })?;
-    progress.finish();
     if let Some(notice) = &run.notice {
         eprintln!("notice: {notice}");
     }

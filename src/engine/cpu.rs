@@ -47,7 +47,14 @@ impl Engine for CpuEngine {
         let batch = job.batch()?;
         let mut state = BatchState::<f64>::new(&batch);
         let options = job.batch_options(true);
-        moreau_jean_pgs::run_on(self.simd, &batch, &batch.operators, &mut state, job.steps, &options);
+        moreau_jean_pgs::run_on(
+            self.simd,
+            &batch,
+            &batch.operators,
+            &mut state,
+            (job.steps, job.progress),
+            &options,
+        );
         Ok(BatchOutcome {
             state: state.state,
             counters: state.counters,

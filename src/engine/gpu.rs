@@ -55,8 +55,12 @@ impl Engine for GpuEngine {
 
     fn run(&self, job: &Job<'_>) -> Result<BatchOutcome> {
         let batch = job.batch()?;
-        self.kernel
-            .run(&self.ctx, &batch, job.steps, &job.batch_options(self.double()))
+        self.kernel.run(
+            &self.ctx,
+            &batch,
+            (job.steps, job.progress),
+            &job.batch_options(self.double()),
+        )
     }
 }
 

@@ -21,7 +21,7 @@ use rayon::prelude::*;
 
 pub use crate::batch::BatchOutcome;
 use crate::batch::observe::{self, Observer, Recording, Signal};
-use crate::batch::{BatchOptions, SceneBatch};
+use crate::batch::{BatchOptions, Progress, SceneBatch};
 use crate::error::{Error, Result};
 use crate::numerics::SolverKind;
 use crate::scheme::{MoreauJeanOSI, Stabilization};
@@ -85,6 +85,8 @@ pub struct Job<'a> {
     pub steps: u32,
     /// What to record of every scene while stepping it ([`BatchOutcome::observed`]).
     pub recording: &'a Recording,
+    /// Where the engine adds the scene-steps it finishes as it goes.
+    pub progress: &'a Progress,
 }
 
 impl Job<'_> {

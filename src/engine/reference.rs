@@ -7,6 +7,7 @@ use rayon::prelude::*;
 use super::{BatchOutcome, Engine, Job, Scene};
 use crate::batch::layout::{EXTREMES, HealthCounters, NON_FINITE, NOT_CONVERGED};
 use crate::batch::observe::{self, SLOTS, Signal, accumulate};
+use crate::batch::progress::TICK;
 use crate::error::{Error, Result};
 use crate::numerics::SolverOptions;
 use crate::numerics::friction::{FrictionOptions, cone};
@@ -151,7 +152,12 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
         Ok(())
     };
     observe(&sim, &mut observed, 0)?;
+    let mut reported = 0;
     for k in 0..job.steps {
+        if k % TICK == 0 && k > 0 {
+            job.progress.add(u64::from(TICK));
+            reported += TICK;
+        }
         penetration(&sim, &mut extremes)?;
         if let Err(e) = sim.step() {
             if let Error::NotConverged {
@@ -184,6 +190,8 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
         counters.record_contact(lambda.iter().zip(&gaps).any(|(&l, &gap)| gap && l > 0.0));
         observe(&sim, &mut observed, k + 1)?;
     }
+    // (A scene stopped by a non-finite step is done too.)
+    job.progress.add(u64::from(job.steps - reported));
     penetration(&sim, &mut extremes)?;
     let sample = sim.sample()?;
     let state: Vec<f64> = sample.q.iter().chain(sample.v.iter()).copied().collect();

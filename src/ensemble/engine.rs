@@ -8,6 +8,7 @@ use super::scene_spec::SampledScene;
 #[cfg(feature = "gpu")]
 use crate::batch::gpu::{GpuContext, Precision};
 use crate::batch::observe::Recording;
+use crate::batch::progress::UNWATCHED;
 #[cfg(feature = "gpu")]
 use crate::engine::GpuEngine;
 use crate::engine::{CpuEngine, Engine, Job, ReferenceEngine, batched_refusal};
@@ -84,6 +85,7 @@ pub fn job<'a>(
         start,
         steps,
         recording,
+        progress: &UNWATCHED,
     }
 }
 

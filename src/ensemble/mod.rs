@@ -22,7 +22,7 @@
 //!     final = 1.0
 //! "#).unwrap();
 //! let options = RunOptions { backend: Backend::Cpu, ..Default::default() };
-//! let run = ensemble::run(&scenario, &options, &mut |_| {}).unwrap();
+//! let run = ensemble::run(&scenario, &options, &ensemble::Progress::new()).unwrap();
 //! let impacts = run.summary.column("impacts").unwrap();
 //! // Dropped from 1–2 m (centre; radius 0.1 m), every ball hits the floor within 0.6 s and
 //! // bounces at most twice in 1 s.
@@ -56,6 +56,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+pub use crate::batch::Progress;
 pub use crate::engine::Engine;
 pub use engine::{Backend, job, open as open_engine};
 pub use scenario::Scenario;
@@ -162,10 +163,12 @@ pub struct EnsembleRun {
     pub scene_steps: u64,
 }
 
-/// Runs the scenes of `options.shard`, calling `progress` with the number of scenes done;
+/// Runs the scenes of `options.shard`, adding the scene-steps done to `progress` as the
+/// engine goes (another thread may watch it: the scenes done are its count over
+/// [`Scenario::steps`]; a resumed run's finished chunks count at once);
 /// with `options.checkpoints`, each finished chunk is kept there as it completes (and with
 /// `options.resume`, the chunks an interrupted run left are taken instead of recomputed).
-pub fn run(scenario: &Scenario, options: &RunOptions, progress: &mut dyn FnMut(usize)) -> Result<EnsembleRun> {
+pub fn run(scenario: &Scenario, options: &RunOptions, progress: &Progress) -> Result<EnsembleRun> {
     let (engine, notice) = open_engine(options.backend, scenario)?;
     let saved = options.checkpoints.as_deref().map(|out| {
         let manifest = Manifest {
@@ -240,7 +243,7 @@ pub fn run_on(
     scenario: &Scenario,
     scenes: Range<usize>,
     chunk: Option<usize>,
-    progress: &mut dyn FnMut(usize),
+    progress: &Progress,
 ) -> Result<EnsembleRun> {
     run_chunks(engine, scenario, (scenes, chunk), None, progress)
 }
@@ -253,7 +256,7 @@ fn run_chunks(
     scenario: &Scenario,
     (scenes, chunk): (Range<usize>, Option<usize>),
     saved: Option<(&std::path::Path, Manifest, bool)>,
-    progress: &mut dyn FnMut(usize),
+    progress: &Progress,
 ) -> Result<EnsembleRun> {
     let steps = u32::try_from(scenario.steps()).map_err(|_| Error::Scenario {
         what: "time".into(),
@@ -295,7 +298,7 @@ fn run_chunks(
         }
     };
     let mut finished = finished.into_iter().peekable();
-    let (mut done, mut computed) = (0, 0);
+    let mut computed = 0;
     let mut device_seconds = Some(0.0);
     let mut at = scenes.start;
     while at < scenes.end || finished.peek().is_some() {
@@ -304,9 +307,8 @@ fn run_chunks(
             summary.append(&chunk.summary)?;
             strobe.append(&chunk.strobe)?;
             events.append(&chunk.events)?;
-            done += chunk.scenes.len();
             at = chunk.scenes.end;
-            progress(done);
+            progress.add(chunk.scenes.len() as u64 * u64::from(steps));
             continue;
         }
         let next = finished.peek().map_or(scenes.end, |c| c.scenes.start.min(scenes.end));
@@ -321,7 +323,8 @@ fn run_chunks(
             .into_par_iter()
             .map(|s| scenario.sample(s))
             .collect::<Result<_>>()?;
-        let job = engine::job(scenario, &sampled, None, steps, &recording);
+        let mut job = engine::job(scenario, &sampled, None, steps, &recording);
+        job.progress = progress;
         let outcome = engine.run(&job)?;
         device_seconds = device_seconds.zip(outcome.device_seconds).map(|(a, b)| a + b);
         let [mut part, mut samples, mut impacts] = empty.clone();
@@ -345,9 +348,8 @@ fn run_chunks(
         events.append(&impacts)?;
         // The chunk's scenes are many small allocations: free them on all cores.
         sampled.into_par_iter().for_each(drop);
-        (done, computed) = (done + last - at, computed + last - at);
+        computed += last - at;
         at = last;
-        progress(done);
     }
     let recorded: Vec<usize> = scenario
         .recorded_scenes()

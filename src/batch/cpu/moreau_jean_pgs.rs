@@ -34,6 +34,7 @@ use super::simd::{Isa, Simd};
 use crate::batch::OperatorOffsets;
 use crate::batch::layout::{EXTREMES, HAS_EQUALITY, HAS_FRICTION, HAS_NONLINEAR, HealthCounters, SceneHeader};
 use crate::batch::observe::Recording;
+use crate::batch::progress::{Progress, TICK};
 use crate::batch::{BatchOptions, SceneBatch, StepParams};
 
 /// The stages of a step in the order they run, with their arguments: the kernel's stage
@@ -94,16 +95,24 @@ pub fn run<T: Float + Send + Sync>(
     steps: u32,
     options: &BatchOptions,
 ) {
-    run_on(Simd::detect(), batch, operators, state, steps, options);
+    run_on(
+        Simd::detect(),
+        batch,
+        operators,
+        state,
+        (steps, &Progress::new()),
+        options,
+    );
 }
 
-/// [`run`] on the instruction set `simd` (the same bits on every one).
+/// [`run`] on the instruction set `simd` (the same bits on every one), adding the
+/// scene-steps done to `progress` as the groups go.
 pub fn run_on<T: Float + Send + Sync>(
     simd: Simd,
     batch: &SceneBatch,
     operators: &[T],
     state: &mut BatchState<T>,
-    steps: u32,
+    (steps, progress): (u32, &Progress),
     options: &BatchOptions,
 ) {
     let step = StepParams {
@@ -157,7 +166,13 @@ pub fn run_on<T: Float + Send + Sync>(
             }));
             // Specialised (like the kernel's NONLINEAR constant) so that linear groups run
             // without the Newton loop's bookkeeping.
-            let args = (headers, &scratch[..], arrays, (&step, &batch.recording), steps);
+            let args = (
+                headers,
+                &scratch[..],
+                arrays,
+                (&step, &batch.recording),
+                (steps, progress),
+            );
             match (
                 headers[0].flags & HAS_NONLINEAR != 0,
                 headers[0].flags & HAS_EQUALITY != 0,
@@ -196,14 +211,14 @@ fn groups<T: Float>(headers: &[SceneHeader], operators: &[T]) -> Vec<Range<usize
 }
 
 /// What [`simulate`] steps: the group's headers, its operators in lanes, its q, v, counters,
-/// extremes and observers' accumulators, the step parameters and observers, and the number of
-/// steps.
+/// extremes and observers' accumulators, the step parameters and observers, the number of
+/// steps and the run's progress.
 type GroupRun<'a, T> = (
     &'a [SceneHeader],
     &'a [Lanes<T, LANES>],
     GroupArraysMut<'a, T>,
     (&'a StepParams<T>, &'a Recording),
-    u32,
+    (u32, &'a Progress),
 );
 
 /// [`simulate`] compiled for the instruction set `simd`: once per instruction set, with every
@@ -227,7 +242,7 @@ fn simulate_on<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(simd: Simd
 /// their operators in lanes.
 #[inline(always)]
 fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(
-    (headers, ops, (values, counters, extremes, observed), (step, recording), steps): GroupRun<'_, T>,
+    (headers, ops, (values, counters, extremes, observed), (step, recording), (steps, progress)): GroupRun<'_, T>,
 ) {
     let mut group = Group::<T, NONLINEAR, EQUALITY>::load(
         headers,
@@ -239,27 +254,34 @@ fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(
     if group.at_start() {
         group.observe(true);
     }
-    for _ in 0..steps {
-        group.free_velocity(group.harmonic_forcing());
-        group.outputs_and_activation();
-        let mut newton = 0;
-        loop {
-            if NONLINEAR {
-                if group.newton_jacobian(newton) {
+    // The steps in blocks of TICK, each reported when done.
+    let mut done = 0;
+    while done < steps {
+        let block = TICK.min(steps - done);
+        for _ in 0..block {
+            group.free_velocity(group.harmonic_forcing());
+            group.outputs_and_activation();
+            let mut newton = 0;
+            loop {
+                if NONLINEAR {
+                    if group.newton_jacobian(newton) {
+                        break;
+                    }
+                    group.newton_operators();
+                }
+                group.solve_local();
+                group.impulse_to_velocity();
+                newton += 1;
+                if !NONLINEAR {
                     break;
                 }
-                group.newton_operators();
             }
-            group.solve_local();
-            group.impulse_to_velocity();
-            newton += 1;
-            if !NONLINEAR {
-                break;
-            }
+            group.update_position();
+            group.record_health();
+            group.observe(false);
         }
-        group.update_position();
-        group.record_health();
-        group.observe(false);
+        done += block;
+        progress.add(u64::from(block) * headers.len() as u64);
     }
     // The outputs once more at the state reached, so that the deepest penetration counts the
     // final state too (each step counts its start); the rest of what it computes is dropped.

@@ -50,11 +50,13 @@ pub(super) fn bind_group(
 }
 
 /// Finishes `encoder` with copies of `buffers` into mappable staging buffers, submits it,
-/// and returns each buffer's bytes (the only read-back of a run).
+/// calls `meanwhile` (the device is busy with what was queued) and returns each buffer's
+/// bytes (the only read-back of a run).
 pub(super) fn read_back<const N: usize>(
     ctx: &GpuContext,
     mut encoder: wgpu::CommandEncoder,
     buffers: [&wgpu::Buffer; N],
+    meanwhile: impl FnOnce(),
 ) -> [Result<Vec<u8>>; N] {
     let staging = buffers.map(|src| {
         let dst = ctx.device.create_buffer(&wgpu::BufferDescriptor {
@@ -67,6 +69,7 @@ pub(super) fn read_back<const N: usize>(
         dst
     });
     ctx.queue.submit([encoder.finish()]);
+    meanwhile();
     staging.map(|b| read(ctx, &b))
 }
 

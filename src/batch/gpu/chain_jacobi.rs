@@ -142,7 +142,7 @@ pub fn run_chain(
             pass.dispatch_workgroups(groups, 1, 1);
         }
     }
-    let [z, v, residual] = read_back(ctx, encoder, [&buffers[0], &buffers[1], &buffers[6]]);
+    let [z, v, residual] = read_back(ctx, encoder, [&buffers[0], &buffers[1], &buffers[6]], || {});
     let residual = precision.values(&residual?).into_iter().fold(0.0, f64::max);
     Ok(ChainOutcome {
         z: precision.values(&z?),

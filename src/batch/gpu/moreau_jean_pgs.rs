@@ -10,7 +10,7 @@ use crate::batch::BatchOutcome;
 use crate::batch::SceneBatch;
 use crate::batch::layout::{CUT_SHORT, EXTREMES, HAS_NONLINEAR, HealthCounters, SceneHeader};
 use crate::batch::observe::{Observer, Recording, Signal};
-use crate::batch::{BatchOptions, StepParams};
+use crate::batch::{BatchOptions, Progress, StepParams};
 use crate::error::{Error, Result};
 
 /// Loop iterations one invocation may run per dispatch on a CPU adapter. Lavapipe's loop
@@ -22,6 +22,9 @@ use crate::error::{Error, Result};
 pub const CPU_ADAPTER_LOOP_BUDGET: u32 = 30_000;
 /// At most this many steps per dispatch.
 pub const MAX_STEPS_PER_DISPATCH: u32 = 1000;
+
+/// At most this many submissions per chunk: the progress moves in steps of 1/16 of a run.
+const SUBMISSIONS: usize = 16;
 /// The largest scene (degrees of freedom, contacts) the scene-parallel kernel takes: its
 /// state and scratch live in private arrays of one invocation.
 pub const MAX_SCENE_SIZE: (usize, usize) = (64, 64);
@@ -119,12 +122,13 @@ impl BatchKernel {
         Ok(pipeline)
     }
 
-    /// Steps every scene of `batch` `steps` times; `batch` is left as it was.
+    /// Steps every scene of `batch` `steps` times, adding the scene-steps done to `progress`
+    /// as the device finishes them; `batch` is left as it was.
     pub fn run(
         &self,
         ctx: &GpuContext,
         batch: &SceneBatch,
-        steps: u32,
+        (steps, progress): (u32, &Progress),
         options: &BatchOptions,
     ) -> Result<BatchOutcome> {
         let precision = self.precision;
@@ -165,7 +169,15 @@ impl BatchKernel {
             };
             per_dispatch = per_dispatch.clamp(1, MAX_STEPS_PER_DISPATCH);
             let part = loop {
-                match run_chunk(ctx, &pipeline, &chunk, precision, steps, per_dispatch, options)? {
+                match run_chunk(
+                    ctx,
+                    &pipeline,
+                    &chunk,
+                    precision,
+                    (steps, progress),
+                    per_dispatch,
+                    options,
+                )? {
                     Some(part) => break part,
                     None if per_dispatch > 1 => per_dispatch /= 2,
                     None => {
@@ -212,7 +224,7 @@ pub fn run_batch(
     steps: u32,
     options: &BatchOptions,
 ) -> Result<BatchOutcome> {
-    BatchKernel::new(ctx, precision)?.run(ctx, batch, steps, options)
+    BatchKernel::new(ctx, precision)?.run(ctx, batch, (steps, &Progress::new()), options)
 }
 
 /// Runs one chunk; `None` when some scene stopped before `steps` (see
@@ -222,7 +234,7 @@ fn run_chunk(
     pipeline: &wgpu::ComputePipeline,
     chunk: &SceneBatch,
     precision: Precision,
-    steps: u32,
+    (steps, progress): (u32, &Progress),
     per_dispatch: u32,
     options: &BatchOptions,
 ) -> Result<Option<BatchOutcome>> {
@@ -305,36 +317,72 @@ fn run_chunk(
     });
     let (full, rest) = (steps / per_dispatch, steps % per_dispatch);
     let groups = scenes.div_ceil(64).clamp(1, 65_535);
-    let mut encoder = ctx
-        .device
-        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("steps") });
-    {
-        let full_group = (full > 0).then(|| bind_group(per_dispatch));
-        // (A run of no steps still dispatches once: the observers take their sample at t₀.)
-        let rest_group = (rest > 0 || steps == 0).then(|| bind_group(rest));
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("steps"),
-            timestamp_writes: timer.as_ref().map(|query_set| wgpu::ComputePassTimestampWrites {
-                query_set,
-                beginning_of_pass_write_index: Some(0),
-                end_of_pass_write_index: Some(1),
-            }),
-        });
-        pass.set_pipeline(pipeline);
-        for group in std::iter::repeat_n(&full_group, full as usize)
-            .chain(std::iter::once(&rest_group))
-            .flatten()
+    let full_group = (full > 0).then(|| bind_group(per_dispatch));
+    // (A run of no steps still dispatches once: the observers take their sample at t₀.)
+    let rest_group = (rest > 0 || steps == 0).then(|| bind_group(rest));
+    let dispatches: Vec<(&wgpu::BindGroup, u32)> = std::iter::repeat_n((&full_group, per_dispatch), full as usize)
+        .chain(std::iter::once((&rest_group, rest)))
+        .filter_map(|(group, steps)| group.as_ref().map(|g| (g, steps)))
+        .collect();
+    // The dispatches in up to SUBMISSIONS command buffers, all queued before the host waits
+    // (the device never idles for it); waiting on each in turn reports the progress. The
+    // timer spans them: started in the first pass, stopped in the last.
+    let segments: Vec<&[(&wgpu::BindGroup, u32)]> = dispatches
+        .chunks(dispatches.len().div_ceil(SUBMISSIONS).max(1))
+        .collect();
+    let last = segments.len() - 1;
+    let mut queued = Vec::new();
+    let mut encoder = None;
+    for (i, segment) in segments.iter().enumerate() {
+        let mut commands = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("steps") });
         {
-            pass.set_bind_group(0, group, &[]);
-            pass.dispatch_workgroups(groups, 1, 1);
+            let writes = (i == 0, i == last);
+            let mut pass = commands.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("steps"),
+                timestamp_writes: timer.as_ref().filter(|_| writes != (false, false)).map(|query_set| {
+                    wgpu::ComputePassTimestampWrites {
+                        query_set,
+                        beginning_of_pass_write_index: writes.0.then_some(0),
+                        end_of_pass_write_index: writes.1.then_some(1),
+                    }
+                }),
+            });
+            pass.set_pipeline(pipeline);
+            for (group, _) in segment.iter() {
+                pass.set_bind_group(0, *group, &[]);
+                pass.dispatch_workgroups(groups, 1, 1);
+            }
+        }
+        let scene_steps = u64::from(scenes) * segment.iter().map(|&(_, k)| u64::from(k)).sum::<u64>();
+        if i == last {
+            encoder = Some((commands, scene_steps));
+        } else {
+            queued.push((ctx.queue.submit([commands.finish()]), scene_steps));
         }
     }
+    let (mut encoder, last_steps) = encoder.ok_or_else(|| Error::Gpu("no dispatch".into()))?;
     if let Some(query_set) = &timer {
         encoder.resolve_query_set(query_set, 0..2, &ticks, 0);
     }
     let [_, _, _, state, counters, extremes, _, observed] = &buffers;
+    let mut reported = 0;
     let [state, counters, extremes, observed, ticks] =
-        read_back(ctx, encoder, [state, counters, extremes, observed, &ticks]);
+        read_back(ctx, encoder, [state, counters, extremes, observed, &ticks], || {
+            for (index, scene_steps) in queued {
+                let wait = wgpu::PollType::Wait {
+                    submission_index: Some(index),
+                    timeout: None,
+                };
+                if ctx.device.poll(wait).is_ok() {
+                    progress.add(scene_steps);
+                    reported += scene_steps;
+                }
+            }
+        });
+    progress.add(last_steps);
+    reported += last_steps;
     let (state, counters, extremes, observed, ticks) = (state?, counters?, extremes?, observed?, ticks?);
     let device_seconds = timer.map(|_| {
         let [start, end]: [u64; 2] = bytemuck::pod_read_unaligned(&ticks[..16]);
@@ -343,6 +391,8 @@ fn run_chunk(
     let counters: Vec<HealthCounters> =
         bytemuck::pod_collect_to_vec(&counters[..chunk.len() * std::mem::size_of::<HealthCounters>()]);
     if counters.iter().any(|c| c.steps != steps || c.flags & CUT_SHORT != 0) {
+        // (Run again with fewer steps per dispatch: its steps are reported again.)
+        progress.take_back(reported);
         return Ok(None);
     }
     Ok(Some(BatchOutcome {

@@ -200,7 +200,7 @@ mod tests {
             pass.set_bind_group(0, &group, &[]);
             pass.dispatch_workgroups((x.len() as u32).div_ceil(64), 1, 1);
         }
-        let [bytes] = crate::batch::gpu::buffers::read_back(&ctx, encoder, [&buffer]);
+        let [bytes] = crate::batch::gpu::buffers::read_back(&ctx, encoder, [&buffer], || {});
         values = bytemuck::cast_slice(&bytes.unwrap()).to_vec();
         let twin = |x: f64| {
             let (sin, cos) = crate::batch::cpu::lever::sine_cosine(x);

@@ -1,0 +1,42 @@
+//! How far a run has gone, for another thread to watch: the engines add the scene-steps they
+//! finish as they go (the CPU lanes per group every [`TICK`] steps, the GPU kernel per
+//! submission, the reference per scene every [`TICK`] steps), so a progress bar moves within
+//! a chunk of scenes, not only between chunks.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Steps between two reports of a CPU group of lanes or of a reference scene.
+pub const TICK: u32 = 256;
+
+/// The counter of the jobs whose progress nobody watches.
+pub static UNWATCHED: Progress = Progress::new();
+
+/// Scene-steps done so far (a relaxed counter: cheap to add to from every core).
+#[derive(Debug, Default)]
+pub struct Progress {
+    scene_steps: AtomicU64,
+}
+
+impl Progress {
+    /// A counter at 0.
+    pub const fn new() -> Self {
+        Self {
+            scene_steps: AtomicU64::new(0),
+        }
+    }
+
+    /// Adds `scene_steps` done.
+    pub fn add(&self, scene_steps: u64) {
+        self.scene_steps.fetch_add(scene_steps, Ordering::Relaxed);
+    }
+
+    /// Takes back `scene_steps` added for work that is redone.
+    pub fn take_back(&self, scene_steps: u64) {
+        self.scene_steps.fetch_sub(scene_steps, Ordering::Relaxed);
+    }
+
+    /// The scene-steps done so far.
+    pub fn scene_steps(&self) -> u64 {
+        self.scene_steps.load(Ordering::Relaxed)
+    }
+}
