@@ -499,7 +499,7 @@ fn wide_tables_write_npy_version_two() {
         table.push(&(0..8000).map(|c| (r * 8000 + c) as f64).collect::<Vec<_>>());
     }
     let mut bytes = Vec::new();
-    table.write_npy(&mut bytes).unwrap();
+    table.write_npy(&mut bytes, &[]).unwrap();
     assert_eq!(&bytes[..8], b"\x93NUMPY\x02\x00");
     let len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
     assert!(len > 65_535 && (12 + len).is_multiple_of(64), "{len}");
@@ -511,14 +511,15 @@ fn wide_tables_write_npy_version_two() {
     assert_eq!(last, (3 * 8000 - 1) as f64);
 }
 
-/// The .npy file is a structured array numpy can read: magic, header, 8 bytes per value.
+/// The .npy file is a structured array numpy can read: magic, header, 8 bytes per value,
+/// counts and flags as integers.
 #[test]
 fn npy_layout() {
     let mut scenario = Scenario::from_toml(BALLS).unwrap();
     scenario.scenes = 5;
     let run = run(&scenario, Backend::Cpu, 1 << 16, Shard { index: 0, count: 1 });
     let mut bytes = Vec::new();
-    run.summary.write_npy(&mut bytes).unwrap();
+    run.summary.write_npy(&mut bytes, &ensemble::INTEGER_COLUMNS).unwrap();
     assert_eq!(&bytes[..8], b"\x93NUMPY\x01\x00");
     let header_len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
     assert_eq!((10 + header_len) % 64, 0);
@@ -527,6 +528,21 @@ fn npy_layout() {
     assert_eq!(bytes.len() - 10 - header_len, 8 * run.summary.values.len());
     let first = f64::from_le_bytes(bytes[10 + header_len + 8..10 + header_len + 16].try_into().unwrap());
     assert_eq!(first, run.summary.row(0)[1], "row 0, column height");
+    let integer = |column: &str| {
+        assert!(header.contains(&format!("('{column}', '<i8')")), "{column}: {header}");
+        let (row, j) = (3, run.summary.index(column).unwrap());
+        let at = 10 + header_len + 8 * (row * run.summary.columns.len() + j);
+        (
+            i64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()),
+            run.summary.row(row)[j],
+        )
+    };
+    for column in ["scene", "impacts", "converged", "finite", "lcp_iterations"] {
+        let (written, value) = integer(column);
+        assert_eq!(written as f64, value, "{column}");
+    }
+    assert_eq!(integer("scene").0, 3);
+    assert!(header.contains("('z', '<f8')"));
 }
 
 /// `ricochet verify` passes on every shipped scenario (reference vs CPU vs GPU), over their

@@ -6,23 +6,34 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 
-/// Writes `path` through `write`, given a temporary name beside it (`.partial-<name>`, same
-/// extension), then renames that into place: a reader — or what an interrupted run leaves —
-/// sees the whole file or none of it.
+/// The prefix of the temporary files beside the final ones.
+pub(crate) const PARTIAL: &str = ".partial-";
+
+/// Writes `path` through `write`, given a temporary file beside it (`.partial-<stem>.<random>.
+/// <extension>`: the same extension, which picks a picture's format), then renames that into
+/// place: a reader — or what an interrupted run leaves — sees the whole file or none of it.
+/// The temporary file is removed when `write` fails ([`tempfile`]).
 pub(crate) fn write_atomically(path: &Path, write: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let partial = path.with_file_name(format!(".partial-{name}"));
-    if let Err(e) = write(&partial) {
-        let _ = std::fs::remove_file(&partial);
-        return Err(e);
-    }
-    std::fs::rename(&partial, path).map_err(|e| Error::Parse {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let part = |p: Option<&std::ffi::OsStr>| p.map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let (stem, extension) = (part(path.file_stem()), part(path.extension()));
+    let partial = tempfile::Builder::new()
+        .prefix(&format!("{PARTIAL}{stem}."))
+        .suffix(&format!(".{extension}"))
+        .tempfile_in(dir)
+        .map_err(|e| Error::Parse {
+            file: path.display().to_string(),
+            reason: format!("cannot create a file beside it: {e}"),
+        })?;
+    write(partial.path())?;
+    partial.persist(path).map_err(|e| Error::Parse {
         file: path.display().to_string(),
-        reason: format!("cannot move the finished file into place: {e}"),
-    })
+        reason: format!("cannot move the finished file into place: {}", e.error),
+    })?;
+    Ok(())
 }
 
 /// [`write_atomically`] through a buffered writer of the temporary file (its creation error

@@ -61,7 +61,7 @@ pub use crate::engine::Engine;
 pub use engine::{Backend, job, open as open_engine};
 pub use scenario::Scenario;
 pub use stats::Statistics;
-pub use summary::summary_columns;
+pub use summary::{INTEGER_COLUMNS, summary_columns};
 use summary::{append_summary, record, trajectory_columns};
 pub use table::Table;
 

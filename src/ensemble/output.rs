@@ -102,11 +102,19 @@ pub const FILES: [&str; 11] = [
     "scatter.png",
 ];
 
-/// Removes from `dir` what an earlier run or merge wrote there (the [`FILES`], their
-/// half-written `.partial-` forms and the chunks of an interrupted run), so that a directory
-/// never holds files of two runs; other files are left alone.
+/// Removes from `dir` what an earlier run or merge wrote there (the [`FILES`], the
+/// half-written `.partial-` files a killed run left and the chunks of an interrupted run), so
+/// that a directory never holds files of two runs; other files are left alone.
 pub fn clear(dir: &Path) -> Result<()> {
-    for name in FILES.iter().flat_map(|f| [f.to_string(), format!(".partial-{f}")]) {
+    let partial: Vec<String> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .filter(|name| name.starts_with(super::atomic::PARTIAL))
+                .collect()
+        })
+        .unwrap_or_default();
+    for name in FILES.iter().map(|f| f.to_string()).chain(partial) {
         let path = dir.join(name);
         match std::fs::remove_file(&path) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
@@ -135,7 +143,9 @@ impl RunFiles {
             Ok(())
         };
         file("summary.csv", &|out| self.summary.write_csv(out))?;
-        file("summary.npy", &|out| self.summary.write_npy(out))?;
+        file("summary.npy", &|out| {
+            self.summary.write_npy(out, &super::summary::INTEGER_COLUMNS)
+        })?;
         file("trajectories.csv", &|out| self.trajectories.write_csv(out))?;
         for (name, table) in [("strobe.csv", &self.strobe), ("events.csv", &self.events)] {
             if let Some(table) = table {

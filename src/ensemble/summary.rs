@@ -12,6 +12,17 @@ use crate::batch::observe::{NOTHING, Recording, SLOTS};
 use crate::engine::velocity_name;
 use crate::error::{Error, Result};
 
+/// The summary columns that hold counts and flags: integers in `summary.npy`.
+pub const INTEGER_COLUMNS: [&str; 7] = [
+    "scene",
+    "events_dropped",
+    "impacts",
+    "in_contact",
+    "lcp_iterations",
+    "converged",
+    "finite",
+];
+
 /// The summary columns: `scene`, the drawn parameters, the observables (`[[observe]]`, in
 /// their order), `impacts` (contact onsets),
 /// `last_impact_time` (end of the step of the last one; NaN without impacts), `in_contact`

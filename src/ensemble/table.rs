@@ -124,13 +124,18 @@ impl Table {
         Ok(table)
     }
 
-    /// Writes the table as a `.npy` structured array (little-endian `<f8` fields named after
-    /// the columns): `pandas.DataFrame(numpy.load(path))`. Format version 1.0, whose header
-    /// length is 2 bytes, or 2.0 (4 bytes) when the column names need more than 65 535 bytes
-    /// (a 2000-ball cradle has 8000 state columns). numpy reads headers over 10 kB only with
+    /// Writes the table as a `.npy` structured array, fields named after the columns:
+    /// little-endian 64-bit integers (`<i8`) for the columns named in `integers` (counts,
+    /// flags: their values are whole numbers), doubles (`<f8`) for the others;
+    /// `pandas.DataFrame(numpy.load(path))`. Format version 1.0, whose header length is 2
+    /// bytes, or 2.0 (4 bytes) when the column names need more than 65 535 bytes (a 2000-ball
+    /// cradle has 8000 state columns). numpy reads headers over 10 kB only with
     /// `max_header_size`.
-    pub fn write_npy(&self, mut out: impl Write) -> Result<()> {
-        let fields: Vec<String> = self.columns.iter().map(|c| format!("('{c}', '<f8')")).collect();
+    pub fn write_npy(&self, mut out: impl Write, integers: &[&str]) -> Result<()> {
+        let integer: Vec<bool> = self.columns.iter().map(|c| integers.contains(&c.as_str())).collect();
+        let fields: Vec<String> = (self.columns.iter().zip(&integer))
+            .map(|(c, &i)| format!("('{c}', '{}')", if i { "<i8" } else { "<f8" }))
+            .collect();
         let header = format!(
             "{{'descr': [{}], 'fortran_order': False, 'shape': ({},), }}",
             fields.join(", "),
@@ -156,8 +161,18 @@ impl Table {
             out.write_all(&len.to_le_bytes())?;
             out.write_all(long.as_bytes())?;
         }
-        for x in &self.values {
-            out.write_all(&x.to_le_bytes())?;
+        let mut row = Vec::with_capacity(8 * self.columns.len());
+        for i in 0..self.rows() {
+            row.clear();
+            for (x, &whole) in self.row(i).iter().zip(&integer) {
+                // (`as` saturates; the integer columns hold counts and flags.)
+                row.extend(if whole {
+                    (*x as i64).to_le_bytes()
+                } else {
+                    x.to_le_bytes()
+                });
+            }
+            out.write_all(&row)?;
         }
         Ok(())
     }
