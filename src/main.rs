@@ -25,6 +25,12 @@ use ricochet::ensemble::output::RunFiles;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Errors and warnings only: no progress, no notices.
+    #[arg(short, long, global = true)]
+    quiet: bool,
+    /// More on stderr: each chunk's timing, the engine's choices (-vv: everything).
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
 }
 
 #[derive(Subcommand)]
@@ -116,11 +122,12 @@ use cli::run::{RunArgs, run_ensemble};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    cli::logger::init(cli.quiet, cli.verbose);
     let runtime = private_runtime_dir();
     let code = match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e}");
+            log::error!("{e}");
             ExitCode::FAILURE
         }
     };
@@ -249,7 +256,7 @@ fn adapters() -> ricochet::Result<()> {
 fn write(files: &RunFiles, out: &std::path::Path) -> ricochet::Result<Vec<PathBuf>> {
     let (written, notice) = files.write(out)?;
     if let Some(notice) = notice {
-        eprintln!("notice: {notice}");
+        log::info!("notice: {notice}");
     }
     Ok(written)
 }

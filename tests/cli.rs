@@ -613,3 +613,42 @@ fn run_and_verify_speak_json() {
     assert!(object["engines"][0]["columns"]["z"]["deviation"].as_f64().unwrap() <= 1e-9);
     std::fs::remove_dir_all(&out).ok();
 }
+
+/// `-q` leaves stderr to errors and warnings (no progress, no notice); `-v` adds each chunk's
+/// timing; the results on stdout are the same.
+#[test]
+fn quiet_and_verbose() {
+    let out = scratch("quiet");
+    let run = |flag: &str| {
+        let output = Command::new(BIN)
+            .args([
+                flag,
+                "run",
+                &scenario("bouncing_balls.toml"),
+                "--scenes",
+                "300",
+                "--chunk",
+                "100",
+                "--backend",
+                "auto",
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        (String::from_utf8(output.stderr).unwrap(), stdout.lines().count())
+    };
+    let (quiet, lines) = run("-q");
+    assert_eq!(quiet, "", "-q: nothing on stderr");
+    let (verbose, verbose_lines) = run("-v");
+    assert_eq!(verbose_lines, lines, "stdout is the same");
+    assert_eq!(verbose.matches("debug: scenes ").count(), 3, "{verbose}");
+    assert!(verbose.contains("300/300 scenes (100 %)"), "{verbose}");
+    assert!(
+        !verbose.contains("Loader Message"),
+        "the drivers' chatter only from -vv: {verbose}"
+    );
+    std::fs::remove_dir_all(&out).ok();
+}

@@ -59,7 +59,7 @@ pub fn verify(mut scenario: Scenario, scenes: usize, max_time: Option<f64>, json
         let engine = match ensemble::open_engine(backend, &scenario) {
             Ok((engine, _)) => engine,
             Err(e @ ricochet::Error::NoAdapter { .. }) => {
-                eprintln!("notice: {e}: the GPU is not verified");
+                log::info!("notice: {e}: the GPU is not verified");
                 return Ok(None);
             }
             Err(e @ ricochet::Error::Unsupported { .. }) if backend != Backend::Reference => {
@@ -118,7 +118,7 @@ pub fn bench(mut scenario: Scenario, sizes: &[usize], reference_up_to: usize) ->
         let engine = match ensemble::open_engine(backend, &scenario) {
             Ok((engine, _)) => engine,
             Err(e) => {
-                eprintln!("notice: {backend:?} skipped: {e}");
+                log::info!("notice: {backend:?} skipped: {e}");
                 continue;
             }
         };
@@ -166,13 +166,17 @@ pub fn bench(mut scenario: Scenario, sizes: &[usize], reference_up_to: usize) ->
         }
     }
     // The table for people on stderr: stdout stays JSON lines, one per run, for scripts.
-    eprintln!(
+    log::info!(
         "\n{:<45} {:>10} {:>10} {:>16} {:>10}",
-        "backend", "scenes", "seconds", "scene-steps/s", "device s"
+        "backend",
+        "scenes",
+        "seconds",
+        "scene-steps/s",
+        "device s"
     );
     for (engine, n, seconds, rate, device) in rows {
         let device = device.map_or("—".to_string(), |d| format!("{d:.3}"));
-        eprintln!("{engine:<45} {n:>10} {seconds:>10.3} {rate:>16.3e} {device:>10}");
+        log::info!("{engine:<45} {n:>10} {seconds:>10.3} {rate:>16.3e} {device:>10}");
     }
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! while the engines add the scene-steps they finish to an [`ensemble::Progress`] (so it
 //! moves within a chunk of scenes, on every backend).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -19,19 +19,24 @@ const LINE: Duration = Duration::from_secs(5);
 /// the end, with scenes done, scene-steps/s and the time left.
 pub fn watch<T>(name: &str, (scenes, steps): (usize, u64), work: impl FnOnce(&ensemble::Progress) -> T) -> T {
     let progress = ensemble::Progress::new();
-    let finished = AtomicBool::new(false);
+    if !log::log_enabled!(log::Level::Info) {
+        // (`-q`)
+        return work(&progress);
+    }
+    let (finished, done) = std::sync::mpsc::channel::<()>();
     let mut display = Display::new(name, scenes, steps);
     std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while !finished.load(Ordering::Relaxed) {
-                std::thread::sleep(LOOK);
+        let (display, progress) = (&mut display, &progress);
+        scope.spawn(move || {
+            // Every LOOK until the work is done (or has panicked: the sender is dropped).
+            while let Err(RecvTimeoutError::Timeout) = done.recv_timeout(LOOK) {
                 display.update(progress.scene_steps());
             }
             display.update(progress.scene_steps());
             display.finish();
         });
-        let result = work(&progress);
-        finished.store(true, Ordering::Relaxed);
+        let result = work(progress);
+        let _ = finished.send(());
         result
     })
 }

@@ -86,7 +86,7 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
     let total = shard.range(scenario.scenes).len();
     let steps = scenario.steps();
     if resume {
-        eprintln!("resuming the run in {}", out.display());
+        log::info!("resuming the run in {}", out.display());
     }
     let started = std::time::SystemTime::now();
     let run = watch(&scenario.name, (total, steps), |progress| {
@@ -101,7 +101,7 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
         e => e,
     })?;
     if let Some(notice) = &run.notice {
-        eprintln!("notice: {notice}");
+        log::info!("notice: {notice}");
     }
     let line = format!(
         "{}: {} scenes × {steps} steps on {} in {:.2} s ({:.3e} scene-steps/s)",
@@ -162,9 +162,9 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
     if fail_on == Some(FailOn::Unhealthy) && !healthy {
         // Status 2 whatever became of stdout: the unhealthy scenes matter more.
         if let Err(e) = printed {
-            eprintln!("error: {e}");
+            log::error!("{e}");
         }
-        eprintln!("error: unhealthy scenes (--fail-on unhealthy); the files are written");
+        log::error!("unhealthy scenes (--fail-on unhealthy); the files are written");
         return Ok(ExitCode::from(2));
     }
     printed?;
@@ -182,8 +182,8 @@ fn report_health(summary: &Table) -> bool {
         let bad: Vec<usize> = (0..flags.len()).filter(|&i| flags[i] == 0.0).collect();
         if let Some(&i) = bad.first() {
             healthy = false;
-            eprintln!(
-                "warning: {} scenes {label} (first: scene {}, worst LCP residual {:e} after {} sweeps); their rows are kept",
+            log::warn!(
+                "{} scenes {label} (first: scene {}, worst LCP residual {:e} after {} sweeps); their rows are kept",
                 bad.len(),
                 scene[i],
                 residual[i],

@@ -280,6 +280,11 @@ fn run_chunks(
     };
     let coordinates = scenario.coordinates()?;
     check_draws(scenario, &scenes, &coordinates)?;
+    log::debug!(
+        "{}: scenes {scenes:?} in chunks of {chunk} on {}",
+        scenario.name,
+        engine.describe()
+    );
     // Timed from here: the check above is not the run's throughput.
     let start = Instant::now();
     let empty = [
@@ -325,7 +330,13 @@ fn run_chunks(
             .collect::<Result<_>>()?;
         let mut job = engine::job(scenario, &sampled, None, steps, &recording);
         job.progress = progress;
+        let stepping = Instant::now();
         let outcome = engine.run(&job)?;
+        let seconds = stepping.elapsed().as_secs_f64();
+        log::debug!(
+            "scenes {at}..{last} stepped in {seconds:.3} s ({:.3e} scene-steps/s)",
+            (last - at) as f64 * f64::from(steps) / seconds
+        );
         device_seconds = device_seconds.zip(outcome.device_seconds).map(|(a, b)| a + b);
         let [mut part, mut samples, mut impacts] = empty.clone();
         append_summary(
