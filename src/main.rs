@@ -147,13 +147,13 @@ fn private_runtime_dir() -> Option<PathBuf> {
     if std::env::var_os(VAR).is_some_and(|dir| std::path::Path::new(&dir).is_dir()) {
         return None;
     }
-    let dir = std::env::temp_dir().join(format!("ricochet-runtime-{}", std::process::id()));
-    // A new directory of ours, 0700 from its creation: an existing one (or a link planted
-    // under the name) is not taken.
-    let mut builder = std::fs::DirBuilder::new();
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder.create(&dir).ok()?;
+    // A new directory of ours under a random name, 0700 from its creation (tempfile): an
+    // existing one (a killed run's, or a link planted under the name) is never taken.
+    let dir = tempfile::Builder::new()
+        .prefix("ricochet-runtime-")
+        .tempdir()
+        .ok()?
+        .keep();
     // SAFETY: called first thing in `main` after parsing the arguments, before any other
     // thread exists (clap starts none; no engine, thread pool or adapter has been created
     // yet), so nothing reads the environment concurrently.
@@ -212,7 +212,7 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
         }
         Command::Check { scenario } => check(&Scenario::load(&scenario)?),
         Command::Templates => {
-            for template in ricochet::scenes::template::Template::ALL {
+            for template in ricochet::scenes::template::Template::all() {
                 let parameters: Vec<String> = template
                     .parameters()
                     .into_iter()

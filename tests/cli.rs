@@ -58,6 +58,14 @@ fn a_full_stdout_is_an_error_and_the_files_are_written() {
     for file in ["summary.csv", "summary.npy", "stats.json", "run.json"] {
         assert!(out.join(file).is_file(), "{file} written");
     }
+    #[cfg(unix)]
+    {
+        // The files are as readable as any the user creates (not a temporary file's 0600).
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        std::fs::write(out.join("mine"), b"").unwrap();
+        assert_eq!(mode(&out.join("summary.csv")), mode(&out.join("mine")));
+    }
     let merged = scratch("full-merged");
     let merge = to_full_stdout(&["merge", out.to_str().unwrap(), "--out", merged.to_str().unwrap()]);
     failed_on_stdout(&merge, "merge");
@@ -289,7 +297,10 @@ fn templates_are_listed_with_their_defaults() {
     ] {
         assert!(text.contains(line), "{line}: {text}");
     }
-    assert_eq!(text.lines().count(), ricochet::scenes::template::Template::ALL.len());
+    assert_eq!(
+        text.lines().count(),
+        ricochet::scenes::template::Template::all().count()
+    );
 }
 
 /// A short impact-oscillator scenario (2 s) in `dir`, with `extra` appended.

@@ -612,3 +612,38 @@ fn a_job_of_no_steps_samples_t0_on_every_engine() {
         assert_eq!(gpu.run(&job).unwrap().observed, cpu, "GPU f64");
     }
 }
+
+/// A scene whose coordinate names would clash with the tables' columns (`t`), with another
+/// coordinate's velocity (`x`, `x_dot`) or with a signal (`y0`) is refused, naming the
+/// coordinate.
+#[test]
+fn coordinates_that_clash_are_refused() {
+    use ricochet::ensemble::scenario::TimeSettings;
+    use ricochet::model::{LagrangianLinearTIDS, Nsds};
+    for (names, expected) in [
+        (vec!["t"], "coordinate 0, `t`"),
+        (vec!["x", "x_dot"], "coordinate 0, `x`"),
+        (vec!["y0"], "coordinate 0, `y0`: the name reads as another signal"),
+    ] {
+        let build =
+            move |_: usize, _: &mut rand_chacha::ChaCha8Rng| -> ricochet::Result<ricochet::ensemble::custom::Built> {
+                let mut nsds = Nsds::new();
+                for _ in &names {
+                    let ds = LagrangianLinearTIDS::new(
+                        nalgebra::DVector::from_element(1, 1.0),
+                        nalgebra::DVector::from_element(1, 0.0),
+                        nalgebra::DMatrix::identity(1, 1),
+                    )?;
+                    nsds.add("body", ds);
+                }
+                nsds.name_coordinates(names.clone())?;
+                Ok((Box::new(nsds), Vec::new()))
+            };
+        let scenario = Scenario::custom("clash", (2, 1), TimeSettings::new(H, 0.01), build).unwrap();
+        let e = ensemble::run(&scenario, &RunOptions::default(), &ensemble::Progress::new())
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains(expected), "{e}");
+    }
+}

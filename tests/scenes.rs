@@ -222,7 +222,7 @@ fn scenes_name_their_coordinates() {
             Ok(default.cloned().unwrap_or_else(|| nalgebra::DMatrix::identity(1, 1)))
         }
     }
-    for template in Template::ALL.into_iter().filter(|&t| t != Template::Linear) {
+    for template in Template::all().filter(|&t| t != Template::Linear) {
         let scene = template.scene(&mut Defaults).unwrap();
         let names = scene.coordinate_names();
         assert_eq!(names.len(), scene.dof(), "{template:?}");

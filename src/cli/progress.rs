@@ -35,6 +35,8 @@ pub fn watch<T>(name: &str, (scenes, steps): (usize, u64), work: impl FnOnce(&en
             display.update(progress.scene_steps());
             display.finish();
         });
+        // (Owned here, so that a panic in `work` drops it and the watcher stops.)
+        let finished = finished;
         let result = work(progress);
         let _ = finished.send(());
         result
@@ -55,7 +57,9 @@ struct Display {
 impl Display {
     fn new(name: &str, total: usize, steps: u64) -> Self {
         use std::io::IsTerminal;
-        let bar = std::io::stderr().is_terminal().then(|| {
+        // (With -v the debug lines would break into a bar: plain lines then.)
+        let plain = !std::io::stderr().is_terminal() || log::log_enabled!(log::Level::Debug);
+        let bar = (!plain).then(|| {
             ProgressBar::new(total as u64).with_style(
                 ProgressStyle::with_template("{prefix} {bar:40} {pos}/{len} scenes, ETA {eta} {msg}")
                     .unwrap_or_else(|_| ProgressStyle::default_bar()),

@@ -9,8 +9,8 @@ use crate::error::{Error, Result};
 /// The prefix of the temporary files beside the final ones.
 pub(crate) const PARTIAL: &str = ".partial-";
 
-/// Writes `path` through `write`, given a temporary file beside it (`.partial-<stem>.<random>.
-/// <extension>`: the same extension, which picks a picture's format), then renames that into
+/// Writes `path` through `write`, given a temporary file beside it (`.partial-<stem>.<random>`
+/// and the same extension, which picks a picture's format), then renames that into
 /// place: a reader — or what an interrupted run leaves — sees the whole file or none of it.
 /// The temporary file is removed when `write` fails ([`tempfile`]).
 pub(crate) fn write_atomically(path: &Path, write: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
@@ -20,14 +20,21 @@ pub(crate) fn write_atomically(path: &Path, write: impl FnOnce(&Path) -> Result<
         .unwrap_or(Path::new("."));
     let part = |p: Option<&std::ffi::OsStr>| p.map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let (stem, extension) = (part(path.file_stem()), part(path.extension()));
-    let partial = tempfile::Builder::new()
-        .prefix(&format!("{PARTIAL}{stem}."))
-        .suffix(&format!(".{extension}"))
-        .tempfile_in(dir)
-        .map_err(|e| Error::Parse {
-            file: path.display().to_string(),
-            reason: format!("cannot create a file beside it: {e}"),
-        })?;
+    let suffix = if extension.is_empty() {
+        String::new()
+    } else {
+        format!(".{extension}")
+    };
+    let mut builder = tempfile::Builder::new();
+    let prefix = format!("{PARTIAL}{stem}.");
+    builder.prefix(&prefix).suffix(&suffix);
+    // Readable as any file the user creates (tempfile's own are 0600; the umask applies).
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let partial = builder.tempfile_in(dir).map_err(|e| Error::Parse {
+        file: path.display().to_string(),
+        reason: format!("cannot create a file beside it: {e}"),
+    })?;
     write(partial.path())?;
     partial.persist(path).map_err(|e| Error::Parse {
         file: path.display().to_string(),

@@ -102,15 +102,21 @@ pub const FILES: [&str; 11] = [
     "scatter.png",
 ];
 
-/// Removes from `dir` what an earlier run or merge wrote there (the [`FILES`], the
-/// half-written `.partial-` files a killed run left and the chunks of an interrupted run), so
+/// Removes from `dir` what an earlier run or merge wrote there (the [`FILES`], their
+/// half-written `.partial-` forms a killed run left and the chunks of an interrupted run), so
 /// that a directory never holds files of two runs; other files are left alone.
 pub fn clear(dir: &Path) -> Result<()> {
     let partial: Vec<String> = std::fs::read_dir(dir)
         .map(|entries| {
             entries
                 .filter_map(|e| e.ok()?.file_name().into_string().ok())
-                .filter(|name| name.starts_with(super::atomic::PARTIAL))
+                .filter(|name| {
+                    // Only the temporary forms of our own files (`.partial-<stem>.…`).
+                    FILES.iter().any(|f| {
+                        let stem = f.rsplit_once('.').map_or(*f, |(stem, _)| stem);
+                        name.starts_with(&format!("{}{stem}.", super::atomic::PARTIAL))
+                    })
+                })
                 .collect()
         })
         .unwrap_or_default();

@@ -30,6 +30,7 @@ use super::custom::Scenes;
 use super::observables::{EventSettings, ObserveSpec, StrobeSettings};
 use super::scene_spec::SampledScene;
 use crate::batch::observe::{Observer, Recording};
+use crate::engine::velocity_name;
 use crate::error::{Error, Result};
 use crate::numerics::SolverKind;
 use crate::scheme::Stabilization;
@@ -321,23 +322,25 @@ impl Scenario {
         })
     }
 
-    /// The degrees of freedom of the scenes (scene 0's: `run` refuses draws that change it),
-    /// without building its `Nsds`.
-    pub fn dof(&self) -> Result<usize> {
-        Ok(self.sample(0)?.scene.dof())
-    }
-
     /// The names of the scenes' coordinates (scene 0's: `run` refuses draws that change
     /// them), which name the state's columns and signals. A name that reads as another
     /// signal (`y0`, `lambda1`, `energy`, or `q2` for coordinate 0) is refused.
     pub fn coordinates(&self) -> Result<Vec<String>> {
         let names = self.sample(0)?.scene.coordinate_names();
         for (i, name) in names.iter().enumerate() {
+            let fail = |reason: &str| Error::Scenario {
+                what: format!("the scene's coordinate {i}, `{name}`"),
+                reason: reason.into(),
+            };
             if super::observables::is_signal(name) && *name != format!("q{i}") {
-                return Err(Error::Scenario {
-                    what: format!("the scene's coordinate {i}, `{name}`"),
-                    reason: "the name reads as another signal (q<i>, v<i>, y<r>, ydot<r>, lambda<r>, energy)".into(),
-                });
+                return Err(fail(
+                    "the name reads as another signal (q<i>, v<i>, y<r>, ydot<r>, lambda<r>, energy)",
+                ));
+            }
+            if ["scene", "t"].contains(&name.as_str()) || names.contains(&velocity_name(name)) {
+                return Err(fail(
+                    "the name is taken by a column of the tables (`scene`, `t`) or by another coordinate's velocity",
+                ));
             }
         }
         Ok(names)

@@ -36,7 +36,8 @@ enum Shape {
     Empty,
     /// One value (to 1e-12 relative) in every scene.
     Constant(f64),
-    /// Few distinct whole numbers (a count, a flag): one bar per value.
+    /// Few distinct whole numbers within 2 × [`MAX_BARS`] of each other (a count, a flag):
+    /// one bar per value.
     Bars(Vec<(f64, usize)>),
     /// A histogram of the finite values.
     Histogram,
@@ -53,7 +54,8 @@ impl Shape {
         }
         let mut bars: Vec<(f64, usize)> = Vec::new();
         let mut finite: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
-        if finite.iter().any(|v| v.fract() != 0.0 || v.abs() > 1e15) {
+        // Whole numbers close enough together for bars a unit wide to show.
+        if finite.iter().any(|v| v.fract() != 0.0) || hi - lo > 2.0 * MAX_BARS as f64 {
             return Self::Histogram;
         }
         finite.sort_by(f64::total_cmp);
@@ -194,6 +196,10 @@ mod tests {
             _ => panic!("counts are bars"),
         }
         assert!(matches!(shape(&[0.5, 1.0, 2.0]), Shape::Histogram));
+        assert!(
+            matches!(shape(&[1e11, 2e11, 3e11]), Shape::Histogram),
+            "bars would not show"
+        );
         let many: Vec<f64> = (0..100).map(f64::from).collect();
         assert!(matches!(shape(&many), Shape::Histogram), "too many values for bars");
     }
