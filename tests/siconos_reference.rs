@@ -56,6 +56,45 @@ fn bouncing_ball_ts() {
     common::compare_with_reference("BouncingBallTS", &reference, &ours, TOL);
 }
 
+/// BouncingBallTS with the ball as Siconos's `LagrangianLinearDiagonalDS` (M = diag(m, m,
+/// ⅖ m R²), K = C = 0): the reference to 1e-9, and the same bits as the dense system.
+#[test]
+fn bouncing_ball_ts_as_a_diagonal_system() {
+    use ricochet::model::LagrangianLinearDiagonalDS;
+    let Some(reference) = reference("BouncingBallTS.ref") else {
+        return;
+    };
+    let scene = BouncingBall::default();
+    let (m, r, g) = (scene.mass, scene.radius, scene.gravity);
+    let ball = LagrangianLinearDiagonalDS::with_mass(
+        DVector::from_vec(vec![scene.height, 0.0, 0.0]),
+        DVector::from_vec(vec![scene.velocity, 0.0, 0.0]),
+        DVector::zeros(3),
+        DVector::zeros(3),
+        DVector::from_vec(vec![m, m, 0.4 * m * r * r]),
+    )
+    .unwrap()
+    .with_fext(DVector::from_vec(vec![-m * g, 0.0, 0.0]))
+    .unwrap();
+    let mut nsds = Nsds::new();
+    let id = nsds.add("ball", ball);
+    let floor = LagrangianLinearTIR::new(DMatrix::from_row_slice(1, 3, &[1.0, 0.0, 0.0])).unwrap();
+    nsds.link("floor", NewtonImpactNSL::new(scene.restitution).unwrap(), floor, &[id])
+        .unwrap();
+    let row = |s: &Sample| vec![s.t, s.q[0], s.v[0], s.p[0], s.lambda[0]];
+    let sim = TimeStepping::new(nsds, Integrator::MoreauJean(scene.osi), 0.0, scene.step).unwrap();
+    let ours = rows(sim, reference.nrows(), row);
+    common::compare_with_reference("BouncingBallTS (diagonal)", &reference, &ours, TOL);
+    let dense = rows(scene.simulation().unwrap(), reference.nrows(), row);
+    assert!(
+        ours.iter()
+            .flatten()
+            .zip(dense.iter().flatten())
+            .all(|(a, b)| a.to_bits() == b.to_bits()),
+        "the diagonal system is the dense one"
+    );
+}
+
 #[test]
 fn column_of_beads_ts() {
     let Some(reference) = reference("ColumnOfBeadsTS.ref") else {

@@ -1,6 +1,7 @@
 //! Dynamical systems, in Siconos's vocabulary.
 //!
-//! - [`LagrangianLinearTIDS`]: `M v̇ + C v + K q = F_ext(t) + p`, M, C, K constant.
+//! - [`LagrangianLinearTIDS`]: `M v̇ + C v + K q = F_ext(t) + p`, M, C, K constant (and
+//!   [`LagrangianLinearDiagonalDS`](super::LagrangianLinearDiagonalDS), its diagonal form).
 //! - [`LagrangianDS`]: `M(q) v̇ + F_gyr(q, v) + F_int(q, v, t) = F_ext(t) + p`.
 //! - [`FirstOrderLinearDS`]: `ẋ = A x + b + r`.
 //!

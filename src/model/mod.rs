@@ -2,6 +2,7 @@
 //! interactions and the [`Nsds`] of one scene. Every builder validates its input and
 //! returns a [`Result`](crate::Result).
 
+pub mod diagonal;
 pub mod dynamical_system;
 pub mod force;
 pub mod interaction;
@@ -10,6 +11,7 @@ pub mod nonsmooth_law;
 pub mod nsds;
 pub mod relation;
 
+pub use diagonal::LagrangianLinearDiagonalDS;
 pub use dynamical_system::{DynamicalSystem, FirstOrderLinearDS, LagrangianDS, LagrangianLinearTIDS};
 pub use force::{ExternalForce, Force, Harmonic};
 pub use interaction::{DsId, Interaction, InteractionId};
