@@ -9,6 +9,7 @@ pub mod chaplygin_sleigh;
 pub mod circuit_rlcd;
 pub mod column_of_beads;
 pub mod diode_bridge;
+pub mod diode_bridge_cap_filter;
 pub mod disc_pile;
 pub mod dropped_ball;
 pub mod dumbbell;
