@@ -203,3 +203,40 @@ fn diagonal_systems_are_uncoupled_damped_oscillators() {
     let e = bad(vec![1.0, f64::NAN], vec![1.0, 1.0]);
     assert!(e.contains("stiffness diagonal"), "{e}");
 }
+
+/// The full θ-γ Euler–Moreau with γ = 1 imposes the relation at x_{k+1}: the plain scheme,
+/// value for value; γ outside [0, 1] is refused.
+#[test]
+fn theta_gamma_with_gamma_one_is_the_plain_scheme() {
+    use ricochet::scheme::EulerMoreauOSI;
+    let scene = DiodeBridge::default();
+    let run = |osi: EulerMoreauOSI| {
+        let mut sim = TimeStepping::new(scene.nsds().unwrap(), Integrator::EulerMoreau(osi), 0.0, scene.step).unwrap();
+        let mut trajectory = Trajectory::default();
+        sim.run(2e-4, &mut trajectory).unwrap();
+        trajectory
+            .samples
+            .iter()
+            .flat_map(|s| s.q.iter().chain(s.lambda.iter()).copied().collect::<Vec<_>>())
+            .collect::<Vec<f64>>()
+    };
+    let plain = run(EulerMoreauOSI::new(0.5).unwrap());
+    assert_eq!(run(EulerMoreauOSI::theta_gamma(0.5, 1.0).unwrap()), plain);
+    assert_ne!(
+        run(EulerMoreauOSI::theta_gamma(0.5, 0.5).unwrap()),
+        plain,
+        "γ = ½ is another scheme"
+    );
+    for gamma in [-0.1, 1.5, f64::NAN] {
+        let e = EulerMoreauOSI::theta_gamma(0.5, gamma).unwrap_err().to_string();
+        assert!(e.contains("EulerMoreauOSI γ"), "{e}");
+    }
+    let bad = EulerMoreauOSI {
+        relation_gamma: Some(2.0),
+        ..Default::default()
+    };
+    let e = TimeStepping::new(scene.nsds().unwrap(), Integrator::EulerMoreau(bad), 0.0, scene.step)
+        .err()
+        .map(|e| e.to_string());
+    assert!(e.is_some_and(|e| e.contains("γ")), "checked when the stepper is built");
+}

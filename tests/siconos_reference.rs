@@ -6,8 +6,8 @@ mod common;
 use nalgebra::{DMatrix, DVector};
 use ricochet::io::siconos::read_ref;
 use ricochet::model::{
-    ComplementarityConditionNSL, LagrangianCompliantLinearTIR, LagrangianDS, LagrangianLinearTIDS, LagrangianLinearTIR,
-    LagrangianScleronomousR, NewtonImpactFrictionNSL, NewtonImpactNSL, Nsds,
+    ComplementarityConditionNSL, FirstOrderLinearDS, FirstOrderLinearTIR, LagrangianCompliantLinearTIR, LagrangianDS,
+    LagrangianLinearTIDS, LagrangianLinearTIR, LagrangianScleronomousR, NewtonImpactFrictionNSL, NewtonImpactNSL, Nsds,
 };
 use ricochet::numerics::friction::{FrictionOptions, FrictionSolver};
 use ricochet::reference::{Integrator, Sample, TimeStepping, Trajectory};
@@ -15,6 +15,7 @@ use ricochet::scenes::{
     bouncing_ball::BouncingBall, circuit_rlcd::CircuitRlcd, column_of_beads::ColumnOfBeads, diode_bridge::DiodeBridge,
     diode_bridge_cap_filter::DiodeBridgeCapFilter, impacting_bar::ImpactingBar, woodpecker::Woodpecker,
 };
+use ricochet::scheme::EulerMoreauOSI;
 use ricochet::scheme::moreau_jean::{Activation, MoreauJeanOSI};
 
 const TOL: f64 = 1e-9;
@@ -182,6 +183,110 @@ fn diode_bridge_cap_filter() {
     let ours = rows(sim, reference.nrows(), |s| vec![s.t, s.q[0], s.q[1], s.lambda[0]]);
     let columns = reference.columns(0, 4).into_owned();
     common::compare_with_reference("DiodeBridgeCapFilter", &columns, &ours, 1e-12);
+}
+
+/// Siconos's Circuit-ThetaGammaSchemes: the full θ-γ Euler–Moreau (θ = γ = ½, the relation
+/// at x_{k+½}; FIRST-ORDER-NOTES §1.7, §3.6) on three circuits.
+fn theta_gamma(nsds: Nsds, h: f64) -> TimeStepping {
+    let osi = EulerMoreauOSI::theta_gamma(0.5, 0.5).unwrap();
+    TimeStepping::new(nsds, Integrator::EulerMoreau(osi), 0.0, h).unwrap()
+}
+
+/// A reference's `columns`, in that order.
+fn columns_of(reference: &DMatrix<f64>, columns: &[usize]) -> DMatrix<f64> {
+    reference.select_columns(columns)
+}
+
+/// CircuitRLCD, θ-γ: x' = [[0, −1], [4π², 0]] x + r, y = 4π² x₀ + 10 λ, r = (λ, 0); t, x,
+/// −y, λ and the energy balance (storage ½(4π² x₀² + x₁²), dissipation Σ h R λ², their sum)
+/// to 1e-12 (column 5, r₀ printed once at t = 0, is left out).
+#[test]
+fn circuit_rlcd_theta_gamma() {
+    let Some(reference) = reference("Circuit-ThetaGammaSchemes/CircuitRLCD.ref") else {
+        return;
+    };
+    let k = 4.0 * std::f64::consts::PI * std::f64::consts::PI;
+    let circuit = FirstOrderLinearDS::new(
+        DVector::from_vec(vec![1.0, 1.0]),
+        DMatrix::from_row_slice(2, 2, &[0.0, -1.0, k, 0.0]),
+    )
+    .unwrap();
+    let diode = FirstOrderLinearTIR::new(
+        DMatrix::from_row_slice(1, 2, &[k, 0.0]),
+        DMatrix::from_element(1, 1, 10.0),
+        DMatrix::from_row_slice(2, 1, &[1.0, 0.0]),
+        DVector::zeros(1),
+    )
+    .unwrap();
+    let mut nsds = Nsds::new();
+    let id = nsds.add("circuit", circuit);
+    nsds.link("diode", ComplementarityConditionNSL::new(1).unwrap(), diode, &[id])
+        .unwrap();
+    let h = 0.05;
+    let dissipated = std::cell::Cell::new(0.0);
+    let ours = rows(theta_gamma(nsds, h), reference.nrows(), |s| {
+        dissipated.set(dissipated.get() + h * 10.0 * s.lambda[0] * s.lambda[0]);
+        let storage = 0.5 * (k * s.q[0] * s.q[0] + s.q[1] * s.q[1]);
+        vec![
+            s.t,
+            s.q[0],
+            s.q[1],
+            -s.y[0],
+            s.lambda[0],
+            storage,
+            dissipated.get(),
+            storage + dissipated.get(),
+        ]
+    });
+    let expected = columns_of(&reference, &[0, 1, 2, 3, 4, 6, 7, 8]);
+    common::compare_with_reference("CircuitRLCD θ-γ", &expected, &ours, 1e-12);
+}
+
+/// DiodeBridge, θ-γ: t, x, y₀, −λ₀, −λ₁, λ₂ and the energy balance (storage ½(C x₀² + L x₁²),
+/// dissipation Σ h (λ₀ + λ₁)²/R, their sum) to 1e-10.
+#[test]
+fn diode_bridge_theta_gamma() {
+    let Some(reference) = reference("Circuit-ThetaGammaSchemes/DiodeBridge.ref") else {
+        return;
+    };
+    let scene = DiodeBridge::default();
+    let (h, c, l, r) = (scene.step, scene.capacitance, scene.inductance, scene.resistance);
+    let dissipated = std::cell::Cell::new(0.0);
+    let ours = rows(theta_gamma(scene.nsds().unwrap(), h), reference.nrows(), |s| {
+        let current = s.lambda[0] + s.lambda[1];
+        dissipated.set(dissipated.get() + h * current * current / r);
+        let storage = 0.5 * (c * s.q[0] * s.q[0] + l * s.q[1] * s.q[1]);
+        vec![
+            s.t,
+            s.q[0],
+            s.q[1],
+            s.y[0],
+            -s.lambda[0],
+            -s.lambda[1],
+            s.lambda[2],
+            storage,
+            dissipated.get(),
+            storage + dissipated.get(),
+        ]
+    });
+    common::compare_with_reference("DiodeBridge θ-γ", &reference, &ours, 1e-10);
+}
+
+/// DiodeBridgeCapFilter, θ-γ: columns 0–3 (t, v_C, i_L, λ₀) to 1e-12.
+#[test]
+fn diode_bridge_cap_filter_theta_gamma() {
+    let Some(reference) = reference("Circuit-ThetaGammaSchemes/DiodeBridgeCapFilter.ref") else {
+        return;
+    };
+    let scene = DiodeBridgeCapFilter::default();
+    let sim = theta_gamma(scene.nsds().unwrap(), scene.step);
+    let ours = rows(sim, reference.nrows(), |s| vec![s.t, s.q[0], s.q[1], s.lambda[0]]);
+    common::compare_with_reference(
+        "DiodeBridgeCapFilter θ-γ",
+        &columns_of(&reference, &[0, 1, 2, 3]),
+        &ours,
+        1e-12,
+    );
 }
 
 #[test]

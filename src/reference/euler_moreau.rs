@@ -11,7 +11,7 @@ use crate::scheme::EulerMoreauOSI;
 
 impl OneStepIntegrator for EulerMoreauOSI {
     fn check(&self, state: &SceneState) -> Result<()> {
-        EulerMoreauOSI::new(self.theta)?;
+        self.checked()?;
         match state.nsds.systems().find(|(_, ds)| ds.is_lagrangian()) {
             Some((name, _)) => Err(Error::Unsupported {
                 what: format!("dynamical system `{name}`"),
@@ -77,7 +77,14 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: EulerMoreauOSI) -> Re
         let w_inv_b = w.solve(&bmat).ok_or_else(singular)?;
         let equality = ts.nsds.equality_rows();
         let context = format!(" at step {} (t = {t_next})", ts.k + 1);
-        let (solution, lcp_report) = settings.solve(&d + &c * w_inv_b * h, &c * &x_free + &e, equality, &context)?;
+        // The relation at x_{k+γ} (γ = 1 unless the full θ-γ variant).
+        let gamma = osi.relation_gamma.unwrap_or(1.0);
+        let at = match osi.relation_gamma {
+            Some(gamma) => &x_free * gamma + &ts.q * (1.0 - gamma),
+            None => x_free.clone(),
+        };
+        let (solution, lcp_report) =
+            settings.solve(&d + &c * w_inv_b * (gamma * h), &c * at + &e, equality, &context)?;
         lambda = solution;
         report.lcp = Some(lcp_report);
     }
