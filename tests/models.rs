@@ -240,3 +240,32 @@ fn theta_gamma_with_gamma_one_is_the_plain_scheme() {
         .map(|e| e.to_string());
     assert!(e.is_some_and(|e| e.contains("γ")), "checked when the stepper is built");
 }
+
+/// A relay (RelayNSL) takes a first-order relation; its bounds must be finite and ordered.
+#[test]
+fn relays_are_for_first_order_relations() {
+    use ricochet::model::RelayNSL;
+    let mut nsds = Nsds::new();
+    let ball = nsds.add(
+        "ball",
+        LagrangianLinearTIDS::new(
+            DVector::from_element(1, 1.0),
+            DVector::zeros(1),
+            DMatrix::identity(1, 1),
+        )
+        .unwrap(),
+    );
+    let floor = LagrangianLinearTIR::new(DMatrix::identity(1, 1)).unwrap();
+    let e = nsds
+        .link("floor", RelayNSL::new(1).unwrap(), floor, &[ball])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("interaction `floor`") && e.contains("first-order relation"),
+        "{e}"
+    );
+    for (lb, ub) in [(1.0, 1.0), (0.0, f64::NAN), (f64::NEG_INFINITY, 0.0)] {
+        assert!(RelayNSL::with_bounds(1, lb, ub).is_err(), "[{lb}, {ub}]");
+    }
+    assert_eq!(RelayNSL::with_bounds(2, 0.0, 1.0).unwrap().bounds(), (0.0, 1.0));
+}

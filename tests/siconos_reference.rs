@@ -289,6 +289,38 @@ fn diode_bridge_cap_filter_theta_gamma() {
     );
 }
 
+/// Siconos's Filippov_NL (a Python example): x' = B λ, y = x, −y ∈ N_[−1,1](λ) (RelayNSL(2)),
+/// B = 500 [[α, 1−α], [−(1−α), α]], α = 0.01, from x = (3, 3): a sliding mode driven to the
+/// origin. Siconos writes the relation as a FirstOrderNonLinearR with constant Jacobians, whose
+/// converged Newton step is this linear one (A = 0, W = I: x_{k+1} = x_k + h B λ,
+/// −x_{k+1} ∈ N(λ)); t, x, λ₀ to 1e-12 (FIRST-ORDER-NOTES §3.1).
+#[test]
+fn filippov_relay() {
+    use ricochet::model::RelayNSL;
+    let Some(dir) = common::siconos_data() else {
+        return;
+    };
+    let reference = ricochet::io::siconos::read_table(&dir.join("tutorials-ref/Filippov_NL_py.ref")).unwrap();
+    let system = FirstOrderLinearDS::new(DVector::from_vec(vec![3.0, 3.0]), DMatrix::zeros(2, 2)).unwrap();
+    let alpha = 0.01;
+    let b = DMatrix::from_row_slice(2, 2, &[alpha, 1.0 - alpha, -(1.0 - alpha), alpha]) * 500.0;
+    let relation =
+        FirstOrderLinearTIR::new(DMatrix::identity(2, 2), DMatrix::zeros(2, 2), b, DVector::zeros(2)).unwrap();
+    let mut nsds = Nsds::new();
+    let id = nsds.add("system", system);
+    nsds.link("relay", RelayNSL::new(2).unwrap(), relation, &[id]).unwrap();
+    let sim = TimeStepping::new(
+        nsds,
+        Integrator::EulerMoreau(EulerMoreauOSI::new(0.5).unwrap()),
+        0.0,
+        1e-3,
+    )
+    .unwrap();
+    let ours = rows(sim, reference.nrows(), |s| vec![s.t, s.q[0], s.q[1], s.lambda[0]]);
+    assert_eq!(ours[1][1..], [2.5, 3.49, -1.0], "step 1 (the notes' worked values)");
+    common::compare_with_reference("Filippov_NL", &reference, &ours, 1e-12);
+}
+
 #[test]
 fn circuit_rlcd() {
     let Some(reference) = reference("CircuitRLCD.ref") else {

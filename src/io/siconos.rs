@@ -325,9 +325,58 @@ pub fn read_ref(path: &Path) -> Result<DMatrix<f64>> {
     parse_ref(&path.display().to_string(), &std::fs::read_to_string(path)?)
 }
 
+/// Parses a table without a header (numpy's `savetxt`, as Siconos's Python examples write
+/// their `.ref`): one row per non-blank line, every line as long as the first.
+pub fn parse_table(file: &str, text: &str) -> Result<DMatrix<f64>> {
+    let fail = |reason: String| Error::Parse {
+        file: file.into(),
+        reason,
+    };
+    let mut values = Vec::new();
+    let (mut rows, mut cols) = (0, None);
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let row: Vec<f64> = line
+            .split_whitespace()
+            .map(|t| {
+                t.parse()
+                    .map_err(|_| fail(format!("line {}: `{t}` is not a number", i + 1)))
+            })
+            .collect::<Result<_>>()?;
+        match cols {
+            None => cols = Some(row.len()),
+            Some(n) if n != row.len() => {
+                return Err(fail(format!(
+                    "line {}: {} numbers where the first line has {n}",
+                    i + 1,
+                    row.len()
+                )));
+            }
+            Some(_) => {}
+        }
+        values.extend(row);
+        rows += 1;
+    }
+    Ok(DMatrix::from_row_slice(rows, cols.unwrap_or(0), &values))
+}
+
+/// Reads a table without a header ([`parse_table`]).
+pub fn read_table(path: &Path) -> Result<DMatrix<f64>> {
+    parse_table(&path.display().to_string(), &std::fs::read_to_string(path)?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tables_without_a_header() {
+        let table = parse_table("t", "1 2.5\n\n3 -4e-1\n").unwrap();
+        assert_eq!(table, DMatrix::from_row_slice(2, 2, &[1.0, 2.5, 3.0, -0.4]));
+        let e = parse_table("t", "1 2\n3\n").unwrap_err().to_string();
+        assert!(e.contains("line 2: 1 numbers where the first line has 2"), "{e}");
+        let e = parse_table("t", "1 x\n").unwrap_err().to_string();
+        assert!(e.contains("line 1: `x` is not a number"), "{e}");
+    }
 
     #[test]
     fn dense_is_column_major() {

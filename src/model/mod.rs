@@ -17,7 +17,7 @@ pub use force::{ExternalForce, Force, Harmonic};
 pub use interaction::{DsId, Interaction, InteractionId};
 pub use lagrangian::LagrangianDynamics;
 pub use nonsmooth_law::{
-    ComplementarityConditionNSL, EqualityConditionNSL, NewtonImpactFrictionNSL, NewtonImpactNSL, NonSmoothLaw,
+    ComplementarityConditionNSL, EqualityConditionNSL, NewtonImpactFrictionNSL, NewtonImpactNSL, NonSmoothLaw, RelayNSL,
 };
 pub use nsds::Nsds;
 pub use relation::{

@@ -17,6 +17,8 @@ pub enum NonSmoothLaw {
     EqualityCondition(EqualityConditionNSL),
     /// Newton impact with Coulomb friction on (normal, tangents).
     NewtonImpactFriction(NewtonImpactFrictionNSL),
+    /// The relay `−y ∈ N_[lb, ub](λ)` (first-order systems).
+    Relay(RelayNSL),
 }
 
 impl NonSmoothLaw {
@@ -27,6 +29,7 @@ impl NonSmoothLaw {
             Self::ComplementarityCondition(law) => law.size,
             Self::EqualityCondition(law) => law.size,
             Self::NewtonImpactFriction(law) => law.size,
+            Self::Relay(law) => law.size,
         }
     }
 
@@ -46,7 +49,9 @@ impl NonSmoothLaw {
                 let e = if i == 0 { law.e_n } else { law.e_t };
                 if e > 0.0 { e * ydot_k[i] } else { 0.0 }
             }),
-            Self::ComplementarityCondition(_) | Self::EqualityCondition(_) => DVector::zeros(ydot_k.len()),
+            Self::ComplementarityCondition(_) | Self::EqualityCondition(_) | Self::Relay(_) => {
+                DVector::zeros(ydot_k.len())
+            }
         }
     }
 
@@ -54,6 +59,14 @@ impl NonSmoothLaw {
     pub fn friction(&self) -> Option<&NewtonImpactFrictionNSL> {
         match self {
             Self::NewtonImpactFriction(law) => Some(law),
+            _ => None,
+        }
+    }
+
+    /// The relay law, if this is one.
+    pub fn relay(&self) -> Option<&RelayNSL> {
+        match self {
+            Self::Relay(law) => Some(law),
             _ => None,
         }
     }
@@ -201,5 +214,41 @@ impl From<NewtonImpactNSL> for NonSmoothLaw {
 impl From<ComplementarityConditionNSL> for NonSmoothLaw {
     fn from(law: ComplementarityConditionNSL) -> Self {
         Self::ComplementarityCondition(law)
+    }
+}
+
+/// Siconos's `RelayNSL`: on `size` rows, `−y ∈ N_[lb, ub](λ)` — λ ∈ [lb, ub], λ = lb where
+/// y > 0, λ = ub where y < 0, y = 0 between (the convention of Siconos's relay problem,
+/// FIRST-ORDER-NOTES §1.2): a sign (or step) function of y made set-valued at 0.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RelayNSL {
+    size: usize,
+    lb: f64,
+    ub: f64,
+}
+
+impl RelayNSL {
+    /// A relay of `size` rows with λ ∈ [−1, 1] (Siconos's default bounds).
+    pub fn new(size: usize) -> Result<Self> {
+        Self::with_bounds(size, -1.0, 1.0)
+    }
+
+    /// A relay of `size` rows with λ ∈ [lb, ub], lb < ub finite.
+    pub fn with_bounds(size: usize, lb: f64, ub: f64) -> Result<Self> {
+        validate::scalar("RelayNSL size", size as f64, size > 0, "must be ≥ 1")?;
+        validate::scalar("RelayNSL lb", lb, lb.is_finite(), "must be finite")?;
+        validate::scalar("RelayNSL ub", ub, ub > lb, "must be finite and above lb")?;
+        Ok(Self { size, lb, ub })
+    }
+
+    /// The bounds (lb, ub).
+    pub fn bounds(&self) -> (f64, f64) {
+        (self.lb, self.ub)
+    }
+}
+
+impl From<RelayNSL> for NonSmoothLaw {
+    fn from(law: RelayNSL) -> Self {
+        Self::Relay(law)
     }
 }

@@ -143,6 +143,11 @@ impl Nsds {
                 "Newton impact with friction takes a Lagrangian relation whose rows are (normal, tangents), not a first-order or compliant one",
             ));
         }
+        if inter.law.relay().is_some() && inter.relation.is_lagrangian() {
+            return Err(unsupported(
+                "a relay (RelayNSL) takes a first-order relation: Euler–Moreau integrates it, Moreau–Jean does not",
+            ));
+        }
         if inter.law.is_equality() && inter.relation.compliance().is_some() {
             return Err(unsupported(
                 "a compliant relation is a unilateral spring: use it with a complementarity or Newton law",
@@ -218,6 +223,15 @@ impl Nsds {
         self.interactions
             .iter()
             .flat_map(|i| std::iter::repeat_n(i.law.is_equality(), i.size()))
+            .collect()
+    }
+
+    /// One entry per scalar row of the interactions, in link order: the bounds (lb, ub) of a
+    /// relay row, `None` for the others.
+    pub fn relay_rows(&self) -> Vec<Option<(f64, f64)>> {
+        self.interactions
+            .iter()
+            .flat_map(|i| std::iter::repeat_n(i.law.relay().map(|r| r.bounds()), i.size()))
             .collect()
     }
 

@@ -11,6 +11,7 @@ pub mod lemke;
 pub mod mlcp;
 pub mod pgs;
 pub mod reduction;
+pub mod relay;
 mod rows;
 
 use nalgebra::DVector;

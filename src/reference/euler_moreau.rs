@@ -7,6 +7,7 @@ use super::integrator::{OneStepIntegrator, StepReport, StepSettings};
 use super::state::SceneState;
 use crate::error::{Error, Result};
 use crate::model::DynamicalSystem;
+use crate::numerics::relay::{relay_as_mlcp, relay_solution};
 use crate::scheme::EulerMoreauOSI;
 
 impl OneStepIntegrator for EulerMoreauOSI {
@@ -83,8 +84,16 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: EulerMoreauOSI) -> Re
             Some(gamma) => &x_free * gamma + &ts.q * (1.0 - gamma),
             None => x_free.clone(),
         };
-        let (solution, lcp_report) =
-            settings.solve(&d + &c * w_inv_b * (gamma * h), &c * at + &e, equality, &context)?;
+        let (matrix, vector) = (&d + &c * w_inv_b * (gamma * h), &c * at + &e);
+        let relays = ts.nsds.relay_rows();
+        let (solution, lcp_report) = if relays.iter().any(Option::is_some) {
+            // Relay rows (−w ∈ N_[lb, ub](λ)) as complementarity rows of a larger problem.
+            let (matrix, vector, free) = relay_as_mlcp(&matrix, &vector, &equality, &relays);
+            let (z, report) = settings.solve(matrix, vector, free, &context)?;
+            (relay_solution(&z, &relays), report)
+        } else {
+            settings.solve(matrix, vector, equality, &context)?
+        };
         lambda = solution;
         report.lcp = Some(lcp_report);
     }

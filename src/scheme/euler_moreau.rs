@@ -3,7 +3,8 @@
 //! ```text
 //!   W       = I − hθ A
 //!   x_free  = W⁻¹ [(I + h(1−θ) A) x_k + h b]
-//!   LCP     : 0 ≤ λ ⟂ (D + h C W⁻¹ B) λ + C x_free + e ≥ 0     (every interaction)
+//!   LCP     : 0 ≤ λ ⟂ (D + h C W⁻¹ B) λ + C x_free + e ≥ 0     (every interaction; a relay
+//!             row's −w ∈ N_[lb, ub](λ), an equality's w = 0)
 //!   x_{k+1} = x_free + h W⁻¹ B λ
 //! ```
 //! and its full θ-γ variant (Siconos's `EulerMoreauOSI(θ, γ)` with
