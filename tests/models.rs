@@ -269,3 +269,21 @@ fn relays_are_for_first_order_relations() {
     }
     assert_eq!(RelayNSL::with_bounds(2, 0.0, 1.0).unwrap().bounds(), (0.0, 1.0));
 }
+
+/// `set_state` of a first-order scene takes x alone (it used to ask for (x, v) with v empty,
+/// and panicked on that).
+#[test]
+fn first_order_state_is_x_alone() {
+    let scene = DiodeBridge::default();
+    let mut sim = TimeStepping::new(
+        scene.nsds().unwrap(),
+        Integrator::EulerMoreau(ricochet::scheme::EulerMoreauOSI::new(0.5).unwrap()),
+        0.0,
+        scene.step,
+    )
+    .unwrap();
+    sim.set_state(&[5.0, 0.0]).unwrap();
+    assert_eq!(sim.sample().unwrap().q.as_slice(), &[5.0, 0.0]);
+    let e = sim.set_state(&[5.0, 0.0, 0.0, 0.0]).unwrap_err().to_string();
+    assert!(e.contains("set_state: x") && e.contains("expected 2"), "{e}");
+}

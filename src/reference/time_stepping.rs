@@ -150,14 +150,19 @@ impl TimeStepping {
             .into_owned()
     }
 
-    /// Replaces the state by `qv` = (q, v) of all systems, concatenated (to continue a run
-    /// from a state saved elsewhere).
+    /// Replaces the state by `qv` = (q, v) of all systems, concatenated — x alone for a
+    /// first-order scene — to continue a run from a state saved elsewhere (or, in a
+    /// co-simulation, to hand one system's state to another).
     pub fn set_state(&mut self, qv: &[f64]) -> Result<()> {
-        let n = self.state.q.len();
-        if qv.len() != 2 * n {
+        let (n, m) = (self.state.q.len(), self.state.v.len());
+        if qv.len() != n + m {
             return Err(Error::Dimension {
-                what: "TimeStepping::set_state: (q, v)".into(),
-                expected: (2 * n).to_string(),
+                what: if m == 0 {
+                    "TimeStepping::set_state: x".into()
+                } else {
+                    "TimeStepping::set_state: (q, v)".into()
+                },
+                expected: (n + m).to_string(),
                 got: qv.len().to_string(),
             });
         }
