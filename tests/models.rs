@@ -287,3 +287,54 @@ fn first_order_state_is_x_alone() {
     let e = sim.set_state(&[5.0, 0.0, 0.0, 0.0]).unwrap_err().to_string();
     assert!(e.contains("set_state: x") && e.contains("expected 2"), "{e}");
 }
+
+/// Z of a first-order system: b(t, z) is checked at (0, z) when built; `set_z` keeps the size
+/// and refuses non-finite values, naming the system; a Lagrangian system has no z yet.
+#[test]
+fn discrete_state_z_is_checked() {
+    use ricochet::model::{DsId, FirstOrderLinearDS};
+    let e = FirstOrderLinearDS::new(DVector::zeros(2), DMatrix::zeros(2, 2))
+        .unwrap()
+        .with_z(DVector::zeros(1))
+        .unwrap()
+        .with_b_fn(|_, z| DVector::from_element(3, z[0]))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("b(0, z)") && e.contains("dimension"), "{e}");
+    let ds = FirstOrderLinearDS::new(DVector::zeros(1), DMatrix::zeros(1, 1))
+        .unwrap()
+        .with_z(DVector::from_element(1, 2.0))
+        .unwrap()
+        .with_b_fn(|_, z| DVector::from_element(1, z[0]))
+        .unwrap();
+    let mut nsds = Nsds::new();
+    let id = nsds.add("integrator", ds);
+    let osi = ricochet::scheme::EulerMoreauOSI::new(1.0).unwrap();
+    let mut sim = TimeStepping::new(nsds, Integrator::EulerMoreau(osi), 0.0, 0.1).unwrap();
+    sim.step().unwrap();
+    assert!((sim.q(id)[0] - 0.2).abs() < 1e-15, "x' = z = 2 for 0.1 s");
+    sim.set_z(id, &DVector::from_element(1, -1.0)).unwrap();
+    sim.step().unwrap();
+    assert!((sim.q(id)[0] - 0.1).abs() < 1e-15, "then x' = −1");
+    assert_eq!(sim.z(id).unwrap()[0], -1.0);
+    let e = sim.set_z(id, &DVector::zeros(2)).unwrap_err().to_string();
+    assert!(
+        e.contains("set_z: system `integrator`") && e.contains("dimension"),
+        "{e}"
+    );
+    let e = sim
+        .set_z(id, &DVector::from_element(1, f64::NAN))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("set_z: system `integrator`"), "{e}");
+    let mut nsds = Nsds::new();
+    let ball = nsds.add(
+        "ball",
+        LagrangianLinearTIDS::new(DVector::zeros(1), DVector::zeros(1), DMatrix::identity(1, 1)).unwrap(),
+    );
+    let mut sim = mj(nsds, 1e-3);
+    assert_eq!(ball, DsId(0));
+    let e = sim.set_z(ball, &DVector::zeros(0)).unwrap_err().to_string();
+    assert!(e.contains("system `ball`") && e.contains("first-order"), "{e}");
+}

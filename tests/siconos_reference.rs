@@ -321,6 +321,86 @@ fn filippov_relay() {
     common::compare_with_reference("Filippov_NL", &reference, &ours, 1e-12);
 }
 
+/// Siconos's RelayBiSimulation (`RBS-Controller.ref`): a process x' = b(t, z),
+/// b = (sin 50t + z₀, −sin 50t + z₁) (h = 1e-4), under a sampled relay controller — a copy
+/// of the process with y = x, r = 2λ, RelayNSL(2) (h = 1e-2) — coupled by user code between
+/// steps through the process's discrete state z: after each controller step z ← B λ (a
+/// zero-order hold), the process advances 100 steps, and the controller takes the process's
+/// state. The controller's t, x, λ, y to 1e-12 (row 0 prints y = 0 before Siconos's first
+/// step; its t and x are checked).
+#[test]
+fn relay_bi_simulation_controller() {
+    use ricochet::model::RelayNSL;
+    let Some(reference) = reference("RBS-Controller.ref") else {
+        return;
+    };
+    let euler = || Integrator::EulerMoreau(EulerMoreauOSI::new(0.5).unwrap());
+    let x0 = DVector::from_vec(vec![1.0, -1.0]);
+    let process = FirstOrderLinearDS::new(x0.clone(), DMatrix::zeros(2, 2))
+        .unwrap()
+        .with_z(DVector::zeros(2))
+        .unwrap()
+        .with_b_fn(|t, z| {
+            let s = (50.0 * t).sin();
+            DVector::from_vec(vec![s + z[0], -s + z[1]])
+        })
+        .unwrap();
+    let mut nsds = Nsds::new();
+    let plant = nsds.add("process", process);
+    let mut process = TimeStepping::new(nsds, euler(), 0.0, 1e-4).unwrap();
+    let controller = FirstOrderLinearDS::new(x0, DMatrix::zeros(2, 2)).unwrap();
+    let relation = FirstOrderLinearTIR::new(
+        DMatrix::identity(2, 2),
+        DMatrix::zeros(2, 2),
+        DMatrix::identity(2, 2) * 2.0,
+        DVector::zeros(2),
+    )
+    .unwrap();
+    let mut nsds = Nsds::new();
+    let id = nsds.add("controller", controller);
+    nsds.link("relay", RelayNSL::new(2).unwrap(), relation, &[id]).unwrap();
+    let mut control = TimeStepping::new(nsds, euler(), 0.0, 1e-2).unwrap();
+    let first = control.sample().unwrap();
+    assert_eq!((first.t, first.q.as_slice()), (0.0, &[1.0, -1.0][..]));
+    let mut ours = Vec::new();
+    let mut process_steps = 0;
+    for _ in 1..reference.nrows() {
+        control.step().unwrap();
+        let s = control.sample().unwrap();
+        ours.push(vec![
+            s.t,
+            s.q[0],
+            s.q[1],
+            0.0,
+            0.0,
+            s.lambda[0],
+            s.lambda[1],
+            s.y[0],
+            s.y[1],
+            0.0,
+        ]);
+        process.set_z(plant, &(s.lambda.clone() * 2.0)).unwrap();
+        // Siconos's loop: while the process's next time is before the controller's, both
+        // on their t₀ + k h grids.
+        while (process.steps() + 1) as f64 * 1e-4 < control.steps() as f64 * 1e-2 {
+            process.step().unwrap();
+            process_steps += 1;
+        }
+        assert_eq!(process.sample().unwrap().z, s.lambda * 2.0, "z is recorded");
+        control.set_state(process.q(plant).as_slice()).unwrap();
+    }
+    // Siconos's run takes one controller step more (to T = 1, not printed): 9999 process
+    // steps in all on this grid.
+    control.step().unwrap();
+    while (process.steps() + 1) as f64 * 1e-4 < control.steps() as f64 * 1e-2 {
+        process.step().unwrap();
+        process_steps += 1;
+    }
+    assert_eq!(process_steps, 9999);
+    let later = reference.rows(1, reference.nrows() - 1).into_owned();
+    common::compare_with_reference("RBS-Controller", &later, &ours, 1e-12);
+}
+
 #[test]
 fn circuit_rlcd() {
     let Some(reference) = reference("CircuitRLCD.ref") else {

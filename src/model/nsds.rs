@@ -202,6 +202,16 @@ impl Nsds {
         &self.systems[id.0].1
     }
 
+    /// The name system `id` was added under.
+    pub fn system_name(&self, id: DsId) -> &str {
+        &self.systems[id.0].0
+    }
+
+    /// System `id`, to change between steps (its discrete state z).
+    pub(crate) fn system_mut(&mut self, id: DsId) -> &mut DynamicalSystem {
+        &mut self.systems[id.0].1
+    }
+
     /// Number of systems.
     pub fn number_of_systems(&self) -> usize {
         self.systems.len()

@@ -31,7 +31,7 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: EulerMoreauOSI) -> Re
     let (h, theta) = (ts.h, osi.theta);
     let t_next = ts.time_at(ts.k + 1);
     let n = ts.q.len();
-    let (a, b) = operators(ts)?;
+    let (a, b) = operators(ts, (ts.time(), t_next), theta)?;
     let identity = DMatrix::<f64>::identity(n, n);
     let w = (&identity - &a * (h * theta)).lu();
     let singular = || Error::Singular {
@@ -104,13 +104,26 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: EulerMoreauOSI) -> Re
     Ok(report)
 }
 
-/// Block-diagonal A and stacked b of the scene's first-order systems.
-fn operators(ts: &SceneState) -> Result<(DMatrix<f64>, DVector<f64>)> {
+/// Block-diagonal A and stacked b of the scene's first-order systems over the step
+/// (t_k, t_{k+1}): the constant b, or θ b(t_{k+1}, z) + (1−θ) b(t_k, z) (Siconos's order of
+/// evaluation: b(t_k, z) first) where b is a function.
+fn operators(ts: &SceneState, (t_k, t_next): (f64, f64), theta: f64) -> Result<(DMatrix<f64>, DVector<f64>)> {
     let n = ts.q.len();
     let mut b = DVector::zeros(n);
     let a = ts.block_diagonal(|i, o, d| match ts.nsds.system(crate::model::DsId(i)) {
         DynamicalSystem::FirstOrderLinearDS(ds) => {
-            b.rows_mut(o, d).copy_from(&ds.b);
+            if ds.has_b_fn() {
+                let b_k = ds.b_at(t_k, &ds.z);
+                let b_next = ds.b_at(t_next, &ds.z);
+                let name = ts.nsds.system_name(crate::model::DsId(i));
+                for (t, value) in [(t_k, &b_k), (t_next, &b_next)] {
+                    crate::validate::vector(&format!("system `{name}`: b(t = {t}, z)"), value, d)?;
+                    crate::validate::finite_vector(&format!("system `{name}`: b(t = {t}, z)"), value)?;
+                }
+                b.rows_mut(o, d).copy_from(&(b_next * theta + b_k * (1.0 - theta)));
+            } else {
+                b.rows_mut(o, d).copy_from(&ds.b);
+            }
             Ok(ds.a.clone())
         }
         _ => Err(Error::Unsupported {

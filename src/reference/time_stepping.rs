@@ -10,7 +10,9 @@ use super::projection;
 use super::state::SceneState;
 use super::trajectory::{Sample, Trajectory};
 use crate::error::{Error, Result};
-use crate::model::{CoordinateVectorOutputs, DsId, Interaction, InteractionId, NonSmoothLaw, Nsds, Relation};
+use crate::model::{
+    CoordinateVectorOutputs, DsId, DynamicalSystem, Interaction, InteractionId, NonSmoothLaw, Nsds, Relation,
+};
 use crate::numerics::friction::{FrictionOptions, FrictionSolver};
 use crate::numerics::{SolverKind, SolverOptions};
 use crate::scheme::{EulerMoreauOSI, MoreauJeanOSI, NewtonOptions, Stabilization};
@@ -169,6 +171,37 @@ impl TimeStepping {
         self.state.q.copy_from_slice(&qv[..n]);
         self.state.v.copy_from_slice(&qv[n..]);
         Ok(())
+    }
+
+    /// The discrete state z of first-order system `id` (Siconos's Z).
+    pub fn z(&self, id: DsId) -> Result<DVector<f64>> {
+        match self.state.nsds.system(id) {
+            DynamicalSystem::FirstOrderLinearDS(ds) => Ok(ds.z.clone()),
+            _ => Err(self.no_z(id)),
+        }
+    }
+
+    /// Sets the discrete state z of first-order system `id` between steps (a sampled control,
+    /// a switched parameter: b(t, z) sees it from the next step on). Its size is the one the
+    /// system was built with, and it must be finite.
+    pub fn set_z(&mut self, id: DsId, z: &DVector<f64>) -> Result<()> {
+        let name = self.state.nsds.system_name(id).to_string();
+        let what = format!("TimeStepping::set_z: system `{name}`");
+        let error = self.no_z(id);
+        let DynamicalSystem::FirstOrderLinearDS(ds) = self.state.nsds.system_mut(id) else {
+            return Err(error);
+        };
+        validate::vector(&what, z, ds.z.len())?;
+        validate::finite_vector(&what, z)?;
+        ds.z.copy_from(z);
+        Ok(())
+    }
+
+    fn no_z(&self, id: DsId) -> Error {
+        Error::Unsupported {
+            what: format!("the discrete state z of system `{}`", self.state.nsds.system_name(id)),
+            reason: "only first-order linear systems carry a z so far".into(),
+        }
     }
 
     /// The impulses λ of the last step, interaction by interaction.
@@ -331,6 +364,16 @@ impl TimeStepping {
             energy: self.energy()?,
             constraint_residual,
             velocity_residual,
+            z: DVector::from_vec(
+                self.state
+                    .nsds
+                    .systems()
+                    .flat_map(|(_, ds)| match ds {
+                        DynamicalSystem::FirstOrderLinearDS(ds) => ds.z.iter().copied().collect(),
+                        _ => Vec::new(),
+                    })
+                    .collect(),
+            ),
         })
     }
 

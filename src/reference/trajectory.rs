@@ -30,6 +30,8 @@ pub struct Sample {
     pub constraint_residual: f64,
     /// max |G v + ∂g/∂t| over all equality constraints, holonomic or not (0 when none).
     pub velocity_residual: f64,
+    /// The discrete states z of the systems, concatenated (empty when none has one).
+    pub z: DVector<f64>,
 }
 
 /// A sequence of samples, one per recorded step.
