@@ -338,3 +338,74 @@ fn discrete_state_z_is_checked() {
     let e = sim.set_z(ball, &DVector::zeros(0)).unwrap_err().to_string();
     assert!(e.contains("system `ball`") && e.contains("first-order"), "{e}");
 }
+
+/// The F z term of a FirstOrderLinearTIR: y = C x + D λ + F z + e runs as the offset e + F z
+/// (a diode whose threshold is a discrete state), and F must have one column per entry of the
+/// linked systems' z.
+#[test]
+fn f_z_is_an_offset_from_the_discrete_state() {
+    use ricochet::model::{ComplementarityConditionNSL, FirstOrderLinearDS, FirstOrderLinearTIR};
+    let scene = |z: Option<f64>, e: f64| {
+        let mut ds = FirstOrderLinearDS::new(
+            DVector::from_vec(vec![2.0, 0.0]),
+            DMatrix::from_row_slice(2, 2, &[0.0, -1.0, 1.0, 0.0]),
+        )
+        .unwrap();
+        if z.is_some() {
+            ds = ds.with_z(DVector::from_element(1, 0.25)).unwrap();
+        }
+        let mut relation = FirstOrderLinearTIR::new(
+            DMatrix::from_row_slice(1, 2, &[1.0, 0.0]),
+            DMatrix::from_element(1, 1, 0.1),
+            DMatrix::from_row_slice(2, 1, &[1.0, 0.0]),
+            DVector::from_element(1, e),
+        )
+        .unwrap();
+        if let Some(f) = z {
+            relation = relation.with_f(DMatrix::from_element(1, 1, f)).unwrap();
+        }
+        let mut nsds = Nsds::new();
+        let id = nsds.add("circuit", ds);
+        nsds.link("diode", ComplementarityConditionNSL::new(1).unwrap(), relation, &[id])
+            .map(|_| nsds)
+    };
+    let run = |nsds: Nsds| {
+        let osi = ricochet::scheme::EulerMoreauOSI::new(0.5).unwrap();
+        let mut sim = TimeStepping::new(nsds, Integrator::EulerMoreau(osi), 0.0, 1e-2).unwrap();
+        let mut trajectory = Trajectory::default();
+        sim.run(10.0, &mut trajectory).unwrap();
+        trajectory
+    };
+    // F z = 4 × 0.25 = 1: the same as e = 1 (and the diode acts: λ > 0 somewhere).
+    let with_f = run(scene(Some(4.0), 0.0).unwrap());
+    let with_e = run(scene(None, 1.0).unwrap());
+    assert!(with_e.samples.iter().any(|s| s.lambda[0] > 0.0));
+    for (a, b) in with_f.samples.iter().zip(&with_e.samples) {
+        assert_eq!(
+            (a.q.clone(), a.lambda.clone(), a.y.clone()),
+            (b.q.clone(), b.lambda.clone(), b.y.clone())
+        );
+    }
+    let wrong = FirstOrderLinearTIR::new(
+        DMatrix::from_row_slice(1, 2, &[1.0, 0.0]),
+        DMatrix::zeros(1, 1),
+        DMatrix::zeros(2, 1),
+        DVector::zeros(1),
+    )
+    .unwrap()
+    .with_f(DMatrix::zeros(1, 3))
+    .unwrap();
+    let mut nsds = Nsds::new();
+    let id = nsds.add(
+        "circuit",
+        FirstOrderLinearDS::new(DVector::zeros(2), DMatrix::zeros(2, 2))
+            .unwrap()
+            .with_z(DVector::zeros(1))
+            .unwrap(),
+    );
+    let e = nsds
+        .link("diode", ComplementarityConditionNSL::new(1).unwrap(), wrong, &[id])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("interaction `diode`") && e.contains("F"), "{e}");
+}

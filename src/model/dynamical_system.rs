@@ -291,6 +291,14 @@ impl DynamicalSystem {
         }
     }
 
+    /// The discrete state z (empty for the systems that have none).
+    pub fn z(&self) -> DVector<f64> {
+        match self {
+            Self::FirstOrderLinearDS(ds) => ds.z.clone(),
+            _ => DVector::zeros(0),
+        }
+    }
+
     /// Whether this is a second-order (Lagrangian) system.
     pub fn is_lagrangian(&self) -> bool {
         !matches!(self, Self::FirstOrderLinearDS(_))

@@ -163,7 +163,15 @@ impl Nsds {
                 validate::matrix(&format!("{what}: compliance"), d, m, m)?;
             }
         } else {
-            inter.relation.first_order_operators(0.0)?.check(&what, m, n)?;
+            let z = self.gather(&inter.systems, DynamicalSystem::z);
+            inter
+                .relation
+                .first_order_operators(0.0, &z)
+                .map_err(|e| Error::Unsupported {
+                    what: what.clone(),
+                    reason: e.to_string(),
+                })?
+                .check(&what, m, n)?;
         }
         Ok(())
     }

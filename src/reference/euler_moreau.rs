@@ -51,7 +51,8 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: EulerMoreauOSI) -> Re
     );
     let mut r0 = 0;
     for inter in ts.nsds.interactions() {
-        let op = inter.relation.first_order_operators(t_next)?;
+        let z = ts.nsds.gather(&inter.systems, DynamicalSystem::z);
+        let op = inter.relation.first_order_operators(t_next, &z)?;
         op.check(
             &format!("interaction `{}`", inter.name),
             inter.size(),

@@ -349,7 +349,8 @@ impl TimeStepping {
                 y.extend(yi.iter());
                 ydot.extend(inter.velocity(&q, &v, t)?.iter());
             } else {
-                let op = inter.relation.first_order_operators(t)?;
+                let z = self.state.nsds.gather(&inter.systems, DynamicalSystem::z);
+                let op = inter.relation.first_order_operators(t, &z)?;
                 y.extend((&op.c * &q + &op.d * lambda + &op.e).iter());
             }
         }
@@ -368,10 +369,7 @@ impl TimeStepping {
                 self.state
                     .nsds
                     .systems()
-                    .flat_map(|(_, ds)| match ds {
-                        DynamicalSystem::FirstOrderLinearDS(ds) => ds.z.iter().copied().collect(),
-                        _ => Vec::new(),
-                    })
+                    .flat_map(|(_, ds)| ds.z().iter().copied().collect::<Vec<_>>())
                     .collect(),
             ),
         })

@@ -1,6 +1,7 @@
-//! First-order linear relations: `y = C x + D λ + e`, `r = B λ`.
+//! First-order linear relations: `y = C x + D λ + F z + e`, `r = B λ`.
 //!
-//! x is the concatenation of the states of the interaction's one or two systems.
+//! x is the concatenation of the states of the interaction's one or two systems, z of their
+//! discrete states (Siconos's Z; F z only for the time-invariant relation).
 
 use std::sync::Arc;
 
@@ -32,10 +33,12 @@ impl FirstOrderOperators {
     }
 }
 
-/// Time-invariant `y = C x + D λ + e`, `r = B λ`.
+/// Time-invariant `y = C x + D λ + F z + e`, `r = B λ`.
 #[derive(Clone, Debug)]
 pub struct FirstOrderLinearTIR {
     pub(crate) operators: FirstOrderOperators,
+    /// F (m × n_z), where z is given.
+    pub(crate) f: Option<DMatrix<f64>>,
 }
 
 impl FirstOrderLinearTIR {
@@ -43,7 +46,17 @@ impl FirstOrderLinearTIR {
     pub fn new(c: DMatrix<f64>, d: DMatrix<f64>, b: DMatrix<f64>, e: DVector<f64>) -> Result<Self> {
         let operators = FirstOrderOperators { c, d, b, e };
         operators.check("FirstOrderLinearTIR", operators.c.nrows(), operators.c.ncols())?;
-        Ok(Self { operators })
+        Ok(Self { operators, f: None })
+    }
+
+    /// Adds the term F z of the linked systems' discrete states z (F: m rows, one column per
+    /// entry of their z, checked when linked).
+    pub fn with_f(mut self, f: DMatrix<f64>) -> Result<Self> {
+        let m = self.operators.c.nrows();
+        validate::matrix("FirstOrderLinearTIR: F", &f, m, f.ncols())?;
+        validate::finite_matrix("FirstOrderLinearTIR: F", &f)?;
+        self.f = Some(f);
+        Ok(self)
     }
 
     /// The operators (C, D, B, e).

@@ -151,10 +151,23 @@ impl Relation {
         }
     }
 
-    /// First-order operators (C, D, B, e) at time t.
-    pub fn first_order_operators(&self, t: f64) -> Result<FirstOrderOperators> {
+    /// First-order operators (C, D, B, e) at time t, with the linked systems' discrete states
+    /// `z`: a time-invariant relation's F z is folded into e (y = C x + D λ + (e + F z)).
+    pub fn first_order_operators(&self, t: f64, z: &DVector<f64>) -> Result<FirstOrderOperators> {
         match self {
-            Self::FirstOrderLinearTIR(r) => Ok(r.operators.clone()),
+            Self::FirstOrderLinearTIR(r) => {
+                let mut operators = r.operators.clone();
+                if let Some(f) = &r.f {
+                    validate::matrix(
+                        "FirstOrderLinearTIR: F (m × the linked systems' z)",
+                        f,
+                        f.nrows(),
+                        z.len(),
+                    )?;
+                    operators.e += f * z;
+                }
+                Ok(operators)
+            }
             Self::FirstOrderLinearR(r) => Ok((r.operators)(t)),
             _ => Err(crate::error::Error::Unsupported {
                 what: "Lagrangian relation".into(),
