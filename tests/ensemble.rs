@@ -1277,3 +1277,33 @@ fn progress_counts_every_scene_step_on_every_engine() {
         }
     }
 }
+
+/// A resumed run's finished chunks count as done but not as computed: the progress tells
+/// them apart, so the rate and the time left shown are those of the computing.
+#[test]
+fn resumed_chunks_are_done_not_computed() {
+    let mut scenario = Scenario::from_toml(BALLS).unwrap();
+    scenario.scenes = 30;
+    scenario.time.final_time = 0.05;
+    let dir = std::env::temp_dir().join(format!("ricochet-resumed-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::create_dir_all(&dir).unwrap();
+    let options = |resume| RunOptions {
+        backend: Backend::Cpu,
+        chunk: Some(10),
+        checkpoints: Some(dir.clone()),
+        resume,
+        ..Default::default()
+    };
+    let fresh = ensemble::Progress::new();
+    ensemble::run(&scenario, &options(false), &fresh).unwrap();
+    assert_eq!((fresh.scene_steps(), fresh.resumed()), (30 * 50, 0));
+    let resumed = ensemble::Progress::new();
+    ensemble::run(&scenario, &options(true), &resumed).unwrap();
+    assert_eq!(
+        (resumed.scene_steps(), resumed.resumed()),
+        (30 * 50, 30 * 50),
+        "every chunk taken"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

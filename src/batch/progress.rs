@@ -11,10 +11,12 @@ pub const TICK: u32 = 256;
 /// The counter of the jobs whose progress nobody watches.
 pub static UNWATCHED: Progress = Progress::new();
 
-/// Scene-steps done so far (a relaxed counter: cheap to add to from every core).
+/// Scene-steps done so far (a relaxed counter: cheap to add to from every core), and how
+/// many of them were taken from an interrupted run's finished chunks rather than computed.
 #[derive(Debug, Default)]
 pub struct Progress {
     scene_steps: AtomicU64,
+    resumed: AtomicU64,
 }
 
 impl Progress {
@@ -22,12 +24,25 @@ impl Progress {
     pub const fn new() -> Self {
         Self {
             scene_steps: AtomicU64::new(0),
+            resumed: AtomicU64::new(0),
         }
     }
 
     /// Adds `scene_steps` done.
     pub fn add(&self, scene_steps: u64) {
         self.scene_steps.fetch_add(scene_steps, Ordering::Relaxed);
+    }
+
+    /// Adds `scene_steps` taken from an interrupted run's finished chunks (done, not computed:
+    /// a rate leaves them out).
+    pub fn add_resumed(&self, scene_steps: u64) {
+        self.add(scene_steps);
+        self.resumed.fetch_add(scene_steps, Ordering::Relaxed);
+    }
+
+    /// The scene-steps taken from an interrupted run ([`Progress::add_resumed`]).
+    pub fn resumed(&self) -> u64 {
+        self.resumed.load(Ordering::Relaxed)
     }
 
     /// Takes back `scene_steps` added for work that is redone.

@@ -30,9 +30,9 @@ pub fn watch<T>(name: &str, (scenes, steps): (usize, u64), work: impl FnOnce(&en
         scope.spawn(move || {
             // Every LOOK until the work is done (or has panicked: the sender is dropped).
             while let Err(RecvTimeoutError::Timeout) = done.recv_timeout(LOOK) {
-                display.update(progress.scene_steps());
+                display.update(progress);
             }
-            display.update(progress.scene_steps());
+            display.update(progress);
             display.finish();
         });
         // (Owned here, so that a panic in `work` drops it and the watcher stops.)
@@ -52,6 +52,8 @@ struct Display {
     start: Instant,
     last_line: Instant,
     scene_steps: u64,
+    /// Of which taken from an interrupted run (not in the rate).
+    resumed: u64,
 }
 
 impl Display {
@@ -77,6 +79,7 @@ impl Display {
             start: now,
             last_line: now,
             scene_steps: 0,
+            resumed: 0,
         }
     }
 
@@ -85,12 +88,13 @@ impl Display {
         ((self.scene_steps / self.steps) as usize).min(self.total)
     }
 
+    /// Scene-steps computed per second (a resumed run's finished chunks left out).
     fn rate(&self) -> f64 {
-        self.scene_steps as f64 / self.start.elapsed().as_secs_f64()
+        (self.scene_steps - self.resumed) as f64 / self.start.elapsed().as_secs_f64()
     }
 
-    fn update(&mut self, scene_steps: u64) {
-        self.scene_steps = scene_steps;
+    fn update(&mut self, progress: &ensemble::Progress) {
+        (self.scene_steps, self.resumed) = (progress.scene_steps(), progress.resumed());
         match &self.bar {
             Some(bar) => {
                 bar.set_position(self.done() as u64);
@@ -108,8 +112,10 @@ impl Display {
         let elapsed = self.start.elapsed().as_secs_f64();
         let total = self.total as f64 * self.steps as f64;
         let fraction = (self.scene_steps as f64 / total.max(1.0)).min(1.0);
-        let left = if fraction > 0.0 {
-            elapsed * (1.0 - fraction) / fraction
+        // What is left at the rate of what was computed (not of what a resume took).
+        let rate = self.rate();
+        let left = if rate > 0.0 {
+            (total - self.scene_steps as f64).max(0.0) / rate
         } else {
             f64::NAN
         };
@@ -120,7 +126,7 @@ impl Display {
             self.done(),
             self.total,
             100.0 * fraction,
-            self.rate()
+            rate
         ));
     }
 

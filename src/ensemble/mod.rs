@@ -313,7 +313,7 @@ fn run_chunks(
             strobe.append(&chunk.strobe)?;
             events.append(&chunk.events)?;
             at = chunk.scenes.end;
-            progress.add(chunk.scenes.len() as u64 * u64::from(steps));
+            progress.add_resumed(chunk.scenes.len() as u64 * u64::from(steps));
             continue;
         }
         let next = finished.peek().map_or(scenes.end, |c| c.scenes.start.min(scenes.end));
