@@ -26,7 +26,7 @@ struct Cli {
     #[command(subcommand)]
     command: Command,
     /// Errors and warnings only: no progress, no notices.
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
     quiet: bool,
     /// More on stderr: each chunk's timing, the engine's choices (-vv: everything).
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]

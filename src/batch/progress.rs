@@ -1,6 +1,7 @@
 //! How far a run has gone, for another thread to watch: the engines add the scene-steps they
 //! finish as they go (the CPU lanes per group every [`TICK`] steps, the GPU kernel per
-//! submission, the reference per scene every [`TICK`] steps), so a progress bar moves within
+//! submission of dispatches, up to 16 per chunk, the reference per scene every [`TICK`]
+//! steps), so a progress bar moves within
 //! a chunk of scenes, not only between chunks.
 
 use std::sync::atomic::{AtomicU64, Ordering};

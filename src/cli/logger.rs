@@ -1,7 +1,8 @@
 //! What the command line says on stderr besides its results, through the `log` facade: errors
-//! always; warnings (unhealthy scenes), notices (an engine that falls back, a resumed run)
+//! and warnings (unhealthy scenes) always; notices (an engine that falls back, a resumed run)
 //! and the progress display unless `-q`; each chunk's timing and the engine's choices with
-//! `-v` (the library's `debug!` lines). A full or closed stderr loses the lines, never the run.
+//! `-v` (the library's `debug!` lines), the drivers' log with `-vv`. A full or closed stderr
+//! loses the lines, never the run.
 
 use std::io::Write;
 

@@ -225,7 +225,7 @@ fn check_draws(scenario: &Scenario, scenes: &Range<usize>, coordinates: &[String
             Err(Error::Scenario {
                 what: format!("scene {s} (drawn: {})", values.join(", ")),
                 reason: format!(
-                    "has {} degrees of freedom ({}) where scene 0 has {} ({}): the scenes of an ensemble have one size",
+                    "has {} degrees of freedom ({}) where scene 0 has {} ({}): the scenes of an ensemble have the same coordinates",
                     scene.scene.dof(),
                     scene.scene.coordinate_names().join(", "),
                     coordinates.len(),

@@ -56,21 +56,19 @@ pub fn summary_columns(scenario: &Scenario) -> Result<Vec<String>> {
         ]
         .map(String::from),
     );
-    if let Some(o) = scenario
-        .observe
-        .iter()
-        .find(|o| columns.iter().filter(|c| **c == o.name).count() > 1)
-    {
+    // A name twice: the observable's fault where it is one's, else the parameter's or the
+    // coordinate's.
+    let twice = |c: &&String| columns.iter().filter(|d| d == c).count() > 1;
+    if let Some(o) = scenario.observe.iter().find(|o| twice(&&o.name)) {
         return Err(Error::Scenario {
             what: format!("[[observe]] `{}`", o.name),
             reason: "the name is taken by a column of the summary".into(),
         });
     }
-    if let Some(c) = columns.iter().find(|c| columns.iter().filter(|d| d == c).count() > 1) {
+    if let Some(c) = columns.iter().find(twice) {
         return Err(Error::Scenario {
             what: format!("the summary's column `{c}`"),
-            reason: "the name is both a drawn parameter and a coordinate or column of the scene: rename the parameter"
-                .into(),
+            reason: "two columns have this name (a drawn parameter, a coordinate or its velocity, or an output column): rename the parameter or the coordinate".into(),
         });
     }
     Ok(columns)
