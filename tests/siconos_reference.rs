@@ -192,11 +192,6 @@ fn theta_gamma(nsds: Nsds, h: f64) -> TimeStepping {
     TimeStepping::new(nsds, Integrator::EulerMoreau(osi), 0.0, h).unwrap()
 }
 
-/// A reference's `columns`, in that order.
-fn columns_of(reference: &DMatrix<f64>, columns: &[usize]) -> DMatrix<f64> {
-    reference.select_columns(columns)
-}
-
 /// CircuitRLCD, θ-γ: x' = [[0, −1], [4π², 0]] x + r, y = 4π² x₀ + 10 λ, r = (λ, 0); t, x,
 /// −y, λ and the energy balance (storage ½(4π² x₀² + x₁²), dissipation Σ h R λ², their sum)
 /// to 1e-12 (column 5, r₀ printed once at t = 0, is left out).
@@ -238,7 +233,7 @@ fn circuit_rlcd_theta_gamma() {
             storage + dissipated.get(),
         ]
     });
-    let expected = columns_of(&reference, &[0, 1, 2, 3, 4, 6, 7, 8]);
+    let expected = reference.select_columns(&[0, 1, 2, 3, 4, 6, 7, 8]);
     common::compare_with_reference("CircuitRLCD θ-γ", &expected, &ours, 1e-12);
 }
 
@@ -283,7 +278,7 @@ fn diode_bridge_cap_filter_theta_gamma() {
     let ours = rows(sim, reference.nrows(), |s| vec![s.t, s.q[0], s.q[1], s.lambda[0]]);
     common::compare_with_reference(
         "DiodeBridgeCapFilter θ-γ",
-        &columns_of(&reference, &[0, 1, 2, 3]),
+        &reference.select_columns(&[0, 1, 2, 3]),
         &ours,
         1e-12,
     );

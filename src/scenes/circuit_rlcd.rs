@@ -8,8 +8,7 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::error::Result;
 use crate::model::{ComplementarityConditionNSL, FirstOrderLinearTIR, Nsds};
-use crate::reference::{Integrator, TimeStepping};
-use crate::scheme::euler_moreau::EulerMoreauOSI;
+use crate::reference::TimeStepping;
 
 /// Parameters of the circuit (defaults: Siconos's CircuitRLCD).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -60,11 +59,6 @@ impl CircuitRlcd {
 
     /// The simulation from t = 0.
     pub fn simulation(&self) -> Result<TimeStepping> {
-        TimeStepping::new(
-            self.nsds()?,
-            Integrator::EulerMoreau(EulerMoreauOSI::new(self.theta)?),
-            0.0,
-            self.step,
-        )
+        super::euler_moreau(self.nsds()?, self.theta, self.step)
     }
 }

@@ -11,8 +11,7 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::error::Result;
 use crate::model::{ComplementarityConditionNSL, FirstOrderLinearDS, FirstOrderLinearTIR, Nsds};
-use crate::reference::{Integrator, TimeStepping};
-use crate::scheme::euler_moreau::EulerMoreauOSI;
+use crate::reference::TimeStepping;
 
 /// The LC oscillator of Siconos's circuit examples: x = (capacitor voltage, inductor
 /// current), `ẋ = A x + r` with A = [[0, −1/C], [1/L, 0]], starting at (voltage, 0).
@@ -84,11 +83,6 @@ impl DiodeBridge {
 
     /// The simulation from t = 0.
     pub fn simulation(&self) -> Result<TimeStepping> {
-        TimeStepping::new(
-            self.nsds()?,
-            Integrator::EulerMoreau(EulerMoreauOSI::new(self.theta)?),
-            0.0,
-            self.step,
-        )
+        super::euler_moreau(self.nsds()?, self.theta, self.step)
     }
 }

@@ -19,8 +19,7 @@ use nalgebra::{DMatrix, DVector};
 use super::diode_bridge::lc_oscillator;
 use crate::error::Result;
 use crate::model::{ComplementarityConditionNSL, FirstOrderLinearDS, FirstOrderLinearTIR, Nsds};
-use crate::reference::{Integrator, TimeStepping};
-use crate::scheme::euler_moreau::EulerMoreauOSI;
+use crate::reference::TimeStepping;
 
 /// Parameters of the circuit (defaults: Siconos's DiodeBridgeCapFilter).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -99,11 +98,6 @@ impl DiodeBridgeCapFilter {
 
     /// The simulation from t = 0.
     pub fn simulation(&self) -> Result<TimeStepping> {
-        TimeStepping::new(
-            self.nsds()?,
-            Integrator::EulerMoreau(EulerMoreauOSI::new(self.theta)?),
-            0.0,
-            self.step,
-        )
+        super::euler_moreau(self.nsds()?, self.theta, self.step)
     }
 }

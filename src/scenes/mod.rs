@@ -29,12 +29,19 @@ pub mod woodpecker;
 use crate::error::Result;
 use crate::model::Nsds;
 use crate::reference::{Integrator, TimeStepping};
+use crate::scheme::euler_moreau::EulerMoreauOSI;
 use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// The reference simulation of `nsds` from t = 0 with step `h`: Moreau–Jean with θ = ½, the
 /// scenes' `simulation`.
 fn moreau_jean(nsds: Nsds, h: f64) -> Result<TimeStepping> {
     TimeStepping::new(nsds, Integrator::MoreauJean(MoreauJeanOSI::default()), 0.0, h)
+}
+
+/// The reference simulation of the circuit `nsds` from t = 0 with step `h`: Euler–Moreau
+/// with `theta`, the circuit scenes' `simulation`.
+fn euler_moreau(nsds: Nsds, theta: f64, h: f64) -> Result<TimeStepping> {
+    TimeStepping::new(nsds, Integrator::EulerMoreau(EulerMoreauOSI::new(theta)?), 0.0, h)
 }
 
 /// The coordinates of a solid in 3-D whose angles integrate ω: (x, y, z, φ_x, φ_y, φ_z).

@@ -23,7 +23,8 @@ pub const CPU_ADAPTER_LOOP_BUDGET: u32 = 30_000;
 /// At most this many steps per dispatch.
 pub const MAX_STEPS_PER_DISPATCH: u32 = 1000;
 
-/// At most this many submissions per chunk: the progress moves in steps of 1/16 of a run.
+/// At most this many submissions of dispatches per chunk, each reported when done (fewer
+/// when the chunk has fewer dispatches: 2000 steps at 1000 per dispatch make two).
 const SUBMISSIONS: usize = 16;
 /// The largest scene (degrees of freedom, contacts) the scene-parallel kernel takes: its
 /// state and scratch live in private arrays of one invocation.
@@ -331,38 +332,41 @@ fn run_chunk(
         .chunks(dispatches.len().div_ceil(SUBMISSIONS).max(1))
         .collect();
     let last = segments.len() - 1;
-    let mut queued = Vec::new();
-    let mut encoder = None;
-    for (i, segment) in segments.iter().enumerate() {
-        let mut commands = ctx
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("steps") });
-        {
-            let writes = (i == 0, i == last);
-            let mut pass = commands.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("steps"),
-                timestamp_writes: timer.as_ref().filter(|_| writes != (false, false)).map(|query_set| {
-                    wgpu::ComputePassTimestampWrites {
-                        query_set,
-                        beginning_of_pass_write_index: writes.0.then_some(0),
-                        end_of_pass_write_index: writes.1.then_some(1),
-                    }
-                }),
-            });
-            pass.set_pipeline(pipeline);
-            for (group, _) in segment.iter() {
-                pass.set_bind_group(0, *group, &[]);
-                pass.dispatch_workgroups(groups, 1, 1);
+    let mut encoders: Vec<(wgpu::CommandEncoder, u64)> = segments
+        .iter()
+        .enumerate()
+        .map(|(i, segment)| {
+            let mut commands = ctx
+                .device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("steps") });
+            {
+                let writes = (i == 0, i == last);
+                let mut pass = commands.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some("steps"),
+                    timestamp_writes: timer.as_ref().filter(|_| writes != (false, false)).map(|query_set| {
+                        wgpu::ComputePassTimestampWrites {
+                            query_set,
+                            beginning_of_pass_write_index: writes.0.then_some(0),
+                            end_of_pass_write_index: writes.1.then_some(1),
+                        }
+                    }),
+                });
+                pass.set_pipeline(pipeline);
+                for (group, _) in segment.iter() {
+                    pass.set_bind_group(0, *group, &[]);
+                    pass.dispatch_workgroups(groups, 1, 1);
+                }
             }
-        }
-        let scene_steps = u64::from(scenes) * segment.iter().map(|&(_, k)| u64::from(k)).sum::<u64>();
-        if i == last {
-            encoder = Some((commands, scene_steps));
-        } else {
-            queued.push((ctx.queue.submit([commands.finish()]), scene_steps));
-        }
-    }
-    let (mut encoder, last_steps) = encoder.ok_or_else(|| Error::Gpu("no dispatch".into()))?;
+            let scene_steps = u64::from(scenes) * segment.iter().map(|&(_, k)| u64::from(k)).sum::<u64>();
+            (commands, scene_steps)
+        })
+        .collect();
+    // All but the last submitted now; the last carries the read-back.
+    let (mut encoder, last_steps) = encoders.pop().ok_or_else(|| Error::Gpu("no dispatch".into()))?;
+    let queued: Vec<(wgpu::SubmissionIndex, u64)> = encoders
+        .into_iter()
+        .map(|(commands, scene_steps)| (ctx.queue.submit([commands.finish()]), scene_steps))
+        .collect();
     if let Some(query_set) = &timer {
         encoder.resolve_query_set(query_set, 0..2, &ticks, 0);
     }

@@ -109,10 +109,10 @@ pub fn draw(
 type DrawResult = std::result::Result<(), Box<dyn std::error::Error>>;
 
 /// Fills `root` white, writes `title` across its top and returns the area below it.
-fn figure<'a, DB: DrawingBackend>(
+fn figure<DB: DrawingBackend>(
     root: &DrawingArea<DB, plotters::coord::Shift>,
     title: &str,
-) -> std::result::Result<DrawingArea<DB, plotters::coord::Shift>, Box<dyn std::error::Error + 'a>>
+) -> std::result::Result<DrawingArea<DB, plotters::coord::Shift>, Box<dyn std::error::Error>>
 where
     DB::ErrorType: 'static,
 {
