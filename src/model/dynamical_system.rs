@@ -4,6 +4,7 @@
 //!   [`LagrangianLinearDiagonalDS`](super::LagrangianLinearDiagonalDS), its diagonal form).
 //! - [`LagrangianDS`]: `M(q) v̇ + F_gyr(q, v) + F_int(q, v, t) = F_ext(t) + p`.
 //! - [`FirstOrderLinearDS`]: `ẋ = A x + b + r`, b constant or b(t, z) with the discrete state z.
+//! - [`FirstOrderNonLinearDS`](super::FirstOrderNonLinearDS): `M ẋ = f(x, t, z) + r`.
 //!
 //! A model object holds its operators and its initial state; the time stepper owns the
 //! evolving state. Lagrangian systems expose the total force
@@ -14,6 +15,7 @@ use std::sync::Arc;
 
 use nalgebra::{DMatrix, DVector};
 
+use super::FirstOrderNonLinearDS;
 use super::force::{ExternalForce, Force, Harmonic, MassFn};
 use crate::error::Result;
 use crate::validate;
@@ -279,6 +281,8 @@ pub enum DynamicalSystem {
     LagrangianDS(LagrangianDS),
     /// See [`FirstOrderLinearDS`].
     FirstOrderLinearDS(FirstOrderLinearDS),
+    /// See [`FirstOrderNonLinearDS`].
+    FirstOrderNonLinearDS(FirstOrderNonLinearDS),
 }
 
 impl DynamicalSystem {
@@ -288,6 +292,7 @@ impl DynamicalSystem {
             Self::LagrangianLinearTIDS(ds) => ds.ndof(),
             Self::LagrangianDS(ds) => ds.ndof(),
             Self::FirstOrderLinearDS(ds) => ds.dimension(),
+            Self::FirstOrderNonLinearDS(ds) => ds.dimension(),
         }
     }
 
@@ -295,13 +300,23 @@ impl DynamicalSystem {
     pub fn z(&self) -> DVector<f64> {
         match self {
             Self::FirstOrderLinearDS(ds) => ds.z.clone(),
+            Self::FirstOrderNonLinearDS(ds) => ds.z.clone(),
             _ => DVector::zeros(0),
+        }
+    }
+
+    /// The discrete state z of a first-order system (`None` for Lagrangian systems).
+    pub(crate) fn z_mut(&mut self) -> Option<&mut DVector<f64>> {
+        match self {
+            Self::FirstOrderLinearDS(ds) => Some(&mut ds.z),
+            Self::FirstOrderNonLinearDS(ds) => Some(&mut ds.z),
+            _ => None,
         }
     }
 
     /// Whether this is a second-order (Lagrangian) system.
     pub fn is_lagrangian(&self) -> bool {
-        !matches!(self, Self::FirstOrderLinearDS(_))
+        !matches!(self, Self::FirstOrderLinearDS(_) | Self::FirstOrderNonLinearDS(_))
     }
 
     /// Initial coordinates (q0 or x0) and velocity (v0, empty for first-order systems).
@@ -310,6 +325,7 @@ impl DynamicalSystem {
             Self::LagrangianLinearTIDS(ds) => (ds.q0.clone(), ds.v0.clone()),
             Self::LagrangianDS(ds) => (ds.q0.clone(), ds.v0.clone()),
             Self::FirstOrderLinearDS(ds) => (ds.x0.clone(), DVector::zeros(0)),
+            Self::FirstOrderNonLinearDS(ds) => (ds.x0.clone(), DVector::zeros(0)),
         }
     }
 }
@@ -329,5 +345,11 @@ impl From<LagrangianDS> for DynamicalSystem {
 impl From<FirstOrderLinearDS> for DynamicalSystem {
     fn from(ds: FirstOrderLinearDS) -> Self {
         Self::FirstOrderLinearDS(ds)
+    }
+}
+
+impl From<FirstOrderNonLinearDS> for DynamicalSystem {
+    fn from(ds: FirstOrderNonLinearDS) -> Self {
+        Self::FirstOrderNonLinearDS(ds)
     }
 }

@@ -91,7 +91,7 @@ impl super::DynamicalSystem {
         match self {
             Self::LagrangianLinearTIDS(ds) => Some(ds),
             Self::LagrangianDS(ds) => Some(ds),
-            Self::FirstOrderLinearDS(_) => None,
+            Self::FirstOrderLinearDS(_) | Self::FirstOrderNonLinearDS(_) => None,
         }
     }
 }

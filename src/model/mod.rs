@@ -4,6 +4,7 @@
 
 pub mod diagonal;
 pub mod dynamical_system;
+pub mod first_order_nonlinear;
 pub mod force;
 pub mod interaction;
 pub mod lagrangian;
@@ -13,6 +14,7 @@ pub mod relation;
 
 pub use diagonal::LagrangianLinearDiagonalDS;
 pub use dynamical_system::{DynamicalSystem, FirstOrderLinearDS, LagrangianDS, LagrangianLinearTIDS};
+pub use first_order_nonlinear::FirstOrderNonLinearDS;
 pub use force::{ExternalForce, Force, Harmonic};
 pub use interaction::{DsId, Interaction, InteractionId};
 pub use lagrangian::LagrangianDynamics;
@@ -22,6 +24,7 @@ pub use nonsmooth_law::{
 pub use nsds::Nsds;
 pub use relation::{
     CoordinateVectorConstraint, CoordinateVectorOutputs, DiskDiskR, FirstOrderLinearR, FirstOrderLinearTIR,
-    FirstOrderOperators, LagrangianCompliantLinearTIR, LagrangianLinearTIR, LagrangianRheonomousR,
-    LagrangianScleronomousR, PfaffianR, PlanarContactR, Relation, SphereLDSSphereLDSR, SphereSphereR,
+    FirstOrderNonLinearR, FirstOrderOperators, FirstOrderType1R, FirstOrderType2R, Jacobian,
+    LagrangianCompliantLinearTIR, LagrangianLinearTIR, LagrangianRheonomousR, LagrangianScleronomousR, PfaffianR,
+    PlanarContactR, Relation, SphereLDSSphereLDSR, SphereSphereR,
 };

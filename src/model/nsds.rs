@@ -7,6 +7,7 @@ use super::dynamical_system::DynamicalSystem;
 use super::interaction::{DsId, Interaction, InteractionId};
 use super::nonsmooth_law::NonSmoothLaw;
 use super::relation::Relation;
+use super::relation::first_order_nonlinear::At;
 use crate::error::{Error, Result};
 use crate::validate;
 
@@ -162,6 +163,17 @@ impl Nsds {
             if let Some(d) = inter.relation.compliance() {
                 validate::matrix(&format!("{what}: compliance"), d, m, m)?;
             }
+        } else if let Relation::FirstOrderNonLinearR(r) = &inter.relation {
+            let x0 = self.gather(&inter.systems, |ds| ds.initial_state().0);
+            let z = self.gather(&inter.systems, DynamicalSystem::z);
+            let lambda = DVector::zeros(m);
+            let at = At {
+                t: 0.0,
+                x: &x0,
+                lambda: &lambda,
+                z: &z,
+            };
+            r.check(&format!("{what}, at (t, x, λ) = (0, x0, 0)"), at, m, n)?;
         } else {
             let z = self.gather(&inter.systems, DynamicalSystem::z);
             inter
@@ -287,8 +299,9 @@ impl Nsds {
 
     /// Whether every system has constant operators (M, ∂F/∂q, ∂F/∂v or A).
     pub fn systems_are_linear(&self) -> bool {
-        self.systems
-            .iter()
-            .all(|(_, ds)| ds.as_lagrangian().is_none_or(|l| l.is_linear_time_invariant()))
+        self.systems.iter().all(|(_, ds)| match ds {
+            DynamicalSystem::FirstOrderNonLinearDS(_) => false,
+            _ => ds.as_lagrangian().is_none_or(|l| l.is_linear_time_invariant()),
+        })
     }
 }

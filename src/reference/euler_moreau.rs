@@ -1,12 +1,16 @@
-//! One Euler–Moreau step of a first-order linear scene on the CPU, in f64: [`EulerMoreauOSI`]
-//! as a [`OneStepIntegrator`] (the formulas are in [`crate::scheme::euler_moreau`]).
+//! One Euler–Moreau step of a first-order scene on the CPU, in f64: [`EulerMoreauOSI`] as a
+//! [`OneStepIntegrator`] — a single pass for linear scenes (the formulas are in
+//! [`crate::scheme::euler_moreau`]), the Newton loop of [`super::euler_moreau_newton`] for
+//! nonlinear ones.
 
 use nalgebra::{DMatrix, DVector};
 
+use super::euler_moreau_newton::needs_newton;
 use super::integrator::{OneStepIntegrator, StepReport, StepSettings};
 use super::state::SceneState;
 use crate::error::{Error, Result};
 use crate::model::DynamicalSystem;
+use crate::numerics::SolverReport;
 use crate::numerics::relay::{relay_as_mlcp, relay_solution};
 use crate::scheme::EulerMoreauOSI;
 
@@ -18,12 +22,20 @@ impl OneStepIntegrator for EulerMoreauOSI {
                 what: format!("dynamical system `{name}`"),
                 reason: "Moreau–Jean integrates Lagrangian systems, Euler–Moreau first-order ones".into(),
             }),
+            None if self.relation_gamma.is_some() && needs_newton(&state.nsds) => Err(Error::Unsupported {
+                what: "the full θ-γ variant of Euler–Moreau".into(),
+                reason: "takes linear systems and relations (as in Siconos)".into(),
+            }),
             None => Ok(()),
         }
     }
 
     fn step(&self, state: &mut SceneState, settings: &StepSettings) -> Result<StepReport> {
-        step(state, settings, *self)
+        if needs_newton(&state.nsds) {
+            super::euler_moreau_newton::step(state, settings, *self)
+        } else {
+            step(state, settings, *self)
+        }
     }
 }
 
@@ -77,7 +89,6 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: EulerMoreauOSI) -> Re
     };
     if m > 0 {
         let w_inv_b = w.solve(&bmat).ok_or_else(singular)?;
-        let equality = ts.nsds.equality_rows();
         let context = format!(" at step {} (t = {t_next})", ts.k + 1);
         // The relation at x_{k+γ} (γ = 1 unless the full θ-γ variant).
         let gamma = osi.relation_gamma.unwrap_or(1.0);
@@ -86,15 +97,7 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: EulerMoreauOSI) -> Re
             None => x_free.clone(),
         };
         let (matrix, vector) = (&d + &c * w_inv_b * (gamma * h), &c * at + &e);
-        let relays = ts.nsds.relay_rows();
-        let (solution, lcp_report) = if relays.iter().any(Option::is_some) {
-            // Relay rows (−w ∈ N_[lb, ub](λ)) as complementarity rows of a larger problem.
-            let (matrix, vector, free) = relay_as_mlcp(&matrix, &vector, &equality, &relays);
-            let (z, report) = settings.solve(matrix, vector, free, &context)?;
-            (relay_solution(&z, &relays), report)
-        } else {
-            settings.solve(matrix, vector, equality, &context)?
-        };
+        let (solution, lcp_report) = solve_rows(ts, settings, matrix, vector, &context)?;
         lambda = solution;
         report.lcp = Some(lcp_report);
     }
@@ -103,6 +106,26 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: EulerMoreauOSI) -> Re
     ts.p = r;
     ts.lambda = lambda;
     Ok(report)
+}
+
+/// Solves the step's problem `w = matrix λ + vector` under each row's law: complementarity,
+/// equality (w = 0) or relay (−w ∈ N_[lb, ub](λ), as complementarity rows of a larger MLCP).
+pub(super) fn solve_rows(
+    ts: &SceneState,
+    settings: &StepSettings,
+    matrix: DMatrix<f64>,
+    vector: DVector<f64>,
+    context: &str,
+) -> Result<(DVector<f64>, SolverReport)> {
+    let equality = ts.nsds.equality_rows();
+    let relays = ts.nsds.relay_rows();
+    if relays.iter().any(Option::is_some) {
+        let (matrix, vector, free) = relay_as_mlcp(&matrix, &vector, &equality, &relays);
+        let (z, report) = settings.solve(matrix, vector, free, context)?;
+        Ok((relay_solution(&z, &relays), report))
+    } else {
+        settings.solve(matrix, vector, equality, context)
+    }
 }
 
 /// Block-diagonal A and stacked b of the scene's first-order systems over the step

@@ -4,6 +4,7 @@
 //! fast: the batched engines are checked against it.
 
 mod euler_moreau;
+mod euler_moreau_newton;
 mod integrator;
 mod moreau_jean;
 mod projection;

@@ -5,6 +5,7 @@
 
 use nalgebra::{DMatrix, DVector, Dyn, LU};
 
+use super::euler_moreau_newton::NewtonMemory;
 use crate::error::{Error, Result};
 use crate::model::{DsId, Interaction, Nsds};
 
@@ -30,6 +31,8 @@ pub struct SceneState {
     offsets: Vec<usize>,
     /// The factorised iteration matrix W of a scene whose systems are all linear.
     pub(crate) cached_w: Option<LU<f64, Dyn, Dyn>>,
+    /// What Euler–Moreau's Newton loop keeps between steps (nonlinear first-order scenes).
+    pub(crate) newton: Option<NewtonMemory>,
 }
 
 impl SceneState {
@@ -56,6 +59,7 @@ impl SceneState {
             lambda: DVector::zeros(m),
             offsets,
             cached_w: None,
+            newton: None,
         }
     }
 

@@ -5,11 +5,13 @@
 
 use nalgebra::DVector;
 
+use super::euler_moreau_newton;
 use super::integrator::{OneStepIntegrator, StepReport, StepSettings};
 use super::projection;
 use super::state::SceneState;
 use super::trajectory::{Sample, Trajectory};
 use crate::error::{Error, Result};
+use crate::model::relation::first_order_nonlinear::At;
 use crate::model::{
     CoordinateVectorOutputs, DsId, DynamicalSystem, Interaction, InteractionId, NonSmoothLaw, Nsds, Relation,
 };
@@ -152,6 +154,13 @@ impl TimeStepping {
             .into_owned()
     }
 
+    /// The input of the last step to system `id`: r of a first-order system (Σ g or B λ over
+    /// its interactions), p = Hᵀ λ of a Lagrangian one.
+    pub fn r(&self, id: DsId) -> DVector<f64> {
+        let n = self.state.nsds.system(id).dimension();
+        self.state.p.rows(self.state.offsets()[id.0], n).into_owned()
+    }
+
     /// Replaces the state by `qv` = (q, v) of all systems, concatenated — x alone for a
     /// first-order scene — to continue a run from a state saved elsewhere (or, in a
     /// co-simulation, to hand one system's state to another).
@@ -176,31 +185,32 @@ impl TimeStepping {
     /// The discrete state z of first-order system `id` (Siconos's Z).
     pub fn z(&self, id: DsId) -> Result<DVector<f64>> {
         match self.state.nsds.system(id) {
-            DynamicalSystem::FirstOrderLinearDS(ds) => Ok(ds.z.clone()),
+            ds if !ds.is_lagrangian() => Ok(ds.z()),
             _ => Err(self.no_z(id)),
         }
     }
 
     /// Sets the discrete state z of first-order system `id` between steps (a sampled control,
-    /// a switched parameter: b(t, z) sees it from the next step on). Its size is the one the
-    /// system was built with, and it must be finite.
+    /// a switched parameter: b(t, z), f(t, x, z) and the relations' closures see it from the
+    /// next step on). Its size is the one the system was built with, and it must be finite.
+    /// This is the only way z changes: the closures read it and do not write it.
     pub fn set_z(&mut self, id: DsId, z: &DVector<f64>) -> Result<()> {
         let name = self.state.nsds.system_name(id).to_string();
         let what = format!("TimeStepping::set_z: system `{name}`");
         let error = self.no_z(id);
-        let DynamicalSystem::FirstOrderLinearDS(ds) = self.state.nsds.system_mut(id) else {
+        let Some(current) = self.state.nsds.system_mut(id).z_mut() else {
             return Err(error);
         };
-        validate::vector(&what, z, ds.z.len())?;
+        validate::vector(&what, z, current.len())?;
         validate::finite_vector(&what, z)?;
-        ds.z.copy_from(z);
+        current.copy_from(z);
         Ok(())
     }
 
     fn no_z(&self, id: DsId) -> Error {
         Error::Unsupported {
             what: format!("the discrete state z of system `{}`", self.state.nsds.system_name(id)),
-            reason: "only first-order linear systems carry a z so far".into(),
+            reason: "only first-order systems carry a z so far".into(),
         }
     }
 
@@ -264,7 +274,14 @@ impl TimeStepping {
     pub fn step(&mut self) -> Result<()> {
         self.stabilization.check()?;
         let s = &self.state;
-        let saved = (s.q.clone(), s.v.clone(), s.p.clone(), s.lambda.clone(), s.k);
+        let saved = (
+            s.q.clone(),
+            s.v.clone(),
+            s.p.clone(),
+            s.lambda.clone(),
+            s.k,
+            s.newton.clone(),
+        );
         match self.advance() {
             Ok(report) => {
                 self.last = report;
@@ -272,7 +289,7 @@ impl TimeStepping {
             }
             Err(e) => {
                 let s = &mut self.state;
-                (s.q, s.v, s.p, s.lambda, s.k) = saved;
+                (s.q, s.v, s.p, s.lambda, s.k, s.newton) = saved;
                 Err(e)
             }
         }
@@ -348,10 +365,19 @@ impl TimeStepping {
                 }
                 y.extend(yi.iter());
                 ydot.extend(inter.velocity(&q, &v, t)?.iter());
+            } else if let Some(memory) = &self.state.newton {
+                // The y Siconos's Newton loop leaves (its linearised output).
+                y.extend(memory.y.rows(offset - size, size).iter());
             } else {
                 let z = self.state.nsds.gather(&inter.systems, DynamicalSystem::z);
-                let op = inter.relation.first_order_operators(t, &z)?;
-                y.extend((&op.c * &q + &op.d * lambda + &op.e).iter());
+                let lambda = lambda.into_owned();
+                let at = At {
+                    t,
+                    x: &q,
+                    lambda: &lambda,
+                    z: &z,
+                };
+                y.extend(euler_moreau_newton::output(inter, at, "")?.iter());
             }
         }
         Ok(Sample {

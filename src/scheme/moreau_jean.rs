@@ -97,6 +97,9 @@ pub struct NewtonOptions {
     /// Siconos's `SICONOS_TS_LINEAR`: one pass per step with the relations' Jacobians at q_k
     /// (exact for linear scenes, a linearisation otherwise). Default false (Newton).
     pub single_pass: bool,
+    /// Siconos's `resetAllLambda` (Euler–Moreau's Newton loop): start each step from λ = 0
+    /// (default true); false: from the last step's λ.
+    pub reset_lambda: bool,
 }
 
 impl Default for NewtonOptions {
@@ -105,6 +108,7 @@ impl Default for NewtonOptions {
             tolerance: 1e-6,
             max_iterations: 50,
             single_pass: false,
+            reset_lambda: true,
         }
     }
 }

@@ -4,6 +4,7 @@
 pub mod contact;
 pub mod coordinate_vector;
 pub mod first_order;
+pub mod first_order_nonlinear;
 pub mod lagrangian;
 pub mod pfaffian;
 pub mod planar;
@@ -15,6 +16,7 @@ use crate::validate;
 pub use contact::{DiskDiskR, SphereLDSSphereLDSR, SphereSphereR, ortho_base_from_vector};
 pub use coordinate_vector::{CoordinateVectorBuilder, CoordinateVectorConstraint, CoordinateVectorOutputs};
 pub use first_order::{FirstOrderLinearR, FirstOrderLinearTIR, FirstOrderOperators};
+pub use first_order_nonlinear::{FirstOrderNonLinearR, FirstOrderType1R, FirstOrderType2R, Jacobian};
 pub use lagrangian::{
     LagrangianCompliantLinearTIR, LagrangianLinearTIR, LagrangianRheonomousR, LagrangianScleronomousR,
 };
@@ -48,12 +50,17 @@ pub enum Relation {
     FirstOrderLinearTIR(FirstOrderLinearTIR),
     /// `y = C(t) x + D(t) λ + e(t)`, `r = B(t) λ`.
     FirstOrderLinearR(FirstOrderLinearR),
+    /// `y = h(t, x, λ, z)`, `r = g(t, x, λ, z)` (and Type1R, Type2R).
+    FirstOrderNonLinearR(FirstOrderNonLinearR),
 }
 
 impl Relation {
     /// Whether the relation acts on Lagrangian systems (else on first-order ones).
     pub fn is_lagrangian(&self) -> bool {
-        !matches!(self, Self::FirstOrderLinearTIR(_) | Self::FirstOrderLinearR(_))
+        !matches!(
+            self,
+            Self::FirstOrderLinearTIR(_) | Self::FirstOrderLinearR(_) | Self::FirstOrderNonLinearR(_)
+        )
     }
 
     /// Whether y is affine in the coordinates with constant operators (no Newton loop needed).
@@ -105,7 +112,7 @@ impl Relation {
             Self::DiskDisk(r) => r.output(q),
             Self::SphereLDSSphereLDS(r) => r.output(q),
             Self::Pfaffian(r) => DVector::zeros((r.a)(q).nrows()),
-            Self::FirstOrderLinearTIR(_) | Self::FirstOrderLinearR(_) => {
+            Self::FirstOrderLinearTIR(_) | Self::FirstOrderLinearR(_) | Self::FirstOrderNonLinearR(_) => {
                 return Err(not_lagrangian());
             }
         };
@@ -126,7 +133,7 @@ impl Relation {
             Self::DiskDisk(r) => r.jacobian(q),
             Self::SphereLDSSphereLDS(r) => r.jacobian(q),
             Self::Pfaffian(r) => (r.a)(q),
-            Self::FirstOrderLinearTIR(_) | Self::FirstOrderLinearR(_) => {
+            Self::FirstOrderLinearTIR(_) | Self::FirstOrderLinearR(_) | Self::FirstOrderNonLinearR(_) => {
                 return Err(not_lagrangian());
             }
         };
@@ -169,6 +176,10 @@ impl Relation {
                 Ok(operators)
             }
             Self::FirstOrderLinearR(r) => Ok((r.operators)(t)),
+            Self::FirstOrderNonLinearR(r) => Err(crate::error::Error::Unsupported {
+                what: r.kind.into(),
+                reason: "is nonlinear: Euler–Moreau's Newton loop linearises it at each iterate".into(),
+            }),
             _ => Err(crate::error::Error::Unsupported {
                 what: "Lagrangian relation".into(),
                 reason: "has no first-order operators".into(),
@@ -199,7 +210,8 @@ relation_from!(
     LagrangianRheonomousR,
     LagrangianCompliantLinearTIR,
     FirstOrderLinearTIR,
-    FirstOrderLinearR
+    FirstOrderLinearR,
+    FirstOrderNonLinearR
 );
 
 impl From<SphereSphereR> for Relation {
