@@ -8,7 +8,7 @@ mod common;
 
 use nalgebra::{DMatrix, DVector};
 use ricochet::model::{
-    FirstOrderLinearDS, FirstOrderNonLinearDS, FirstOrderNonLinearR, FirstOrderType2R, Jacobian, Nsds, RelayNSL,
+    DsId, FirstOrderLinearDS, FirstOrderNonLinearDS, FirstOrderNonLinearR, FirstOrderType2R, Jacobian, Nsds, RelayNSL,
 };
 use ricochet::numerics::SolverKind;
 use ricochet::reference::{Integrator, TimeStepping};
@@ -287,4 +287,381 @@ fn step_system_reduced() {
         (1e-4, 200),
         1,
     );
+}
+
+/// Siconos's OptimalControl: a Pontryagin bang-bang problem, state (x₀, x₁) and costate
+/// (x₂, x₃) of a FirstOrderNonLinearDS, under the one reference with a full NonLinearR —
+/// x-dependent C and B, K ≠ 0, h nonlinear — and an LCP (enumeration), θ = 0.5, h = 2e-3,
+/// 5000 steps, Newton tolerance 1.1e-11. Columns t, x, λ, y (Siconos's y: the loop's
+/// linearised output, `newton_outputs`; row 0 prints λ = y = 0); x to
+/// 1e-9, λ to 5e-9, y to 2e-11 (the notes: 8e-10, 4.3e-9, 1.1e-11); the control switches
+/// (λ₀: 0 → 2) once, at t = 4.152.
+#[test]
+fn optimal_control() {
+    let Some(reference) = reference("OptimalControl.ref") else {
+        return;
+    };
+    let f = |x: &DVector<f64>| {
+        vector(&[
+            0.5 * x[1] + 0.5,
+            -0.5 * x[0] - x[1],
+            -(x[0] - 2.0) + 0.5 * x[3],
+            -(x[1] + 1.0) - 0.5 * x[2] + x[3],
+        ])
+    };
+    let grad_f = DMatrix::from_row_slice(
+        4,
+        4,
+        &[
+            0.0, 0.5, 0.0, 0.0, -0.5, -1.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.5, 0.0, -1.0, -0.5, 1.0,
+        ],
+    );
+    let x0 = vector(&[3.4999939172, -2.2788416237, 1.1935988302, -0.6365413023]);
+    let system = FirstOrderNonLinearDS::new(x0, move |_, x, _| f(x))
+        .unwrap()
+        .with_jacobian(move |_, _, _| grad_f.clone())
+        .unwrap();
+    let beta = |x: &DVector<f64>| [-0.5 * x[1] + 0.5, 0.5 * x[0]];
+    let column = move |x: &DVector<f64>| {
+        let b = beta(x);
+        vector(&[b[0], b[1], -0.5 * x[3], 0.5 * x[2]])
+    };
+    let relation = FirstOrderNonLinearR::new(
+        move |_, x, l, _| {
+            let b = beta(x);
+            vector(&[l[1] + 2.0 * (b[0] * x[2] + b[1] * x[3]), 2.0 - l[0]])
+        },
+        move |_, x, l, _| column(x) * (l[0] - 1.0),
+    )
+    .with_c(Jacobian::function(|_, x, _, _| {
+        DMatrix::from_row_slice(2, 4, &[x[3], -x[2], 1.0 - x[1], x[0], 0.0, 0.0, 0.0, 0.0])
+    }))
+    .with_d(DMatrix::from_row_slice(2, 2, &[0.0, 1.0, -1.0, 0.0]))
+    .with_b(Jacobian::function(move |_, x, _, _| {
+        let mut b = DMatrix::zeros(4, 2);
+        b.set_column(0, &column(x));
+        b
+    }))
+    .with_k(Jacobian::function(|_, _, l, _| {
+        let rotation = DMatrix::from_row_slice(2, 2, &[0.0, -0.5, 0.5, 0.0]);
+        let mut k = DMatrix::zeros(4, 4);
+        k.view_mut((0, 0), (2, 2)).copy_from(&rotation);
+        k.view_mut((2, 2), (2, 2)).copy_from(&rotation);
+        k * (l[0] - 1.0)
+    }));
+    let mut nsds = Nsds::new();
+    let id = nsds.add("state and costate", system);
+    nsds.link(
+        "control",
+        ricochet::model::ComplementarityConditionNSL::new(2).unwrap(),
+        relation,
+        &[id],
+    )
+    .unwrap();
+    let mut sim = euler_moreau(nsds, 0.5, 2e-3);
+    sim.solver = SolverKind::Enumerative;
+    sim.newton.tolerance = 1.1e-11;
+    let mut ours = vec![{
+        let mut row = vec![0.0];
+        row.extend(sim.q(id).iter());
+        row.extend([0.0; 4]);
+        row
+    }];
+    let mut switch = None;
+    for _ in 1..reference.nrows() {
+        sim.step().unwrap();
+        let (x, lambda, y) = (sim.q(id), sim.lambda().clone(), sim.newton_outputs().unwrap().clone());
+        if lambda[0] > 1.0 && switch.is_none() {
+            switch = Some(sim.time());
+        }
+        let mut row = vec![sim.time()];
+        row.extend(x.iter().chain(lambda.iter()).chain(y.iter()));
+        ours.push(row);
+    }
+    assert!(
+        (switch.unwrap() - 4.152).abs() < 1e-9,
+        "the control switches at {switch:?}"
+    );
+    compare(
+        "OptimalControl",
+        &reference,
+        &ours,
+        &[
+            (0, 1e-15),
+            (1, 1e-9),
+            (2, 1e-9),
+            (3, 1e-9),
+            (4, 1e-9),
+            (5, 5e-9),
+            (6, 5e-9),
+            (7, 2e-11),
+            (8, 2e-11),
+        ],
+    );
+}
+
+/// The discrete solution of the cubic-resistor circuit: λ_k the real root of
+/// λ³ + h λ = s_k (0 when s_k ≤ 0), s_{k+1} = s_k − h λ_k, by Newton on the cubic.
+fn cubic_resistor_backward_euler(h: f64, steps: usize) -> Vec<(f64, f64)> {
+    let mut s: f64 = 1.0;
+    let mut out = vec![(1.0 + s, 0.0)];
+    for _ in 0..steps {
+        let mut lambda: f64 = if s > 0.0 { s.cbrt() } else { 0.0 };
+        if s > 0.0 {
+            for _ in 0..100 {
+                let step = (lambda.powi(3) + h * lambda - s) / (3.0 * lambda * lambda + h);
+                lambda -= step;
+                if step.abs() <= 1e-17 * lambda.abs().max(1e-300) {
+                    break;
+                }
+            }
+        }
+        s -= h * lambda;
+        out.push((1.0 + s, lambda));
+    }
+    out
+}
+
+/// A capacitor (C = 1, x₀ = 2 V) discharging into a 1 V source through an ideal diode and a
+/// cubic resistor v = i³ (FIRST-ORDER-NOTES §5): ẋ = r, a FirstOrderType2R with
+/// y = λ³ + 1 − x (the diode's reverse voltage, D = 3λ² → 0 as the current dies) and
+/// g = −λ, 0 ≤ λ ⟂ y ≥ 0. The exact solution x = 1 + (1 − 2t/3)^{3/2}, λ = (1 − 2t/3)^{1/2}
+/// until the diode blocks at t = 1.5; f = 0 makes the scheme backward Euler on r, whose
+/// discrete solution (the real root of a cubic per step) the loop matches at Newton
+/// tolerance 1e-12 to 1e-13 in x and 1e-11 in λ at every step (the notes: 5e-14, 5e-12), with
+/// the notes' values at t = 0.5, 1, 1.5, and an error against the exact solution that falls
+/// tenfold with h (first order).
+#[test]
+fn cubic_resistor_and_diode() {
+    let exact = |t: f64| {
+        let s = (1.0 - 2.0 * t / 3.0).max(0.0);
+        (1.0 + s.powf(1.5), s.sqrt())
+    };
+    let mut errors = Vec::new();
+    for (h, table) in [
+        (
+            0.1,
+            [
+                (1.552477282917648, 0.8205495438407405),
+                (1.207898340848016, 0.5924026707597567),
+                (1.011429751645659, 0.2252573295876197),
+            ],
+        ),
+        (
+            0.01,
+            [
+                (1.545157412519111, 0.8169095513026186),
+                (1.194031657687021, 0.5789275243416183),
+                (1.000730121345128, 0.09004612224974452),
+            ],
+        ),
+    ] {
+        let relation = FirstOrderType2R::new(|x, l| vector(&[l[0].powi(3) + 1.0 - x[0]]), |l| -l)
+            .with_c(DMatrix::from_element(1, 1, -1.0))
+            .with_d(Jacobian::function(|_, _, l, _| {
+                DMatrix::from_element(1, 1, 3.0 * l[0] * l[0])
+            }))
+            .with_b(DMatrix::from_element(1, 1, -1.0));
+        let capacitor = FirstOrderNonLinearDS::new(vector(&[2.0]), |_, _, _| DVector::zeros(1)).unwrap();
+        let mut nsds = Nsds::new();
+        let id = nsds.add("capacitor", capacitor);
+        nsds.link(
+            "diode and resistor",
+            ricochet::model::ComplementarityConditionNSL::new(1).unwrap(),
+            relation,
+            &[id],
+        )
+        .unwrap();
+        let mut sim = euler_moreau(nsds, 0.5, h);
+        sim.newton.tolerance = 1e-12;
+        let steps = (2.0 / h).round() as usize;
+        let discrete = cubic_resistor_backward_euler(h, steps);
+        let (mut x_err, mut l_err) = (0.0f64, 0.0f64);
+        for k in 1..=steps {
+            sim.step().unwrap();
+            let (x, lambda) = (sim.q(id)[0], sim.lambda()[0]);
+            x_err = x_err.max((x - discrete[k].0).abs());
+            l_err = l_err.max((lambda - discrete[k].1).abs());
+            for (i, t) in [0.5, 1.0, 1.5].into_iter().enumerate() {
+                if k == (t / h).round() as usize {
+                    assert!((x - table[i].0).abs() <= 1e-12, "h = {h}, t = {t}: x = {x}");
+                    assert!((lambda - table[i].1).abs() <= 1e-10, "h = {h}, t = {t}: λ = {lambda}");
+                }
+            }
+            if k == (1.0 / h).round() as usize {
+                errors.push((x - exact(1.0).0).abs());
+            }
+        }
+        println!("cubic resistor, h = {h}: max error against the discrete solution x {x_err:.1e}, λ {l_err:.1e}");
+        assert!(x_err <= 1e-13 && l_err <= 1e-11, "h = {h}: x {x_err:e}, λ {l_err:e}");
+        assert!(
+            (sim.q(id)[0] - 1.0).abs() < 1e-15 && sim.lambda()[0] == 0.0,
+            "blocked at t = 2"
+        );
+    }
+    let ratio = errors[0] / errors[1];
+    println!(
+        "cubic resistor: error at t = 1 {:.1e} and {:.1e}, ratio {ratio:.2}",
+        errors[0], errors[1]
+    );
+    assert!((8.0..12.0).contains(&ratio), "first order: {errors:?}");
+}
+
+/// The diode bridge (Siconos's DiodeBridge) with its FirstOrderLinearTIR written as a
+/// FirstOrderNonLinearR — h = C x + D λ + e, g = B λ and all four Jacobians as closures —
+/// runs the Newton loop to the single pass's result: x, λ and y to 1e-12 over 2000 steps.
+#[test]
+fn linear_relation_written_as_nonlinear() {
+    use ricochet::scenes::diode_bridge::{DiodeBridge, lc_oscillator};
+    let scene = DiodeBridge::default();
+    let linear_nsds = scene.nsds().unwrap();
+    let op = linear_nsds.interactions()[0]
+        .relation
+        .first_order_operators(0.0, &DVector::zeros(0))
+        .unwrap();
+    let (c, d, b, e) = (op.c.clone(), op.d.clone(), op.b.clone(), op.e.clone());
+    let (c2, d2, b2) = (c.clone(), d.clone(), b.clone());
+    let relation = FirstOrderNonLinearR::new(move |_, x, l, _| &c * x + &d * l + &e, move |_, _, l, _| &b * l)
+        .with_c(Jacobian::function(move |_, _, _, _| c2.clone()))
+        .with_d(Jacobian::function(move |_, _, _, _| d2.clone()))
+        .with_b(Jacobian::function(move |_, _, _, _| b2.clone()))
+        .with_k(Jacobian::function(|_, _, _, _| DMatrix::zeros(2, 2)));
+    let mut nsds = Nsds::new();
+    let id = nsds.add(
+        "LC oscillator",
+        lc_oscillator(scene.inductance, scene.capacitance, scene.voltage).unwrap(),
+    );
+    nsds.link(
+        "diode bridge",
+        ricochet::model::ComplementarityConditionNSL::new(4).unwrap(),
+        relation,
+        &[id],
+    )
+    .unwrap();
+    let mut linear = scene.simulation().unwrap();
+    let mut nonlinear = euler_moreau(nsds, scene.theta, scene.step);
+    let mut worst = [0.0f64; 3];
+    for _ in 0..2000 {
+        linear.step().unwrap();
+        nonlinear.step().unwrap();
+        let (a, b) = (linear.sample().unwrap(), nonlinear.sample().unwrap());
+        for (w, (u, v)) in worst
+            .iter_mut()
+            .zip([(&a.q, &b.q), (&a.lambda, &b.lambda), (&a.y, &b.y)])
+        {
+            *w = w.max((u - v).amax());
+        }
+    }
+    println!(
+        "linear relation as nonlinear: max difference x {:.1e}, λ {:.1e}, y {:.1e}",
+        worst[0], worst[1], worst[2]
+    );
+    assert!(worst.iter().all(|&w| w <= 1e-12), "{worst:?}");
+}
+
+/// The capacitor of [`cubic_resistor_and_diode`] with a relation built by `relation`.
+fn capacitor_with(relation: FirstOrderNonLinearR) -> ricochet::Result<TimeStepping> {
+    let capacitor = FirstOrderNonLinearDS::new(vector(&[2.0]), |_, _, _| DVector::zeros(1))?.with_z(vector(&[0.0]))?;
+    let mut nsds = Nsds::new();
+    let id = nsds.add("capacitor", capacitor);
+    nsds.link(
+        "diode and resistor",
+        ricochet::model::ComplementarityConditionNSL::new(1)?,
+        relation,
+        &[id],
+    )?;
+    TimeStepping::new(nsds, Integrator::EulerMoreau(EulerMoreauOSI::new(0.5)?), 0.0, 0.1)
+}
+
+fn cubic_resistor() -> FirstOrderNonLinearR {
+    FirstOrderType2R::new(|x, l| vector(&[l[0].powi(3) + 1.0 - x[0]]), |l| -l)
+}
+
+/// Bad input is an error that names the relation or system, the operator and the step:
+/// Jacobians of the wrong shape (at link, and when a closure changes shape mid-run), h or f
+/// returning NaN, a z of the wrong size, the full θ-γ variant on a nonlinear scene, and a
+/// Newton loop that does not converge (or, lenient, a step flagged as missing it).
+#[test]
+fn bad_input_is_named() {
+    let message = |r: ricochet::Result<TimeStepping>| match r {
+        Ok(_) => panic!("accepted"),
+        Err(e) => e.to_string(),
+    };
+    let m = message(capacitor_with(cubic_resistor().with_c(DMatrix::zeros(2, 1))));
+    assert!(
+        m.contains("diode and resistor") && m.contains("C = ∇ₓh") && m.contains("FirstOrderType2R"),
+        "{m}"
+    );
+    let m = message(capacitor_with(FirstOrderNonLinearR::new(
+        |_, _, _, _| vector(&[0.0, 0.0]),
+        |_, _, l, _| -l,
+    )));
+    assert!(m.contains("h(t, x, λ, z)") && m.contains("FirstOrderNonLinearR"), "{m}");
+
+    let bad_later = cubic_resistor().with_d(Jacobian::function(|_, _, l, _| {
+        if l[0] > 0.0 {
+            DMatrix::zeros(1, 2)
+        } else {
+            DMatrix::zeros(1, 1)
+        }
+    }));
+    let mut sim = capacitor_with(bad_later).unwrap();
+    let error = sim.step().unwrap_err().to_string();
+    assert!(
+        error.contains("diode and resistor") && error.contains("D = ∇_λh") && error.contains("step 1"),
+        "{error}"
+    );
+    assert_eq!(
+        (sim.steps(), sim.q(DsId(0))[0]),
+        (0, 2.0),
+        "the failed step is not taken"
+    );
+
+    let nan = FirstOrderType2R::new(
+        |x, l| vector(&[if x[0] < 1.9 { f64::NAN } else { l[0] + 1.0 - x[0] }]),
+        |l| -l,
+    );
+    let mut sim = capacitor_with(nan).unwrap();
+    let error = (0..5)
+        .find_map(|_| sim.step().err())
+        .expect("NaN is refused")
+        .to_string();
+    assert!(
+        error.contains("diode and resistor") && error.contains("h(t, x, λ, z) at step"),
+        "{error}"
+    );
+
+    let mut sim = capacitor_with(cubic_resistor()).unwrap();
+    let error = sim.set_z(DsId(0), &vector(&[1.0, 2.0])).unwrap_err().to_string();
+    assert!(error.contains("capacitor"), "{error}");
+    sim.set_z(DsId(0), &vector(&[3.0])).unwrap();
+    assert_eq!(sim.z(DsId(0)).unwrap(), vector(&[3.0]));
+
+    let mut nsds = Nsds::new();
+    let id = nsds.add(
+        "capacitor",
+        FirstOrderNonLinearDS::new(vector(&[2.0]), |_, _, _| DVector::zeros(1)).unwrap(),
+    );
+    nsds.link(
+        "diode",
+        ricochet::model::ComplementarityConditionNSL::new(1).unwrap(),
+        cubic_resistor(),
+        &[id],
+    )
+    .unwrap();
+    let theta_gamma = EulerMoreauOSI::theta_gamma(0.5, 0.5).unwrap();
+    let m = message(TimeStepping::new(nsds, Integrator::EulerMoreau(theta_gamma), 0.0, 0.1));
+    assert!(m.contains("θ-γ"), "{m}");
+
+    let mut sim = capacitor_with(cubic_resistor()).unwrap();
+    sim.newton.tolerance = 1e-14;
+    sim.newton.max_iterations = 2;
+    let error = sim.step().unwrap_err().to_string();
+    assert!(
+        error.contains("Newton loop") && error.contains("diode and resistor") && error.contains("step 1"),
+        "{error}"
+    );
+    sim.lenient = true;
+    sim.step().unwrap();
+    assert!(sim.last_report().missed_tolerance && sim.last_report().newton_iterations == 2);
 }

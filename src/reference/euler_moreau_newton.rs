@@ -122,7 +122,7 @@ fn linearise(inter: &Interaction, at: At, context: &str) -> Result<Linearisation
     match &inter.relation {
         Relation::FirstOrderNonLinearR(r) => {
             let l = r.linearise(at, m, n);
-            r.check_linearisation(&what, &l, m, n)?;
+            r.check_linearisation(&format!("{what} ({})", r.kind), &l, m, n)?;
             Ok(l)
         }
         relation => {

@@ -214,6 +214,15 @@ impl TimeStepping {
         }
     }
 
+    /// The outputs y as Siconos's Newton loop leaves them in its interactions (nonlinear
+    /// first-order scenes; `None` before the first step or for other scenes): the last
+    /// linearised w = q + M λ plus the previous iteration's residual y − h_α minus the last
+    /// one's (FIRST-ORDER-NOTES §1.3) — what Siconos's examples print as y. [`sample`](Self::sample)
+    /// gives the output itself, h(t, x, λ, z).
+    pub fn newton_outputs(&self) -> Option<&DVector<f64>> {
+        self.state.newton.as_ref().map(|memory| &memory.y)
+    }
+
     /// The impulses λ of the last step, interaction by interaction.
     pub fn lambda(&self) -> &DVector<f64> {
         &self.state.lambda
@@ -365,9 +374,6 @@ impl TimeStepping {
                 }
                 y.extend(yi.iter());
                 ydot.extend(inter.velocity(&q, &v, t)?.iter());
-            } else if let Some(memory) = &self.state.newton {
-                // The y Siconos's Newton loop leaves (its linearised output).
-                y.extend(memory.y.rows(offset - size, size).iter());
             } else {
                 let z = self.state.nsds.gather(&inter.systems, DynamicalSystem::z);
                 let lambda = lambda.into_owned();
