@@ -665,3 +665,118 @@ fn bad_input_is_named() {
     sim.step().unwrap();
     assert!(sim.last_report().missed_tolerance && sim.last_report().newton_iterations == 2);
 }
+
+/// Siconos's NonLinearSwitch (IdealSwitch): a PWM buck stage whose switch and diode are
+/// resistances chosen by complementarity between 1 mΩ and 1 kΩ through terms bilinear in λ — a
+/// time-dependent h(t, x, λ) of 9 rows under MixedComplementarityConditionNSL(4, 5) (the
+/// first 5 rows equalities), an MLCP solved by enumeration, x the inductor current
+/// (FirstOrderNonLinearDS, f = 0), θ = 0.5, h = 0.1 µs, 2000 steps, Newton tolerance 1e-11,
+/// 20 iterations, λ kept between steps. The reference prints 10 significant digits (no
+/// header: k, x, λ₀..λ₅): every column to 1e-9 relative (absolute 1e-12 below 1e-3; the
+/// notes: 5e-10), the switch open in 1220 rows, and the notes' Newton counts.
+#[test]
+fn non_linear_switch() {
+    use ricochet::model::MixedComplementarityConditionNSL;
+    let Some(reference) = table("NonLinearSwitch.ref") else {
+        return;
+    };
+    let (r, r1s, r1d, r2, inductance, gain, period) = (1.0, 1e-3, 1e-3, 1000.0, 200e-6, 100.0, 20e-6);
+    let sawtooth = move |t: f64| 7.5 - (10.0 / period) * t + 10.0 * (t / period).floor();
+    let h = move |t: f64, x: &DVector<f64>, l: &DVector<f64>, _: &DVector<f64>| {
+        vector(&[
+            l[4] - sawtooth(t),
+            x[0] - l[3] / r,
+            l[2] - 20.0 + l[0] * (l[6] + r1s),
+            l[2] + l[1] * (l[8] + r1d),
+            x[0] - l[0] - l[1],
+            r2 - l[6] - r1s,
+            gain * (l[4] - l[3]) + l[5],
+            r2 - l[8] - r1d,
+            l[7] - l[2],
+        ])
+    };
+    let d = Jacobian::function(move |_, _, l, _| {
+        let mut d = DMatrix::zeros(9, 9);
+        for &(i, j, value) in &[
+            (0, 4, 1.0),
+            (1, 3, -1.0 / r),
+            (2, 0, l[6] + r1s),
+            (2, 2, 1.0),
+            (2, 6, l[0]),
+            (3, 1, l[8] + r1d),
+            (3, 2, 1.0),
+            (3, 8, l[1]),
+            (4, 0, -1.0),
+            (4, 1, -1.0),
+            (5, 6, -1.0),
+            (6, 3, -gain),
+            (6, 4, gain),
+            (6, 5, 1.0),
+            (7, 8, -1.0),
+            (8, 2, -1.0),
+            (8, 7, 1.0),
+        ] {
+            d[(i, j)] = value;
+        }
+        d
+    });
+    let mut c = DMatrix::zeros(9, 1);
+    (c[(1, 0)], c[(4, 0)]) = (1.0, 1.0);
+    let mut b = DMatrix::zeros(1, 9);
+    (b[(0, 2)], b[(0, 3)]) = (1.0 / inductance, -1.0 / inductance);
+    let relation = FirstOrderNonLinearR::new(h, move |_, _, l, _| vector(&[(l[2] - l[3]) / inductance]))
+        .with_c(c)
+        .with_d(d)
+        .with_b(b)
+        .with_k(DMatrix::zeros(1, 1));
+    let inductor = FirstOrderNonLinearDS::new(vector(&[0.0]), |_, _, _| DVector::zeros(1)).unwrap();
+    let mut nsds = Nsds::new();
+    let id = nsds.add("inductor", inductor);
+    nsds.link(
+        "switch and diode",
+        MixedComplementarityConditionNSL::new(4, 5).unwrap(),
+        relation,
+        &[id],
+    )
+    .unwrap();
+    let mut sim = euler_moreau(nsds, 0.5, 1e-7);
+    sim.solver = SolverKind::Enumerative;
+    sim.newton.tolerance = 1e-11;
+    sim.newton.max_iterations = 20;
+    sim.newton.reset_lambda = false;
+    let mut worst = vec![0.0f64; 8];
+    let (mut open, mut iterations) = (0, vec![0usize; 21]);
+    for i in 0..reference.nrows() {
+        sim.step().unwrap();
+        iterations[sim.last_report().newton_iterations] += 1;
+        let l = sim.lambda();
+        let ours = [sim.steps() as f64, sim.q(id)[0], l[0], l[1], l[2], l[3], l[4], l[5]];
+        if i == 0 {
+            assert!(
+                (ours[1] - 0.01 / ((1.0 + 1e-6) * (1.0 + 5e-4) + 5e-7)).abs() < 1e-15,
+                "step 1: x = {}",
+                ours[1]
+            );
+        }
+        open += usize::from(l[5] > 0.0);
+        for (j, w) in worst.iter_mut().enumerate() {
+            let expected = reference[(i, j)];
+            let error = (ours[j] - expected).abs() / expected.abs().max(1e-3);
+            assert!(
+                error <= 1e-9,
+                "row {i} column {j}: ours {}, reference {expected} (relative {error:e})",
+                ours[j]
+            );
+            *w = w.max(error);
+        }
+    }
+    let formatted: Vec<String> = worst.iter().map(|e| format!("{e:.1e}")).collect();
+    println!(
+        "NonLinearSwitch: max relative error per column [{}]; switch open in {open} rows",
+        formatted.join(", ")
+    );
+    assert_eq!(open, 1220, "rows with the switch open (the notes)");
+    println!("NonLinearSwitch: steps per Newton count {iterations:?}");
+    assert_eq!(iterations[2], 1931, "steps of 2 iterations (the notes)");
+    assert!(iterations[8..].iter().all(|&n| n == 0), "at most 7 iterations");
+}

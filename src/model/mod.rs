@@ -19,7 +19,8 @@ pub use force::{ExternalForce, Force, Harmonic};
 pub use interaction::{DsId, Interaction, InteractionId};
 pub use lagrangian::LagrangianDynamics;
 pub use nonsmooth_law::{
-    ComplementarityConditionNSL, EqualityConditionNSL, NewtonImpactFrictionNSL, NewtonImpactNSL, NonSmoothLaw, RelayNSL,
+    ComplementarityConditionNSL, EqualityConditionNSL, MixedComplementarityConditionNSL, NewtonImpactFrictionNSL,
+    NewtonImpactNSL, NonSmoothLaw, RelayNSL,
 };
 pub use nsds::Nsds;
 pub use relation::{

@@ -19,6 +19,8 @@ pub enum NonSmoothLaw {
     NewtonImpactFriction(NewtonImpactFrictionNSL),
     /// The relay `−y ∈ N_[lb, ub](λ)` (first-order systems).
     Relay(RelayNSL),
+    /// Equalities on the first rows, complementarity on the others (first-order systems).
+    MixedComplementarityCondition(MixedComplementarityConditionNSL),
 }
 
 impl NonSmoothLaw {
@@ -30,6 +32,15 @@ impl NonSmoothLaw {
             Self::EqualityCondition(law) => law.size,
             Self::NewtonImpactFriction(law) => law.size,
             Self::Relay(law) => law.size,
+            Self::MixedComplementarityCondition(law) => law.equalities + law.complementarities,
+        }
+    }
+
+    /// One entry per row: whether the row is an equality (y = 0, λ free).
+    pub fn equality_rows(&self) -> Vec<bool> {
+        match self {
+            Self::MixedComplementarityCondition(law) => (0..self.size()).map(|k| k < law.equalities).collect(),
+            _ => vec![self.is_equality(); self.size()],
         }
     }
 
@@ -49,9 +60,10 @@ impl NonSmoothLaw {
                 let e = if i == 0 { law.e_n } else { law.e_t };
                 if e > 0.0 { e * ydot_k[i] } else { 0.0 }
             }),
-            Self::ComplementarityCondition(_) | Self::EqualityCondition(_) | Self::Relay(_) => {
-                DVector::zeros(ydot_k.len())
-            }
+            Self::ComplementarityCondition(_)
+            | Self::EqualityCondition(_)
+            | Self::Relay(_)
+            | Self::MixedComplementarityCondition(_) => DVector::zeros(ydot_k.len()),
         }
     }
 
@@ -182,6 +194,39 @@ impl ComplementarityConditionNSL {
     pub fn new(size: usize) -> Result<Self> {
         validate::scalar("ComplementarityConditionNSL size", size as f64, size > 0, "must be ≥ 1")?;
         Ok(Self { size })
+    }
+}
+
+/// Siconos's `MixedComplementarityConditionNSL(n, eq)`: `y = 0` (λ free) on the first `eq`
+/// rows, `0 ≤ y ⟂ λ ≥ 0` on the `n` others — one interaction whose rows couple through h, as
+/// in an ideal switch written with both kinds of row.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MixedComplementarityConditionNSL {
+    complementarities: usize,
+    equalities: usize,
+}
+
+impl MixedComplementarityConditionNSL {
+    /// `complementarities` complementarity rows after `equalities` equality rows (Siconos's
+    /// argument order).
+    pub fn new(complementarities: usize, equalities: usize) -> Result<Self> {
+        let size = complementarities + equalities;
+        validate::scalar(
+            "MixedComplementarityConditionNSL size",
+            size as f64,
+            size > 0,
+            "must be ≥ 1",
+        )?;
+        Ok(Self {
+            complementarities,
+            equalities,
+        })
+    }
+}
+
+impl From<MixedComplementarityConditionNSL> for NonSmoothLaw {
+    fn from(law: MixedComplementarityConditionNSL) -> Self {
+        Self::MixedComplementarityCondition(law)
     }
 }
 

@@ -149,6 +149,11 @@ impl Nsds {
                 "a relay (RelayNSL) takes a first-order relation: Euler–Moreau integrates it, Moreau–Jean does not",
             ));
         }
+        if matches!(inter.law, NonSmoothLaw::MixedComplementarityCondition(_)) && inter.relation.is_lagrangian() {
+            return Err(unsupported(
+                "MixedComplementarityConditionNSL takes a first-order relation (Lagrangian scenes link equalities and contacts as separate interactions)",
+            ));
+        }
         if inter.law.is_equality() && inter.relation.compliance().is_some() {
             return Err(unsupported(
                 "a compliant relation is a unilateral spring: use it with a complementarity or Newton law",
@@ -250,10 +255,7 @@ impl Nsds {
     /// One entry per scalar row of the interactions, in link order (the order of λ): whether
     /// the row is an equality (its λ free) rather than a contact.
     pub fn equality_rows(&self) -> Vec<bool> {
-        self.interactions
-            .iter()
-            .flat_map(|i| std::iter::repeat_n(i.law.is_equality(), i.size()))
-            .collect()
+        self.interactions.iter().flat_map(|i| i.law.equality_rows()).collect()
     }
 
     /// One entry per scalar row of the interactions, in link order: the bounds (lb, ub) of a
