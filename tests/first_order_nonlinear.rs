@@ -744,7 +744,7 @@ fn non_linear_switch() {
     sim.newton.tolerance = 1e-11;
     sim.newton.max_iterations = 20;
     sim.newton.reset_lambda = false;
-    let mut worst = vec![0.0f64; 8];
+    let mut worst = [0.0f64; 8];
     let (mut open, mut iterations) = (0, vec![0usize; 21]);
     for i in 0..reference.nrows() {
         sim.step().unwrap();
