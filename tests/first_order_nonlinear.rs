@@ -7,11 +7,13 @@
 mod common;
 
 use nalgebra::{DMatrix, DVector};
-use ricochet::model::{
-    DsId, FirstOrderLinearDS, FirstOrderNonLinearDS, FirstOrderNonLinearR, FirstOrderType2R, Jacobian, Nsds, RelayNSL,
-};
-use ricochet::numerics::SolverKind;
+use ricochet::model::{DsId, FirstOrderNonLinearDS, FirstOrderNonLinearR, FirstOrderType2R, Jacobian, Nsds};
 use ricochet::reference::{Integrator, TimeStepping};
+use ricochet::scenes::cubic_resistor::CubicResistor;
+use ricochet::scenes::filippov::Filippov;
+use ricochet::scenes::nonlinear_switch::NonLinearSwitch;
+use ricochet::scenes::optimal_control::OptimalControl;
+use ricochet::scenes::step_system::{StepSystem, StepVariant};
 use ricochet::scheme::EulerMoreauOSI;
 
 fn reference(file: &str) -> Option<DMatrix<f64>> {
@@ -76,18 +78,8 @@ fn filippov_nonlinear_relation() {
     let Some(reference) = table("Filippov_NL_py.ref") else {
         return;
     };
-    let system = FirstOrderLinearDS::new(vector(&[3.0, 3.0]), DMatrix::zeros(2, 2)).unwrap();
-    let alpha = 0.01;
-    let b = DMatrix::from_row_slice(2, 2, &[alpha, 1.0 - alpha, -(1.0 - alpha), alpha]) * 500.0;
-    let c = DMatrix::<f64>::identity(2, 2);
-    let (b_g, c_h) = (b.clone(), c.clone());
-    let relation = FirstOrderNonLinearR::new(move |_, x, _, _| &c_h * x, move |_, _, l, _| &b_g * l)
-        .with_c(c)
-        .with_b(b);
-    let mut nsds = Nsds::new();
-    let id = nsds.add("system", system);
-    nsds.link("relay", RelayNSL::new(2).unwrap(), relation, &[id]).unwrap();
-    let mut sim = euler_moreau(nsds, 0.5, 1e-3);
+    let mut sim = Filippov::default().simulation().unwrap();
+    let id = DsId(0);
     let mut ours = vec![vec![0.0, 3.0, 3.0, 0.0]];
     let mut counts = [0usize; 3];
     for _ in 1..reference.nrows() {
@@ -114,43 +106,25 @@ fn filippov_nonlinear_relation() {
     );
 }
 
-/// The gene network of Siconos's StepSystem: ẋ = f(x) + r, f = (−4.5 x₀, −1.5 x₁)
-/// (FirstOrderNonLinearDS, ∇f given), x₀ = (1, 6), a FirstOrderType2R with y = h(x) and a
-/// bilinear g(λ) under a relay, θ = 0.5, h = 1e-3, 3000 rows; columns t, x, λ₀..λ₃ and
-/// rhs = f(x_{k+1}) + r_{k+1} (row 0 prints row 1's rhs).
-fn step_system(
-    name: &str,
-    file: &str,
-    relation: FirstOrderNonLinearR,
-    bounds: (f64, f64),
-    (tolerance, max_iterations): (f64, usize),
-    recorded: usize,
-) {
+/// Siconos's StepSystem programs (the gene network of `scenes::step_system`), 3000 rows:
+/// columns t, x, λ₀..λ₃ (only λ₀ recorded by the reduced program) and
+/// rhs = f(x_{k+1}) + r_{k+1} (row 0 prints row 1's rhs); x to 1e-13, λ to 2e-12, rhs to
+/// 2e-11 (the notes: 3e-14, 8e-13, 1.7e-11 — rhs is LCP rounding in the sliding mode).
+fn step_system(file: &str, variant: StepVariant) {
     let Some(reference) = reference(file) else {
         return;
     };
-    let f = |x: &DVector<f64>| vector(&[-4.5 * x[0], -1.5 * x[1]]);
-    let system = FirstOrderNonLinearDS::new(vector(&[1.0, 6.0]), move |_, x, _| f(x))
-        .unwrap()
-        .with_jacobian(|_, _, _| DMatrix::from_diagonal(&vector(&[-4.5, -1.5])))
-        .unwrap();
-    let mut nsds = Nsds::new();
-    let id = nsds.add("genes", system);
-    nsds.link(
-        "switches",
-        RelayNSL::with_bounds(4, bounds.0, bounds.1).unwrap(),
-        relation,
-        &[id],
-    )
+    let mut sim = StepSystem {
+        variant,
+        ..Default::default()
+    }
+    .simulation()
     .unwrap();
-    let mut sim = euler_moreau(nsds, 0.5, 1e-3);
-    sim.solver = SolverKind::Lemke;
-    sim.newton.tolerance = tolerance;
-    sim.newton.max_iterations = max_iterations;
-    sim.newton.reset_lambda = false;
+    let id = DsId(0);
+    let recorded = if variant == StepVariant::Reduced { 1 } else { 4 };
     let row = |sim: &TimeStepping| {
         let x = sim.q(id);
-        let rhs = f(&x) + sim.r(id);
+        let rhs = StepSystem::f(&x) + sim.r(id);
         let mut row = vec![sim.time(), x[0], x[1]];
         row.extend((0..4).map(|i| if i < recorded { sim.lambda()[i] } else { 0.0 }));
         row.extend(rhs.iter());
@@ -164,7 +138,7 @@ fn step_system(
     let (first, second) = (ours[1][7], ours[1][8]);
     ours[0][7..].copy_from_slice(&[first, second]);
     compare(
-        name,
+        file,
         &reference,
         &ours,
         &[
@@ -181,112 +155,24 @@ fn step_system(
     );
 }
 
-/// `simu.1.6.ref`: y = (4 − x₀, 4 − x₁, 8 − x₀, 8 − x₁), g = (40 (1 − λ₂) λ₁, 40 λ₀ (1 − λ₃)),
-/// relay [0, 1] (λ_i the step function of a threshold), Newton tolerance 5e-4, 20 iterations;
-/// x to 1e-13, λ to 2e-12, rhs to 2e-11 (the notes: 3e-14, 8e-13, 1.7e-11).
+/// `simu.1.6.ref`: thresholds as step functions, relay [0, 1].
 #[test]
 fn step_system_simu() {
-    let relation = FirstOrderType2R::new(
-        |x, _| vector(&[4.0 - x[0], 4.0 - x[1], 8.0 - x[0], 8.0 - x[1]]),
-        |l| vector(&[40.0 * (1.0 - l[2]) * l[1], 40.0 * l[0] * (1.0 - l[3])]),
-    )
-    .with_c(-DMatrix::from_row_slice(
-        4,
-        2,
-        &[1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0],
-    ))
-    .with_d(DMatrix::zeros(4, 4))
-    .with_b(Jacobian::function(|_, _, l, _| {
-        DMatrix::from_row_slice(
-            2,
-            4,
-            &[
-                0.0,
-                40.0 * (1.0 - l[2]),
-                -40.0 * l[1],
-                0.0,
-                40.0 * (1.0 - l[3]),
-                0.0,
-                0.0,
-                -40.0 * l[0],
-            ],
-        )
-    }));
-    step_system(
-        "StepSystem simu.1.6",
-        "simu.1.6.ref",
-        relation,
-        (0.0, 1.0),
-        (5e-4, 20),
-        4,
-    );
+    step_system("simu.1.6.ref", StepVariant::Step);
 }
 
-/// `sign.1.6.ref`: y = (x₀ − 4, x₁ − 4, x₀ − 8, x₁ − 8), g = (10 (1 + λ₂)(1 − λ₁),
-/// 10 (1 − λ₀)(1 + λ₃)), relay [−1, 1] (a sign function), tolerance 5e-4, 20 iterations.
-/// (With B by finite differences instead, the loop stops at the tolerance on another path:
+/// `sign.1.6.ref`: thresholds as sign functions, relay [−1, 1]. (With B by finite
+/// differences instead of its closure, the loop stops at its tolerance 5e-4 on another path:
 /// x moves by 1e-12 and λ by 7e-10.)
 #[test]
 fn step_system_sign() {
-    let relation = FirstOrderType2R::new(
-        |x, _| vector(&[x[0] - 4.0, x[1] - 4.0, x[0] - 8.0, x[1] - 8.0]),
-        |l| vector(&[10.0 * (1.0 + l[2]) * (1.0 - l[1]), 10.0 * (1.0 - l[0]) * (1.0 + l[3])]),
-    )
-    .with_c(DMatrix::from_row_slice(4, 2, &[1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0]))
-    .with_d(DMatrix::zeros(4, 4))
-    .with_b(Jacobian::function(|_, _, l, _| {
-        DMatrix::from_row_slice(
-            2,
-            4,
-            &[
-                0.0,
-                -10.0 * (1.0 + l[2]),
-                10.0 * (1.0 - l[1]),
-                0.0,
-                -10.0 * (1.0 + l[3]),
-                0.0,
-                0.0,
-                10.0 * (1.0 - l[0]),
-            ],
-        )
-    }));
-    step_system(
-        "StepSystem sign.1.6",
-        "sign.1.6.ref",
-        relation,
-        (-1.0, 1.0),
-        (5e-4, 20),
-        4,
-    );
+    step_system("sign.1.6.ref", StepVariant::Sign);
 }
 
-/// `simu-reduced.1.6.ref`: y = (8 − x₀, 8 − x₁, 0, 0) in a relay [0, 1] of size 4,
-/// g = (40 (1 − λ₀), 40 (1 − λ₁)), tolerance 1e-4, 200 iterations; only λ₀ is recorded.
+/// `simu-reduced.1.6.ref`: two thresholds in a relay of size 4, tolerance 1e-4.
 #[test]
 fn step_system_reduced() {
-    let relation = FirstOrderType2R::new(
-        |x, _| vector(&[8.0 - x[0], 8.0 - x[1], 0.0, 0.0]),
-        |l| vector(&[40.0 * (1.0 - l[0]), 40.0 * (1.0 - l[1])]),
-    )
-    .with_c(-DMatrix::from_row_slice(
-        4,
-        2,
-        &[1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0],
-    ))
-    .with_d(DMatrix::zeros(4, 4))
-    .with_b(DMatrix::from_row_slice(
-        2,
-        4,
-        &[-40.0, 0.0, 0.0, 0.0, 0.0, -40.0, 0.0, 0.0],
-    ));
-    step_system(
-        "StepSystem simu-reduced.1.6",
-        "simu-reduced.1.6.ref",
-        relation,
-        (0.0, 1.0),
-        (1e-4, 200),
-        1,
-    );
+    step_system("simu-reduced.1.6.ref", StepVariant::Reduced);
 }
 
 /// Siconos's OptimalControl: a Pontryagin bang-bang problem, state (x₀, x₁) and costate
@@ -301,66 +187,8 @@ fn optimal_control() {
     let Some(reference) = reference("OptimalControl.ref") else {
         return;
     };
-    let f = |x: &DVector<f64>| {
-        vector(&[
-            0.5 * x[1] + 0.5,
-            -0.5 * x[0] - x[1],
-            -(x[0] - 2.0) + 0.5 * x[3],
-            -(x[1] + 1.0) - 0.5 * x[2] + x[3],
-        ])
-    };
-    let grad_f = DMatrix::from_row_slice(
-        4,
-        4,
-        &[
-            0.0, 0.5, 0.0, 0.0, -0.5, -1.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.5, 0.0, -1.0, -0.5, 1.0,
-        ],
-    );
-    let x0 = vector(&[3.4999939172, -2.2788416237, 1.1935988302, -0.6365413023]);
-    let system = FirstOrderNonLinearDS::new(x0, move |_, x, _| f(x))
-        .unwrap()
-        .with_jacobian(move |_, _, _| grad_f.clone())
-        .unwrap();
-    let beta = |x: &DVector<f64>| [-0.5 * x[1] + 0.5, 0.5 * x[0]];
-    let column = move |x: &DVector<f64>| {
-        let b = beta(x);
-        vector(&[b[0], b[1], -0.5 * x[3], 0.5 * x[2]])
-    };
-    let relation = FirstOrderNonLinearR::new(
-        move |_, x, l, _| {
-            let b = beta(x);
-            vector(&[l[1] + 2.0 * (b[0] * x[2] + b[1] * x[3]), 2.0 - l[0]])
-        },
-        move |_, x, l, _| column(x) * (l[0] - 1.0),
-    )
-    .with_c(Jacobian::function(|_, x, _, _| {
-        DMatrix::from_row_slice(2, 4, &[x[3], -x[2], 1.0 - x[1], x[0], 0.0, 0.0, 0.0, 0.0])
-    }))
-    .with_d(DMatrix::from_row_slice(2, 2, &[0.0, 1.0, -1.0, 0.0]))
-    .with_b(Jacobian::function(move |_, x, _, _| {
-        let mut b = DMatrix::zeros(4, 2);
-        b.set_column(0, &column(x));
-        b
-    }))
-    .with_k(Jacobian::function(|_, _, l, _| {
-        let rotation = DMatrix::from_row_slice(2, 2, &[0.0, -0.5, 0.5, 0.0]);
-        let mut k = DMatrix::zeros(4, 4);
-        k.view_mut((0, 0), (2, 2)).copy_from(&rotation);
-        k.view_mut((2, 2), (2, 2)).copy_from(&rotation);
-        k * (l[0] - 1.0)
-    }));
-    let mut nsds = Nsds::new();
-    let id = nsds.add("state and costate", system);
-    nsds.link(
-        "control",
-        ricochet::model::ComplementarityConditionNSL::new(2).unwrap(),
-        relation,
-        &[id],
-    )
-    .unwrap();
-    let mut sim = euler_moreau(nsds, 0.5, 2e-3);
-    sim.solver = SolverKind::Enumerative;
-    sim.newton.tolerance = 1.1e-11;
+    let mut sim = OptimalControl::default().simulation().unwrap();
+    let id = DsId(0);
     let mut ours = vec![{
         let mut row = vec![0.0];
         row.extend(sim.q(id).iter());
@@ -433,10 +261,7 @@ fn cubic_resistor_backward_euler(h: f64, steps: usize) -> Vec<(f64, f64)> {
 /// tenfold with h (first order).
 #[test]
 fn cubic_resistor_and_diode() {
-    let exact = |t: f64| {
-        let s = (1.0 - 2.0 * t / 3.0).max(0.0);
-        (1.0 + s.powf(1.5), s.sqrt())
-    };
+    let exact = |t: f64| CubicResistor::default().exact(t);
     let mut errors = Vec::new();
     for (h, table) in [
         (
@@ -456,24 +281,13 @@ fn cubic_resistor_and_diode() {
             ],
         ),
     ] {
-        let relation = FirstOrderType2R::new(|x, l| vector(&[l[0].powi(3) + 1.0 - x[0]]), |l| -l)
-            .with_c(DMatrix::from_element(1, 1, -1.0))
-            .with_d(Jacobian::function(|_, _, l, _| {
-                DMatrix::from_element(1, 1, 3.0 * l[0] * l[0])
-            }))
-            .with_b(DMatrix::from_element(1, 1, -1.0));
-        let capacitor = FirstOrderNonLinearDS::new(vector(&[2.0]), |_, _, _| DVector::zeros(1)).unwrap();
-        let mut nsds = Nsds::new();
-        let id = nsds.add("capacitor", capacitor);
-        nsds.link(
-            "diode and resistor",
-            ricochet::model::ComplementarityConditionNSL::new(1).unwrap(),
-            relation,
-            &[id],
-        )
-        .unwrap();
-        let mut sim = euler_moreau(nsds, 0.5, h);
-        sim.newton.tolerance = 1e-12;
+        let scene = CubicResistor {
+            step: h,
+            ..Default::default()
+        };
+        assert_eq!(scene.blocking_time(), 1.5);
+        let mut sim = scene.simulation().unwrap();
+        let id = DsId(0);
         let steps = (2.0 / h).round() as usize;
         let discrete = cubic_resistor_backward_euler(h, steps);
         let (mut x_err, mut l_err) = (0.0f64, 0.0f64);
@@ -676,74 +490,11 @@ fn bad_input_is_named() {
 /// notes: 5e-10), the switch open in 1220 rows, and the notes' Newton counts.
 #[test]
 fn non_linear_switch() {
-    use ricochet::model::MixedComplementarityConditionNSL;
     let Some(reference) = table("NonLinearSwitch.ref") else {
         return;
     };
-    let (r, r1s, r1d, r2, inductance, gain, period) = (1.0, 1e-3, 1e-3, 1000.0, 200e-6, 100.0, 20e-6);
-    let sawtooth = move |t: f64| 7.5 - (10.0 / period) * t + 10.0 * (t / period).floor();
-    let h = move |t: f64, x: &DVector<f64>, l: &DVector<f64>, _: &DVector<f64>| {
-        vector(&[
-            l[4] - sawtooth(t),
-            x[0] - l[3] / r,
-            l[2] - 20.0 + l[0] * (l[6] + r1s),
-            l[2] + l[1] * (l[8] + r1d),
-            x[0] - l[0] - l[1],
-            r2 - l[6] - r1s,
-            gain * (l[4] - l[3]) + l[5],
-            r2 - l[8] - r1d,
-            l[7] - l[2],
-        ])
-    };
-    let d = Jacobian::function(move |_, _, l, _| {
-        let mut d = DMatrix::zeros(9, 9);
-        for &(i, j, value) in &[
-            (0, 4, 1.0),
-            (1, 3, -1.0 / r),
-            (2, 0, l[6] + r1s),
-            (2, 2, 1.0),
-            (2, 6, l[0]),
-            (3, 1, l[8] + r1d),
-            (3, 2, 1.0),
-            (3, 8, l[1]),
-            (4, 0, -1.0),
-            (4, 1, -1.0),
-            (5, 6, -1.0),
-            (6, 3, -gain),
-            (6, 4, gain),
-            (6, 5, 1.0),
-            (7, 8, -1.0),
-            (8, 2, -1.0),
-            (8, 7, 1.0),
-        ] {
-            d[(i, j)] = value;
-        }
-        d
-    });
-    let mut c = DMatrix::zeros(9, 1);
-    (c[(1, 0)], c[(4, 0)]) = (1.0, 1.0);
-    let mut b = DMatrix::zeros(1, 9);
-    (b[(0, 2)], b[(0, 3)]) = (1.0 / inductance, -1.0 / inductance);
-    let relation = FirstOrderNonLinearR::new(h, move |_, _, l, _| vector(&[(l[2] - l[3]) / inductance]))
-        .with_c(c)
-        .with_d(d)
-        .with_b(b)
-        .with_k(DMatrix::zeros(1, 1));
-    let inductor = FirstOrderNonLinearDS::new(vector(&[0.0]), |_, _, _| DVector::zeros(1)).unwrap();
-    let mut nsds = Nsds::new();
-    let id = nsds.add("inductor", inductor);
-    nsds.link(
-        "switch and diode",
-        MixedComplementarityConditionNSL::new(4, 5).unwrap(),
-        relation,
-        &[id],
-    )
-    .unwrap();
-    let mut sim = euler_moreau(nsds, 0.5, 1e-7);
-    sim.solver = SolverKind::Enumerative;
-    sim.newton.tolerance = 1e-11;
-    sim.newton.max_iterations = 20;
-    sim.newton.reset_lambda = false;
+    let mut sim = NonLinearSwitch::default().simulation().unwrap();
+    let id = DsId(0);
     let mut worst = [0.0f64; 8];
     let (mut open, mut iterations) = (0, vec![0usize; 21]);
     for i in 0..reference.nrows() {
@@ -779,4 +530,28 @@ fn non_linear_switch() {
     println!("NonLinearSwitch: steps per Newton count {iterations:?}");
     assert_eq!(iterations[2], 1931, "steps of 2 iterations (the notes)");
     assert!(iterations[8..].iter().all(|&n| n == 0), "at most 7 iterations");
+}
+
+/// A first-order trajectory as CSV: the coordinates by name, λ, y and z per row, one row per
+/// sample; a wrong number of names is an error.
+#[test]
+fn first_order_csv() {
+    let mut pair = ricochet::scenes::relay_bi_simulation::RelayBiSimulation::default()
+        .start()
+        .unwrap();
+    let mut trajectory = ricochet::reference::Trajectory::default();
+    pair.process.run(0.001, &mut trajectory).unwrap();
+    let mut out = Vec::new();
+    let names = pair.process.nsds().coordinates();
+    trajectory.write_first_order_csv(&mut out, &names).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "t,x_0,x_1,z0,z1");
+    assert_eq!(lines.len(), 1 + 11);
+    assert_eq!(lines[11].split(',').count(), 5);
+    let error = trajectory.write_first_order_csv(Vec::new(), &names[..1]).unwrap_err();
+    assert!(
+        error.to_string().contains("1 coordinate names for 2 coordinates"),
+        "{error}"
+    );
 }

@@ -325,43 +325,18 @@ fn filippov_relay() {
 /// step; its t and x are checked).
 #[test]
 fn relay_bi_simulation_controller() {
-    use ricochet::model::RelayNSL;
+    use ricochet::model::DsId;
     let Some(reference) = reference("RBS-Controller.ref") else {
         return;
     };
-    let euler = || Integrator::EulerMoreau(EulerMoreauOSI::new(0.5).unwrap());
-    let x0 = DVector::from_vec(vec![1.0, -1.0]);
-    let process = FirstOrderLinearDS::new(x0.clone(), DMatrix::zeros(2, 2))
-        .unwrap()
-        .with_z(DVector::zeros(2))
-        .unwrap()
-        .with_b_fn(|t, z| {
-            let s = (50.0 * t).sin();
-            DVector::from_vec(vec![s + z[0], -s + z[1]])
-        })
+    let mut pair = ricochet::scenes::relay_bi_simulation::RelayBiSimulation::default()
+        .start()
         .unwrap();
-    let mut nsds = Nsds::new();
-    let plant = nsds.add("process", process);
-    let mut process = TimeStepping::new(nsds, euler(), 0.0, 1e-4).unwrap();
-    let controller = FirstOrderLinearDS::new(x0, DMatrix::zeros(2, 2)).unwrap();
-    let relation = FirstOrderLinearTIR::new(
-        DMatrix::identity(2, 2),
-        DMatrix::zeros(2, 2),
-        DMatrix::identity(2, 2) * 2.0,
-        DVector::zeros(2),
-    )
-    .unwrap();
-    let mut nsds = Nsds::new();
-    let id = nsds.add("controller", controller);
-    nsds.link("relay", RelayNSL::new(2).unwrap(), relation, &[id]).unwrap();
-    let mut control = TimeStepping::new(nsds, euler(), 0.0, 1e-2).unwrap();
-    let first = control.sample().unwrap();
+    let first = pair.controller.sample().unwrap();
     assert_eq!((first.t, first.q.as_slice()), (0.0, &[1.0, -1.0][..]));
     let mut ours = Vec::new();
-    let mut process_steps = 0;
     for _ in 1..reference.nrows() {
-        control.step().unwrap();
-        let s = control.sample().unwrap();
+        let s = pair.step().unwrap();
         ours.push(vec![
             s.t,
             s.q[0],
@@ -374,24 +349,17 @@ fn relay_bi_simulation_controller() {
             s.y[1],
             0.0,
         ]);
-        process.set_z(plant, &(s.lambda.clone() * 2.0)).unwrap();
-        // Siconos's loop: while the process's next time is before the controller's, both
-        // on their t₀ + k h grids.
-        while (process.steps() + 1) as f64 * 1e-4 < control.steps() as f64 * 1e-2 {
-            process.step().unwrap();
-            process_steps += 1;
-        }
-        assert_eq!(process.sample().unwrap().z, s.lambda * 2.0, "z is recorded");
-        control.set_state(process.q(plant).as_slice()).unwrap();
+        assert_eq!(pair.process.sample().unwrap().z, s.lambda * 2.0, "z is recorded");
+        assert_eq!(
+            pair.controller.q(DsId(0)),
+            pair.process.q(DsId(0)),
+            "the controller takes the process's state"
+        );
     }
     // Siconos's run takes one controller step more (to T = 1, not printed): 9999 process
     // steps in all on this grid.
-    control.step().unwrap();
-    while (process.steps() + 1) as f64 * 1e-4 < control.steps() as f64 * 1e-2 {
-        process.step().unwrap();
-        process_steps += 1;
-    }
-    assert_eq!(process_steps, 9999);
+    pair.step().unwrap();
+    assert_eq!(pair.process.steps(), 9999);
     let later = reference.rows(1, reference.nrows() - 1).into_owned();
     common::compare_with_reference("RBS-Controller", &later, &ours, 1e-12);
 }

@@ -83,4 +83,35 @@ impl Trajectory {
         }
         out.flush()
     }
+
+    /// Writes CSV `t,<coordinates>,lambda0,…,y0,…,z0,…` to `out`, one row per sample — the
+    /// columns of a first-order scene (x, the multipliers λ, the outputs y and the discrete
+    /// states z; no velocities).
+    pub fn write_first_order_csv(&self, out: impl std::io::Write, coordinates: &[String]) -> std::io::Result<()> {
+        let mut out = std::io::BufWriter::new(out);
+        let Some(first) = self.samples.first() else {
+            return out.flush();
+        };
+        let numbered = |prefix: &str, n: usize| (0..n).map(move |i| format!(",{prefix}{i}")).collect::<String>();
+        writeln!(
+            out,
+            "t,{}{}{}{}",
+            coordinates.join(","),
+            numbered("lambda", first.lambda.len()),
+            numbered("y", first.y.len()),
+            numbered("z", first.z.len())
+        )?;
+        for s in &self.samples {
+            if s.q.len() != coordinates.len() {
+                let message = format!("{} coordinate names for {} coordinates", coordinates.len(), s.q.len());
+                return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, message));
+            }
+            write!(out, "{:e}", s.t)?;
+            for x in s.q.iter().chain(&s.lambda).chain(&s.y).chain(&s.z) {
+                write!(out, ",{x:e}")?;
+            }
+            writeln!(out)?;
+        }
+        out.flush()
+    }
 }
