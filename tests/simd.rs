@@ -1,6 +1,8 @@
 //! The CPU lanes give the same bits on every instruction set this CPU has (the portable
 //! binary picks one at run time): every shipped scenario, in f64 and f32.
 
+mod common;
+
 use ricochet::batch::cpu::moreau_jean_pgs::{BatchState, run_on};
 use ricochet::batch::cpu::simd::Simd;
 use ricochet::batch::{BatchOptions, SceneBatch};
@@ -47,11 +49,11 @@ fn every_instruction_set_gives_the_same_bits() {
         "instruction sets: {:?}",
         available.iter().map(|s| s.name()).collect::<Vec<_>>()
     );
-    let mut scenarios: Vec<_> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
+    // (The scenarios the batched engines run.)
+    let scenarios: Vec<_> = common::shipped_scenarios()
+        .into_iter()
+        .filter_map(|(path, batched)| batched.then_some(path))
         .collect();
-    scenarios.sort();
     assert!(scenarios.len() >= 9);
     for path in &scenarios {
         let batch = batch(path);

@@ -50,6 +50,12 @@ impl LinearScene {
                     })?;
                     (mass, None, None, &ds.q0, &ds.v0, &ds.fext)
                 }
+                ds if !ds.is_lagrangian() => {
+                    return Err(unsupported(
+                        &format!("system `{name}`"),
+                        "is first-order: the batched engines run Moreau–Jean on Lagrangian systems (the reference engine runs first-order scenes with Euler–Moreau)",
+                    ));
+                }
                 _ => {
                     return Err(unsupported(
                         &format!("system `{name}`"),

@@ -1,6 +1,14 @@
 //! The reference engine: the dense f64 [`TimeStepping`] on each scene (scenes in parallel,
 //! any solver), with the batched engines' health: contact onsets, the deepest penetration on
 //! contact rows, the worst LCP residual and the most iterations of a step.
+//!
+//! Lagrangian scenes run Moreau–Jean with the job's θ; first-order scenes (circuits,
+//! controllers) run Euler–Moreau with the same θ, their state laid out as (x, ẋ): the
+//! "velocity" of a first-order coordinate is its rate ẋ = M⁻¹ (f + r). A nonlinear one's
+//! Newton loop stops at the job's tolerance (absolute, 1e-12 unless the scenario names one);
+//! resumed from a saved state (a recorded trajectory's segments), it starts without the
+//! loop's memory of the last step (h_α, g_α), so a trajectory agrees with the unbroken run
+//! to that tolerance, not to the bit.
 
 use rayon::prelude::*;
 
@@ -12,6 +20,7 @@ use crate::error::{Error, Result};
 use crate::numerics::SolverOptions;
 use crate::numerics::friction::{FrictionOptions, cone};
 use crate::reference::{Integrator, TimeStepping};
+use crate::scheme::EulerMoreauOSI;
 
 /// [`TimeStepping`] per scene, in f64.
 #[derive(Clone, Copy, Debug, Default)]
@@ -68,12 +77,22 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
     // tangent rows of friction contacts.
     let (gaps, contacts) = (nsds.gap_rows(), nsds.friction_contacts());
     let t0 = job.start.map_or(0.0, |(t0, _)| t0);
-    let mut sim = TimeStepping::new(nsds, Integrator::MoreauJean(job.osi), t0, job.step)?;
+    let first_order = nsds.systems().any(|(_, ds)| !ds.is_lagrangian());
+    let integrator = if first_order {
+        Integrator::EulerMoreau(EulerMoreauOSI::new(job.osi.theta)?)
+    } else {
+        Integrator::MoreauJean(job.osi)
+    };
+    let mut sim = TimeStepping::new(nsds, integrator, t0, job.step)?;
     sim.stabilization = job.stabilization;
     if let Some((_, state)) = job.start {
-        sim.set_state(&state[at..at + 2 * n])?;
+        // (A first-order scene's state is x; its ẋ follows.)
+        sim.set_state(&state[at..at + if first_order { n } else { 2 * n }])?;
     }
     sim.solver = job.solver;
+    if first_order {
+        sim.newton.tolerance = job.tolerance(true);
+    }
     sim.solver_options = SolverOptions {
         tolerance: job.tolerance(true),
         max_iterations: job.max_iterations as usize,
@@ -113,12 +132,13 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
             return Ok(());
         }
         let sample = sim.sample()?;
+        let rates = if first_order { sim.rates()? } else { sample.v.clone() };
         let observers = &job.recording.observers;
         for (observer, slots) in observers.iter().zip(observed.chunks_mut(SLOTS)) {
             let s = match observer.signal {
                 Signal::Q(i) => sample.q[i],
-                // (First-order scenes have no v nor ẏ.)
-                Signal::V(i) => sample.v.get(i).copied().unwrap_or(f64::NAN),
+                // (First-order scenes have no ẏ.)
+                Signal::V(i) => rates[i],
                 Signal::Y(r) => sample.y[r],
                 Signal::Ydot(r) => sample.ydot.get(r).copied().unwrap_or(f64::NAN),
                 Signal::Lambda(r) => sample.lambda[r],
@@ -129,7 +149,7 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
         if let Some(j) = job.recording.strobe.and_then(|strobe| strobe.sample_at(k)) {
             let at = job.recording.sample_at(n, j);
             observed[at..at + n].copy_from_slice(sample.q.as_slice());
-            observed[at + n..at + 2 * n].copy_from_slice(sample.v.as_slice());
+            observed[at + n..at + 2 * n].copy_from_slice(rates.as_slice());
         }
         if let (Some(max), true) = (job.recording.events, k > 0) {
             observe::record_events(
@@ -194,7 +214,8 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
     job.progress.add(u64::from(job.steps - reported));
     penetration(&sim, &mut extremes)?;
     let sample = sim.sample()?;
-    let state: Vec<f64> = sample.q.iter().chain(sample.v.iter()).copied().collect();
+    let rates = if first_order { sim.rates()? } else { sample.v };
+    let state: Vec<f64> = sample.q.iter().chain(rates.iter()).copied().collect();
     if !state.iter().all(|x| x.is_finite()) {
         counters.flags |= NON_FINITE;
     }

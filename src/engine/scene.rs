@@ -18,7 +18,8 @@ pub trait Scene: Send + Sync {
     /// Degrees of freedom (of all its systems).
     fn dof(&self) -> usize;
 
-    /// Initial q and v, concatenated over its systems.
+    /// Initial q and v, concatenated over its systems (for a first-order system, x and its
+    /// rate ẋ = M⁻¹ f(0, x₀, z): an ensemble's "velocity" of x).
     fn initial_state(&self) -> (DVector<f64>, DVector<f64>);
 
     /// The names of its coordinates, in the order of q: the scene's own (`z`, `theta`,
@@ -60,7 +61,11 @@ impl Scene for Nsds {
         for (_, ds) in self.systems() {
             let (qi, vi) = ds.initial_state();
             q.extend(qi.iter());
-            v.extend(vi.iter());
+            match ds.first_order_rate(0.0, &qi, &DVector::zeros(qi.len())) {
+                Some(rate) => v.extend(rate.iter()),
+                None if !ds.is_lagrangian() => v.extend(std::iter::repeat_n(f64::NAN, qi.len())),
+                None => v.extend(vi.iter()),
+            }
         }
         (DVector::from_vec(q), DVector::from_vec(v))
     }

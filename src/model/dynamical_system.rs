@@ -314,6 +314,22 @@ impl DynamicalSystem {
         }
     }
 
+    /// The rate ẋ = M⁻¹ (f(t, x, z) + r) of a first-order system at (t, x) under the input r
+    /// (A x + b(t, z) + r for a linear one); `None` for a Lagrangian system or a singular M.
+    pub fn first_order_rate(&self, t: f64, x: &DVector<f64>, r: &DVector<f64>) -> Option<DVector<f64>> {
+        match self {
+            Self::FirstOrderLinearDS(ds) => Some(&ds.a * x + ds.b_at(t, &ds.z) + r),
+            Self::FirstOrderNonLinearDS(ds) => {
+                let rhs = ds.f(t, x, &ds.z) + r;
+                match &ds.mass {
+                    Some(mass) => mass.clone().lu().solve(&rhs),
+                    None => Some(rhs),
+                }
+            }
+            _ => None,
+        }
+    }
+
     /// Whether this is a second-order (Lagrangian) system.
     pub fn is_lagrangian(&self) -> bool {
         !matches!(self, Self::FirstOrderLinearDS(_) | Self::FirstOrderNonLinearDS(_))

@@ -269,13 +269,15 @@ impl Nsds {
 
     /// One entry per scalar row of the interactions, in link order: whether the row's y is a
     /// gap (every row of a contact law, the normal row of a friction contact; not its tangent
-    /// rows, nor equalities), the rows on which impacts and penetration are counted.
+    /// rows, nor equalities, nor the rows of a first-order relation — a diode's voltage is no
+    /// gap), the rows on which impacts and penetration are counted.
     pub fn gap_rows(&self) -> Vec<bool> {
         self.interactions
             .iter()
             .flat_map(|i| {
                 let friction = i.law.friction().is_some();
-                (0..i.size()).map(move |k| !i.law.is_equality() && (!friction || k == 0))
+                let contact = !i.law.is_equality() && i.relation.is_lagrangian();
+                (0..i.size()).map(move |k| contact && (!friction || k == 0))
             })
             .collect()
     }

@@ -161,6 +161,27 @@ impl TimeStepping {
         self.state.p.rows(self.state.offsets()[id.0], n).into_owned()
     }
 
+    /// The time derivative of the coordinates now: v of a Lagrangian system, the rate
+    /// ẋ = M⁻¹ (f(t_k, x_k, z) + r_k) of a first-order one (r_k the last step's input).
+    pub fn rates(&self) -> Result<DVector<f64>> {
+        let mut rates = DVector::zeros(self.state.q.len());
+        for (i, (name, ds)) in self.state.nsds.systems().enumerate() {
+            let (o, d) = (self.state.offsets()[i], ds.dimension());
+            let rate = if ds.is_lagrangian() {
+                self.state.v.rows(o, d).into_owned()
+            } else {
+                let x = self.state.q.rows(o, d).into_owned();
+                let r = self.state.p.rows(o, d).into_owned();
+                ds.first_order_rate(self.time(), &x, &r)
+                    .ok_or_else(|| Error::Singular {
+                        what: format!("the mass M of system `{name}`"),
+                    })?
+            };
+            rates.rows_mut(o, d).copy_from(&rate);
+        }
+        Ok(rates)
+    }
+
     /// Replaces the state by `qv` = (q, v) of all systems, concatenated — x alone for a
     /// first-order scene — to continue a run from a state saved elsewhere (or, in a
     /// co-simulation, to hand one system's state to another).

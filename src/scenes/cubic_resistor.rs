@@ -13,6 +13,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
+use super::parameters::Parameters;
 use crate::error::Result;
 use crate::model::{ComplementarityConditionNSL, FirstOrderNonLinearDS, FirstOrderType2R, Jacobian, Nsds};
 use crate::reference::TimeStepping;
@@ -46,6 +47,19 @@ impl Default for CubicResistor {
 }
 
 impl CubicResistor {
+    /// The circuit of a scenario's `template = "cubic_resistor"` (the step is the
+    /// scenario's).
+    pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
+        let d = Self::default();
+        Ok(Self {
+            capacitance: p.scalar("capacitance", d.capacitance)?,
+            beta: p.scalar("beta", d.beta)?,
+            source: p.scalar("source", d.source)?,
+            voltage: p.scalar("voltage", d.voltage)?,
+            ..d
+        })
+    }
+
     /// The exact (x, λ) at time t.
     pub fn exact(&self, t: f64) -> (f64, f64) {
         let s0 = (self.voltage - self.source).max(0.0);

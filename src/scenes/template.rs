@@ -9,6 +9,7 @@ use super::billiard_shot::BilliardShot;
 use super::block_on_incline::BlockOnIncline;
 use super::chaplygin_sleigh::ChaplyginSleigh;
 use super::column_of_beads::ColumnOfBeads;
+use super::cubic_resistor::CubicResistor;
 use super::disc_pile::DiscPile;
 use super::dropped_ball::DroppedBall;
 use super::dumbbell::Dumbbell;
@@ -100,6 +101,11 @@ pub enum Template {
     /// `sleeve_velocity` −0.3411, `sleeve_angular_velocity` 4.8572e-15,
     /// `bird_angular_velocity` −7.4583.
     Woodpecker,
+    /// A capacitor discharging into a source through an ideal diode and a cubic resistor
+    /// v = β i³ ([`CubicResistor`]: a nonlinear device, a first-order scene run by
+    /// Euler–Moreau's Newton loop; reference backend). Coordinate `v_C` (its rate `v_C_dot`).
+    /// Parameters: `capacitance` 1, `beta` 1, `source` 1, `voltage` 2 (initial).
+    CubicResistor,
     /// A linear system written out ([`LinearSystem`]): `mass`, `stiffness`, `damping` (n × n matrices; K, C default 0), `fext`,
     /// `q0`, `v0` (n-vectors of parameters), `h` (m × n: contact rows y = H q + b), `b`, `e`
     /// (m-vectors of parameters).
@@ -151,6 +157,7 @@ impl Template {
             Self::SpinningBall => Box::new(SpinningBall::from_parameters(p)?.nsds()?),
             Self::BilliardShot => Box::new(BilliardShot::from_parameters(p)?.nsds()?),
             Self::Woodpecker => Box::new(Woodpecker::from_parameters(p)?.nsds()?),
+            Self::CubicResistor => Box::new(CubicResistor::from_parameters(p)?.nsds()?),
         })
     }
 }

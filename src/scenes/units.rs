@@ -17,6 +17,9 @@ pub fn parameter_unit(template: Template, parameter: &str) -> Option<&'static st
         (RockingBlock, "amplitude") => "m/s²",
         (RockingBlock, "frequency") => "Hz",
         (Woodpecker, "spring") => "N·m/rad",
+        (CubicResistor, "capacitance") => "F",
+        (CubicResistor, "beta") => "V/A³",
+        (CubicResistor, "source" | "voltage") => "V",
         (DiscPile, x) if x.strip_prefix('x').is_some_and(|i| i.parse::<usize>().is_ok()) => "m",
         (_, name) => match name {
             "mass" | "mass0" | "mass1" | "pin_mass" | "slider_mass" => "kg",
@@ -57,11 +60,12 @@ pub fn parameter_unit(template: Template, parameter: &str) -> Option<&'static st
     Some(unit)
 }
 
-/// The unit of a template's coordinate `name`: rad for the angles (`theta…`, `phi…`), m for
-/// the others; `None` for `linear`'s.
+/// The unit of a template's coordinate `name`: V for a circuit's voltage, rad for the angles
+/// (`theta…`, `phi…`), m for the others; `None` for `linear`'s.
 pub fn coordinate_unit(template: Template, name: &str) -> Option<&'static str> {
     match template {
         Template::Linear => None,
+        Template::CubicResistor => Some("V"),
         _ if name.starts_with("theta") || name.starts_with("phi") => Some("rad"),
         _ => Some("m"),
     }

@@ -85,3 +85,25 @@ pub fn gpu() -> Option<&'static ricochet::batch::gpu::GpuContext> {
         })
         .as_ref()
 }
+
+/// The shipped scenarios (`scenarios/*.toml`), sorted by name, each with whether the
+/// batched engines run its scenes (a scenario of first-order scenes, such as the circuits,
+/// runs on the reference engine only).
+pub fn shipped_scenarios() -> Vec<(PathBuf, bool)> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            let scenario = ricochet::ensemble::Scenario::load(&path).unwrap();
+            let scene = scenario.sample(0).unwrap().scene;
+            let batched = scene
+                .linear(scenario.time.step, scenario.time.theta, scenario.stabilization())
+                .is_ok();
+            (path, batched)
+        })
+        .collect()
+}
