@@ -10,8 +10,6 @@ use super::integrator::{OneStepIntegrator, StepReport, StepSettings};
 use super::state::SceneState;
 use crate::error::{Error, Result};
 use crate::model::DynamicalSystem;
-use crate::numerics::SolverReport;
-use crate::numerics::relay::{relay_as_mlcp, relay_solution};
 use crate::scheme::EulerMoreauOSI;
 
 impl OneStepIntegrator for EulerMoreauOSI {
@@ -97,7 +95,7 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: EulerMoreauOSI) -> Re
             None => x_free.clone(),
         };
         let (matrix, vector) = (&d + &c * w_inv_b * (gamma * h), &c * at + &e);
-        let (solution, lcp_report) = solve_rows(ts, settings, matrix, vector, &context)?;
+        let (solution, lcp_report) = settings.solve_rows(&ts.nsds, matrix, vector, &context)?;
         lambda = solution;
         report.lcp = Some(lcp_report);
     }
@@ -106,26 +104,6 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: EulerMoreauOSI) -> Re
     ts.p = r;
     ts.lambda = lambda;
     Ok(report)
-}
-
-/// Solves the step's problem `w = matrix λ + vector` under each row's law: complementarity,
-/// equality (w = 0) or relay (−w ∈ N_[lb, ub](λ), as complementarity rows of a larger MLCP).
-pub(super) fn solve_rows(
-    ts: &SceneState,
-    settings: &StepSettings,
-    matrix: DMatrix<f64>,
-    vector: DVector<f64>,
-    context: &str,
-) -> Result<(DVector<f64>, SolverReport)> {
-    let equality = ts.nsds.equality_rows();
-    let relays = ts.nsds.relay_rows();
-    if relays.iter().any(Option::is_some) {
-        let (matrix, vector, free) = relay_as_mlcp(&matrix, &vector, &equality, &relays);
-        let (z, report) = settings.solve(matrix, vector, free, context)?;
-        Ok((relay_solution(&z, &relays), report))
-    } else {
-        settings.solve(matrix, vector, equality, context)
-    }
 }
 
 /// Block-diagonal A and stacked b of the scene's first-order systems over the step

@@ -27,28 +27,13 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::euler_moreau::solve_rows;
 use super::integrator::{StepReport, StepSettings};
-use super::state::SceneState;
+use super::state::{NewtonMemory, SceneState};
 use crate::error::{Error, Result};
 use crate::model::relation::first_order_nonlinear::{At, Linearisation};
 use crate::model::{DsId, DynamicalSystem, Interaction, Nsds, Relation};
 use crate::scheme::EulerMoreauOSI;
 use crate::validate;
-
-/// What the Newton loop keeps from one step to the next (Siconos's `H_ALPHA`, `G_ALPHA`, the
-/// interactions' y and the systems' f_k).
-#[derive(Clone, Debug)]
-pub(crate) struct NewtonMemory {
-    /// h_α, every interaction's rows.
-    h_alpha: DVector<f64>,
-    /// g_α of each interaction (its systems' entries).
-    g_alpha: Vec<DVector<f64>>,
-    /// The interactions' outputs y as the loop left them.
-    pub(crate) y: DVector<f64>,
-    /// f_k: the last f evaluated.
-    f_k: DVector<f64>,
-}
 
 /// Whether a scene needs the Newton loop: a nonlinear first-order system or relation.
 pub(crate) fn needs_newton(nsds: &Nsds) -> bool {
@@ -290,7 +275,7 @@ pub(super) fn step(ts: &mut SceneState, settings: &StepSettings, osi: EulerMorea
         m_osns = &d + &c * &w_inv_b * h;
         if m > 0 {
             let q = &memory.h_alpha - &d * &lambda_old + &c * &dx;
-            let (solution, lcp) = solve_rows(ts, settings, m_osns.clone(), q, &context)?;
+            let (solution, lcp) = settings.solve_rows(&ts.nsds, m_osns.clone(), q, &context)?;
             lambda = solution;
             report.lcp = Some(lcp);
         }

@@ -6,8 +6,10 @@ use nalgebra::{DMatrix, DVector};
 
 use super::state::SceneState;
 use crate::error::{Error, Result};
+use crate::model::Nsds;
 use crate::numerics::friction::mixed::{Block, MixedFrictionProblem};
 use crate::numerics::friction::{FrictionContactProblem, FrictionOptions, FrictionSolver, solve_friction};
+use crate::numerics::relay::{relay_as_mlcp, relay_solution};
 use crate::numerics::{MixedLinearComplementarityProblem, SolverKind, SolverOptions, SolverReport, solve_mlcp};
 use crate::scheme::{NewtonOptions, Stabilization};
 
@@ -83,6 +85,27 @@ impl StepSettings {
         let report = solve_mlcp(self.solver, &problem, &mut lambda, &self.solver_options)?;
         let report = self.accept(report, self.solver.name(), self.solver_options.tolerance, context)?;
         Ok((lambda, report))
+    }
+
+    /// Solves the step's problem `w = matrix λ + vector` of the scene `nsds` under each row's
+    /// law: complementarity, equality (w = 0) or relay (−w ∈ N_[lb, ub](λ), as complementarity
+    /// rows of a larger MLCP).
+    pub(crate) fn solve_rows(
+        &self,
+        nsds: &Nsds,
+        matrix: DMatrix<f64>,
+        vector: DVector<f64>,
+        context: &str,
+    ) -> Result<(DVector<f64>, SolverReport)> {
+        let equality = nsds.equality_rows();
+        let relays = nsds.relay_rows();
+        if relays.iter().any(Option::is_some) {
+            let (matrix, vector, free) = relay_as_mlcp(&matrix, &vector, &equality, &relays);
+            let (z, report) = self.solve(matrix, vector, free, context)?;
+            Ok((relay_solution(&z, &relays), report))
+        } else {
+            self.solve(matrix, vector, equality, context)
+        }
     }
 
     /// Solves one step's friction-contact problem u = W r + q with a Coulomb cone of

@@ -5,7 +5,6 @@
 
 use nalgebra::{DMatrix, DVector, Dyn, LU};
 
-use super::euler_moreau_newton::NewtonMemory;
 use crate::error::{Error, Result};
 use crate::model::{DsId, Interaction, Nsds};
 
@@ -120,4 +119,19 @@ impl SceneState {
         }
         Ok(out)
     }
+}
+
+/// What Euler–Moreau's Newton loop ([`super::euler_moreau_newton`]) keeps from one step to
+/// the next (Siconos's `H_ALPHA`, `G_ALPHA`, the interactions' y and the
+/// systems' f_k).
+#[derive(Clone, Debug)]
+pub(crate) struct NewtonMemory {
+    /// h_α, every interaction's rows.
+    pub(crate) h_alpha: DVector<f64>,
+    /// g_α of each interaction (its systems' entries).
+    pub(crate) g_alpha: Vec<DVector<f64>>,
+    /// The interactions' outputs y as the loop left them.
+    pub(crate) y: DVector<f64>,
+    /// f_k: the last f evaluated.
+    pub(crate) f_k: DVector<f64>,
 }
