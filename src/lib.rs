@@ -16,7 +16,7 @@
 //! Layout, in the order data flows (a module imports only from those before it):
 //! [`error`] and [`validate`] → [`model`] (what the user builds) → [`scheme`] (the
 //! integrators' parameters, activation, stabilisation) → [`numerics`] (LCP, MLCP and their
-//! solvers) → [`io`] (Siconos's data files) → [`reference`] (the f64 time stepper) →
+//! solvers) → [`io`] (Siconos's data files) → [`reference`](mod@reference) (the f64 time stepper) →
 //! [`batch`] (scenes flattened into structure-of-arrays buffers, stepped by the CPU lanes and
 //! the WGSL kernels) → [`engine`] (one `Engine` interface over the reference, CPU and GPU
 //! engines) → [`scenes`] (the named systems the examples, tests and benches share) →

@@ -97,7 +97,7 @@ pub const SLOTS: usize = 4;
 
 /// Stroboscopic samples (a Poincaré section of a forced system): the state q, v after steps
 /// `first`, `first + every`, … (`count` of them), kept per scene after its observers'
-/// accumulators ([`record_len`]).
+/// accumulators ([`Recording::len`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Strobe {
     /// The step count of the first sample.

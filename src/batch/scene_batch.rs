@@ -117,7 +117,7 @@ impl SceneBatch {
     }
 
     /// Appends a scene (built with this batch's h and θ). Its friction rows must be laid out
-    /// as [`LinearScene::friction`] says (the engines index by it: [`check_friction`]).
+    /// as [`LinearScene::friction`] says (the engines index by it).
     pub fn push(&mut self, scene: &LinearScene) -> Result<()> {
         check_friction(scene)?;
         let flags = if scene.has_stiffness() { HAS_STIFFNESS } else { 0 }

@@ -157,7 +157,7 @@ pub struct EnsembleRun {
     /// Wall-clock seconds of the whole run.
     pub seconds: f64,
     /// Seconds the device spent stepping the summary's scenes, where it measures them
-    /// ([`BatchOutcome::device_seconds`]).
+    /// ([`BatchOutcome::device_seconds`](crate::engine::BatchOutcome::device_seconds)).
     pub device_seconds: Option<f64>,
     /// Scenes × steps computed (a resumed run's finished chunks are not counted).
     pub scene_steps: u64,

@@ -4,7 +4,7 @@
 //!   [`LagrangianLinearDiagonalDS`](super::LagrangianLinearDiagonalDS), its diagonal form).
 //! - [`LagrangianDS`]: `M(q) v̇ + F_gyr(q, v) + F_int(q, v, t) = F_ext(t) + p`.
 //! - [`FirstOrderLinearDS`]: `ẋ = A x + b + r`, b constant or b(t, z) with the discrete state z.
-//! - [`FirstOrderNonLinearDS`](super::FirstOrderNonLinearDS): `M ẋ = f(x, t, z) + r`.
+//! - [`FirstOrderNonLinearDS`]: `M ẋ = f(x, t, z) + r`.
 //!
 //! A model object holds its operators and its initial state; the time stepper owns the
 //! evolving state. Lagrangian systems expose the total force

@@ -27,7 +27,7 @@ pub enum Stabilization {
     Projection {
         /// The largest |g(q)| accepted.
         tolerance: f64,
-        /// Newton iterations before [`Error::NotConverged`].
+        /// Newton iterations before [`Error::NotConverged`](crate::error::Error::NotConverged).
         max_iterations: usize,
     },
 }

@@ -10,7 +10,7 @@
 //! ```
 //! so G_T v is the contact point's sliding velocity (the lever arm's ω × r included, as
 //! Siconos's `Lagrangian2d2DR`). For any direction u, u·R(θ) c = a cos θ + b sin θ with
-//! a = u·c, b = u_y c_x − u_x c_y: the form the batched engines evaluate ([`PlanarContactR::lever`]).
+//! a = u·c, b = u_y c_x − u_x c_y: the form the batched engines evaluate (`PlanarContactR::lever`).
 
 use nalgebra::{DMatrix, DVector};
 
