@@ -339,9 +339,9 @@ fn discrete_state_z_is_checked() {
     assert!(e.contains("system `ball`") && e.contains("first-order"), "{e}");
 }
 
-/// The F z term of a FirstOrderLinearTIR: y = C x + D λ + F z + e runs as the offset e + F z
-/// (a diode whose threshold is a discrete state), and F must have one column per entry of the
-/// linked systems' z.
+/// The F z term of a FirstOrderLinearTIR (and of a FirstOrderLinearR): y = C x + D λ + F z + e
+/// runs as the offset e + F z (a diode whose threshold is a discrete state), and F must have
+/// one column per entry of the linked systems' z.
 #[test]
 fn f_z_is_an_offset_from_the_discrete_state() {
     use ricochet::model::{ComplementarityConditionNSL, FirstOrderLinearDS, FirstOrderLinearTIR};
@@ -385,6 +385,26 @@ fn f_z_is_an_offset_from_the_discrete_state() {
             (a.q.clone(), a.lambda.clone(), a.y.clone()),
             (b.q.clone(), b.lambda.clone(), b.y.clone())
         );
+    }
+    // The same F on a FirstOrderLinearR (operators given at each t).
+    let mut time_dependent = scene(Some(4.0), 0.0).unwrap();
+    let operators = time_dependent.interactions()[0]
+        .relation
+        .first_order_operators(0.0, &DVector::zeros(1))
+        .unwrap();
+    let ds = time_dependent.system(ricochet::model::DsId(0)).clone();
+    time_dependent = Nsds::new();
+    let id = time_dependent.add("circuit", ds);
+    let relation = ricochet::model::FirstOrderLinearR::new(move |_| operators.clone())
+        .unwrap()
+        .with_f(DMatrix::from_element(1, 1, 4.0))
+        .unwrap();
+    time_dependent
+        .link("diode", ComplementarityConditionNSL::new(1).unwrap(), relation, &[id])
+        .unwrap();
+    let with_r = run(time_dependent);
+    for (a, b) in with_r.samples.iter().zip(&with_e.samples) {
+        assert_eq!((&a.q, &a.lambda, &a.y), (&b.q, &b.lambda, &b.y));
     }
     let wrong = FirstOrderLinearTIR::new(
         DMatrix::from_row_slice(1, 2, &[1.0, 0.0]),

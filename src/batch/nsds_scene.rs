@@ -146,7 +146,9 @@ impl LinearScene {
                     (zero.clone(), zero, DVector::from_element(1, -r.radii))
                 }
                 Relation::LagrangianLinearTIR(rel) => {
-                    (rel.h.clone(), DMatrix::zeros(size, rel.h.ncols()), rel.b.clone())
+                    // (F z at the systems' z as built: nothing changes z in a batched run.)
+                    let z = nsds.gather(&inter.systems, DynamicalSystem::z);
+                    (rel.h.clone(), DMatrix::zeros(size, rel.h.ncols()), rel.offset(&z)?)
                 }
                 Relation::DiskDisk(r) => {
                     // The normal row a 2-D sphere–sphere gap, the tangent row its kind −2 (the

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use nalgebra::{DMatrix, DVector};
 
 use super::FirstOrderNonLinearDS;
-use super::force::{ExternalForce, Force, Harmonic, MassFn};
+use super::force::{ExternalForce, ExternalForceFn, Force, Harmonic, MassFn};
 use crate::error::Result;
 use crate::validate;
 
@@ -80,7 +80,8 @@ impl LagrangianLinearTIDS {
 
     /// Sets a time-dependent external force F_ext(t); its value at t = 0 is checked.
     pub fn with_fext_fn(mut self, f: impl Fn(f64) -> DVector<f64> + Send + Sync + 'static) -> Result<Self> {
-        self.fext = ExternalForce::function("LagrangianLinearTIDS: F_ext(t)", Arc::new(f), self.ndof())?;
+        let f: ExternalForceFn = Arc::new(move |t, _| f(t));
+        self.fext = ExternalForce::function("LagrangianLinearTIDS: F_ext(t)", f, self.ndof(), &DVector::zeros(0))?;
         Ok(self)
     }
 
@@ -101,6 +102,12 @@ impl LagrangianLinearTIDS {
 ///
 /// Jacobians of F_int and F_gyr may be given with the forces; those not given are computed
 /// by central finite differences (step 1e-7·max(1, |x_j|)) when the iteration matrix is built.
+///
+/// Its discrete state z (Siconos's Z: a held control, a switched parameter) is passed to
+/// every closure — M(q, z), F_int(q, v, t, z), F_gyr(q, v, z), F_ext(t, z) — and changed
+/// between steps by [`TimeStepping::set_z`](crate::reference::TimeStepping::set_z). Give it
+/// ([`with_z`](Self::with_z)) before the closures that read it: each closure is checked
+/// once at (q₀, v₀, 0, z) when it is set.
 #[derive(Clone)]
 pub struct LagrangianDS {
     pub(crate) q0: DVector<f64>,
@@ -111,6 +118,7 @@ pub struct LagrangianDS {
     pub(crate) fint: Option<Force>,
     pub(crate) fgyr: Option<Force>,
     pub(crate) fext: ExternalForce,
+    pub(crate) z: DVector<f64>,
 }
 
 impl LagrangianDS {
@@ -132,30 +140,63 @@ impl LagrangianDS {
         let n = q0.len();
         validate::finite_vector("LagrangianDS: q0", &q0)?;
         validate::vector("LagrangianDS: v0", &v0, n)?;
-        let m0 = mass(&q0);
-        validate::matrix("LagrangianDS: mass M(q0)", &m0, n, n)?;
-        validate::symmetric_positive_definite("LagrangianDS: mass M(q0)", &m0)?;
-        Ok(Self {
+        let ds = Self {
             q0,
             v0,
-            mass: Arc::new(mass),
+            mass: Arc::new(move |q, _| mass(q)),
             constant_mass: None,
             fint: None,
             fgyr: None,
             fext: ExternalForce::zero(n),
-        })
+            z: DVector::zeros(0),
+        };
+        ds.check_mass()?;
+        Ok(ds)
+    }
+
+    /// Sets the discrete state z (its size is then fixed: `set_z` keeps it) and checks the
+    /// closures set so far with it.
+    pub fn with_z(mut self, z: DVector<f64>) -> Result<Self> {
+        validate::finite_vector("LagrangianDS: z", &z)?;
+        self.z = z;
+        self.check_mass()?;
+        for (what, force) in [("LagrangianDS: F_int", &self.fint), ("LagrangianDS: F_gyr", &self.fgyr)] {
+            if let Some(force) = force {
+                force.check(what, &self.q0, &self.v0, &self.z)?;
+            }
+        }
+        self.fext.at(0.0, &self.z, self.ndof())?;
+        Ok(self)
+    }
+
+    /// Sets a mass M(q, z) of the configuration and the discrete state, checked at (q0, z).
+    pub fn with_mass_z_fn(
+        mut self,
+        mass: impl Fn(&DVector<f64>, &DVector<f64>) -> DMatrix<f64> + Send + Sync + 'static,
+    ) -> Result<Self> {
+        self.mass = Arc::new(mass);
+        self.constant_mass = None;
+        self.check_mass()?;
+        Ok(self)
+    }
+
+    fn check_mass(&self) -> Result<()> {
+        let n = self.ndof();
+        let m0 = (self.mass)(&self.q0, &self.z);
+        validate::matrix("LagrangianDS: mass M(q0)", &m0, n, n)?;
+        validate::symmetric_positive_definite("LagrangianDS: mass M(q0)", &m0)
     }
 
     /// Sets the internal force F_int(q, v, t) (with optional Jacobians ∂/∂q, ∂/∂v).
     pub fn with_fint(mut self, force: Force) -> Result<Self> {
-        force.check("LagrangianDS: F_int", &self.q0, &self.v0)?;
+        force.check("LagrangianDS: F_int", &self.q0, &self.v0, &self.z)?;
         self.fint = Some(force);
         Ok(self)
     }
 
     /// Sets the gyroscopic force F_gyr(q, v) (the `t` argument of the closures is ignored).
     pub fn with_fgyr(mut self, force: Force) -> Result<Self> {
-        force.check("LagrangianDS: F_gyr", &self.q0, &self.v0)?;
+        force.check("LagrangianDS: F_gyr", &self.q0, &self.v0, &self.z)?;
         self.fgyr = Some(force);
         Ok(self)
     }
@@ -167,8 +208,16 @@ impl LagrangianDS {
     }
 
     /// Sets a time-dependent external force F_ext(t).
-    pub fn with_fext_fn(mut self, f: impl Fn(f64) -> DVector<f64> + Send + Sync + 'static) -> Result<Self> {
-        self.fext = ExternalForce::function("LagrangianDS: F_ext(t)", Arc::new(f), self.ndof())?;
+    pub fn with_fext_fn(self, f: impl Fn(f64) -> DVector<f64> + Send + Sync + 'static) -> Result<Self> {
+        self.with_fext_z_fn(move |t, _| f(t))
+    }
+
+    /// Sets an external force F_ext(t, z) of time and the discrete state, checked at (0, z).
+    pub fn with_fext_z_fn(
+        mut self,
+        f: impl Fn(f64, &DVector<f64>) -> DVector<f64> + Send + Sync + 'static,
+    ) -> Result<Self> {
+        self.fext = ExternalForce::function("LagrangianDS: F_ext(t, z)", Arc::new(f), self.ndof(), &self.z)?;
         Ok(self)
     }
 
@@ -301,15 +350,18 @@ impl DynamicalSystem {
         match self {
             Self::FirstOrderLinearDS(ds) => ds.z.clone(),
             Self::FirstOrderNonLinearDS(ds) => ds.z.clone(),
+            Self::LagrangianDS(ds) => ds.z.clone(),
             _ => DVector::zeros(0),
         }
     }
 
-    /// The discrete state z of a first-order system (`None` for Lagrangian systems).
+    /// The discrete state z of a system that has one (a first-order system or a
+    /// `LagrangianDS`; `None` for the others).
     pub(crate) fn z_mut(&mut self) -> Option<&mut DVector<f64>> {
         match self {
             Self::FirstOrderLinearDS(ds) => Some(&mut ds.z),
             Self::FirstOrderNonLinearDS(ds) => Some(&mut ds.z),
+            Self::LagrangianDS(ds) => Some(&mut ds.z),
             _ => None,
         }
     }

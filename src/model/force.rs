@@ -1,5 +1,7 @@
 //! Force terms of Lagrangian systems given as data or as user closures, with their
-//! Jacobians (given, or by central finite differences).
+//! Jacobians (given, or by central finite differences). Every closure may read the system's
+//! discrete state z (Siconos's Z: M(q, z), F(q, v, t, z), F_ext(t, z)); the constructors
+//! without z wrap closures that ignore it.
 
 use std::sync::Arc;
 
@@ -8,12 +10,14 @@ use nalgebra::{DMatrix, DVector};
 use crate::error::Result;
 use crate::validate;
 
-/// A configuration-dependent mass matrix M(q).
-pub type MassFn = Arc<dyn Fn(&DVector<f64>) -> DMatrix<f64> + Send + Sync>;
-/// A force f(q, v, t).
-pub type ForceFn = Arc<dyn Fn(&DVector<f64>, &DVector<f64>, f64) -> DVector<f64> + Send + Sync>;
-/// A Jacobian of a force, ∂f/∂q or ∂f/∂v, as a function of (q, v, t).
-pub type JacobianFn = Arc<dyn Fn(&DVector<f64>, &DVector<f64>, f64) -> DMatrix<f64> + Send + Sync>;
+/// A configuration-dependent mass matrix M(q, z).
+pub type MassFn = Arc<dyn Fn(&DVector<f64>, &DVector<f64>) -> DMatrix<f64> + Send + Sync>;
+/// A force f(q, v, t, z).
+pub type ForceFn = Arc<dyn Fn(&DVector<f64>, &DVector<f64>, f64, &DVector<f64>) -> DVector<f64> + Send + Sync>;
+/// A Jacobian of a force, ∂f/∂q or ∂f/∂v, as a function of (q, v, t, z).
+pub type JacobianFn = Arc<dyn Fn(&DVector<f64>, &DVector<f64>, f64, &DVector<f64>) -> DMatrix<f64> + Send + Sync>;
+/// F_ext(t, z).
+pub type ExternalForceFn = Arc<dyn Fn(f64, &DVector<f64>) -> DVector<f64> + Send + Sync>;
 
 /// External force F_ext: zero, constant, harmonic, or a function of time.
 #[derive(Clone)]
@@ -23,8 +27,8 @@ pub enum ExternalForce {
     /// F_ext(t) = f₀ + a cos(ω t + φ) (the cosine for t < `end`): data the batched engines
     /// can evaluate.
     Harmonic(Harmonic),
-    /// F_ext(t).
-    Function(Arc<dyn Fn(f64) -> DVector<f64> + Send + Sync>),
+    /// F_ext(t, z).
+    Function(ExternalForceFn),
 }
 
 /// The harmonic force f₀ + a cos(ω t + φ) for t < `end`, f₀ after it (a pulse of whole
@@ -64,8 +68,9 @@ impl ExternalForce {
         Ok(Self::Constant(f))
     }
 
-    pub(crate) fn function(what: &str, f: Arc<dyn Fn(f64) -> DVector<f64> + Send + Sync>, n: usize) -> Result<Self> {
-        validate::vector(what, &f(0.0), n)?;
+    /// F_ext(t, z), checked at (0, `z`).
+    pub(crate) fn function(what: &str, f: ExternalForceFn, n: usize, z: &DVector<f64>) -> Result<Self> {
+        validate::vector(what, &f(0.0, z), n)?;
         Ok(Self::Function(f))
     }
 
@@ -104,22 +109,23 @@ impl ExternalForce {
         }
     }
 
-    /// F_ext(t), checked to have length `n` and be finite.
-    pub fn at(&self, t: f64, n: usize) -> Result<DVector<f64>> {
+    /// F_ext(t, z), checked to have length `n` and be finite.
+    pub fn at(&self, t: f64, z: &DVector<f64>, n: usize) -> Result<DVector<f64>> {
         match self {
             Self::Constant(f) => Ok(f.clone()),
             Self::Harmonic(h) => Ok(&h.constant + &h.amplitude * h.factor(t)),
             Self::Function(f) => {
-                let value = f(t);
-                validate::vector("F_ext(t)", &value, n)?;
+                let value = f(t, z);
+                validate::vector("F_ext(t, z)", &value, n)?;
                 Ok(value)
             }
         }
     }
 }
 
-/// A force f(q, v, t) with optional Jacobians; missing Jacobians are approximated by
-/// central differences `(f(x + δe_j) − f(x − δe_j)) / 2δ`, δ = 1e-7·max(1, |x_j|).
+/// A force f(q, v, t) — or f(q, v, t, z) of the system's discrete state z — with optional
+/// Jacobians; missing Jacobians are approximated by central differences
+/// `(f(x + δe_j) − f(x − δe_j)) / 2δ`, δ = 1e-7·max(1, |x_j|).
 #[derive(Clone)]
 pub struct Force {
     value: ForceFn,
@@ -128,8 +134,16 @@ pub struct Force {
 }
 
 impl Force {
-    /// A force whose Jacobians will be computed by finite differences.
+    /// A force f(q, v, t) whose Jacobians will be computed by finite differences.
     pub fn new(f: impl Fn(&DVector<f64>, &DVector<f64>, f64) -> DVector<f64> + Send + Sync + 'static) -> Self {
+        Self::with_z(move |q, v, t, _| f(q, v, t))
+    }
+
+    /// A force f(q, v, t, z) of the system's discrete state z, Jacobians by finite
+    /// differences until given.
+    pub fn with_z(
+        f: impl Fn(&DVector<f64>, &DVector<f64>, f64, &DVector<f64>) -> DVector<f64> + Send + Sync + 'static,
+    ) -> Self {
         Self {
             value: Arc::new(f),
             dq: None,
@@ -137,49 +151,71 @@ impl Force {
         }
     }
 
-    /// Supplies ∂f/∂q.
+    /// Supplies ∂f/∂q(q, v, t).
     pub fn with_jacobian_q(
-        mut self,
+        self,
         j: impl Fn(&DVector<f64>, &DVector<f64>, f64) -> DMatrix<f64> + Send + Sync + 'static,
+    ) -> Self {
+        self.with_jacobian_q_z(move |q, v, t, _| j(q, v, t))
+    }
+
+    /// Supplies ∂f/∂v(q, v, t).
+    pub fn with_jacobian_v(
+        self,
+        j: impl Fn(&DVector<f64>, &DVector<f64>, f64) -> DMatrix<f64> + Send + Sync + 'static,
+    ) -> Self {
+        self.with_jacobian_v_z(move |q, v, t, _| j(q, v, t))
+    }
+
+    /// Supplies ∂f/∂q(q, v, t, z).
+    pub fn with_jacobian_q_z(
+        mut self,
+        j: impl Fn(&DVector<f64>, &DVector<f64>, f64, &DVector<f64>) -> DMatrix<f64> + Send + Sync + 'static,
     ) -> Self {
         self.dq = Some(Arc::new(j));
         self
     }
 
-    /// Supplies ∂f/∂v.
-    pub fn with_jacobian_v(
+    /// Supplies ∂f/∂v(q, v, t, z).
+    pub fn with_jacobian_v_z(
         mut self,
-        j: impl Fn(&DVector<f64>, &DVector<f64>, f64) -> DMatrix<f64> + Send + Sync + 'static,
+        j: impl Fn(&DVector<f64>, &DVector<f64>, f64, &DVector<f64>) -> DMatrix<f64> + Send + Sync + 'static,
     ) -> Self {
         self.dv = Some(Arc::new(j));
         self
     }
 
-    /// Evaluates everything once at (q0, v0, 0) to check sizes.
-    pub(crate) fn check(&self, what: &str, q0: &DVector<f64>, v0: &DVector<f64>) -> Result<()> {
+    /// Evaluates everything once at (q0, v0, 0, z) to check sizes.
+    pub(crate) fn check(&self, what: &str, q0: &DVector<f64>, v0: &DVector<f64>, z: &DVector<f64>) -> Result<()> {
         let n = q0.len();
-        validate::vector(what, &(self.value)(q0, v0, 0.0), n)?;
-        let (dq, dv) = self.jacobians(q0, v0, 0.0)?;
+        validate::vector(what, &(self.value)(q0, v0, 0.0, z), n)?;
+        let (dq, dv) = self.jacobians(q0, v0, 0.0, z)?;
         validate::matrix(&format!("{what} Jacobian ∂/∂q"), &dq, n, n)?;
         validate::matrix(&format!("{what} Jacobian ∂/∂v"), &dv, n, n)
     }
 
-    /// f(q, v, t), checked to have the length of q and be finite.
-    pub fn value(&self, q: &DVector<f64>, v: &DVector<f64>, t: f64) -> Result<DVector<f64>> {
-        let f = (self.value)(q, v, t);
-        validate::vector("force f(q, v, t)", &f, q.len())?;
+    /// f(q, v, t, z), checked to have the length of q and be finite.
+    pub fn value(&self, q: &DVector<f64>, v: &DVector<f64>, t: f64, z: &DVector<f64>) -> Result<DVector<f64>> {
+        let f = (self.value)(q, v, t, z);
+        validate::vector("force f(q, v, t, z)", &f, q.len())?;
         Ok(f)
     }
 
-    /// (∂f/∂q, ∂f/∂v) at (q, v, t).
-    pub fn jacobians(&self, q: &DVector<f64>, v: &DVector<f64>, t: f64) -> Result<(DMatrix<f64>, DMatrix<f64>)> {
+    /// (∂f/∂q, ∂f/∂v) at (q, v, t, z).
+    pub fn jacobians(
+        &self,
+        q: &DVector<f64>,
+        v: &DVector<f64>,
+        t: f64,
+        z: &DVector<f64>,
+    ) -> Result<(DMatrix<f64>, DMatrix<f64>)> {
         let dq = match &self.dq {
-            Some(j) => j(q, v, t),
-            None => central_difference(|x| (self.value)(x, v, t), q),
+            Some(j) => j(q, v, t, z),
+            None => central_difference(|x| (self.value)(x, v, t, z), q),
         };
         let dv = match &self.dv {
-            Some(j) => j(q, v, t),
-            None => central_difference(|x| (self.value)(q, x, t), v),
+            Some(j) => j(q, v, t, z),
+            None => central_difference(|x| (self.value)(q, x, t, z), v),
         };
         validate::matrix("force Jacobian ∂f/∂q", &dq, q.len(), q.len())?;
         validate::matrix("force Jacobian ∂f/∂v", &dv, q.len(), q.len())?;

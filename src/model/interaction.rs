@@ -49,9 +49,10 @@ impl Interaction {
         }
     }
 
-    /// y = h(q, t) of a Lagrangian relation, checked to have the law's size.
-    pub fn output(&self, q: &DVector<f64>, t: f64) -> Result<DVector<f64>> {
-        let y = self.relation.output(q, t)?;
+    /// y = h(q, t) of a Lagrangian relation (with `z` the linked systems' discrete states),
+    /// checked to have the law's size.
+    pub fn output(&self, q: &DVector<f64>, z: &DVector<f64>, t: f64) -> Result<DVector<f64>> {
+        let y = self.relation.output(q, z, t)?;
         validate::vector(&format!("{}: output y", self.label()), &y, self.size())?;
         Ok(y)
     }

@@ -29,7 +29,7 @@ impl LagrangianDynamics for LagrangianLinearTIDS {
 
     /// F = F_ext(t) − C v − K q.
     fn force(&self, t: f64, q: &DVector<f64>, v: &DVector<f64>) -> Result<DVector<f64>> {
-        Ok(self.fext.at(t, q.len())? - &self.damping * v - &self.stiffness * q)
+        Ok(self.fext.at(t, &DVector::zeros(0), q.len())? - &self.damping * v - &self.stiffness * q)
     }
 
     /// (−K, −C).
@@ -50,15 +50,15 @@ impl LagrangianDynamics for LagrangianLinearTIDS {
 
 impl LagrangianDynamics for LagrangianDS {
     fn mass(&self, q: &DVector<f64>) -> Result<DMatrix<f64>> {
-        let m = (self.mass)(q);
+        let m = (self.mass)(q, &self.z);
         validate::matrix("LagrangianDS: mass M(q)", &m, q.len(), q.len())?;
         Ok(m)
     }
 
     fn force(&self, t: f64, q: &DVector<f64>, v: &DVector<f64>) -> Result<DVector<f64>> {
-        let mut f = self.fext.at(t, q.len())?;
+        let mut f = self.fext.at(t, &self.z, q.len())?;
         for term in [&self.fint, &self.fgyr].into_iter().flatten() {
-            f -= term.value(q, v, t)?;
+            f -= term.value(q, v, t, &self.z)?;
         }
         Ok(f)
     }
@@ -67,7 +67,7 @@ impl LagrangianDynamics for LagrangianDS {
         let n = q.len();
         let (mut dq, mut dv) = (DMatrix::zeros(n, n), DMatrix::zeros(n, n));
         for term in [&self.fint, &self.fgyr].into_iter().flatten() {
-            let (jq, jv) = term.jacobians(q, v, t)?;
+            let (jq, jv) = term.jacobians(q, v, t, &self.z)?;
             dq -= jq;
             dv -= jv;
         }

@@ -210,6 +210,7 @@ fn active_set(
     for (index, inter) in ts.nsds.interactions().iter().enumerate() {
         let idx = ts.indices(inter);
         let local = |x: &DVector<f64>| SceneState::gather(&idx, x);
+        let z = ts.z_of(inter);
         if !inter.relation.is_active() {
             offset += inter.size();
             continue;
@@ -217,7 +218,7 @@ fn active_set(
         if inter.law.is_equality() {
             let constant = match settings.stabilization {
                 Stabilization::Baumgarte { beta } if is_holonomic(inter) => {
-                    inter.output(&local(q_k), t_k)? * (beta / h)
+                    inter.output(&local(q_k), &z, t_k)? * (beta / h)
                 }
                 _ => DVector::zeros(inter.size()),
             };
@@ -232,10 +233,10 @@ fn active_set(
             continue;
         }
         let ydot_k = inter.velocity(&local(q_k), &local(v_k), t_k)?;
-        let y = inter.output(&local(q_hat), t_k)?;
+        let y = inter.output(&local(q_hat), &z, t_k)?;
         if osi.is_active(y[0], ydot_k[0], h) {
             let (scale, constant) = if inter.relation.compliance().is_some() {
-                let y_pred = inter.output(&local(&q_pred), t_k)?;
+                let y_pred = inter.output(&local(&q_pred), &z, t_k)?;
                 (h * osi.theta, y_pred + ydot_k * (h * (1.0 - osi.theta)))
             } else {
                 (1.0, inter.law.impact_term(&ydot_k))

@@ -37,7 +37,8 @@ fn stack(
         let idx = ts.indices(inter);
         let local = SceneState::gather(&idx, q);
         let size = inter.size();
-        g.rows_mut(r0, size).copy_from(&inter.output(&local, t)?);
+        g.rows_mut(r0, size)
+            .copy_from(&inter.output(&local, &ts.z_of(inter), t)?);
         hdot.rows_mut(r0, size)
             .copy_from(&inter.relation.hdot(&local, t, size)?);
         let gi = inter.jacobian(&local, t)?;

@@ -89,6 +89,11 @@ impl SceneState {
             .collect()
     }
 
+    /// The discrete states z of an interaction's systems, concatenated.
+    pub(crate) fn z_of(&self, inter: &Interaction) -> DVector<f64> {
+        self.nsds.gather(&inter.systems, crate::model::DynamicalSystem::z)
+    }
+
     /// The entries `idx` of a global vector (an interaction's local coordinates).
     pub(crate) fn gather(idx: &[usize], x: &DVector<f64>) -> DVector<f64> {
         DVector::from_iterator(idx.len(), idx.iter().map(|&i| x[i]))

@@ -203,17 +203,18 @@ impl TimeStepping {
         Ok(())
     }
 
-    /// The discrete state z of first-order system `id` (Siconos's Z).
+    /// The discrete state z of system `id` (Siconos's Z; a first-order system or a
+    /// `LagrangianDS`).
     pub fn z(&self, id: DsId) -> Result<DVector<f64>> {
         match self.state.nsds.system(id) {
-            ds if !ds.is_lagrangian() => Ok(ds.z()),
-            _ => Err(self.no_z(id)),
+            DynamicalSystem::LagrangianLinearTIDS(_) => Err(self.no_z(id)),
+            ds => Ok(ds.z()),
         }
     }
 
-    /// Sets the discrete state z of first-order system `id` between steps (a sampled control,
-    /// a switched parameter: b(t, z), f(t, x, z) and the relations' closures see it from the
-    /// next step on). Its size is the one the system was built with, and it must be finite.
+    /// Sets the discrete state z of system `id` between steps (a sampled control, a switched
+    /// parameter: b(t, z), f(t, x, z), M(q, z), the forces and the relations' closures see
+    /// it from the next step on). Its size is the one the system was built with, and it must be finite.
     /// This is the only way z changes: the closures read it and do not write it.
     pub fn set_z(&mut self, id: DsId, z: &DVector<f64>) -> Result<()> {
         let name = self.state.nsds.system_name(id).to_string();
@@ -231,7 +232,7 @@ impl TimeStepping {
     fn no_z(&self, id: DsId) -> Error {
         Error::Unsupported {
             what: format!("the discrete state z of system `{}`", self.state.nsds.system_name(id)),
-            reason: "only first-order systems carry a z so far".into(),
+            reason: "only first-order systems and LagrangianDS carry a z".into(),
         }
     }
 
@@ -389,7 +390,7 @@ impl TimeStepping {
             let q = SceneState::gather(&idx, &self.state.q);
             if inter.relation.is_lagrangian() {
                 let v = SceneState::gather(&idx, &self.state.v);
-                let mut yi = inter.output(&q, t)?;
+                let mut yi = inter.output(&q, &self.state.z_of(inter), t)?;
                 if let Some(d) = inter.relation.compliance() {
                     yi += d * lambda;
                 }

@@ -1,7 +1,7 @@
 //! First-order linear relations: `y = C x + D λ + F z + e`, `r = B λ`.
 //!
 //! x is the concatenation of the states of the interaction's one or two systems, z of their
-//! discrete states (Siconos's Z; F z only for the time-invariant relation).
+//! discrete states (Siconos's Z; F constant, where given).
 
 use std::sync::Arc;
 
@@ -68,10 +68,12 @@ impl FirstOrderLinearTIR {
 /// A closure giving the operators at time t.
 pub type OperatorsFn = Arc<dyn Fn(f64) -> FirstOrderOperators + Send + Sync>;
 
-/// Time-dependent `y = C(t) x + D(t) λ + e(t)`, `r = B(t) λ`.
+/// Time-dependent `y = C(t) x + D(t) λ + F z + e(t)`, `r = B(t) λ`.
 #[derive(Clone)]
 pub struct FirstOrderLinearR {
     pub(crate) operators: OperatorsFn,
+    /// F (m × n_z), where z is given.
+    pub(crate) f: Option<DMatrix<f64>>,
 }
 
 impl FirstOrderLinearR {
@@ -81,6 +83,26 @@ impl FirstOrderLinearR {
         at0.check("FirstOrderLinearR", at0.c.nrows(), at0.c.ncols())?;
         Ok(Self {
             operators: Arc::new(operators),
+            f: None,
         })
     }
+
+    /// Adds the term F z of the linked systems' discrete states z (F constant: m rows, one
+    /// column per entry of their z, checked when linked).
+    pub fn with_f(mut self, f: DMatrix<f64>) -> Result<Self> {
+        let m = (self.operators)(0.0).c.nrows();
+        validate::matrix("FirstOrderLinearR: F", &f, m, f.ncols())?;
+        validate::finite_matrix("FirstOrderLinearR: F", &f)?;
+        self.f = Some(f);
+        Ok(self)
+    }
+}
+
+/// e + F z, F checked against the linked systems' z (`what`: the relation).
+pub(crate) fn fold_f(what: &str, e: &mut DVector<f64>, f: Option<&DMatrix<f64>>, z: &DVector<f64>) -> Result<()> {
+    if let Some(f) = f {
+        validate::matrix(&format!("{what}: F (m × the linked systems' z)"), f, f.nrows(), z.len())?;
+        *e += f * z;
+    }
+    Ok(())
 }

@@ -19,12 +19,16 @@ pub type TimeOutputFn = Arc<dyn Fn(&DVector<f64>, f64) -> DVector<f64> + Send + 
 /// G0(q, t), as a closure.
 pub type TimeJacobianFn = Arc<dyn Fn(&DVector<f64>, f64) -> DMatrix<f64> + Send + Sync>;
 
-/// Linear time-invariant relation `y = H q + b`, `ẏ = H v`, `p = Hᵀ λ`.
-/// (Siconos calls H "C" and b "e".)
+/// Linear time-invariant relation `y = H q + b + F z`, `ẏ = H v`, `p = Hᵀ λ`, z the linked
+/// systems' discrete states (F z only where F is given; the batched engines take z as it is
+/// when the scene is built). (Siconos calls H "C" and b "e"; the seed's D λ term is
+/// [`LagrangianCompliantLinearTIR`].)
 #[derive(Clone, Debug)]
 pub struct LagrangianLinearTIR {
     pub(crate) h: DMatrix<f64>,
     pub(crate) b: DVector<f64>,
+    /// F (m × n_z), where given.
+    pub(crate) f: Option<DMatrix<f64>>,
 }
 
 impl LagrangianLinearTIR {
@@ -37,7 +41,33 @@ impl LagrangianLinearTIR {
     /// `y = H q + b`.
     pub fn with_offset(h: DMatrix<f64>, b: DVector<f64>) -> Result<Self> {
         Self::check(&h, &b)?;
-        Ok(Self { h, b })
+        Ok(Self { h, b, f: None })
+    }
+
+    /// Adds the term F z of the linked systems' discrete states z (F: a row per row of H, a
+    /// column per entry of their z, checked when linked).
+    pub fn with_f(mut self, f: DMatrix<f64>) -> Result<Self> {
+        validate::matrix("LagrangianLinearTIR: F", &f, self.h.nrows(), f.ncols())?;
+        validate::finite_matrix("LagrangianLinearTIR: F", &f)?;
+        self.f = Some(f);
+        Ok(self)
+    }
+
+    /// The constant part of y at the linked systems' discrete states `z`: b + F z (b without
+    /// F).
+    pub(crate) fn offset(&self, z: &DVector<f64>) -> Result<DVector<f64>> {
+        match &self.f {
+            Some(f) => {
+                validate::matrix(
+                    "LagrangianLinearTIR: F (m × the linked systems' z)",
+                    f,
+                    f.nrows(),
+                    z.len(),
+                )?;
+                Ok(&self.b + f * z)
+            }
+            None => Ok(self.b.clone()),
+        }
     }
 
     /// What [`with_offset`](Self::with_offset) checks (H finite, b finite with a row per row

@@ -26,7 +26,7 @@ pub use planar::PlanarContactR;
 /// Any relation.
 #[derive(Clone)]
 pub enum Relation {
-    /// `y = H q + b`.
+    /// `y = H q + b + F z`.
     LagrangianLinearTIR(LagrangianLinearTIR),
     /// `y = h(q)`.
     LagrangianScleronomousR(LagrangianScleronomousR),
@@ -48,7 +48,7 @@ pub enum Relation {
     PlanarContact(PlanarContactR),
     /// `y = C x + D λ + e`, `r = B λ`, constant operators.
     FirstOrderLinearTIR(FirstOrderLinearTIR),
-    /// `y = C(t) x + D(t) λ + e(t)`, `r = B(t) λ`.
+    /// `y = C(t) x + D(t) λ + F z + e(t)`, `r = B(t) λ`.
     FirstOrderLinearR(FirstOrderLinearR),
     /// `y = h(t, x, λ, z)`, `r = g(t, x, λ, z)` (and Type1R, Type2R).
     FirstOrderNonLinearR(FirstOrderNonLinearR),
@@ -99,10 +99,11 @@ impl Relation {
         }
     }
 
-    /// Lagrangian output without the λ term: y = h(q, t) (H q + b for linear relations).
-    pub fn output(&self, q: &DVector<f64>, t: f64) -> Result<DVector<f64>> {
+    /// Lagrangian output without the λ term: y = h(q, t) (H q + b for linear relations, and
+    /// F z of the linked systems' discrete states `z` where F is given).
+    pub fn output(&self, q: &DVector<f64>, z: &DVector<f64>, t: f64) -> Result<DVector<f64>> {
         let y = match self {
-            Self::LagrangianLinearTIR(r) => &r.h * q + &r.b,
+            Self::LagrangianLinearTIR(r) => &r.h * q + r.offset(z)?,
             Self::LagrangianCompliantLinearTIR(r) => &r.h * q + &r.b,
             Self::LagrangianScleronomousR(r) => (r.h)(q),
             Self::LagrangianRheonomousR(r) => (r.h)(q, t),
@@ -164,18 +165,14 @@ impl Relation {
         match self {
             Self::FirstOrderLinearTIR(r) => {
                 let mut operators = r.operators.clone();
-                if let Some(f) = &r.f {
-                    validate::matrix(
-                        "FirstOrderLinearTIR: F (m × the linked systems' z)",
-                        f,
-                        f.nrows(),
-                        z.len(),
-                    )?;
-                    operators.e += f * z;
-                }
+                first_order::fold_f("FirstOrderLinearTIR", &mut operators.e, r.f.as_ref(), z)?;
                 Ok(operators)
             }
-            Self::FirstOrderLinearR(r) => Ok((r.operators)(t)),
+            Self::FirstOrderLinearR(r) => {
+                let mut operators = (r.operators)(t);
+                first_order::fold_f("FirstOrderLinearR", &mut operators.e, r.f.as_ref(), z)?;
+                Ok(operators)
+            }
             Self::FirstOrderNonLinearR(r) => Err(crate::error::Error::Unsupported {
                 what: r.kind.into(),
                 reason: "is nonlinear: Euler–Moreau's Newton loop linearises it at each iterate".into(),
