@@ -98,6 +98,10 @@ fn filippov_nonlinear_relation() {
         ours.push(vec![sim.time(), x[0], x[1], sim.lambda()[0]]);
     }
     assert_eq!(counts[1..], [44, 56], "steps of 1 and 2 Newton iterations");
+    assert!(
+        sim.last_report().newton_residual <= 1e-6,
+        "the step's convergence report"
+    );
     compare(
         "Filippov_NL (NonLinearR)",
         &reference,
@@ -477,7 +481,8 @@ fn bad_input_is_named() {
     );
     sim.lenient = true;
     sim.step().unwrap();
-    assert!(sim.last_report().missed_tolerance && sim.last_report().newton_iterations == 2);
+    let report = sim.last_report();
+    assert!(report.missed_tolerance && report.newton_iterations == 2 && report.newton_residual > 1e-14);
 }
 
 /// Siconos's NonLinearSwitch (IdealSwitch): a PWM buck stage whose switch and diode are

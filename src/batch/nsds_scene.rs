@@ -195,7 +195,8 @@ impl LinearScene {
                     ));
                 }
             };
-            let g_start = inter.jacobian(&nsds.gather(&inter.systems, |ds| ds.initial_state().0), 0.0)?;
+            let z = nsds.gather(&inter.systems, DynamicalSystem::z);
+            let g_start = inter.jacobian(&nsds.gather(&inter.systems, |ds| ds.initial_state().0), &z, 0.0)?;
             for k in 0..size {
                 let mut col = 0;
                 for id in &inter.systems {

@@ -57,15 +57,16 @@ impl Interaction {
         Ok(y)
     }
 
-    /// G0(q, t), checked to be (law size) × (coordinates).
-    pub fn jacobian(&self, q: &DVector<f64>, t: f64) -> Result<DMatrix<f64>> {
-        let g = self.relation.jacobian(q, t)?;
+    /// G0(q, t) (z the linked systems' discrete states), checked to be (law size) ×
+    /// (coordinates).
+    pub fn jacobian(&self, q: &DVector<f64>, z: &DVector<f64>, t: f64) -> Result<DMatrix<f64>> {
+        let g = self.relation.jacobian(q, z, t)?;
         validate::matrix(&format!("{}: Jacobian G0", self.label()), &g, self.size(), q.len())?;
         Ok(g)
     }
 
     /// ẏ = G0(q, t) v + ∂h/∂t.
-    pub fn velocity(&self, q: &DVector<f64>, v: &DVector<f64>, t: f64) -> Result<DVector<f64>> {
-        Ok(self.jacobian(q, t)? * v + self.relation.hdot(q, t, self.size())?)
+    pub fn velocity(&self, q: &DVector<f64>, v: &DVector<f64>, z: &DVector<f64>, t: f64) -> Result<DVector<f64>> {
+        Ok(self.jacobian(q, z, t)? * v + self.relation.hdot(q, z, t, self.size())?)
     }
 }

@@ -162,13 +162,13 @@ impl Nsds {
         let m = inter.size();
         if inter.relation.is_lagrangian() {
             let q0 = self.gather(&inter.systems, |ds| ds.initial_state().0);
-            inter.jacobian(&q0, 0.0)?;
             let z = self.gather(&inter.systems, DynamicalSystem::z);
+            inter.jacobian(&q0, &z, 0.0)?;
             inter.output(&q0, &z, 0.0).map_err(|e| Error::Unsupported {
                 what: what.clone(),
                 reason: e.to_string(),
             })?;
-            inter.relation.hdot(&q0, 0.0, m)?;
+            inter.relation.hdot(&q0, &z, 0.0, m)?;
             if let Some(d) = inter.relation.compliance() {
                 validate::matrix(&format!("{what}: compliance"), d, m, m)?;
             }

@@ -341,6 +341,7 @@ pub(super) fn step(ts: &mut SceneState, settings: &StepSettings, osi: EulerMorea
         }
         report.missed_tolerance = true;
     }
+    report.newton_residual = worst.0;
     // Siconos writes y once more after the loop, with the last residual.
     memory.y = &y_old - &rho_y - &d * &lambda_old + &c * &dx + &m_osns * &lambda;
     memory.h_alpha = outputs(&x, &lambda)?;

@@ -18,6 +18,10 @@ use crate::scheme::{NewtonOptions, Stabilization};
 pub struct StepReport {
     /// Newton iterations (1 for linear scenes).
     pub newton_iterations: usize,
+    /// The Newton loop's residual at its last iteration, in the loop's own measure (0 for a
+    /// single pass): Moreau–Jean's ‖M(v − v_k) − h(1−θ)F_k − hθF − Gᵀλ‖₂, Euler–Moreau's
+    /// largest of ‖R‖₂, ‖y − h‖₂ and ‖r − g‖₂.
+    pub newton_residual: f64,
     /// The LCP report of the last Newton iteration (`None` when no interaction was active).
     pub lcp: Option<SolverReport>,
     /// Number of active interactions.

@@ -78,16 +78,11 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: MoreauJeanOSI) -> Res
             // relations at q^{i}): a nonlinear relation converges when its Jacobian stops moving.
             residual = (&r_free - g.transpose() * &last.lambda).norm();
             if residual <= settings.newton.tolerance {
-                return commit(
-                    ts,
-                    &osi,
-                    &q_k,
-                    &v_k,
-                    v,
-                    last.p.clone(),
-                    last.lambda_all.clone(),
-                    *report,
-                );
+                let report = StepReport {
+                    newton_residual: residual,
+                    ..*report
+                };
+                return commit(ts, &osi, &q_k, &v_k, v, last.p.clone(), last.lambda_all.clone(), report);
             }
         }
         if iteration > settings.newton.max_iterations {
@@ -113,6 +108,7 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: MoreauJeanOSI) -> Res
     {
         let report = StepReport {
             missed_tolerance: true,
+            newton_residual: residual,
             ..report
         };
         return commit(ts, &osi, &q_k, &v_k, v, last.p, last.lambda_all, report);
@@ -232,7 +228,7 @@ fn active_set(
             offset += inter.size();
             continue;
         }
-        let ydot_k = inter.velocity(&local(q_k), &local(v_k), t_k)?;
+        let ydot_k = inter.velocity(&local(q_k), &local(v_k), &z, t_k)?;
         let y = inter.output(&local(q_hat), &z, t_k)?;
         if osi.is_active(y[0], ydot_k[0], h) {
             let (scale, constant) = if inter.relation.compliance().is_some() {
@@ -263,7 +259,7 @@ fn active_jacobian(ts: &SceneState, rows: &[ActiveRow], q: &DVector<f64>, t: f64
     for row in rows {
         let inter = &interactions[row.index];
         let idx = ts.indices(inter);
-        let g = inter.jacobian(&SceneState::gather(&idx, q), t)?;
+        let g = inter.jacobian(&SceneState::gather(&idx, q), &ts.z_of(inter), t)?;
         for (c, &i) in idx.iter().enumerate() {
             hmat.view_mut((r0, i), (inter.size(), 1)).copy_from(&g.column(c));
         }
@@ -315,7 +311,8 @@ fn impulse(
     for row in rows {
         let idx = ts.indices(inter(row));
         let size = inter(row).size();
-        let hdot = inter(row).relation.hdot(&SceneState::gather(&idx, q), t, size)?;
+        let z = ts.z_of(inter(row));
+        let hdot = inter(row).relation.hdot(&SceneState::gather(&idx, q), &z, t, size)?;
         let free = hmat.rows(r0, size) * v_free;
         rhs.rows_mut(r0, size)
             .copy_from(&(free * row.scale + &row.constant + hdot));

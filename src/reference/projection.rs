@@ -37,11 +37,11 @@ fn stack(
         let idx = ts.indices(inter);
         let local = SceneState::gather(&idx, q);
         let size = inter.size();
-        g.rows_mut(r0, size)
-            .copy_from(&inter.output(&local, &ts.z_of(inter), t)?);
+        let z = ts.z_of(inter);
+        g.rows_mut(r0, size).copy_from(&inter.output(&local, &z, t)?);
         hdot.rows_mut(r0, size)
-            .copy_from(&inter.relation.hdot(&local, t, size)?);
-        let gi = inter.jacobian(&local, t)?;
+            .copy_from(&inter.relation.hdot(&local, &z, t, size)?);
+        let gi = inter.jacobian(&local, &z, t)?;
         for (c, &i) in idx.iter().enumerate() {
             jac.view_mut((r0, i), (size, 1)).copy_from(&gi.column(c));
         }

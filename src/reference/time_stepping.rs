@@ -390,12 +390,13 @@ impl TimeStepping {
             let q = SceneState::gather(&idx, &self.state.q);
             if inter.relation.is_lagrangian() {
                 let v = SceneState::gather(&idx, &self.state.v);
-                let mut yi = inter.output(&q, &self.state.z_of(inter), t)?;
+                let z = self.state.z_of(inter);
+                let mut yi = inter.output(&q, &z, t)?;
                 if let Some(d) = inter.relation.compliance() {
                     yi += d * lambda;
                 }
                 y.extend(yi.iter());
-                ydot.extend(inter.velocity(&q, &v, t)?.iter());
+                ydot.extend(inter.velocity(&q, &v, &z, t)?.iter());
             } else {
                 let z = self.state.nsds.gather(&inter.systems, DynamicalSystem::z);
                 let lambda = lambda.into_owned();

@@ -1,7 +1,8 @@
 //! Lagrangian relations: the output y = h(q, t) of an interaction, its velocity
 //! ẏ = G0(q, t) v + ∂h/∂t, and the generalised impulse p = G0ᵀ λ it applies.
 //!
-//! q is the concatenation of the coordinates of the interaction's one or two systems.
+//! q is the concatenation of the coordinates of the interaction's one or two systems, z of
+//! their discrete states (Siconos's Z), which the nonlinear relations' closures may read.
 
 use std::sync::Arc;
 
@@ -10,14 +11,14 @@ use nalgebra::{DMatrix, DVector};
 use crate::error::Result;
 use crate::validate;
 
-/// y = h(q), as a closure.
-pub type OutputFn = Arc<dyn Fn(&DVector<f64>) -> DVector<f64> + Send + Sync>;
-/// G0(q) = ∇_q h(q), as a closure.
-pub type JacobianFn = Arc<dyn Fn(&DVector<f64>) -> DMatrix<f64> + Send + Sync>;
-/// A function of (q, t) returning a vector: h(q, t) or ∂h/∂t(q, t).
-pub type TimeOutputFn = Arc<dyn Fn(&DVector<f64>, f64) -> DVector<f64> + Send + Sync>;
-/// G0(q, t), as a closure.
-pub type TimeJacobianFn = Arc<dyn Fn(&DVector<f64>, f64) -> DMatrix<f64> + Send + Sync>;
+/// y = h(q, z), as a closure.
+pub type OutputFn = Arc<dyn Fn(&DVector<f64>, &DVector<f64>) -> DVector<f64> + Send + Sync>;
+/// G0(q, z) = ∇_q h(q, z), as a closure.
+pub type JacobianFn = Arc<dyn Fn(&DVector<f64>, &DVector<f64>) -> DMatrix<f64> + Send + Sync>;
+/// A function of (q, t, z) returning a vector: h(q, t, z) or ∂h/∂t(q, t, z).
+pub type TimeOutputFn = Arc<dyn Fn(&DVector<f64>, f64, &DVector<f64>) -> DVector<f64> + Send + Sync>;
+/// G0(q, t, z), as a closure.
+pub type TimeJacobianFn = Arc<dyn Fn(&DVector<f64>, f64, &DVector<f64>) -> DMatrix<f64> + Send + Sync>;
 
 /// Linear time-invariant relation `y = H q + b + F z`, `ẏ = H v`, `p = Hᵀ λ`, z the linked
 /// systems' discrete states (F z only where F is given; the batched engines take z as it is
@@ -78,7 +79,8 @@ impl LagrangianLinearTIR {
     }
 }
 
-/// Scleronomous relation `y = h(q)`, `ẏ = G0(q) v`, `p = G0(q)ᵀ λ`, `G0 = ∇_q h`.
+/// Scleronomous relation `y = h(q)` — or h(q, z) — `ẏ = G0(q) v`, `p = G0(q)ᵀ λ`,
+/// `G0 = ∇_q h`.
 #[derive(Clone)]
 pub struct LagrangianScleronomousR {
     pub(crate) h: OutputFn,
@@ -91,6 +93,14 @@ impl LagrangianScleronomousR {
         h: impl Fn(&DVector<f64>) -> DVector<f64> + Send + Sync + 'static,
         jacobian: impl Fn(&DVector<f64>) -> DMatrix<f64> + Send + Sync + 'static,
     ) -> Self {
+        Self::with_z(move |q, _| h(q), move |q, _| jacobian(q))
+    }
+
+    /// From h(q, z) and G0(q, z) of the linked systems' discrete states z.
+    pub fn with_z(
+        h: impl Fn(&DVector<f64>, &DVector<f64>) -> DVector<f64> + Send + Sync + 'static,
+        jacobian: impl Fn(&DVector<f64>, &DVector<f64>) -> DMatrix<f64> + Send + Sync + 'static,
+    ) -> Self {
         Self {
             h: Arc::new(h),
             jacobian: Arc::new(jacobian),
@@ -98,7 +108,8 @@ impl LagrangianScleronomousR {
     }
 }
 
-/// Rheonomous relation `y = h(q, t)`, `ẏ = G0(q, t) v + ∂h/∂t(q, t)`, `p = G0ᵀ λ`.
+/// Rheonomous relation `y = h(q, t)` — or h(q, t, z) — `ẏ = G0(q, t) v + ∂h/∂t(q, t)`,
+/// `p = G0ᵀ λ`.
 #[derive(Clone)]
 pub struct LagrangianRheonomousR {
     pub(crate) h: TimeOutputFn,
@@ -112,6 +123,20 @@ impl LagrangianRheonomousR {
         h: impl Fn(&DVector<f64>, f64) -> DVector<f64> + Send + Sync + 'static,
         jacobian: impl Fn(&DVector<f64>, f64) -> DMatrix<f64> + Send + Sync + 'static,
         hdot: impl Fn(&DVector<f64>, f64) -> DVector<f64> + Send + Sync + 'static,
+    ) -> Self {
+        Self::with_z(
+            move |q, t, _| h(q, t),
+            move |q, t, _| jacobian(q, t),
+            move |q, t, _| hdot(q, t),
+        )
+    }
+
+    /// From h(q, t, z), G0(q, t, z) and ∂h/∂t(q, t, z) of the linked systems' discrete
+    /// states z.
+    pub fn with_z(
+        h: impl Fn(&DVector<f64>, f64, &DVector<f64>) -> DVector<f64> + Send + Sync + 'static,
+        jacobian: impl Fn(&DVector<f64>, f64, &DVector<f64>) -> DMatrix<f64> + Send + Sync + 'static,
+        hdot: impl Fn(&DVector<f64>, f64, &DVector<f64>) -> DVector<f64> + Send + Sync + 'static,
     ) -> Self {
         Self {
             h: Arc::new(h),

@@ -105,8 +105,8 @@ impl Relation {
         let y = match self {
             Self::LagrangianLinearTIR(r) => &r.h * q + r.offset(z)?,
             Self::LagrangianCompliantLinearTIR(r) => &r.h * q + &r.b,
-            Self::LagrangianScleronomousR(r) => (r.h)(q),
-            Self::LagrangianRheonomousR(r) => (r.h)(q, t),
+            Self::LagrangianScleronomousR(r) => (r.h)(q, z),
+            Self::LagrangianRheonomousR(r) => (r.h)(q, t, z),
             Self::CoordinateVector(c) => c.output(q, t),
             Self::SphereSphere(r) => r.output(q),
             Self::PlanarContact(r) => r.output(q),
@@ -121,13 +121,14 @@ impl Relation {
         Ok(y)
     }
 
-    /// Lagrangian Jacobian G0(q, t) = ∇_q h (H for linear relations).
-    pub fn jacobian(&self, q: &DVector<f64>, t: f64) -> Result<DMatrix<f64>> {
+    /// Lagrangian Jacobian G0(q, t) = ∇_q h (H for linear relations), z the linked systems'
+    /// discrete states.
+    pub fn jacobian(&self, q: &DVector<f64>, z: &DVector<f64>, t: f64) -> Result<DMatrix<f64>> {
         let g = match self {
             Self::LagrangianLinearTIR(r) => r.h.clone(),
             Self::LagrangianCompliantLinearTIR(r) => r.h.clone(),
-            Self::LagrangianScleronomousR(r) => (r.jacobian)(q),
-            Self::LagrangianRheonomousR(r) => (r.jacobian)(q, t),
+            Self::LagrangianScleronomousR(r) => (r.jacobian)(q, z),
+            Self::LagrangianRheonomousR(r) => (r.jacobian)(q, t, z),
             Self::CoordinateVector(c) => c.jacobian(q, t),
             Self::SphereSphere(r) => r.jacobian(q),
             Self::PlanarContact(r) => r.jacobian(q),
@@ -143,7 +144,7 @@ impl Relation {
     }
 
     /// ∂h/∂t (zero unless rheonomous or a velocity-level coordinate-vector constraint).
-    pub fn hdot(&self, q: &DVector<f64>, t: f64, size: usize) -> Result<DVector<f64>> {
+    pub fn hdot(&self, q: &DVector<f64>, z: &DVector<f64>, t: f64, size: usize) -> Result<DVector<f64>> {
         match self {
             Self::CoordinateVector(c) => {
                 let hdot = c.hdot(q, t);
@@ -151,7 +152,7 @@ impl Relation {
                 Ok(hdot)
             }
             Self::LagrangianRheonomousR(r) => {
-                let hdot = (r.hdot)(q, t);
+                let hdot = (r.hdot)(q, t, z);
                 validate::vector("LagrangianRheonomousR: ∂h/∂t", &hdot, size)?;
                 Ok(hdot)
             }

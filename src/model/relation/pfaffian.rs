@@ -8,13 +8,14 @@ use std::sync::Arc;
 
 use nalgebra::{DMatrix, DVector};
 
-use super::lagrangian::JacobianFn;
+/// a(q), as a closure.
+pub type ConstraintMatrixFn = Arc<dyn Fn(&DVector<f64>) -> DMatrix<f64> + Send + Sync>;
 
 /// `a(q) v = 0`, with a(q) given as a closure (rows: equations; columns: the coordinates of
 /// the interaction's systems). Use it with [`EqualityConditionNSL`](crate::model::EqualityConditionNSL).
 #[derive(Clone)]
 pub struct PfaffianR {
-    pub(crate) a: JacobianFn,
+    pub(crate) a: ConstraintMatrixFn,
 }
 
 impl PfaffianR {
