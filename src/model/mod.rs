@@ -26,6 +26,6 @@ pub use nsds::Nsds;
 pub use relation::{
     CoordinateVectorConstraint, CoordinateVectorOutputs, DiskDiskR, FirstOrderLinearR, FirstOrderLinearTIR,
     FirstOrderNonLinearR, FirstOrderOperators, FirstOrderType1R, FirstOrderType2R, Jacobian,
-    LagrangianCompliantLinearTIR, LagrangianLinearTIR, LagrangianRheonomousR, LagrangianScleronomousR, PfaffianR,
-    PlanarContactR, Relation, SphereLDSSphereLDSR, SphereSphereR,
+    LagrangianCompliantLinearTIR, LagrangianCompliantR, LagrangianLinearTIR, LagrangianRheonomousR,
+    LagrangianScleronomousR, PfaffianR, PlanarContactR, Relation, SphereLDSSphereLDSR, SphereSphereR,
 };

@@ -138,8 +138,7 @@ impl Nsds {
                 )));
             }
         }
-        if inter.law.friction().is_some() && (!inter.relation.is_lagrangian() || inter.relation.compliance().is_some())
-        {
+        if inter.law.friction().is_some() && (!inter.relation.is_lagrangian() || inter.relation.is_compliant()) {
             return Err(unsupported(
                 "Newton impact with friction takes a Lagrangian relation whose rows are (normal, tangents), not a first-order or compliant one",
             ));
@@ -154,7 +153,7 @@ impl Nsds {
                 "MixedComplementarityConditionNSL takes a first-order relation (Lagrangian scenes link equalities and contacts as separate interactions)",
             ));
         }
-        if inter.law.is_equality() && inter.relation.compliance().is_some() {
+        if inter.law.is_equality() && inter.relation.is_compliant() {
             return Err(unsupported(
                 "a compliant relation is a unilateral spring: use it with a complementarity or Newton law",
             ));
@@ -169,8 +168,14 @@ impl Nsds {
                 reason: e.to_string(),
             })?;
             inter.relation.hdot(&q0, &z, 0.0, m)?;
-            if let Some(d) = inter.relation.compliance() {
-                validate::matrix(&format!("{what}: compliance"), d, m, m)?;
+            if let Some(linearisation) = inter.relation.compliant_at(&q0, &DVector::zeros(m), &z) {
+                let d = linearisation
+                    .map_err(|e| Error::Unsupported {
+                        what: what.clone(),
+                        reason: e.to_string(),
+                    })?
+                    .d;
+                validate::matrix(&format!("{what}: compliance"), &d, m, m)?;
             }
         } else if let Relation::FirstOrderNonLinearR(r) = &inter.relation {
             let x0 = self.gather(&inter.systems, |ds| ds.initial_state().0);

@@ -8,6 +8,7 @@ use super::projection::is_holonomic;
 use super::state::SceneState;
 use crate::error::{Error, Result};
 use crate::model::Interaction;
+use crate::model::relation::CompliantLinearisation;
 use crate::numerics::friction::mixed::Block;
 use crate::scheme::{Activation, MoreauJeanOSI, Stabilization};
 
@@ -229,10 +230,13 @@ fn active_set(
             continue;
         }
         let ydot_k = inter.velocity(&local(q_k), &local(v_k), &z, t_k)?;
-        let y = inter.output(&local(q_hat), &z, t_k)?;
+        let y = match compliant(ts, inter, &local(q_hat), offset) {
+            Some(linearisation) => linearisation?.y0,
+            None => inter.output(&local(q_hat), &z, t_k)?,
+        };
         if osi.is_active(y[0], ydot_k[0], h) {
-            let (scale, constant) = if inter.relation.compliance().is_some() {
-                let y_pred = inter.output(&local(&q_pred), &z, t_k)?;
+            let (scale, constant) = if let Some(linearisation) = compliant(ts, inter, &local(&q_pred), offset) {
+                let y_pred = linearisation?.y0;
                 (h * osi.theta, y_pred + ydot_k * (h * (1.0 - osi.theta)))
             } else {
                 (1.0, inter.law.impact_term(&ydot_k))
@@ -259,7 +263,11 @@ fn active_jacobian(ts: &SceneState, rows: &[ActiveRow], q: &DVector<f64>, t: f64
     for row in rows {
         let inter = &interactions[row.index];
         let idx = ts.indices(inter);
-        let g = inter.jacobian(&SceneState::gather(&idx, q), &ts.z_of(inter), t)?;
+        let local = SceneState::gather(&idx, q);
+        let g = match compliant(ts, inter, &local, row.offset) {
+            Some(linearisation) => linearisation?.g0,
+            None => inter.jacobian(&local, &ts.z_of(inter), t)?,
+        };
         for (c, &i) in idx.iter().enumerate() {
             hmat.view_mut((r0, i), (inter.size(), 1)).copy_from(&g.column(c));
         }
@@ -320,7 +328,7 @@ fn impulse(
         r0 += size;
     }
     let mut delassus = hmat * w.solve(&hmat.transpose()).ok_or_else(singular)?;
-    compliant_blocks(ts, rows, &mut delassus, theta);
+    compliant_blocks(ts, rows, q, &mut delassus, theta)?;
     let (lambda, report) = match friction_problem(ts, rows) {
         FrictionProblem::None => settings.solve(delassus, rhs, equality, context)?,
         FrictionProblem::Contacts(dimension, mu) => settings.solve_friction(dimension, delassus, rhs, mu, context)?,
@@ -376,16 +384,36 @@ fn friction_problem(ts: &SceneState, rows: &[ActiveRow]) -> FrictionProblem {
 
 /// Siconos's `LagrangianCompliantLinearTIR` Delassus block: the diagonal block of a compliant
 /// interaction becomes θ (D + G W⁻¹ Gᵀ) + D/h; off-diagonal blocks stay G₁ W⁻¹ G₂ᵀ.
-fn compliant_blocks(ts: &SceneState, rows: &[ActiveRow], delassus: &mut DMatrix<f64>, theta: f64) {
+fn compliant_blocks(
+    ts: &SceneState,
+    rows: &[ActiveRow],
+    q: &DVector<f64>,
+    delassus: &mut DMatrix<f64>,
+    theta: f64,
+) -> Result<()> {
     let mut r0 = 0;
     for row in rows {
         let inter = &ts.nsds.interactions()[row.index];
         let size = inter.size();
-        if let Some(d) = inter.relation.compliance() {
+        if let Some(linearisation) = compliant(ts, inter, &SceneState::gather(&ts.indices(inter), q), row.offset) {
+            let d = linearisation?.d;
             let mut block = delassus.view_mut((r0, r0), (size, size));
-            let updated = (&block + d) * theta + d / ts.h;
+            let updated = (&block + &d) * theta + &d / ts.h;
             block.copy_from(&updated);
         }
         r0 += size;
     }
+    Ok(())
+}
+
+/// A compliant interaction's linearisation (y₀, G0, D) at its local coordinates `q`, in λ
+/// at the step's start λ_k (its rows from `offset`); `None` if it is not compliant.
+fn compliant(
+    ts: &SceneState,
+    inter: &Interaction,
+    q: &DVector<f64>,
+    offset: usize,
+) -> Option<Result<CompliantLinearisation>> {
+    let lambda_k = ts.lambda.rows(offset, inter.size()).into_owned();
+    inter.relation.compliant_at(q, &lambda_k, &ts.z_of(inter))
 }

@@ -391,10 +391,13 @@ impl TimeStepping {
             if inter.relation.is_lagrangian() {
                 let v = SceneState::gather(&idx, &self.state.v);
                 let z = self.state.z_of(inter);
-                let mut yi = inter.output(&q, &z, t)?;
-                if let Some(d) = inter.relation.compliance() {
-                    yi += d * lambda;
-                }
+                let yi = match inter.relation.compliant_at(&q, &lambda.into_owned(), &z) {
+                    Some(linearisation) => {
+                        let linearisation = linearisation?;
+                        linearisation.y0 + linearisation.d * lambda
+                    }
+                    None => inter.output(&q, &z, t)?,
+                };
                 y.extend(yi.iter());
                 ydot.extend(inter.velocity(&q, &v, &z, t)?.iter());
             } else {

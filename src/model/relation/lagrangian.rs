@@ -9,6 +9,7 @@ use std::sync::Arc;
 use nalgebra::{DMatrix, DVector};
 
 use crate::error::Result;
+use crate::model::force::central_difference;
 use crate::validate;
 
 /// y = h(q, z), as a closure.
@@ -159,6 +160,79 @@ pub struct LagrangianCompliantLinearTIR {
     pub(crate) h: DMatrix<f64>,
     pub(crate) b: DVector<f64>,
     pub(crate) compliance: DMatrix<f64>,
+}
+
+/// A function of (q, λ, z) returning a vector: h.
+pub type CompliantOutputFn = Arc<dyn Fn(&DVector<f64>, &DVector<f64>, &DVector<f64>) -> DVector<f64> + Send + Sync>;
+/// A Jacobian of h(q, λ, z): G0 = ∇_q h or G1 = ∇_λ h.
+pub type CompliantJacobianFn = Arc<dyn Fn(&DVector<f64>, &DVector<f64>, &DVector<f64>) -> DMatrix<f64> + Send + Sync>;
+
+/// Nonlinear compliant relation (Siconos's `LagrangianCompliantR`): `y = h(q, λ, z)`,
+/// `p = G0ᵀ λ`, G0 = ∇_q h and G1 = ∇_λ h by closures or central differences.
+///
+/// The Moreau–Jean step takes it as the [`LagrangianCompliantLinearTIR`] of its
+/// linearisation in λ at the step's start λ_k: H = G0(q, λ_k, z), D = G1(q, λ_k, z) and
+/// y = h(q, λ_k, z) − G1 λ_k + D λ — exact for a relation linear in λ, and at a rest state
+/// (λ = λ_k). Its plain output (`Relation::output`) is h at λ = 0.
+#[derive(Clone)]
+pub struct LagrangianCompliantR {
+    pub(crate) size: usize,
+    pub(crate) h: CompliantOutputFn,
+    pub(crate) g0: Option<CompliantJacobianFn>,
+    pub(crate) g1: Option<CompliantJacobianFn>,
+}
+
+impl LagrangianCompliantR {
+    /// From h(q, λ, z) of `size` rows (λ too); G0 and G1 by central differences until given.
+    /// Checked when linked.
+    pub fn new(
+        size: usize,
+        h: impl Fn(&DVector<f64>, &DVector<f64>, &DVector<f64>) -> DVector<f64> + Send + Sync + 'static,
+    ) -> Self {
+        Self {
+            size,
+            h: Arc::new(h),
+            g0: None,
+            g1: None,
+        }
+    }
+
+    /// Sets G0(q, λ, z) = ∇_q h.
+    pub fn with_g0(
+        mut self,
+        g0: impl Fn(&DVector<f64>, &DVector<f64>, &DVector<f64>) -> DMatrix<f64> + Send + Sync + 'static,
+    ) -> Self {
+        self.g0 = Some(Arc::new(g0));
+        self
+    }
+
+    /// Sets G1(q, λ, z) = ∇_λ h.
+    pub fn with_g1(
+        mut self,
+        g1: impl Fn(&DVector<f64>, &DVector<f64>, &DVector<f64>) -> DMatrix<f64> + Send + Sync + 'static,
+    ) -> Self {
+        self.g1 = Some(Arc::new(g1));
+        self
+    }
+
+    /// (h, G0, G1) at (q, λ, z).
+    pub(crate) fn evaluate(
+        &self,
+        q: &DVector<f64>,
+        lambda: &DVector<f64>,
+        z: &DVector<f64>,
+    ) -> (DVector<f64>, DMatrix<f64>, DMatrix<f64>) {
+        let y = (self.h)(q, lambda, z);
+        let g0 = match &self.g0 {
+            Some(g0) => g0(q, lambda, z),
+            None => central_difference(|x| (self.h)(x, lambda, z), q),
+        };
+        let g1 = match &self.g1 {
+            Some(g1) => g1(q, lambda, z),
+            None => central_difference(|l| (self.h)(q, l, z), lambda),
+        };
+        (y, g0, g1)
+    }
 }
 
 impl LagrangianCompliantLinearTIR {

@@ -18,7 +18,8 @@ pub use coordinate_vector::{CoordinateVectorBuilder, CoordinateVectorConstraint,
 pub use first_order::{FirstOrderLinearR, FirstOrderLinearTIR, FirstOrderOperators};
 pub use first_order_nonlinear::{FirstOrderNonLinearR, FirstOrderType1R, FirstOrderType2R, Jacobian};
 pub use lagrangian::{
-    LagrangianCompliantLinearTIR, LagrangianLinearTIR, LagrangianRheonomousR, LagrangianScleronomousR,
+    LagrangianCompliantLinearTIR, LagrangianCompliantR, LagrangianLinearTIR, LagrangianRheonomousR,
+    LagrangianScleronomousR,
 };
 pub use pfaffian::PfaffianR;
 pub use planar::PlanarContactR;
@@ -34,6 +35,8 @@ pub enum Relation {
     LagrangianRheonomousR(LagrangianRheonomousR),
     /// `y = H q + b + D λ`.
     LagrangianCompliantLinearTIR(LagrangianCompliantLinearTIR),
+    /// `y = h(q, λ, z)`.
+    LagrangianCompliantR(LagrangianCompliantR),
     /// Exudyn's coordinate-vector constraint `X₁q₁ + Y₁q₁² − X₀q₀ − Y₀q₀² − v_off`.
     CoordinateVector(CoordinateVectorConstraint),
     /// A non-holonomic constraint `a(q) v = 0` (velocity level only).
@@ -91,10 +94,45 @@ impl Relation {
         }
     }
 
-    /// The compliance D of a compliant relation.
-    pub fn compliance(&self) -> Option<&DMatrix<f64>> {
+    /// Whether y depends on λ (a compliant relation, linear or not).
+    pub fn is_compliant(&self) -> bool {
+        matches!(
+            self,
+            Self::LagrangianCompliantLinearTIR(_) | Self::LagrangianCompliantR(_)
+        )
+    }
+
+    /// A compliant relation's linearisation in λ at `lambda` (see [`CompliantLinearisation`]);
+    /// `None` for the others.
+    pub fn compliant_at(
+        &self,
+        q: &DVector<f64>,
+        lambda: &DVector<f64>,
+        z: &DVector<f64>,
+    ) -> Option<Result<CompliantLinearisation>> {
         match self {
-            Self::LagrangianCompliantLinearTIR(r) => Some(&r.compliance),
+            Self::LagrangianCompliantLinearTIR(r) => Some(Ok(CompliantLinearisation {
+                y0: &r.h * q + &r.b,
+                g0: r.h.clone(),
+                d: r.compliance.clone(),
+            })),
+            Self::LagrangianCompliantR(r) => {
+                let (y, g0, g1) = r.evaluate(q, lambda, z);
+                let m = lambda.len();
+                Some((|| {
+                    validate::vector("LagrangianCompliantR: h(q, λ, z)", &y, m)?;
+                    validate::finite_vector("LagrangianCompliantR: h(q, λ, z)", &y)?;
+                    validate::matrix("LagrangianCompliantR: G0(q, λ, z)", &g0, m, q.len())?;
+                    validate::finite_matrix("LagrangianCompliantR: G0(q, λ, z)", &g0)?;
+                    validate::matrix("LagrangianCompliantR: G1(q, λ, z)", &g1, m, m)?;
+                    validate::finite_matrix("LagrangianCompliantR: G1(q, λ, z)", &g1)?;
+                    Ok(CompliantLinearisation {
+                        y0: &y - &g1 * lambda,
+                        g0,
+                        d: g1,
+                    })
+                })())
+            }
             _ => None,
         }
     }
@@ -105,6 +143,7 @@ impl Relation {
         let y = match self {
             Self::LagrangianLinearTIR(r) => &r.h * q + r.offset(z)?,
             Self::LagrangianCompliantLinearTIR(r) => &r.h * q + &r.b,
+            Self::LagrangianCompliantR(r) => (r.h)(q, &DVector::zeros(r.size), z),
             Self::LagrangianScleronomousR(r) => (r.h)(q, z),
             Self::LagrangianRheonomousR(r) => (r.h)(q, t, z),
             Self::CoordinateVector(c) => c.output(q, t),
@@ -127,6 +166,7 @@ impl Relation {
         let g = match self {
             Self::LagrangianLinearTIR(r) => r.h.clone(),
             Self::LagrangianCompliantLinearTIR(r) => r.h.clone(),
+            Self::LagrangianCompliantR(r) => r.evaluate(q, &DVector::zeros(r.size), z).1,
             Self::LagrangianScleronomousR(r) => (r.jacobian)(q, z),
             Self::LagrangianRheonomousR(r) => (r.jacobian)(q, t, z),
             Self::CoordinateVector(c) => c.jacobian(q, t),
@@ -186,6 +226,19 @@ impl Relation {
     }
 }
 
+/// A compliant relation's output linearised in λ: y ≈ y₀ + D λ, with G0 = ∇_q h — (H q + b,
+/// H, D) for `LagrangianCompliantLinearTIR`, (h(q, λ*, z) − G1 λ*, G0, G1) at λ* for
+/// `LagrangianCompliantR`.
+#[derive(Clone, Debug)]
+pub struct CompliantLinearisation {
+    /// y₀, the output without its λ term.
+    pub y0: DVector<f64>,
+    /// G0 = ∇_q h.
+    pub g0: DMatrix<f64>,
+    /// D = ∇_λ h (the compliance).
+    pub d: DMatrix<f64>,
+}
+
 fn not_lagrangian() -> crate::error::Error {
     crate::error::Error::Unsupported {
         what: "first-order relation".into(),
@@ -207,6 +260,7 @@ relation_from!(
     LagrangianScleronomousR,
     LagrangianRheonomousR,
     LagrangianCompliantLinearTIR,
+    LagrangianCompliantR,
     FirstOrderLinearTIR,
     FirstOrderLinearR,
     FirstOrderNonLinearR
