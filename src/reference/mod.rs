@@ -7,6 +7,7 @@ mod euler_moreau;
 mod euler_moreau_newton;
 mod integrator;
 mod moreau_jean;
+mod nonsmooth_rattle;
 mod projection;
 mod state;
 mod time_stepping;

@@ -29,11 +29,11 @@ struct ActiveRow {
 }
 
 /// M, F, ∂F/∂q, ∂F/∂v of the whole scene at (t, q, v), block-diagonal over the systems.
-struct Dynamics {
-    mass: DMatrix<f64>,
-    force: DVector<f64>,
-    dq: DMatrix<f64>,
-    dv: DMatrix<f64>,
+pub(super) struct Dynamics {
+    pub(super) mass: DMatrix<f64>,
+    pub(super) force: DVector<f64>,
+    pub(super) dq: DMatrix<f64>,
+    pub(super) dv: DMatrix<f64>,
 }
 
 impl OneStepIntegrator for MoreauJeanOSI {
@@ -148,7 +148,7 @@ fn singular() -> Error {
     }
 }
 
-fn dynamics(ts: &SceneState, t: f64, q: &DVector<f64>, v: &DVector<f64>) -> Result<Dynamics> {
+pub(super) fn dynamics(ts: &SceneState, t: f64, q: &DVector<f64>, v: &DVector<f64>) -> Result<Dynamics> {
     let n = q.len();
     let mut out = Dynamics {
         mass: DMatrix::zeros(n, n),

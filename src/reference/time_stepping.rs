@@ -17,7 +17,7 @@ use crate::model::{
 };
 use crate::numerics::friction::{FrictionOptions, FrictionSolver};
 use crate::numerics::{SolverKind, SolverOptions};
-use crate::scheme::{EulerMoreauOSI, MoreauJeanOSI, NewtonOptions, Stabilization};
+use crate::scheme::{EulerMoreauOSI, MoreauJeanOSI, NewtonOptions, NonsmoothRattleOSI, Stabilization};
 use crate::validate;
 
 /// The one-step integrator of a simulation.
@@ -27,6 +27,8 @@ pub enum Integrator {
     MoreauJean(MoreauJeanOSI),
     /// Euler–Moreau, for first-order systems.
     EulerMoreau(EulerMoreauOSI),
+    /// Nonsmooth RATTLE, for Lagrangian systems (second order between impacts).
+    NonsmoothRattle(NonsmoothRattleOSI),
 }
 
 impl OneStepIntegrator for Integrator {
@@ -34,6 +36,7 @@ impl OneStepIntegrator for Integrator {
         match self {
             Self::MoreauJean(osi) => osi.check(state),
             Self::EulerMoreau(osi) => osi.check(state),
+            Self::NonsmoothRattle(osi) => osi.check(state),
         }
     }
 
@@ -41,6 +44,7 @@ impl OneStepIntegrator for Integrator {
         match self {
             Self::MoreauJean(osi) => osi.step(state, settings),
             Self::EulerMoreau(osi) => osi.step(state, settings),
+            Self::NonsmoothRattle(osi) => osi.step(state, settings),
         }
     }
 }

@@ -1,0 +1,274 @@
+//! One nonsmooth RATTLE step of a Lagrangian scene on the CPU, in f64: [`NonsmoothRattleOSI`]
+//! as a [`OneStepIntegrator`] (the formulas are in [`crate::scheme::nonsmooth_rattle`]).
+//!
+//! Rows are whole interactions: an equality (`EqualityConditionNSL`, position level) or a
+//! contact (`NewtonImpactNSL` with its e, `ComplementarityConditionNSL` as e = 0).
+
+use nalgebra::{DMatrix, DVector, Dyn, LU};
+
+use super::integrator::{OneStepIntegrator, StepReport, StepSettings};
+use super::moreau_jean::dynamics;
+use super::state::SceneState;
+use crate::error::{Error, Result};
+use crate::model::{Interaction, NonSmoothLaw};
+use crate::scheme::NonsmoothRattleOSI;
+
+impl OneStepIntegrator for NonsmoothRattleOSI {
+    fn check(&self, state: &SceneState) -> Result<()> {
+        self.checked()?;
+        if let Some((name, _)) = state.nsds.systems().find(|(_, ds)| !ds.is_lagrangian()) {
+            return Err(Error::Unsupported {
+                what: format!("dynamical system `{name}`"),
+                reason: "nonsmooth RATTLE integrates Lagrangian systems".into(),
+            });
+        }
+        for inter in state.nsds.interactions() {
+            let supported = matches!(
+                inter.law,
+                NonSmoothLaw::NewtonImpact(_)
+                    | NonSmoothLaw::ComplementarityCondition(_)
+                    | NonSmoothLaw::EqualityCondition(_)
+            ) && !inter.relation.is_compliant()
+                && !inter.relation.is_velocity_level();
+            if !supported {
+                return Err(Error::Unsupported {
+                    what: format!("interaction `{}`", inter.name),
+                    reason: "nonsmooth RATTLE takes position-level equalities and Newton-impact or complementarity contacts (no friction, compliance, relay or velocity-level constraint yet)".into(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn step(&self, state: &mut SceneState, settings: &StepSettings) -> Result<StepReport> {
+        step(state, settings, *self)
+    }
+}
+
+/// The restitution of a contact (0 for a complementarity condition); `None` for an equality.
+fn restitution(inter: &Interaction) -> Option<f64> {
+    match inter.law {
+        NonSmoothLaw::NewtonImpact(law) => Some(law.e()),
+        NonSmoothLaw::EqualityCondition(_) => None,
+        _ => Some(0.0),
+    }
+}
+
+/// The stacked outputs y, Jacobians J (scattered over all coordinates) and ∂h/∂t of the
+/// interactions `chosen` at (q, t).
+fn rows(
+    ts: &SceneState,
+    chosen: &[usize],
+    q: &DVector<f64>,
+    t: f64,
+) -> Result<(DVector<f64>, DMatrix<f64>, DVector<f64>)> {
+    let interactions = ts.nsds.interactions();
+    let m: usize = chosen.iter().map(|&i| interactions[i].size()).sum();
+    let (mut y, mut jac, mut hdot) = (DVector::zeros(m), DMatrix::zeros(m, q.len()), DVector::zeros(m));
+    let mut r0 = 0;
+    for &i in chosen {
+        let inter = &interactions[i];
+        let (idx, size, z) = (ts.indices(inter), inter.size(), ts.z_of(inter));
+        let local = SceneState::gather(&idx, q);
+        y.rows_mut(r0, size).copy_from(&inter.output(&local, &z, t)?);
+        hdot.rows_mut(r0, size)
+            .copy_from(&inter.relation.hdot(&local, &z, t, size)?);
+        let g = inter.jacobian(&local, &z, t)?;
+        for (c, &k) in idx.iter().enumerate() {
+            jac.view_mut((r0, k), (size, 1)).copy_from(&g.column(c));
+        }
+        r0 += size;
+    }
+    Ok((y, jac, hdot))
+}
+
+/// Per row of `chosen`: whether it is an equality.
+fn equality_rows(ts: &SceneState, chosen: &[usize]) -> Vec<bool> {
+    let interactions = ts.nsds.interactions();
+    chosen
+        .iter()
+        .flat_map(|&i| std::iter::repeat_n(restitution(&interactions[i]).is_none(), interactions[i].size()))
+        .collect()
+}
+
+fn singular(what: &str) -> Error {
+    Error::Singular { what: what.into() }
+}
+
+fn solve(lu: &LU<f64, Dyn, Dyn>, b: &DMatrix<f64>, what: &str) -> Result<DMatrix<f64>> {
+    lu.solve(b).ok_or_else(|| singular(what))
+}
+
+fn step(ts: &mut SceneState, settings: &StepSettings, osi: NonsmoothRattleOSI) -> Result<StepReport> {
+    let h = ts.h;
+    let (t_n, t_next) = (ts.time(), ts.time_at(ts.k + 1));
+    let context = format!(" at step {} (t = {t_next})", ts.k + 1);
+    let (q_n, v_n) = (ts.q.clone(), ts.v.clone());
+    let n = q_n.len();
+    let all: Vec<usize> = (0..ts.nsds.interactions().len()).collect();
+    let mut report = StepReport {
+        newton_iterations: 0,
+        ..Default::default()
+    };
+
+    // 1–2. ẏ⁻ at the start; the half kick M_n (v̄ − v_n) = (h/2) F(t_n, q_n, v̄), by Newton
+    // with W½ = M_n − (h/2) ∂F/∂v (one iterate when F is affine in v).
+    let (_, j_all, hdot_n) = rows(ts, &all, &q_n, t_n)?;
+    let ydot_minus = &j_all * &v_n + hdot_n;
+    let mut v_bar = v_n.clone();
+    let mut iterations = 0;
+    let w_half = loop {
+        let d = dynamics(ts, t_n, &q_n, &v_bar)?;
+        let residual = &d.mass * (&v_bar - &v_n) - &d.force * (h / 2.0);
+        let w = (&d.mass - &d.dv * (h / 2.0)).lu();
+        let explicit = d.dv.iter().all(|&x| x == 0.0);
+        let done = iterations > 0 && (explicit || residual.norm() <= settings.newton.tolerance);
+        if done || iterations >= settings.newton.max_iterations.max(1) {
+            break w;
+        }
+        v_bar -= w
+            .solve(&residual)
+            .ok_or_else(|| singular("RATTLE's half-kick matrix W½ = M − (h/2) ∂F/∂v"))?;
+        iterations += 1;
+    };
+
+    // 3–5. Drift, the stage-1 rows, and the position-level problem by Newton–Josephy.
+    let q_bar = &q_n + &v_bar * h;
+    let stage1: Vec<usize> = {
+        let mut chosen = Vec::new();
+        for &i in &all {
+            let inter = &ts.nsds.interactions()[i];
+            let y = rows(ts, &[i], &q_bar, t_next)?.0;
+            if restitution(inter).is_none() || y.iter().any(|&y| y <= osi.candidate_margin) {
+                chosen.push(i);
+            }
+        }
+        chosen
+    };
+    let equality1 = equality_rows(ts, &stage1);
+    let (_, j_n1, _) = rows(ts, &stage1, &q_n, t_n)?;
+    let m1 = j_n1.nrows();
+    let shift = solve(&w_half, &j_n1.transpose(), "RATTLE's W½")?; // W½⁻¹ J_nᵀ
+    let mut p1 = DVector::zeros(m1);
+    let position = |p1: &DVector<f64>| &q_bar + &shift * p1 * h;
+    if m1 > 0 {
+        let mut converged = false;
+        for _ in 0..settings.newton.max_iterations.max(1) {
+            let q_i = position(&p1);
+            let (y, j, _) = rows(ts, &stage1, &q_i, t_next)?;
+            let residual = y
+                .iter()
+                .zip(p1.iter().zip(&equality1))
+                .map(|(&y, (&p, &eq))| if eq || p > 0.0 { y.abs() } else { (-y).max(0.0) })
+                .fold(0.0, f64::max);
+            report.newton_iterations += 1;
+            if residual <= osi.position_tolerance {
+                converged = true;
+                break;
+            }
+            let a = &j * &shift;
+            let vector = &y / h - &a * &p1;
+            let (solution, lcp) = settings.solve(a, vector, equality1.clone(), &context)?;
+            p1 = solution;
+            report.lcp = Some(lcp);
+        }
+        if !converged {
+            if !settings.lenient {
+                return Err(Error::NotConverged {
+                    solver: "nonsmooth RATTLE's stage 1 (position level)".into(),
+                    context,
+                    iterations: settings.newton.max_iterations,
+                    residual: f64::NAN,
+                    tolerance: osi.position_tolerance,
+                });
+            }
+            report.missed_tolerance = true;
+        }
+    }
+
+    // 6. The update, and the contacts stage 1 closed.
+    let v_half = &v_bar + &shift * &p1;
+    let q_next = &q_n + &v_half * h;
+    let (y_next, _, _) = rows(ts, &stage1, &q_next, t_next)?;
+    let interactions = ts.nsds.interactions();
+    let mut stage2 = Vec::new();
+    let mut r0 = 0;
+    for &i in &stage1 {
+        let size = interactions[i].size();
+        let closed = (r0..r0 + size).any(|r| p1[r] > 0.0 || y_next[r] <= osi.position_tolerance);
+        if restitution(&interactions[i]).is_none() || closed {
+            stage2.push(i);
+        }
+        r0 += size;
+    }
+
+    // 7. The free second kick, the stage-1 percussion taken back out.
+    let d_next = dynamics(ts, t_next, &q_next, &v_half)?;
+    let mass = d_next.mass.clone().lu();
+    let (_, j_next1, _) = rows(ts, &stage1, &q_next, t_next)?;
+    let kick = &d_next.force * (h / 2.0) - j_next1.transpose() * &p1;
+    let v_star = &v_half
+        + mass
+            .solve(&kick)
+            .ok_or_else(|| singular("the mass matrix M(q_{n+1})"))?;
+
+    // 8–9. Stage 2 at velocity level, Moreau–Jean's MLCP.
+    let (_, j2, hdot2) = rows(ts, &stage2, &q_next, t_next)?;
+    let m2 = j2.nrows();
+    let mut percussion = DVector::zeros(m2);
+    if m2 > 0 {
+        let minv_jt = solve(&mass, &j2.transpose(), "the mass matrix M(q_{n+1})")?;
+        let mut vector = &j2 * &v_star + hdot2;
+        let mut r0 = 0;
+        let offsets = row_offsets(ts);
+        for &i in &stage2 {
+            let inter = &interactions[i];
+            if let Some(e) = restitution(inter) {
+                for k in 0..inter.size() {
+                    vector[r0 + k] += e * ydot_minus[offsets[i] + k];
+                }
+            }
+            r0 += inter.size();
+        }
+        let (solution, lcp) = settings.solve(&j2 * &minv_jt, vector, equality_rows(ts, &stage2), &context)?;
+        percussion = solution;
+        report.lcp = Some(lcp);
+        ts.v = &v_star + &minv_jt * &percussion;
+    } else {
+        ts.v = v_star;
+    }
+    report.newton_iterations = report.newton_iterations.max(1);
+    report.active = stage2.len();
+
+    // 10. Output: q, v, the total percussion as λ and p = J_{n+1}ᵀ P.
+    let mut lambda = DVector::zeros(ts.lambda.len());
+    let offsets = row_offsets(ts);
+    let mut r0 = 0;
+    for &i in &stage2 {
+        let size = interactions[i].size();
+        lambda.rows_mut(offsets[i], size).copy_from(&percussion.rows(r0, size));
+        r0 += size;
+    }
+    ts.p = if m2 > 0 {
+        j2.transpose() * &percussion
+    } else {
+        DVector::zeros(n)
+    };
+    ts.q = q_next;
+    ts.lambda = lambda;
+    Ok(report)
+}
+
+/// The first row of each interaction in the global λ.
+fn row_offsets(ts: &SceneState) -> Vec<usize> {
+    let mut offset = 0;
+    ts.nsds
+        .interactions()
+        .iter()
+        .map(|inter| {
+            let at = offset;
+            offset += inter.size();
+            at
+        })
+        .collect()
+}
