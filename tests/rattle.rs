@@ -119,3 +119,48 @@ fn restitution_is_exact_and_the_ball_never_penetrates() {
         }
     }
 }
+
+/// What nonsmooth RATTLE does not integrate yet is refused when the simulation is built,
+/// naming the system or interaction: a first-order system, a friction contact.
+#[test]
+fn what_rattle_does_not_take_is_refused() {
+    use ricochet::model::{FirstOrderLinearDS, NewtonImpactFrictionNSL};
+    let integrator = Integrator::NonsmoothRattle(NonsmoothRattleOSI::default());
+    let mut circuit = Nsds::new();
+    circuit.add(
+        "circuit",
+        FirstOrderLinearDS::new(one(1.0), DMatrix::zeros(1, 1)).unwrap(),
+    );
+    let error = TimeStepping::new(circuit, integrator, 0.0, 1e-3)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(error.contains("circuit"), "{error}");
+
+    let block = LagrangianLinearTIDS::new(DVector::zeros(2), DVector::zeros(2), DMatrix::identity(2, 2)).unwrap();
+    let mut nsds = Nsds::new();
+    let id = nsds.add("block", block);
+    let contact = LagrangianLinearTIR::new(DMatrix::identity(2, 2)).unwrap();
+    nsds.link(
+        "ground",
+        NewtonImpactFrictionNSL::new(0.0, 0.0, 0.3, 2).unwrap(),
+        contact,
+        &[id],
+    )
+    .unwrap();
+    let error = TimeStepping::new(nsds, integrator, 0.0, 1e-3)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(error.contains("ground") && error.contains("friction"), "{error}");
+
+    let bad = NonsmoothRattleOSI {
+        position_tolerance: 0.0,
+        ..Default::default()
+    };
+    let error = TimeStepping::new(ball(0.5), Integrator::NonsmoothRattle(bad), 0.0, 1e-3)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(error.contains("position tolerance"), "{error}");
+}
