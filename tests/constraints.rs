@@ -622,3 +622,76 @@ fn pendulum_hitting_a_wall_under_nonsmooth_rattle() {
     let residual = traj.column(|s| s.constraint_residual).into_iter().fold(0.0, f64::max);
     assert!(lowest >= -1e-14 && residual <= 1e-12, "x ≥ {lowest}, |g| ≤ {residual}");
 }
+
+/// RATTLE's T3: the pendulum's mass in a bowl of radius L instead of on a rod — the
+/// unilateral g_N = L² − x² − y² ≥ 0 under NewtonImpactNSL(0), a persistent contact — follows
+/// the exact pendulum at second order as on the rod (1.174e-5 m at h = 1e-3, ratio 4) and
+/// never leaves the bowl by more than 1e-13.
+#[test]
+fn mass_in_a_bowl_is_second_order_under_nonsmooth_rattle() {
+    use ricochet::model::NewtonImpactNSL;
+    let errors = |step: f64| {
+        let pendulum = Pendulum {
+            step,
+            ..Default::default()
+        };
+        let l = pendulum.length;
+        let mass = LagrangianLinearTIDS::new(
+            DVector::from_vec(vec![l, 0.0]),
+            DVector::zeros(2),
+            DMatrix::identity(2, 2),
+        )
+        .unwrap()
+        .with_fext(DVector::from_vec(vec![0.0, -9.81]))
+        .unwrap();
+        let mut nsds = Nsds::new();
+        let id = nsds.add("mass", mass);
+        let bowl = LagrangianScleronomousR::new(
+            move |q| DVector::from_element(1, l * l - q[0] * q[0] - q[1] * q[1]),
+            |q| DMatrix::from_row_slice(1, 2, &[-2.0 * q[0], -2.0 * q[1]]),
+        );
+        nsds.link("bowl", NewtonImpactNSL::new(0.0).unwrap(), bowl, &[id])
+            .unwrap();
+        let rattle = Integrator::NonsmoothRattle(ricochet::scheme::NonsmoothRattleOSI::default());
+        let sim = TimeStepping::new(nsds, rattle, 0.0, step).unwrap();
+        let traj = trajectory(sim, 2.0);
+        let deepest = traj.column(|s| s.y[0]).into_iter().fold(f64::INFINITY, f64::min);
+        let exact = exact_pendulum(pendulum.angle, step, traj.len() - 1, 10);
+        let position = traj
+            .samples
+            .iter()
+            .zip(&exact)
+            .map(|(s, th)| (s.q[0] - th.sin()).hypot(s.q[1] + th.cos()))
+            .fold(0.0, f64::max);
+        (position, deepest)
+    };
+    let ((fine, deepest), (finer, _)) = (errors(1e-3), errors(5e-4));
+    println!("RATTLE bowl: position {fine:.3e} {finer:.3e} m, deepest g_N {deepest:e}");
+    assert!(fine <= 1.5e-5, "{fine}");
+    assert!((3.8..=4.2).contains(&(fine / finer)), "order: ratio {}", fine / finer);
+    assert!(deepest >= -1e-13, "{deepest}");
+}
+
+/// RATTLE's T7a: with e = 1 and no impact, the pendulum's energy stays bounded over 50 s —
+/// its largest deviation over [40, 50] s is at most 1.1 × that over [0, 10] s (symplectic: no
+/// drift; the notes' prototype: 3.61e-5 both).
+#[test]
+fn pendulum_energy_does_not_drift_under_nonsmooth_rattle() {
+    let pendulum = Pendulum::default();
+    let rattle = Integrator::NonsmoothRattle(ricochet::scheme::NonsmoothRattleOSI::default());
+    let traj = trajectory(
+        TimeStepping::new(pendulum.nsds().unwrap(), rattle, 0.0, pendulum.step).unwrap(),
+        50.0,
+    );
+    let e0 = traj.samples[0].energy;
+    let worst = |from: f64, to: f64| {
+        traj.samples
+            .iter()
+            .filter(|s| s.t >= from && s.t <= to)
+            .map(|s| (s.energy - e0).abs())
+            .fold(0.0, f64::max)
+    };
+    let (early, late) = (worst(0.0, 10.0), worst(40.0, 50.0));
+    println!("RATTLE pendulum energy: max |E − E₀| {early:.3e} over [0, 10] s, {late:.3e} over [40, 50] s");
+    assert!(late <= 1.1 * early, "{late} vs {early}");
+}

@@ -6,7 +6,7 @@
 //!   drift     : q̄ = q_n + h v̄
 //!   stage 1   : q(P¹) = q̄ + h W½⁻¹ J_nᵀ P¹,   on the equalities and the contacts with
 //!               h_α(q̄) ≤ δ:  h(q(P¹), t_{n+1}) = 0,  0 ≤ h_α(q(P¹)) ⟂ P¹_α ≥ 0
-//!               (Newton–Josephy: an MLCP of matrix J(q^i) W½⁻¹ J_nᵀ per iterate)
+//!               (Newton–Josephy: an MLCP of matrix J(q^i) W½⁻¹ J_nᵀ per iterate, to 1e-13)
 //!   update    : v½ = v̄ + W½⁻¹ J_nᵀ P¹,   q_{n+1} = q_n + h v½
 //!   free kick : v* = v½ + M⁻¹ [(h/2) F(t_{n+1}, q_{n+1}, v½) − J_{n+1}ᵀ P¹]
 //!   stage 2   : v_{n+1} = v* + M⁻¹ J_{n+1}ᵀ P on the equalities and the contacts closed by
@@ -23,7 +23,8 @@ use crate::validate;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NonsmoothRattleOSI {
     /// Stage 1 stops when every equality's |h| and every contact's complementarity residual
-    /// is at most this (absolute, in the units of y). Default 1e-12.
+    /// is at most this (absolute, in the units of y: scale it with a scene far from unit
+    /// size, where round-off in y exceeds it). Default 1e-13.
     pub position_tolerance: f64,
     /// δ ≥ 0: a contact enters stage 1 when h_α(q̄) ≤ δ. Default 0.
     pub candidate_margin: f64,
@@ -32,7 +33,7 @@ pub struct NonsmoothRattleOSI {
 impl Default for NonsmoothRattleOSI {
     fn default() -> Self {
         Self {
-            position_tolerance: 1e-12,
+            position_tolerance: 1e-13,
             candidate_margin: 0.0,
         }
     }
