@@ -164,3 +164,25 @@ fn what_rattle_does_not_take_is_refused() {
         .to_string();
     assert!(error.contains("position tolerance"), "{error}");
 }
+
+/// The stability guard: where ω_max is known (a LagrangianLinearTIDS: √λ_max(M⁻¹K)), a step
+/// with h ω_max ≥ 2 is refused with the numbers; just below it runs.
+#[test]
+fn steps_past_the_stability_limit_are_refused() {
+    let spring = |h: f64| {
+        let oscillator = LagrangianLinearTIDS::new(one(1.0), one(0.0), DMatrix::from_element(1, 1, 4.0))
+            .unwrap()
+            .with_stiffness(DMatrix::from_element(1, 1, 400.0))
+            .unwrap();
+        let mut nsds = Nsds::new();
+        nsds.add("spring", oscillator);
+        TimeStepping::new(nsds, Integrator::NonsmoothRattle(NonsmoothRattleOSI::default()), 0.0, h)
+    };
+    // ω = √(400/4) = 10 rad/s: the limit is h = 0.2.
+    let error = spring(0.2).err().unwrap().to_string();
+    assert!(
+        error.contains("spring") && error.contains("1.000000e1") && error.contains("h ω_max = 2.000"),
+        "{error}"
+    );
+    assert!(spring(0.19).is_ok());
+}
