@@ -3,10 +3,10 @@
 //! restitution E; written as CSV `t,x,y,vx,vy,residual` (residual = |x² + y² − L²|).
 //!
 //! cargo run --release --example pendulum -- --out pendulum.csv [--wall 0.8] [--length 1]
-//!     [--step 0.001] [--final-time 2] [--stabilization projection|baumgarte|none]
+//!     [--step 0.001] [--final-time 2] [--stabilization projection|baumgarte|none] [--integrator moreau-jean|rattle]
 
 use clap::{Parser, ValueEnum};
-use ricochet::reference::{Stabilization, Trajectory};
+use ricochet::reference::{Integrator, Stabilization, Trajectory};
 use ricochet::scenes::pendulum::{Pendulum, Wall};
 
 #[derive(Parser)]
@@ -29,6 +29,10 @@ struct Args {
     /// What keeps the mass on the circle.
     #[arg(long, value_enum, default_value_t = Stab::Projection)]
     stabilization: Stab,
+    /// The one-step integrator: moreau-jean (first order, Siconos's) or rattle (nonsmooth
+    /// RATTLE, second order between impacts).
+    #[arg(long, default_value = "moreau-jean")]
+    integrator: Integrator,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -55,7 +59,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ..Default::default()
     };
     let mut trajectory = Trajectory::default();
-    pendulum.simulation()?.run(args.final_time, &mut trajectory)?;
+    let mut sim = pendulum.simulation()?;
+    sim.set_integrator(args.integrator)?;
+    sim.run(args.final_time, &mut trajectory)?;
     trajectory.write_csv(std::fs::File::create(&args.out)?, &["x", "y"], |s| {
         s.constraint_residual
     })?;

@@ -3,11 +3,11 @@
 //! MLCP per step: the rod's equality row beside the wall's contact row). Written as CSV
 //! `t,x,y,vx,vy,residual`; the energy after each impact is printed (it scales by e²).
 //!
-//! cargo run --release --example pendulum_hitting_wall -- --out wall.csv [--restitution 0.8]
-//!     [--final-time 5]
+//! cargo run --release --example pendulum_hitting_wall -- --out wall.csv [--restitution 0.8] [--step 1e-3]
+//!     [--final-time 5] [--integrator moreau-jean|rattle]
 
 use clap::Parser;
-use ricochet::reference::Trajectory;
+use ricochet::reference::{Integrator, Trajectory};
 use ricochet::scenes::pendulum::Pendulum;
 
 #[derive(Parser)]
@@ -18,16 +18,28 @@ struct Args {
     /// Restitution e of the wall.
     #[arg(long, default_value_t = 0.8)]
     restitution: f64,
+    /// Time step h (s).
+    #[arg(long, default_value_t = 1e-3)]
+    step: f64,
     /// Final time (s).
     #[arg(long, default_value_t = 5.0)]
     final_time: f64,
+    /// The one-step integrator: moreau-jean (first order, Siconos's) or rattle (nonsmooth
+    /// RATTLE, second order between impacts).
+    #[arg(long, default_value = "moreau-jean")]
+    integrator: Integrator,
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args = Args::parse();
-    let pendulum = Pendulum::hitting_wall(args.restitution);
+    let pendulum = Pendulum {
+        step: args.step,
+        ..Pendulum::hitting_wall(args.restitution)
+    };
     let mut trajectory = Trajectory::default();
-    pendulum.simulation()?.run(args.final_time, &mut trajectory)?;
+    let mut sim = pendulum.simulation()?;
+    sim.set_integrator(args.integrator)?;
+    sim.run(args.final_time, &mut trajectory)?;
     trajectory.write_csv(std::fs::File::create(&args.out)?, &["x", "y"], |s| {
         s.constraint_residual
     })?;

@@ -31,6 +31,20 @@ pub enum Integrator {
     NonsmoothRattle(NonsmoothRattleOSI),
 }
 
+impl std::str::FromStr for Integrator {
+    type Err = String;
+
+    /// A Lagrangian integrator by name with its default parameters: `moreau-jean` (or
+    /// `moreau_jean`) or `rattle` (nonsmooth RATTLE).
+    fn from_str(name: &str) -> std::result::Result<Self, String> {
+        match name {
+            "moreau-jean" | "moreau_jean" => Ok(Self::MoreauJean(MoreauJeanOSI::default())),
+            "rattle" => Ok(Self::NonsmoothRattle(NonsmoothRattleOSI::default())),
+            _ => Err(format!("unknown integrator `{name}`: moreau-jean or rattle")),
+        }
+    }
+}
+
 impl OneStepIntegrator for Integrator {
     fn check(&self, state: &SceneState) -> Result<()> {
         match self {
@@ -92,6 +106,14 @@ impl TimeStepping {
             lenient: false,
             last: StepReport::default(),
         })
+    }
+
+    /// Replaces the one-step integrator (checked against the scene), keeping the state and
+    /// the settings: a scene's `simulation()` run with another scheme.
+    pub fn set_integrator(&mut self, integrator: Integrator) -> Result<()> {
+        integrator.check(&self.state)?;
+        self.integrator = integrator;
+        Ok(())
     }
 
     /// The settings the integrator solves its steps with.
