@@ -154,6 +154,7 @@ fn batched_engines_in_f64_match_the_reference() {
         scenes: scenes.iter().map(|s| s as &dyn Scene).collect(),
         step: H,
         osi: MoreauJeanOSI::default(),
+        integrator: ricochet::scheme::LagrangianIntegrator::MoreauJean,
         stabilization: Stabilization::None,
         solver: SolverKind::Pgs,
         tolerance: None,

@@ -186,3 +186,52 @@ fn steps_past_the_stability_limit_are_refused() {
     );
     assert!(spring(0.19).is_ok());
 }
+
+/// A scenario selects RATTLE with `[time] integrator = "rattle"`: `auto` runs it on the
+/// reference engine and says why (the batched engines refuse it by name), and each scene's
+/// final state is the bits of a `TimeStepping` of the same scene under RATTLE.
+#[test]
+fn a_scenario_selects_rattle() {
+    use ricochet::ensemble::{self, Backend, RunOptions, Scenario};
+    let scenario = Scenario::from_toml(
+        r#"
+name = "pendulums"
+scenes = 4
+seed = 5
+[scene]
+template = "pendulum_hitting_wall"
+restitution = { uniform = [0.5, 0.9] }
+[time]
+step = 1e-3
+final = 1.5
+integrator = "rattle"
+"#,
+    )
+    .unwrap();
+    let run = ensemble::run(&scenario, &RunOptions::default(), &ensemble::Progress::new()).unwrap();
+    assert!(run.engine.starts_with("reference"), "{}", run.engine);
+    assert!(
+        run.notice.as_deref().unwrap_or("").contains("RATTLE"),
+        "{:?}",
+        run.notice
+    );
+    let (x, v) = (run.summary.column("x").unwrap(), run.summary.column("x_dot").unwrap());
+    for k in 0..4 {
+        let scene = scenario.sample(k).unwrap().scene;
+        let mut sim = rattle(scene.nsds().unwrap(), 1e-3);
+        for _ in 0..1500 {
+            sim.step().unwrap();
+        }
+        assert_eq!(x[k].to_bits(), sim.q(DsId(0))[0].to_bits(), "scene {k}");
+        assert_eq!(v[k].to_bits(), sim.v(DsId(0))[0].to_bits(), "scene {k}");
+    }
+    let options = RunOptions {
+        backend: Backend::Cpu,
+        ..Default::default()
+    };
+    let error = ensemble::run(&scenario, &options, &ensemble::Progress::new())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(error.contains("RATTLE") && error.contains("reference"), "{error}");
+}

@@ -24,7 +24,7 @@ use crate::batch::observe::{self, Observer, Recording, Signal};
 use crate::batch::{BatchOptions, Progress, SceneBatch};
 use crate::error::{Error, Result};
 use crate::numerics::SolverKind;
-use crate::scheme::{MoreauJeanOSI, Stabilization};
+use crate::scheme::{LagrangianIntegrator, MoreauJeanOSI, Stabilization};
 pub use cpu::CpuEngine;
 #[cfg(feature = "gpu")]
 pub use gpu::GpuEngine;
@@ -35,7 +35,18 @@ pub use scene::{Scene, velocity_name};
 /// relaxation `omega` and `observers`: they solve with PGS and ω = 1, and refuse anything else
 /// rather than run plain PGS silently, and they do not compute the energy (the reference
 /// engine does); `None` when they can.
-pub fn batched_refusal(solver: SolverKind, omega: Option<f64>, observers: &[Observer]) -> Option<Error> {
+pub fn batched_refusal(
+    integrator: LagrangianIntegrator,
+    solver: SolverKind,
+    omega: Option<f64>,
+    observers: &[Observer],
+) -> Option<Error> {
+    if integrator != LagrangianIntegrator::MoreauJean {
+        return Some(Error::Unsupported {
+            what: "the nonsmooth RATTLE integrator".into(),
+            reason: "the batched engines run Moreau–Jean: RATTLE runs on the reference backend so far".into(),
+        });
+    }
     if solver != SolverKind::Pgs {
         return Some(Error::Unsupported {
             what: format!("solver {solver:?}"),
@@ -66,6 +77,8 @@ pub struct Job<'a> {
     pub step: f64,
     /// θ, γ and the activation rule.
     pub osi: MoreauJeanOSI,
+    /// The integrator of the Lagrangian scenes (Moreau–Jean with `osi`, or RATTLE).
+    pub integrator: LagrangianIntegrator,
     /// What holds equality rows on their manifold.
     pub stabilization: Stabilization,
     /// The reference engine's solver (the batched engines run PGS).
@@ -130,7 +143,7 @@ impl Job<'_> {
     /// The batched engines refuse what [`batched_refusal`] refuses.
     fn check_batched(&self) -> Result<()> {
         self.check()?;
-        batched_refusal(self.solver, self.omega, &self.recording.observers).map_or(Ok(()), Err)
+        batched_refusal(self.integrator, self.solver, self.omega, &self.recording.observers).map_or(Ok(()), Err)
     }
 
     /// The batched engines' options in f64 (`double`) or f32.

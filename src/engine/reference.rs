@@ -2,7 +2,8 @@
 //! any solver), with the batched engines' health: contact onsets, the deepest penetration on
 //! contact rows, the worst LCP residual and the most iterations of a step.
 //!
-//! Lagrangian scenes run Moreau–Jean with the job's θ; first-order scenes (circuits,
+//! Lagrangian scenes run Moreau–Jean with the job's θ (or nonsmooth RATTLE where the job
+//! says so); first-order scenes (circuits,
 //! controllers) run Euler–Moreau with the same θ, their state laid out as (x, ẋ): the
 //! "velocity" of a first-order coordinate is its rate ẋ = M⁻¹ (f + r). A nonlinear one's
 //! Newton loop stops at the job's tolerance (absolute, 1e-12 unless the scenario names one);
@@ -20,7 +21,7 @@ use crate::error::{Error, Result};
 use crate::numerics::SolverOptions;
 use crate::numerics::friction::{FrictionOptions, cone};
 use crate::reference::{Integrator, TimeStepping};
-use crate::scheme::EulerMoreauOSI;
+use crate::scheme::{EulerMoreauOSI, LagrangianIntegrator, NonsmoothRattleOSI};
 
 /// [`TimeStepping`] per scene, in f64.
 #[derive(Clone, Copy, Debug, Default)]
@@ -80,6 +81,8 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
     let first_order = nsds.systems().any(|(_, ds)| !ds.is_lagrangian());
     let integrator = if first_order {
         Integrator::EulerMoreau(EulerMoreauOSI::new(job.osi.theta)?)
+    } else if job.integrator == LagrangianIntegrator::Rattle {
+        Integrator::NonsmoothRattle(NonsmoothRattleOSI::default())
     } else {
         Integrator::MoreauJean(job.osi)
     };

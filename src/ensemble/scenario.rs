@@ -33,8 +33,8 @@ use crate::batch::observe::{Observer, Recording};
 use crate::engine::velocity_name;
 use crate::error::{Error, Result};
 use crate::numerics::SolverKind;
-use crate::scheme::Stabilization;
 use crate::scheme::moreau_jean::{Activation, MoreauJeanOSI};
+use crate::scheme::{LagrangianIntegrator, Stabilization};
 use crate::validate;
 
 /// A Monte Carlo ensemble: N scenes drawn from one template.
@@ -93,6 +93,14 @@ pub struct TimeSettings {
     /// (reference backend only) or `{ baumgarte = β }`.
     #[serde(default)]
     pub stabilization: StabilizationChoice,
+    /// The integrator of Lagrangian scenes: `"moreau_jean"` (default; θ, γ) or `"rattle"`
+    /// (nonsmooth RATTLE, second order; the reference backend so far).
+    #[serde(default, skip_serializing_if = "is_moreau_jean")]
+    pub integrator: LagrangianIntegrator,
+}
+
+fn is_moreau_jean(integrator: &LagrangianIntegrator) -> bool {
+    *integrator == LagrangianIntegrator::MoreauJean
 }
 
 /// The `stabilization` key of `[time]` (see [`Stabilization`]).
@@ -192,6 +200,7 @@ impl TimeSettings {
             theta: half(),
             gamma: half(),
             stabilization: StabilizationChoice::None,
+            integrator: LagrangianIntegrator::MoreauJean,
         }
     }
 }

@@ -11,4 +11,16 @@ mod stabilization;
 pub use euler_moreau::EulerMoreauOSI;
 pub use moreau_jean::{Activation, MoreauJeanOSI, NewtonOptions};
 pub use nonsmooth_rattle::NonsmoothRattleOSI;
+
+/// Which one-step integrator steps the Lagrangian scenes of a run (a scenario's
+/// `[time] integrator`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LagrangianIntegrator {
+    /// Moreau–Jean (Siconos's; first order), on every engine.
+    #[default]
+    MoreauJean,
+    /// Nonsmooth RATTLE (second order between impacts; the reference engine so far).
+    Rattle,
+}
 pub use stabilization::Stabilization;
