@@ -180,7 +180,7 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: NonsmoothRattleOSI) -
     let mut p1 = DVector::zeros(m1);
     let position = |p1: &DVector<f64>| &q_bar + &shift * p1 * h;
     if m1 > 0 {
-        let mut converged = false;
+        let (mut converged, mut last) = (false, f64::INFINITY);
         for _ in 0..settings.newton.max_iterations.max(1) {
             let q_i = position(&p1);
             let (y, j, _) = rows(ts, &stage1, &q_i, t_next)?;
@@ -190,6 +190,7 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: NonsmoothRattleOSI) -
                 .map(|(&y, (&p, &eq))| if eq || p > 0.0 { y.abs() } else { (-y).max(0.0) })
                 .fold(0.0, f64::max);
             report.newton_iterations += 1;
+            last = residual;
             if residual <= osi.position_tolerance {
                 converged = true;
                 break;
@@ -206,7 +207,7 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: NonsmoothRattleOSI) -
                     solver: "nonsmooth RATTLE's stage 1 (position level)".into(),
                     context,
                     iterations: settings.newton.max_iterations,
-                    residual: f64::NAN,
+                    residual: last,
                     tolerance: osi.position_tolerance,
                 });
             }
