@@ -235,3 +235,38 @@ integrator = "rattle"
         .to_string();
     assert!(error.contains("RATTLE") && error.contains("reference"), "{error}");
 }
+
+/// T7b: a ball with e = 1 bouncing for 10 s never gains energy at an impact, and loses at
+/// most m g h (|v_n| + g h/2) there — the O(h) position-level loss the notes bound, reached
+/// (to rounding) when the ball starts the step on the floor; between impacts its energy is
+/// exact (free flight).
+#[test]
+fn elastic_ball_never_gains_energy() {
+    let h = 1e-3;
+    let mut sim = rattle(ball(1.0), h);
+    let mut energy = sim.energy().unwrap();
+    let mut impacts = 0;
+    for _ in 0..10_000 {
+        let v_n = sim.v(DsId(0))[0];
+        sim.step().unwrap();
+        let after = sim.energy().unwrap();
+        let change = after - energy;
+        if sim.lambda()[0] > 0.0 {
+            impacts += 1;
+            let bound = G * h * (v_n.abs() + G * h / 2.0);
+            assert!(
+                change <= 1e-12 && change >= -bound * (1.0 + 1e-12),
+                "t = {}: ΔE = {change:e}, bound {bound:e}",
+                sim.time()
+            );
+        } else {
+            assert!(
+                change.abs() <= 1e-12,
+                "t = {}: ΔE = {change:e} in free flight",
+                sim.time()
+            );
+        }
+        energy = after;
+    }
+    assert!(impacts >= 10, "{impacts} impacts");
+}
