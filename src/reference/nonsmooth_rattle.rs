@@ -149,15 +149,19 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: NonsmoothRattleOSI) -
         let d = dynamics(ts, t_n, &q_n, &v_bar)?;
         let residual = &d.mass * (&v_bar - &v_n) - &d.force * (h / 2.0);
         let w = (&d.mass - &d.dv * (h / 2.0)).lu();
-        let explicit = d.dv.iter().all(|&x| x == 0.0);
-        let done = iterations > 0 && (explicit || residual.norm() <= settings.newton.tolerance);
-        if done || iterations >= settings.newton.max_iterations.max(1) {
+        if iterations > 0 && residual.norm() <= settings.newton.tolerance
+            || iterations >= settings.newton.max_iterations.max(1)
+        {
             break w;
         }
         v_bar -= w
             .solve(&residual)
             .ok_or_else(|| singular("RATTLE's half-kick matrix W½ = M − (h/2) ∂F/∂v"))?;
         iterations += 1;
+        if d.dv.iter().all(|&x| x == 0.0) {
+            // F independent of v: the kick is explicit, one solve is exact.
+            break w;
+        }
     };
 
     // 3–5. Drift, the stage-1 rows, and the position-level problem by Newton–Josephy.
