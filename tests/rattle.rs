@@ -31,6 +31,20 @@ fn ball(e: f64) -> Nsds {
     nsds
 }
 
+/// Linear rows converge in one stage-1 iterate: a Newton budget of one solve suffices (the
+/// solve's result is checked, not taken on trust), the ball bounces as with the default.
+#[test]
+fn linear_rows_take_one_stage_one_solve() {
+    let (mut one, mut default) = (rattle(ball(0.8), 1e-3), rattle(ball(0.8), 1e-3));
+    one.newton.max_iterations = 1;
+    for _ in 0..1500 {
+        one.step().unwrap();
+        default.step().unwrap();
+        assert_eq!(one.q(DsId(0)), default.q(DsId(0)));
+        assert!(one.last_report().newton_iterations <= 1);
+    }
+}
+
 /// T8: before the first impact the ball follows y = y₀ − g t²/2 to 1e-14 (Störmer–Verlet is
 /// exact under constant gravity).
 #[test]

@@ -4,6 +4,7 @@
 
 pub mod diagonal;
 pub mod dynamical_system;
+pub mod first_order_linear;
 pub mod first_order_nonlinear;
 pub mod force;
 pub mod interaction;
@@ -13,7 +14,8 @@ pub mod nsds;
 pub mod relation;
 
 pub use diagonal::LagrangianLinearDiagonalDS;
-pub use dynamical_system::{DynamicalSystem, FirstOrderLinearDS, LagrangianDS, LagrangianLinearTIDS};
+pub use dynamical_system::{DynamicalSystem, LagrangianDS, LagrangianLinearTIDS};
+pub use first_order_linear::FirstOrderLinearDS;
 pub use first_order_nonlinear::FirstOrderNonLinearDS;
 pub use force::{ExternalForce, Force, Harmonic};
 pub use interaction::{DsId, Interaction, InteractionId};

@@ -281,14 +281,14 @@ pub(super) fn step(ts: &mut SceneState, settings: &StepSettings, osi: EulerMorea
         }
 
         // The input: g_α linearised, summed into r, then g at (x^α, λ^{α+1}).
-        let w_inv_b_lambda = &w_inv_b * &lambda * h;
         r.fill(0.0);
         for (((inter, rows), l), g_alpha) in interactions.iter().zip(&layout).zip(&lins).zip(&mut memory.g_alpha) {
             let (o, s) = (rows.offset, rows.size);
             let delta = lambda.rows(o, s) - lambda_old.rows(o, s);
-            *g_alpha += &l.b * delta
-                + &l.k * SceneState::gather(&rows.idx, &dx)
-                + &l.k * SceneState::gather(&rows.idx, &w_inv_b_lambda);
+            // K̂ λ = h K W⁻¹ B λ from this interaction's own block (Siconos's computeKhat).
+            let own = w_inv_b.columns(o, s) * lambda.rows(o, s) * h;
+            *g_alpha +=
+                &l.b * delta + &l.k * SceneState::gather(&rows.idx, &dx) + &l.k * SceneState::gather(&rows.idx, &own);
             for (col, &i) in rows.idx.iter().enumerate() {
                 r[i] += g_alpha[col];
             }

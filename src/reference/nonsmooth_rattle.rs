@@ -133,25 +133,39 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: NonsmoothRattleOSI) -
     let context = format!(" at step {} (t = {t_next})", ts.k + 1);
     let (q_n, v_n) = (ts.q.clone(), ts.v.clone());
     let n = q_n.len();
-    let all: Vec<usize> = (0..ts.nsds.interactions().len()).collect();
-    let mut report = StepReport {
-        newton_iterations: 0,
-        ..Default::default()
-    };
+    // (A coordinate-vector constraint switched off takes no part: its λ stays 0.)
+    let all: Vec<usize> = (ts.nsds.interactions().iter().enumerate())
+        .filter(|(_, inter)| inter.relation.is_active())
+        .map(|(i, _)| i)
+        .collect();
+    let mut report = StepReport::default();
 
     // 1–2. ẏ⁻ at the start; the half kick M_n (v̄ − v_n) = (h/2) F(t_n, q_n, v̄), by Newton
     // with W½ = M_n − (h/2) ∂F/∂v (one iterate when F is affine in v).
-    let (_, j_all, hdot_n) = rows(ts, &all, &q_n, t_n)?;
-    let ydot_minus = &j_all * &v_n + hdot_n;
+    // (ẏ⁻ over every interaction, in the global row order.)
+    let every: Vec<usize> = (0..ts.nsds.interactions().len()).collect();
+    let (_, j_every, hdot_n) = rows(ts, &every, &q_n, t_n)?;
+    let ydot_minus = &j_every * &v_n + hdot_n;
     let mut v_bar = v_n.clone();
     let mut iterations = 0;
     let w_half = loop {
         let d = dynamics(ts, t_n, &q_n, &v_bar)?;
         let residual = &d.mass * (&v_bar - &v_n) - &d.force * (h / 2.0);
         let w = (&d.mass - &d.dv * (h / 2.0)).lu();
-        if iterations > 0 && residual.norm() <= settings.newton.tolerance
-            || iterations >= settings.newton.max_iterations.max(1)
-        {
+        if iterations > 0 && residual.norm() <= settings.newton.tolerance {
+            break w;
+        }
+        if iterations >= settings.newton.max_iterations.max(1) {
+            if !settings.lenient {
+                return Err(Error::NotConverged {
+                    solver: "nonsmooth RATTLE's half kick (Newton on W½)".into(),
+                    context,
+                    iterations,
+                    residual: residual.norm(),
+                    tolerance: settings.newton.tolerance,
+                });
+            }
+            report.missed_tolerance = true;
             break w;
         }
         v_bar -= w
@@ -185,7 +199,10 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: NonsmoothRattleOSI) -
     let position = |p1: &DVector<f64>| &q_bar + &shift * p1 * h;
     if m1 > 0 {
         let (mut converged, mut last) = (false, f64::INFINITY);
-        for _ in 0..settings.newton.max_iterations.max(1) {
+        let passes = settings.newton.max_iterations.max(1);
+        // Pass i checks the iterate P^i and, unless it converged or is the last, solves for
+        // P^{i+1}: `passes` solves, each checked.
+        for pass in 0..=passes {
             let q_i = position(&p1);
             let (y, j, _) = rows(ts, &stage1, &q_i, t_next)?;
             let residual = y
@@ -193,12 +210,15 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: NonsmoothRattleOSI) -
                 .zip(p1.iter().zip(&equality1))
                 .map(|(&y, (&p, &eq))| if eq || p > 0.0 { y.abs() } else { (-y).max(0.0) })
                 .fold(0.0, f64::max);
-            report.newton_iterations += 1;
             last = residual;
             if residual <= osi.position_tolerance {
                 converged = true;
                 break;
             }
+            if pass == passes {
+                break;
+            }
+            report.newton_iterations += 1;
             let a = &j * &shift;
             let vector = &y / h - &a * &p1;
             let (solution, lcp) = settings.solve(a, vector, equality1.clone(), &context)?;
@@ -210,13 +230,14 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: NonsmoothRattleOSI) -
                 return Err(Error::NotConverged {
                     solver: "nonsmooth RATTLE's stage 1 (position level)".into(),
                     context,
-                    iterations: settings.newton.max_iterations,
+                    iterations: passes,
                     residual: last,
                     tolerance: osi.position_tolerance,
                 });
             }
             report.missed_tolerance = true;
         }
+        report.newton_residual = last;
     }
 
     // 6. The update, and the contacts stage 1 closed.

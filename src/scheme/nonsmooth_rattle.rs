@@ -13,8 +13,12 @@
 //!               stage 1:  ẏ⁺ = 0 (equalities),  0 ≤ ẏ⁺_α + e_α ẏ⁻_α ⟂ P_α ≥ 0,
 //!               ẏ⁺ = J_{n+1} v_{n+1} + ∂h/∂t, ẏ⁻ = J_n v_n + ∂h/∂t(t_n)
 //! ```
-//! P is the step's total percussion (reported as λ). The forces are explicit in q: stable
-//! for h ω_max < 2.
+//! P is the step's total percussion, reported as λ (Moreau–Jean's impulse; the notes report
+//! P/h). The forces are explicit in q: stable for h ω_max < 2. Stage 1 holds the equalities,
+//! so a simulation's Baumgarte stabilisation has nothing to act on and is not applied
+//! (a projection after the step finds them already held). Stage 1's default tolerance is an
+//! absolute 1e-13 where the notes write 1e-12 L: one more Newton–Josephy iterate, which
+//! keeps g_N ≥ −1e-13 in a persistent contact.
 
 use crate::error::Result;
 use crate::validate;
