@@ -1,6 +1,7 @@
 //! The one-step integrator interface of the reference stepper (Siconos's
-//! `OneStepIntegrator`): each scheme advances a [`SceneState`] by one step under the
-//! [`StepSettings`] of its simulation and says what the step did.
+//! `OneStepIntegrator`) and the [`Integrator`] a simulation holds: each scheme advances a
+//! [`SceneState`] by one step under the [`StepSettings`] of its simulation and says what the
+//! step did.
 
 use nalgebra::{DMatrix, DVector};
 
@@ -11,7 +12,7 @@ use crate::numerics::friction::mixed::{Block, MixedFrictionProblem};
 use crate::numerics::friction::{FrictionContactProblem, FrictionOptions, FrictionSolver, solve_friction};
 use crate::numerics::relay::{relay_as_mlcp, relay_solution};
 use crate::numerics::{MixedLinearComplementarityProblem, SolverKind, SolverOptions, SolverReport, solve_mlcp};
-use crate::scheme::{NewtonOptions, Stabilization};
+use crate::scheme::{EulerMoreauOSI, MoreauJeanOSI, NewtonOptions, NonsmoothRattleOSI, Stabilization};
 
 /// What the last step did.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -163,4 +164,47 @@ pub trait OneStepIntegrator {
     /// Advances `state` by one step (k is advanced by the caller). On error the caller
     /// restores the state.
     fn step(&self, state: &mut SceneState, settings: &StepSettings) -> Result<StepReport>;
+}
+
+/// The one-step integrator of a simulation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Integrator {
+    /// Moreau–Jean, for Lagrangian systems.
+    MoreauJean(MoreauJeanOSI),
+    /// Euler–Moreau, for first-order systems.
+    EulerMoreau(EulerMoreauOSI),
+    /// Nonsmooth RATTLE, for Lagrangian systems (second order between impacts).
+    NonsmoothRattle(NonsmoothRattleOSI),
+}
+
+impl std::str::FromStr for Integrator {
+    type Err = String;
+
+    /// A Lagrangian integrator by name with its default parameters: `moreau-jean` (or
+    /// `moreau_jean`) or `rattle` (nonsmooth RATTLE).
+    fn from_str(name: &str) -> std::result::Result<Self, String> {
+        match name {
+            "moreau-jean" | "moreau_jean" => Ok(Self::MoreauJean(MoreauJeanOSI::default())),
+            "rattle" => Ok(Self::NonsmoothRattle(NonsmoothRattleOSI::default())),
+            _ => Err(format!("unknown integrator `{name}`: moreau-jean or rattle")),
+        }
+    }
+}
+
+impl OneStepIntegrator for Integrator {
+    fn check(&self, state: &SceneState) -> Result<()> {
+        match self {
+            Self::MoreauJean(osi) => osi.check(state),
+            Self::EulerMoreau(osi) => osi.check(state),
+            Self::NonsmoothRattle(osi) => osi.check(state),
+        }
+    }
+
+    fn step(&self, state: &mut SceneState, settings: &StepSettings) -> Result<StepReport> {
+        match self {
+            Self::MoreauJean(osi) => osi.step(state, settings),
+            Self::EulerMoreau(osi) => osi.step(state, settings),
+            Self::NonsmoothRattle(osi) => osi.step(state, settings),
+        }
+    }
 }

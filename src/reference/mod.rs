@@ -14,7 +14,7 @@ mod time_stepping;
 mod trajectory;
 
 pub use crate::scheme::Stabilization;
-pub use integrator::{OneStepIntegrator, StepReport, StepSettings};
+pub use integrator::{Integrator, OneStepIntegrator, StepReport, StepSettings};
 pub use state::SceneState;
-pub use time_stepping::{Integrator, TimeStepping};
+pub use time_stepping::TimeStepping;
 pub use trajectory::{Sample, Trajectory};

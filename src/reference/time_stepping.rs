@@ -1,12 +1,12 @@
 //! `TimeStepping`: the f64 reference driver. It owns the [`SceneState`] of one [`Nsds`],
-//! advances it step by step with its [`OneStepIntegrator`] (Moreau–Jean for Lagrangian
-//! scenes, Euler–Moreau for first-order ones), stabilises the equality constraints and
+//! advances it step by step with its [`Integrator`] (Moreau–Jean or nonsmooth RATTLE for
+//! Lagrangian scenes, Euler–Moreau for first-order ones), stabilises the equality constraints and
 //! records the output variables.
 
 use nalgebra::DVector;
 
 use super::euler_moreau_newton;
-use super::integrator::{OneStepIntegrator, StepReport, StepSettings};
+use super::integrator::{Integrator, OneStepIntegrator, StepReport, StepSettings};
 use super::projection;
 use super::state::SceneState;
 use super::trajectory::{Sample, Trajectory};
@@ -17,51 +17,8 @@ use crate::model::{
 };
 use crate::numerics::friction::{FrictionOptions, FrictionSolver};
 use crate::numerics::{SolverKind, SolverOptions};
-use crate::scheme::{EulerMoreauOSI, MoreauJeanOSI, NewtonOptions, NonsmoothRattleOSI, Stabilization};
+use crate::scheme::{NewtonOptions, Stabilization};
 use crate::validate;
-
-/// The one-step integrator of a simulation.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Integrator {
-    /// Moreau–Jean, for Lagrangian systems.
-    MoreauJean(MoreauJeanOSI),
-    /// Euler–Moreau, for first-order systems.
-    EulerMoreau(EulerMoreauOSI),
-    /// Nonsmooth RATTLE, for Lagrangian systems (second order between impacts).
-    NonsmoothRattle(NonsmoothRattleOSI),
-}
-
-impl std::str::FromStr for Integrator {
-    type Err = String;
-
-    /// A Lagrangian integrator by name with its default parameters: `moreau-jean` (or
-    /// `moreau_jean`) or `rattle` (nonsmooth RATTLE).
-    fn from_str(name: &str) -> std::result::Result<Self, String> {
-        match name {
-            "moreau-jean" | "moreau_jean" => Ok(Self::MoreauJean(MoreauJeanOSI::default())),
-            "rattle" => Ok(Self::NonsmoothRattle(NonsmoothRattleOSI::default())),
-            _ => Err(format!("unknown integrator `{name}`: moreau-jean or rattle")),
-        }
-    }
-}
-
-impl OneStepIntegrator for Integrator {
-    fn check(&self, state: &SceneState) -> Result<()> {
-        match self {
-            Self::MoreauJean(osi) => osi.check(state),
-            Self::EulerMoreau(osi) => osi.check(state),
-            Self::NonsmoothRattle(osi) => osi.check(state),
-        }
-    }
-
-    fn step(&self, state: &mut SceneState, settings: &StepSettings) -> Result<StepReport> {
-        match self {
-            Self::MoreauJean(osi) => osi.step(state, settings),
-            Self::EulerMoreau(osi) => osi.step(state, settings),
-            Self::NonsmoothRattle(osi) => osi.step(state, settings),
-        }
-    }
-}
 
 /// The time-stepping simulation of one scene.
 pub struct TimeStepping {
