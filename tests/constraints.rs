@@ -79,17 +79,21 @@ fn pendulum_errors(step: f64, stabilization: Stabilization) -> PendulumErrors {
     pendulum_errors_of(&pendulum, pendulum.simulation().unwrap())
 }
 
-/// The errors of `sim`, a simulation of `pendulum`, over 2 s against the exact pendulum.
-fn pendulum_errors_of(pendulum: &Pendulum, sim: TimeStepping) -> PendulumErrors {
-    let step = pendulum.step;
-    let traj = trajectory(sim, 2.0);
-    let exact = exact_pendulum(pendulum.angle, step, traj.len() - 1, 10);
-    let position = traj
-        .samples
+/// The largest distance of the mass in `traj` from the exact pendulum's (`pendulum`'s release
+/// angle and step).
+fn position_error(pendulum: &Pendulum, traj: &Trajectory) -> f64 {
+    let exact = exact_pendulum(pendulum.angle, pendulum.step, traj.len() - 1, 10);
+    traj.samples
         .iter()
         .zip(&exact)
         .map(|(s, th)| (s.q[0] - th.sin()).hypot(s.q[1] + th.cos()))
-        .fold(0.0, f64::max);
+        .fold(0.0, f64::max)
+}
+
+/// The errors of `sim`, a simulation of `pendulum`, over 2 s against the exact pendulum.
+fn pendulum_errors_of(pendulum: &Pendulum, sim: TimeStepping) -> PendulumErrors {
+    let traj = trajectory(sim, 2.0);
+    let position = position_error(pendulum, &traj);
     // Released at x = L: x returns through 0 at T/4 and 3T/4.
     let period = 2.0 * (crossing(&traj, 0.6, |q| q[0]) - crossing(&traj, 0.0, |q| q[0])) - exact_period(pendulum.angle);
     let e0 = traj.samples[0].energy;
@@ -170,6 +174,17 @@ fn ideal_constraints_do_no_work() {
     }
 }
 
+/// The impacts on the wall of a pendulum-hitting-a-wall run (steps where the wall's λ, the
+/// second interaction's, turns positive; at least three) and E⁺/E⁻ across each, the energy
+/// taken from the bottom of the swing: ½ m v² + m g (y + L), m = L = 1.
+fn wall_impacts(traj: &Trajectory) -> Vec<(usize, f64)> {
+    let loaded: Vec<bool> = traj.samples.iter().map(|s| s.lambda[1] > 0.0).collect();
+    let onsets: Vec<usize> = (1..loaded.len()).filter(|&i| loaded[i] && !loaded[i - 1]).collect();
+    assert!(onsets.len() >= 3, "{onsets:?}");
+    let energy = |i: usize| traj.samples[i].energy + 9.81;
+    onsets.into_iter().map(|i| (i, energy(i) / energy(i - 1))).collect()
+}
+
 #[test]
 fn pendulum_hitting_a_wall_loses_energy_by_e_squared_per_impact() {
     let e = 0.7;
@@ -178,14 +193,8 @@ fn pendulum_hitting_a_wall_loses_energy_by_e_squared_per_impact() {
         ..Pendulum::hitting_wall(e)
     };
     let traj = trajectory(pendulum.simulation().unwrap(), 3.0);
-    // Impacts: steps where the wall's λ (second interaction) is positive, counted at onsets.
-    let loaded: Vec<bool> = traj.samples.iter().map(|s| s.lambda[1] > 0.0).collect();
-    let onsets: Vec<usize> = (1..loaded.len()).filter(|&i| loaded[i] && !loaded[i - 1]).collect();
-    assert!(onsets.len() >= 3, "{onsets:?}");
-    // The energy relative to the bottom of the swing: ½ m v² + m g (y + L).
-    let energy = |i: usize| traj.samples[i].energy + 9.81;
-    for &i in &onsets {
-        let ratio = energy(i) / energy(i - 1);
+    let onsets = wall_impacts(&traj);
+    for (i, ratio) in onsets {
         println!(
             "impact at t = {:.4}: E+/E− = {ratio:.5} (e² = {})",
             traj.samples[i].t,
@@ -605,12 +614,7 @@ fn pendulum_hitting_a_wall_under_nonsmooth_rattle() {
         TimeStepping::new(pendulum.nsds().unwrap(), rattle, 0.0, 1e-3).unwrap(),
         3.0,
     );
-    let loaded: Vec<bool> = traj.samples.iter().map(|s| s.lambda[1] > 0.0).collect();
-    let onsets: Vec<usize> = (1..loaded.len()).filter(|&i| loaded[i] && !loaded[i - 1]).collect();
-    assert!(onsets.len() >= 3, "{onsets:?}");
-    let energy = |i: usize| traj.samples[i].energy + 9.81;
-    for &i in &onsets {
-        let ratio = energy(i) / energy(i - 1);
+    for (i, ratio) in wall_impacts(&traj) {
         println!(
             "RATTLE impact at t = {:.4}: E+/E− = {ratio:.6} (e² = {})",
             traj.samples[i].t,
@@ -656,14 +660,7 @@ fn mass_in_a_bowl_is_second_order_under_nonsmooth_rattle() {
         let sim = TimeStepping::new(nsds, rattle, 0.0, step).unwrap();
         let traj = trajectory(sim, 2.0);
         let deepest = traj.column(|s| s.y[0]).into_iter().fold(f64::INFINITY, f64::min);
-        let exact = exact_pendulum(pendulum.angle, step, traj.len() - 1, 10);
-        let position = traj
-            .samples
-            .iter()
-            .zip(&exact)
-            .map(|(s, th)| (s.q[0] - th.sin()).hypot(s.q[1] + th.cos()))
-            .fold(0.0, f64::max);
-        (position, deepest)
+        (position_error(&pendulum, &traj), deepest)
     };
     let ((fine, deepest), (finer, _)) = (errors(1e-3), errors(5e-4));
     println!("RATTLE bowl: position {fine:.3e} {finer:.3e} m, deepest g_N {deepest:e}");

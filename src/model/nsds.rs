@@ -261,6 +261,20 @@ impl Nsds {
         &mut self.interactions[id.0]
     }
 
+    /// The first row of each interaction in λ (the interactions' rows concatenated in link
+    /// order).
+    pub fn row_offsets(&self) -> Vec<usize> {
+        let mut offset = 0;
+        self.interactions
+            .iter()
+            .map(|inter| {
+                let at = offset;
+                offset += inter.size();
+                at
+            })
+            .collect()
+    }
+
     /// One entry per scalar row of the interactions, in link order (the order of λ): whether
     /// the row is an equality (its λ free) rather than a contact.
     pub fn equality_rows(&self) -> Vec<bool> {

@@ -54,19 +54,12 @@ struct Rows {
 }
 
 fn rows(ts: &SceneState) -> Vec<Rows> {
-    let mut offset = 0;
-    ts.nsds
-        .interactions()
-        .iter()
-        .map(|inter| {
-            let rows = Rows {
-                offset,
-                size: inter.size(),
-                idx: ts.indices(inter),
-                z: ts.nsds.gather(&inter.systems, DynamicalSystem::z),
-            };
-            offset += inter.size();
-            rows
+    (ts.nsds.interactions().iter().zip(ts.nsds.row_offsets()))
+        .map(|(inter, offset)| Rows {
+            offset,
+            size: inter.size(),
+            idx: ts.indices(inter),
+            z: ts.z_of(inter),
         })
         .collect()
 }

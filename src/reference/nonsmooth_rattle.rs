@@ -267,6 +267,7 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: NonsmoothRattleOSI) -
             .ok_or_else(|| singular("the mass matrix M(q_{n+1})"))?;
 
     // 8–9. Stage 2 at velocity level, Moreau–Jean's MLCP.
+    let offsets = ts.nsds.row_offsets();
     let (_, j2, hdot2) = rows(ts, &stage2, &q_next, t_next)?;
     let m2 = j2.nrows();
     let mut percussion = DVector::zeros(m2);
@@ -274,7 +275,6 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: NonsmoothRattleOSI) -
         let minv_jt = solve(&mass, &j2.transpose(), "the mass matrix M(q_{n+1})")?;
         let mut vector = &j2 * &v_star + hdot2;
         let mut r0 = 0;
-        let offsets = row_offsets(ts);
         for &i in &stage2 {
             let inter = &interactions[i];
             if let Some(e) = restitution(inter) {
@@ -296,7 +296,6 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: NonsmoothRattleOSI) -
 
     // 10. Output: q, v, the total percussion as λ and p = J_{n+1}ᵀ P.
     let mut lambda = DVector::zeros(ts.lambda.len());
-    let offsets = row_offsets(ts);
     let mut r0 = 0;
     for &i in &stage2 {
         let size = interactions[i].size();
@@ -311,18 +310,4 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: NonsmoothRattleOSI) -
     ts.q = q_next;
     ts.lambda = lambda;
     Ok(report)
-}
-
-/// The first row of each interaction in the global λ.
-fn row_offsets(ts: &SceneState) -> Vec<usize> {
-    let mut offset = 0;
-    ts.nsds
-        .interactions()
-        .iter()
-        .map(|inter| {
-            let at = offset;
-            offset += inter.size();
-            at
-        })
-        .collect()
 }
