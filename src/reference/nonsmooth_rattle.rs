@@ -1,8 +1,10 @@
 //! One nonsmooth RATTLE step of a Lagrangian scene on the CPU, in f64: [`NonsmoothRattleOSI`]
 //! as a [`OneStepIntegrator`] (the formulas are in [`crate::scheme::nonsmooth_rattle`]).
 //!
-//! Rows are whole interactions: an equality (`EqualityConditionNSL`, position level) or a
-//! contact (`NewtonImpactNSL` with its e, `ComplementarityConditionNSL` as e = 0).
+//! Each interaction is an equality (`EqualityConditionNSL`, position level) or a contact
+//! (`NewtonImpactNSL` with its e, `ComplementarityConditionNSL` as e = 0); its rows enter the
+//! stages one by one (a row of a contact is a candidate when its own h_α(q̄) ≤ δ), as in the
+//! batched engines.
 
 use nalgebra::{DMatrix, DVector, Dyn, LU};
 
@@ -110,12 +112,12 @@ fn rows(
     Ok((y, jac, hdot))
 }
 
-/// Per row of `chosen`: whether it is an equality.
-fn equality_rows(ts: &SceneState, chosen: &[usize]) -> Vec<bool> {
+/// Per row of `chosen`: its restitution, `None` on an equality.
+fn row_laws(ts: &SceneState, chosen: &[usize]) -> Vec<Option<f64>> {
     let interactions = ts.nsds.interactions();
     chosen
         .iter()
-        .flat_map(|&i| std::iter::repeat_n(restitution(&interactions[i]).is_none(), interactions[i].size()))
+        .flat_map(|&i| std::iter::repeat_n(restitution(&interactions[i]), interactions[i].size()))
         .collect()
 }
 
@@ -133,19 +135,26 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: NonsmoothRattleOSI) -
     let context = format!(" at step {} (t = {t_next})", ts.k + 1);
     let (q_n, v_n) = (ts.q.clone(), ts.v.clone());
     let n = q_n.len();
-    // (A coordinate-vector constraint switched off takes no part: its λ stays 0.)
+    // The rows of the interactions that take part (a coordinate-vector constraint switched
+    // off does not: its λ stays 0), stacked; rows are chosen one by one, as the batched
+    // engines choose them. `global[r]` is row r's place in λ.
     let all: Vec<usize> = (ts.nsds.interactions().iter().enumerate())
         .filter(|(_, inter)| inter.relation.is_active())
         .map(|(i, _)| i)
         .collect();
+    let offsets = ts.nsds.row_offsets();
+    let global: Vec<usize> = all
+        .iter()
+        .flat_map(|&i| offsets[i]..offsets[i] + ts.nsds.interactions()[i].size())
+        .collect();
+    let laws = row_laws(ts, &all);
+    let equality = |rows: &[usize]| rows.iter().map(|&r| laws[r].is_none()).collect::<Vec<_>>();
     let mut report = StepReport::default();
 
     // 1–2. ẏ⁻ at the start; the half kick M_n (v̄ − v_n) = (h/2) F(t_n, q_n, v̄), by Newton
     // with W½ = M_n − (h/2) ∂F/∂v (one iterate when F is affine in v).
-    // (ẏ⁻ over every interaction, in the global row order.)
-    let every: Vec<usize> = (0..ts.nsds.interactions().len()).collect();
-    let (_, j_every, hdot_n) = rows(ts, &every, &q_n, t_n)?;
-    let ydot_minus = &j_every * &v_n + hdot_n;
+    let (_, j_n, hdot_n) = rows(ts, &all, &q_n, t_n)?;
+    let ydot_minus = &j_n * &v_n + hdot_n;
     let mut v_bar = v_n.clone();
     let mut iterations = 0;
     let w_half = loop {
@@ -178,22 +187,16 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: NonsmoothRattleOSI) -
         }
     };
 
-    // 3–5. Drift, the stage-1 rows, and the position-level problem by Newton–Josephy.
+    // 3–5. Drift, the stage-1 rows (equalities, and contacts with h_α(q̄) ≤ δ), and the
+    // position-level problem by Newton–Josephy.
     let q_bar = &q_n + &v_bar * h;
-    let stage1: Vec<usize> = {
-        let mut chosen = Vec::new();
-        for &i in &all {
-            let inter = &ts.nsds.interactions()[i];
-            let y = rows(ts, &[i], &q_bar, t_next)?.0;
-            if restitution(inter).is_none() || y.iter().any(|&y| y <= osi.candidate_margin) {
-                chosen.push(i);
-            }
-        }
-        chosen
-    };
-    let equality1 = equality_rows(ts, &stage1);
-    let (_, j_n1, _) = rows(ts, &stage1, &q_n, t_n)?;
-    let m1 = j_n1.nrows();
+    let y_bar = rows(ts, &all, &q_bar, t_next)?.0;
+    let stage1: Vec<usize> = (0..global.len())
+        .filter(|&r| laws[r].is_none() || y_bar[r] <= osi.candidate_margin)
+        .collect();
+    let equality1 = equality(&stage1);
+    let j_n1 = j_n.select_rows(&stage1);
+    let m1 = stage1.len();
     let shift = solve(&w_half, &j_n1.transpose(), "RATTLE's W½")?; // W½⁻¹ J_nᵀ
     let mut p1 = DVector::zeros(m1);
     let position = |p1: &DVector<f64>| &q_bar + &shift * p1 * h;
@@ -204,7 +207,8 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: NonsmoothRattleOSI) -
         // P^{i+1}: `passes` solves, each checked.
         for pass in 0..=passes {
             let q_i = position(&p1);
-            let (y, j, _) = rows(ts, &stage1, &q_i, t_next)?;
+            let (y, j, _) = rows(ts, &all, &q_i, t_next)?;
+            let (y, j) = (y.select_rows(&stage1), j.select_rows(&stage1));
             let residual = y
                 .iter()
                 .zip(p1.iter().zip(&equality1))
@@ -243,48 +247,34 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: NonsmoothRattleOSI) -
     // 6. The update, and the contacts stage 1 closed.
     let v_half = &v_bar + &shift * &p1;
     let q_next = &q_n + &v_half * h;
-    let (y_next, _, _) = rows(ts, &stage1, &q_next, t_next)?;
-    let interactions = ts.nsds.interactions();
-    let mut stage2 = Vec::new();
-    let mut r0 = 0;
-    for &i in &stage1 {
-        let size = interactions[i].size();
-        let closed = (r0..r0 + size).any(|r| p1[r] > 0.0 || y_next[r] <= osi.position_tolerance);
-        if restitution(&interactions[i]).is_none() || closed {
-            stage2.push(i);
-        }
-        r0 += size;
-    }
+    let (y_next, j_next, hdot_next) = rows(ts, &all, &q_next, t_next)?;
+    let stage2: Vec<usize> = (stage1.iter().enumerate())
+        .filter(|&(k, &r)| laws[r].is_none() || p1[k] > 0.0 || y_next[r] <= osi.position_tolerance)
+        .map(|(_, &r)| r)
+        .collect();
 
     // 7. The free second kick, the stage-1 percussion taken back out.
     let d_next = dynamics(ts, t_next, &q_next, &v_half)?;
     let mass = d_next.mass.clone().lu();
-    let (_, j_next1, _) = rows(ts, &stage1, &q_next, t_next)?;
-    let kick = &d_next.force * (h / 2.0) - j_next1.transpose() * &p1;
+    let kick = &d_next.force * (h / 2.0) - j_next.select_rows(&stage1).transpose() * &p1;
     let v_star = &v_half
         + mass
             .solve(&kick)
             .ok_or_else(|| singular("the mass matrix M(q_{n+1})"))?;
 
     // 8–9. Stage 2 at velocity level, Moreau–Jean's MLCP.
-    let offsets = ts.nsds.row_offsets();
-    let (_, j2, hdot2) = rows(ts, &stage2, &q_next, t_next)?;
-    let m2 = j2.nrows();
+    let j2 = j_next.select_rows(&stage2);
+    let m2 = stage2.len();
     let mut percussion = DVector::zeros(m2);
     if m2 > 0 {
         let minv_jt = solve(&mass, &j2.transpose(), "the mass matrix M(q_{n+1})")?;
-        let mut vector = &j2 * &v_star + hdot2;
-        let mut r0 = 0;
-        for &i in &stage2 {
-            let inter = &interactions[i];
-            if let Some(e) = restitution(inter) {
-                for k in 0..inter.size() {
-                    vector[r0 + k] += e * ydot_minus[offsets[i] + k];
-                }
+        let mut vector = &j2 * &v_star + hdot_next.select_rows(&stage2);
+        for (k, &r) in stage2.iter().enumerate() {
+            if let Some(e) = laws[r] {
+                vector[k] += e * ydot_minus[r];
             }
-            r0 += inter.size();
         }
-        let (solution, lcp) = settings.solve(&j2 * &minv_jt, vector, equality_rows(ts, &stage2), &context)?;
+        let (solution, lcp) = settings.solve(&j2 * &minv_jt, vector, equality(&stage2), &context)?;
         percussion = solution;
         report.lcp = Some(lcp);
         ts.v = &v_star + &minv_jt * &percussion;
@@ -292,15 +282,15 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: NonsmoothRattleOSI) -
         ts.v = v_star;
     }
     report.newton_iterations = report.newton_iterations.max(1);
-    report.active = stage2.len();
+    let interactions = ts.nsds.interactions();
+    report.active = (all.iter())
+        .filter(|&&i| (stage2.iter()).any(|&r| (offsets[i]..offsets[i] + interactions[i].size()).contains(&global[r])))
+        .count();
 
     // 10. Output: q, v, the total percussion as λ and p = J_{n+1}ᵀ P.
     let mut lambda = DVector::zeros(ts.lambda.len());
-    let mut r0 = 0;
-    for &i in &stage2 {
-        let size = interactions[i].size();
-        lambda.rows_mut(offsets[i], size).copy_from(&percussion.rows(r0, size));
-        r0 += size;
+    for (k, &r) in stage2.iter().enumerate() {
+        lambda[global[r]] = percussion[k];
     }
     ts.p = if m2 > 0 {
         j2.transpose() * &percussion
