@@ -38,6 +38,12 @@ var<private> lcp_q: array<real, MAX_CONTACTS>;
 var<private> lcp_base: array<real, NL_CONTACTS>;
 var<private> in_lcp: array<bool, MAX_CONTACTS>;
 var<private> lambda: array<real, MAX_CONTACTS>;
+// Where wg_at and d_at read a linear scene's W⁻¹Hᵀ and Delassus matrix (RATTLE switches them
+// between its two stages), and RATTLE's stage-1 percussion P¹ (RATTLE_CONTACTS is 1 in a
+// Moreau–Jean kernel).
+var<private> wg_base: u32;
+var<private> d_base: u32;
+var<private> p1: array<real, RATTLE_CONTACTS>;
 // Its health: counters, worst MLCP residual, deepest penetration, worst cone violation; and
 // cos(ω t_k + φ).
 var<private> health: HealthCounters;
@@ -77,8 +83,11 @@ fn load_scene(s: u32) {
     o = operator_offsets(n, m);
     scene_nonlinear = (hd.flags & HAS_NONLINEAR) != 0u;
     op_base = hd.operator_offset;
+    wg_base = o.w_inv_ht;
+    d_base = o.delassus;
     if (PRIVATE_OPS > 1u) {
-        for (var k = 0u; k < select(o.quadratic, o.end, NONLINEAR); k++) {
+        // (Moreau–Jean's blocks end at o.end_a, RATTLE's at o.end.)
+        for (var k = 0u; k < select(select(o.quadratic, o.end_a, NONLINEAR), o.end, RATTLE); k++) {
             private_ops[k] = ops[op_base + k * params.stride];
         }
     }
@@ -118,8 +127,9 @@ fn store_scene(s: u32) {
     }
 }
 
-// `params.steps` Moreau–Jean steps of scene s, stage by stage. Newton iterations (one pass
-// without nonlinear rows): iterate i solves the MLCP with G(q^i), v⁰ = v_k.
+// `params.steps` Moreau–Jean steps of scene s, stage by stage (or, in a RATTLE kernel, nonsmooth
+// RATTLE steps: rattle_stages.wgsl). Newton iterations (one pass without nonlinear rows):
+// iterate i solves the MLCP with G(q^i), v⁰ = v_k.
 fn simulate(s: u32) {
     load_scene(s);
     let nonlinear = NONLINEAR && scene_nonlinear;
@@ -128,6 +138,10 @@ fn simulate(s: u32) {
         observe(true);
     }
     for (var k = 0u; k < params.steps; k++) {
+        if (RATTLE) {
+            rattle_step();
+            continue;
+        }
         free_velocity(harmonic_forcing());
         outputs_and_activation();
         var newton = 0u;

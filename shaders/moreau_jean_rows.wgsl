@@ -8,19 +8,20 @@
 // written out where the twin needs it (lcp_error, solve_local).
 
 // Entry k of W⁻¹Gᵀ (n×m) and of the Delassus matrix (m×m): the Newton iterate's own with
-// nonlinear rows, else the scene's constant ones.
+// nonlinear rows, else the scene's constant ones at wg_base, d_base (Moreau–Jean's, or
+// RATTLE's stage 1 or stage 2 ones).
 fn wg_at(k: u32) -> real {
     if (NONLINEAR && scene_nonlinear) {
         return wgmat[k];
     }
-    return op(o.w_inv_ht + k);
+    return op(wg_base + k);
 }
 
 fn d_at(k: u32) -> real {
     if (NONLINEAR && scene_nonlinear) {
         return dmat[k];
     }
-    return op(o.delassus + k);
+    return op(d_base + k);
 }
 
 // w_r = q_r + Σ_k D_rk λ_k, row r of the MLCP at the current λ.
@@ -150,13 +151,13 @@ fn add_normal_rate(base: u32, normal: vec3<real>, lever: vec3<real>, ydot: real)
     return rate;
 }
 
-// Adds the Jacobian of sphere row `base` at q^i to G row r: ±u on the centres, and on a sphere
+// Adds the Jacobian of sphere row `base` at x to G row r: ±u on the centres, and on a sphere
 // tangent −R₀ m, −R₁ m on the angular rates. Twin: add_normal.
-fn add_normal(base: u32, r: u32) {
+fn add_normal(base: u32, r: u32, x: ptr<private, array<real, MAX_DOF>>) {
     let dim = pair_dim(op(base));
     let i0 = op(base + 1u);
     let i1 = u32(op(base + 2u));
-    let d = separation(base, &qi);
+    let d = separation(base, x);
     let normal = pair_direction(base, d);
     for (var k = 0u; k < dim; k++) {
         gmat[r * n + i1 + k] = gmat[r * n + i1 + k] + normal[k];

@@ -25,15 +25,21 @@ fn harmonic_forcing() -> real {
 // v_free = v_k + c − A v_k − B q_k, c = c₀ + W⁻¹ h a · mix; keeps v_k.
 // Twin: Group::free_velocity.
 fn free_velocity(mix: real) {
+    kick(mix, o.a, o.b, o.c, o.c_harmonic);
+}
+
+// vf = v + c − A v − B q with c = c₀ + c_h · mix, the blocks A, B, c₀, c_h at the offsets
+// given; keeps v in vk. Twin: Group::kick.
+fn kick(mix: real, a: u32, b: u32, c0: u32, ch: u32) {
     for (var i = 0u; i < n; i++) {
-        var c = op(o.c + i);
+        var c = op(c0 + i);
         if ((flags & HAS_FORCING) != 0u) {
-            c = c + op(o.c_harmonic + i) * mix;
+            c = c + op(ch + i) * mix;
         }
         var x = v[i] + c;
         if ((flags & HAS_STIFFNESS) != 0u) {
             for (var j = 0u; j < n; j++) {
-                x = x - op(o.a + i * n + j) * v[j] - op(o.b + i * n + j) * q[j];
+                x = x - op(a + i * n + j) * v[j] - op(b + i * n + j) * q[j];
             }
         }
         vf[i] = x;
@@ -44,6 +50,11 @@ fn free_velocity(mix: real) {
 // Row r's output y = H q + Y q² + b (+ ‖x₁ − x₀‖ on sphere rows, + a cos q_k + b sin q_k on
 // lever rows) and its rate ẏ = G(q) v at the current q, v. Twin: Group::row_output.
 fn row_output(r: u32) -> vec2<real> {
+    return row_output_at(r, &q);
+}
+
+// Row r's output and rate at (x, v). Twin: Group::row_output_at.
+fn row_output_at(r: u32, x: ptr<private, array<real, MAX_DOF>>) -> vec2<real> {
     let nonlinear = NONLINEAR && scene_nonlinear;
     var y = op(o.offset + r);
     var ydot = real(0.0);
@@ -51,16 +62,16 @@ fn row_output(r: u32) -> vec2<real> {
         let hrj = op(o.h + r * n + j);
         if (nonlinear) {
             let yrj = op(o.quadratic + r * n + j);
-            y = y + (hrj + yrj * q[j]) * q[j];
-            ydot = ydot + (hrj + 2.0 * yrj * q[j]) * v[j];
+            y = y + (hrj + yrj * (*x)[j]) * (*x)[j];
+            ydot = ydot + (hrj + 2.0 * yrj * (*x)[j]) * v[j];
         } else {
-            y = y + hrj * q[j];
+            y = y + hrj * (*x)[j];
             ydot = ydot + hrj * v[j];
         }
     }
     if (nonlinear && op(o.spheres + 6u * r) != 0.0) {
         // y += ‖x₁ − x₀‖ (not on a disc pair's tangent row), ẏ += u·(v₁ − v₀), u = n or t.
-        let sep = separation(o.spheres + 6u * r, &q);
+        let sep = separation(o.spheres + 6u * r, x);
         if (op(o.spheres + 6u * r) > 0.0) {
             y = y + sqrt(dot3(sep, sep));
         }
@@ -72,7 +83,7 @@ fn row_output(r: u32) -> vec2<real> {
         // the twin (src/batch/cpu/lever.rs) adds them.
         let k = lever_angle(r);
         let ab = lever_coefficients(r);
-        let sc = sine_cosine(q[k]);
+        let sc = sine_cosine((*x)[k]);
         y = y + ab.x * sc.y;
         y = y + ab.y * sc.x;
         ydot = ydot + (ab.y * sc.y - ab.x * sc.x) * v[k];
@@ -138,22 +149,7 @@ fn newton_jacobian(newton: u32) -> bool {
     for (var j = 0u; j < n; j++) {
         pold[j] = input_of_lambda(j);
     }
-    for (var r = 0u; r < m; r++) {
-        for (var j = 0u; j < n; j++) {
-            gmat[r * n + j] = op(o.h + r * n + j) + 2.0 * op(o.quadratic + r * n + j) * qi[j];
-        }
-        if (op(o.spheres + 6u * r) != 0.0) {
-            add_normal(o.spheres + 6u * r, r);
-        }
-        if (has_lever(r)) {
-            // G_rk += b cos q_k − a sin q_k.
-            let k = lever_angle(r);
-            let ab = lever_coefficients(r);
-            let sc = sine_cosine(qi[k]);
-            gmat[r * n + k] = gmat[r * n + k] + ab.y * sc.y;
-            gmat[r * n + k] = gmat[r * n + k] - ab.x * sc.x;
-        }
-    }
+    jacobian(&qi);
     var change = real(0.0);
     for (var j = 0u; j < n; j++) {
         let p = input_of_lambda(j);
@@ -169,23 +165,53 @@ fn newton_jacobian(newton: u32) -> bool {
     return false;
 }
 
+// G(x) = H + 2 Y diag(x) + the sphere rows' normals + the lever rows' slopes, row by row.
+// Twin: Group::jacobian.
+fn jacobian(x: ptr<private, array<real, MAX_DOF>>) {
+    for (var r = 0u; r < m; r++) {
+        for (var j = 0u; j < n; j++) {
+            gmat[r * n + j] = op(o.h + r * n + j) + 2.0 * op(o.quadratic + r * n + j) * (*x)[j];
+        }
+        if (op(o.spheres + 6u * r) != 0.0) {
+            add_normal(o.spheres + 6u * r, r, x);
+        }
+        if (has_lever(r)) {
+            // G_rk += b cos x_k − a sin x_k.
+            let k = lever_angle(r);
+            let ab = lever_coefficients(r);
+            let sc = sine_cosine((*x)[k]);
+            gmat[r * n + k] = gmat[r * n + k] + ab.y * sc.y;
+            gmat[r * n + k] = gmat[r * n + k] - ab.x * sc.x;
+        }
+    }
+}
+
 // The operators of Newton iterate i: W⁻¹Gᵀ, D = G W⁻¹Gᵀ, the MLCP vector G v_free + (e ẏ + f y)
 // and λ = 0. Twin: Group::newton_operators.
 fn newton_operators() {
-    for (var i = 0u; i < n; i++) {
-        for (var r = 0u; r < m; r++) {
-            var x = real(0.0);
-            for (var j = 0u; j < n; j++) {
-                x = x + op(o.w_inv + i * n + j) * gmat[r * n + j];
-            }
-            wgmat[i * m + r] = x;
-        }
-    }
+    iterate_operators(o.w_inv);
     for (var r = 0u; r < m; r++) {
         var hv = real(0.0);
         for (var j = 0u; j < n; j++) {
             hv = hv + gmat[r * n + j] * vf[j];
         }
+        lcp_q[r] = hv + lcp_base[r];
+        lambda[r] = real(0.0);
+    }
+}
+
+// W⁻¹Gᵀ and D = G W⁻¹Gᵀ of the current G, with the W⁻¹ at `w_inv`. Twin: Group::iterate_operators.
+fn iterate_operators(w_inv: u32) {
+    for (var i = 0u; i < n; i++) {
+        for (var r = 0u; r < m; r++) {
+            var x = real(0.0);
+            for (var j = 0u; j < n; j++) {
+                x = x + op(w_inv + i * n + j) * gmat[r * n + j];
+            }
+            wgmat[i * m + r] = x;
+        }
+    }
+    for (var r = 0u; r < m; r++) {
         for (var k = 0u; k < m; k++) {
             var x = real(0.0);
             for (var j = 0u; j < n; j++) {
@@ -193,8 +219,6 @@ fn newton_operators() {
             }
             dmat[r * m + k] = x;
         }
-        lcp_q[r] = hv + lcp_base[r];
-        lambda[r] = real(0.0);
     }
 }
 

@@ -39,6 +39,7 @@ const PINNED: &[(&str, &str, u64)] = &[
     ("pendulum", "reference", 0x3beef909abe8300c),
     ("pendulum_hitting_wall", "cpu", 0x54fa5e9042d8a547),
     ("pendulum_hitting_wall", "reference", 0xce97f020a6d60a1f),
+    ("pendulum_hitting_wall_rattle", "cpu", 0x8c78e1e93453d7e8),
     ("pendulum_hitting_wall_rattle", "reference", 0xdca2331c34eb5dda),
     ("rocking_block", "cpu", 0x8e418f531da918be),
     ("rocking_block", "reference", 0x167a8417e75ceaed),

@@ -1,10 +1,10 @@
 //! Every composed WGSL module parses and validates (no GPU needed), each WGSL struct has the
 //! size and field offsets of its Rust twin, and the kernel's step stages are the CPU twin's.
 
-use ricochet::batch::cpu::moreau_jean_pgs::STAGES;
+use ricochet::batch::cpu::moreau_jean_pgs::{RATTLE_STAGES, STAGES};
 use ricochet::batch::gpu::moreau_jean_pgs::Params;
 use ricochet::batch::gpu::{Precision, shaders};
-use ricochet::batch::layout::HealthCounters;
+use ricochet::batch::layout::{HealthCounters, RATTLE};
 use ricochet::batch::{ChainParams, OperatorOffsets, SceneHeader, StepParams};
 
 const SIZES: shaders::KernelSizes = shaders::KernelSizes {
@@ -13,6 +13,7 @@ const SIZES: shaders::KernelSizes = shaders::KernelSizes {
     fixed_dof: 0,
     fixed_contacts: 0,
     nonlinear: false,
+    rattle: false,
     observers: 2,
     strobe: (10, 5, 3),
     record: 8 + 3 * 16 + 2 + 4 + 5 * 4,
@@ -49,13 +50,21 @@ fn kernels_validate_in_both_precisions_and_for_fixed_sizes() {
     module(Precision::F32);
     module(Precision::F64);
     // Fixed sizes (loops unroll), and the Newton loop for quadratic rows, in both precisions.
-    for (precision, nonlinear) in [(Precision::F32, false), (Precision::F32, true), (Precision::F64, true)] {
+    // And RATTLE's step, linear and nonlinear.
+    for (precision, nonlinear, rattle) in [
+        (Precision::F32, false, false),
+        (Precision::F32, true, false),
+        (Precision::F64, true, false),
+        (Precision::F32, false, true),
+        (Precision::F64, true, true),
+    ] {
         let sizes = shaders::KernelSizes {
             max_dof: 4,
             max_contacts: 4,
             fixed_dof: 3,
             fixed_contacts: 1,
             nonlinear,
+            rattle,
             observers: 0,
             strobe: (0, 1, 0),
             record: 0,
@@ -160,6 +169,7 @@ fn step_params_and_dispatch_params_match_their_wgsl_declarations() {
             gamma: 0.5,
             tolerance: 1e-9,
             newton_tolerance: 1e-6,
+            position_tolerance: 1e-13,
             t0: 0.0,
             max_iterations: 7,
             newton_max_iterations: 9,
@@ -170,8 +180,8 @@ fn step_params_and_dispatch_params_match_their_wgsl_declarations() {
         });
         assert_eq!(bytes.len(), size, "{precision:?}");
         let at = |o: usize| u32::from_ne_bytes(bytes[o..o + 4].try_into().unwrap());
-        assert_eq!(at(offsets[6]), 7);
-        assert_eq!(at(offsets[7]), 9);
+        assert_eq!(at(offsets[7]), 7);
+        assert_eq!(at(offsets[8]), 9);
     }
     let (size, offsets) = layout(&module(Precision::F32), "Params");
     assert_eq!(size as usize, size_of::<Params>());
@@ -221,11 +231,14 @@ fn operator_offsets_are_one_layout_for_host_and_kernel() {
     assert!(positions.windows(2).all(|w| w[0] < w[1]), "blocks out of order");
     for (n, m) in [(1, 1), (3, 2), (8, 5)] {
         let o = OperatorOffsets::new(n, m);
-        assert_eq!(o.end, 3 * n * n + 2 * n + 3 * n * m + m * m + 15 * m + 3);
+        // Moreau–Jean's blocks end where RATTLE's end kick begins.
+        assert_eq!(o.end_a, 3 * n * n + 2 * n + 3 * n * m + m * m + 15 * m + 3);
         assert_eq!(o.quadratic, 2 * n * n + 2 * n + 2 * n * m + m * m + 6 * m + 3);
-        assert_eq!(o.spheres, o.end - 9 * m);
-        assert_eq!(o.lever, o.end - 3 * m);
-        assert_eq!(SceneHeader::operator_len(n, m), o.end);
+        assert_eq!(o.spheres, o.end_a - 9 * m);
+        assert_eq!(o.lever, o.end_a - 3 * m);
+        assert_eq!(o.end, o.end_a + 3 * n * n + 2 * n + n * m + m * m);
+        assert_eq!(SceneHeader::operator_len(n, m, 0), o.end_a);
+        assert_eq!(SceneHeader::operator_len(n, m, RATTLE), o.end);
     }
 }
 
@@ -265,8 +278,47 @@ fn the_kernel_and_its_cpu_twin_have_the_same_stages() {
         include_str!("../src/batch/cpu/moreau_jean_stages.rs"),
         include_str!("../src/batch/cpu/moreau_jean_stages/newton.rs"),
         include_str!("../src/batch/cpu/moreau_jean_stages/observe.rs"),
+        include_str!("../src/batch/cpu/moreau_jean_stages/rattle.rs"),
     ]
     .concat();
+    let driver = include_str!("../src/batch/cpu/moreau_jean_pgs.rs");
+    // RATTLE's stages, in rattle_step: the same names, arguments and order in both.
+    for nonlinear in [false, true] {
+        let sizes = shaders::KernelSizes {
+            nonlinear,
+            rattle: true,
+            ..SIZES
+        };
+        let source = shaders::moreau_jean_pgs(Precision::F64, sizes);
+        let module = naga::front::wgsl::parse_str(&source).unwrap();
+        for (stage, arguments) in RATTLE_STAGES {
+            assert_eq!(wgsl_arguments(&module, stage), arguments, "kernel stage {stage}");
+            assert_eq!(twin_arguments(&twin, stage), arguments, "twin stage {stage}");
+            assert!(
+                source.contains(&format!("Twin: Group::{stage}")),
+                "kernel stage {stage} names no twin"
+            );
+            assert!(
+                twin.contains(&format!("Kernel: `{stage}`")),
+                "twin stage {stage} names no kernel function"
+            );
+        }
+        let kernel = &source[source.find("fn rattle_step(").unwrap()..];
+        let twin_step = &driver[driver.find("fn rattle_step<").unwrap()..];
+        for (text, call) in [(kernel, ""), (twin_step, ".")] {
+            let positions: Vec<usize> = RATTLE_STAGES
+                .iter()
+                .map(|(s, _)| {
+                    text.find(&format!("{call}{s}("))
+                        .unwrap_or_else(|| panic!("{s} not called"))
+                })
+                .collect();
+            assert!(
+                positions.windows(2).all(|w| w[0] < w[1]),
+                "RATTLE stages called out of order"
+            );
+        }
+    }
     for nonlinear in [false, true] {
         let source = shaders::moreau_jean_pgs(Precision::F64, shaders::KernelSizes { nonlinear, ..SIZES });
         let module = naga::front::wgsl::parse_str(&source).unwrap();

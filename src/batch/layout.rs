@@ -19,7 +19,8 @@ pub struct SceneHeader {
     pub operator_offset: u32,
     /// Bit 0: A and B are nonzero (the scene has stiffness or damping). Bit 1: nonlinear rows
     /// — Y nonzero or sphere–sphere gaps (the Jacobian G(q) moves: a Newton loop per step). Bit 2: F_ext has a
-    /// harmonic part. Bit 3: some row is an equality. (Engines skip what a scene lacks.)
+    /// harmonic part. Bit 3: some row is an equality. Bit 4: friction contacts. Bit 5: the
+    /// scene is stepped by nonsmooth RATTLE. (Engines skip what a scene lacks.)
     pub flags: u32,
     /// Padding to 32 bytes.
     pub pad: [u32; 3],
@@ -34,9 +35,21 @@ impl SceneHeader {
         let lcp_error = 1 + m * (1 + m);
         let solve = 5 * lcp_error + 4 * (1 + m * (1 + m)) + n * (1 + m);
         let once = 1 + n + stiffness + m * (1 + 2 * n) + m + 2 * n;
+        // G, W⁻¹Gᵀ and D of nonlinear rows, rebuilt.
+        let operators = 2 * n * (1 + m) + m * n * (1 + n) + m * m * (1 + n);
+        if self.flags & RATTLE != 0 {
+            // Two kicks and row passes; stage 1's solves (about three passes with nonlinear
+            // rows) and stage 2's, each with its vector; the operators twice.
+            let (passes, rebuilt) = if self.flags & HAS_NONLINEAR != 0 {
+                (3, 2 * operators)
+            } else {
+                (1, 0)
+            };
+            return 2 * once + (passes + 1) * (solve + m * (1 + m)) + rebuilt;
+        }
         if self.flags & HAS_NONLINEAR != 0 {
             // About three Newton iterations, each rebuilding G, W⁻¹Gᵀ and D.
-            once + 3 * (solve + 2 * n * (1 + m) + m * n * (1 + n) + m * m * (1 + n))
+            once + 3 * (solve + operators)
         } else {
             once + solve
         }
@@ -53,6 +66,9 @@ pub const HAS_FORCING: u32 = 4;
 pub const HAS_EQUALITY: u32 = 8;
 /// `flags` bit: some rows are friction contacts (normal and tangent rows).
 pub const HAS_FRICTION: u32 = 16;
+/// `flags` bit: the scene is stepped by nonsmooth RATTLE (its operators are the half kick's
+/// and the end kick's) instead of Moreau–Jean.
+pub const RATTLE: u32 = 32;
 
 impl SceneHeader {
     /// Length of the scene's state: 2n.
@@ -60,9 +76,16 @@ impl SceneHeader {
         2 * ndof
     }
 
-    /// Length of the scene's operators (3n² + 2n + 3nm + m² + 15m + 3).
-    pub fn operator_len(ndof: usize, ncontacts: usize) -> usize {
-        OperatorOffsets::new(ndof, ncontacts).end
+    /// Length of the operators of a scene of header `flags`: 3n² + 2n + 3nm + m² + 15m + 3,
+    /// and with [`RATTLE`] the end kick's 3n² + 2n + nm + m² more.
+    pub fn operator_len(ndof: usize, ncontacts: usize, flags: u32) -> usize {
+        let o = OperatorOffsets::new(ndof, ncontacts);
+        if flags & RATTLE != 0 { o.end } else { o.end_a }
+    }
+
+    /// Length of this scene's operators ([`SceneHeader::operator_len`]).
+    pub fn operators(&self) -> usize {
+        Self::operator_len(self.ndof as usize, self.ncontacts as usize, self.flags)
     }
 
     /// Length of the operators a scene without nonlinear rows reads, those before the

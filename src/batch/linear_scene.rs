@@ -1,4 +1,6 @@
-//! One scene reduced to the constant operators of its Moreau–Jean step.
+//! One scene reduced to the constant operators of its Moreau–Jean step (below), or of its
+//! nonsmooth RATTLE step ([`LinearScene::reduce_rattle`]: the same blocks for the half kick,
+//! and an [`EndKick`]).
 //!
 //! For linear time-invariant systems (M, C, K constant, F_ext constant) and relations
 //! `y = H q + b` (or `y = H q + Y q² + b`, squares entrywise: Exudyn's quadratic
@@ -24,7 +26,7 @@ use nalgebra::{DMatrix, DVector};
 
 use super::gathered::Gathered;
 use crate::error::{Error, Result};
-use crate::scheme::Stabilization;
+use crate::scheme::{NonsmoothRattleOSI, Stabilization};
 
 /// The constant operators and initial state of one linear scene (all in f64).
 #[derive(Clone, Debug, PartialEq)]
@@ -78,17 +80,81 @@ pub struct LinearScene {
     pub lever: Vec<[f64; 3]>,
     /// W⁻¹ (to rebuild W⁻¹Gᵀ when G moves).
     pub w_inv: DMatrix<f64>,
+    /// Nonsmooth RATTLE's end kick (`None` for Moreau–Jean): then the blocks above are its
+    /// half kick's, with W = W½ = M + (h/2) C in place of Moreau–Jean's W (see
+    /// [`LinearScene::reduce_rattle`]).
+    pub end_kick: Option<EndKick>,
+}
+
+/// The operators of nonsmooth RATTLE's end kick v* = v½ − A v½ − B q_{n+1} + c − M⁻¹Gᵀ P¹
+/// and of its stage 2 (with M: the kick is explicit).
+#[derive(Clone, Debug, PartialEq)]
+pub struct EndKick {
+    /// A = M⁻¹ (h/2) C.
+    pub a: DMatrix<f64>,
+    /// B = M⁻¹ (h/2) K.
+    pub b: DMatrix<f64>,
+    /// c = M⁻¹ (h/2) f₀.
+    pub c: DVector<f64>,
+    /// M⁻¹ (h/2) a, weighted by cos(ω t_{n+1} + φ).
+    pub c_harmonic: DVector<f64>,
+    /// M⁻¹Hᵀ.
+    pub winv_ht: DMatrix<f64>,
+    /// H M⁻¹ Hᵀ.
+    pub delassus: DMatrix<f64>,
+    /// M⁻¹.
+    pub w_inv: DMatrix<f64>,
+}
+
+/// The step a scene is reduced for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Reduction {
+    /// Moreau–Jean's θ-method, Baumgarte's β on equality rows.
+    MoreauJean { theta: f64, beta: f64 },
+    /// Nonsmooth RATTLE.
+    NonsmoothRattle,
 }
 
 impl LinearScene {
-    /// The operators of the step of size `h` with θ = `theta` and Baumgarte's `beta` (0: none)
-    /// from the scene `gathered` over its coordinates (the module's equations); `row_name` names
-    /// a row in errors. Checks that PGS can divide by every row's diagonal of G W⁻¹ Gᵀ at q₀.
+    /// The operators of the Moreau–Jean step of size `h` with θ = `theta` and Baumgarte's
+    /// `beta` (0: none) from the scene `gathered` over its coordinates (the module's
+    /// equations); `row_name` names a row in errors. Checks that PGS can divide by every row's
+    /// diagonal of G W⁻¹ Gᵀ at q₀.
     pub fn reduce(
         gathered: Gathered,
         h: f64,
         theta: f64,
         beta: f64,
+        row_name: &dyn Fn(usize) -> String,
+    ) -> Result<Self> {
+        Self::reduce_with(gathered, h, Reduction::MoreauJean { theta, beta }, row_name)
+    }
+
+    /// The operators of the nonsmooth RATTLE step of size `h` (SCHEMES-NOTES §6.2–6.3) for
+    /// forces F = F_ext − C v − K q:
+    /// ```text
+    ///   half kick : v̄ = v_n − A v_n − B q_n + c(t_n),   W½ = M + (h/2) C,
+    ///               A = W½⁻¹ (h/2) C,  B = W½⁻¹ (h/2) K,  c = W½⁻¹ (h/2) F_ext
+    ///   stage 1   : W½⁻¹Hᵀ and D½ = H W½⁻¹ Hᵀ (the chord matrix at q_n with nonlinear rows)
+    ///   end kick  : [`EndKick`], with M;  stage 2: M⁻¹Hᵀ and H M⁻¹ Hᵀ
+    /// ```
+    /// Refused: friction, and a step with h ω_max ≥ 2 (the forces are explicit). Equality
+    /// rows need no feedback (stage 1 holds them at position level).
+    pub fn reduce_rattle(gathered: Gathered, h: f64, row_name: &dyn Fn(usize) -> String) -> Result<Self> {
+        if let Some(row) = gathered.friction.iter().position(|f| f[0] != 0.0) {
+            return Err(Error::Unsupported {
+                what: row_name(row),
+                reason: "nonsmooth RATTLE takes no friction yet (the batched engines' and the reference's)".into(),
+            });
+        }
+        NonsmoothRattleOSI::check_stability(&gathered.mass, &gathered.stiffness, h, "the scene")?;
+        Self::reduce_with(gathered, h, Reduction::NonsmoothRattle, row_name)
+    }
+
+    fn reduce_with(
+        gathered: Gathered,
+        h: f64,
+        reduction: Reduction,
         row_name: &dyn Fn(usize) -> String,
     ) -> Result<Self> {
         let Gathered {
@@ -111,18 +177,43 @@ impl LinearScene {
             g0,
         } = gathered;
         let m = hmat.nrows();
+        let inverse =
+            |w: DMatrix<f64>, what: &str| w.try_inverse().ok_or_else(|| Error::Singular { what: what.into() });
+        // W, and the kick's A, B and the step length of F_ext in c.
+        let (w_inv, a, b, span, beta, end_kick) = match reduction {
+            Reduction::MoreauJean { theta, beta } => {
+                let w = &mass + &damping * (h * theta) + &stiffness * (h * h * theta * theta);
+                let w_inv = inverse(w, "iteration matrix W")?;
+                let a = &w_inv * (&damping * h + &stiffness * (h * h * theta));
+                let b = &w_inv * &stiffness * h;
+                (w_inv, a, b, h, beta, None)
+            }
+            Reduction::NonsmoothRattle => {
+                let half = h / 2.0;
+                let w_inv = inverse(&mass + &damping * half, "RATTLE's half-kick matrix W½ = M + (h/2) C")?;
+                let m_inv = inverse(mass.clone(), "the mass matrix M")?;
+                let winv_ht = &m_inv * hmat.transpose();
+                let end = EndKick {
+                    a: &m_inv * &damping * half,
+                    b: &m_inv * &stiffness * half,
+                    c: &m_inv * &fext * half,
+                    c_harmonic: &m_inv * &amplitude * half,
+                    delassus: &hmat * &winv_ht,
+                    winv_ht,
+                    w_inv: m_inv,
+                };
+                let (a, b) = (&w_inv * &damping * half, &w_inv * &stiffness * half);
+                (w_inv, a, b, half, 0.0, Some(end))
+            }
+        };
         let feedback = DVector::from_iterator(m, equality.iter().map(|&eq| if eq { beta / h } else { 0.0 }));
-        let w = &mass + &damping * (h * theta) + &stiffness * (h * h * theta * theta);
-        let w_inv = w.try_inverse().ok_or_else(|| Error::Singular {
-            what: "iteration matrix W".into(),
-        })?;
         let winv_ht = &w_inv * hmat.transpose();
         let delassus = &hmat * &winv_ht;
         let scene = Self {
-            a: &w_inv * (&damping * h + &stiffness * (h * h * theta)),
-            b: &w_inv * &stiffness * h,
-            c: &w_inv * &fext * h,
-            c_harmonic: &w_inv * &amplitude * h,
+            a,
+            b,
+            c: &w_inv * &fext * span,
+            c_harmonic: &w_inv * &amplitude * span,
             omega: frequency.map_or(0.0, |f| f.0),
             phase: frequency.map_or(0.0, |f| f.1),
             forcing_end: frequency.map_or(f64::INFINITY, |f| f.2),
@@ -140,6 +231,7 @@ impl LinearScene {
             w_inv,
             q0,
             v0,
+            end_kick,
         };
         // PGS divides by the diagonal of G W⁻¹ Gᵀ, here at q₀.
         let d0 = &g0 * &scene.w_inv * g0.transpose();

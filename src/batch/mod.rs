@@ -2,7 +2,8 @@
 //! buffers and stepped by the same stages on the CPU lanes ([`cpu`]) and in the WGSL kernels
 //! (`gpu`, with the `gpu` feature).
 //!
-//! A [`LinearScene`] is one scene reduced to the constant operators of its Moreau–Jean step
+//! A [`LinearScene`] is one scene reduced to the constant operators of its Moreau–Jean (or
+//! nonsmooth RATTLE) step
 //! (computed once on the host in f64); a [`SceneBatch`] concatenates many of them with
 //! per-scene offsets, so scenes of different sizes share one batch, and splits into chunks
 //! that fit a device's buffer limits. The CPU lanes and the WGSL kernels read the same layout

@@ -1,8 +1,8 @@
 //! The options of a batched run, the same for the CPU lanes and the GPU kernels.
 
-use crate::scheme::NewtonOptions;
+use crate::scheme::{NewtonOptions, NonsmoothRattleOSI};
 
-/// Tolerance and sweep limit of the batched PGS.
+/// Tolerances and iteration limits of the batched PGS, Newton loop and RATTLE stage 1.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BatchOptions {
     /// Stop PGS when Siconos's error is ≤ this (1e-6 suits f32, 1e-12 f64).
@@ -12,8 +12,13 @@ pub struct BatchOptions {
     /// Scenes with nonlinear rows: the Newton loop stops when ‖(G(q^{i−1}) − G(q^i))ᵀ λ‖ ≤
     /// this (the reference's default, 1e-6)…
     pub newton_tolerance: f64,
-    /// …or after this many MLCP solves (50), flagging the scene as not converged.
+    /// …or after this many MLCP solves (50), flagging the scene as not converged (RATTLE's
+    /// stage 1 too).
     pub newton_max_iterations: u32,
+    /// Nonsmooth RATTLE's stage 1 stops when every equality's |y| and every contact's
+    /// complementarity residual is ≤ this: the reference's 1e-13 in f64, 1e-5 in f32 (a few
+    /// hundred times f32's round-off of a unit-size y).
+    pub position_tolerance: f64,
 }
 
 impl BatchOptions {
@@ -26,6 +31,11 @@ impl BatchOptions {
             max_iterations: 200,
             newton_tolerance: newton.tolerance,
             newton_max_iterations: newton.max_iterations as u32,
+            position_tolerance: if double {
+                NonsmoothRattleOSI::default().position_tolerance
+            } else {
+                1e-5
+            },
         }
     }
 }

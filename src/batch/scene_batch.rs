@@ -2,11 +2,14 @@
 
 use std::ops::Range;
 
-use super::layout::{EXTREMES, HAS_EQUALITY, HAS_FORCING, HAS_FRICTION, HAS_NONLINEAR, HAS_STIFFNESS, SceneHeader};
+use super::layout::{
+    EXTREMES, HAS_EQUALITY, HAS_FORCING, HAS_FRICTION, HAS_NONLINEAR, HAS_STIFFNESS, RATTLE, SceneHeader,
+};
 use super::linear_scene::LinearScene;
 use super::observe::Recording;
 use super::shared::OperatorOffsets;
 use crate::error::{Error, Result};
+use crate::scheme::LagrangianIntegrator;
 use crate::scheme::moreau_jean::{Activation, MoreauJeanOSI};
 use crate::validate;
 
@@ -80,6 +83,9 @@ pub struct SceneBatch {
     pub gamma: f64,
     /// Whether that γ stands for the `Predicted` rule (exact for linear rows only).
     pub predicted: bool,
+    /// The integrator of every scene: Moreau–Jean (θ, γ above) or nonsmooth RATTLE (scenes
+    /// reduced by [`LinearScene::reduce_rattle`]).
+    pub integrator: LagrangianIntegrator,
     /// The time of `state` (0 unless a run continues an earlier one): a harmonic F_ext is
     /// evaluated at t₀ + k h.
     pub t0: f64,
@@ -108,6 +114,7 @@ impl SceneBatch {
             theta: osi.theta,
             gamma,
             predicted: osi.activation == Activation::Predicted,
+            integrator: LagrangianIntegrator::MoreauJean,
             t0: 0.0,
             headers: Vec::new(),
             state: Vec::new(),
@@ -116,7 +123,15 @@ impl SceneBatch {
         })
     }
 
-    /// Appends a scene (built with this batch's h and θ). Its friction rows must be laid out
+    /// An empty batch for nonsmooth RATTLE steps of size `h`.
+    pub fn rattle(h: f64) -> Result<Self> {
+        Ok(Self {
+            integrator: LagrangianIntegrator::Rattle,
+            ..Self::new(h, MoreauJeanOSI::default())?
+        })
+    }
+
+    /// Appends a scene (built with this batch's h and θ, or for RATTLE). Its friction rows must be laid out
     /// as [`LinearScene::friction`] says (the engines index by it).
     pub fn push(&mut self, scene: &LinearScene) -> Result<()> {
         check_friction(scene)?;
@@ -128,7 +143,8 @@ impl SceneBatch {
             } else {
                 0
             }
-            | if scene.has_friction() { HAS_FRICTION } else { 0 };
+            | if scene.has_friction() { HAS_FRICTION } else { 0 }
+            | if scene.end_kick.is_some() { RATTLE } else { 0 };
         self.push_operators(
             flags,
             scene.q0.as_slice(),
@@ -163,6 +179,15 @@ impl SceneBatch {
                 put(o.w_inv, &mut row_major(&scene.w_inv));
                 put(o.spheres, &mut scene.distance.iter().flatten().copied());
                 put(o.lever, &mut scene.lever.iter().flatten().copied());
+                if let Some(end) = &scene.end_kick {
+                    put(o.end_a, &mut row_major(&end.a));
+                    put(o.end_b, &mut row_major(&end.b));
+                    put(o.end_c, &mut end.c.iter().copied());
+                    put(o.end_c_harmonic, &mut end.c_harmonic.iter().copied());
+                    put(o.end_w_inv_ht, &mut row_major(&end.winv_ht));
+                    put(o.end_delassus, &mut row_major(&end.delassus));
+                    put(o.end_w_inv, &mut row_major(&end.w_inv));
+                }
             },
         )
     }
@@ -179,6 +204,15 @@ impl SceneBatch {
         fill: impl FnOnce(&OperatorOffsets, &mut [f64]),
     ) -> Result<()> {
         let n = q0.len();
+        if (flags & RATTLE != 0) != (self.integrator == LagrangianIntegrator::Rattle) {
+            return Err(Error::Unsupported {
+                what: "scene batch".into(),
+                reason: format!(
+                    "a scene reduced for another integrator than the batch's ({:?})",
+                    self.integrator
+                ),
+            });
+        }
         if self.predicted && flags & HAS_NONLINEAR != 0 {
             return Err(Error::Unsupported {
                 what: "scene with nonlinear rows".into(),
@@ -204,7 +238,8 @@ impl SceneBatch {
         self.state.extend_from_slice(v0);
         let o = OperatorOffsets::new(n, m);
         let start = self.operators.len();
-        self.operators.resize(start + o.end, 0.0);
+        self.operators
+            .resize(start + SceneHeader::operator_len(n, m, flags), 0.0);
         fill(&o, &mut self.operators[start..]);
         Ok(())
     }
@@ -212,6 +247,12 @@ impl SceneBatch {
     /// Appends the scenes of `other` (a batch of the same step), as pushing them one by one
     /// would.
     pub fn append(&mut self, other: &SceneBatch) -> Result<()> {
+        if other.integrator != self.integrator {
+            return Err(Error::Unsupported {
+                what: "scene batch".into(),
+                reason: "appending scenes of another integrator".into(),
+            });
+        }
         let (state, operators) = (offset(self.state.len())?, offset(self.operators.len())?);
         offset(self.state.len() + other.state.len())?;
         offset(self.operators.len() + other.operators.len())?;
@@ -267,10 +308,7 @@ impl SceneBatch {
             let (n, m) = (hd.ndof as usize, hd.ncontacts as usize);
             // The state and the record (observers, samples, events) share the count: each
             // has its binding, and neither is larger than the two together.
-            let sizes = (
-                SceneHeader::state_len(n) + self.recording.len(n, m),
-                SceneHeader::operator_len(n, m),
-            );
+            let sizes = (SceneHeader::state_len(n) + self.recording.len(n, m), hd.operators());
             if sizes.0.max(sizes.1) > max_values || max_scenes == 0 {
                 return Err(Error::Unsupported {
                     what: format!("scene {s}"),
@@ -307,6 +345,7 @@ impl SceneBatch {
             theta: self.theta,
             gamma: self.gamma,
             predicted: self.predicted,
+            integrator: self.integrator,
             t0: self.t0,
             headers,
             state: self.state[first.state_offset as usize..end(|h| h.state_offset, self.state.len())].to_vec(),
@@ -340,7 +379,7 @@ impl SceneBatch {
         if !self.headers.iter().all(same) {
             return None;
         }
-        let (n, m, count) = (first.ndof as usize, first.ncontacts as usize, self.len());
+        let (n, count) = (first.ndof as usize, self.len());
         let spread = |packed: &[f64], len: usize| {
             let mut out = vec![0.0; packed.len()];
             for s in 0..count {
@@ -360,7 +399,7 @@ impl SceneBatch {
         Some(Interleaved {
             headers,
             state: spread(&self.state, SceneHeader::state_len(n)),
-            operators: spread(&self.operators, SceneHeader::operator_len(n, m)),
+            operators: spread(&self.operators, first.operators()),
             stride: count,
         })
     }

@@ -114,13 +114,17 @@ shared_struct! {
             tolerance,
             /// The Newton loop stops when ‖(G(q^{i−1}) − G(q^i))ᵀ λ‖ ≤ this.
             newton_tolerance,
+            /// Nonsmooth RATTLE's stage 1 stops when every equality's |y| and every contact's
+            /// complementarity residual is ≤ this (absolute, in the units of y).
+            position_tolerance,
             /// The time of step 0 of the batch (its harmonic forcing's phase).
             t0,
         }
         u32 {
             /// At most this many PGS sweeps per MLCP.
             max_iterations,
-            /// At most this many MLCP solves per step in the Newton loop.
+            /// At most this many MLCP solves per step in the Newton loop (and in RATTLE's
+            /// stage 1).
             newton_max_iterations,
         }
     }
@@ -194,4 +198,20 @@ operator_layout! {
     /// The lever terms of a planar rigid body's point: per row k, a, b of a cos q_k + b sin q_k
     /// added to y (a = b = 0: none) (3 m).
     lever: 3 * m,
+    /// From here on only nonsmooth RATTLE scenes have operators, those of the kick that ends
+    /// their step, v* = v½ − A_e v½ − B_e q_{n+1} + c_e, with M where the blocks above hold
+    /// the half kick's W½ = M + (h/2) C: A_e = M⁻¹ (h/2) C (n × n).
+    end_a: n * n,
+    /// B_e = M⁻¹ (h/2) K (n × n).
+    end_b: n * n,
+    /// c_e = M⁻¹ (h/2) f₀ (n).
+    end_c: n,
+    /// M⁻¹ (h/2) a, the harmonic part of the end kick (n).
+    end_c_harmonic: n,
+    /// M⁻¹Hᵀ (n × m).
+    end_w_inv_ht: n * m,
+    /// H M⁻¹ Hᵀ, stage 2's Delassus matrix (m × m).
+    end_delassus: m * m,
+    /// M⁻¹ (n × n).
+    end_w_inv: n * n,
 }

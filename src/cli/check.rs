@@ -59,7 +59,7 @@ pub fn check(scenario: &Scenario) -> ricochet::Result<ExitCode> {
         "  output: about {} (summary, samples and events at most; CSV and .npy)",
         ricochet::validate::bytes(output)
     )?;
-    let per_scene = 16 * SceneHeader::operator_len(n, m) as u64;
+    let per_scene = 16 * SceneHeader::operator_len(n, m, ricochet::batch::layout::RATTLE) as u64;
     for backend in [Backend::Reference, Backend::Cpu, Backend::Gpu] {
         let engine = match ensemble::open_engine(backend, scenario) {
             Ok((engine, _)) => engine,

@@ -35,18 +35,7 @@ pub use scene::{Scene, velocity_name};
 /// relaxation `omega` and `observers`: they solve with PGS and ω = 1, and refuse anything else
 /// rather than run plain PGS silently, and they do not compute the energy (the reference
 /// engine does); `None` when they can.
-pub fn batched_refusal(
-    integrator: LagrangianIntegrator,
-    solver: SolverKind,
-    omega: Option<f64>,
-    observers: &[Observer],
-) -> Option<Error> {
-    if integrator != LagrangianIntegrator::MoreauJean {
-        return Some(Error::Unsupported {
-            what: "the nonsmooth RATTLE integrator".into(),
-            reason: "the batched engines run Moreau–Jean: RATTLE runs on the reference backend so far".into(),
-        });
-    }
+pub fn batched_refusal(solver: SolverKind, omega: Option<f64>, observers: &[Observer]) -> Option<Error> {
     if solver != SolverKind::Pgs {
         return Some(Error::Unsupported {
             what: format!("solver {solver:?}"),
@@ -68,7 +57,8 @@ pub fn batched_refusal(
         })
 }
 
-/// A run: `steps` Moreau–Jean steps of every scene, from its initial state or from `start`.
+/// A run: `steps` steps of every scene (Moreau–Jean or nonsmooth RATTLE), from its initial
+/// state or from `start`.
 #[derive(Clone)]
 pub struct Job<'a> {
     /// The scenes.
@@ -143,7 +133,7 @@ impl Job<'_> {
     /// The batched engines refuse what [`batched_refusal`] refuses.
     fn check_batched(&self) -> Result<()> {
         self.check()?;
-        batched_refusal(self.integrator, self.solver, self.omega, &self.recording.observers).map_or(Ok(()), Err)
+        batched_refusal(self.solver, self.omega, &self.recording.observers).map_or(Ok(()), Err)
     }
 
     /// The batched engines' options in f64 (`double`) or f32.
@@ -161,7 +151,10 @@ impl Job<'_> {
     /// the one pushing them one by one gives.
     fn batch(&self) -> Result<SceneBatch> {
         self.check_batched()?;
-        let empty = SceneBatch::new(self.step, self.osi)?;
+        let empty = match self.integrator {
+            LagrangianIntegrator::MoreauJean => SceneBatch::new(self.step, self.osi)?,
+            LagrangianIntegrator::Rattle => SceneBatch::rattle(self.step)?,
+        };
         let part = self.scenes.len().div_ceil(4 * rayon::current_num_threads()).max(1);
         let parts: Vec<SceneBatch> = self
             .scenes

@@ -8,7 +8,7 @@ use nalgebra::DVector;
 use crate::batch::{LinearScene, SceneBatch};
 use crate::error::Result;
 use crate::model::Nsds;
-use crate::scheme::Stabilization;
+use crate::scheme::{LagrangianIntegrator, Stabilization};
 
 /// A system every engine can run.
 pub trait Scene: Send + Sync {
@@ -35,11 +35,22 @@ pub trait Scene: Send + Sync {
     /// The operators of its step of size `h` with θ = `theta` (the batched engines).
     fn linear(&self, h: f64, theta: f64, stabilization: Stabilization) -> Result<LinearScene>;
 
+    /// The operators of its nonsmooth RATTLE step of size `h` (the batched engines); by
+    /// default those of its [`Nsds`].
+    fn linear_rattle(&self, h: f64) -> Result<LinearScene> {
+        LinearScene::from_nsds_rattle(&self.nsds()?, h)
+    }
+
     /// Appends its operators for `batch`'s step to `batch`. By default through
-    /// [`Scene::linear`]; a scene known in closed form writes them directly
-    /// ([`SceneBatch::push_operators`]) with the same bits.
+    /// [`Scene::linear`] or [`Scene::linear_rattle`], as the batch's integrator says; a scene
+    /// known in closed form writes them directly ([`SceneBatch::push_operators`]) with the
+    /// same bits.
     fn push_to(&self, batch: &mut SceneBatch, stabilization: Stabilization) -> Result<()> {
-        batch.push(&self.linear(batch.h, batch.theta, stabilization)?)
+        let scene = match batch.integrator {
+            LagrangianIntegrator::MoreauJean => self.linear(batch.h, batch.theta, stabilization)?,
+            LagrangianIntegrator::Rattle => self.linear_rattle(batch.h)?,
+        };
+        batch.push(&scene)
     }
 }
 
@@ -76,6 +87,10 @@ impl Scene for Nsds {
 
     fn linear(&self, h: f64, theta: f64, stabilization: Stabilization) -> Result<LinearScene> {
         LinearScene::from_nsds(self, h, theta, stabilization)
+    }
+
+    fn linear_rattle(&self, h: f64) -> Result<LinearScene> {
+        LinearScene::from_nsds_rattle(self, h)
     }
 }
 

@@ -50,13 +50,8 @@ pub fn open(backend: Backend, scenario: &Scenario) -> Result<(Box<dyn Engine>, O
     // What keeps the scenario off the batched engines: its solver settings, its observers,
     // then its scenes.
     let observers = scenario.observers()?;
-    let refused = batched_refusal(
-        scenario.time.integrator,
-        scenario.solver.kind,
-        scenario.solver.omega,
-        &observers,
-    )
-    .or_else(|| unbatchable(scenario));
+    let refused =
+        batched_refusal(scenario.solver.kind, scenario.solver.omega, &observers).or_else(|| unbatchable(scenario));
     match backend {
         Backend::Gpu | Backend::Cpu if let Some(e) = refused => Err(e),
         Backend::Gpu => Ok((open_gpu(scenario)?, None)),

@@ -94,7 +94,7 @@ pub struct TimeSettings {
     #[serde(default)]
     pub stabilization: StabilizationChoice,
     /// The integrator of Lagrangian scenes: `"moreau_jean"` (default; θ, γ) or `"rattle"`
-    /// (nonsmooth RATTLE, second order; the reference backend so far).
+    /// (nonsmooth RATTLE, second order; every backend).
     #[serde(default, skip_serializing_if = "is_moreau_jean")]
     pub integrator: LagrangianIntegrator,
 }

@@ -25,18 +25,8 @@ impl OneStepIntegrator for NonsmoothRattleOSI {
             });
         }
         for (name, ds) in state.nsds.systems() {
-            if let DynamicalSystem::LagrangianLinearTIDS(ds) = ds
-                && let Some(omega) = highest_frequency(&ds.mass, &ds.stiffness)
-                && state.h * omega >= 2.0
-            {
-                return Err(Error::Unsupported {
-                    what: format!("nonsmooth RATTLE on system `{name}` with h = {}", state.h),
-                    reason: format!(
-                        "its forces are explicit: stable only for h ω_max < 2, and ω_max = {omega:.6e} rad/s (h ω_max = {:.3}); take h < {:.3e} or Moreau–Jean",
-                        state.h * omega,
-                        2.0 / omega
-                    ),
-                });
+            if let DynamicalSystem::LagrangianLinearTIDS(ds) = ds {
+                NonsmoothRattleOSI::check_stability(&ds.mass, &ds.stiffness, state.h, &format!("system `{name}`"))?;
             }
         }
         for inter in state.nsds.interactions() {
@@ -60,19 +50,6 @@ impl OneStepIntegrator for NonsmoothRattleOSI {
     fn step(&self, state: &mut SceneState, settings: &StepSettings) -> Result<StepReport> {
         step(state, settings, *self)
     }
-}
-
-/// ω_max = √λ_max(M⁻¹ K) of a linear system (K symmetrised; `None` where M is not positive
-/// definite or K is zero).
-fn highest_frequency(mass: &DMatrix<f64>, stiffness: &DMatrix<f64>) -> Option<f64> {
-    if stiffness.iter().all(|&k| k == 0.0) {
-        return None;
-    }
-    let l = mass.clone().cholesky()?.unpack();
-    let l_inv = l.try_inverse()?;
-    let a = &l_inv * (stiffness + stiffness.transpose()) * 0.5 * l_inv.transpose();
-    let largest = a.symmetric_eigenvalues().iter().copied().fold(0.0, f64::max);
-    Some(largest.sqrt())
 }
 
 /// The restitution of a contact (0 for a complementarity condition); `None` for an equality.

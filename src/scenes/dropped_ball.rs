@@ -15,7 +15,7 @@ use crate::engine::Scene;
 use crate::error::Result;
 use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
 use crate::scenes::parameters::{Parameters, require};
-use crate::scheme::Stabilization;
+use crate::scheme::{LagrangianIntegrator, Stabilization};
 use crate::validate;
 
 /// Parameters of the dropped ball.
@@ -160,11 +160,15 @@ impl Scene for DroppedBall {
             distance: vec![[0.0; 6]],
             lever: vec![[0.0; 3]],
             w_inv: one(w_inv),
+            end_kick: None,
         })
     }
 
     /// The rows of [`Scene::linear`] written straight into the batch (no matrices built).
     fn push_to(&self, batch: &mut SceneBatch, stabilization: Stabilization) -> Result<()> {
+        if batch.integrator == LagrangianIntegrator::Rattle {
+            return batch.push(&self.linear_rattle(batch.h)?);
+        }
         let (w_inv, c) = self.operators(batch.h, batch.theta, stabilization)?;
         batch.push_operators(0, &[self.height], &[self.velocity], 1, |o, ops| {
             ops[o.c] = c;

@@ -20,7 +20,7 @@ pub enum LagrangianIntegrator {
     /// Moreau–Jean (Siconos's; first order), on every engine.
     #[default]
     MoreauJean,
-    /// Nonsmooth RATTLE (second order between impacts; the reference engine so far).
+    /// Nonsmooth RATTLE (second order between impacts), on every engine.
     Rattle,
 }
 pub use stabilization::Stabilization;

@@ -20,7 +20,9 @@
 //! absolute 1e-13 where the notes write 1e-12 L: one more Newton–Josephy iterate, which
 //! keeps g_N ≥ −1e-13 in a persistent contact.
 
-use crate::error::Result;
+use nalgebra::DMatrix;
+
+use crate::error::{Error, Result};
 use crate::validate;
 
 /// Parameters of the nonsmooth RATTLE one-step integrator.
@@ -57,4 +59,34 @@ impl NonsmoothRattleOSI {
         )?;
         Ok(self)
     }
+
+    /// The stability guard: refuses a step h with h ω_max ≥ 2 for the system `what` of
+    /// constant mass M and stiffness K (the forces are explicit), where ω_max = √λ_max(M⁻¹K)
+    /// (K symmetrised; no bound where M is not positive definite or K is zero).
+    pub fn check_stability(mass: &DMatrix<f64>, stiffness: &DMatrix<f64>, h: f64, what: &str) -> Result<()> {
+        match highest_frequency(mass, stiffness) {
+            Some(omega) if h * omega >= 2.0 => Err(Error::Unsupported {
+                what: format!("nonsmooth RATTLE on {what} with h = {h}"),
+                reason: format!(
+                    "its forces are explicit: stable only for h ω_max < 2, and ω_max = {omega:.6e} rad/s (h ω_max = {:.3}); take h < {:.3e} or Moreau–Jean",
+                    h * omega,
+                    2.0 / omega
+                ),
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// ω_max = √λ_max(M⁻¹ K) of a linear system (K symmetrised; `None` where M is not positive
+/// definite or K is zero).
+fn highest_frequency(mass: &DMatrix<f64>, stiffness: &DMatrix<f64>) -> Option<f64> {
+    if stiffness.iter().all(|&k| k == 0.0) {
+        return None;
+    }
+    let l = mass.clone().cholesky()?.unpack();
+    let l_inv = l.try_inverse()?;
+    let a = &l_inv * (stiffness + stiffness.transpose()) * 0.5 * l_inv.transpose();
+    let largest = a.symmetric_eigenvalues().iter().copied().fold(0.0, f64::max);
+    Some(largest.sqrt())
 }

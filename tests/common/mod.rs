@@ -87,8 +87,8 @@ pub fn gpu() -> Option<&'static ricochet::batch::gpu::GpuContext> {
 }
 
 /// The shipped scenarios (`scenarios/*.toml`), sorted by name, each with whether the
-/// batched engines run it (a scenario of first-order scenes, such as the circuits, or one
-/// that selects RATTLE runs on the reference engine only).
+/// batched engines run it (a scenario of first-order scenes, such as the circuits, runs on
+/// the reference engine only).
 pub fn shipped_scenarios() -> Vec<(PathBuf, bool)> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios"))
         .unwrap()
@@ -100,10 +100,12 @@ pub fn shipped_scenarios() -> Vec<(PathBuf, bool)> {
         .map(|path| {
             let scenario = ricochet::ensemble::Scenario::load(&path).unwrap();
             let scene = scenario.sample(0).unwrap().scene;
-            let batched = scenario.time.integrator == ricochet::scheme::LagrangianIntegrator::MoreauJean
-                && scene
+            let batched = match scenario.time.integrator {
+                ricochet::scheme::LagrangianIntegrator::MoreauJean => scene
                     .linear(scenario.time.step, scenario.time.theta, scenario.stabilization())
-                    .is_ok();
+                    .is_ok(),
+                ricochet::scheme::LagrangianIntegrator::Rattle => scene.linear_rattle(scenario.time.step).is_ok(),
+            };
             (path, batched)
         })
         .collect()

@@ -1,4 +1,5 @@
-//! The batched Moreau–Jean stepper on the CPU: the same named stages ([`STAGES`]), the same
+//! The batched Moreau–Jean stepper on the CPU (and nonsmooth RATTLE's, [`RATTLE_STAGES`]): the
+//! same named stages ([`STAGES`]), the same
 //! order of operations and the same data layout as the WGSL kernel
 //! `shaders/moreau_jean_pgs.wgsl`, generic over f32 and f64. It is the kernel's CPU twin (for cross-checks) and the CPU backend of
 //! ensembles: scenes of equal sizes are stepped [`LANES`] at a time in SIMD lanes, and the
@@ -32,7 +33,7 @@ use super::lanes::{LANES, Lanes};
 use super::moreau_jean_stages::{Group, GroupArraysMut};
 use super::simd::{Isa, Simd};
 use crate::batch::OperatorOffsets;
-use crate::batch::layout::{EXTREMES, HAS_EQUALITY, HAS_FRICTION, HAS_NONLINEAR, HealthCounters, SceneHeader};
+use crate::batch::layout::{EXTREMES, HAS_EQUALITY, HAS_FRICTION, HAS_NONLINEAR, HealthCounters, RATTLE, SceneHeader};
 use crate::batch::observe::Recording;
 use crate::batch::progress::{Progress, TICK};
 use crate::batch::{BatchOptions, SceneBatch, StepParams};
@@ -49,6 +50,22 @@ pub const STAGES: [(&str, &[&str]); 10] = [
     ("solve_local", &[]),
     ("impulse_to_velocity", &[]),
     ("update_position", &[]),
+    ("record_health", &[]),
+    ("observe", &["first"]),
+];
+
+/// The stages of a nonsmooth RATTLE step in the order they run, with their arguments (the
+/// twin's methods, `moreau_jean_stages/rattle.rs`; `stage1_residual` and `stage1_solve`
+/// repeat until the first says stage 1 has converged).
+pub const RATTLE_STAGES: [(&str, &[&str]); 10] = [
+    ("rattle_start", &[]),
+    ("half_kick", &["cosine"]),
+    ("stage1_rows", &[]),
+    ("stage1_residual", &["iterate"]),
+    ("stage1_solve", &[]),
+    ("stage1_update", &[]),
+    ("end_kick", &["cosine"]),
+    ("stage2_solve", &[]),
     ("record_health", &[]),
     ("observe", &["first"]),
 ];
@@ -121,6 +138,7 @@ pub fn run_on<T: Float + Send + Sync>(
         gamma: batch.gamma,
         tolerance: options.tolerance,
         newton_tolerance: options.newton_tolerance,
+        position_tolerance: options.position_tolerance,
         t0: batch.t0,
         max_iterations: options.max_iterations,
         newton_max_iterations: options.newton_max_iterations,
@@ -155,8 +173,7 @@ pub fn run_on<T: Float + Send + Sync>(
         .into_par_iter()
         .for_each_init(Vec::new, |scratch, (group, arrays)| {
             let headers = &batch.headers[group];
-            let (n, m) = (headers[0].ndof as usize, headers[0].ncontacts as usize);
-            let len = SceneHeader::operator_len(n, m);
+            let len = headers[0].operators();
             // The group's operators, gathered once into lanes (padding lanes repeat the last scene).
             scratch.clear();
             scratch.extend((0..len).map(|k| {
@@ -254,10 +271,19 @@ fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(
     if group.at_start() {
         group.observe(true);
     }
+    let rattle = headers[0].flags & RATTLE != 0;
     // The steps in blocks of TICK, each reported when done.
     let mut done = 0;
     while done < steps {
         let block = TICK.min(steps - done);
+        if rattle {
+            for _ in 0..block {
+                rattle_step(&mut group);
+            }
+            done += block;
+            progress.add(u64::from(block) * headers.len() as u64);
+            continue;
+        }
         for _ in 0..block {
             group.free_velocity(group.harmonic_forcing());
             group.outputs_and_activation();
@@ -287,4 +313,23 @@ fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(
     // final state too (each step counts its start); the rest of what it computes is dropped.
     group.outputs_and_activation();
     group.store((values, counters, extremes, observed));
+}
+
+/// One nonsmooth RATTLE step of a group, stage by stage as the kernel's `rattle_step`
+/// ([`RATTLE_STAGES`]).
+#[inline(always)]
+fn rattle_step<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(group: &mut Group<'_, T, NONLINEAR, EQUALITY>) {
+    group.rattle_start();
+    group.half_kick(group.step_cosine(0));
+    group.stage1_rows();
+    let mut iterate = 0;
+    while !group.stage1_residual(iterate) {
+        group.stage1_solve();
+        iterate += 1;
+    }
+    group.stage1_update();
+    group.end_kick(group.step_cosine(1));
+    group.stage2_solve();
+    group.record_health();
+    group.observe(false);
 }

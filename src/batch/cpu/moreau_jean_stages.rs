@@ -13,13 +13,14 @@ use super::lever::{add_lever, sine_cosine};
 use super::moreau_jean_rows::{cone_violation, friction_kind, lcp_error, residual, solve_friction_block, within};
 use super::sphere_rows::add_sphere_gap;
 use crate::batch::layout::{
-    EXTREMES, HAS_FORCING, HAS_FRICTION, HAS_STIFFNESS, HealthCounters, NON_FINITE, SceneHeader,
+    EXTREMES, HAS_FORCING, HAS_FRICTION, HAS_STIFFNESS, HealthCounters, NON_FINITE, RATTLE, SceneHeader,
 };
 use crate::batch::observe::Recording;
 use crate::batch::{OperatorOffsets, StepParams};
 
 mod newton;
 mod observe;
+mod rattle;
 
 type L<T> = Lanes<T, LANES>;
 
@@ -61,8 +62,8 @@ pub(super) struct Group<'a, T, const NONLINEAR: bool, const EQUALITY: bool> {
     worst: L<T>,
     deepest: L<T>,
     cone: L<T>,
-    /// With impact events: each row's ẏ at the start of the step (before the impact), and
-    /// scratch for their recording (ẏ after, one lane's events).
+    /// With impact events or RATTLE: each row's ẏ at the start of the step (before the
+    /// impact); with impact events, scratch for their recording (ẏ after, one lane's events).
     rate: Vec<L<T>>,
     after: Vec<L<T>>,
     event_lane: Vec<T>,
@@ -70,6 +71,8 @@ pub(super) struct Group<'a, T, const NONLINEAR: bool, const EQUALITY: bool> {
     /// ([`SLOTS`](crate::batch::observe::SLOTS) each), the stroboscopic samples, the events.
     recording: &'a Recording,
     observed: Vec<L<T>>,
+    /// RATTLE: the stage-1 percussion P¹ (empty for Moreau–Jean).
+    p1: Vec<L<T>>,
 }
 
 /// A group's arrays in the batch: q, v of each scene, its counters, its extremes and its
@@ -120,7 +123,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
             lcp_q: zeros(m),
             lcp_base: zeros(m),
             lambda: zeros(m),
-            rate: if recording.events.is_some() {
+            rate: if recording.events.is_some() || headers[0].flags & RATTLE != 0 {
                 zeros(m)
             } else {
                 Vec::new()
@@ -145,6 +148,11 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
                 .map(|x| Lanes(from_fn(|l| observed[record * lane(l) + x])))
                 .collect(),
             recording,
+            p1: if headers[0].flags & RATTLE != 0 {
+                zeros(m)
+            } else {
+                Vec::new()
+            },
         }
     }
 
@@ -178,11 +186,21 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
     }
 
     /// (1 − θ) cos(ω t_k + φ) + θ cos(ω t_{k+1} + φ), the weight of the harmonic F_ext in this
-    /// step, each cosine 0 from the force's end on (zero without one); the cosine is the
-    /// kernel's (`sine_cosine`). Kernel: `harmonic_forcing` (which carries the second cosine
-    /// to the next step: the same bits).
+    /// step ([`Group::step_cosine`]; zero without one). Kernel: `harmonic_forcing` (which
+    /// carries the second cosine to the next step: the same bits).
     #[inline(always)]
     pub(super) fn harmonic_forcing(&self) -> L<T> {
+        if self.flags & HAS_FORCING == 0 {
+            return Lanes::zero();
+        }
+        let theta = Lanes::splat(self.step.theta);
+        (Lanes::splat(T::one()) - theta) * self.step_cosine(0) + theta * self.step_cosine(1)
+    }
+
+    /// cos(ω t + φ) at t = t_{k+ahead} of each lane's step k, 0 from the force's end on or
+    /// without a harmonic F_ext (the kernel's cosine, `sine_cosine`). Kernel: `step_cosine`.
+    #[inline(always)]
+    pub(super) fn step_cosine(&self, ahead: u32) -> L<T> {
         if self.flags & HAS_FORCING == 0 {
             return Lanes::zero();
         }
@@ -190,16 +208,12 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
         let (omega, phase, end) = (self.ops[frequency], self.ops[frequency + 1], self.ops[frequency + 2]);
         let steps = self.health.steps();
         Lanes(from_fn(|l| {
-            // The kernel's forcing_cosine.
-            let cos = |k: u32| {
-                let t = step.t0 + T::from(k).unwrap_or_else(T::nan) * step.h;
-                if t < end.0[l] {
-                    sine_cosine(omega.0[l] * t + phase.0[l]).1
-                } else {
-                    T::zero()
-                }
-            };
-            (T::one() - step.theta) * cos(steps[l]) + step.theta * cos(steps[l] + 1)
+            let t = step.t0 + T::from(steps[l] + ahead).unwrap_or_else(T::nan) * step.h;
+            if t < end.0[l] {
+                sine_cosine(omega.0[l] * t + phase.0[l]).1
+            } else {
+                T::zero()
+            }
         }))
     }
 
@@ -207,14 +221,21 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
     /// Kernel: `free_velocity`.
     #[inline(always)]
     pub(super) fn free_velocity(&mut self, mix: L<T>) {
-        let (n, o, ops) = (self.n, self.o, self.ops);
+        self.kick(mix, (self.o.a, self.o.b, self.o.c, self.o.c_harmonic));
+    }
+
+    /// v_free = v + c − A v − B q with c = c₀ + c_h · mix, the blocks (A, B, c₀, c_h) at the
+    /// offsets `blocks`; keeps v in v_k. Kernel: `kick`.
+    #[inline(always)]
+    fn kick(&mut self, mix: L<T>, (a, b, c0, ch): (usize, usize, usize, usize)) {
+        let (n, ops) = (self.n, self.ops);
         let forcing = self.flags & HAS_FORCING != 0;
         for i in 0..n {
-            let c = ops[o.c + i];
-            let mut x = self.v[i] + if forcing { c + ops[o.c_harmonic + i] * mix } else { c };
+            let c = ops[c0 + i];
+            let mut x = self.v[i] + if forcing { c + ops[ch + i] * mix } else { c };
             if self.flags & HAS_STIFFNESS != 0 {
                 for j in 0..n {
-                    x = x - ops[o.a + i * n + j] * self.v[j] - ops[o.b + i * n + j] * self.q[j];
+                    x = x - ops[a + i * n + j] * self.v[j] - ops[b + i * n + j] * self.q[j];
                 }
             }
             self.vf[i] = x;
@@ -226,6 +247,12 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
     /// on lever rows) and its rate ẏ = G(q) v at the current q, v. Kernel: `row_output`.
     #[inline(always)]
     pub(super) fn row_output(&self, r: usize) -> (L<T>, L<T>) {
+        self.row_output_at(r, &self.q, &self.v)
+    }
+
+    /// Row r's output and rate at (`q`, `v`) ([`Group::row_output`]). Kernel: `row_output_at`.
+    #[inline(always)]
+    fn row_output_at(&self, r: usize, q: &[L<T>], v: &[L<T>]) -> (L<T>, L<T>) {
         let (n, o, ops) = (self.n, self.o, self.ops);
         let two = Lanes::splat(T::one() + T::one());
         let (mut y, mut ydot) = (ops[o.offset + r], Lanes::zero());
@@ -233,16 +260,16 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
             let hrj = ops[o.h + r * n + j];
             if NONLINEAR {
                 let yrj = ops[o.quadratic + r * n + j];
-                y = y + (hrj + yrj * self.q[j]) * self.q[j];
-                ydot = ydot + (hrj + two * yrj * self.q[j]) * self.v[j];
+                y = y + (hrj + yrj * q[j]) * q[j];
+                ydot = ydot + (hrj + two * yrj * q[j]) * v[j];
             } else {
-                y = y + hrj * self.q[j];
-                ydot = ydot + hrj * self.v[j];
+                y = y + hrj * q[j];
+                ydot = ydot + hrj * v[j];
             }
         }
         if NONLINEAR {
-            add_sphere_gap(&ops[o.spheres + 6 * r..], &self.q, &self.v, &mut y, &mut ydot);
-            add_lever(&ops[o.lever + 3 * r..], &self.q, &self.v, &mut y, &mut ydot);
+            add_sphere_gap(&ops[o.spheres + 6 * r..], q, v, &mut y, &mut ydot);
+            add_lever(&ops[o.lever + 3 * r..], q, v, &mut y, &mut ydot);
         }
         (y, ydot)
     }
@@ -294,15 +321,23 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
     /// Kernel: `solve_local`.
     #[inline(always)]
     pub(super) fn solve_local(&mut self) {
+        self.solve(self.o.delassus, NONLINEAR);
+    }
+
+    /// PGS as [`Group::solve_local`] with the scene's Delassus matrix at `delassus` (or the
+    /// iterate's with nonlinear rows); `masked`: only in the lanes not `settled`.
+    /// Kernel: `solve`.
+    #[inline(always)]
+    fn solve(&mut self, delassus: usize, masked: bool) {
         let (m, zero, tol) = (self.m, Lanes::zero(), self.step.tolerance);
         // D: the Newton iterate's own with nonlinear rows, else the scene's (the kernel's d_at).
         let ops = self.ops;
-        let dd: &[L<T>] = if NONLINEAR { &self.dmat } else { &ops[self.o.delassus..] };
+        let dd: &[L<T>] = if NONLINEAR { &self.dmat } else { &ops[delassus..] };
         let (lcp_q, active, equality, friction) = (&self.lcp_q, &self.active, &self.equality, self.friction);
         let lambda = &mut self.lambda;
         let mut error = lcp_error::<T, EQUALITY>(dd, lcp_q, active, equality, friction, lambda);
         let within_now = within(error, tol);
-        let mut done = if NONLINEAR {
+        let mut done = if masked {
             from_fn(|l| self.settled[l] || within_now[l])
         } else {
             within_now
@@ -338,12 +373,12 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
             let now = within(error, tol);
             done = from_fn(|l| done[l] || now[l]);
         }
-        let solved = if NONLINEAR {
+        let solved = if masked {
             self.settled.map(|s| !s)
         } else {
             [true; LANES]
         };
-        self.worst = if NONLINEAR {
+        self.worst = if masked {
             Lanes::select(solved, self.worst.max(residual(error)), self.worst)
         } else {
             self.worst.max(residual(error))
@@ -355,19 +390,22 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
     /// Kernel: `impulse_to_velocity`.
     #[inline(always)]
     pub(super) fn impulse_to_velocity(&mut self) {
+        self.impulse(self.o.w_inv_ht, NONLINEAR);
+    }
+
+    /// v^i = v_free + W⁻¹Gᵀ λ with the scene's W⁻¹Hᵀ at `w_inv_ht` (or the iterate's with
+    /// nonlinear rows); `masked`: kept in the lanes `settled`. Kernel: `impulse`.
+    #[inline(always)]
+    fn impulse(&mut self, w_inv_ht: usize, masked: bool) {
         let (n, m, ops) = (self.n, self.m, self.ops);
         // W⁻¹Gᵀ: the Newton iterate's own with nonlinear rows, else the scene's (the kernel's wg_at).
-        let wg: &[L<T>] = if NONLINEAR {
-            &self.wgmat
-        } else {
-            &ops[self.o.w_inv_ht..]
-        };
+        let wg: &[L<T>] = if NONLINEAR { &self.wgmat } else { &ops[w_inv_ht..] };
         for i in 0..n {
             let mut x = self.vf[i];
             for r in 0..m {
                 x = x + wg[i * m + r] * self.lambda[r];
             }
-            self.vi[i] = if NONLINEAR {
+            self.vi[i] = if masked {
                 Lanes::select(self.settled, self.vi[i], x)
             } else {
                 x

@@ -12,6 +12,7 @@ use crate::batch::layout::{CUT_SHORT, EXTREMES, HAS_NONLINEAR, HealthCounters, S
 use crate::batch::observe::{Observer, Recording, Signal};
 use crate::batch::{BatchOptions, Progress, StepParams};
 use crate::error::{Error, Result};
+use crate::scheme::LagrangianIntegrator;
 
 /// Loop iterations one invocation may run per dispatch on a CPU adapter. Lavapipe's loop
 /// limiter (65 535 iterations per invocation, all loops together) silently cuts longer
@@ -80,6 +81,7 @@ impl BatchKernel {
             fixed_dof: if uniform { n } else { 0 },
             fixed_contacts: if uniform { m } else { 0 },
             nonlinear: batch.headers.iter().any(|h| h.flags & HAS_NONLINEAR != 0),
+            rattle: batch.integrator == LagrangianIntegrator::Rattle,
             observers: batch.recording.observers.len(),
             strobe: batch
                 .recording
@@ -246,6 +248,7 @@ fn run_chunk(
         gamma: chunk.gamma,
         tolerance: options.tolerance,
         newton_tolerance: options.newton_tolerance,
+        position_tolerance: options.position_tolerance,
         t0: chunk.t0,
         max_iterations: options.max_iterations,
         newton_max_iterations: options.newton_max_iterations,

@@ -7,6 +7,7 @@ const MOREAU_JEAN_PGS: &str = include_str!("../../../shaders/moreau_jean_pgs.wgs
 const MOREAU_JEAN_STAGES: &str = include_str!("../../../shaders/moreau_jean_stages.wgsl");
 const MOREAU_JEAN_ROWS: &str = include_str!("../../../shaders/moreau_jean_rows.wgsl");
 const OBSERVE: &str = include_str!("../../../shaders/observe.wgsl");
+const RATTLE_STAGES: &str = include_str!("../../../shaders/rattle_stages.wgsl");
 const CHAIN_JACOBI: &str = include_str!("../../../shaders/chain_jacobi.wgsl");
 
 /// The definitions of `real`, `REAL_MAX`, `REAL_EPSILON` and `sine_cosine` for a precision.
@@ -70,6 +71,8 @@ pub struct KernelSizes {
     /// Whether some scene has nonlinear rows, quadratic terms or sphere–sphere gaps (the
     /// kernel then runs a Newton loop per step).
     pub nonlinear: bool,
+    /// Whether the scenes are stepped by nonsmooth RATTLE (else Moreau–Jean).
+    pub rattle: bool,
     /// The number of observers (`batch::observe`).
     pub observers: usize,
     /// The stroboscopic steps (first, every, count; count 0: none).
@@ -85,10 +88,13 @@ pub struct KernelSizes {
 /// The scene-parallel Moreau–Jean + PGS kernel (entry point `main`) in `precision`, for
 /// scenes of the given sizes.
 pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
+    use crate::batch::layout::RATTLE;
     use crate::batch::{OperatorOffsets, SceneHeader, StepParams};
     let (n, m) = (sizes.max_dof.max(1), sizes.max_contacts.max(1));
-    let operators = if sizes.nonlinear {
-        SceneHeader::operator_len(n, m)
+    let operators = if sizes.rattle {
+        SceneHeader::operator_len(n, m, RATTLE)
+    } else if sizes.nonlinear {
+        SceneHeader::operator_len(n, m, 0)
     } else {
         SceneHeader::linear_operator_len(n, m)
     };
@@ -98,7 +104,7 @@ pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
         (1, 1, 1, 1)
     };
     let constants = format!(
-        "const MAX_DOF: u32 = {n}u;\nconst MAX_CONTACTS: u32 = {m}u;\nconst FIXED_DOF: u32 = {}u;\nconst FIXED_CONTACTS: u32 = {}u;\nconst PRIVATE_OPS: u32 = {}u;\nconst NONLINEAR: bool = {};\nconst QUAD_MN: u32 = {quad_mn}u;\nconst QUAD_MM: u32 = {quad_mm}u;\nconst NL_DOF: u32 = {nl_dof}u;\nconst NL_CONTACTS: u32 = {nl_contacts}u;\nconst SLIDE_ITERATIONS: u32 = {}u;\nconst OBSERVERS: u32 = {}u;\nconst OBSERVED: u32 = {}u;\nconst RECORD: u32 = {}u;\nconst STROBE_FIRST: u32 = {}u;\nconst STROBE_EVERY: u32 = {}u;\nconst STROBE_COUNT: u32 = {}u;\nconst EVENTS: u32 = {}u;\nconst EVENTS_AT: u32 = {}u;\nconst EVENT_ROWS: u32 = {}u;\n",
+        "const MAX_DOF: u32 = {n}u;\nconst MAX_CONTACTS: u32 = {m}u;\nconst FIXED_DOF: u32 = {}u;\nconst FIXED_CONTACTS: u32 = {}u;\nconst PRIVATE_OPS: u32 = {}u;\nconst NONLINEAR: bool = {};\nconst QUAD_MN: u32 = {quad_mn}u;\nconst QUAD_MM: u32 = {quad_mm}u;\nconst NL_DOF: u32 = {nl_dof}u;\nconst NL_CONTACTS: u32 = {nl_contacts}u;\nconst SLIDE_ITERATIONS: u32 = {}u;\nconst OBSERVERS: u32 = {}u;\nconst OBSERVED: u32 = {}u;\nconst RECORD: u32 = {}u;\nconst STROBE_FIRST: u32 = {}u;\nconst STROBE_EVERY: u32 = {}u;\nconst STROBE_COUNT: u32 = {}u;\nconst EVENTS: u32 = {}u;\nconst EVENTS_AT: u32 = {}u;\nconst EVENT_ROWS: u32 = {}u;\nconst RATTLE: bool = {};\nconst RATTLE_CONTACTS: u32 = {}u;\n",
         sizes.fixed_dof,
         sizes.fixed_contacts,
         if operators <= PRIVATE_OPS_LIMIT { operators } else { 1 },
@@ -112,7 +118,9 @@ pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
         sizes.strobe.2,
         sizes.events,
         sizes.events_at,
-        if sizes.events > 0 { m } else { 1 },
+        if sizes.events > 0 || sizes.rattle { m } else { 1 },
+        sizes.rattle,
+        if sizes.rattle { m } else { 1 },
     );
     [
         real(precision).as_str(),
@@ -123,6 +131,7 @@ pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
         MOREAU_JEAN_PGS,
         MOREAU_JEAN_STAGES,
         MOREAU_JEAN_ROWS,
+        RATTLE_STAGES,
         OBSERVE,
     ]
     .concat()

@@ -18,37 +18,20 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
     /// tol (i > 0), or the iterations ran out (flagged). Kernel: `newton_jacobian`.
     #[inline(always)]
     pub(in crate::batch::cpu) fn newton_jacobian(&mut self, newton: u32) -> bool {
-        let (n, m, o, ops) = (self.n, self.m, self.o, self.ops);
+        let n = self.n;
         if newton == 0 {
             self.vi.copy_from_slice(&self.vk);
             self.settled = [false; LANES];
         }
         let (h, theta) = (Lanes::splat(self.step.h), Lanes::splat(self.step.theta));
-        let (one, two) = (Lanes::splat(T::one()), Lanes::splat(T::one() + T::one()));
+        let one = Lanes::splat(T::one());
         for i in 0..n {
             self.qi[i] = self.q[i] + h * ((one - theta) * self.vk[i] + theta * self.vi[i]);
         }
         for j in 0..n {
             self.pold[j] = self.input_of_lambda(j);
         }
-        for r in 0..m {
-            for j in 0..n {
-                let gnew = ops[o.h + r * n + j] + two * ops[o.quadratic + r * n + j] * self.qi[j];
-                self.gmat[r * n + j] = Lanes::select(self.settled, self.gmat[r * n + j], gnew);
-            }
-            add_normal(
-                &ops[o.spheres + 6 * r..],
-                &self.qi,
-                &mut self.gmat[r * n..(r + 1) * n],
-                self.settled,
-            );
-            add_lever_slope(
-                &ops[o.lever + 3 * r..],
-                &self.qi,
-                &mut self.gmat[r * n..(r + 1) * n],
-                self.settled,
-            );
-        }
+        self.jacobian(true);
         let mut change = Lanes::zero();
         for j in 0..n {
             let p = self.input_of_lambda(j);
@@ -68,6 +51,33 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
         false
     }
 
+    /// G(q) = H + 2 Y diag(q) + the sphere rows' normals + the lever rows' slopes, row by
+    /// row, at q^i (`at_iterate`) or at q, in the lanes not `settled`. Kernel: `jacobian`.
+    #[inline(always)]
+    pub(in crate::batch::cpu) fn jacobian(&mut self, at_iterate: bool) {
+        let (n, m, o, ops) = (self.n, self.m, self.o, self.ops);
+        let two = Lanes::splat(T::one() + T::one());
+        let q = if at_iterate { &self.qi } else { &self.q };
+        for r in 0..m {
+            for j in 0..n {
+                let gnew = ops[o.h + r * n + j] + two * ops[o.quadratic + r * n + j] * q[j];
+                self.gmat[r * n + j] = Lanes::select(self.settled, self.gmat[r * n + j], gnew);
+            }
+            add_normal(
+                &ops[o.spheres + 6 * r..],
+                q,
+                &mut self.gmat[r * n..(r + 1) * n],
+                self.settled,
+            );
+            add_lever_slope(
+                &ops[o.lever + 3 * r..],
+                q,
+                &mut self.gmat[r * n..(r + 1) * n],
+                self.settled,
+            );
+        }
+    }
+
     /// (Gᵀλ)_j through the iterate's G.
     #[inline(always)]
     fn input_of_lambda(&self, j: usize) -> L<T> {
@@ -82,21 +92,33 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
     /// iterating the MLCP vector G v_free + (e ẏ + f y) and λ = 0. Kernel: `newton_operators`.
     #[inline(always)]
     pub(in crate::batch::cpu) fn newton_operators(&mut self) {
-        let (n, m, o, ops) = (self.n, self.m, self.o, self.ops);
-        for i in 0..n {
-            for r in 0..m {
-                let mut x = Lanes::zero();
-                for j in 0..n {
-                    x = x + ops[o.w_inv + i * n + j] * self.gmat[r * n + j];
-                }
-                self.wgmat[i * m + r] = x;
-            }
-        }
+        let (n, m) = (self.n, self.m);
+        self.iterate_operators(self.o.w_inv);
         for r in 0..m {
             let mut hv = Lanes::zero();
             for j in 0..n {
                 hv = hv + self.gmat[r * n + j] * self.vf[j];
             }
+            self.lcp_q[r] = Lanes::select(self.settled, self.lcp_q[r], hv + self.lcp_base[r]);
+            self.lambda[r] = Lanes::select(self.settled, self.lambda[r], Lanes::zero());
+        }
+    }
+
+    /// W⁻¹Gᵀ and D = G W⁻¹Gᵀ of the current G, with the W⁻¹ at `w_inv` (every lane).
+    /// Kernel: `iterate_operators`.
+    #[inline(always)]
+    pub(in crate::batch::cpu) fn iterate_operators(&mut self, w_inv: usize) {
+        let (n, m, ops) = (self.n, self.m, self.ops);
+        for i in 0..n {
+            for r in 0..m {
+                let mut x = Lanes::zero();
+                for j in 0..n {
+                    x = x + ops[w_inv + i * n + j] * self.gmat[r * n + j];
+                }
+                self.wgmat[i * m + r] = x;
+            }
+        }
+        for r in 0..m {
             for k in 0..m {
                 let mut x = Lanes::zero();
                 for j in 0..n {
@@ -104,8 +126,6 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
                 }
                 self.dmat[r * m + k] = x;
             }
-            self.lcp_q[r] = Lanes::select(self.settled, self.lcp_q[r], hv + self.lcp_base[r]);
-            self.lambda[r] = Lanes::select(self.settled, self.lambda[r], Lanes::zero());
         }
     }
 }
