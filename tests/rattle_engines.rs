@@ -266,3 +266,49 @@ fn batched_rattle_refuses_what_it_cannot_step() {
     let mj = LinearScene::from_nsds(&ball(0.0, false), 1e-3, 0.5, Stabilization::None).unwrap();
     assert!(batch.push(&mj).is_err());
 }
+
+/// T7c: 64 elastic balls (e = 1) dropped from random heights (0.4–1.9 m gaps) lose energy only
+/// at the impact, m g y_n where y_n ∈ (0, h |v_n| + g h²/2] is the gap at the start of the
+/// impact step: a first-order loss, m g h |v| / 2 on average over the phases, which halves
+/// when h halves. (Over the first impact only: the phases of later impacts are not
+/// independent of the first — after the projection the ball leaves the floor at a grid time,
+/// and the second impact then loses almost nothing while the third loses about as much at
+/// h = 1e-3 as at 2e-3; a 20-line model of the discrete map shows the same, so the notes'
+/// "mean over all impacts halves" does not hold over a few bounces. See the issue-15 note.)
+#[test]
+fn elastic_impact_loss_is_first_order_in_h() {
+    let scenario = |h: f64| {
+        Scenario::from_toml(&format!(
+            r#"
+name = "elastic"
+scenes = 64
+seed = 8
+[scene]
+template = "bouncing_ball"
+height = {{ uniform = [0.5, 2.0] }}
+restitution = 1.0
+[time]
+step = {h}
+final = 0.8
+integrator = "rattle"
+"#
+        ))
+        .unwrap()
+    };
+    let loss = |h: f64| {
+        let cpu = run(&scenario(h), Backend::Cpu);
+        let (change, impacts) = (col(&cpu, "energy_change"), col(&cpu, "impacts"));
+        assert!(impacts.iter().all(|&k| k == 1.0), "one impact each before t = 0.8 s");
+        assert!(change.iter().all(|&c| c <= 1e-12), "an elastic ball gained energy");
+        -change.iter().sum::<f64>() / 64.0
+    };
+    let (coarse, medium, fine) = (loss(2e-3), loss(1e-3), loss(5e-4));
+    println!("mean loss at the first impact: {coarse:.4e} / {medium:.4e} / {fine:.4e} J at h = 2e-3 / 1e-3 / 5e-4");
+    for ratio in [coarse / medium, medium / fine] {
+        assert!((1.7..=2.3).contains(&ratio), "ratio {ratio}");
+    }
+    // m g h E|v| / 2 with E|v| = E√(2 g d), d uniform on [0.4, 1.9]: within the phases' spread.
+    let mean_speed = (2.0 * 9.81f64).sqrt() * (2.0 / 3.0) * (1.9f64.powf(1.5) - 0.4f64.powf(1.5)) / 1.5;
+    let expected = 9.81 * 1e-3 * mean_speed / 2.0;
+    assert!((medium / expected - 1.0).abs() <= 0.3, "{medium} vs {expected}");
+}
