@@ -284,3 +284,46 @@ fn elastic_ball_never_gains_energy() {
     }
     assert!(impacts >= 10, "{impacts} impacts");
 }
+
+/// FSAL (§6.2 step 11): where F does not depend on v, a step's half kick reuses the M and F its
+/// predecessor's end kick evaluated at (t_{n+1}, q_{n+1}) — one F_ext evaluation per step
+/// instead of two, the same bits as evaluating it again (forced by `set_state` to the same
+/// state before every step, which clears the reuse).
+#[test]
+fn the_half_kick_reuses_the_last_end_kick_force() {
+    use ricochet::model::LagrangianDS;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let scene = |calls: Arc<AtomicUsize>| {
+        let ds = LagrangianDS::new(one(1.0), one(0.0), DMatrix::identity(1, 1))
+            .unwrap()
+            .with_fext_fn(move |t| {
+                calls.fetch_add(1, Ordering::Relaxed);
+                one(-G * (1.0 + 0.1 * t))
+            })
+            .unwrap();
+        let mut nsds = Nsds::new();
+        let id = nsds.add("ball", ds);
+        let floor = LagrangianLinearTIR::new(DMatrix::identity(1, 1)).unwrap();
+        nsds.link("floor", NewtonImpactNSL::new(0.8).unwrap(), floor, &[id])
+            .unwrap();
+        nsds
+    };
+    let (reused, fresh) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let (mut a, mut b) = (rattle(scene(reused.clone()), 1e-3), rattle(scene(fresh.clone()), 1e-3));
+    let (start_a, start_b) = (reused.load(Ordering::Relaxed), fresh.load(Ordering::Relaxed));
+    for _ in 0..1500 {
+        a.step().unwrap();
+        let qv = [b.q(DsId(0))[0], b.v(DsId(0))[0]];
+        b.set_state(&qv).unwrap();
+        b.step().unwrap();
+        assert_eq!(a.q(DsId(0))[0].to_bits(), b.q(DsId(0))[0].to_bits());
+        assert_eq!(a.v(DsId(0))[0].to_bits(), b.v(DsId(0))[0].to_bits());
+    }
+    let (with, without) = (
+        reused.load(Ordering::Relaxed) - start_a,
+        fresh.load(Ordering::Relaxed) - start_b,
+    );
+    println!("F_ext evaluations over 1500 steps: {with} with FSAL, {without} without");
+    assert!(without as f64 >= 1.99 * with as f64, "{with} vs {without}");
+}

@@ -9,7 +9,7 @@
 use nalgebra::{DMatrix, DVector, Dyn, LU};
 
 use super::integrator::{OneStepIntegrator, StepReport, StepSettings};
-use super::moreau_jean::dynamics;
+use super::moreau_jean::{Dynamics, dynamics};
 use super::state::SceneState;
 use crate::error::{Error, Result};
 use crate::model::{DynamicalSystem, Interaction, NonSmoothLaw};
@@ -134,8 +134,20 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: NonsmoothRattleOSI) -
     let ydot_minus = &j_n * &v_n + hdot_n;
     let mut v_bar = v_n.clone();
     let mut iterations = 0;
+    // 11. FSAL: where F does not depend on v, the last step's end kick evaluated M and F here.
+    let mut last_end = (ts.fsal.take())
+        .filter(|(k, _, _)| *k == ts.k)
+        .map(|(_, mass, force)| Dynamics {
+            mass,
+            force,
+            dq: DMatrix::zeros(n, n),
+            dv: DMatrix::zeros(n, n),
+        });
     let w_half = loop {
-        let d = dynamics(ts, t_n, &q_n, &v_bar)?;
+        let d = match last_end.take() {
+            Some(d) => d,
+            None => dynamics(ts, t_n, &q_n, &v_bar)?,
+        };
         let residual = &d.mass * (&v_bar - &v_n) - &d.force * (h / 2.0);
         let w = (&d.mass - &d.dv * (h / 2.0)).lu();
         if iterations > 0 && residual.norm() <= settings.newton.tolerance {
@@ -276,5 +288,8 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: NonsmoothRattleOSI) -
     };
     ts.q = q_next;
     ts.lambda = lambda;
+    if d_next.dv.iter().all(|&x| x == 0.0) {
+        ts.fsal = Some((ts.k + 1, d_next.mass, d_next.force));
+    }
     Ok(report)
 }

@@ -32,6 +32,10 @@ pub struct SceneState {
     pub(crate) cached_w: Option<LU<f64, Dyn, Dyn>>,
     /// What Euler–Moreau's Newton loop keeps between steps (nonlinear first-order scenes).
     pub(crate) newton: Option<NewtonMemory>,
+    /// Nonsmooth RATTLE's first-same-as-last: (k, M, F) at (t_k, q_k) from the end kick of
+    /// the step that reached step k (F independent of v), for the next half kick; cleared
+    /// where the state, z or the integrator is set between steps.
+    pub(crate) fsal: Option<(usize, DMatrix<f64>, DVector<f64>)>,
 }
 
 impl SceneState {
@@ -58,6 +62,7 @@ impl SceneState {
             lambda: DVector::zeros(m),
             offsets,
             cached_w: None,
+            fsal: None,
             newton: None,
         }
     }

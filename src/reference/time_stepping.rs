@@ -70,6 +70,7 @@ impl TimeStepping {
     pub fn set_integrator(&mut self, integrator: Integrator) -> Result<()> {
         integrator.check(&self.state)?;
         self.integrator = integrator;
+        self.state.fsal = None;
         Ok(())
     }
 
@@ -169,6 +170,7 @@ impl TimeStepping {
     /// first-order scene — to continue a run from a state saved elsewhere (or, in a
     /// co-simulation, to hand one system's state to another).
     pub fn set_state(&mut self, qv: &[f64]) -> Result<()> {
+        self.state.fsal = None;
         let (n, m) = (self.state.q.len(), self.state.v.len());
         if qv.len() != n + m {
             return Err(Error::Dimension {
@@ -200,6 +202,7 @@ impl TimeStepping {
     /// it from the next step on). Its size is the one the system was built with, and it must be finite.
     /// This is the only way z changes: the closures read it and do not write it.
     pub fn set_z(&mut self, id: DsId, z: &DVector<f64>) -> Result<()> {
+        self.state.fsal = None;
         let name = self.state.nsds.system_name(id).to_string();
         let what = format!("TimeStepping::set_z: system `{name}`");
         let error = self.no_z(id);
