@@ -312,3 +312,27 @@ integrator = "rattle"
     let expected = 9.81 * 1e-3 * mean_speed / 2.0;
     assert!((medium / expected - 1.0).abs() <= 0.3, "{medium} vs {expected}");
 }
+
+/// A stage 1 that misses its position tolerance within its passes flags the scene (the
+/// summary's `converged` column): a pendulum's quadratic rod takes about two chord passes, so
+/// a budget of one flags every scene, and the default budget none.
+#[test]
+fn an_unconverged_stage_one_flags_the_scene() {
+    let scenario = rattle("pendulum.toml", 8, 0.1);
+    let mut batch = SceneBatch::rattle(scenario.time.step).unwrap();
+    for s in 0..scenario.scenes {
+        let scene = scenario.sample(s).unwrap().scene;
+        scene.push_to(&mut batch, Stabilization::None).unwrap();
+    }
+    for (passes, healthy) in [(1, false), (50, true)] {
+        let options = BatchOptions {
+            newton_max_iterations: passes,
+            ..BatchOptions::for_precision(true)
+        };
+        let mut state = BatchState::<f64>::new(&batch);
+        moreau_jean_pgs::run(&batch, &batch.operators, &mut state, 100, &options);
+        for (s, c) in state.counters.iter().enumerate() {
+            assert_eq!(c.healthy(), healthy, "scene {s} with {passes} passes: {c:?}");
+        }
+    }
+}
