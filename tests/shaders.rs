@@ -279,6 +279,7 @@ fn the_kernel_and_its_cpu_twin_have_the_same_stages() {
         include_str!("../src/batch/cpu/moreau_jean_stages/newton.rs"),
         include_str!("../src/batch/cpu/moreau_jean_stages/observe.rs"),
         include_str!("../src/batch/cpu/moreau_jean_stages/rattle.rs"),
+        include_str!("../src/batch/cpu/moreau_jean_stages/forcing.rs"),
     ]
     .concat();
     let driver = include_str!("../src/batch/cpu/moreau_jean_pgs.rs");

@@ -9,15 +9,14 @@ use num_traits::Float;
 
 use super::health::LaneHealth;
 use super::lanes::{LANES, Lanes, Mask, and_not};
-use super::lever::{add_lever, sine_cosine};
+use super::lever::add_lever;
 use super::moreau_jean_rows::{cone_violation, friction_kind, lcp_error, residual, solve_friction_block, within};
 use super::sphere_rows::add_sphere_gap;
-use crate::batch::layout::{
-    EXTREMES, HAS_FORCING, HAS_FRICTION, HAS_STIFFNESS, HealthCounters, NON_FINITE, RATTLE, SceneHeader,
-};
+use crate::batch::layout::{EXTREMES, HAS_FRICTION, HealthCounters, NON_FINITE, RATTLE, SceneHeader};
 use crate::batch::observe::Recording;
 use crate::batch::{OperatorOffsets, StepParams};
 
+mod forcing;
 mod newton;
 mod observe;
 mod rattle;
@@ -183,64 +182,6 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
     #[inline(always)]
     pub(super) fn at_start(&self) -> bool {
         self.health.steps().iter().all(|&k| k == 0)
-    }
-
-    /// (1 − θ) cos(ω t_k + φ) + θ cos(ω t_{k+1} + φ), the weight of the harmonic F_ext in this
-    /// step ([`Group::step_cosine`]; zero without one). Kernel: `harmonic_forcing` (which
-    /// carries the second cosine to the next step: the same bits).
-    #[inline(always)]
-    pub(super) fn harmonic_forcing(&self) -> L<T> {
-        if self.flags & HAS_FORCING == 0 {
-            return Lanes::zero();
-        }
-        let theta = Lanes::splat(self.step.theta);
-        (Lanes::splat(T::one()) - theta) * self.step_cosine(0) + theta * self.step_cosine(1)
-    }
-
-    /// cos(ω t + φ) at t = t_{k+ahead} of each lane's step k, 0 from the force's end on or
-    /// without a harmonic F_ext (the kernel's cosine, `sine_cosine`). Kernel: `step_cosine`.
-    #[inline(always)]
-    pub(super) fn step_cosine(&self, ahead: u32) -> L<T> {
-        if self.flags & HAS_FORCING == 0 {
-            return Lanes::zero();
-        }
-        let (step, frequency) = (self.step, self.o.frequency);
-        let (omega, phase, end) = (self.ops[frequency], self.ops[frequency + 1], self.ops[frequency + 2]);
-        let steps = self.health.steps();
-        Lanes(from_fn(|l| {
-            let t = step.t0 + T::from(steps[l] + ahead).unwrap_or_else(T::nan) * step.h;
-            if t < end.0[l] {
-                sine_cosine(omega.0[l] * t + phase.0[l]).1
-            } else {
-                T::zero()
-            }
-        }))
-    }
-
-    /// v_free = v_k + c − A v_k − B q_k, c = c₀ + W⁻¹ h a · mix; keeps v_k.
-    /// Kernel: `free_velocity`.
-    #[inline(always)]
-    pub(super) fn free_velocity(&mut self, mix: L<T>) {
-        self.kick(mix, (self.o.a, self.o.b, self.o.c, self.o.c_harmonic));
-    }
-
-    /// v_free = v + c − A v − B q with c = c₀ + c_h · mix, the blocks (A, B, c₀, c_h) at the
-    /// offsets `blocks`; keeps v in v_k. Kernel: `kick`.
-    #[inline(always)]
-    fn kick(&mut self, mix: L<T>, (a, b, c0, ch): (usize, usize, usize, usize)) {
-        let (n, ops) = (self.n, self.ops);
-        let forcing = self.flags & HAS_FORCING != 0;
-        for i in 0..n {
-            let c = ops[c0 + i];
-            let mut x = self.v[i] + if forcing { c + ops[ch + i] * mix } else { c };
-            if self.flags & HAS_STIFFNESS != 0 {
-                for j in 0..n {
-                    x = x - ops[a + i * n + j] * self.v[j] - ops[b + i * n + j] * self.q[j];
-                }
-            }
-            self.vf[i] = x;
-            self.vk[i] = self.v[i];
-        }
     }
 
     /// Row r's output y = H q + Y q² + b (+ ‖x₁ − x₀‖ on sphere rows, + a cos q_k + b sin q_k

@@ -1,0 +1,76 @@
+//! The forces of a lane group's step: the harmonic F_ext's weight and the kick
+//! v_free = v + c − A v − B q (Moreau–Jean's free velocity, RATTLE's half and end kicks).
+//! Twins of the kernel functions of the same names in `shaders/moreau_jean_stages.wgsl`.
+
+use std::array::from_fn;
+
+use num_traits::Float;
+
+use super::super::lanes::Lanes;
+use super::super::lever::sine_cosine;
+use super::{Group, L};
+use crate::batch::layout::{HAS_FORCING, HAS_STIFFNESS};
+
+impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINEAR, EQUALITY> {
+    /// (1 − θ) cos(ω t_k + φ) + θ cos(ω t_{k+1} + φ), the weight of the harmonic F_ext in this
+    /// step ([`Group::step_cosine`]; zero without one). Kernel: `harmonic_forcing` (which
+    /// carries the second cosine to the next step: the same bits).
+    #[inline(always)]
+    pub(in crate::batch::cpu) fn harmonic_forcing(&self) -> L<T> {
+        if self.flags & HAS_FORCING == 0 {
+            return Lanes::zero();
+        }
+        let theta = Lanes::splat(self.step.theta);
+        (Lanes::splat(T::one()) - theta) * self.step_cosine(0) + theta * self.step_cosine(1)
+    }
+
+    /// cos(ω t + φ) at t = t_{k+ahead} of each lane's step k, 0 from the force's end on or
+    /// without a harmonic F_ext (the kernel's cosine, `sine_cosine`). Kernel: `step_cosine`.
+    #[inline(always)]
+    pub(in crate::batch::cpu) fn step_cosine(&self, ahead: u32) -> L<T> {
+        if self.flags & HAS_FORCING == 0 {
+            return Lanes::zero();
+        }
+        let (step, frequency) = (self.step, self.o.frequency);
+        let (omega, phase, end) = (self.ops[frequency], self.ops[frequency + 1], self.ops[frequency + 2]);
+        let steps = self.health.steps();
+        Lanes(from_fn(|l| {
+            let t = step.t0 + T::from(steps[l] + ahead).unwrap_or_else(T::nan) * step.h;
+            if t < end.0[l] {
+                sine_cosine(omega.0[l] * t + phase.0[l]).1
+            } else {
+                T::zero()
+            }
+        }))
+    }
+
+    /// v_free = v_k + c − A v_k − B q_k, c = c₀ + W⁻¹ h a · mix; keeps v_k.
+    /// Kernel: `free_velocity`.
+    #[inline(always)]
+    pub(in crate::batch::cpu) fn free_velocity(&mut self, mix: L<T>) {
+        self.kick(mix, (self.o.a, self.o.b, self.o.c, self.o.c_harmonic));
+    }
+
+    /// v_free = v + c − A v − B q with c = c₀ + c_h · mix, the blocks (A, B, c₀, c_h) at the
+    /// offsets `blocks`; keeps v in v_k. Kernel: `kick`.
+    #[inline(always)]
+    pub(in crate::batch::cpu::moreau_jean_stages) fn kick(
+        &mut self,
+        mix: L<T>,
+        (a, b, c0, ch): (usize, usize, usize, usize),
+    ) {
+        let (n, ops) = (self.n, self.ops);
+        let forcing = self.flags & HAS_FORCING != 0;
+        for i in 0..n {
+            let c = ops[c0 + i];
+            let mut x = self.v[i] + if forcing { c + ops[ch + i] * mix } else { c };
+            if self.flags & HAS_STIFFNESS != 0 {
+                for j in 0..n {
+                    x = x - ops[a + i * n + j] * self.v[j] - ops[b + i * n + j] * self.q[j];
+                }
+            }
+            self.vf[i] = x;
+            self.vk[i] = self.v[i];
+        }
+    }
+}
