@@ -272,6 +272,23 @@ fn twin_arguments(source: &str, name: &str) -> Vec<String> {
         .collect()
 }
 
+/// Each of `stages` has its arguments in the kernel (`module`, parsed from `source`) and in
+/// the `twin`'s source, and each names the other.
+fn same_stages(stages: &[(&str, &[&str])], (module, source): (&naga::Module, &str), twin: &str) {
+    for &(stage, arguments) in stages {
+        assert_eq!(wgsl_arguments(module, stage), arguments, "kernel stage {stage}");
+        assert_eq!(twin_arguments(twin, stage), arguments, "twin stage {stage}");
+        assert!(
+            source.contains(&format!("Twin: Group::{stage}")),
+            "kernel stage {stage} names no twin"
+        );
+        assert!(
+            twin.contains(&format!("Kernel: `{stage}`")),
+            "twin stage {stage} names no kernel function"
+        );
+    }
+}
+
 #[test]
 fn the_kernel_and_its_cpu_twin_have_the_same_stages() {
     let twin = [
@@ -292,18 +309,7 @@ fn the_kernel_and_its_cpu_twin_have_the_same_stages() {
         };
         let source = shaders::moreau_jean_pgs(Precision::F64, sizes);
         let module = naga::front::wgsl::parse_str(&source).unwrap();
-        for (stage, arguments) in RATTLE_STAGES {
-            assert_eq!(wgsl_arguments(&module, stage), arguments, "kernel stage {stage}");
-            assert_eq!(twin_arguments(&twin, stage), arguments, "twin stage {stage}");
-            assert!(
-                source.contains(&format!("Twin: Group::{stage}")),
-                "kernel stage {stage} names no twin"
-            );
-            assert!(
-                twin.contains(&format!("Kernel: `{stage}`")),
-                "twin stage {stage} names no kernel function"
-            );
-        }
+        same_stages(&RATTLE_STAGES, (&module, &source), &twin);
         let kernel = &source[source.find("fn rattle_step(").unwrap()..];
         let twin_step = &driver[driver.find("fn rattle_step<").unwrap()..];
         for (text, call) in [(kernel, ""), (twin_step, ".")] {
@@ -323,18 +329,7 @@ fn the_kernel_and_its_cpu_twin_have_the_same_stages() {
     for nonlinear in [false, true] {
         let source = shaders::moreau_jean_pgs(Precision::F64, shaders::KernelSizes { nonlinear, ..SIZES });
         let module = naga::front::wgsl::parse_str(&source).unwrap();
-        for (stage, arguments) in STAGES {
-            assert_eq!(wgsl_arguments(&module, stage), arguments, "kernel stage {stage}");
-            assert_eq!(twin_arguments(&twin, stage), arguments, "twin stage {stage}");
-            assert!(
-                source.contains(&format!("Twin: Group::{stage}")),
-                "kernel stage {stage} names no twin"
-            );
-            assert!(
-                twin.contains(&format!("Kernel: `{stage}`")),
-                "twin stage {stage} names no kernel function"
-            );
-        }
+        same_stages(&STAGES, (&module, &source), &twin);
         // simulate calls the stages in the listed order, in both.
         let order = |text: &str, call: &dyn Fn(&str) -> String| -> Vec<usize> {
             STAGES

@@ -61,8 +61,8 @@ fn restitution(inter: &Interaction) -> Option<f64> {
     }
 }
 
-/// The stacked outputs y, Jacobians J (scattered over all coordinates) and ∂h/∂t of the
-/// interactions `chosen` at (q, t).
+/// The stacked outputs y, Jacobians J (over all coordinates) and ∂h/∂t of the interactions
+/// `chosen` (indices) at (q, t).
 fn rows(
     ts: &SceneState,
     chosen: &[usize],
@@ -70,23 +70,7 @@ fn rows(
     t: f64,
 ) -> Result<(DVector<f64>, DMatrix<f64>, DVector<f64>)> {
     let interactions = ts.nsds.interactions();
-    let m: usize = chosen.iter().map(|&i| interactions[i].size()).sum();
-    let (mut y, mut jac, mut hdot) = (DVector::zeros(m), DMatrix::zeros(m, q.len()), DVector::zeros(m));
-    let mut r0 = 0;
-    for &i in chosen {
-        let inter = &interactions[i];
-        let (idx, size, z) = (ts.indices(inter), inter.size(), ts.z_of(inter));
-        let local = SceneState::gather(&idx, q);
-        y.rows_mut(r0, size).copy_from(&inter.output(&local, &z, t)?);
-        hdot.rows_mut(r0, size)
-            .copy_from(&inter.relation.hdot(&local, &z, t, size)?);
-        let g = inter.jacobian(&local, &z, t)?;
-        for (c, &k) in idx.iter().enumerate() {
-            jac.view_mut((r0, k), (size, 1)).copy_from(&g.column(c));
-        }
-        r0 += size;
-    }
-    Ok((y, jac, hdot))
+    ts.stacked_rows(chosen.iter().map(|&i| &interactions[i]), q, t)
 }
 
 /// Per row of `chosen`: its restitution, `None` on an equality.

@@ -22,32 +22,14 @@ pub(crate) fn is_holonomic(inter: &Interaction) -> bool {
     is_equality(inter) && !inter.relation.is_velocity_level()
 }
 
-/// (g, G) stacked over the interactions that pass `select`, G over all coordinates.
+/// (g, G, ∂g/∂t) stacked over the interactions that pass `select`, G over all coordinates,
+/// at (q, t_k).
 fn stack(
     ts: &SceneState,
     q: &DVector<f64>,
     select: impl Fn(&Interaction) -> bool,
 ) -> Result<(DVector<f64>, DMatrix<f64>, DVector<f64>)> {
-    let t = ts.time();
-    let chosen: Vec<&Interaction> = ts.nsds.interactions().iter().filter(|i| select(i)).collect();
-    let m: usize = chosen.iter().map(|i| i.size()).sum();
-    let (mut g, mut jac, mut hdot) = (DVector::zeros(m), DMatrix::zeros(m, q.len()), DVector::zeros(m));
-    let mut r0 = 0;
-    for inter in chosen {
-        let idx = ts.indices(inter);
-        let local = SceneState::gather(&idx, q);
-        let size = inter.size();
-        let z = ts.z_of(inter);
-        g.rows_mut(r0, size).copy_from(&inter.output(&local, &z, t)?);
-        hdot.rows_mut(r0, size)
-            .copy_from(&inter.relation.hdot(&local, &z, t, size)?);
-        let gi = inter.jacobian(&local, &z, t)?;
-        for (c, &i) in idx.iter().enumerate() {
-            jac.view_mut((r0, i), (size, 1)).copy_from(&gi.column(c));
-        }
-        r0 += size;
-    }
-    Ok((g, jac, hdot))
+    ts.stacked_rows(ts.nsds.interactions().iter().filter(|i| select(i)), q, ts.time())
 }
 
 /// At the current state, over the active equality constraints (0 when none): max |g(q)|

@@ -104,6 +104,33 @@ impl SceneState {
         DVector::from_iterator(idx.len(), idx.iter().map(|&i| x[i]))
     }
 
+    /// The outputs y = h(q, z, t), the Jacobians G (scattered over all coordinates) and
+    /// ∂h/∂t of the interactions `chosen`, stacked in their order, at (q, t).
+    pub(crate) fn stacked_rows<'a>(
+        &self,
+        chosen: impl IntoIterator<Item = &'a Interaction>,
+        q: &DVector<f64>,
+        t: f64,
+    ) -> Result<(DVector<f64>, DMatrix<f64>, DVector<f64>)> {
+        let chosen: Vec<&Interaction> = chosen.into_iter().collect();
+        let m: usize = chosen.iter().map(|i| i.size()).sum();
+        let (mut y, mut jac, mut hdot) = (DVector::zeros(m), DMatrix::zeros(m, q.len()), DVector::zeros(m));
+        let mut r0 = 0;
+        for inter in chosen {
+            let (idx, size, z) = (self.indices(inter), inter.size(), self.z_of(inter));
+            let local = Self::gather(&idx, q);
+            y.rows_mut(r0, size).copy_from(&inter.output(&local, &z, t)?);
+            hdot.rows_mut(r0, size)
+                .copy_from(&inter.relation.hdot(&local, &z, t, size)?);
+            let g = inter.jacobian(&local, &z, t)?;
+            for (c, &k) in idx.iter().enumerate() {
+                jac.view_mut((r0, k), (size, 1)).copy_from(&g.column(c));
+            }
+            r0 += size;
+        }
+        Ok((y, jac, hdot))
+    }
+
     /// The block-diagonal mass matrix of the Lagrangian systems at the current q.
     pub(crate) fn mass(&self) -> Result<DMatrix<f64>> {
         self.block_diagonal(|i, o, d| {

@@ -122,15 +122,12 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
     pub(in crate::batch::cpu) fn stage1_solve(&mut self) {
         let (m, o, ops) = (self.m, self.o, self.ops);
         let h = Lanes::splat(self.step.h);
+        // The chord matrix with nonlinear rows, else the scene's D½ (as `solve` reads it).
+        let dd: &[L<T>] = if NONLINEAR { &self.dmat } else { &ops[o.delassus..] };
         for r in 0..m {
             let mut ap = Lanes::zero();
             for k in 0..m {
-                let d = if NONLINEAR {
-                    self.dmat[r * m + k]
-                } else {
-                    ops[o.delassus + r * m + k]
-                };
-                ap = ap + d * self.lambda[k];
+                ap = ap + dd[r * m + k] * self.lambda[k];
             }
             self.lcp_q[r] = Lanes::select(self.settled, self.lcp_q[r], self.lcp_q[r] / h - ap);
         }
@@ -170,37 +167,33 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
     pub(in crate::batch::cpu) fn end_kick(&mut self, cosine: L<T>) {
         let (n, m, o, ops) = (self.n, self.m, self.o, self.ops);
         self.kick(cosine, (o.end_a, o.end_b, o.end_c, o.end_c_harmonic));
+        // Every lane takes part from here on (G and stage 2).
+        self.settled = [false; LANES];
         if NONLINEAR {
-            self.settled = [false; LANES];
             self.jacobian(false);
             self.iterate_operators(o.end_w_inv);
         }
+        // G_{n+1} and M⁻¹G_{n+1}ᵀ: rebuilt with nonlinear rows, else the scene's H, M⁻¹Hᵀ.
+        let (g, wg): (&[L<T>], &[L<T>]) = if NONLINEAR {
+            (&self.gmat, &self.wgmat)
+        } else {
+            (&ops[o.h..], &ops[o.end_w_inv_ht..])
+        };
         for i in 0..n {
             let mut x = self.vf[i];
             for r in 0..m {
-                let wg = if NONLINEAR {
-                    self.wgmat[i * m + r]
-                } else {
-                    ops[o.end_w_inv_ht + i * m + r]
-                };
-                x = x - wg * self.p1[r];
+                x = x - wg[i * m + r] * self.p1[r];
             }
             self.vf[i] = x;
         }
         for r in 0..m {
             let mut gv = Lanes::zero();
             for j in 0..n {
-                let g = if NONLINEAR {
-                    self.gmat[r * n + j]
-                } else {
-                    ops[o.h + r * n + j]
-                };
-                gv = gv + g * self.vf[j];
+                gv = gv + g[r * n + j] * self.vf[j];
             }
             self.lcp_q[r] = gv + ops[o.restitution + r] * self.rate[r];
             self.lambda[r] = Lanes::zero();
         }
-        self.settled = [false; LANES];
     }
 
     /// Stage 2: PGS on the closed rows with G_{n+1} M⁻¹ G_{n+1}ᵀ, then v_{n+1} = v* +
