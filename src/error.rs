@@ -102,6 +102,13 @@ pub enum Error {
         /// What was wrong.
         reason: String,
     },
+    /// The run was cancelled ([`Progress::cancel`](crate::batch::Progress::cancel)) before it
+    /// finished.
+    #[error("interrupted: {what}")]
+    Interrupted {
+        /// What was kept.
+        what: String,
+    },
     /// An I/O error.
     #[error(transparent)]
     Io(#[from] std::io::Error),

@@ -3,8 +3,13 @@
 //! submission of dispatches, up to 16 per chunk, the reference per scene every [`TICK`]
 //! steps), so a progress bar moves within
 //! a chunk of scenes, not only between chunks.
+//!
+//! The same thread may [`cancel`](Progress::cancel) the run: the engines stop at their next
+//! report (the CPU lanes and the reference within [`TICK`] steps; the GPU after the
+//! submissions already queued for its chunk), and the ensemble returns
+//! [`Error::Interrupted`](crate::Error::Interrupted), keeping the chunks it finished.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Steps between two reports of a CPU group of lanes or of a reference scene.
 pub const TICK: u32 = 256;
@@ -18,6 +23,7 @@ pub static UNWATCHED: Progress = Progress::new();
 pub struct Progress {
     scene_steps: AtomicU64,
     resumed: AtomicU64,
+    cancelled: AtomicBool,
 }
 
 impl Progress {
@@ -26,7 +32,18 @@ impl Progress {
         Self {
             scene_steps: AtomicU64::new(0),
             resumed: AtomicU64::new(0),
+            cancelled: AtomicBool::new(false),
         }
+    }
+
+    /// Asks the run to stop (from any thread): the engines stop at their next report.
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the run was asked to stop.
+    pub fn cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
     }
 
     /// Adds `scene_steps` done.

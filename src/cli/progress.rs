@@ -43,6 +43,15 @@ pub fn watch<T>(name: &str, (scenes, steps): (usize, u64), work: impl FnOnce(&en
     })
 }
 
+/// [`watch`] as the library's [`ensemble::Watch`], for the commands that make several runs.
+pub struct Bar;
+
+impl ensemble::Watch for Bar {
+    fn watch<T>(&self, name: &str, size: (usize, u64), work: impl FnOnce(&ensemble::Progress) -> T) -> T {
+        watch(name, size, work)
+    }
+}
+
 /// The bar or the plain lines.
 struct Display {
     bar: Option<ProgressBar>,

@@ -180,6 +180,9 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
         if k % TICK == 0 && k > 0 {
             job.progress.add(u64::from(TICK));
             reported += TICK;
+            if job.progress.cancelled() {
+                break;
+            }
         }
         penetration(&sim, &mut extremes)?;
         if let Err(e) = sim.step() {

@@ -15,7 +15,8 @@ use crate::engine::{CpuEngine, Engine, Job, ReferenceEngine, batched_refusal};
 use crate::error::{Error, Result};
 
 /// Where to run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Backend {
     /// A hardware GPU if there is one, else the CPU (with a notice).
     #[default]

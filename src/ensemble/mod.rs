@@ -32,6 +32,8 @@
 //! ```
 
 mod atomic;
+pub mod bench;
+pub mod check;
 pub mod checkpoint;
 pub mod custom;
 pub mod design;
@@ -50,6 +52,8 @@ pub mod stats;
 mod summary;
 pub mod table;
 pub mod units;
+pub mod verify;
+pub mod watch;
 
 use std::ops::Range;
 use std::time::Instant;
@@ -64,6 +68,7 @@ pub use stats::Statistics;
 pub use summary::{INTEGER_COLUMNS, summary_columns};
 use summary::{append_summary, record, trajectory_columns};
 pub use table::Table;
+pub use watch::{Unwatched, Watch};
 
 use crate::batch::observe::Recording;
 use crate::error::{Error, Result};
@@ -237,6 +242,17 @@ fn check_draws(scenario: &Scenario, scenes: &Range<usize>, coordinates: &[String
     }
 }
 
+/// The error of a run cancelled after `done` scenes, whose finished chunks are `kept` in its
+/// directory or not.
+fn interrupted(done: usize, kept: bool) -> Error {
+    let what = if kept {
+        format!("{done} scenes were done; their chunks are kept for a resumed run")
+    } else {
+        format!("{done} scenes were done; nothing was kept")
+    };
+    Error::Interrupted { what }
+}
+
 /// Runs `scenes` on an opened engine, `chunk` scenes at a time (`None`: as many as the engine
 /// needs in flight).
 pub fn run_on(
@@ -333,6 +349,10 @@ fn run_chunks(
         job.progress = progress;
         let stepping = Instant::now();
         let outcome = engine.run(&job)?;
+        if progress.cancelled() {
+            // (The chunk's rows are cut short: dropped.)
+            return Err(interrupted(at - scenes.start, checkpoints.is_some()));
+        }
         let seconds = stepping.elapsed().as_secs_f64();
         log::debug!(
             "scenes {at}..{last} stepped in {seconds:.3} s ({:.3e} scene-steps/s)",
@@ -368,7 +388,10 @@ fn run_chunks(
         .into_iter()
         .filter(|s| scenes.contains(s))
         .collect();
-    let trajectories = record(engine, scenario, &recorded, steps)?;
+    let trajectories = record(engine, scenario, (&recorded, steps), progress)?;
+    if progress.cancelled() {
+        return Err(interrupted(computed, checkpoints.is_some()));
+    }
     Ok(EnsembleRun {
         engine: engine.describe(),
         arithmetic: arithmetic(engine),

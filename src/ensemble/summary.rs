@@ -6,9 +6,9 @@ use rayon::prelude::*;
 
 use super::scene_spec::SampledScene;
 use super::{Engine, Scenario, Table, engine, records};
-use crate::batch::BatchOutcome;
 use crate::batch::layout::{EXTREMES, HealthCounters, NON_FINITE, NOT_CONVERGED};
 use crate::batch::observe::{NOTHING, Recording, SLOTS};
+use crate::batch::{BatchOutcome, Progress};
 use crate::engine::velocity_name;
 use crate::error::{Error, Result};
 
@@ -185,8 +185,13 @@ fn summary_row(
 }
 
 /// The trajectories of `scenes`: the run cut into segments of `record.stride` steps, the
-/// state read back after each.
-pub(super) fn record(engine: &dyn Engine, scenario: &Scenario, scenes: &[usize], steps: u32) -> Result<Table> {
+/// state read back after each (until `progress` is cancelled).
+pub(super) fn record(
+    engine: &dyn Engine,
+    scenario: &Scenario,
+    (scenes, steps): (&[usize], u32),
+    progress: &Progress,
+) -> Result<Table> {
     let sampled: Vec<SampledScene> = scenes.iter().map(|&s| scenario.sample(s)).collect::<Result<_>>()?;
     let coordinates = scenario.coordinates()?;
     let n = coordinates.len();
@@ -209,7 +214,7 @@ pub(super) fn record(engine: &dyn Engine, scenario: &Scenario, scenes: &[usize],
     };
     push(0, &state);
     let mut k = 0;
-    while k < steps {
+    while k < steps && !progress.cancelled() {
         let segment = scenario.record.stride.min(steps - k);
         let t0 = f64::from(k) * scenario.time.step;
         state = engine

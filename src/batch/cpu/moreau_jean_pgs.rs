@@ -274,7 +274,7 @@ fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(
     let rattle = headers[0].flags & RATTLE != 0;
     // The steps in blocks of TICK, each reported when done.
     let mut done = 0;
-    while done < steps {
+    while done < steps && !progress.cancelled() {
         let block = TICK.min(steps - done);
         if rattle {
             for _ in 0..block {
