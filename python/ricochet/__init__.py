@@ -1,0 +1,27 @@
+"""ricochet: nonsmooth mechanics — things that bounce, impact, stick and are constrained —
+in Siconos's formulation (Moreau–Jean time stepping, exact Newton restitution, an LCP per
+step), run as Monte Carlo ensembles on a GPU or on all CPU cores.
+
+    >>> import ricochet
+    >>> result = ricochet.run("scenarios/bouncing_balls.toml", scenes=1000, backend="cpu")
+    >>> result.summary["impacts"].mean()
+
+`run`, `verify`, `bench`, `check` and `templates` are the command line's commands;
+results are numpy arrays. Errors are ValueError (bad input) or RuntimeError (a failed run).
+"""
+
+from ._ricochet import Scenario, __version__
+from .ensemble import EnsembleResult, Samples, bench, check, load, run, templates, verify
+
+__all__ = [
+    "EnsembleResult",
+    "Samples",
+    "Scenario",
+    "__version__",
+    "bench",
+    "check",
+    "load",
+    "run",
+    "templates",
+    "verify",
+]

@@ -1,0 +1,97 @@
+"""Drives a job of the extension: shows its progress (tqdm when installed — a widget in
+notebooks —, else a plain line on stderr) while waiting for it with the GIL released, and
+turns Ctrl-C into a cancellation of the job before re-raising KeyboardInterrupt."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any, Optional
+
+#: Seconds between two looks at the job (and two chances for Ctrl-C to be noticed).
+LOOK = 0.1
+
+#: Seconds between two plain lines where stderr is not a terminal.
+LINE = 5.0
+
+
+class _Plain:
+    """One line per run on stderr: rewritten in place on a terminal, else every `LINE` s."""
+
+    def __init__(self) -> None:
+        self.name: Optional[str] = None
+        self.last = 0.0
+        self.tty = sys.stderr.isatty()
+
+    def show(self, name: str, done: int, total: int, rate: float, final: bool = False) -> None:
+        now = time.monotonic()
+        if not (final or self.tty or now - self.last >= LINE) or not name:
+            return
+        self.last = now
+        end = "\n" if final or not self.tty else ""
+        sys.stderr.write(f"\r{name}: {done}/{total} scenes, {rate:.3e} scene-steps/s{end}")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        pass
+
+
+class _Tqdm:
+    """A tqdm bar per run (tqdm.auto: a widget in Jupyter)."""
+
+    def __init__(self, tqdm: Any) -> None:
+        self.tqdm = tqdm
+        self.bar: Any = None
+        self.name: Optional[str] = None
+
+    def show(self, name: str, done: int, total: int, rate: float, final: bool = False) -> None:
+        if not name:
+            return
+        if name != self.name or self.bar is None:
+            self.close()
+            self.name = name
+            self.bar = self.tqdm(total=total, desc=name, unit="scene", leave=True)
+        self.bar.n = done
+        self.bar.set_postfix_str(f"{rate:.3e} scene-steps/s", refresh=False)
+        self.bar.refresh()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+def _display() -> Any:
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return _Plain()
+    return _Tqdm(tqdm)
+
+
+def drive(job: Any, progress: bool) -> Any:
+    """Waits for `job` (a `ricochet._ricochet.Job`) and returns its result, showing its
+    progress when `progress`; on KeyboardInterrupt the job is cancelled (it stops within a
+    few hundred steps) and waited for, and the KeyboardInterrupt goes on."""
+    display = _display() if progress else None
+    start, run = time.monotonic(), None
+    try:
+        while not job.wait(LOOK):
+            if display is not None:
+                name, scene_steps, scenes, steps = job.status()
+                if name != run:
+                    start, run = time.monotonic(), name
+                rate = scene_steps / max(time.monotonic() - start, 1e-9)
+                display.show(name, min(scene_steps // max(steps, 1), scenes), scenes, rate)
+    except KeyboardInterrupt:
+        job.cancel()
+        job.wait()
+        if display is not None:
+            display.close()
+        raise
+    if display is not None:
+        name, scene_steps, scenes, steps = job.status()
+        rate = scene_steps / max(time.monotonic() - start, 1e-9)
+        display.show(name, min(scene_steps // max(steps, 1), scenes), scenes, rate, final=True)
+        display.close()
+    return job.result()

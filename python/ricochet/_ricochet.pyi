@@ -1,0 +1,58 @@
+"""Type stubs of the extension `ricochet._ricochet` (the Rust half of the package; use the
+functions of `ricochet` rather than these)."""
+
+from typing import Any, Optional, Tuple
+
+__version__: str
+
+class Scenario:
+    """A parsed and checked scenario."""
+
+    def __init__(self, source: str, kind: str) -> None:
+        """`source` is a path (`kind="path"`), a TOML text (`"toml"`) or the JSON of a dict of
+        the TOML's shape (`"json"`). Raises ValueError naming what is wrong."""
+    def with_size(self, scenes: Optional[int] = None, seed: Optional[int] = None) -> Scenario:
+        """This scenario with another number of scenes or seed (checked again)."""
+    @property
+    def name(self) -> str: ...
+    @property
+    def scenes(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def steps(self) -> int:
+        """Steps per scene."""
+    @property
+    def fingerprint(self) -> str:
+        """A hash of everything the scenario says (as `run.json`'s)."""
+    @property
+    def records(self) -> Tuple[bool, bool]:
+        """Whether it records impact events, stroboscopic samples."""
+
+class Job:
+    """A command running on a thread of its own (the GIL stays free)."""
+
+    def wait(self, timeout: Optional[float] = None) -> bool:
+        """Waits up to `timeout` seconds (forever with None), the GIL released; whether the
+        command has finished."""
+    def status(self) -> Tuple[str, int, int, int]:
+        """(name, scene-steps done, scenes, steps per scene) of the run under way."""
+    def cancel(self) -> None:
+        """Asks the command to stop (within a few hundred steps)."""
+    def result(self) -> Any:
+        """The finished command's result, once; its error as ValueError or RuntimeError."""
+
+def start_run(scenario: Scenario, backend: str = "auto", shard: str = "0/1", chunk: Optional[int] = None) -> Job:
+    """Starts an ensemble; its result is a dict of `.npy` bytes and numbers."""
+
+def start_verify(scenario: Scenario, scenes: int = 8, max_time: Optional[float] = None) -> Job:
+    """Starts `verify`; its result is the verdict's JSON."""
+
+def start_bench(scenario: Scenario, sizes: list[int], reference_up_to: int = 1000) -> Job:
+    """Starts `bench`; its result is the rows' JSON."""
+
+def start_check(scenario: Scenario) -> Job:
+    """Starts `check`; its result is the findings' JSON."""
+
+def templates() -> str:
+    """Every template with its parameters, defaults and units, as JSON."""

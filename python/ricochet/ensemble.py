@@ -1,0 +1,209 @@
+"""Monte Carlo ensembles from Python: the `ricochet` command line's `run`, `verify`,
+`bench`, `check` and `templates`, in-process, with numpy arrays for results."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _ricochet
+from ._progress import drive
+
+#: A scenario: a path to a TOML file, a TOML text, a dict of the TOML's shape, or a
+#: `Scenario` from `load`.
+ScenarioLike = Union[str, "os.PathLike[str]", Mapping[str, Any], "_ricochet.Scenario"]
+
+
+def load(scenario: ScenarioLike) -> "_ricochet.Scenario":
+    """Parses and checks a scenario: a path to a TOML file, a TOML text (anything with a
+    newline or an `=` that is not an existing file), or a dict of the TOML's shape (as
+    `tomllib.load` gives). Raises ValueError naming the key, line or file that is wrong."""
+    if isinstance(scenario, _ricochet.Scenario):
+        return scenario
+    if isinstance(scenario, Mapping):
+        return _ricochet.Scenario(json.dumps(scenario, allow_nan=False), "json")
+    if isinstance(scenario, os.PathLike):
+        return _ricochet.Scenario(os.fspath(scenario), "path")
+    if isinstance(scenario, str):
+        if os.path.isfile(scenario) or not ("\n" in scenario or "=" in scenario):
+            return _ricochet.Scenario(scenario, "path")
+        return _ricochet.Scenario(scenario, "toml")
+    raise TypeError(f"a scenario is a path, a TOML text, a dict or a Scenario, not {type(scenario).__name__}")
+
+
+def _table(data: Optional[bytes]) -> Optional[np.ndarray]:
+    """A structured array from the bytes of a `.npy` file."""
+    if data is None:
+        return None
+    return np.load(io.BytesIO(data), allow_pickle=False, max_header_size=len(data))
+
+
+@dataclass(frozen=True)
+class Samples:
+    """States sampled at common times, per scene: `values[scene, sample, coordinate]` at
+    `t[sample]` for the scenes `scenes`, the coordinates named by `names` (the scene's
+    coordinates, then their velocities). `table` is the same as one row per (scene, time)."""
+
+    t: np.ndarray
+    scenes: np.ndarray
+    names: List[str]
+    values: np.ndarray
+    table: np.ndarray
+
+    @staticmethod
+    def of(table: np.ndarray) -> "Samples":
+        names = [n for n in table.dtype.names if n not in ("scene", "t")]
+        scenes = np.unique(table["scene"])
+        count = len(table) // max(len(scenes), 1)
+        values = np.stack([table[n] for n in names], axis=-1).reshape(len(scenes), count, len(names))
+        t = table["t"][:count].copy()
+        return Samples(t=t, scenes=scenes, names=names, values=values, table=table)
+
+
+@dataclass(frozen=True)
+class EnsembleResult:
+    """What `run` returns.
+
+    - `summary`: one row per scene (a numpy structured array: `scene`, the drawn
+      parameters, the observables, `impacts`, …, the same numbers and types as the command
+      line's `summary.npy`); `to_pandas()` makes it a DataFrame.
+    - `trajectories`: the recorded scenes' `Samples` every `record.stride` steps.
+    - `strobe`: every scene's `Samples` at the `[strobe]` times (None without `[strobe]`).
+    - `events`: one row per impact (`scene, t, row, ydot_before, ydot_after, impulse`; None
+      without `[events]`).
+    - `stats`: `stats.json`'s content: `rows`, and `columns[name]`: count, missing, mean,
+      std, min, max, quantiles, histogram.
+    - `engine` (the backend, described), `arithmetic` (`cpu f64`, `gpu f32`, …), `notice`
+      (why `auto` chose what it chose), `seconds` (wall clock), `device_seconds`,
+      `scene_steps`.
+    """
+
+    summary: np.ndarray
+    trajectories: Samples
+    strobe: Optional[Samples]
+    events: Optional[np.ndarray]
+    stats: Dict[str, Any]
+    engine: str
+    arithmetic: str
+    notice: Optional[str]
+    seconds: float
+    device_seconds: Optional[float]
+    scene_steps: int
+    scenario: "_ricochet.Scenario" = field(repr=False)
+
+    def to_pandas(self) -> Any:
+        """The summary as a pandas DataFrame (pandas must be installed)."""
+        import pandas
+
+        return pandas.DataFrame(self.summary)
+
+    def __repr__(self) -> str:
+        return (
+            f"EnsembleResult({self.scenario.name!r}: {len(self.summary)} scenes on {self.engine}, "
+            f"{self.seconds:.3g} s)"
+        )
+
+
+def _shard(shard: Union[None, str, Tuple[int, int]]) -> str:
+    if shard is None:
+        return "0/1"
+    if isinstance(shard, str):
+        return shard
+    index, count = shard
+    return f"{index}/{count}"
+
+
+def run(
+    scenario: ScenarioLike,
+    scenes: Optional[int] = None,
+    seed: Optional[int] = None,
+    backend: str = "auto",
+    shard: Union[None, str, Tuple[int, int]] = None,
+    progress: bool = True,
+    chunk: Optional[int] = None,
+) -> EnsembleResult:
+    """Runs a Monte Carlo ensemble, as `ricochet run` does, and returns its results as numpy
+    arrays (`EnsembleResult`).
+
+    scenario: a path to a scenario TOML file, a TOML text, or a dict of the same shape.
+    scenes, seed: override the scenario's.
+    backend: "auto" (a hardware GPU, else all CPU cores), "gpu", "cpu" or "reference".
+    shard: (i, n) or "i/n": runs scenes ⌊N i/n⌋ .. ⌊N (i+1)/n⌋ only.
+    progress: a progress bar (tqdm when installed, else a line on stderr).
+    chunk: scenes stepped at a time (results do not depend on it).
+
+    The same scenario and seed give the same numbers as the command line, bit for bit, on
+    the same backend. The GIL is released while the scenes are stepped; Ctrl-C stops the run
+    within a few hundred steps and raises KeyboardInterrupt. Raises ValueError for a bad
+    scenario or argument, RuntimeError for a run that fails.
+    """
+    parsed = load(scenario).with_size(scenes, seed)
+    result = drive(_ricochet.start_run(parsed, backend, _shard(shard), chunk), progress)
+    strobe = _table(result["strobe"])
+    return EnsembleResult(
+        summary=_table(result["summary"]),
+        trajectories=Samples.of(_table(result["trajectories"])),
+        strobe=None if strobe is None else Samples.of(strobe),
+        events=_table(result["events"]),
+        stats=json.loads(result["stats"]),
+        engine=result["engine"],
+        arithmetic=result["arithmetic"],
+        notice=result["notice"],
+        seconds=result["seconds"],
+        device_seconds=result["device_seconds"],
+        scene_steps=result["scene_steps"],
+        scenario=parsed,
+    )
+
+
+def verify(
+    scenario: ScenarioLike, scenes: int = 8, max_time: Optional[float] = None, progress: bool = True
+) -> Dict[str, Any]:
+    """Runs the first `scenes` scenes (to `max_time` at most) on the reference stepper, the
+    CPU backend and the GPU, as `ricochet verify`, and returns the verdict: `{"scenario",
+    "scenes", "engines": [{"engine", "tolerance", "columns": [{"column", "deviation",
+    "ok"}]}], "skipped": [...], "ok"}` (deviations relative to 1 + |reference|)."""
+    return json.loads(drive(_ricochet.start_verify(load(scenario), scenes, max_time), progress))
+
+
+def bench(
+    scenario: ScenarioLike,
+    sizes: Sequence[int] = (1000,),
+    reference_up_to: int = 1000,
+    progress: bool = True,
+) -> List[Dict[str, Any]]:
+    """Every backend's throughput at each ensemble size, as `ricochet bench`: one dict per
+    (backend, size) with `backend`, `adapter`, `scenes`, `steps`, `seconds`,
+    `scene_steps_per_second`, `device_seconds`, `warmup_seconds`."""
+    job = _ricochet.start_bench(load(scenario), [int(n) for n in sizes], reference_up_to)
+    return json.loads(drive(job, progress))
+
+
+def check(scenario: ScenarioLike, progress: bool = False) -> Dict[str, Any]:
+    """A dry run, as `ricochet check`: every scene built (a bad draw raises ValueError naming
+    it), the drawn parameters' ranges, the size, what is recorded, and per backend an
+    estimate of the run's time from a short timed sample."""
+    return json.loads(drive(_ricochet.start_check(load(scenario)), progress))
+
+
+def templates() -> List[Dict[str, Any]]:
+    """Every scene template: `{"name", "parameters": [{"name", "default", "unit"}]}`, the
+    parameters in the order the template asks for them; a default is a float, or a string
+    where it is not a number (`required` for a matrix without one)."""
+
+    def number(text: str) -> Union[float, str]:
+        try:
+            return float(text)
+        except ValueError:
+            return text
+
+    listed = json.loads(_ricochet.templates())
+    for template in listed:
+        for parameter in template["parameters"]:
+            parameter["default"] = number(parameter["default"])
+    return listed

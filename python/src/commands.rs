@@ -1,0 +1,116 @@
+//! `run`, `verify`, `bench` and `check` started as [`Job`]s, and `templates`: the library's
+//! commands, as `ricochet`'s command line runs them.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use ricochet::ensemble::{self, INTEGER_COLUMNS, RunOptions, Shard, Statistics};
+use ricochet::scenes::{template::Template, units::parameter_unit};
+
+use crate::convert::{exception, npy};
+use crate::job::{Job, Output};
+use crate::scenario::Scenario;
+
+/// `value` handed to Python as its JSON text (`json.loads` makes it a dict or a list).
+fn json(value: &impl serde::Serialize) -> ricochet::Result<Output> {
+    let text =
+        serde_json::to_string(value).map_err(|e| ricochet::Error::Io(std::io::Error::other(format!("JSON: {e}"))))?;
+    Ok(Box::new(move |py| Ok(text.into_pyobject(py)?.into_any().unbind())))
+}
+
+/// Runs the ensemble of `scenario` on `backend` (`auto`, `gpu`, `cpu`, `reference`), the
+/// scenes of `shard` (`i/n`), `chunk` scenes at a time. The result is a dict: `engine`,
+/// `arithmetic`, `notice`, `seconds`, `device_seconds`, `scene_steps`, the `.npy` bytes of
+/// `summary`, `trajectories`, `strobe` and `events` (the last two `None` when the scenario
+/// records none), and `stats` (JSON).
+#[pyfunction]
+#[pyo3(signature = (scenario, backend="auto", shard="0/1", chunk=None))]
+pub fn start_run(scenario: &Scenario, backend: &str, shard: &str, chunk: Option<usize>) -> PyResult<Job> {
+    let options = RunOptions {
+        backend: backend.parse().map_err(exception)?,
+        chunk,
+        shard: shard.parse::<Shard>().map_err(exception)?,
+        ..Default::default()
+    };
+    let scenario = scenario.inner.clone();
+    Job::start(move |watch| {
+        let total = options.shard.range(scenario.scenes).len();
+        let run = ricochet::ensemble::Watch::watch(watch, &scenario.name, (total, scenario.steps()), |progress| {
+            ensemble::run(&scenario, &options, progress)
+        })?;
+        let stats = serde_json::to_string(&Statistics::of(&run.summary)).unwrap_or_default();
+        let tables = [
+            Some(npy(&run.summary, &INTEGER_COLUMNS)),
+            Some(npy(&run.trajectories, &["scene"])),
+            scenario.strobe.is_some().then(|| npy(&run.strobe, &["scene"])),
+            scenario.events.is_some().then(|| npy(&run.events, &["scene", "row"])),
+        ];
+        let output: Output = Box::new(move |py| {
+            let result = PyDict::new(py);
+            result.set_item("engine", &run.engine)?;
+            result.set_item("arithmetic", &run.arithmetic)?;
+            result.set_item("notice", &run.notice)?;
+            result.set_item("seconds", run.seconds)?;
+            result.set_item("device_seconds", run.device_seconds)?;
+            result.set_item("scene_steps", run.scene_steps)?;
+            result.set_item("stats", stats)?;
+            for (name, table) in ["summary", "trajectories", "strobe", "events"].into_iter().zip(tables) {
+                match table {
+                    Some(bytes) => result.set_item(name, PyBytes::new(py, &bytes?))?,
+                    None => result.set_item(name, py.None())?,
+                }
+            }
+            Ok(result.into_any().unbind())
+        });
+        Ok(output)
+    })
+}
+
+/// `ricochet verify`: the first `scenes` scenes (to `max_time` at most) on every backend
+/// against the reference stepper; the verdict as JSON.
+#[pyfunction]
+#[pyo3(signature = (scenario, scenes=8, max_time=None))]
+pub fn start_verify(scenario: &Scenario, scenes: usize, max_time: Option<f64>) -> PyResult<Job> {
+    let scenario = scenario.inner.clone();
+    Job::start(move |watch| json(&ensemble::verify::verify(scenario, scenes, max_time, watch)?))
+}
+
+/// `ricochet bench`: every backend's throughput at each of `sizes` (the reference up to
+/// `reference_up_to` scenes); the rows as JSON.
+#[pyfunction]
+#[pyo3(signature = (scenario, sizes, reference_up_to=1000))]
+pub fn start_bench(scenario: &Scenario, sizes: Vec<usize>, reference_up_to: usize) -> PyResult<Job> {
+    let scenario = scenario.inner.clone();
+    Job::start(move |watch| {
+        json(&ensemble::bench::bench(
+            scenario,
+            (&sizes, reference_up_to),
+            watch,
+            |_| Ok(()),
+        )?)
+    })
+}
+
+/// `ricochet check`: the dry run's findings as JSON.
+#[pyfunction]
+pub fn start_check(scenario: &Scenario) -> PyResult<Job> {
+    let scenario = scenario.inner.clone();
+    Job::start(move |watch| json(&ensemble::check::check(&scenario, watch)?))
+}
+
+/// Every template: `[{"name", "parameters": [{"name", "default", "unit"}]}]` in the order it
+/// asks for them (as `ricochet templates`), as JSON.
+#[pyfunction]
+pub fn templates() -> String {
+    let all: Vec<serde_json::Value> = Template::all()
+        .map(|template| {
+            let parameters: Vec<serde_json::Value> = (template.parameters().into_iter())
+                .map(|(name, default)| {
+                    let unit = parameter_unit(template, &name);
+                    serde_json::json!({ "name": name, "default": default, "unit": unit })
+                })
+                .collect();
+            serde_json::json!({ "name": template.name(), "parameters": parameters })
+        })
+        .collect();
+    serde_json::Value::Array(all).to_string()
+}

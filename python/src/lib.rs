@@ -1,0 +1,26 @@
+//! `ricochet._ricochet`: the Rust half of the `ricochet` Python package. It parses scenarios
+//! ([`scenario`]), starts the library's commands on a thread of their own ([`job`]) and hands
+//! their results to Python as `.npy` bytes and JSON ([`convert`]); the Python half
+//! (`ricochet/__init__.py`) turns those into numpy arrays and dicts, shows the progress and
+//! turns Ctrl-C into a cancellation.
+
+mod commands;
+mod convert;
+mod job;
+mod scenario;
+
+use pyo3::prelude::*;
+
+/// The extension module.
+#[pymodule]
+fn _ricochet(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<scenario::Scenario>()?;
+    m.add_class::<job::Job>()?;
+    m.add_function(wrap_pyfunction!(commands::start_run, m)?)?;
+    m.add_function(wrap_pyfunction!(commands::start_verify, m)?)?;
+    m.add_function(wrap_pyfunction!(commands::start_bench, m)?)?;
+    m.add_function(wrap_pyfunction!(commands::start_check, m)?)?;
+    m.add_function(wrap_pyfunction!(commands::templates, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

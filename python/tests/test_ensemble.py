@@ -1,0 +1,243 @@
+"""`ricochet.run` and the other commands against the command line, and their errors."""
+
+import _thread
+import csv
+import subprocess
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import ricochet
+
+BALLS = """
+name = "balls"
+scenes = 200
+seed = 11
+[scene]
+template = "bouncing_ball"
+height = { uniform = [1.0, 2.0] }
+restitution = { uniform = [0.8, 0.95] }
+[time]
+step = 1e-3
+final = 2.0
+[record]
+trajectories = 3
+stride = 50
+"""
+
+
+def study(root, tmp_path):
+    """The impact-oscillator study (observables, strobe, events), cut to 60 scenes over 30 s."""
+    text = (root / "scenarios/impact_oscillator_study.toml").read_text()
+    for old, new in [("scenes = 601", "scenes = 60"), ("3.05, 601]", "3.05, 60]"), ("final = 200.0", "final = 30.0"), ("from = 120.0", "from = 10.0")]:
+        assert old in text
+        text = text.replace(old, new)
+    path = tmp_path / "study.toml"
+    path.write_text(text)
+    return path
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    return rows[0], np.array([[float(x) for x in row] for row in rows[1:]])
+
+
+def columns(table):
+    return np.stack([table[name].astype(float) for name in table.dtype.names], axis=-1)
+
+
+def test_run_gives_the_command_lines_numbers_bit_for_bit(root, cli, tmp_path):
+    scenario = study(root, tmp_path)
+    out = tmp_path / "out"
+    subprocess.run(
+        [cli, "-q", "run", scenario, "--backend", "cpu", "--seed", "4", "--out", out],
+        check=True,
+        capture_output=True,
+    )
+    result = ricochet.run(scenario, seed=4, backend="cpu", progress=False)
+    written = np.load(out / "summary.npy")
+    assert result.summary.dtype == written.dtype
+    assert result.summary.tobytes() == written.tobytes()
+    for name, ours in [
+        ("events", result.events),
+        ("strobe", result.strobe.table),
+        ("trajectories", result.trajectories.table),
+    ]:
+        header, theirs = read_csv(out / f"{name}.csv")
+        assert list(ours.dtype.names) == header, name
+        assert len(ours) == len(theirs) > 0, name
+        # CSV numbers read back to the same bits.
+        assert np.array_equal(columns(ours), theirs, equal_nan=True), name
+    assert result.arithmetic == "cpu f64"
+    assert result.scene_steps == 60 * 30_000
+
+
+def test_samples_are_indexed_by_scene_sample_coordinate():
+    result = ricochet.run(BALLS, backend="cpu", progress=False)
+    samples = result.trajectories
+    # Three scenes spread over the ensemble.
+    assert list(samples.scenes) == [0, 66, 133]
+    assert samples.names == ["z", "z_dot"]
+    assert samples.values.shape == (3, 41, 2)
+    assert np.allclose(samples.t, np.arange(41) * 0.05)
+    # Scene 66's height at t = 0 is its drawn height (the ball's centre).
+    assert samples.values[1, 0, 0] == result.summary["height"][66]
+    table = samples.table[samples.table["scene"] == 66]
+    assert np.array_equal(table["z_dot"], samples.values[1, :, 1])
+
+
+def test_a_dict_a_toml_text_and_a_file_are_the_same_scenario(tmp_path):
+    tomllib = pytest.importorskip("tomllib")
+    path = tmp_path / "balls.toml"
+    path.write_text(BALLS)
+    parsed = [ricochet.load(BALLS), ricochet.load(tomllib.loads(BALLS)), ricochet.load(path), ricochet.load(str(path))]
+    assert len({p.fingerprint for p in parsed}) == 1
+    runs = [ricochet.run(p, scenes=50, backend="cpu", progress=False) for p in parsed[:2]]
+    assert runs[0].summary.tobytes() == runs[1].summary.tobytes()
+
+
+def test_scenes_seed_and_shards():
+    whole = ricochet.run(BALLS, backend="cpu", progress=False)
+    parts = [ricochet.run(BALLS, backend="cpu", shard=(i, 3), progress=False) for i in range(3)]
+    assert np.concatenate([p.summary for p in parts]).tobytes() == whole.summary.tobytes()
+    other = ricochet.run(BALLS, seed=12, scenes=20, backend="cpu", progress=False)
+    assert len(other.summary) == 20
+    assert not np.array_equal(other.summary["height"], whole.summary["height"][:20])
+
+
+def test_the_reference_and_the_cpu_backend_agree():
+    cpu = ricochet.run(BALLS, scenes=16, backend="cpu", progress=False)
+    reference = ricochet.run(BALLS, scenes=16, backend="reference", progress=False)
+    assert reference.arithmetic == "reference f64"
+    assert np.array_equal(cpu.summary["impacts"], reference.summary["impacts"])
+    assert np.allclose(cpu.summary["z"], reference.summary["z"], rtol=0, atol=1e-9)
+
+
+def test_stats_and_pandas():
+    result = ricochet.run(BALLS, backend="cpu", progress=False)
+    stats = result.stats["columns"]["height"]
+    assert stats["count"] == 200
+    assert stats["mean"] == pytest.approx(result.summary["height"].mean(), rel=1e-12)
+    assert 1.0 <= stats["min"] <= stats["max"] <= 2.0
+    pandas = pytest.importorskip("pandas")
+    frame = result.to_pandas()
+    assert isinstance(frame, pandas.DataFrame) and len(frame) == 200
+
+
+@pytest.mark.parametrize(
+    "scenario, message",
+    [
+        (BALLS.replace("restitution = { uniform = [0.8, 0.95] }", "restitution = 1.5"), "restitution"),
+        (BALLS.replace("step = 1e-3", "step = -1e-3"), "step"),
+        (BALLS.replace("template = \"bouncing_ball\"", "template = \"bouncing_bal\""), "bouncing_bal"),
+        (BALLS + "\nbogus = 1\n", "bogus"),
+        ("no/such/file.toml", "no/such/file.toml"),
+        ({"name": "x", "scenes": 1, "scene": {"template": "bouncing_ball", "height": None}}, "scenario"),
+    ],
+)
+def test_bad_scenarios_are_value_errors_that_name_what_is_wrong(scenario, message):
+    with pytest.raises(ValueError, match=message):
+        ricochet.run(scenario, progress=False)
+
+
+def test_bad_arguments_are_value_errors():
+    with pytest.raises(ValueError, match="backend"):
+        ricochet.run(BALLS, backend="quantum", progress=False)
+    with pytest.raises(ValueError, match="shard"):
+        ricochet.run(BALLS, shard=(3, 2), progress=False)
+    with pytest.raises(ValueError, match="scenes"):
+        ricochet.run(BALLS, scenes=0, progress=False)
+    with pytest.raises(TypeError):
+        ricochet.run(42, progress=False)
+
+
+def test_bad_input_found_on_the_runs_thread_is_a_value_error_too():
+    # A chunk of 0 scenes is refused when the run starts (on its own thread).
+    with pytest.raises(ValueError, match="chunk"):
+        ricochet.run(BALLS, chunk=0, progress=False)
+
+
+def test_a_run_that_fails_is_a_runtime_error():
+    from ricochet import _ricochet
+
+    job = _ricochet.start_run(ricochet.load(BALLS), "cpu", "0/1", None)
+    job.cancel()
+    assert job.wait(None)
+    with pytest.raises(RuntimeError, match="interrupted"):
+        job.result()
+
+
+def slow():
+    """A run of several seconds on the reference stepper."""
+    return BALLS.replace("scenes = 200", "scenes = 2000").replace("final = 2.0", "final = 20.0")
+
+
+def test_the_gil_is_released_while_the_scenes_are_stepped():
+    counted, stop = [0], threading.Event()
+
+    def count():
+        while not stop.is_set():
+            counted[0] += 1
+
+    thread = threading.Thread(target=count)
+    thread.start()
+    start = time.monotonic()
+    try:
+        ricochet.run(slow(), scenes=64, backend="reference", progress=False)
+    finally:
+        stop.set()
+        thread.join()
+    seconds = time.monotonic() - start
+    # A thread that held the GIL for the run would leave the counter near 0: with it free,
+    # the counter runs at well over 10⁵ increments per second.
+    assert seconds > 0.2, "the run is too short to tell"
+    assert counted[0] > 10_000 * seconds, (counted[0], seconds)
+
+
+def test_ctrl_c_stops_the_run_and_raises_keyboard_interrupt():
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        ricochet.run(slow(), backend="reference", progress=False)
+    stopped = time.monotonic() - start
+    timer.join()
+    # The whole run takes minutes; it stopped within a tick of steps of the interruption.
+    assert stopped < 5.0, stopped
+    # And the package is usable afterwards.
+    assert len(ricochet.run(BALLS, scenes=4, backend="cpu", progress=False).summary) == 4
+
+
+def test_progress_is_shown_on_stderr_without_tqdm(capfd, monkeypatch):
+    import ricochet._progress as progress
+
+    monkeypatch.setattr(progress, "_display", lambda: progress._Plain())
+    ricochet.run(BALLS, scenes=20, backend="cpu", progress=True)
+    assert "balls: 20/20 scenes" in capfd.readouterr().err
+
+
+def test_verify_check_bench_and_templates(root):
+    path = root / "scenarios/bouncing_balls.toml"
+    verdict = ricochet.verify(path, scenes=4, max_time=0.5, progress=False)
+    assert verdict["ok"] and verdict["scenes"] == 4
+    cpu = next(e for e in verdict["engines"] if e["engine"].startswith("cpu"))
+    assert all(c["ok"] and c["deviation"] <= 1e-9 for c in cpu["columns"])
+    assert {c["column"] for c in cpu["columns"]} >= {"impacts", "z", "energy_change"}
+
+    found = ricochet.check(BALLS)
+    assert (found["scenes"], found["dof"], found["steps"]) == (200, 1, 2000)
+    ranges = {r["name"]: (r["min"], r["max"]) for r in found["drawn"]}
+    assert 1.0 <= ranges["height"][0] < ranges["height"][1] <= 2.0
+    assert any(e["backend"] == "cpu" and e["scene_steps_per_second"] > 0 for e in found["estimates"])
+
+    rows = ricochet.bench(BALLS, sizes=[64], reference_up_to=64, progress=False)
+    assert {r["backend"] for r in rows} >= {"reference", "cpu"}
+    assert all(r["scenes"] == 64 and r["steps"] == 2000 and r["scene_steps_per_second"] > 0 for r in rows)
+
+    templates = {t["name"]: t for t in ricochet.templates()}
+    ball = {p["name"]: p for p in templates["bouncing_ball"]["parameters"]}
+    assert ball["restitution"]["default"] == 0.9 and ball["mass"]["unit"] == "kg"
+    assert {"newtons_cradle", "impact_oscillator", "pendulum_hitting_wall"} <= set(templates)
