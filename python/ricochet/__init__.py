@@ -7,14 +7,22 @@ step), run as Monte Carlo ensembles on a GPU or on all CPU cores.
     >>> result.summary["impacts"].mean()
 
 `run`, `verify`, `bench`, `check` and `templates` are the command line's commands;
-results are numpy arrays. Errors are ValueError (bad input) or RuntimeError (a failed run).
+results are numpy arrays. `LagrangianLinearTIDS`, `LagrangianLinearTIR`, `NewtonImpactNSL`,
+`Nsds` and `TimeStepping` build a scene from arrays and step it on the reference stepper. Errors are ValueError (bad input) or RuntimeError (a failed run).
 """
 
 from ._ricochet import Scenario, __version__
 from .ensemble import EnsembleResult, Samples, bench, check, load, run, templates, verify
+from .model import LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds, TimeStepping, Trajectory
 
 __all__ = [
     "EnsembleResult",
+    "LagrangianLinearTIDS",
+    "LagrangianLinearTIR",
+    "NewtonImpactNSL",
+    "Nsds",
+    "TimeStepping",
+    "Trajectory",
     "Samples",
     "Scenario",
     "__version__",

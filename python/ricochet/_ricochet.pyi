@@ -1,7 +1,7 @@
 """Type stubs of the extension `ricochet._ricochet` (the Rust half of the package; use the
 functions of `ricochet` rather than these)."""
 
-from typing import Any, Optional, Tuple
+from typing import Any, Dict, Optional, Sequence, Tuple
 
 __version__: str
 
@@ -56,3 +56,43 @@ def start_check(scenario: Scenario) -> Job:
 
 def templates() -> str:
     """Every template with its parameters, defaults and units, as JSON."""
+
+class LagrangianLinearTIDS:
+    """M v̇ = F_ext − K q − C v + p, with constant M, K, C and F_ext."""
+
+    def __init__(
+        self,
+        q0: Sequence[float],
+        v0: Sequence[float],
+        mass: Sequence[Sequence[float]],
+        stiffness: Optional[Sequence[Sequence[float]]] = None,
+        damping: Optional[Sequence[Sequence[float]]] = None,
+        fext: Optional[Sequence[float]] = None,
+    ) -> None: ...
+
+class LagrangianLinearTIR:
+    """y = H q + b, p = Hᵀ λ."""
+
+    def __init__(self, h: Sequence[Sequence[float]], b: Optional[Sequence[float]] = None) -> None: ...
+
+class NewtonImpactNSL:
+    """Newton's impact law with restitution e ∈ [0, 1]."""
+
+    def __init__(self, e: float) -> None: ...
+
+class Nsds:
+    """Systems linked by interactions (one scene)."""
+
+    def __init__(self) -> None: ...
+    def add(self, name: str, system: LagrangianLinearTIDS) -> int: ...
+    def link(self, name: str, law: NewtonImpactNSL, relation: LagrangianLinearTIR, systems: Sequence[int]) -> int: ...
+
+class TimeStepping:
+    """The reference time stepping (use `ricochet.TimeStepping`, which returns a Trajectory)."""
+
+    def __init__(
+        self, nsds: Nsds, h: float, t0: float = 0.0, integrator: str = "moreau_jean", theta: float = 0.5, solver: str = "lemke"
+    ) -> None: ...
+    @property
+    def time(self) -> float: ...
+    def run(self, t_final: float) -> Dict[str, Tuple[bytes, Tuple[int, ...]]]: ...

@@ -1,12 +1,14 @@
 //! `ricochet._ricochet`: the Rust half of the `ricochet` Python package. It parses scenarios
 //! ([`scenario`]), starts the library's commands on a thread of their own ([`job`]) and hands
-//! their results to Python as `.npy` bytes and JSON ([`convert`]); the Python half
+//! their results to Python as `.npy` bytes and JSON ([`convert`]); it builds models and steps
+//! them on the reference stepper ([`model`]); the Python half
 //! (`ricochet/__init__.py`) turns those into numpy arrays and dicts, shows the progress and
 //! turns Ctrl-C into a cancellation.
 
 mod commands;
 mod convert;
 mod job;
+mod model;
 mod scenario;
 
 use pyo3::prelude::*;
@@ -16,6 +18,11 @@ use pyo3::prelude::*;
 fn _ricochet(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scenario::Scenario>()?;
     m.add_class::<job::Job>()?;
+    m.add_class::<model::LagrangianLinearTIDS>()?;
+    m.add_class::<model::LagrangianLinearTIR>()?;
+    m.add_class::<model::NewtonImpactNSL>()?;
+    m.add_class::<model::Nsds>()?;
+    m.add_class::<model::TimeStepping>()?;
     m.add_function(wrap_pyfunction!(commands::start_run, m)?)?;
     m.add_function(wrap_pyfunction!(commands::start_verify, m)?)?;
     m.add_function(wrap_pyfunction!(commands::start_bench, m)?)?;

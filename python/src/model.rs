@@ -1,0 +1,240 @@
+//! Models built from Python with arrays: a linear time-invariant Lagrangian system, a linear
+//! relation, Newton's impact law, the [`Nsds`] that links them and the reference
+//! [`TimeStepping`] that steps it, whose trajectory comes back as arrays.
+
+use nalgebra::{DMatrix, DVector};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use ricochet::model::{self, DsId};
+use ricochet::numerics::SolverKind;
+use ricochet::reference::{self, Integrator, Trajectory};
+use ricochet::scheme::{MoreauJeanOSI, NonsmoothRattleOSI};
+
+use crate::convert::exception;
+
+/// A matrix from its rows (`what` names it in errors).
+fn matrix(what: &str, rows: Vec<Vec<f64>>) -> PyResult<DMatrix<f64>> {
+    let columns = rows.first().map_or(0, Vec::len);
+    if rows.iter().any(|r| r.len() != columns) {
+        return Err(PyValueError::new_err(format!("{what}: rows of different lengths")));
+    }
+    Ok(DMatrix::from_row_iterator(
+        rows.len(),
+        columns,
+        rows.into_iter().flatten(),
+    ))
+}
+
+/// M v̇ = F_ext − K q − C v + p (Siconos's `LagrangianLinearTIDS`).
+#[pyclass(module = "ricochet._ricochet", frozen)]
+pub struct LagrangianLinearTIDS {
+    inner: model::LagrangianLinearTIDS,
+}
+
+#[pymethods]
+impl LagrangianLinearTIDS {
+    /// q0, v0 (n), the mass M (n × n, symmetric positive definite), and optionally the
+    /// stiffness K, the damping C (n × n) and a constant F_ext (n).
+    #[new]
+    #[pyo3(signature = (q0, v0, mass, stiffness=None, damping=None, fext=None))]
+    fn new(
+        q0: Vec<f64>,
+        v0: Vec<f64>,
+        mass: Vec<Vec<f64>>,
+        stiffness: Option<Vec<Vec<f64>>>,
+        damping: Option<Vec<Vec<f64>>>,
+        fext: Option<Vec<f64>>,
+    ) -> PyResult<Self> {
+        let mut inner =
+            model::LagrangianLinearTIDS::new(DVector::from_vec(q0), DVector::from_vec(v0), matrix("mass", mass)?)
+                .map_err(exception)?;
+        if let Some(k) = stiffness {
+            inner = inner.with_stiffness(matrix("stiffness", k)?).map_err(exception)?;
+        }
+        if let Some(c) = damping {
+            inner = inner.with_damping(matrix("damping", c)?).map_err(exception)?;
+        }
+        if let Some(f) = fext {
+            inner = inner.with_fext(DVector::from_vec(f)).map_err(exception)?;
+        }
+        Ok(Self { inner })
+    }
+}
+
+/// y = H q + b, p = Hᵀ λ (Siconos's `LagrangianLinearTIR`).
+#[pyclass(module = "ricochet._ricochet", frozen)]
+pub struct LagrangianLinearTIR {
+    inner: model::LagrangianLinearTIR,
+}
+
+#[pymethods]
+impl LagrangianLinearTIR {
+    /// H (m × n: the rows over the coordinates of the linked systems, in order) and b (m).
+    #[new]
+    #[pyo3(signature = (h, b=None))]
+    fn new(h: Vec<Vec<f64>>, b: Option<Vec<f64>>) -> PyResult<Self> {
+        let h = matrix("H", h)?;
+        let inner = match b {
+            Some(b) => model::LagrangianLinearTIR::with_offset(h, DVector::from_vec(b)),
+            None => model::LagrangianLinearTIR::new(h),
+        }
+        .map_err(exception)?;
+        Ok(Self { inner })
+    }
+}
+
+/// Newton's impact law: 0 ≤ ẏ⁺ + e ẏ⁻ ⟂ λ ≥ 0 where a contact closes (y ≤ 0).
+#[pyclass(module = "ricochet._ricochet", frozen)]
+pub struct NewtonImpactNSL {
+    inner: model::NewtonImpactNSL,
+}
+
+#[pymethods]
+impl NewtonImpactNSL {
+    /// The restitution e ∈ [0, 1].
+    #[new]
+    fn new(e: f64) -> PyResult<Self> {
+        Ok(Self {
+            inner: model::NewtonImpactNSL::new(e).map_err(exception)?,
+        })
+    }
+}
+
+/// A nonsmooth dynamical system: systems linked by interactions (one scene).
+#[pyclass(module = "ricochet._ricochet")]
+#[derive(Default)]
+pub struct Nsds {
+    inner: model::Nsds,
+}
+
+#[pymethods]
+impl Nsds {
+    #[new]
+    fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a system under `name`; returns its index (for `link`).
+    fn add(&mut self, name: &str, system: &LagrangianLinearTIDS) -> usize {
+        self.inner.add(name, system.inner.clone()).0
+    }
+
+    /// Links the systems `systems` (indices from `add`) by `relation` under `law`; returns
+    /// the interaction's index.
+    fn link(
+        &mut self,
+        name: &str,
+        law: &NewtonImpactNSL,
+        relation: &LagrangianLinearTIR,
+        systems: Vec<usize>,
+    ) -> PyResult<usize> {
+        let systems: Vec<DsId> = systems.into_iter().map(DsId).collect();
+        let id = (self.inner)
+            .link(name, law.inner, relation.inner.clone(), &systems)
+            .map_err(exception)?;
+        Ok(id.0)
+    }
+}
+
+/// A vector of a sample.
+type Field = fn(&reference::Sample) -> &DVector<f64>;
+
+/// The reference time stepping of one scene (f64, an LCP per step).
+#[pyclass(module = "ricochet._ricochet")]
+pub struct TimeStepping {
+    inner: reference::TimeStepping,
+}
+
+#[pymethods]
+impl TimeStepping {
+    /// `nsds` stepped from `t0` by `h` with `integrator` (`moreau_jean`, θ = `theta`, or
+    /// `rattle`) and the LCP `solver` (`lemke`, `pgs`, `jacobi`, `enumerative`).
+    #[new]
+    #[pyo3(signature = (nsds, h, t0=0.0, integrator="moreau_jean", theta=0.5, solver="lemke"))]
+    fn new(nsds: &Nsds, h: f64, t0: f64, integrator: &str, theta: f64, solver: &str) -> PyResult<Self> {
+        let integrator = match integrator {
+            "moreau_jean" | "moreau-jean" => Integrator::MoreauJean(MoreauJeanOSI {
+                theta,
+                ..MoreauJeanOSI::default()
+            }),
+            "rattle" => Integrator::NonsmoothRattle(NonsmoothRattleOSI::default()),
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "integrator `{integrator}`: expected moreau_jean or rattle"
+                )));
+            }
+        };
+        let solver = match solver {
+            "lemke" => SolverKind::Lemke,
+            "pgs" => SolverKind::Pgs,
+            "jacobi" => SolverKind::Jacobi,
+            "enumerative" => SolverKind::Enumerative,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "solver `{solver}`: expected lemke, pgs, jacobi or enumerative"
+                )));
+            }
+        };
+        let mut inner = reference::TimeStepping::new(nsds.inner.clone(), integrator, t0, h).map_err(exception)?;
+        inner.solver = solver;
+        Ok(Self { inner })
+    }
+
+    /// Steps to `t_final` (the GIL released) and returns the samples of every step, the
+    /// start included: a dict of name → (bytes of f64, shape) for `t`, `q`, `v`, `p`, `y`,
+    /// `ydot`, `lambda`, `energy`.
+    fn run(&mut self, py: Python<'_>, t_final: f64) -> PyResult<Py<PyAny>> {
+        let mut trajectory = Trajectory::default();
+        let sim = &mut self.inner;
+        py.detach(|| sim.run(t_final, &mut trajectory)).map_err(exception)?;
+        let samples = &trajectory.samples;
+        if samples.is_empty() {
+            return Err(PyRuntimeError::new_err("no sample was recorded"));
+        }
+        let out = PyDict::new(py);
+        let vectors: [(&str, Field); 6] = [
+            ("q", |s| &s.q),
+            ("v", |s| &s.v),
+            ("p", |s| &s.p),
+            ("y", |s| &s.y),
+            ("ydot", |s| &s.ydot),
+            ("lambda", |s| &s.lambda),
+        ];
+        for (name, field) in vectors {
+            let width = samples.iter().map(|s| field(s).len()).max().unwrap_or(0);
+            let mut values = Vec::with_capacity(samples.len() * width);
+            for s in samples {
+                let v = field(s);
+                // (Before the first step λ, p have no value: NaN.)
+                values.extend((0..width).map(|i| v.get(i).copied().unwrap_or(f64::NAN)));
+            }
+            out.set_item(
+                name,
+                (
+                    PyBytes::new(py, bytemuck::cast_slice::<f64, u8>(&values)),
+                    (samples.len(), width),
+                ),
+            )?;
+        }
+        for (name, values) in [
+            ("t", samples.iter().map(|s| s.t).collect::<Vec<_>>()),
+            ("energy", samples.iter().map(|s| s.energy).collect()),
+        ] {
+            out.set_item(
+                name,
+                (
+                    PyBytes::new(py, bytemuck::cast_slice::<f64, u8>(&values)),
+                    (samples.len(),),
+                ),
+            )?;
+        }
+        Ok(out.into_any().unbind())
+    }
+
+    /// The current time.
+    #[getter]
+    fn time(&self) -> f64 {
+        self.inner.time()
+    }
+}
