@@ -11,7 +11,7 @@ results are numpy arrays. `LagrangianLinearTIDS`, `LagrangianLinearTIR`, `Newton
 `Nsds` and `TimeStepping` build a scene from arrays and step it on the reference stepper. Errors are ValueError (bad input) or RuntimeError (a failed run).
 """
 
-from ._ricochet import Scenario, __version__
+from ._ricochet import Rng, Scenario, __version__
 from .ensemble import EnsembleResult, Samples, bench, check, load, run, templates, verify
 from .model import LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds, TimeStepping, Trajectory
 
@@ -20,6 +20,7 @@ __all__ = [
     "LagrangianLinearTIDS",
     "LagrangianLinearTIR",
     "NewtonImpactNSL",
+    "Rng",
     "Nsds",
     "TimeStepping",
     "Trajectory",

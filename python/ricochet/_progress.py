@@ -28,8 +28,8 @@ class _Plain:
         if not (final or self.tty or now - self.last >= LINE) or not name:
             return
         self.last = now
-        end = "\n" if final or not self.tty else ""
-        sys.stderr.write(f"\r{name}: {done}/{total} scenes, {rate:.3e} scene-steps/s{end}")
+        start, end = ("\r", "\n" if final else "") if self.tty else ("", "\n")
+        sys.stderr.write(f"{start}{name}: {done}/{total} scenes, {rate:.3e} scene-steps/s{end}")
         sys.stderr.flush()
 
     def close(self) -> None:

@@ -1,7 +1,7 @@
 """Type stubs of the extension `ricochet._ricochet` (the Rust half of the package; use the
 functions of `ricochet` rather than these)."""
 
-from typing import Any, Dict, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
 __version__: str
 
@@ -96,3 +96,19 @@ class TimeStepping:
     @property
     def time(self) -> float: ...
     def run(self, t_final: float) -> Dict[str, Tuple[bytes, Tuple[int, ...]]]: ...
+
+class Rng:
+    """A scene's own random stream (ChaCha8 on stream `index` of the seed)."""
+
+    def random(self) -> float:
+        """Uniform in [0, 1)."""
+    def uniform(self, low: float, high: float) -> float:
+        """Uniform in [low, high)."""
+    def normal(self, mean: float, std: float) -> float:
+        """Normal of mean `mean` and standard deviation `std` ≥ 0."""
+    def integers(self, low: int, high: int) -> int:
+        """An integer in [low, high)."""
+
+def custom_scenario(settings: str, kind: str, build: Callable[[int, Rng], Any]) -> Scenario:
+    """A scenario whose scenes `build(index, rng)` makes; `settings` is the scenario's table
+    without `[scene]` as JSON (`kind="json"`) or TOML (`"toml"`)."""

@@ -7,7 +7,7 @@ import io
 import json
 import os
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -19,12 +19,32 @@ from ._progress import drive
 ScenarioLike = Union[str, "os.PathLike[str]", Mapping[str, Any], "_ricochet.Scenario"]
 
 
-def load(scenario: ScenarioLike) -> "_ricochet.Scenario":
+#: Builds scene `index` of a custom ensemble from its random stream `rng` (a
+#: `ricochet.Rng`): returns an `Nsds`, or `(Nsds, {name: value})` with the values it drew
+#: (summary columns, the same names for every scene).
+Build = Callable[[int, "_ricochet.Rng"], Any]
+
+
+def load(scenario: ScenarioLike, build: Optional[Build] = None) -> "_ricochet.Scenario":
     """Parses and checks a scenario: a path to a TOML file, a TOML text (anything with a
     newline or an `=` that is not an existing file), or a dict of the TOML's shape (as
-    `tomllib.load` gives). Raises ValueError naming the key, line or file that is wrong."""
+    `tomllib.load` gives). Raises ValueError naming the key, line or file that is wrong.
+
+    With `build`, the scenes are your own: `build(index, rng)` makes scene `index` and the
+    scenario holds the rest (`name`, `scenes`, `seed`, `time`, `solver`, `record`,
+    `observe`, `strobe`, `events`; no `scene`)."""
     if isinstance(scenario, _ricochet.Scenario):
+        if build is not None:
+            raise ValueError("a parsed Scenario already has its scenes: give build with a dict or a TOML text")
         return scenario
+    if build is not None:
+        if isinstance(scenario, Mapping):
+            return _ricochet.custom_scenario(json.dumps(scenario, allow_nan=False), "json", build)
+        if isinstance(scenario, (str, os.PathLike)) and os.path.isfile(scenario):
+            with open(scenario, encoding="utf-8") as f:
+                return _ricochet.custom_scenario(f.read(), "toml", build)
+        if isinstance(scenario, str):
+            return _ricochet.custom_scenario(scenario, "toml", build)
     if isinstance(scenario, Mapping):
         return _ricochet.Scenario(json.dumps(scenario, allow_nan=False), "json")
     if isinstance(scenario, os.PathLike):
@@ -126,6 +146,7 @@ def run(
     shard: Union[None, str, Tuple[int, int]] = None,
     progress: bool = True,
     chunk: Optional[int] = None,
+    build: Optional[Build] = None,
 ) -> EnsembleResult:
     """Runs a Monte Carlo ensemble, as `ricochet run` does, and returns its results as numpy
     arrays (`EnsembleResult`).
@@ -136,13 +157,17 @@ def run(
     shard: (i, n) or "i/n": runs scenes ⌊N i/n⌋ .. ⌊N (i+1)/n⌋ only.
     progress: a progress bar (tqdm when installed, else a line on stderr).
     chunk: scenes stepped at a time (results do not depend on it).
+    build: your own scenes (see `load`): `build(index, rng)` returns scene `index` as an
+        `Nsds`, or `(Nsds, {name: value})`. They run batched where their systems reduce to
+        step operators (the linear systems and relations of `ricochet.model` do), else on
+        the reference stepper; `build` itself runs with the GIL, one scene at a time.
 
     The same scenario and seed give the same numbers as the command line, bit for bit, on
     the same backend. The GIL is released while the scenes are stepped; Ctrl-C stops the run
     within a few hundred steps and raises KeyboardInterrupt. Raises ValueError for a bad
     scenario or argument, RuntimeError for a run that fails.
     """
-    parsed = load(scenario).with_size(scenes, seed)
+    parsed = load(scenario, build).with_size(scenes, seed)
     result = drive(_ricochet.start_run(parsed, backend, _shard(shard), chunk), progress)
     strobe = _table(result["strobe"])
     return EnsembleResult(
@@ -162,13 +187,17 @@ def run(
 
 
 def verify(
-    scenario: ScenarioLike, scenes: int = 8, max_time: Optional[float] = None, progress: bool = True
+    scenario: ScenarioLike,
+    scenes: int = 8,
+    max_time: Optional[float] = None,
+    progress: bool = True,
+    build: Optional[Build] = None,
 ) -> Dict[str, Any]:
     """Runs the first `scenes` scenes (to `max_time` at most) on the reference stepper, the
     CPU backend and the GPU, as `ricochet verify`, and returns the verdict: `{"scenario",
     "scenes", "engines": [{"engine", "tolerance", "columns": [{"column", "deviation",
     "ok"}]}], "skipped": [...], "ok"}` (deviations relative to 1 + |reference|)."""
-    return json.loads(drive(_ricochet.start_verify(load(scenario), scenes, max_time), progress))
+    return json.loads(drive(_ricochet.start_verify(load(scenario, build), scenes, max_time), progress))
 
 
 def bench(
@@ -184,11 +213,11 @@ def bench(
     return json.loads(drive(job, progress))
 
 
-def check(scenario: ScenarioLike, progress: bool = False) -> Dict[str, Any]:
+def check(scenario: ScenarioLike, progress: bool = False, build: Optional[Build] = None) -> Dict[str, Any]:
     """A dry run, as `ricochet check`: every scene built (a bad draw raises ValueError naming
     it), the drawn parameters' ranges, the size, what is recorded, and per backend an
     estimate of the run's time from a short timed sample."""
-    return json.loads(drive(_ricochet.start_check(load(scenario)), progress))
+    return json.loads(drive(_ricochet.start_check(load(scenario, build)), progress))
 
 
 def templates() -> List[Dict[str, Any]]:

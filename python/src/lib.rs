@@ -7,6 +7,7 @@
 
 mod commands;
 mod convert;
+mod custom;
 mod job;
 mod model;
 mod scenario;
@@ -23,6 +24,8 @@ fn _ricochet(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<model::NewtonImpactNSL>()?;
     m.add_class::<model::Nsds>()?;
     m.add_class::<model::TimeStepping>()?;
+    m.add_class::<custom::Rng>()?;
+    m.add_function(wrap_pyfunction!(custom::custom_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(commands::start_run, m)?)?;
     m.add_function(wrap_pyfunction!(commands::start_verify, m)?)?;
     m.add_function(wrap_pyfunction!(commands::start_bench, m)?)?;

@@ -105,7 +105,7 @@ impl NewtonImpactNSL {
 #[pyclass(module = "ricochet._ricochet")]
 #[derive(Default)]
 pub struct Nsds {
-    inner: model::Nsds,
+    pub inner: model::Nsds,
 }
 
 #[pymethods]
