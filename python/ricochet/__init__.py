@@ -13,10 +13,11 @@ results are numpy arrays. `LagrangianLinearTIDS`, `LagrangianLinearTIR`, `Newton
 
 from ._ricochet import Rng, Scenario, __version__
 from .ensemble import EnsembleResult, Samples, bench, check, load, run, templates, verify
-from .model import LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds, TimeStepping, Trajectory
+from .model import LagrangianDS, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds, TimeStepping, Trajectory
 
 __all__ = [
     "EnsembleResult",
+    "LagrangianDS",
     "LagrangianLinearTIDS",
     "LagrangianLinearTIR",
     "NewtonImpactNSL",

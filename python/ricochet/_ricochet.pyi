@@ -1,7 +1,7 @@
 """Type stubs of the extension `ricochet._ricochet` (the Rust half of the package; use the
 functions of `ricochet` rather than these)."""
 
-from typing import Any, Callable, Dict, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple, Union
 
 __version__: str
 
@@ -70,6 +70,21 @@ class LagrangianLinearTIDS:
         fext: Optional[Sequence[float]] = None,
     ) -> None: ...
 
+class LagrangianDS:
+    """M(q) v̇ = F_ext(t) − F_int(q, v, t) + p: `mass` a matrix or a function of q, `fint` a
+    function of (q, v, t) with optional Jacobians (∂/∂q, ∂/∂v), `fext` a vector or a function
+    of t. An exception raised in a function is raised again by `TimeStepping.run`."""
+
+    def __init__(
+        self,
+        q0: Sequence[float],
+        v0: Sequence[float],
+        mass: Union[Sequence[Sequence[float]], Callable[[Any], Any]],
+        fint: Optional[Callable[[Any, Any, float], Any]] = None,
+        fint_jacobians: Optional[Tuple[Callable[[Any, Any, float], Any], Callable[[Any, Any, float], Any]]] = None,
+        fext: Union[None, Sequence[float], Callable[[float], Any]] = None,
+    ) -> None: ...
+
 class LagrangianLinearTIR:
     """y = H q + b, p = Hᵀ λ."""
 
@@ -84,7 +99,7 @@ class Nsds:
     """Systems linked by interactions (one scene)."""
 
     def __init__(self) -> None: ...
-    def add(self, name: str, system: LagrangianLinearTIDS) -> int: ...
+    def add(self, name: str, system: Union[LagrangianLinearTIDS, LagrangianDS]) -> int: ...
     def link(self, name: str, law: NewtonImpactNSL, relation: LagrangianLinearTIR, systems: Sequence[int]) -> int: ...
 
 class TimeStepping:

@@ -1,6 +1,9 @@
 """Models from Python with numpy arrays, stepped by the f64 reference stepper: the Siconos
-vocabulary's linear Lagrangian system, linear relation and Newton impact law, linked in an
-`Nsds` and run by `TimeStepping`, whose trajectory comes back as arrays.
+vocabulary's linear Lagrangian system, the Lagrangian system with Python functions for M(q),
+F_int(q, v, t) (and its Jacobians, or central differences) and F_ext(t), the linear relation
+and Newton's impact law, linked in an `Nsds` and run by `TimeStepping`, whose trajectory
+comes back as arrays. An exception raised in one of your functions stops the run and is
+raised again, unchanged, by `TimeStepping.run`.
 
     >>> ball = LagrangianLinearTIDS(q0=[1.0], v0=[0.0], mass=[[1.0]], fext=[-9.81])
     >>> nsds = Nsds()
@@ -16,10 +19,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._ricochet import LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds
+from ._ricochet import LagrangianDS, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds
 from ._ricochet import TimeStepping as _TimeStepping
 
-__all__ = ["LagrangianLinearTIDS", "LagrangianLinearTIR", "NewtonImpactNSL", "Nsds", "TimeStepping", "Trajectory"]
+__all__ = ["LagrangianDS", "LagrangianLinearTIDS", "LagrangianLinearTIR", "NewtonImpactNSL", "Nsds", "TimeStepping", "Trajectory"]
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@
 //! (`ricochet/__init__.py`) turns those into numpy arrays and dicts, shows the progress and
 //! turns Ctrl-C into a cancellation.
 
+mod callbacks;
 mod commands;
 mod convert;
 mod custom;
@@ -20,6 +21,7 @@ fn _ricochet(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scenario::Scenario>()?;
     m.add_class::<job::Job>()?;
     m.add_class::<model::LagrangianLinearTIDS>()?;
+    m.add_class::<model::LagrangianDS>()?;
     m.add_class::<model::LagrangianLinearTIR>()?;
     m.add_class::<model::NewtonImpactNSL>()?;
     m.add_class::<model::Nsds>()?;

@@ -6,11 +6,13 @@ use nalgebra::{DMatrix, DVector};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
+use ricochet::model::force::Force;
 use ricochet::model::{self, DsId};
 use ricochet::numerics::SolverKind;
 use ricochet::reference::{self, Integrator, Trajectory};
 use ricochet::scheme::{MoreauJeanOSI, NonsmoothRattleOSI};
 
+use crate::callbacks::{self, Failure};
 use crate::convert::exception;
 
 /// A matrix from its rows (`what` names it in errors).
@@ -62,6 +64,67 @@ impl LagrangianLinearTIDS {
     }
 }
 
+/// M(q) v̇ = F_ext(t) − F_int(q, v, t) + p (Siconos's `LagrangianDS`), M, F_int and F_ext
+/// given as arrays or Python functions.
+#[pyclass(module = "ricochet._ricochet", frozen)]
+pub struct LagrangianDS {
+    inner: model::LagrangianDS,
+    failure: Failure,
+}
+
+#[pymethods]
+impl LagrangianDS {
+    /// q0, v0 (n); `mass`: an n × n matrix or a function M(q); `fint`: a function F_int(q, v,
+    /// t) with optional Jacobians `fint_jacobians = (∂F_int/∂q, ∂F_int/∂v)` (functions of q,
+    /// v, t; central differences where not given); `fext`: a vector or a function F_ext(t).
+    /// Functions get numpy arrays and return arrays (or lists) of the right size.
+    #[new]
+    #[pyo3(signature = (q0, v0, mass, fint=None, fint_jacobians=None, fext=None))]
+    fn new(
+        q0: Vec<f64>,
+        v0: Vec<f64>,
+        mass: Bound<'_, PyAny>,
+        fint: Option<Py<PyAny>>,
+        fint_jacobians: Option<(Py<PyAny>, Py<PyAny>)>,
+        fext: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let (n, failure) = (q0.len(), Failure::default());
+        let (q0, v0) = (DVector::from_vec(q0), DVector::from_vec(v0));
+        let built = (|| {
+            let mut ds = if mass.is_callable() {
+                model::LagrangianDS::with_mass_fn(q0, v0, callbacks::mass(mass.unbind(), failure.clone(), n))
+            } else {
+                model::LagrangianDS::new(q0, v0, matrix("mass", mass.extract()?)?)
+            }
+            .map_err(exception)?;
+            if let Some(f) = fint {
+                let mut force = Force::new(callbacks::force(f, failure.clone(), n));
+                if let Some((jq, jv)) = fint_jacobians {
+                    force = force
+                        .with_jacobian_q(callbacks::jacobian(jq, failure.clone(), n))
+                        .with_jacobian_v(callbacks::jacobian(jv, failure.clone(), n));
+                }
+                ds = ds.with_fint(force).map_err(exception)?;
+            }
+            match fext {
+                Some(f) if f.is_callable() => {
+                    ds = ds
+                        .with_fext_fn(callbacks::external(f.unbind(), failure.clone(), n))
+                        .map_err(exception)?;
+                }
+                Some(f) => ds = ds.with_fext(DVector::from_vec(f.extract()?)).map_err(exception)?,
+                None => {}
+            }
+            Ok(ds)
+        })();
+        // A function that raised: its own exception rather than the check that found NaN.
+        match (built, failure.take()) {
+            (_, Some(e)) | (Err(e), None) => Err(e),
+            (Ok(inner), None) => Ok(Self { inner, failure }),
+        }
+    }
+}
+
 /// y = H q + b, p = Hᵀ λ (Siconos's `LagrangianLinearTIR`).
 #[pyclass(module = "ricochet._ricochet", frozen)]
 pub struct LagrangianLinearTIR {
@@ -106,6 +169,15 @@ impl NewtonImpactNSL {
 #[derive(Default)]
 pub struct Nsds {
     pub inner: model::Nsds,
+    /// Where its systems' Python functions keep an exception.
+    pub failures: Vec<Failure>,
+}
+
+/// A system to add.
+#[derive(FromPyObject)]
+enum System<'py> {
+    Linear(PyRef<'py, LagrangianLinearTIDS>),
+    Nonlinear(PyRef<'py, LagrangianDS>),
 }
 
 #[pymethods]
@@ -115,9 +187,16 @@ impl Nsds {
         Self::default()
     }
 
-    /// Adds a system under `name`; returns its index (for `link`).
-    fn add(&mut self, name: &str, system: &LagrangianLinearTIDS) -> usize {
-        self.inner.add(name, system.inner.clone()).0
+    /// Adds a system (a `LagrangianLinearTIDS` or a `LagrangianDS`) under `name`; returns
+    /// its index (for `link`).
+    fn add(&mut self, name: &str, system: System<'_>) -> usize {
+        match system {
+            System::Linear(ds) => self.inner.add(name, ds.inner.clone()).0,
+            System::Nonlinear(ds) => {
+                self.failures.push(ds.failure.clone());
+                self.inner.add(name, ds.inner.clone()).0
+            }
+        }
     }
 
     /// Links the systems `systems` (indices from `add`) by `relation` under `law`; returns
@@ -144,6 +223,14 @@ type Field = fn(&reference::Sample) -> &DVector<f64>;
 #[pyclass(module = "ricochet._ricochet")]
 pub struct TimeStepping {
     inner: reference::TimeStepping,
+    failures: Vec<Failure>,
+}
+
+impl TimeStepping {
+    /// The first exception a system's Python function raised, else `e` as an exception.
+    fn failed(&self, e: Option<ricochet::Error>) -> Option<PyErr> {
+        (self.failures.iter().find_map(Failure::take)).or_else(|| e.map(exception))
+    }
 }
 
 #[pymethods]
@@ -176,9 +263,11 @@ impl TimeStepping {
                 )));
             }
         };
-        let mut inner = reference::TimeStepping::new(nsds.inner.clone(), integrator, t0, h).map_err(exception)?;
+        let failures = nsds.failures.clone();
+        let mut inner = reference::TimeStepping::new(nsds.inner.clone(), integrator, t0, h)
+            .map_err(|e| failures.iter().find_map(Failure::take).unwrap_or_else(|| exception(e)))?;
         inner.solver = solver;
-        Ok(Self { inner })
+        Ok(Self { inner, failures })
     }
 
     /// Steps to `t_final` (the GIL released) and returns the samples of every step, the
@@ -187,7 +276,10 @@ impl TimeStepping {
     fn run(&mut self, py: Python<'_>, t_final: f64) -> PyResult<Py<PyAny>> {
         let mut trajectory = Trajectory::default();
         let sim = &mut self.inner;
-        py.detach(|| sim.run(t_final, &mut trajectory)).map_err(exception)?;
+        let outcome = py.detach(|| sim.run(t_final, &mut trajectory));
+        if let Some(e) = self.failed(outcome.err()) {
+            return Err(e);
+        }
         let samples = &trajectory.samples;
         if samples.is_empty() {
             return Err(PyRuntimeError::new_err("no sample was recorded"));
