@@ -13,13 +13,27 @@ results are numpy arrays. `LagrangianLinearTIDS`, `LagrangianLinearTIR`, `Newton
 
 from ._ricochet import Rng, Scenario, __version__
 from .ensemble import EnsembleResult, Samples, bench, check, load, run, templates, verify
-from .model import LagrangianDS, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds, TimeStepping, Trajectory
+from .model import (
+    ComplementarityConditionNSL,
+    EqualityConditionNSL,
+    LagrangianDS,
+    LagrangianLinearTIDS,
+    LagrangianLinearTIR,
+    NewtonImpactFrictionNSL,
+    NewtonImpactNSL,
+    Nsds,
+    TimeStepping,
+    Trajectory,
+)
 
 __all__ = [
+    "ComplementarityConditionNSL",
     "EnsembleResult",
+    "EqualityConditionNSL",
     "LagrangianDS",
     "LagrangianLinearTIDS",
     "LagrangianLinearTIR",
+    "NewtonImpactFrictionNSL",
     "NewtonImpactNSL",
     "Rng",
     "Nsds",

@@ -93,14 +93,31 @@ class LagrangianLinearTIR:
 class NewtonImpactNSL:
     """Newton's impact law with restitution e ∈ [0, 1]."""
 
-    def __init__(self, e: float) -> None: ...
+    def __init__(self, e: float, size: int = 1) -> None: ...
+
+class NewtonImpactFrictionNSL:
+    """Newton impact and Coulomb friction on (normal, tangents): e_N, e_T, μ, size 2 or 3."""
+
+    def __init__(self, e_n: float, e_t: float, mu: float, size: int = 2) -> None: ...
+
+class EqualityConditionNSL:
+    """y = 0 on `size` rows."""
+
+    def __init__(self, size: int = 1) -> None: ...
+
+class ComplementarityConditionNSL:
+    """0 ≤ y ⟂ λ ≥ 0 on `size` rows."""
+
+    def __init__(self, size: int = 1) -> None: ...
+
+Law = Union[NewtonImpactNSL, NewtonImpactFrictionNSL, EqualityConditionNSL, ComplementarityConditionNSL]
 
 class Nsds:
     """Systems linked by interactions (one scene)."""
 
     def __init__(self) -> None: ...
     def add(self, name: str, system: Union[LagrangianLinearTIDS, LagrangianDS]) -> int: ...
-    def link(self, name: str, law: NewtonImpactNSL, relation: LagrangianLinearTIR, systems: Sequence[int]) -> int: ...
+    def link(self, name: str, law: Law, relation: LagrangianLinearTIR, systems: Sequence[int]) -> int: ...
 
 class TimeStepping:
     """The reference time stepping (use `ricochet.TimeStepping`, which returns a Trajectory)."""

@@ -1,7 +1,8 @@
 """Models from Python with numpy arrays, stepped by the f64 reference stepper: the Siconos
 vocabulary's linear Lagrangian system, the Lagrangian system with Python functions for M(q),
 F_int(q, v, t) (and its Jacobians, or central differences) and F_ext(t), the linear relation
-and Newton's impact law, linked in an `Nsds` and run by `TimeStepping`, whose trajectory
+and the laws (Newton impact, Newton impact with Coulomb friction, equality,
+complementarity), linked in an `Nsds` and run by `TimeStepping`, whose trajectory
 comes back as arrays. An exception raised in one of your functions stops the run and is
 raised again, unchanged, by `TimeStepping.run`.
 
@@ -19,10 +20,30 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._ricochet import LagrangianDS, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds
+from ._ricochet import (
+    ComplementarityConditionNSL,
+    EqualityConditionNSL,
+    LagrangianDS,
+    LagrangianLinearTIDS,
+    LagrangianLinearTIR,
+    NewtonImpactFrictionNSL,
+    NewtonImpactNSL,
+    Nsds,
+)
 from ._ricochet import TimeStepping as _TimeStepping
 
-__all__ = ["LagrangianDS", "LagrangianLinearTIDS", "LagrangianLinearTIR", "NewtonImpactNSL", "Nsds", "TimeStepping", "Trajectory"]
+__all__ = [
+    "ComplementarityConditionNSL",
+    "EqualityConditionNSL",
+    "LagrangianDS",
+    "LagrangianLinearTIDS",
+    "LagrangianLinearTIR",
+    "NewtonImpactFrictionNSL",
+    "NewtonImpactNSL",
+    "Nsds",
+    "TimeStepping",
+    "Trajectory",
+]
 
 
 @dataclass(frozen=True)

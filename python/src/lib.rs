@@ -24,6 +24,9 @@ fn _ricochet(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<model::LagrangianDS>()?;
     m.add_class::<model::LagrangianLinearTIR>()?;
     m.add_class::<model::NewtonImpactNSL>()?;
+    m.add_class::<model::NewtonImpactFrictionNSL>()?;
+    m.add_class::<model::EqualityConditionNSL>()?;
+    m.add_class::<model::ComplementarityConditionNSL>()?;
     m.add_class::<model::Nsds>()?;
     m.add_class::<model::TimeStepping>()?;
     m.add_class::<custom::Rng>()?;

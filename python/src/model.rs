@@ -155,12 +155,86 @@ pub struct NewtonImpactNSL {
 
 #[pymethods]
 impl NewtonImpactNSL {
-    /// The restitution e ∈ [0, 1].
+    /// The restitution e ∈ [0, 1], for `size` rows.
     #[new]
-    fn new(e: f64) -> PyResult<Self> {
+    #[pyo3(signature = (e, size=1))]
+    fn new(e: f64, size: usize) -> PyResult<Self> {
         Ok(Self {
-            inner: model::NewtonImpactNSL::new(e).map_err(exception)?,
+            inner: model::NewtonImpactNSL::with_size(e, size).map_err(exception)?,
         })
+    }
+}
+
+/// Newton impact and Coulomb friction on a contact's rows (normal, then one or two
+/// tangents): ẏ_N⁺ = −e_N ẏ_N⁻ where it closes, ‖λ_T‖ ≤ μ λ_N, sliding against ẏ_T.
+#[pyclass(module = "ricochet._ricochet", frozen)]
+pub struct NewtonImpactFrictionNSL {
+    inner: model::NewtonImpactFrictionNSL,
+}
+
+#[pymethods]
+impl NewtonImpactFrictionNSL {
+    /// Restitutions e_N, e_T ∈ [0, 1], friction coefficient μ ≥ 0, `size` 2 (planar) or 3.
+    #[new]
+    #[pyo3(signature = (e_n, e_t, mu, size=2))]
+    fn new(e_n: f64, e_t: f64, mu: f64, size: usize) -> PyResult<Self> {
+        Ok(Self {
+            inner: model::NewtonImpactFrictionNSL::new(e_n, e_t, mu, size).map_err(exception)?,
+        })
+    }
+}
+
+/// y = 0 on `size` rows (a bilateral constraint; λ free).
+#[pyclass(module = "ricochet._ricochet", frozen)]
+pub struct EqualityConditionNSL {
+    inner: model::EqualityConditionNSL,
+}
+
+#[pymethods]
+impl EqualityConditionNSL {
+    #[new]
+    #[pyo3(signature = (size=1))]
+    fn new(size: usize) -> PyResult<Self> {
+        Ok(Self {
+            inner: model::EqualityConditionNSL::new(size).map_err(exception)?,
+        })
+    }
+}
+
+/// 0 ≤ y ⟂ λ ≥ 0 on `size` rows.
+#[pyclass(module = "ricochet._ricochet", frozen)]
+pub struct ComplementarityConditionNSL {
+    inner: model::ComplementarityConditionNSL,
+}
+
+#[pymethods]
+impl ComplementarityConditionNSL {
+    #[new]
+    #[pyo3(signature = (size=1))]
+    fn new(size: usize) -> PyResult<Self> {
+        Ok(Self {
+            inner: model::ComplementarityConditionNSL::new(size).map_err(exception)?,
+        })
+    }
+}
+
+/// A law to link with.
+#[derive(FromPyObject)]
+enum Law<'py> {
+    Newton(PyRef<'py, NewtonImpactNSL>),
+    Friction(PyRef<'py, NewtonImpactFrictionNSL>),
+    Equality(PyRef<'py, EqualityConditionNSL>),
+    Complementarity(PyRef<'py, ComplementarityConditionNSL>),
+}
+
+impl From<Law<'_>> for model::NonSmoothLaw {
+    fn from(law: Law<'_>) -> Self {
+        match law {
+            Law::Newton(l) => l.inner.into(),
+            Law::Friction(l) => l.inner.clone().into(),
+            Law::Equality(l) => l.inner.into(),
+            Law::Complementarity(l) => l.inner.into(),
+        }
     }
 }
 
@@ -199,18 +273,19 @@ impl Nsds {
         }
     }
 
-    /// Links the systems `systems` (indices from `add`) by `relation` under `law`; returns
-    /// the interaction's index.
+    /// Links the systems `systems` (indices from `add`) by `relation` under `law` (Newton
+    /// impact, Newton impact with friction, equality, complementarity); returns the
+    /// interaction's index.
     fn link(
         &mut self,
         name: &str,
-        law: &NewtonImpactNSL,
+        law: Law<'_>,
         relation: &LagrangianLinearTIR,
         systems: Vec<usize>,
     ) -> PyResult<usize> {
         let systems: Vec<DsId> = systems.into_iter().map(DsId).collect();
         let id = (self.inner)
-            .link(name, law.inner, relation.inner.clone(), &systems)
+            .link(name, model::NonSmoothLaw::from(law), relation.inner.clone(), &systems)
             .map_err(exception)?;
         Ok(id.0)
     }
