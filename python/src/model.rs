@@ -231,7 +231,7 @@ impl From<Law<'_>> for model::NonSmoothLaw {
     fn from(law: Law<'_>) -> Self {
         match law {
             Law::Newton(l) => l.inner.into(),
-            Law::Friction(l) => l.inner.clone().into(),
+            Law::Friction(l) => l.inner.into(),
             Law::Equality(l) => l.inner.into(),
             Law::Complementarity(l) => l.inner.into(),
         }
