@@ -7,38 +7,20 @@ step), run as Monte Carlo ensembles on a GPU or on all CPU cores.
     >>> result.summary["impacts"].mean()
 
 `run`, `verify`, `bench`, `check` and `templates` are the command line's commands;
-results are numpy arrays. `LagrangianLinearTIDS`, `LagrangianLinearTIR`, `NewtonImpactNSL`,
-`Nsds` and `TimeStepping` build a scene from arrays and step it on the reference stepper. Errors are ValueError (bad input) or RuntimeError (a failed run).
+results are numpy arrays (`build=` runs scenes your own function makes). The classes of
+`ricochet.model` (systems, relations, laws, `Nsds`, `TimeStepping`) build a scene from arrays
+and Python functions and step it on the reference stepper. Errors are ValueError (bad input)
+or RuntimeError (a failed run).
 """
 
+from . import model
 from ._ricochet import Rng, Scenario, __version__
 from .ensemble import EnsembleResult, Samples, bench, check, load, run, templates, verify
-from .model import (
-    ComplementarityConditionNSL,
-    EqualityConditionNSL,
-    LagrangianDS,
-    LagrangianLinearTIDS,
-    LagrangianLinearTIR,
-    NewtonImpactFrictionNSL,
-    NewtonImpactNSL,
-    Nsds,
-    TimeStepping,
-    Trajectory,
-)
+from .model import *  # noqa: F403 (its __all__)
 
 __all__ = [
-    "ComplementarityConditionNSL",
     "EnsembleResult",
-    "EqualityConditionNSL",
-    "LagrangianDS",
-    "LagrangianLinearTIDS",
-    "LagrangianLinearTIR",
-    "NewtonImpactFrictionNSL",
-    "NewtonImpactNSL",
     "Rng",
-    "Nsds",
-    "TimeStepping",
-    "Trajectory",
     "Samples",
     "Scenario",
     "__version__",
@@ -48,4 +30,5 @@ __all__ = [
     "run",
     "templates",
     "verify",
+    *model.__all__,
 ]

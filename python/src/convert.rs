@@ -1,5 +1,7 @@
-//! ricochet's errors as Python exceptions, and its tables as `.npy` bytes.
+//! ricochet's errors as Python exceptions, its tables as `.npy` bytes, and matrices from
+//! Python's rows.
 
+use nalgebra::DMatrix;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use ricochet::Error;
@@ -30,4 +32,17 @@ pub fn npy(table: &Table, integers: &[&str]) -> PyResult<Vec<u8>> {
     let mut bytes = Vec::new();
     table.write_npy(&mut bytes, integers).map_err(exception)?;
     Ok(bytes)
+}
+
+/// A matrix from its rows (`what` names it in errors).
+pub fn rows_to_matrix(what: &str, rows: Vec<Vec<f64>>) -> PyResult<DMatrix<f64>> {
+    let columns = rows.first().map_or(0, Vec::len);
+    if rows.iter().any(|r| r.len() != columns) {
+        return Err(PyValueError::new_err(format!("{what}: rows of different lengths")));
+    }
+    Ok(DMatrix::from_row_iterator(
+        rows.len(),
+        columns,
+        rows.into_iter().flatten(),
+    ))
 }

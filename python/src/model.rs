@@ -1,8 +1,9 @@
-//! Models built from Python with arrays: a linear time-invariant Lagrangian system, a linear
-//! relation, Newton's impact law, the [`Nsds`] that links them and the reference
-//! [`TimeStepping`] that steps it, whose trajectory comes back as arrays.
+//! Models built from Python with arrays: the linear time-invariant Lagrangian system, the
+//! Lagrangian system with Python functions ([`callbacks`]), the linear relation, the laws
+//! (Newton impact, with friction, equality, complementarity), the [`Nsds`] that links them
+//! and the reference [`TimeStepping`] that steps it, whose trajectory comes back as arrays.
 
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DVector;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -12,21 +13,8 @@ use ricochet::numerics::SolverKind;
 use ricochet::reference::{self, Integrator, Trajectory};
 use ricochet::scheme::{MoreauJeanOSI, NonsmoothRattleOSI};
 
-use crate::callbacks::{self, Failure};
-use crate::convert::exception;
-
-/// A matrix from its rows (`what` names it in errors).
-fn matrix(what: &str, rows: Vec<Vec<f64>>) -> PyResult<DMatrix<f64>> {
-    let columns = rows.first().map_or(0, Vec::len);
-    if rows.iter().any(|r| r.len() != columns) {
-        return Err(PyValueError::new_err(format!("{what}: rows of different lengths")));
-    }
-    Ok(DMatrix::from_row_iterator(
-        rows.len(),
-        columns,
-        rows.into_iter().flatten(),
-    ))
-}
+use crate::callbacks::{self, Failure, first};
+use crate::convert::{exception, rows_to_matrix};
 
 /// M v̇ = F_ext − K q − C v + p (Siconos's `LagrangianLinearTIDS`).
 #[pyclass(module = "ricochet._ricochet", frozen)]
@@ -48,14 +36,19 @@ impl LagrangianLinearTIDS {
         damping: Option<Vec<Vec<f64>>>,
         fext: Option<Vec<f64>>,
     ) -> PyResult<Self> {
-        let mut inner =
-            model::LagrangianLinearTIDS::new(DVector::from_vec(q0), DVector::from_vec(v0), matrix("mass", mass)?)
-                .map_err(exception)?;
+        let mut inner = model::LagrangianLinearTIDS::new(
+            DVector::from_vec(q0),
+            DVector::from_vec(v0),
+            rows_to_matrix("mass", mass)?,
+        )
+        .map_err(exception)?;
         if let Some(k) = stiffness {
-            inner = inner.with_stiffness(matrix("stiffness", k)?).map_err(exception)?;
+            inner = inner
+                .with_stiffness(rows_to_matrix("stiffness", k)?)
+                .map_err(exception)?;
         }
         if let Some(c) = damping {
-            inner = inner.with_damping(matrix("damping", c)?).map_err(exception)?;
+            inner = inner.with_damping(rows_to_matrix("damping", c)?).map_err(exception)?;
         }
         if let Some(f) = fext {
             inner = inner.with_fext(DVector::from_vec(f)).map_err(exception)?;
@@ -94,7 +87,7 @@ impl LagrangianDS {
             let mut ds = if mass.is_callable() {
                 model::LagrangianDS::with_mass_fn(q0, v0, callbacks::mass(mass.unbind(), failure.clone(), n))
             } else {
-                model::LagrangianDS::new(q0, v0, matrix("mass", mass.extract()?)?)
+                model::LagrangianDS::new(q0, v0, rows_to_matrix("mass", mass.extract()?)?)
             }
             .map_err(exception)?;
             if let Some(f) = fint {
@@ -115,13 +108,13 @@ impl LagrangianDS {
                 Some(f) => ds = ds.with_fext(DVector::from_vec(f.extract()?)).map_err(exception)?,
                 None => {}
             }
-            Ok(ds)
+            Ok::<_, PyErr>(ds)
         })();
         // A function that raised: its own exception rather than the check that found NaN.
-        match (built, failure.take()) {
-            (_, Some(e)) | (Err(e), None) => Err(e),
-            (Ok(inner), None) => Ok(Self { inner, failure }),
+        if let Some(e) = failure.take() {
+            return Err(e);
         }
+        Ok(Self { inner: built?, failure })
     }
 }
 
@@ -137,7 +130,7 @@ impl LagrangianLinearTIR {
     #[new]
     #[pyo3(signature = (h, b=None))]
     fn new(h: Vec<Vec<f64>>, b: Option<Vec<f64>>) -> PyResult<Self> {
-        let h = matrix("H", h)?;
+        let h = rows_to_matrix("H", h)?;
         let inner = match b {
             Some(b) => model::LagrangianLinearTIR::with_offset(h, DVector::from_vec(b)),
             None => model::LagrangianLinearTIR::new(h),
@@ -301,13 +294,6 @@ pub struct TimeStepping {
     failures: Vec<Failure>,
 }
 
-impl TimeStepping {
-    /// The first exception a system's Python function raised, else `e` as an exception.
-    fn failed(&self, e: Option<ricochet::Error>) -> Option<PyErr> {
-        (self.failures.iter().find_map(Failure::take)).or_else(|| e.map(exception))
-    }
-}
-
 #[pymethods]
 impl TimeStepping {
     /// `nsds` stepped from `t0` by `h` with `integrator` (`moreau_jean`, θ = `theta`, or
@@ -340,7 +326,7 @@ impl TimeStepping {
         };
         let failures = nsds.failures.clone();
         let mut inner = reference::TimeStepping::new(nsds.inner.clone(), integrator, t0, h)
-            .map_err(|e| failures.iter().find_map(Failure::take).unwrap_or_else(|| exception(e)))?;
+            .map_err(|e| first(&failures).unwrap_or_else(|| exception(e)))?;
         inner.solver = solver;
         Ok(Self { inner, failures })
     }
@@ -352,9 +338,11 @@ impl TimeStepping {
         let mut trajectory = Trajectory::default();
         let sim = &mut self.inner;
         let outcome = py.detach(|| sim.run(t_final, &mut trajectory));
-        if let Some(e) = self.failed(outcome.err()) {
+        // A function that raised: its own exception rather than the check that found NaN.
+        if let Some(e) = first(&self.failures) {
             return Err(e);
         }
+        outcome.map_err(exception)?;
         let samples = &trajectory.samples;
         if samples.is_empty() {
             return Err(PyRuntimeError::new_err("no sample was recorded"));
