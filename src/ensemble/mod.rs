@@ -48,6 +48,7 @@ pub mod sampling;
 pub mod scenario;
 pub mod scene_spec;
 mod scene_toml;
+mod shard;
 pub mod stats;
 mod summary;
 pub mod table;
@@ -64,6 +65,7 @@ pub use crate::batch::Progress;
 pub use crate::engine::Engine;
 pub use engine::{Backend, job, open as open_engine};
 pub use scenario::Scenario;
+pub use shard::Shard;
 pub use stats::Statistics;
 pub use summary::{INTEGER_COLUMNS, summary_columns};
 use summary::{append_summary, record, trajectory_columns};
@@ -102,41 +104,6 @@ impl Default for RunOptions {
             shard: Shard { index: 0, count: 1 },
             checkpoints: None,
             resume: false,
-        }
-    }
-}
-
-/// Shard i of n: scenes ⌊N i / n⌋ .. ⌊N (i+1) / n⌋.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    /// i (from 0).
-    pub index: usize,
-    /// n.
-    pub count: usize,
-}
-
-impl Shard {
-    /// The scenes of this shard out of `scenes`.
-    pub fn range(&self, scenes: usize) -> Range<usize> {
-        // In 128 bits: N i fits there for any N and i (in usize it overflowed for large N).
-        let at = |i: usize| (scenes as u128 * i as u128 / self.count as u128) as usize;
-        at(self.index)..at(self.index + 1)
-    }
-}
-
-impl std::str::FromStr for Shard {
-    type Err = Error;
-    /// `i/n` with i < n.
-    fn from_str(s: &str) -> Result<Self> {
-        let parsed = s
-            .split_once('/')
-            .and_then(|(i, n)| Some((i.trim().parse().ok()?, n.trim().parse().ok()?)));
-        match parsed {
-            Some((index, count)) if index < count => Ok(Self { index, count }),
-            _ => Err(Error::Scenario {
-                what: format!("shard `{s}`"),
-                reason: "expected i/n with 0 ≤ i < n, e.g. 0/4".into(),
-            }),
         }
     }
 }
