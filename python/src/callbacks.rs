@@ -1,9 +1,11 @@
-//! Python functions as a system's M(q), F_int(q, v, t), its Jacobians and F_ext(t). The
-//! library's closures return plain values, so a Python exception raised inside one is kept
-//! in the system's [`Failure`] (the closure returns NaN, which stops the step) and raised
-//! again, unchanged, where the run returns to Python.
+//! Python functions as a model's closures: a system's M(q), F_int(q, v, t), F_gyr(q, v),
+//! their Jacobians and F_ext(t) or b(t); a relation's h, its Jacobian and ∂h/∂t; a
+//! non-holonomic constraint's a(q); a coordinate-vector constraint's c(t, q). The library's
+//! closures return plain values, so a Python exception raised inside one is kept in the
+//! model's [`Failure`] (the closure returns NaN, which stops the step) and raised again,
+//! unchanged, where the run returns to Python.
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use nalgebra::{DMatrix, DVector};
 use pyo3::exceptions::PyValueError;
@@ -12,7 +14,7 @@ use pyo3::types::PyTuple;
 
 use crate::convert::rows_to_matrix;
 
-/// The first Python exception a system's functions raised, if any.
+/// The first Python exception a model's functions raised, if any.
 #[derive(Clone, Default)]
 pub struct Failure(Arc<Mutex<Option<PyErr>>>);
 
@@ -28,98 +30,127 @@ impl Failure {
     }
 }
 
-/// The arguments of a call, made with the GIL held.
-type Args<'a> = &'a dyn for<'py> Fn(Python<'py>) -> PyResult<Bound<'py, PyTuple>>;
-
-/// `read(f(*args))`, or `nan` where the call or `read` raised (the exception kept in
-/// `failure`).
-fn call<T>(
-    f: &Py<PyAny>,
-    failure: &Failure,
-    args: Args<'_>,
-    read: impl FnOnce(Bound<'_, PyAny>) -> PyResult<T>,
-    nan: T,
-) -> T {
-    Python::attach(|py| {
-        let value = args(py).and_then(|args| f.bind(py).call1(args)).and_then(read);
-        value.unwrap_or_else(|e| {
-            failure.keep(e);
-            nan
-        })
-    })
-}
-
-/// `f(*args)` as a vector of `n` (NaN where it raised or returned another length).
-fn vector(f: &Py<PyAny>, failure: &Failure, n: usize, args: Args<'_>) -> DVector<f64> {
-    let read = |out: Bound<'_, PyAny>| {
-        let v: Vec<f64> = out.extract()?;
-        match v.len() == n {
-            true => Ok(DVector::from_vec(v)),
-            false => Err(PyValueError::new_err(format!(
-                "a function returned {} values where {n} are expected",
-                v.len()
-            ))),
-        }
-    };
-    call(f, failure, args, read, DVector::from_element(n, f64::NAN))
-}
-
-/// `f(*args)` as an n × n matrix (NaN where it raised or has another shape).
-fn matrix(f: &Py<PyAny>, failure: &Failure, n: usize, args: Args<'_>) -> DMatrix<f64> {
-    let read = |out: Bound<'_, PyAny>| {
-        let m = rows_to_matrix("a function's matrix", out.extract()?)?;
-        match m.shape() == (n, n) {
-            true => Ok(m),
-            false => Err(PyValueError::new_err(format!(
-                "a function returned a matrix that is not {n} × {n}"
-            ))),
-        }
-    };
-    call(f, failure, args, read, DMatrix::from_element(n, n, f64::NAN))
-}
-
 /// The first exception the functions of `failures` raised, taken.
 pub fn first(failures: &[Failure]) -> Option<PyErr> {
     failures.iter().find_map(Failure::take)
 }
 
+/// An argument of a call: a vector (handed over as a numpy array) or a time.
+#[derive(Clone, Copy)]
+pub enum Arg<'a> {
+    Array(&'a DVector<f64>),
+    Time(f64),
+}
+
+/// A Python function, its name in errors, the [`Failure`] it keeps its exception in, the shape of its answer
+/// (rows, columns; a vector is one column) — given, or fixed by its first answer — and
+/// whether it also takes the discrete state z as its last argument.
+#[derive(Clone)]
+pub struct Callback {
+    what: &'static str,
+    f: Arc<Py<PyAny>>,
+    failure: Failure,
+    shape: Arc<OnceLock<(usize, usize)>>,
+    takes_z: bool,
+}
+
+impl Callback {
+    /// `f`, named `what` in errors (as `M(q)`), keeping its exceptions in `failure`; its
+    /// answers' shape is learnt from the first.
+    pub fn new(what: &'static str, f: Py<PyAny>, failure: &Failure) -> Self {
+        Self {
+            what,
+            f: Arc::new(f),
+            failure: failure.clone(),
+            shape: Arc::default(),
+            takes_z: false,
+        }
+    }
+
+    /// With the answers' shape known: `(n, 1)` for a vector of n.
+    pub fn shaped(self, shape: (usize, usize)) -> Self {
+        let _ = self.shape.set(shape);
+        self
+    }
+
+    /// Passing the discrete state z as the last argument when `takes_z`.
+    pub fn taking_z(mut self, takes_z: bool) -> Self {
+        self.takes_z = takes_z;
+        self
+    }
+
+    /// `read(f(*args[, z]))`, the shape checked (`describe` names a shape in the error), or NaN of the expected shape where the call
+    /// or the check raised (the exception kept).
+    fn call<T>(
+        &self,
+        args: &[Arg<'_>],
+        z: &DVector<f64>,
+        read: impl FnOnce(Bound<'_, PyAny>) -> PyResult<(T, (usize, usize))>,
+        (nan, describe): (impl FnOnce((usize, usize)) -> T, fn((usize, usize)) -> String),
+    ) -> T {
+        Python::attach(|py| {
+            let answer = (|| {
+                let mut values = args
+                    .iter()
+                    .map(|arg| match arg {
+                        Arg::Array(x) => array(py, x),
+                        Arg::Time(t) => Ok(t.into_pyobject(py)?.into_any()),
+                    })
+                    .collect::<PyResult<Vec<_>>>()?;
+                if self.takes_z {
+                    values.push(array(py, z)?);
+                }
+                let (value, shape) = read(self.f.bind(py).call1(PyTuple::new(py, values)?)?)?;
+                let expected = *self.shape.get_or_init(|| shape);
+                match shape == expected {
+                    true => Ok(value),
+                    false => Err(PyValueError::new_err(format!(
+                        "{} returned {}; it should return {}",
+                        self.what,
+                        describe(shape),
+                        describe(expected)
+                    ))),
+                }
+            })();
+            answer.unwrap_or_else(|e| {
+                self.failure.keep(e);
+                nan(self.shape.get().copied().unwrap_or((1, 1)))
+            })
+        })
+    }
+
+    /// `f(*args[, z])` as a vector.
+    pub fn vector(&self, args: &[Arg<'_>], z: &DVector<f64>) -> DVector<f64> {
+        let read = |out: Bound<'_, PyAny>| {
+            let v: Vec<f64> = out.extract()?;
+            let n = v.len();
+            Ok((DVector::from_vec(v), (n, 1)))
+        };
+        let nan = |(n, _)| DVector::from_element(n, f64::NAN);
+        self.call(
+            args,
+            z,
+            read,
+            (nan, |(n, _)| format!("{n} value{}", if n == 1 { "" } else { "s" })),
+        )
+    }
+
+    /// `f(*args[, z])` as a matrix (a 1-D answer is one row).
+    pub fn matrix(&self, args: &[Arg<'_>], z: &DVector<f64>) -> DMatrix<f64> {
+        let read = |out: Bound<'_, PyAny>| {
+            let m = match out.extract::<Vec<Vec<f64>>>() {
+                Ok(rows) => rows_to_matrix("a function's matrix", rows)?,
+                Err(_) => DMatrix::from_row_slice(1, out.len()?, &out.extract::<Vec<f64>>()?),
+            };
+            let shape = m.shape();
+            Ok((m, shape))
+        };
+        let nan = |(r, c)| DMatrix::from_element(r, c, f64::NAN);
+        self.call(args, z, read, (nan, |(r, c)| format!("a {r} × {c} matrix")))
+    }
+}
+
 /// `x` as a numpy array.
 fn array<'py>(py: Python<'py>, x: &DVector<f64>) -> PyResult<Bound<'py, PyAny>> {
     py.import("numpy")?.call_method1("array", (x.as_slice().to_vec(),))
-}
-
-/// M(q) from `f(q)`.
-pub fn mass(f: Py<PyAny>, failure: Failure, n: usize) -> impl Fn(&DVector<f64>) -> DMatrix<f64> + Send + Sync {
-    move |q| matrix(&f, &failure, n, &|py| PyTuple::new(py, [array(py, q)?]))
-}
-
-/// A force of (q, v, t) from `f(q, v, t)`: a vector of n.
-pub fn force(
-    f: Py<PyAny>,
-    failure: Failure,
-    n: usize,
-) -> impl Fn(&DVector<f64>, &DVector<f64>, f64) -> DVector<f64> + Send + Sync {
-    move |q, v, t| {
-        vector(&f, &failure, n, &|py| {
-            (array(py, q)?, array(py, v)?, t).into_pyobject(py)
-        })
-    }
-}
-
-/// A Jacobian of (q, v, t) from `f(q, v, t)`: an n × n matrix.
-pub fn jacobian(
-    f: Py<PyAny>,
-    failure: Failure,
-    n: usize,
-) -> impl Fn(&DVector<f64>, &DVector<f64>, f64) -> DMatrix<f64> + Send + Sync {
-    move |q, v, t| {
-        matrix(&f, &failure, n, &|py| {
-            (array(py, q)?, array(py, v)?, t).into_pyobject(py)
-        })
-    }
-}
-
-/// F_ext(t) from `f(t)`.
-pub fn external(f: Py<PyAny>, failure: Failure, n: usize) -> impl Fn(f64) -> DVector<f64> + Send + Sync {
-    move |t| vector(&f, &failure, n, &|py| (t,).into_pyobject(py))
 }

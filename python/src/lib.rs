@@ -20,15 +20,7 @@ use pyo3::prelude::*;
 fn _ricochet(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scenario::Scenario>()?;
     m.add_class::<job::Job>()?;
-    m.add_class::<model::LagrangianLinearTIDS>()?;
-    m.add_class::<model::LagrangianDS>()?;
-    m.add_class::<model::LagrangianLinearTIR>()?;
-    m.add_class::<model::NewtonImpactNSL>()?;
-    m.add_class::<model::NewtonImpactFrictionNSL>()?;
-    m.add_class::<model::EqualityConditionNSL>()?;
-    m.add_class::<model::ComplementarityConditionNSL>()?;
-    m.add_class::<model::Nsds>()?;
-    m.add_class::<model::TimeStepping>()?;
+    add_model_classes(m)?;
     m.add_class::<custom::Rng>()?;
     m.add_function(wrap_pyfunction!(custom::custom_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(commands::start_run, m)?)?;
@@ -37,5 +29,36 @@ fn _ricochet(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(commands::start_check, m)?)?;
     m.add_function(wrap_pyfunction!(commands::templates, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
+
+/// The model's classes: the base classes, then each kind's.
+fn add_model_classes(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    use model::{contacts, laws, relations, systems};
+    m.add_class::<systems::DynamicalSystem>()?;
+    m.add_class::<systems::LagrangianLinearTIDS>()?;
+    m.add_class::<systems::LagrangianDS>()?;
+    m.add_class::<systems::FirstOrderLinearDS>()?;
+    m.add_class::<relations::Relation>()?;
+    m.add_class::<relations::LagrangianLinearTIR>()?;
+    m.add_class::<relations::LagrangianCompliantLinearTIR>()?;
+    m.add_class::<relations::LagrangianScleronomousR>()?;
+    m.add_class::<relations::LagrangianRheonomousR>()?;
+    m.add_class::<relations::PfaffianR>()?;
+    m.add_class::<relations::FirstOrderLinearTIR>()?;
+    m.add_class::<contacts::SphereSphereR>()?;
+    m.add_class::<contacts::DiskDiskR>()?;
+    m.add_class::<contacts::SphereLDSSphereLDSR>()?;
+    m.add_class::<contacts::PlanarContactR>()?;
+    m.add_class::<contacts::CoordinateVectorConstraint>()?;
+    m.add_class::<laws::NonSmoothLaw>()?;
+    m.add_class::<laws::NewtonImpactNSL>()?;
+    m.add_class::<laws::NewtonImpactFrictionNSL>()?;
+    m.add_class::<laws::EqualityConditionNSL>()?;
+    m.add_class::<laws::ComplementarityConditionNSL>()?;
+    m.add_class::<laws::MixedComplementarityConditionNSL>()?;
+    m.add_class::<laws::RelayNSL>()?;
+    m.add_class::<model::Nsds>()?;
+    m.add_class::<model::time_stepping::TimeStepping>()?;
     Ok(())
 }

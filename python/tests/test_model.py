@@ -1,27 +1,9 @@
 """Models built from Python against Siconos's reference trajectories and the physics."""
 
-import os
-import pathlib
-
 import numpy as np
 import pytest
 
 import ricochet
-
-DATA = pathlib.Path(os.environ.get("RICOCHET_SICONOS_DATA", pathlib.Path(__file__).resolve().parents[3] / "shared/data/siconos"))
-
-
-def reference(name):
-    """A Siconos `.ref` trajectory (its first line is rows, columns); fails under CI=true when
-    the data is missing, else skips."""
-    path = DATA / "tutorials-ref" / name
-    if not path.is_file():
-        message = f"Siconos's reference data not found at {path} (set RICOCHET_SICONOS_DATA)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return np.loadtxt(path, skiprows=1)
-
 
 def bouncing_ball(e=0.9, integrator="moreau_jean"):
     m, r, g = 1.0, 0.1, 9.81
@@ -37,8 +19,8 @@ def bouncing_ball(e=0.9, integrator="moreau_jean"):
     return ricochet.TimeStepping(nsds, h=0.005, theta=0.5, integrator=integrator)
 
 
-def test_bouncing_ball_ts_reproduces_siconos_to_1e_12():
-    ref = reference("BouncingBallTS.ref")
+def test_bouncing_ball_ts_reproduces_siconos_to_1e_12(siconos):
+    ref = siconos("BouncingBallTS.ref")
     sim = bouncing_ball()
     trajectory = sim.run(ref[-1, 0])
     ours = np.column_stack([trajectory.t, trajectory.q[:, 0], trajectory.v[:, 0], trajectory.p[:, 0], trajectory.lambda_[:, 0]])
@@ -90,8 +72,8 @@ def callback_ball(mass=None, fext=None):
     return ricochet.TimeStepping(nsds, h=0.005)
 
 
-def test_bouncing_ball_ts_with_python_functions_for_m_and_f_ext():
-    ref = reference("BouncingBallTS.ref")
+def test_bouncing_ball_ts_with_python_functions_for_m_and_f_ext(siconos):
+    ref = siconos("BouncingBallTS.ref")
     trajectory = callback_ball().run(ref[-1, 0])
     ours = np.column_stack([trajectory.t, trajectory.q[:, 0], trajectory.v[:, 0], trajectory.p[:, 0], trajectory.lambda_[:, 0]])
     ours[0, 3:] = 0.0
