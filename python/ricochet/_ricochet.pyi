@@ -57,77 +57,197 @@ def start_check(scenario: Scenario) -> Job:
 def templates() -> str:
     """Every template with its parameters, defaults and units, as JSON."""
 
-class LagrangianLinearTIDS:
+Vector = Sequence[float]
+Matrix = Sequence[Sequence[float]]
+Function = Callable[..., Any]
+
+class DynamicalSystem:
+    """A dynamical system (the base of the systems `Nsds.add` takes)."""
+
+class LagrangianLinearTIDS(DynamicalSystem):
     """M v̇ = F_ext − K q − C v + p, with constant M, K, C and F_ext."""
 
     def __init__(
         self,
-        q0: Sequence[float],
-        v0: Sequence[float],
-        mass: Sequence[Sequence[float]],
-        stiffness: Optional[Sequence[Sequence[float]]] = None,
-        damping: Optional[Sequence[Sequence[float]]] = None,
-        fext: Optional[Sequence[float]] = None,
+        q0: Vector,
+        v0: Vector,
+        mass: Matrix,
+        stiffness: Optional[Matrix] = None,
+        damping: Optional[Matrix] = None,
+        fext: Optional[Vector] = None,
     ) -> None: ...
 
-class LagrangianDS:
-    """M(q) v̇ = F_ext(t) − F_int(q, v, t) + p: `mass` a matrix or a function of q, `fint` a
-    function of (q, v, t) with optional Jacobians (∂/∂q, ∂/∂v), `fext` a vector or a function
-    of t. An exception raised in a function is raised again by `TimeStepping.run`."""
+class LagrangianDS(DynamicalSystem):
+    """M(q) v̇ + F_gyr(q, v) + F_int(q, v, t) = F_ext(t) + p: `mass` a matrix or M(q), `fint`
+    F_int(q, v, t) and `fgyr` F_gyr(q, v) with optional Jacobians (∂/∂q, ∂/∂v) of the same
+    arguments, `fext` a vector or F_ext(t); with `z`, every function also gets z last. An
+    exception raised in a function is raised again by `TimeStepping.run`."""
 
     def __init__(
         self,
-        q0: Sequence[float],
-        v0: Sequence[float],
-        mass: Union[Sequence[Sequence[float]], Callable[[Any], Any]],
-        fint: Optional[Callable[[Any, Any, float], Any]] = None,
-        fint_jacobians: Optional[Tuple[Callable[[Any, Any, float], Any], Callable[[Any, Any, float], Any]]] = None,
-        fext: Union[None, Sequence[float], Callable[[float], Any]] = None,
+        q0: Vector,
+        v0: Vector,
+        mass: Union[Matrix, Function],
+        fint: Optional[Function] = None,
+        fint_jacobians: Optional[Tuple[Function, Function]] = None,
+        fgyr: Optional[Function] = None,
+        fgyr_jacobians: Optional[Tuple[Function, Function]] = None,
+        fext: Union[None, Vector, Function] = None,
+        z: Optional[Vector] = None,
     ) -> None: ...
 
-class LagrangianLinearTIR:
-    """y = H q + b, p = Hᵀ λ."""
+class FirstOrderLinearDS(DynamicalSystem):
+    """ẋ = A x + b + r, `b` a vector or b(t) (b(t, z) with `z`)."""
 
-    def __init__(self, h: Sequence[Sequence[float]], b: Optional[Sequence[float]] = None) -> None: ...
+    def __init__(self, x0: Vector, a: Matrix, b: Union[None, Vector, Function] = None, z: Optional[Vector] = None) -> None: ...
 
-class NewtonImpactNSL:
+class Relation:
+    """A relation (the base of the relations `Nsds.link` takes)."""
+
+class LagrangianLinearTIR(Relation):
+    """y = H q + b (+ F z), p = Hᵀ λ."""
+
+    def __init__(self, h: Matrix, b: Optional[Vector] = None, f: Optional[Matrix] = None) -> None: ...
+    @staticmethod
+    def sphere_plane(dim: int, ndof: int, normal: Vector, d: float, radius: float) -> LagrangianLinearTIR:
+        """The gap y = n·x − d − r of a sphere above the plane n·x = d (n normalised)."""
+
+class LagrangianCompliantLinearTIR(Relation):
+    """y = H q + b + D λ, p = Hᵀ λ (D the compliance)."""
+
+    def __init__(self, h: Matrix, b: Vector, compliance: Matrix) -> None: ...
+
+class LagrangianScleronomousR(Relation):
+    """y = h(q), G0(q) = ∂h/∂q (with `takes_z`: h(q, z), G0(q, z))."""
+
+    def __init__(self, h: Function, jacobian: Function, takes_z: bool = False) -> None: ...
+
+class LagrangianRheonomousR(Relation):
+    """y = h(q, t), G0(q, t), ∂h/∂t(q, t) (with `takes_z`: z last)."""
+
+    def __init__(self, h: Function, jacobian: Function, hdot: Function, takes_z: bool = False) -> None: ...
+
+class PfaffianR(Relation):
+    """a(q) v = 0 (with `EqualityConditionNSL`)."""
+
+    def __init__(self, a: Function) -> None: ...
+
+class FirstOrderLinearTIR(Relation):
+    """y = C x + D λ + e (+ F z), r = B λ."""
+
+    def __init__(
+        self, c: Matrix, b: Matrix, d: Optional[Matrix] = None, e: Optional[Vector] = None, f: Optional[Matrix] = None
+    ) -> None: ...
+
+class SphereSphereR(Relation):
+    """y = ‖x₁ − x₀‖ − (r₀ + r₁), the centres the first `dim` coordinates."""
+
+    def __init__(self, dim: int, coordinates: Tuple[int, int], radii: float) -> None: ...
+    @staticmethod
+    def fixed(dim: int, n: int, centre: Vector, radii: float) -> SphereSphereR:
+        """Against a sphere fixed at `centre`."""
+
+class DiskDiskR(Relation):
+    """Two rotating discs (x, y, θ, …) in frictional contact: rows (normal, tangent)."""
+
+    def __init__(self, coordinates: Tuple[int, int], radius: Tuple[float, float]) -> None: ...
+
+class SphereLDSSphereLDSR(Relation):
+    """Two spheres (x, y, z, φ_x, φ_y, φ_z, …) in frictional contact: rows (normal, t₁, t₂)."""
+
+    def __init__(self, coordinates: Tuple[int, int], radius: Tuple[float, float]) -> None: ...
+
+class PlanarContactR(Relation):
+    """A planar body's point (rounded by `radius`) against the line normal·p = offset."""
+
+    def __init__(
+        self, ndof: int, point: Tuple[float, float], normal: Tuple[float, float], offset: float = 0.0, radius: float = 0.0
+    ) -> None: ...
+
+class CoordinateVectorConstraint(Relation):
+    """Exudyn's X₁ q₁ + Y₁ q₁² − X₀ q₀ − Y₀ q₀² − v_off = 0 (or c(t, q) with its Jacobian)."""
+
+    def __init__(
+        self,
+        coordinates: Tuple[int, int],
+        x0: Optional[Matrix] = None,
+        x1: Optional[Matrix] = None,
+        y0: Optional[Matrix] = None,
+        y1: Optional[Matrix] = None,
+        offset: Optional[Vector] = None,
+        velocity_level: bool = False,
+        active: bool = True,
+        constraint: Optional[Function] = None,
+        jacobian: Optional[Function] = None,
+        size: Optional[int] = None,
+        name: str = "coordinate vector",
+    ) -> None: ...
+
+class NonSmoothLaw:
+    """A nonsmooth law (the base of the laws `Nsds.link` takes)."""
+
+class NewtonImpactNSL(NonSmoothLaw):
     """Newton's impact law with restitution e ∈ [0, 1]."""
 
     def __init__(self, e: float, size: int = 1) -> None: ...
 
-class NewtonImpactFrictionNSL:
+class NewtonImpactFrictionNSL(NonSmoothLaw):
     """Newton impact and Coulomb friction on (normal, tangents): e_N, e_T, μ, size 2 or 3."""
 
     def __init__(self, e_n: float, e_t: float, mu: float, size: int = 2) -> None: ...
 
-class EqualityConditionNSL:
+class EqualityConditionNSL(NonSmoothLaw):
     """y = 0 on `size` rows."""
 
     def __init__(self, size: int = 1) -> None: ...
 
-class ComplementarityConditionNSL:
+class ComplementarityConditionNSL(NonSmoothLaw):
     """0 ≤ y ⟂ λ ≥ 0 on `size` rows."""
 
     def __init__(self, size: int = 1) -> None: ...
 
-Law = Union[NewtonImpactNSL, NewtonImpactFrictionNSL, EqualityConditionNSL, ComplementarityConditionNSL]
+class MixedComplementarityConditionNSL(NonSmoothLaw):
+    """Equalities on the first rows, complementarity on the others."""
+
+    def __init__(self, complementarities: int, equalities: int) -> None: ...
+
+class RelayNSL(NonSmoothLaw):
+    """−y ∈ N_[lb, ub](λ)."""
+
+    def __init__(self, size: int = 1, lb: float = -1.0, ub: float = 1.0) -> None: ...
 
 class Nsds:
     """Systems linked by interactions (one scene)."""
 
     def __init__(self) -> None: ...
-    def add(self, name: str, system: Union[LagrangianLinearTIDS, LagrangianDS]) -> int: ...
-    def link(self, name: str, law: Law, relation: LagrangianLinearTIR, systems: Sequence[int]) -> int: ...
+    def add(self, name: str, system: DynamicalSystem) -> int: ...
+    def link(self, name: str, law: NonSmoothLaw, relation: Relation, systems: Sequence[int]) -> int: ...
 
 class TimeStepping:
     """The reference time stepping (use `ricochet.TimeStepping`, which returns a Trajectory)."""
 
     def __init__(
-        self, nsds: Nsds, h: float, t0: float = 0.0, integrator: str = "moreau_jean", theta: float = 0.5, solver: str = "lemke"
+        self,
+        nsds: Nsds,
+        h: float,
+        t0: float = 0.0,
+        integrator: str = "moreau_jean",
+        theta: float = 0.5,
+        gamma: Optional[float] = None,
+        activation: str = "current",
+        solver: str = "lemke",
+        stabilization: str = "none",
+        beta: float = 0.5,
     ) -> None: ...
     @property
     def time(self) -> float: ...
-    def run(self, t_final: float) -> Dict[str, Tuple[bytes, Tuple[int, ...]]]: ...
+    def run(
+        self, t_final: float
+    ) -> Tuple[Optional[Dict[str, Tuple[bytes, Tuple[int, ...]]]], Optional[BaseException]]: ...
+    def z(self, system: int) -> list[float]: ...
+    def set_z(self, system: int, z: Vector) -> None: ...
+    def set_active(self, interaction: int, active: bool) -> None: ...
+    def constraint_residual(self) -> float: ...
 
 class Rng:
     """A scene's own random stream (ChaCha8 on stream `index` of the seed)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -101,6 +102,9 @@ class EnsembleResult:
     - `engine` (the backend, described), `arithmetic` (`cpu f64`, `gpu f32`, …), `notice`
       (why `auto` chose what it chose), `seconds` (wall clock), `device_seconds`,
       `scene_steps`.
+    - `failures`: `{scene: exception}` for the scenes whose Python functions raised (their
+      summary rows have `finite` = 0; the other scenes' results stand). `run` warns when there
+      are any.
     """
 
     summary: np.ndarray
@@ -114,6 +118,7 @@ class EnsembleResult:
     seconds: float
     device_seconds: Optional[float]
     scene_steps: int
+    failures: Dict[int, BaseException]
     scenario: "_ricochet.Scenario" = field(repr=False)
 
     def to_pandas(self) -> Any:
@@ -170,6 +175,16 @@ def run(
     parsed = load(scenario, build).with_size(scenes, seed)
     result = drive(_ricochet.start_run(parsed, backend, _shard(shard), chunk), progress)
     strobe = _table(result["strobe"])
+    failures = dict(result["failures"])
+    if failures:
+        scene, error = next(iter(failures.items()))
+        warnings.warn(
+            f"{len(failures)} scene(s) stopped on an exception raised by your functions (their summary rows "
+            f"have finite = 0; the other scenes' results stand); the first, scene {scene}: "
+            f"{type(error).__name__}: {error}. All are in the result's `failures`.",
+            RuntimeWarning,
+            stacklevel=2,
+        )
     return EnsembleResult(
         summary=_table(result["summary"]),
         trajectories=Samples.of(_table(result["trajectories"])),
@@ -182,6 +197,7 @@ def run(
         seconds=result["seconds"],
         device_seconds=result["device_seconds"],
         scene_steps=result["scene_steps"],
+        failures=failures,
         scenario=parsed,
     )
 

@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use nalgebra::{DMatrix, DVector};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::PyTuple;
 
 use crate::convert::rows_to_matrix;
@@ -24,6 +25,12 @@ impl Failure {
         self.0.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(e);
     }
 
+    /// Whether Python functions keep their exceptions here (each [`Callback`] holds a
+    /// clone; a model without functions keeps its own, unshared).
+    pub fn is_shared(&self) -> bool {
+        Arc::strong_count(&self.0) > 1
+    }
+
     /// The kept exception, taken.
     pub fn take(&self) -> Option<PyErr> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
@@ -34,6 +41,9 @@ impl Failure {
 pub fn first(failures: &[Failure]) -> Option<PyErr> {
     failures.iter().find_map(Failure::take)
 }
+
+/// The shape of an answer: (rows, columns), a vector being one column.
+type Shape = (usize, usize);
 
 /// An argument of a call: a vector (handed over as a numpy array) or a time.
 #[derive(Clone, Copy)]
@@ -50,7 +60,7 @@ pub struct Callback {
     what: &'static str,
     f: Arc<Py<PyAny>>,
     failure: Failure,
-    shape: Arc<OnceLock<(usize, usize)>>,
+    shape: Arc<OnceLock<Shape>>,
     takes_z: bool,
 }
 
@@ -68,7 +78,7 @@ impl Callback {
     }
 
     /// With the answers' shape known: `(n, 1)` for a vector of n.
-    pub fn shaped(self, shape: (usize, usize)) -> Self {
+    pub fn shaped(self, shape: Shape) -> Self {
         let _ = self.shape.set(shape);
         self
     }
@@ -85,8 +95,8 @@ impl Callback {
         &self,
         args: &[Arg<'_>],
         z: &DVector<f64>,
-        read: impl FnOnce(Bound<'_, PyAny>) -> PyResult<(T, (usize, usize))>,
-        (nan, describe): (impl FnOnce((usize, usize)) -> T, fn((usize, usize)) -> String),
+        read: impl FnOnce(Bound<'_, PyAny>) -> PyResult<(T, Shape)>,
+        (nan, describe): (impl FnOnce(Shape) -> T, fn(Shape) -> String),
     ) -> T {
         Python::attach(|py| {
             let answer = (|| {
@@ -150,7 +160,10 @@ impl Callback {
     }
 }
 
+/// `numpy.array`, imported once.
+static NUMPY_ARRAY: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
 /// `x` as a numpy array.
 fn array<'py>(py: Python<'py>, x: &DVector<f64>) -> PyResult<Bound<'py, PyAny>> {
-    py.import("numpy")?.call_method1("array", (x.as_slice().to_vec(),))
+    NUMPY_ARRAY.import(py, "numpy", "array")?.call1((x.as_slice(),))
 }

@@ -21,7 +21,8 @@ fn json(value: &impl serde::Serialize) -> ricochet::Result<Output> {
 /// scenes of `shard` (`i/n`), `chunk` scenes at a time. The result is a dict: `engine`,
 /// `arithmetic`, `notice`, `seconds`, `device_seconds`, `scene_steps`, the `.npy` bytes of
 /// `summary`, `trajectories`, `strobe` and `events` (the last two `None` when the scenario
-/// records none), and `stats` (JSON).
+/// records none), `stats` (JSON), and `failures`: `[(scene, exception)]` for the scenes
+/// whose Python functions raised (their summary rows are not finite).
 #[pyfunction]
 #[pyo3(signature = (scenario, backend="auto", shard="0/1", chunk=None))]
 pub fn start_run(scenario: &Scenario, backend: &str, shard: &str, chunk: Option<usize>) -> PyResult<Job> {
@@ -31,7 +32,8 @@ pub fn start_run(scenario: &Scenario, backend: &str, shard: &str, chunk: Option<
         shard: shard.parse::<Shard>().map_err(exception)?,
         ..Default::default()
     };
-    let scenario = scenario.inner.clone();
+    let (scenario, failures) = (scenario.inner.clone(), scenario.failures.clone());
+    failures.take();
     Job::start(move |watch| {
         let total = options.shard.range(scenario.scenes).len();
         let run = ricochet::ensemble::Watch::watch(watch, &scenario.name, (total, scenario.steps()), |progress| {
@@ -44,8 +46,16 @@ pub fn start_run(scenario: &Scenario, backend: &str, shard: &str, chunk: Option<
             scenario.strobe.is_some().then(|| npy(&run.strobe, &["scene"])),
             scenario.events.is_some().then(|| npy(&run.events, &["scene", "row"])),
         ];
+        let raised = failures.take();
         let output: Output = Box::new(move |py| {
             let result = PyDict::new(py);
+            result.set_item(
+                "failures",
+                raised
+                    .into_iter()
+                    .map(|(scene, e)| (scene, e.into_value(py)))
+                    .collect::<Vec<_>>(),
+            )?;
             result.set_item("engine", &run.engine)?;
             result.set_item("arithmetic", &run.arithmetic)?;
             result.set_item("notice", &run.notice)?;

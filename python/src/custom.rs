@@ -17,7 +17,7 @@ use ricochet::ensemble::{self, custom::Built};
 
 use crate::convert::exception;
 use crate::model::Nsds;
-use crate::scenario::Scenario;
+use crate::scenario::{Failures, Scenario};
 
 /// The keys of a scenario's settings besides `[scene]`, which `build` replaces.
 const SETTINGS: [&str; 9] = [
@@ -66,8 +66,9 @@ impl Rng {
     }
 }
 
-/// Scene `index` built by the Python function `build`.
-fn built(build: &Py<PyAny>, index: usize, rng: &ChaCha8Rng) -> PyResult<Built> {
+/// Scene `index` built by the Python function `build`; its models' failures recorded in
+/// `failures`.
+fn built(build: &Py<PyAny>, index: usize, rng: &ChaCha8Rng, failures: &Failures) -> PyResult<Built> {
     Python::attach(|py| {
         let rng = Py::new(
             py,
@@ -93,6 +94,7 @@ fn built(build: &Py<PyAny>, index: usize, rng: &ChaCha8Rng) -> PyResult<Built> {
                 .map(|(name, value)| Ok((name.extract::<String>()?, value.extract::<f64>()?)))
                 .collect::<PyResult<_>>()?,
         };
+        failures.add(index, &nsds.failures);
         Ok((Box::new(nsds.inner.clone()) as Box<dyn ricochet::engine::Scene>, drawn))
     })
 }
@@ -132,8 +134,10 @@ pub fn custom_scenario(settings: &str, kind: &str, build: Py<PyAny>) -> PyResult
         "time",
         field("time").ok_or_else(|| PyValueError::new_err("scenario: `time`: missing"))?,
     )?;
+    let failures = Failures::default();
+    let kept = failures.clone();
     let build = move |index: usize, rng: &mut ChaCha8Rng| {
-        built(&build, index, rng).map_err(|e| ricochet::Error::Scenario {
+        built(&build, index, rng, &kept).map_err(|e| ricochet::Error::Scenario {
             what: "build".into(),
             reason: Python::attach(|py| {
                 let traceback = e.traceback(py).and_then(|t| t.format().ok()).unwrap_or_default();
@@ -158,5 +162,5 @@ pub fn custom_scenario(settings: &str, kind: &str, build: Py<PyAny>) -> PyResult
         inner.events = Some(parse("events", v)?);
     }
     inner.validate().map_err(exception)?;
-    Ok(Scenario { inner })
+    Ok(Scenario { inner, failures })
 }

@@ -4,6 +4,9 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use ricochet::ensemble;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::callbacks::Failure;
 
 use crate::convert::exception;
 
@@ -12,6 +15,34 @@ use crate::convert::exception;
 #[derive(Clone)]
 pub struct Scenario {
     pub inner: ensemble::Scenario,
+    /// The scenes built by a Python function whose models have Python functions: where
+    /// each keeps an exception (see [`Failures`]).
+    pub failures: Failures,
+}
+
+/// The scenes whose models have Python functions, each with the [`Failure`] its functions
+/// keep an exception in: the run reports the scenes that raised.
+#[derive(Clone, Default)]
+pub struct Failures(Arc<Mutex<Vec<(usize, Failure)>>>);
+
+impl Failures {
+    /// Records the failures of scene `scene`'s models.
+    pub fn add(&self, scene: usize, failures: &[Failure]) {
+        let mut all = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        all.extend(failures.iter().map(|f| (scene, f.clone())));
+    }
+
+    /// The exceptions raised, one per scene (the first), in scene order; forgets them all.
+    pub fn take(&self) -> Vec<(usize, PyErr)> {
+        let all = std::mem::take(&mut *self.0.lock().unwrap_or_else(PoisonError::into_inner));
+        let mut raised: Vec<(usize, PyErr)> = all
+            .into_iter()
+            .filter_map(|(scene, f)| Some((scene, f.take()?)))
+            .collect();
+        raised.sort_by_key(|(scene, _)| *scene);
+        raised.dedup_by_key(|(scene, _)| *scene);
+        raised
+    }
 }
 
 #[pymethods]
@@ -37,7 +68,10 @@ impl Scenario {
             }
         }
         .map_err(exception)?;
-        Ok(Self { inner })
+        Ok(Self {
+            inner,
+            failures: Failures::default(),
+        })
     }
 
     /// This scenario with `scenes` scenes and seed `seed` where given (checked again).
@@ -47,7 +81,10 @@ impl Scenario {
         inner.scenes = scenes.unwrap_or(inner.scenes);
         inner.seed = seed.unwrap_or(inner.seed);
         inner.validate().map_err(exception)?;
-        Ok(Self { inner })
+        Ok(Self {
+            inner,
+            failures: self.failures.clone(),
+        })
     }
 
     /// The scenario's name.

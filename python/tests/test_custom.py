@@ -2,6 +2,7 @@
 ensemble machinery on the batched CPU engine and the reference stepper."""
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -102,3 +103,33 @@ def test_bad_builds_are_value_errors():
         ricochet.run({**SETTINGS, "bogus": 1}, build=ball, progress=False)
     with pytest.raises(ValueError, match="first scene built drew"):
         ricochet.run(SETTINGS, build=lambda i, rng: (ball(i, rng)[0], {f"x{i % 2}": 1.0}), progress=False)
+
+
+def test_a_scene_whose_function_raises_is_reported_and_the_others_stand():
+    # A LagrangianDS with a Python F_ext runs on the reference stepper; scene 3's force
+    # raises after 0.2 s.
+    def forced(index, rng):
+        height = rng.uniform(1.0, 2.0)
+
+        def fext(t):
+            if index == 3 and t > 0.2:
+                raise ArithmeticError(f"scene {index} gave up")
+            return [-G]
+
+        nsds = ricochet.Nsds()
+        b = nsds.add("ball", ricochet.LagrangianDS(q0=[height], v0=[0.0], mass=[[1.0]], fext=fext))
+        nsds.link("floor", ricochet.NewtonImpactNSL(0.7), ricochet.LagrangianLinearTIR([[1.0]], b=[-RADIUS]), [b])
+        return nsds
+
+    settings = dict(SETTINGS, scenes=6, time={"step": 1e-2, "final": 1.0})
+    with pytest.warns(RuntimeWarning, match=r"1 scene\(s\) .* scene 3: ArithmeticError: scene 3 gave up"):
+        result = ricochet.run(settings, build=forced, backend="auto", progress=False)
+    assert list(result.failures) == [3]
+    assert isinstance(result.failures[3], ArithmeticError)
+    assert result.summary["finite"].tolist() == [1, 1, 1, 0, 1, 1]
+    assert np.all(result.summary["impacts"][[0, 1, 2, 4, 5]] >= 1)
+    # The same ensemble without the failing scene: no warning, nothing reported.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        clean = ricochet.run(dict(settings, scenes=3), build=forced, progress=False)
+    assert clean.failures == {} and clean.summary["finite"].tolist() == [1, 1, 1]

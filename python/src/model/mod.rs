@@ -24,7 +24,8 @@ use systems::DynamicalSystem;
 #[derive(Default)]
 pub struct Nsds {
     pub inner: model::Nsds,
-    /// Where its systems' and relations' Python functions keep an exception.
+    /// Where its systems' and relations' Python functions keep an exception (those that
+    /// have functions).
     pub failures: Vec<Failure>,
 }
 
@@ -37,7 +38,9 @@ impl Nsds {
 
     /// Adds a system under `name`; returns its index (for `link`).
     fn add(&mut self, name: &str, system: PyRef<'_, DynamicalSystem>) -> usize {
-        self.failures.push(system.failure.clone());
+        if system.failure.is_shared() {
+            self.failures.push(system.failure.clone());
+        }
         self.inner.add(name, system.inner.clone()).0
     }
 
@@ -51,9 +54,11 @@ impl Nsds {
         systems: Vec<usize>,
     ) -> PyResult<usize> {
         let systems: Vec<DsId> = systems.into_iter().map(DsId).collect();
-        match (self.inner).link(name, law.inner.clone(), relation.inner.clone(), &systems) {
+        match (self.inner).link(name, law.inner, relation.inner.clone(), &systems) {
             Ok(id) => {
-                self.failures.push(relation.failure.clone());
+                if relation.failure.is_shared() {
+                    self.failures.push(relation.failure.clone());
+                }
                 Ok(id.0)
             }
             // A function that raised: its own exception rather than the check that found NaN.

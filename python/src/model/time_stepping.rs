@@ -18,6 +18,8 @@ use crate::convert::exception;
 
 /// A vector of a sample.
 type Field = fn(&reference::Sample) -> &DVector<f64>;
+/// A number of a sample.
+type Scalar = fn(&reference::Sample) -> f64;
 
 /// The reference time stepping of one scene (f64, an LCP per step).
 #[pyclass(module = "ricochet._ricochet")]
@@ -153,7 +155,7 @@ impl TimeStepping {
             }
             put(name, values, &[samples.len(), width])?;
         }
-        let scalars: [(&str, fn(&reference::Sample) -> f64); 3] = [
+        let scalars: [(&str, Scalar); 3] = [
             ("t", |s| s.t),
             ("energy", |s| s.energy),
             ("constraint_residual", |s| s.constraint_residual),
