@@ -42,7 +42,14 @@ class Job:
     def result(self) -> Any:
         """The finished command's result, once; its error as ValueError or RuntimeError."""
 
-def start_run(scenario: Scenario, backend: str = "auto", shard: str = "0/1", chunk: Optional[int] = None) -> Job:
+def start_run(
+    scenario: Scenario,
+    backend: str = "auto",
+    shard: str = "0/1",
+    chunk: Optional[int] = None,
+    checkpoints: Optional[str] = None,
+    resume: bool = False,
+) -> Job:
     """Starts an ensemble; its result is a dict of `.npy` bytes and numbers."""
 
 def start_verify(scenario: Scenario, scenes: int = 8, max_time: Optional[float] = None) -> Job:

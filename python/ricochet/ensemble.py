@@ -152,6 +152,8 @@ def run(
     progress: bool = True,
     chunk: Optional[int] = None,
     build: Optional[Build] = None,
+    checkpoints: Union[None, str, os.PathLike] = None,
+    resume: bool = False,
 ) -> EnsembleResult:
     """Runs a Monte Carlo ensemble, as `ricochet run` does, and returns its results as numpy
     arrays (`EnsembleResult`).
@@ -166,6 +168,10 @@ def run(
         `Nsds`, or `(Nsds, {name: value})`. They run batched where their systems reduce to
         step operators (the linear systems and relations of `ricochet.model` do), else on
         the reference stepper; `build` itself runs with the GIL, one scene at a time.
+    checkpoints: a directory where each finished chunk is kept, so that an interrupted run
+        (Ctrl-C, a killed kernel) can be continued: the same call with `resume=True` runs
+        only the chunks not kept, and its results are those of an uninterrupted run.
+        Without `resume` a run starts afresh there.
 
     The same scenario and seed give the same numbers as the command line, bit for bit, on
     the same backend. The GIL is released while the scenes are stepped; Ctrl-C stops the run
@@ -173,7 +179,8 @@ def run(
     scenario or argument, RuntimeError for a run that fails.
     """
     parsed = load(scenario, build).with_size(scenes, seed)
-    result = drive(_ricochet.start_run(parsed, backend, _shard(shard), chunk), progress)
+    directory = None if checkpoints is None else os.fspath(checkpoints)
+    result = drive(_ricochet.start_run(parsed, backend, _shard(shard), chunk, directory, resume), progress)
     strobe = _table(result["strobe"])
     failures = dict(result["failures"])
     if failures:

@@ -1,6 +1,7 @@
 //! `run`, `verify`, `bench` and `check` started as [`Job`]s, and `templates`: the library's
 //! commands, as `ricochet`'s command line runs them.
 
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use ricochet::ensemble::{self, INTEGER_COLUMNS, RunOptions, Shard, Statistics};
@@ -18,19 +19,34 @@ fn json(value: &impl serde::Serialize) -> ricochet::Result<Output> {
 }
 
 /// Runs the ensemble of `scenario` on `backend` (`auto`, `gpu`, `cpu`, `reference`), the
-/// scenes of `shard` (`i/n`), `chunk` scenes at a time. The result is a dict: `engine`,
+/// scenes of `shard` (`i/n`), `chunk` scenes at a time, keeping each finished chunk in the
+/// directory `checkpoints` where given (and continuing the run interrupted there when
+/// `resume`). The result is a dict: `engine`,
 /// `arithmetic`, `notice`, `seconds`, `device_seconds`, `scene_steps`, the `.npy` bytes of
 /// `summary`, `trajectories`, `strobe` and `events` (the last two `None` when the scenario
 /// records none), `stats` (JSON), and `failures`: `[(scene, exception)]` for the scenes
 /// whose Python functions raised (their summary rows are not finite).
 #[pyfunction]
-#[pyo3(signature = (scenario, backend="auto", shard="0/1", chunk=None))]
-pub fn start_run(scenario: &Scenario, backend: &str, shard: &str, chunk: Option<usize>) -> PyResult<Job> {
+#[pyo3(signature = (scenario, backend="auto", shard="0/1", chunk=None, checkpoints=None, resume=false))]
+pub fn start_run(
+    scenario: &Scenario,
+    backend: &str,
+    shard: &str,
+    chunk: Option<usize>,
+    checkpoints: Option<std::path::PathBuf>,
+    resume: bool,
+) -> PyResult<Job> {
+    if resume && checkpoints.is_none() {
+        return Err(PyValueError::new_err(
+            "resume: there is nothing to resume without `checkpoints` (the directory the interrupted run kept its chunks in)",
+        ));
+    }
     let options = RunOptions {
         backend: backend.parse().map_err(exception)?,
         chunk,
         shard: shard.parse::<Shard>().map_err(exception)?,
-        ..Default::default()
+        checkpoints,
+        resume,
     };
     let (scenario, failures) = (scenario.inner.clone(), scenario.failures.clone());
     failures.take();

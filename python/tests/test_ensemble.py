@@ -241,3 +241,25 @@ def test_verify_check_bench_and_templates(root):
     ball = {p["name"]: p for p in templates["bouncing_ball"]["parameters"]}
     assert ball["restitution"]["default"] == 0.9 and ball["mass"]["unit"] == "kg"
     assert {"newtons_cradle", "impact_oscillator", "pendulum_hitting_wall"} <= set(templates)
+
+
+def test_an_interrupted_run_resumes_from_its_checkpoints_to_the_same_numbers(tmp_path):
+    from ricochet import _ricochet
+
+    scenario, chunk = ricochet.load(slow()).with_size(48, None), 8
+    kept = tmp_path / "run"
+    job = _ricochet.start_run(scenario, "reference", "0/1", chunk, str(kept), False)
+    # Cancelled once two chunks' scene-steps are done: those chunks are kept on disk.
+    while not job.wait(0.01):
+        _, done, _, steps = job.status()
+        if done >= 2 * chunk * steps:
+            job.cancel()
+    with pytest.raises(RuntimeError, match="interrupted"):
+        job.result()
+    resumed = ricochet.run(slow(), scenes=48, backend="reference", chunk=chunk, checkpoints=kept, resume=True, progress=False)
+    fresh = ricochet.run(slow(), scenes=48, backend="reference", chunk=chunk, progress=False)
+    assert resumed.summary.tobytes() == fresh.summary.tobytes()
+    # The resumed run stepped only the chunks that were not kept.
+    assert 0 < resumed.scene_steps <= fresh.scene_steps - 2 * chunk * scenario.steps
+    with pytest.raises(ValueError, match="checkpoints"):
+        ricochet.run(BALLS, resume=True, progress=False)

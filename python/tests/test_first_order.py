@@ -94,3 +94,18 @@ def test_bad_first_order_input_is_a_value_error():
         ricochet.FirstOrderLinearTIR(c=[[1.0, 0.0]], b=[[1.0]])
     with pytest.raises(ValueError, match="euler_moreau"):
         ricochet.TimeStepping(ricochet.Nsds(), h=1e-3, integrator="euler")
+
+
+def test_a_relay_drives_the_state_to_zero_and_holds_it_there():
+    # ẋ = λ with −x ∈ N_[−1, 1](λ): ẋ = −1 while x > 0, then x = 0 with λ ∈ [−1, 1] (a
+    # Filippov sliding mode): x(t) = max(1 − t, 0).
+    ds = ricochet.FirstOrderLinearDS(x0=[1.0], a=[[0.0]])
+    nsds = ricochet.Nsds()
+    i = nsds.add("x", ds)
+    nsds.link("relay", ricochet.RelayNSL(1), ricochet.FirstOrderLinearTIR(c=[[1.0]], b=[[1.0]]), [i])
+    trajectory = ricochet.TimeStepping(nsds, h=1e-2, integrator="euler_moreau", theta=1.0).run(2.0)
+    t, x, lam = trajectory.t, trajectory.q[:, 0], trajectory.lambda_[1:, 0]
+    assert np.abs(x - np.maximum(1.0 - t, 0.0)).max() < 1e-9
+    assert np.all((-1.0 - 1e-12 <= lam) & (lam <= 1.0 + 1e-12))
+    assert np.abs(lam[t[1:] < 0.99] + 1.0).max() < 1e-12
+    assert np.abs(lam[t[1:] > 1.01]).max() < 1e-9
