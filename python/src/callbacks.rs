@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyTuple;
 
-use crate::convert::rows_to_matrix;
+use crate::convert::{exception, rows_to_matrix};
 
 /// The first Python exception a model's functions raised, if any.
 #[derive(Clone, Default)]
@@ -35,11 +35,24 @@ impl Failure {
     pub fn take(&self) -> Option<PyErr> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
     }
+
+    /// `result`, unless a function raised: then its own exception (taken), rather than the
+    /// error of the check that found its NaN.
+    pub fn or<T>(&self, result: PyResult<T>) -> PyResult<T> {
+        match self.take() {
+            Some(e) => Err(e),
+            None => result,
+        }
+    }
 }
 
-/// The first exception the functions of `failures` raised, taken.
-pub fn first(failures: &[Failure]) -> Option<PyErr> {
-    failures.iter().find_map(Failure::take)
+/// The first exception the functions of `failures` raised (taken) — their own, rather than
+/// `e`, the error of the check that found their NaN — else `e` as its exception.
+pub fn raised_or<'a>(failures: impl IntoIterator<Item = &'a Failure>, e: ricochet::Error) -> PyErr {
+    failures
+        .into_iter()
+        .find_map(Failure::take)
+        .unwrap_or_else(|| exception(e))
 }
 
 /// The shape of an answer: (rows, columns), a vector being one column.

@@ -126,20 +126,6 @@ def test_an_exception_in_a_python_function_is_raised_again():
         callback_ball(mass=lambda q: "heavy")
 
 
-def test_an_equality_makes_two_masses_move_as_one():
-    # m₁ = 1 and m₂ = 3 pushed by +5 and −1, held by q₁ − q₂ = 0: a common acceleration
-    # (5 − 1)/4 = 1, which θ = ½ integrates exactly (the position is quadratic in t).
-    nsds = ricochet.Nsds()
-    a = nsds.add("a", ricochet.LagrangianLinearTIDS(q0=[0.0], v0=[0.0], mass=[[1.0]], fext=[5.0]))
-    b = nsds.add("b", ricochet.LagrangianLinearTIDS(q0=[0.0], v0=[0.0], mass=[[3.0]], fext=[-1.0]))
-    nsds.link("rod", ricochet.EqualityConditionNSL(), ricochet.LagrangianLinearTIR([[1.0, -1.0]]), [a, b])
-    trajectory = ricochet.TimeStepping(nsds, h=1e-2).run(1.0)
-    assert np.abs(trajectory.q[:, 0] - trajectory.q[:, 1]).max() <= 1e-13
-    assert np.abs(trajectory.q[:, 0] - 0.5 * trajectory.t**2).max() <= 1e-12
-    # The rod's force: a − 5/1 = −4 on the first mass, per unit time (λ is an impulse).
-    assert trajectory.lambda_[-1, 0] == pytest.approx(-4.0 * 1e-2, rel=1e-9)
-
-
 def test_coulomb_friction_stops_a_sliding_block_where_the_work_of_friction_says():
     # A point mass on the floor (x, y), sliding at 2 m/s: it decelerates at μ g and stops
     # after v²/(2 μ g) = 0.4077 m at t = v/(μ g) = 0.4077 s.

@@ -82,14 +82,17 @@ def pushed_pair():
     return nsds, a, b
 
 
-def test_a_pfaffian_constraint_and_a_coordinate_vector_constraint_hold_two_masses_together():
-    # v_a = v_b: the pair moves at the common acceleration (5 − 1)/4 = 1, x = ½ t², and the
-    # constraint's impulse on a is −4 h (the force 5 − 1·1 = 4 N taken away).
+def test_linear_pfaffian_and_coordinate_vector_constraints_hold_two_masses_together():
+    # v_a = v_b: the pair moves at the common acceleration (5 − 1)/4 = 1, which θ = ½
+    # integrates exactly (x = ½ t²), and the constraint's impulse on a is −4 h (the force
+    # 5 − 1·1 = 4 N taken away): λ = −4 h where the relation reads q_a − q_b (H = [1, −1]),
+    # +4 h where it reads q_b − q_a (the coordinate-vector constraint's X_m1 q_b − X_m0 q_a).
     h = 1e-2
     runs = {}
-    for kind in ["pfaffian", "coordinate vector", "coordinate vector function"]:
+    for kind, sign in [("linear", -1), ("pfaffian", -1), ("coordinate vector", 1), ("coordinate vector function", 1)]:
         nsds, a, b = pushed_pair()
         relation = {
+            "linear": lambda: ricochet.LagrangianLinearTIR([[1.0, -1.0]]),
             "pfaffian": lambda: ricochet.PfaffianR(lambda q: [[1.0, -1.0]]),
             "coordinate vector": lambda: ricochet.CoordinateVectorConstraint((1, 1), x0=[[1.0]], x1=[[1.0]], offset=[0.0]),
             "coordinate vector function": lambda: ricochet.CoordinateVectorConstraint(
@@ -99,10 +102,10 @@ def test_a_pfaffian_constraint_and_a_coordinate_vector_constraint_hold_two_masse
         nsds.link("together", ricochet.EqualityConditionNSL(1), relation, [a, b])
         trajectory = ricochet.TimeStepping(nsds, h=h).run(1.0)
         t, q, v = trajectory.t, trajectory.q, trajectory.v
-        assert np.abs(q[:, 0] - q[:, 1]).max() < 1e-13, kind
+        assert np.abs(q[:, 0] - q[:, 1]).max() <= 1e-13, kind
         assert np.abs(v[:, 0] - t).max() < 1e-12, kind
-        assert np.abs(q[:, 0] - 0.5 * t**2).max() < 1e-12, kind
-        assert np.abs(np.abs(trajectory.lambda_[1:, 0]) - 4 * h).max() < 1e-12, kind
+        assert np.abs(q[:, 0] - 0.5 * t**2).max() <= 1e-12, kind
+        assert np.abs(trajectory.lambda_[1:, 0] - sign * 4 * h).max() < 1e-12, kind
         runs[kind] = trajectory
     assert np.array_equal(runs["coordinate vector"].q, runs["coordinate vector function"].q)
 

@@ -154,12 +154,7 @@ impl CoordinateVectorConstraint {
             let j = Callback::new("∂c/∂q(t, q)", j, &failure);
             builder = builder.jacobian_function(move |t, q| j.matrix(&[Arg::Time(t), Arg::Array(q)], &none));
         }
-        let built = Relation::of(builder.build());
-        // A function that raised: its own exception rather than the check that found NaN.
-        if let Some(e) = failure.take() {
-            return Err(e);
-        }
-        let mut base = built?;
+        let mut base = failure.or(Relation::of(builder.build()))?;
         base.failure = failure;
         Ok(PyClassInitializer::from(base).add_subclass(Self))
     }

@@ -13,8 +13,7 @@ pub mod time_stepping;
 use pyo3::prelude::*;
 use ricochet::model::{self, DsId};
 
-use crate::callbacks::{Failure, first};
-use crate::convert::exception;
+use crate::callbacks::{Failure, raised_or};
 use laws::NonSmoothLaw;
 use relations::Relation;
 use systems::DynamicalSystem;
@@ -61,10 +60,7 @@ impl Nsds {
                 }
                 Ok(id.0)
             }
-            // A function that raised: its own exception rather than the check that found NaN.
-            Err(e) => Err((relation.failure.take())
-                .or_else(|| first(&self.failures))
-                .unwrap_or_else(|| exception(e))),
+            Err(e) => Err(raised_or(std::iter::once(&relation.failure).chain(&self.failures), e)),
         }
     }
 }

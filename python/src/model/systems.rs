@@ -163,11 +163,7 @@ impl LagrangianDS {
             }
             Ok::<_, PyErr>(ds)
         })();
-        // A function that raised: its own exception rather than the check that found NaN.
-        if let Some(e) = failure.take() {
-            return Err(e);
-        }
-        Ok(PyClassInitializer::from(DynamicalSystem::of(built?, failure)).add_subclass(Self))
+        Ok(PyClassInitializer::from(DynamicalSystem::of(failure.or(built)?, failure)).add_subclass(Self))
     }
 }
 
@@ -208,9 +204,6 @@ impl FirstOrderLinearDS {
             }
             Ok::<_, PyErr>(ds)
         })();
-        if let Some(e) = failure.take() {
-            return Err(e);
-        }
-        Ok(PyClassInitializer::from(DynamicalSystem::of(built?, failure)).add_subclass(Self))
+        Ok(PyClassInitializer::from(DynamicalSystem::of(failure.or(built)?, failure)).add_subclass(Self))
     }
 }

@@ -11,9 +11,11 @@ use ricochet::numerics::SolverKind;
 use ricochet::reference::{self, Integrator, Trajectory};
 use ricochet::scheme::moreau_jean::Activation;
 use ricochet::scheme::{EulerMoreauOSI, MoreauJeanOSI, NonsmoothRattleOSI, Stabilization};
+use serde::Deserialize;
+use serde::de::value::StrDeserializer;
 
 use super::Nsds;
-use crate::callbacks::{Failure, first};
+use crate::callbacks::{Failure, raised_or};
 use crate::convert::exception;
 
 /// A vector of a sample.
@@ -86,17 +88,9 @@ impl TimeStepping {
         beta: f64,
     ) -> PyResult<Self> {
         let integrator = self::integrator(integrator, theta, gamma, activation)?;
-        let solver = match solver {
-            "lemke" => SolverKind::Lemke,
-            "pgs" => SolverKind::Pgs,
-            "jacobi" => SolverKind::Jacobi,
-            "enumerative" => SolverKind::Enumerative,
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "solver `{solver}`: expected lemke, pgs, jacobi or enumerative"
-                )));
-            }
-        };
+        // By the names scenario files use.
+        let solver = SolverKind::deserialize(StrDeserializer::<serde::de::value::Error>::new(solver))
+            .map_err(|e| PyValueError::new_err(format!("solver: {e}")))?;
         let stabilization = match stabilization {
             "none" => Stabilization::None,
             "baumgarte" => Stabilization::Baumgarte { beta },
@@ -108,8 +102,8 @@ impl TimeStepping {
             }
         };
         let failures = nsds.failures.clone();
-        let mut inner = reference::TimeStepping::new(nsds.inner.clone(), integrator, t0, h)
-            .map_err(|e| first(&failures).unwrap_or_else(|| exception(e)))?;
+        let mut inner =
+            reference::TimeStepping::new(nsds.inner.clone(), integrator, t0, h).map_err(|e| raised_or(&failures, e))?;
         inner.solver = solver;
         inner.stabilization = stabilization;
         Ok(Self { inner, failures })
@@ -123,10 +117,7 @@ impl TimeStepping {
         let mut trajectory = Trajectory::default();
         let sim = &mut self.inner;
         let outcome = py.detach(|| sim.run(t_final, &mut trajectory));
-        // A function that raised: its own exception rather than the check that found NaN.
-        let error = outcome
-            .err()
-            .map(|e| first(&self.failures).unwrap_or_else(|| exception(e)));
+        let error = outcome.err().map(|e| raised_or(&self.failures, e));
         let samples = &trajectory.samples;
         if samples.is_empty() {
             return Ok((None, error));
