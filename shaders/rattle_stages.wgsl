@@ -1,4 +1,5 @@
-// The stages of one scene-parallel nonsmooth RATTLE step (SCHEMES-NOTES §6.2–6.3), in the
+// The stages of one scene-parallel nonsmooth RATTLE step (Breuling et al. 2024, cited in
+// src/scheme/nonsmooth_rattle.rs), in the
 // order moreau_jean_pgs.wgsl's rattle_step calls them. Each is the twin of the method of the
 // same name and arguments of batch::cpu::moreau_jean_stages::Group
 // (src/batch/cpu/moreau_jean_stages/rattle.rs), where the equations are. The operators at

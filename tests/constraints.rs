@@ -571,10 +571,10 @@ fn bad_constraints_are_refused_with_the_constraints_name() {
     assert!(sim.step().unwrap_err().to_string().contains("β"));
 }
 
-/// Nonsmooth RATTLE on the pendulum (SCHEMES-NOTES §6.4, T1 and T4): second order — at
-/// h = 1e-3 the position error is ≤ 1.5e-5 m (the notes' prototype: 1.174e-5), the error
-/// ratio e(2h)/e(h) ∈ [3.8, 4.2], the period error ≤ 5e-6 s — with the rod held at position
-/// level at every step (|x² + y² − L²| ≤ 1e-12), against Moreau–Jean's 1.6 cm.
+/// Nonsmooth RATTLE on the pendulum (T1 and T4): second order — at h = 1e-3 the position
+/// error is ≤ 1.5e-5 m (an independent prototype: 1.174e-5), the error ratio e(2h)/e(h) ∈
+/// [3.8, 4.2], the period error ≤ 5e-6 s — with the rod held at position level at every step
+/// (|x² + y² − L²| ≤ 1e-12), against Moreau–Jean's 1.6 cm.
 #[test]
 fn pendulum_is_second_order_under_nonsmooth_rattle() {
     let errors = |step: f64| {
@@ -600,7 +600,7 @@ fn pendulum_is_second_order_under_nonsmooth_rattle() {
 }
 
 /// RATTLE's T6: the pendulum hitting a wall (e = 0.7, h = 1e-3) loses e² of its energy at
-/// each impact to 2e-4 (the notes' prototype: 0.48999), with the rod held (|g| ≤ 1e-12) and
+/// each impact to 2e-4 (an independent prototype: 0.48999), with the rod held (|g| ≤ 1e-12) and
 /// the mass never past the wall (x ≥ −1e-14).
 #[test]
 fn pendulum_hitting_a_wall_under_nonsmooth_rattle() {
@@ -671,7 +671,7 @@ fn mass_in_a_bowl_is_second_order_under_nonsmooth_rattle() {
 
 /// RATTLE's T7a: with e = 1 and no impact, the pendulum's energy stays bounded over 50 s —
 /// its largest deviation over [40, 50] s is at most 1.1 × that over [0, 10] s (symplectic: no
-/// drift; the notes' prototype: 3.61e-5 both).
+/// drift; an independent prototype: 3.61e-5 both).
 #[test]
 fn pendulum_energy_does_not_drift_under_nonsmooth_rattle() {
     let pendulum = Pendulum::default();

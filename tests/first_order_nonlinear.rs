@@ -1,7 +1,7 @@
-//! Nonlinear first-order systems and relations under Euler–Moreau's Newton loop
-//! (FIRST-ORDER-NOTES §1.3): Siconos's references (siconos-tutorials, Apache-2.0, in
-//! ../shared/data/siconos/tutorials-ref) column by column to the accuracy the notes measured
-//! for an independent implementation, a closed-form circuit, a linear relation written as a
+//! Nonlinear first-order systems and relations under Euler–Moreau's Newton loop (Siconos's
+//! `EulerMoreauOSI` with `TimeStepping::newtonSolve`): Siconos's references (siconos-tutorials,
+//! Apache-2.0, in ../shared/data/siconos/tutorials-ref) column by column to the accuracy an
+//! independent implementation reached, a closed-form circuit, a linear relation written as a
 //! nonlinear one, and the errors of bad input.
 
 mod common;
@@ -70,9 +70,9 @@ fn compare(name: &str, reference: &DMatrix<f64>, ours: &[Vec<f64>], columns: &[(
 /// Siconos's Filippov_NL as its Python example writes it: a FirstOrderLinearDS (A = 0) under
 /// a FirstOrderNonLinearR with h = C x and g = B λ given by constant Jacobians (D and K by
 /// finite differences: zero), RelayNSL(2), θ = 0.5, h = 1e-3, Newton defaults. t, x, λ₀ to
-/// 1e-12 (the notes: 7e-15), and the Newton counts of the notes' first quirk: h_α and g_α lag
-/// one step, λ is reset, so the 56 steps that start from λ_k ≠ 0 take 2 iterations and the 44
-/// others 1.
+/// 1e-12 (an independent implementation: 7e-15), and the Newton counts of Siconos's lagged
+/// linearisation: h_α and g_α lag one step, λ is reset, so the 56 steps that start from
+/// λ_k ≠ 0 take 2 iterations and the 44 others 1.
 #[test]
 fn filippov_nonlinear_relation() {
     let Some(reference) = table("Filippov_NL_py.ref") else {
@@ -113,7 +113,8 @@ fn filippov_nonlinear_relation() {
 /// Siconos's StepSystem programs (the gene network of `scenes::step_system`), 3000 rows:
 /// columns t, x, λ₀..λ₃ (only λ₀ recorded by the reduced program) and
 /// rhs = f(x_{k+1}) + r_{k+1} (row 0 prints row 1's rhs); x to 1e-13, λ to 2e-12, rhs to
-/// 2e-11 (the notes: 3e-14, 8e-13, 1.7e-11 — rhs is LCP rounding in the sliding mode).
+/// 2e-11 (an independent implementation: 3e-14, 8e-13, 1.7e-11 — rhs is LCP rounding in the
+/// sliding mode).
 fn step_system(file: &str, variant: StepVariant) {
     let Some(reference) = reference(file) else {
         return;
@@ -183,8 +184,8 @@ fn step_system_reduced() {
 /// (x₂, x₃) of a FirstOrderNonLinearDS, under the one reference with a full NonLinearR —
 /// x-dependent C and B, K ≠ 0, h nonlinear — and an LCP (enumeration), θ = 0.5, h = 2e-3,
 /// 5000 steps, Newton tolerance 1.1e-11. Columns t, x, λ, y (Siconos's y: the loop's
-/// linearised output, `newton_outputs`; row 0 prints λ = y = 0); x to
-/// 1e-9, λ to 5e-9, y to 2e-11 (the notes: 8e-10, 4.3e-9, 1.1e-11); the control switches
+/// linearised output, `newton_outputs`; row 0 prints λ = y = 0); x to 1e-9, λ to 5e-9, y to
+/// 2e-11 (an independent implementation: 8e-10, 4.3e-9, 1.1e-11); the control switches
 /// (λ₀: 0 → 2) once, at t = 4.152.
 #[test]
 fn optimal_control() {
@@ -255,14 +256,14 @@ fn cubic_resistor_backward_euler(h: f64, steps: usize) -> Vec<(f64, f64)> {
 }
 
 /// A capacitor (C = 1, x₀ = 2 V) discharging into a 1 V source through an ideal diode and a
-/// cubic resistor v = i³ (FIRST-ORDER-NOTES §5): ẋ = r, a FirstOrderType2R with
-/// y = λ³ + 1 − x (the diode's reverse voltage, D = 3λ² → 0 as the current dies) and
-/// g = −λ, 0 ≤ λ ⟂ y ≥ 0. The exact solution x = 1 + (1 − 2t/3)^{3/2}, λ = (1 − 2t/3)^{1/2}
-/// until the diode blocks at t = 1.5; f = 0 makes the scheme backward Euler on r, whose
-/// discrete solution (the real root of a cubic per step) the loop matches at Newton
-/// tolerance 1e-12 to 1e-13 in x and 1e-11 in λ at every step (the notes: 5e-14, 5e-12), with
-/// the notes' values at t = 0.5, 1, 1.5, and an error against the exact solution that falls
-/// tenfold with h (first order).
+/// cubic resistor v = i³: ẋ = r, a FirstOrderType2R with y = λ³ + 1 − x (the diode's reverse
+/// voltage, D = 3λ² → 0 as the current dies) and g = −λ, 0 ≤ λ ⟂ y ≥ 0. The exact solution
+/// x = 1 + (1 − 2t/3)^{3/2}, λ = (1 − 2t/3)^{1/2} until the diode blocks at t = 1.5; f = 0
+/// makes the scheme backward Euler on r, whose discrete solution (the real root of a cubic per
+/// step) the loop matches at Newton tolerance 1e-12 to 1e-13 in x and 1e-11 in λ at every step
+/// (an independent implementation: 5e-14, 5e-12), with the backward-Euler values at t = 0.5,
+/// 1, 1.5 tabulated below, and an error against the exact solution that falls tenfold with h
+/// (first order).
 #[test]
 fn cubic_resistor_and_diode() {
     let exact = |t: f64| CubicResistor::default().exact(t);
@@ -491,8 +492,9 @@ fn bad_input_is_named() {
 /// first 5 rows equalities), an MLCP solved by enumeration, x the inductor current
 /// (FirstOrderNonLinearDS, f = 0), θ = 0.5, h = 0.1 µs, 2000 steps, Newton tolerance 1e-11,
 /// 20 iterations, λ kept between steps. The reference prints 10 significant digits (no
-/// header: k, x, λ₀..λ₅): every column to 1e-9 relative (absolute 1e-12 below 1e-3; the
-/// notes: 5e-10), the switch open in 1220 rows, and the notes' Newton counts.
+/// header: k, x, λ₀..λ₅): every column to 1e-9 relative (absolute 1e-12 below 1e-3; an
+/// independent implementation: 5e-10), the switch open in 1220 rows, and that implementation's
+/// Newton counts (2 iterations in 1931 steps, at most 7).
 #[test]
 fn non_linear_switch() {
     let Some(reference) = table("NonLinearSwitch.ref") else {
@@ -531,9 +533,9 @@ fn non_linear_switch() {
         "NonLinearSwitch: max relative error per column [{}]; switch open in {open} rows",
         formatted.join(", ")
     );
-    assert_eq!(open, 1220, "rows with the switch open (the notes)");
+    assert_eq!(open, 1220, "rows with the switch open (counted once, pinned)");
     println!("NonLinearSwitch: steps per Newton count {iterations:?}");
-    assert_eq!(iterations[2], 1931, "steps of 2 iterations (the notes)");
+    assert_eq!(iterations[2], 1931, "steps of 2 iterations (counted once, pinned)");
     assert!(iterations[8..].iter().all(|&n| n == 0), "at most 7 iterations");
 }
 

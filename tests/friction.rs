@@ -1,6 +1,7 @@
 //! The friction-contact problem and its solvers: Siconos's FC test files (sizes, known
-//! solutions and Siconos's own iteration counts, FRICTION-NOTES §4.4), property tests on random
-//! problems built around a known solution, and bad input.
+//! solutions and Siconos's own iteration counts, from the `fc2d_driver`/`fc3d_driver` of its
+//! 4.4.0 numerics library), property tests on random problems built around a known solution,
+//! and bad input.
 
 mod common;
 
@@ -72,7 +73,7 @@ fn every_fc_file_parses_to_its_sizes() {
 }
 
 /// FC3D NSGS with Siconos's default local solver: the sweep counts Siconos reports at 1e-5
-/// (and at 1e-12 where the notes give them), and the solutions.
+/// (and at 1e-12 where they were measured), and the solutions.
 #[test]
 fn fc3d_nsgs_reproduces_siconos() {
     for (name, sweeps_loose, sweeps_tight) in [

@@ -1,4 +1,4 @@
-//! Nonsmooth RATTLE on the reference stepper against exact solutions (SCHEMES-NOTES §6.4):
+//! Nonsmooth RATTLE on the reference stepper against exact solutions:
 //! exact free flight (T8), second order on a smooth oscillator (T2), and Newton's law exact
 //! at every impact with no penetration and a ball coming to rest on the floor (T5).
 
@@ -60,8 +60,8 @@ fn free_flight_is_exact() {
     }
 }
 
-/// T2: x″ = −(2π)² x from x₀ = 1 over 2 s: max |x − cos 2πt| = 1.82e-5 at h = 1e-3 (the notes'
-/// prototype), and a quarter of it at h/2 (ratio within [3.9, 4.1]).
+/// T2: x″ = −(2π)² x from x₀ = 1 over 2 s: max |x − cos 2πt| = 1.82e-5 at h = 1e-3 (as an
+/// independent prototype measured), and a quarter of it at h/2 (ratio within [3.9, 4.1]).
 #[test]
 fn smooth_oscillator_is_second_order() {
     let error = |h: f64| {
@@ -251,7 +251,7 @@ integrator = "rattle"
 }
 
 /// T7b: a ball with e = 1 bouncing for 10 s never gains energy at an impact, and loses at
-/// most m g h (|v_n| + g h/2) there — the O(h) position-level loss the notes bound, reached
+/// most m g h (|v_n| + g h/2) there — the O(h) loss of a position-level impact, reached
 /// (to rounding) when the ball starts the step on the floor; between impacts its energy is
 /// exact (free flight).
 #[test]
@@ -285,9 +285,9 @@ fn elastic_ball_never_gains_energy() {
     assert!(impacts >= 10, "{impacts} impacts");
 }
 
-/// FSAL (§6.2 step 11): where F does not depend on v, a step's half kick reuses the M and F its
-/// predecessor's end kick evaluated at (t_{n+1}, q_{n+1}) — one F_ext evaluation per step
-/// instead of two, the same bits as evaluating it again (forced by `set_state` to the same
+/// FSAL (first same as last): where F does not depend on v, a step's half kick reuses the M
+/// and F its predecessor's end kick evaluated at (t_{n+1}, q_{n+1}) — one F_ext evaluation per
+/// step instead of two, the same bits as evaluating it again (forced by `set_state` to the same
 /// state before every step, which clears the reuse).
 #[test]
 fn the_half_kick_reuses_the_last_end_kick_force() {

@@ -1,4 +1,4 @@
-//! SCHEMES-NOTES T9: nonsmooth RATTLE on the batched engines against the reference stepper —
+//! Nonsmooth RATTLE on the batched engines against the reference stepper (T9) —
 //! pendulums, pendulums hitting a wall, balls, dumbbells and forced, damped impact
 //! oscillators — and the physics the batched step must keep on its own: the rod's length and
 //! the wall held at round-off without stabilisation, no penetration; the f32 twin within the
@@ -273,8 +273,8 @@ fn batched_rattle_refuses_what_it_cannot_step() {
 /// when h halves. (Over the first impact only: the phases of later impacts are not
 /// independent of the first — after the projection the ball leaves the floor at a grid time,
 /// and the second impact then loses almost nothing while the third loses about as much at
-/// h = 1e-3 as at 2e-3; a 20-line model of the discrete map shows the same, so the notes'
-/// "mean over all impacts halves" does not hold over a few bounces. See the issue-15 note.)
+/// h = 1e-3 as at 2e-3; a 20-line model of the discrete map shows the same, so "the mean
+/// over all impacts halves" does not hold over a few bounces. See the issue-15 note.)
 #[test]
 fn elastic_impact_loss_is_first_order_in_h() {
     let scenario = |h: f64| {

@@ -172,8 +172,9 @@ fn diode_bridge() {
 }
 
 /// DiodeBridgeCapFilter (θ = 1): two first-order systems under one relation; columns 0–3
-/// (t, v_C, i_L, λ₀) to 1e-12 — the others depend on the LCP solver where λ₁ is not unique
-/// (FIRST-ORDER-NOTES §3.5).
+/// (t, v_C, i_L, λ₀) to 1e-12, the columns siconos-tutorials'
+/// `examples/electronics/DiodeBridgeCapFilter/DiodeBridgeCapFilter.cpp` compares — the others
+/// depend on the LCP solver where λ₁ is not unique.
 #[test]
 fn diode_bridge_cap_filter() {
     let Some(reference) = reference("DiodeBridgeCapFilter.ref") else {
@@ -186,7 +187,8 @@ fn diode_bridge_cap_filter() {
 }
 
 /// Siconos's Circuit-ThetaGammaSchemes: the full θ-γ Euler–Moreau (θ = γ = ½, the relation
-/// at x_{k+½}; FIRST-ORDER-NOTES §1.7, §3.6) on three circuits.
+/// at x_{k+½}; siconos-tutorials' `examples/electronics/Circuit-ThetaGammaSchemes/*.cpp`) on
+/// three circuits.
 fn theta_gamma(nsds: Nsds, h: f64) -> TimeStepping {
     let osi = EulerMoreauOSI::theta_gamma(0.5, 0.5).unwrap();
     TimeStepping::new(nsds, Integrator::EulerMoreau(osi), 0.0, h).unwrap()
@@ -288,7 +290,8 @@ fn diode_bridge_cap_filter_theta_gamma() {
 /// B = 500 [[α, 1−α], [−(1−α), α]], α = 0.01, from x = (3, 3): a sliding mode driven to the
 /// origin. Siconos writes the relation as a FirstOrderNonLinearR with constant Jacobians, whose
 /// converged Newton step is this linear one (A = 0, W = I: x_{k+1} = x_k + h B λ,
-/// −x_{k+1} ∈ N(λ)); t, x, λ₀ to 1e-12 (FIRST-ORDER-NOTES §3.1).
+/// −x_{k+1} ∈ N(λ)); t, x, λ₀ to 1e-12 (siconos-tutorials'
+/// `examples/control/Relay/Filippov_NL.py`).
 #[test]
 fn filippov_relay() {
     use ricochet::model::RelayNSL;
@@ -312,7 +315,7 @@ fn filippov_relay() {
     )
     .unwrap();
     let ours = rows(sim, reference.nrows(), |s| vec![s.t, s.q[0], s.q[1], s.lambda[0]]);
-    assert_eq!(ours[1][1..], [2.5, 3.49, -1.0], "step 1 (the notes' worked values)");
+    assert_eq!(ours[1][1..], [2.5, 3.49, -1.0], "step 1, worked by hand from the Filippov_NL model");
     common::compare_with_reference("Filippov_NL", &reference, &ours, 1e-12);
 }
 
@@ -450,7 +453,8 @@ fn compliant_contact(name: &str, floor: ricochet::model::Relation, tolerance: f6
 }
 
 /// Siconos's Woodpecker: stick–slip with impacts under Coulomb friction (2-D friction
-/// contacts, the dense NSGS; FRICTION-NOTES §3.1), 15 000 rows.
+/// contacts, the dense NSGS; siconos-tutorials' `examples/mechanics/Woodpecker/WoodPecker.cpp`),
+/// 15 000 rows.
 #[test]
 fn woodpecker() {
     let Some(reference) = reference("Woodpecker.ref") else {
@@ -466,8 +470,9 @@ fn woodpecker() {
 /// Siconos's ImpactingStick: a falling stick (x, y, θ) whose tip hits the floor twice while
 /// sliding (a scleronomous relation with a normal and a tangent row, Coulomb friction μ =
 /// 0.01, e_N = 1; the sparse 2-D NSGS at 1e-10; one pass per step with G(q_k);
-/// FRICTION-NOTES §3.2). The 22 columns hold the state, the contact's output, velocity and
-/// impulses, and the works and energies built from them.
+/// siconos-tutorials' `examples/mechanics/ImpactingStick/ImpactingStick.cpp`). The 22 columns
+/// hold the state, the contact's output, velocity and impulses, and the works and energies
+/// built from them.
 #[test]
 fn impacting_stick() {
     let Some(reference) = reference("ImpactingStick.ref") else {
@@ -541,8 +546,10 @@ fn impacting_stick() {
 /// Siconos's Ball2D_kernel_only_with_friction: a spinning ball (q = (z, x, θ)) dropped on the
 /// floor, its contact a `Lagrangian2d2DR` whose point a collision manager sets to
 /// pc1 = (z − R, x) with the normal (1, 0) at every call, written here as the scleronomous
-/// relation it amounts to (FRICTION-NOTES §1.4, §3.3): the gap −‖pc1‖ while z ≤ R (+ above),
-/// rows [1, 0, −ℓ_y] and [0, 1, ℓ_x] with ℓ = pc1 − (z, x) computed as Siconos computes it.
+/// relation it amounts to (Siconos's `kernel/src/modelingTools/Lagrangian2d2DR.cpp`;
+/// siconos-tutorials' `examples/mechanics/2DRigidBodies/Ball2D_kernel_only_with_friction.cpp`):
+/// the gap −‖pc1‖ while z ≤ R (+ above), rows [1, 0, −ℓ_y] and [0, 1, ℓ_x] with
+/// ℓ = pc1 − (z, x) computed as Siconos computes it.
 /// The 2021 reference activates on the predicted position (ỹ = y(q_k + h v_k) + ½ h ẏ_k).
 /// After the impact the ball rolls: ω = 4/7, v_x = R ω.
 #[test]
@@ -602,8 +609,9 @@ fn ball_2d_with_friction() {
 /// floor, 3-D friction contacts (e_N = e_T = 0.95, μ = 0.6) floor–ball and ball–ball. Siconos
 /// solves it in the global form (GlobalFrictionContact, NSGS_WR), which reformulates to the
 /// local problem W = H M⁻¹ Hᵀ, q = H v_free + b that Moreau–Jean builds: only rounding differs,
-/// so the local form reproduces it (FRICTION-NOTES §3.4). The 2021 reference activates on
-/// y_k + 1.5 h ẏ_k (the predicted position).
+/// so the local form reproduces it (`globalFrictionContact_reformulation_FrictionContact`,
+/// Siconos's `numerics/src/FrictionContact/GlobalFrictionContactProblem.c`). The 2021
+/// reference activates on y_k + 1.5 h ẏ_k (the predicted position).
 #[test]
 fn two_bouncing_balls_with_friction() {
     let Some(reference) = reference("TwoBouncingBallTS-MoreauJeanGOSI.ref") else {
@@ -680,7 +688,8 @@ fn cam(t: f64, rpm: f64) -> (f64, f64) {
 /// Siconos's CamFollower (`CF.ref`): a follower on a spring against a cam. The external force
 /// Siconos attaches returns −m g with g = 0, so the follower stays at rest on its contact (q,
 /// v, λ, F_ext ≡ 0) and the reference checks the time and the cam's kinematics
-/// (FRICTION-NOTES §3.5).
+/// (siconos-tutorials' `examples/mechanics/CamFollower/CamFollower.cpp` and
+/// `FollowerPlugin/FollowerPlugin.cpp`).
 #[test]
 fn cam_follower() {
     let Some(reference) = reference("CF.ref") else {

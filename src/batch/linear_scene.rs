@@ -4,8 +4,8 @@
 //!
 //! For linear time-invariant systems (M, C, K constant, F_ext constant) and relations
 //! `y = H q + b` (or `y = H q + Y q² + b`, squares entrywise: Exudyn's quadratic
-//! coordinate-vector constraint), the free velocity of SICONOS-NOTES §1.2 is affine in
-//! (q_k, v_k):
+//! coordinate-vector constraint), the free velocity of Siconos's `MoreauJeanOSI`
+//! (`computeFreeState`, `kernel/src/simulation/MoreauJeanOSI.cpp`) is affine in (q_k, v_k):
 //! ```text
 //!   W      = M + hθ C + h²θ² K
 //!   v_free = v_k − A v_k − B q_k + c,
@@ -130,7 +130,8 @@ impl LinearScene {
         Self::reduce_with(gathered, h, Reduction::MoreauJean { theta, beta }, row_name)
     }
 
-    /// The operators of the nonsmooth RATTLE step of size `h` (SCHEMES-NOTES §6.2–6.3) for
+    /// The operators of the nonsmooth RATTLE step of size `h` (Breuling et al. 2024, see
+    /// [`NonsmoothRattleOSI`](crate::scheme::NonsmoothRattleOSI)) for
     /// forces F = F_ext − C v − K q:
     /// ```text
     ///   half kick : v̄ = v_n − A v_n − B q_n + c(t_n),   W½ = M + (h/2) C,

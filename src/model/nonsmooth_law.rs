@@ -264,7 +264,8 @@ impl From<ComplementarityConditionNSL> for NonSmoothLaw {
 
 /// Siconos's `RelayNSL`: on `size` rows, `−y ∈ N_[lb, ub](λ)` — λ ∈ [lb, ub], λ = lb where
 /// y > 0, λ = ub where y < 0, y = 0 between (the convention of Siconos's relay problem,
-/// FIRST-ORDER-NOTES §1.2): a sign (or step) function of y made set-valued at 0.
+/// `docs/sphinx/users_guide/problems_and_solvers/relay.rst`): a sign (or step) function of y
+/// made set-valued at 0.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RelayNSL {
     size: usize,

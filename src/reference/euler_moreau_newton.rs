@@ -1,6 +1,7 @@
 //! Euler–Moreau's Newton loop for nonlinear first-order scenes (a [`FirstOrderNonLinearDS`]
 //! or a [`FirstOrderNonLinearR`] anywhere), exactly as Siconos's `EulerMoreauOSI` and
-//! `TimeStepping::newtonSolve` run it (FIRST-ORDER-NOTES §1.3, §1.6). The step solves
+//! `TimeStepping::newtonSolve` run it (Siconos's legacy `kernel/src/simulationTools/`
+//! `EulerMoreauOSI.cpp`, `TimeStepping.cpp`, `LinearOSNS.cpp`). The step solves
 //! ```text
 //!   M (x_{k+1} − x_k) = hθ f(t_{k+1}, x_{k+1}) + h(1−θ) f_k + h r_{k+1},
 //!   y = h(x_{k+1}, λ),  r = g(x_{k+1}, λ),  NSLaw(y, λ)

@@ -225,8 +225,9 @@ impl TimeStepping {
     /// The outputs y as Siconos's Newton loop leaves them in its interactions (nonlinear
     /// first-order scenes; `None` before the first step or for other scenes): the last
     /// linearised w = q + M λ plus the previous iteration's residual y − h_α minus the last
-    /// one's (FIRST-ORDER-NOTES §1.3) — what Siconos's examples print as y. [`sample`](Self::sample)
-    /// gives the output itself, h(t, x, λ, z).
+    /// one's (`EulerMoreauOSI::updateOutput` after `TimeStepping::newtonSolve`, Siconos
+    /// `kernel/src/simulationTools/`) — what Siconos's examples print as y.
+    /// [`sample`](Self::sample) gives the output itself, h(t, x, λ, z).
     pub fn newton_outputs(&self) -> Option<&DVector<f64>> {
         self.state.newton.as_ref().map(|memory| &memory.y)
     }

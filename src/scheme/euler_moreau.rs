@@ -1,5 +1,6 @@
 //! Euler–Moreau θ-method for first-order linear systems, as Siconos's `EulerMoreauOSI`
-//! computes it (SICONOS-NOTES §1.4):
+//! computes it (`kernel/src/simulation/EulerMoreauOSI.cpp`, the h C W⁻¹ B term in
+//! `LinearOSNS.cpp`):
 //! ```text
 //!   W       = I − hθ A
 //!   x_free  = W⁻¹ [(I + h(1−θ) A) x_k + h b]
@@ -8,7 +9,8 @@
 //!   x_{k+1} = x_free + h W⁻¹ B λ
 //! ```
 //! and its full θ-γ variant (Siconos's `EulerMoreauOSI(θ, γ)` with
-//! `setUseGammaForRelation(true)`; FIRST-ORDER-NOTES §1.7), which imposes the relation at
+//! `setUseGammaForRelation(true)`, as siconos-tutorials'
+//! `examples/electronics/Circuit-ThetaGammaSchemes` use it), which imposes the relation at
 //! x_{k+γ} = γ x_{k+1} + (1−γ) x_k:
 //! ```text
 //!   LCP     : 0 ≤ λ ⟂ (D + γ h C W⁻¹ B) λ + C (γ x_free + (1−γ) x_k) + e ≥ 0

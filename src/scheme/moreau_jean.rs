@@ -21,8 +21,9 @@ use crate::validate;
 /// Where the activation test ỹ = y(q̂) + γ h ẏ_k ≤ 0 evaluates the output y.
 ///
 /// Siconos's two Newton branches differ here, and its reference files were made with both
-/// (SICONOS-NOTES §1.3): the LINEAR branch tests the outputs of the end of the last step,
-/// the NONLINEAR branch recomputes them after predicting q = q_k + h v_k. For a linear
+/// (`TimeStepping::newtonSolve`, `MoreauJeanOSI::addInteractionInIndexSet`, Siconos
+/// `kernel/src/simulationTools/`): the LINEAR branch tests the outputs of the end of the last
+/// step, the NONLINEAR branch recomputes them after predicting q = q_k + h v_k. For a linear
 /// relation `Predicted` with γ equals `Current` with γ + 1.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Activation {

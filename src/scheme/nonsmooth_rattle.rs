@@ -1,6 +1,8 @@
-//! The nonsmooth RATTLE scheme (Breuling, Capobianco, Eugster, Leine 2024; SCHEMES-NOTES
-//! §6.2) for Lagrangian systems: second order between impacts, constraints held at position
-//! and velocity level, Newton's impact law exact. One step from (q_n, v_n) at t_n:
+//! The nonsmooth RATTLE scheme (Breuling, Capobianco, Eugster, Leine 2024, "A nonsmooth RATTLE
+//! algorithm for mechanical systems with frictional unilateral constraints", Nonlinear Analysis:
+//! Hybrid Systems 53, 101469; the authors' code: cardillo's `cardillo/solver/rattle.py`), here
+//! without friction, for Lagrangian systems: second order between impacts, constraints held at
+//! position and velocity level, Newton's impact law exact. One step from (q_n, v_n) at t_n:
 //! ```text
 //!   half kick : M_n (v̄ − v_n) = (h/2) F(t_n, q_n, v̄)                    (W½ = M_n − (h/2) ∂F/∂v)
 //!   drift     : q̄ = q_n + h v̄
@@ -13,11 +15,11 @@
 //!               stage 1:  ẏ⁺ = 0 (equalities),  0 ≤ ẏ⁺_α + e_α ẏ⁻_α ⟂ P_α ≥ 0,
 //!               ẏ⁺ = J_{n+1} v_{n+1} + ∂h/∂t, ẏ⁻ = J_n v_n + ∂h/∂t(t_n)
 //! ```
-//! P is the step's total percussion, reported as λ (Moreau–Jean's impulse; the notes report
+//! P is the step's total percussion, reported as λ (Moreau–Jean's impulse, not the force
 //! P/h). The forces are explicit in q: stable for h ω_max < 2. Stage 1 holds the equalities,
 //! so a simulation's Baumgarte stabilisation has nothing to act on and is not applied
 //! (a projection after the step finds them already held). Stage 1's default tolerance is an
-//! absolute 1e-13 where the notes write 1e-12 L: one more Newton–Josephy iterate, which
+//! absolute 1e-13 rather than a relative 1e-12 L: one more Newton–Josephy iterate, which
 //! keeps g_N ≥ −1e-13 in a persistent contact.
 
 use nalgebra::DMatrix;

@@ -1,19 +1,21 @@
-//! Nonlinear first-order relations (FIRST-ORDER-NOTES §0), x and z the concatenated states
-//! and discrete states of the interaction's one or two systems:
+//! Nonlinear first-order relations (Siconos's `FirstOrderNonLinearR`, `FirstOrderType2R`,
+//! `FirstOrderType1R`: `kernel/src/modelingTools/FirstOrder*R.hpp`), x and z the concatenated
+//! states and discrete states of the interaction's one or two systems:
 //! ```text
 //!     FirstOrderNonLinearR:  y = h(t, x, λ, z),   r = g(t, x, λ, z)
 //!     FirstOrderType2R:      y = h(x, λ),         r = g(λ)            (K = ∇ₓg = 0)
 //!     FirstOrderType1R:      y = h(x, z),         r = g(λ, z)         (D = 0, K = 0)
 //! ```
 //! with the Jacobians C = ∇ₓh, D = ∇_λh, B = ∇_λg and K = ∇ₓg (Siconos's code names; the
-//! seeds' H₀, H₁, G₁, G₀). Each Jacobian is a constant matrix, a closure of (t, x, λ, z), or —
-//! where neither is given — central finite differences of h or g (step 1e-7·max(1, |u_j|)).
+//! H₀, H₁, G₁, G₀ of its `docs/sphinx/users_guide/relations.rst`). Each Jacobian is a constant
+//! matrix, a closure of (t, x, λ, z), or — where neither is given — central finite differences
+//! of h or g (step 1e-7·max(1, |u_j|)).
 //! The closures read z; they do not write it (z changes between steps, by user code).
 //!
 //! Type2R and Type1R are the general relation with the arguments they ignore and the
 //! Jacobians they know to be zero: Euler–Moreau runs all three through the same Newton loop
-//! (Type1R as Type2R with D = 0, as the notes recommend: Siconos's own Type1R path cannot
-//! run that loop).
+//! (Type1R as Type2R with D = 0: Siconos's own Type1R path cannot run that loop, as
+//! `kernel/src/simulationTools/EulerMoreauOSI.cpp` allocates no g_α or r-residual for it).
 
 use std::sync::Arc;
 

@@ -23,8 +23,8 @@ pub type TimeJacobianFn = Arc<dyn Fn(&DVector<f64>, f64, &DVector<f64>) -> DMatr
 
 /// Linear time-invariant relation `y = H q + b + F z`, `ẏ = H v`, `p = Hᵀ λ`, z the linked
 /// systems' discrete states (F z only where F is given; the batched engines take z as it is
-/// when the scene is built). (Siconos calls H "C" and b "e"; the seed's D λ term is
-/// [`LagrangianCompliantLinearTIR`].)
+/// when the scene is built). (Siconos calls H "C" and b "e"; the D λ term of its
+/// `docs/sphinx/users_guide/relations.rst` is [`LagrangianCompliantLinearTIR`].)
 #[derive(Clone, Debug)]
 pub struct LagrangianLinearTIR {
     pub(crate) h: DMatrix<f64>,

@@ -1,6 +1,8 @@
-//! The one-contact 3-D solvers of FC3D NSGS (FRICTION-NOTES §2.5): Alart–Curnier's
-//! nonsmooth Newton damped by a Goldstein–Price line search, the projection with local
-//! iterations (PLI), and Siconos's default hybrid of the two (ONECONTACT_NSN_GP_HYBRID).
+//! The one-contact 3-D solvers of FC3D NSGS (Siconos's `numerics/src/FrictionContact/`:
+//! `fc3d_nsgs.c`, `fc3d_onecontact_nonsmooth_Newton_solvers.c`, `fc3d_projection.c`,
+//! `fc3d_AlartCurnier_functions.c`): Alart–Curnier's nonsmooth Newton damped by a
+//! Goldstein–Price line search, the projection with local iterations (PLI), and Siconos's
+//! default hybrid of the two (ONECONTACT_NSN_GP_HYBRID).
 //!
 //! A local problem is u = W r + q̃ with W the contact's 3 × 3 block and μ its coefficient.
 
@@ -93,8 +95,9 @@ impl LocalProblem {
 
     /// Alart–Curnier's Newton from `r` (at most 9 steps — Siconos's loop counts from 1 below
     /// its 10 —, stopping when a step is below 10ε or when ‖F‖/‖q̃‖ ≤ 1e-14:
-    /// with the ½‖F‖²/‖q̃‖ ≤ 1e-14 that FRICTION-NOTES reads, NSGS stalls near 1e-8, while this
-    /// stop gives the sweep counts the notes list for Siconos at 1e-12 as well as at 1e-5),
+    /// with the ½‖F‖²/‖q̃‖ ≤ 1e-14 of Siconos's damped local Newton
+    /// (`fc3d_onecontact_nonsmooth_Newton_solvers.c`), NSGS stalls near 1e-8, while this stop
+    /// gives the sweep counts Siconos 4.4.0's `fc3d_driver` reports at 1e-12 as well as at 1e-5),
     /// each step J dr = −F solved by Gaussian elimination with partial pivoting and
     /// damped by a Goldstein–Price search on ½‖F‖² (m₁ = 0.1, m₂ = 0.9, t₀ = 1, 10 tries).
     pub fn newton(&self, r: &mut Vector3<f64>) {

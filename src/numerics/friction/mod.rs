@@ -14,7 +14,8 @@
 //! ```
 //! (not divided when that maximum is ≤ DBL_EPSILON), zero exactly at a solution.
 //!
-//! The solvers, as FRICTION-NOTES §2 reads them from Siconos: NSGS for FC2D in its dense
+//! The solvers, as Siconos implements them (`numerics/src/FrictionContact/`: `fc2d_nsgs.c`,
+//! `fc3d_nsgs.c`, `fc3d_DeSaxceFixedpoint.c`, `fc2d_tolcp.c`): NSGS for FC2D in its dense
 //! and its sparse variant ([`nsgs2d`]), NSGS for FC3D with the hybrid Alart–Curnier local
 //! Newton ([`nsgs3d`], [`local`]), the De Saxcé fixed point — projected Jacobi, the
 //! GPU-friendly one ([`fixed_point`]) — and for 2-D the exact LCP reformulation solved by

@@ -1,7 +1,7 @@
-//! NSGS for 2-D friction contact, in Siconos's two implementations (`fc2d_nsgs.c`): both
-//! sweep the contacts in order, each solving its 2 × 2 block exactly with the others'
-//! reactions fixed; they differ in the start, the case analysis and the stopping rule
-//! (FRICTION-NOTES §2.4).
+//! NSGS for 2-D friction contact, in Siconos's two implementations (`fc2d_nsgs_dense` and
+//! `fc2d_nsgs`, `numerics/src/FrictionContact/fc2d_nsgs.c`): both sweep the contacts in order,
+//! each solving its 2 × 2 block exactly with the others' reactions fixed; they differ in the
+//! start, the case analysis and the stopping rule.
 
 use nalgebra::DVector;
 

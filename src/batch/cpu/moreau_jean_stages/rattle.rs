@@ -1,5 +1,6 @@
-//! The stages of one batched nonsmooth RATTLE step on a lane group (SCHEMES-NOTES §6.2–6.3,
-//! operators from [`crate::batch::LinearScene::reduce_rattle`]):
+//! The stages of one batched nonsmooth RATTLE step on a lane group (Breuling et al. 2024, see
+//! [`crate::scheme::nonsmooth_rattle`]; operators from
+//! [`crate::batch::LinearScene::reduce_rattle`]):
 //! ```text
 //!   rattle_start  : ẏ⁻ = G(q_n) v_n; with nonlinear rows G_n, W½⁻¹G_nᵀ and the chord
 //!                   matrix A = G_n W½⁻¹ G_nᵀ (else H, W½⁻¹Hᵀ and D½)
