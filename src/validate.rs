@@ -74,6 +74,23 @@ pub fn scalar(what: &str, value: f64, ok: bool, reason: &str) -> Result<()> {
     }
 }
 
+/// The reason [`positive`] gives: the smallest positive normal f64 is f64::MIN_POSITIVE ≈
+/// 2.2e-308; below it (a subnormal such as 1e-320) the reciprocal overflows to infinity.
+pub const POSITIVE_NORMAL: &str = "must be a positive normal number (≥ 2.2e-308, so that its reciprocal is finite)";
+
+/// Checks a physical quantity the model divides by or inverts (a mass, an inertia, a length,
+/// a radius, a modulus): > 0, finite and normal (≥ f64::MIN_POSITIVE), else an error naming
+/// `what` with [`POSITIVE_NORMAL`] — a subnormal mass gave NaN rows without naming it.
+pub fn positive(what: &str, value: f64) -> Result<()> {
+    scalar(what, value, value.is_normal() && value > 0.0, POSITIVE_NORMAL)
+}
+
+/// Checks a quantity that may vanish but not change sign (a friction coefficient, a damping,
+/// a spring's stiffness, a drop): finite and ≥ 0.
+pub fn non_negative(what: &str, value: f64) -> Result<()> {
+    scalar(what, value, value >= 0.0, "must be ≥ 0")
+}
+
 /// Whether `name` is an identifier: ASCII letters, digits and `_`, not starting with a digit
 /// (a column of the outputs, a name in scenarios).
 pub fn is_identifier(name: &str) -> bool {

@@ -10,6 +10,9 @@
 //! hypercube over the N scenes: scene s in stratum π_d(s) of N, jittered uniformly within it,
 //! π_d a permutation drawn from the seed (Kensler's hashed permutation: computed for one
 //! index without the others). Every value depends on (seed, N, s) only, so shards are exact.
+//! A sweep is refused, naming its parameter, when it would not give the values it says: a
+//! grid of one point between different ends, of more than 2³² − 1 points, or whose span
+//! (b − a, or b/a on a log grid) overflows.
 
 use std::sync::OnceLock;
 
@@ -67,6 +70,7 @@ impl Design {
             };
             // Its own mistakes first: they say more than the grid's size.
             p.validate(&name)?;
+            check_sweep(&name, p)?;
             axes.push((name, axis));
         }
         // Strides: the last gridded parameter varies fastest.
@@ -131,6 +135,59 @@ impl Design {
             }
         })
     }
+}
+
+/// The most points a grid may have: 2³² − 1.
+pub const MAX_GRID_POINTS: usize = u32::MAX as usize;
+
+/// Refuses a sweep (a validated parameter) whose values would not be what it says: a grid of
+/// one point between two different ends (b silently dropped), a grid of more than
+/// [`MAX_GRID_POINTS`] points, and ends so far apart that the step overflows (b − a for a grid,
+/// Sobol or Latin hypercube, b/a for a log grid: the scenes got NaN or infinite values, which
+/// a template then reported as a misleading geometry error).
+fn check_sweep(name: &str, p: &Parameter) -> Result<()> {
+    let wrong = |reason: String| {
+        Err(Error::Scenario {
+            what: format!("parameter `{name}`"),
+            reason,
+        })
+    };
+    let (form, a, b, n) = match p {
+        Parameter::Drawn(Distribution::Grid(a, b, n)) => (format!("grid = [{a:?}, {b:?}, {n}]"), *a, *b, *n),
+        Parameter::Drawn(Distribution::LogGrid(a, b, n)) => (format!("log_grid = [{a:?}, {b:?}, {n}]"), *a, *b, *n),
+        Parameter::Drawn(Distribution::Sobol([a, b])) => (format!("sobol = [{a:?}, {b:?}]"), *a, *b, 0),
+        Parameter::Drawn(Distribution::Lhs([a, b])) => (format!("lhs = [{a:?}, {b:?}]"), *a, *b, 0),
+        _ => return Ok(()),
+    };
+    let log = matches!(p, Parameter::Drawn(Distribution::LogGrid(..)));
+    if !(a.is_finite() && b.is_finite()) {
+        return wrong(format!("{form}: its end points must be finite"));
+    }
+    if n > MAX_GRID_POINTS {
+        return wrong(format!("{form}: a grid has at most 2³² − 1 = {MAX_GRID_POINTS} points"));
+    }
+    if n == 1 && a != b {
+        return wrong(format!(
+            "{form} is a grid of one point from a to b (b would be dropped): give n ≥ 2 or a fixed value"
+        ));
+    }
+    if log && !(b / a).is_normal() {
+        return wrong(format!(
+            "{form}: the ratio b/a = {:e} of its ends over- or underflows, so its values would be infinite or 0; narrow it",
+            b / a
+        ));
+    }
+    if !log && !(b - a).is_finite() {
+        let what = if n > 0 {
+            "its step (b − a)/(n − 1)"
+        } else {
+            "its span b − a"
+        };
+        return wrong(format!(
+            "{form}: {what} overflows (b − a is beyond the largest number, about 1.8e308), so its values would be infinite or NaN; narrow it"
+        ));
+    }
+    Ok(())
 }
 
 /// A 64-bit word w as w / 2⁶⁴ ∈ [0, 1), to the 53 bits of an f64.
@@ -210,6 +267,34 @@ mod tests {
         }
         // Not the identity.
         assert!((0..100).any(|i| permute(i, 100, 7) != i));
+    }
+
+    /// A sweep that would not give the values it says is refused naming its parameter: a grid
+    /// of one point between different ends, of 2³² points or more, or whose span overflows.
+    #[test]
+    fn sweeps_that_lose_or_overflow_their_values_are_refused() {
+        let design = |p: Distribution, scenes: usize| {
+            let p = Parameter::Drawn(p);
+            Design::new(std::iter::once(("x".to_string(), &p)), 7, scenes).map(|d| d.grid_points())
+        };
+        let refused = |p: Distribution, scenes: usize, says: &str| {
+            let e = design(p.clone(), scenes).unwrap_err().to_string();
+            assert!(e.contains("parameter `x`") && e.contains(says), "{p:?}: {e}");
+        };
+        refused(Distribution::Grid(1.0, 2.0, 1), 1, "grid of one point from a to b");
+        refused(Distribution::LogGrid(1.0, 2.0, 1), 1, "grid of one point from a to b");
+        assert_eq!(design(Distribution::Grid(1.5, 1.5, 1), 1).unwrap(), 1);
+        assert_eq!(design(Distribution::LogGrid(1.5, 1.5, 1), 2).unwrap(), 1);
+        let limit = u32::MAX as usize;
+        refused(Distribution::Grid(0.0, 1.0, limit + 1), limit + 1, "at most 2³² − 1");
+        refused(Distribution::LogGrid(1.0, 2.0, limit + 1), limit + 1, "at most 2³² − 1");
+        assert_eq!(design(Distribution::Grid(0.0, 1.0, limit), limit).unwrap(), limit);
+        refused(Distribution::Grid(-1e308, 1e308, 3), 3, "(b − a)/(n − 1) overflows");
+        refused(Distribution::Sobol([-1e308, 1e308]), 4, "span b − a overflows");
+        refused(Distribution::Lhs([-1e308, 1e308]), 4, "span b − a overflows");
+        refused(Distribution::LogGrid(1e-300, 1e300, 3), 3, "b/a");
+        refused(Distribution::LogGrid(1e300, 1e-300, 3), 3, "b/a");
+        assert_eq!(design(Distribution::Grid(-1e307, 1e307, 3), 3).unwrap(), 3);
     }
 
     /// The first points of the Sobol sequence in dimensions 0 and 1 (the crate's iterator).

@@ -278,6 +278,9 @@ impl Scenario {
         }
         MoreauJeanOSI::new(t.theta, t.gamma)?;
         self.stabilization().check()?;
+        if t.integrator == LagrangianIntegrator::Rattle {
+            self.check_rattle()?;
+        }
         if let Some(tol) = self.solver.tolerance {
             validate::scalar("solver tolerance", tol, tol > 0.0, "must be > 0")?;
         }
@@ -309,6 +312,43 @@ impl Scenario {
             });
         }
         self.recording().map(|_| ())
+    }
+
+    /// Refuses what nonsmooth RATTLE has no use for instead of ignoring it: a θ or γ other
+    /// than the default ½ (the scheme has neither), a stabilisation (its position projection
+    /// holds the constraints), and a scene
+    /// with first-order systems (RATTLE integrates Lagrangian systems; without it they run
+    /// Euler–Moreau).
+    fn check_rattle(&self) -> Result<()> {
+        let t = &self.time;
+        let refuse = |key: &str, reason: &str| {
+            Err(Error::Scenario {
+                what: format!("time.{key}"),
+                reason: format!(
+                    "{reason} with `integrator = \"rattle\"`: remove it, or use the Moreau–Jean integrator"
+                ),
+            })
+        };
+        if t.theta != half() {
+            return refuse("theta", "nonsmooth RATTLE has no θ");
+        }
+        if t.gamma != half() {
+            return refuse("gamma", "nonsmooth RATTLE has no γ");
+        }
+        if t.stabilization != StabilizationChoice::None {
+            return refuse(
+                "stabilization",
+                "nonsmooth RATTLE needs no stabilisation (it projects positions onto the constraints)",
+            );
+        }
+        let scene = self.sample(0)?.scene;
+        if scene.nsds()?.systems().any(|(_, ds)| !ds.is_lagrangian()) {
+            return refuse(
+                "integrator",
+                "this scene has first-order systems, which nonsmooth RATTLE does not integrate (they run Euler–Moreau)",
+            );
+        }
+        Ok(())
     }
 
     /// What the engines record: the observers and the stroboscopic steps.
@@ -388,11 +428,7 @@ impl Scenario {
     /// A fingerprint of everything the scenario says (FNV-1a, 64 bits, of its canonical JSON,
     /// as 16 hex digits): shards merge only when it is the same.
     pub fn fingerprint(&self) -> String {
-        let text = serde_json::to_vec(self).unwrap_or_default();
-        let hash = text.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-        });
-        format!("{hash:016x}")
+        super::fingerprint::fnv1a(&serde_json::to_vec(self).unwrap_or_default())
     }
 
     /// Number of steps ⌈T/h⌉ (a T within 10⁻⁹ h of a grid time counts as that time).

@@ -136,7 +136,8 @@ fn distribution(table: &toml::Table) -> Result<Distribution, String> {
             _ => Err(format!("choice = [x, …] takes at least one number, got {spec}")),
         },
         "grid" | "log_grid" => match numbers(spec).as_deref() {
-            Some(&[a, b, n]) if n >= 1.0 && n.fract() == 0.0 && n <= 1e9 => Ok(if name == "grid" {
+            // Any whole n a float holds exactly is read; the design states the largest grid.
+            Some(&[a, b, n]) if n >= 1.0 && n.fract() == 0.0 && n < 9.007_199_254_740_992e15 => Ok(if name == "grid" {
                 Distribution::Grid(a, b, n as usize)
             } else {
                 Distribution::LogGrid(a, b, n as usize)

@@ -26,8 +26,7 @@ use crate::model::{
     DsId, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactFrictionNSL, Nsds, SphereLDSSphereLDSR,
 };
 use crate::reference::TimeStepping;
-use crate::scenes::parameters::Parameters;
-use crate::validate;
+use crate::scenes::parameters::{Parameters, require, require_non_negative, require_positive};
 
 /// Parameters of the billiard shot.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -42,7 +41,7 @@ pub struct BilliardShot {
     pub follow: f64,
     /// The cue ball's side spin ω_z (rad/s). Default 0.
     pub english: f64,
-    /// The object ball's distance d along x (m). Default 0.5.
+    /// The object ball's distance d along x (m, > 0: ahead of the cue ball). Default 0.5.
     pub distance: f64,
     /// The object ball's offset b along y (m; 0 is a full hit, |b| < 2R cuts). Default 0.02.
     pub offset: f64,
@@ -86,7 +85,8 @@ impl Default for BilliardShot {
 impl BilliardShot {
     /// The shot of the `billiard_shot` template: `radius`, `mass`, `speed`, `follow`,
     /// `english`, `distance`, `offset`, `drop`, `table_friction`, `ball_friction`, `restitution`,
-    /// `table_restitution`, `gravity` from `p` (in this order), defaults as above.
+    /// `table_restitution`, `gravity` from `p` (in this order), defaults as above; refused as
+    /// `check` says.
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let d = Self::default();
         let (radius, mass, speed) = (
@@ -106,7 +106,7 @@ impl BilliardShot {
             p.scalar("ball_friction", d.ball_friction)?,
             p.scalar("restitution", d.restitution)?,
         );
-        Ok(Self {
+        let shot = Self {
             radius,
             mass,
             speed,
@@ -121,28 +121,52 @@ impl BilliardShot {
             table_restitution: p.scalar("table_restitution", d.table_restitution)?,
             gravity: p.scalar("gravity", d.gravity)?,
             ..d
-        })
+        };
+        shot.check()?;
+        Ok(shot)
+    }
+
+    /// The template's requirements, each error naming the parameter: a radius and a mass that
+    /// are positive normal numbers (and so the balls' inertia ⅖ m R²), the object ball ahead of
+    /// the cue ball (d > 0: the cue ball is shot along +x) and clear of it (d² + b² ≥ 4R²), a
+    /// drop and frictions ≥ 0.
+    fn check(&self) -> Result<()> {
+        let (t, r) = ("billiard_shot", self.radius);
+        require_positive(t, "radius", r)?;
+        require_positive(t, "mass", self.mass)?;
+        require(
+            t,
+            "radius",
+            r,
+            (0.4 * self.mass * r * r).is_normal(),
+            "a ball's moment of inertia ⅖ m R² is not a positive normal number (it under- or overflows)",
+        )?;
+        require(
+            t,
+            "distance",
+            self.distance,
+            self.distance > 0.0,
+            "must be > 0: the object ball lies ahead of the cue ball, which is shot along +x",
+        )?;
+        require(
+            t,
+            "distance",
+            self.distance,
+            self.distance.hypot(self.offset) >= 2.0 * r,
+            "the balls would start overlapping (distance² + offset² < (2 radius)²)",
+        )?;
+        require_non_negative(t, "drop", self.drop)?;
+        require_non_negative(t, "table_friction", self.table_friction)?;
+        require_non_negative(t, "ball_friction", self.ball_friction)
     }
 
     /// The scene: systems `cue`, `object`; interactions `cue table`, `object table`, `balls`.
-    /// Refuses a radius ≤ 0, balls that overlap at the start (d² + b² < 4R²) and a negative
-    /// or non-finite drop; the constructors refuse a non-positive radius or mass and laws out of range.
+    /// Refuses what the template refuses (see `check`: a radius or mass that is not a positive
+    /// normal number, an object ball behind the cue ball or overlapping it, a negative drop or
+    /// friction); the constructors refuse laws out of range.
     pub fn nsds(&self) -> Result<Nsds> {
+        self.check()?;
         let (m, r) = (self.mass, self.radius);
-        validate::scalar("billiard shot: radius", r, r > 0.0, "must be > 0")?;
-        validate::scalar(
-            "billiard shot: drop",
-            self.drop,
-            self.drop >= 0.0,
-            "must be ≥ 0 and finite",
-        )?;
-        let apart = self.distance.hypot(self.offset);
-        validate::scalar(
-            "billiard shot: distance between the balls' centres",
-            apart,
-            apart >= 2.0 * r,
-            "must be at least twice the radius (the balls overlap)",
-        )?;
         let inertia = 0.4 * m * r * r;
         let mass = DMatrix::from_diagonal(&DVector::from_vec(vec![m, m, m, inertia, inertia, inertia]));
         let weight = DVector::from_vec(vec![0.0, 0.0, -m * self.gravity, 0.0, 0.0, 0.0]);

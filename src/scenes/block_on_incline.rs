@@ -17,12 +17,12 @@ use nalgebra::{DMatrix, DVector};
 use crate::error::Result;
 use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactFrictionNSL, Nsds};
 use crate::reference::TimeStepping;
-use crate::scenes::parameters::Parameters;
+use crate::scenes::parameters::{Parameters, require, require_non_negative, require_positive};
 
 /// Parameters of the block on the incline.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BlockOnIncline {
-    /// Incline α (rad). Default 0.5.
+    /// Incline α (rad, in [0, π/2)). Default 0.5.
     pub incline: f64,
     /// Coulomb coefficient μ. Default 0.3.
     pub friction: f64,
@@ -51,17 +51,33 @@ impl Default for BlockOnIncline {
 
 impl BlockOnIncline {
     /// The block of the `block_on_incline` template: `incline`, `friction`, `velocity`,
-    /// `mass`, `gravity` from `p` (in this order), defaults as above.
+    /// `mass`, `gravity` from `p` (in this order), defaults as above. Refuses, naming the
+    /// parameter, an incline outside [0, π/2), a negative friction and a mass that is not a
+    /// positive normal number.
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let d = Self::default();
-        Ok(Self {
+        let block = Self {
             incline: p.scalar("incline", d.incline)?,
             friction: p.scalar("friction", d.friction)?,
             velocity: p.scalar("velocity", d.velocity)?,
             mass: p.scalar("mass", d.mass)?,
             gravity: p.scalar("gravity", d.gravity)?,
             ..d
-        })
+        };
+        let t = "block_on_incline";
+        // At α ≥ π/2 (or α < −π/2) gravity pulls the block off the line, and the motion of the
+        // module docs (α ≥ 0, "up" the slope) no longer holds; a launch down the slope is a
+        // negative `velocity`.
+        require(
+            t,
+            "incline",
+            block.incline,
+            (0.0..std::f64::consts::FRAC_PI_2).contains(&block.incline),
+            "must be in [0, π/2) rad, the slope's angle above the horizontal (launch down the slope with a negative `velocity`)",
+        )?;
+        require_non_negative(t, "friction", block.friction)?;
+        require_positive(t, "mass", block.mass)?;
+        Ok(block)
     }
 
     /// The scene: system `block` (q = (s, d)), interaction `incline` (rows: normal, tangent).

@@ -21,7 +21,7 @@ use nalgebra::{DMatrix, DVector};
 use crate::error::Result;
 use crate::model::{EqualityConditionNSL, LagrangianLinearTIDS, Nsds, PfaffianR};
 use crate::reference::{Integrator, TimeStepping};
-use crate::scenes::parameters::Parameters;
+use crate::scenes::parameters::{Parameters, require_positive};
 use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// Parameters of the sleigh (defaults: m = 1 kg, I = 0.1 kg m², a = 0.5 m, u₀ = 0, ω₀ = 2 rad/s,
@@ -66,7 +66,7 @@ impl ChaplyginSleigh {
     /// `angular_velocity`, `heading` from `p` (in this order), defaults as above.
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let d = Self::default();
-        Ok(Self {
+        let sleigh = Self {
             mass: p.scalar("mass", d.mass)?,
             inertia: p.scalar("inertia", d.inertia)?,
             arm: p.scalar("arm", d.arm)?,
@@ -74,7 +74,11 @@ impl ChaplyginSleigh {
             angular_velocity: p.scalar("angular_velocity", d.angular_velocity)?,
             heading: p.scalar("heading", d.heading)?,
             ..d
-        })
+        };
+        for (name, value) in [("mass", sleigh.mass), ("inertia", sleigh.inertia), ("arm", sleigh.arm)] {
+            require_positive("chaplygin_sleigh", name, value)?;
+        }
+        Ok(sleigh)
     }
 
     /// The scene: system `sleigh`, interaction `blade`.

@@ -10,7 +10,7 @@ use nalgebra::{DMatrix, DVector};
 use crate::error::Result;
 use crate::model::{DsId, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
 use crate::reference::{Integrator, TimeStepping, Trajectory};
-use crate::scenes::parameters::{Parameters, require, require_memory};
+use crate::scenes::parameters::{Parameters, require, require_memory, require_positive};
 use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// Parameters of the column (defaults: Siconos's ColumnOfBeadsTS).
@@ -82,7 +82,8 @@ impl ColumnOfBeads {
             ..d
         };
         let (t, r) = ("column_of_beads", column.radius);
-        require(t, "radius", r, r > 0.0, "must be > 0")?;
+        require_positive(t, "radius", r)?;
+        require_positive(t, "mass", column.mass)?;
         require(
             t,
             "height",

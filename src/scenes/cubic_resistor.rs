@@ -1,5 +1,5 @@
-//! A capacitor discharging into a DC source through an ideal diode and a cubic resistor
-//! (FIRST-ORDER-NOTES §5): a nonlinear device with a closed-form solution.
+//! A capacitor discharging into a DC source through an ideal diode and a cubic resistor: a
+//! nonlinear device with a closed-form solution.
 //! ```text
 //!     C ẋ = −λ                      (x the capacitor voltage, λ the current)
 //!     y = β λ³ + E − x              (the diode's reverse voltage; the resistor: v = β i³)
@@ -13,13 +13,13 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::parameters::Parameters;
+use super::parameters::{Parameters, require_positive};
 use crate::error::Result;
 use crate::model::{ComplementarityConditionNSL, FirstOrderNonLinearDS, FirstOrderType2R, Jacobian, Nsds};
 use crate::reference::TimeStepping;
 use crate::validate;
 
-/// Parameters of the circuit (defaults: the notes').
+/// Parameters of the circuit (defaults: C = β = E = 1, x₀ = 2, h = 0.01).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CubicResistor {
     /// Capacitance C (F). Default 1.
@@ -51,13 +51,16 @@ impl CubicResistor {
     /// scenario's).
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let d = Self::default();
-        Ok(Self {
+        let circuit = Self {
             capacitance: p.scalar("capacitance", d.capacitance)?,
             beta: p.scalar("beta", d.beta)?,
             source: p.scalar("source", d.source)?,
             voltage: p.scalar("voltage", d.voltage)?,
             ..d
-        })
+        };
+        require_positive("cubic_resistor", "capacitance", circuit.capacitance)?;
+        require_positive("cubic_resistor", "beta", circuit.beta)?;
+        Ok(circuit)
     }
 
     /// The exact (x, λ) at time t.
@@ -78,7 +81,7 @@ impl CubicResistor {
     /// The scene: the `capacitor` and the diode with its resistor.
     pub fn nsds(&self) -> Result<Nsds> {
         for (what, value) in [("capacitance", self.capacitance), ("beta", self.beta)] {
-            validate::scalar(&format!("CubicResistor: {what}"), value, value > 0.0, "must be > 0")?;
+            validate::positive(&format!("CubicResistor: {what}"), value)?;
         }
         let (beta, source) = (self.beta, self.source);
         let relation = FirstOrderType2R::new(

@@ -13,7 +13,7 @@ use crate::model::{
     SphereSphereR,
 };
 use crate::reference::TimeStepping;
-use crate::scenes::parameters::{Parameters, require, require_memory};
+use crate::scenes::parameters::{Parameters, require, require_memory, require_non_negative, require_positive};
 
 /// A pile of discs in a box.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,7 +43,8 @@ impl DiscPile {
     /// The pile of the `disc_pile` template: `discs` (4) and `stagger` (0.05) give the
     /// [`column`](Self::column), then `radius`, `mass`, `width`, `gravity`, `restitution`, an
     /// extra sideways shift `x0`, `x1`, … of each disc (0) and `friction` (0) from `p`, in this
-    /// order.
+    /// order. Refuses, naming the parameter, a mass or radius that is not a positive normal
+    /// number, a negative friction, and discs that would start in a wall or overlapping.
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let count = p.count("discs", 4)?;
         // 3 dof per disc; up to 2 rows per pair and 3 walls (with friction).
@@ -64,6 +65,10 @@ impl DiscPile {
             centre[0] += p.scalar(&format!("x{i}"), 0.0)?;
         }
         pile.friction = p.scalar("friction", 0.0)?;
+        // Here, not in the law: a negative μ ran frictionless discs (the law is built only for
+        // μ > 0), and a drawn one changed the scene's size instead of naming `friction`.
+        require_non_negative("disc_pile", "friction", pile.friction)?;
+        require_positive("disc_pile", "mass", pile.mass)?;
         pile.check_geometry()?;
         Ok(pile)
     }
@@ -90,6 +95,8 @@ impl DiscPile {
     /// Without friction a disc is q = (x, z) and its contacts one row each under Newton's law;
     /// with friction ([`DiscPile::rough_nsds`]) it also turns.
     pub fn nsds(&self) -> Result<Nsds> {
+        // A negative μ is refused, not run as frictionless discs.
+        require_non_negative("disc_pile", "friction", self.friction)?;
         if self.friction > 0.0 {
             return self.rough_nsds();
         }
@@ -144,11 +151,21 @@ impl DiscPile {
             .collect()
     }
 
-    /// The template's geometry: a positive radius, a box at least one disc wide, every disc
+    /// The template's geometry: a radius that is a positive normal number (and, with friction,
+    /// so is the turning disc's inertia ½ m R²), a box at least one disc wide, every disc
     /// starting inside the box and clear of the others.
     fn check_geometry(&self) -> Result<()> {
         let (t, r, w) = ("disc_pile", self.radius, self.width);
-        require(t, "radius", r, r > 0.0, "must be > 0")?;
+        require_positive(t, "radius", r)?;
+        // The turning discs' inertia ½ m R² (with friction).
+        let inertia = 0.5 * self.mass * r * r;
+        require(
+            t,
+            "radius",
+            r,
+            self.friction == 0.0 || inertia.is_normal(),
+            "a disc's moment of inertia ½ m R² is not a positive normal number (it under- or overflows)",
+        )?;
         require(
             t,
             "width",

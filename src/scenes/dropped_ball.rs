@@ -14,7 +14,7 @@ use crate::batch::{LinearScene, SceneBatch};
 use crate::engine::Scene;
 use crate::error::Result;
 use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
-use crate::scenes::parameters::{Parameters, require};
+use crate::scenes::parameters::{Parameters, require, require_positive};
 use crate::scheme::{LagrangianIntegrator, Stabilization};
 use crate::validate;
 
@@ -61,7 +61,8 @@ impl DroppedBall {
             p.scalar("velocity", d.velocity)?,
         );
         let (e, g) = (p.scalar("restitution", d.restitution)?, p.scalar("gravity", d.gravity)?);
-        require("bouncing_ball", "radius", r, r > 0.0, "must be > 0")?;
+        require_positive("bouncing_ball", "mass", m)?;
+        require_positive("bouncing_ball", "radius", r)?;
         require(
             "bouncing_ball",
             "height",

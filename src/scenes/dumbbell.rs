@@ -9,7 +9,7 @@ use crate::error::Result;
 use crate::model::{
     CoordinateVectorConstraint, EqualityConditionNSL, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds,
 };
-use crate::scenes::parameters::Parameters;
+use crate::scenes::parameters::{Parameters, require, require_positive};
 
 /// Parameters of the dumbbell.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -49,7 +49,7 @@ impl Dumbbell {
     /// `length`, `restitution`, `gravity` from `p` (in this order), defaults as above.
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let d = Self::default();
-        Ok(Self {
+        let dumbbell = Self {
             mass0: p.scalar("mass0", d.mass0)?,
             mass1: p.scalar("mass1", d.mass1)?,
             radius: p.scalar("radius", d.radius)?,
@@ -57,7 +57,31 @@ impl Dumbbell {
             length: p.scalar("length", d.length)?,
             restitution: p.scalar("restitution", d.restitution)?,
             gravity: p.scalar("gravity", d.gravity)?,
-        })
+        };
+        let t = "dumbbell";
+        for (name, value) in [
+            ("mass0", dumbbell.mass0),
+            ("mass1", dumbbell.mass1),
+            ("radius", dumbbell.radius),
+        ] {
+            require_positive(t, name, value)?;
+        }
+        require(
+            t,
+            "height",
+            dumbbell.height,
+            dumbbell.height >= dumbbell.radius,
+            "the lower ball would start inside the floor (height < radius)",
+        )?;
+        // Only the lower ball meets the floor: the upper one must stay above it.
+        require(
+            t,
+            "length",
+            dumbbell.length,
+            dumbbell.length > 0.0,
+            "must be > 0: the upper ball is `length` above the lower one, the only one that meets the floor",
+        )?;
+        Ok(dumbbell)
     }
 
     /// The scene: systems `lower ball`, `upper ball`; interactions `rod`, `floor`.

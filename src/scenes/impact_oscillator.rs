@@ -13,7 +13,7 @@ use nalgebra::{DMatrix, DVector};
 use crate::error::Result;
 use crate::model::{Harmonic, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
 use crate::reference::TimeStepping;
-use crate::scenes::parameters::Parameters;
+use crate::scenes::parameters::{Parameters, require, require_non_negative, require_positive};
 
 /// Parameters of the impact oscillator (defaults: m = 1, k = 1, c = 0, A = 1, ω = 0.8, φ = 0,
 /// gap g = 1, e = 0.8, at rest at x = 0, h = 10⁻³).
@@ -67,7 +67,7 @@ impl ImpactOscillator {
     /// (in this order), defaults as above.
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let d = Self::default();
-        Ok(Self {
+        let oscillator = Self {
             mass: p.scalar("mass", d.mass)?,
             stiffness: p.scalar("stiffness", d.stiffness)?,
             damping: p.scalar("damping", d.damping)?,
@@ -79,7 +79,20 @@ impl ImpactOscillator {
             position: p.scalar("position", d.position)?,
             velocity: p.scalar("velocity", d.velocity)?,
             ..d
-        })
+        };
+        let t = "impact_oscillator";
+        require_positive(t, "mass", oscillator.mass)?;
+        require_non_negative(t, "stiffness", oscillator.stiffness)?;
+        require_non_negative(t, "damping", oscillator.damping)?;
+        // y = g − x ≥ 0.
+        require(
+            t,
+            "position",
+            oscillator.position,
+            oscillator.position <= oscillator.gap,
+            "the mass would start beyond the stop (position > gap)",
+        )?;
+        Ok(oscillator)
     }
 
     /// The scene: system `mass`, interaction `stop`.

@@ -10,7 +10,7 @@ use nalgebra::{DMatrix, DVector};
 use crate::error::Result;
 use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
 use crate::reference::{Integrator, TimeStepping};
-use crate::scenes::parameters::{Parameters, require_memory};
+use crate::scenes::parameters::{Parameters, require, require_memory, require_positive};
 use crate::scheme::moreau_jean::{Activation, MoreauJeanOSI};
 
 /// Parameters of the bar (defaults: Siconos's `UserDefinedParameter-ref.hpp`).
@@ -68,7 +68,7 @@ impl ImpactingBar {
     /// `velocity`, `restitution` from `p` (in this order), the other defaults as above.
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let d = Self::default();
-        Ok(Self {
+        let bar = Self {
             nodes: p
                 .count("nodes", 20)
                 .and_then(|n| require_memory("impacting_bar", ("nodes", n), n, 1).map(|()| n))?,
@@ -80,7 +80,42 @@ impl ImpactingBar {
             velocity: p.scalar("velocity", d.velocity)?,
             restitution: p.scalar("restitution", d.restitution)?,
             ..d
-        })
+        };
+        let t = "impacting_bar";
+        for (name, value) in [
+            ("young", bar.young),
+            ("section", bar.section),
+            ("length", bar.length),
+            ("density", bar.density),
+        ] {
+            require_positive(t, name, value)?;
+        }
+        // Each element's mass ρ S l and stiffness E S / l (l = L / nodes) must be normal too.
+        let l = bar.length / bar.nodes as f64;
+        let (element_mass, element_stiffness) = (bar.density * bar.section * l, bar.young * bar.section / l);
+        require(
+            t,
+            "density",
+            bar.density,
+            element_mass.is_normal(),
+            "an element's mass density × section × length/nodes is not a positive normal number (it under- or overflows)",
+        )?;
+        require(
+            t,
+            "young",
+            bar.young,
+            element_stiffness.is_normal(),
+            "an element's stiffness young × section / (length/nodes) is not a positive normal number (it under- or overflows)",
+        )?;
+        // The wall's gap is the first node's displacement.
+        require(
+            t,
+            "position",
+            bar.position,
+            bar.position >= 0.0,
+            "the bar would start inside the wall (position < 0)",
+        )?;
+        Ok(bar)
     }
 
     /// Consistent mass and stiffness matrices (M, K).

@@ -5,7 +5,7 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::error::{Error, Result};
 use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
-use crate::scenes::parameters::Parameters;
+use crate::scenes::parameters::{Parameters, require_positive};
 
 /// The operators of the system (n dofs, m contact rows).
 #[derive(Clone, Debug, PartialEq)]
@@ -36,6 +36,11 @@ impl LinearSystem {
     /// 0), `h` (required, m × n), `b`, `e` (m entries, default 0).
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let mass = p.matrix("mass", None)?;
+        // A positive definite M has a positive diagonal; a subnormal one passes Cholesky but
+        // its inverse overflows (NaN rows).
+        for i in 0..mass.nrows().min(mass.ncols()) {
+            require_positive("linear", &format!("mass[{i}][{i}]"), mass[(i, i)])?;
+        }
         let n = mass.nrows();
         let zero = DMatrix::zeros(n, n);
         let (stiffness, damping) = (p.matrix("stiffness", Some(&zero))?, p.matrix("damping", Some(&zero))?);

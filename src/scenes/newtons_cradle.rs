@@ -13,7 +13,7 @@ use crate::engine::Scene;
 use crate::error::Result;
 use crate::model::{DsId, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
 use crate::reference::{Integrator, TimeStepping};
-use crate::scenes::parameters::{Parameters, require, require_memory};
+use crate::scenes::parameters::{Parameters, require, require_memory, require_positive};
 use crate::scheme::Stabilization;
 use crate::scheme::moreau_jean::MoreauJeanOSI;
 
@@ -72,7 +72,8 @@ impl NewtonsCradle {
             ..d
         };
         let t = "newtons_cradle";
-        require(t, "radius", cradle.radius, cradle.radius > 0.0, "must be > 0")?;
+        require_positive(t, "radius", cradle.radius)?;
+        require_positive(t, "mass", cradle.mass)?;
         require(
             t,
             "gap",

@@ -16,6 +16,20 @@ pub fn require(template: &str, name: &str, value: f64, ok: bool, reason: &str) -
     validate::scalar(&format!("{template}: `{name}`"), value, ok, reason)
 }
 
+/// A template's parameter that the scene divides by or inverts (a mass, a length, a radius,
+/// a modulus): a positive normal number ([`validate::positive`]), else an error naming the
+/// template and the parameter.
+pub fn require_positive(template: &str, name: &str, value: f64) -> Result<()> {
+    validate::positive(&format!("{template}: `{name}`"), value)
+}
+
+/// A template's parameter that may vanish but not change sign (a friction coefficient, a
+/// damping, a spring's stiffness): ≥ 0 ([`validate::non_negative`]), else an error naming the
+/// template and the parameter.
+pub fn require_non_negative(template: &str, name: &str, value: f64) -> Result<()> {
+    validate::non_negative(&format!("{template}: `{name}`"), value)
+}
+
 /// Refuses a scene of `n` degrees of freedom and `m` rows set by the size parameter `name` =
 /// `count` of `template` when one scene alone would need more than half of this machine's
 /// memory: its step's dense operators, 8 (3n² + 3nm + m²) bytes (the batch layout's; the

@@ -16,7 +16,7 @@ use crate::model::{
     NewtonImpactNSL, Nsds,
 };
 use crate::reference::{Integrator, Stabilization, TimeStepping};
-use crate::scenes::parameters::{Parameters, require};
+use crate::scenes::parameters::{Parameters, require, require_positive};
 use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// A vertical wall x = `position` that the mass stays to the right of.
@@ -93,13 +93,23 @@ impl Pendulum {
         } else {
             None
         };
-        require(
-            "pendulum",
-            "length",
-            pendulum.length,
-            pendulum.length > 0.0,
-            "must be > 0",
-        )?;
+        let t = if wall.is_some() {
+            "pendulum_hitting_wall"
+        } else {
+            "pendulum"
+        };
+        require_positive(t, "length", pendulum.length)?;
+        require_positive(t, "mass", pendulum.mass)?;
+        // The wall is x = 0 and the mass starts at x = L sin(angle).
+        if wall.is_some() {
+            require(
+                t,
+                "angle",
+                pendulum.angle,
+                pendulum.angle.sin() >= 0.0,
+                "the mass would start behind the wall at x = 0 (sin(angle) < 0)",
+            )?;
+        }
         Ok(Self { wall, ..pendulum })
     }
 

@@ -19,7 +19,7 @@ use nalgebra::{DMatrix, DVector};
 use crate::error::Result;
 use crate::model::{Harmonic, LagrangianLinearTIDS, NewtonImpactFrictionNSL, Nsds, PlanarContactR};
 use crate::reference::TimeStepping;
-use crate::scenes::parameters::{Parameters, require};
+use crate::scenes::parameters::{Parameters, require, require_non_negative, require_positive};
 
 /// A ground acceleration pulse a_g(t) = A sin(2π f t) for 0 ≤ t < `duration` (one sine when
 /// `duration` = 1/f), 0 after it.
@@ -48,8 +48,8 @@ pub struct RockingBlock {
     pub friction: f64,
     /// Gravity g (m/s²). Default 9.81.
     pub gravity: f64,
-    /// Initial tilt θ₀ (rad; > 0 lifts the right corner, the block resting on the left one).
-    /// Default 0.
+    /// Initial tilt θ₀ (rad; > 0 lifts the right corner, the block resting on the left one;
+    /// in [0, π/2], where every corner starts on or above the ground). Default 0.
     pub tilt: f64,
     /// Initial angular velocity (rad/s, about the resting corner). Default 0.
     pub angular_velocity: f64,
@@ -80,7 +80,9 @@ impl RockingBlock {
     /// The block of the `rocking_block` template: `width`, `height`, `mass`, `restitution`,
     /// `friction`, `gravity`, `tilt`, `angular_velocity`, then the ground pulse `amplitude`
     /// (0: none), `frequency` (2 Hz) and `duration` (one sine, 1/frequency) from `p`, in this
-    /// order; the other defaults as above.
+    /// order; the other defaults as above. Refuses, naming the parameter, a width, height or
+    /// mass that is not a positive normal number, a negative friction, a tilt outside
+    /// [0, π/2] (a corner would start below the ground) and a frequency or duration ≤ 0.
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let d = Self::default();
         let block = Self {
@@ -94,23 +96,59 @@ impl RockingBlock {
             angular_velocity: p.scalar("angular_velocity", d.angular_velocity)?,
             ..d
         };
+        let t = "rocking_block";
         let amplitude = p.scalar("amplitude", 0.0)?;
         let frequency = p.scalar("frequency", 2.0)?;
+        // The pulse is A sin(2π f t) for 0 ≤ t < duration: a frequency or a duration ≤ 0 would
+        // make it vanish without a word (the default duration 1/f with it).
+        require(
+            t,
+            "frequency",
+            frequency,
+            frequency.is_normal() && frequency > 0.0,
+            "must be > 0 (Hz): the pulse is A sin(2π f t) for 0 ≤ t < duration",
+        )?;
         let duration = p.scalar("duration", 1.0 / frequency)?;
+        require(
+            t,
+            "duration",
+            duration,
+            duration > 0.0,
+            "must be > 0 (s): the pulse acts for 0 ≤ t < duration",
+        )?;
         let pulse = (amplitude != 0.0).then_some(GroundPulse {
             amplitude,
             frequency,
             duration,
         });
-        require("rocking_block", "width", block.width, block.width > 0.0, "must be > 0")?;
+        for (name, value) in [("width", block.width), ("height", block.height), ("mass", block.mass)] {
+            require_positive(t, name, value)?;
+        }
+        require_non_negative(t, "friction", block.friction)?;
+        let inertia = block.inertia();
         require(
-            "rocking_block",
-            "height",
-            block.height,
-            block.height > 0.0,
-            "must be > 0",
+            t,
+            "mass",
+            block.mass,
+            inertia.is_normal(),
+            "the block's moment of inertia m (w² + H²)/12 is not a positive normal number (it under- or overflows)",
+        )?;
+        // Resting on its bottom left corner, the block has its bottom right corner at height
+        // w sin θ and its top left one at H cos θ (`initial_state`): both clear the ground
+        // for 0 ≤ θ ≤ π/2 only.
+        require(
+            t,
+            "tilt",
+            block.tilt,
+            (0.0..=std::f64::consts::FRAC_PI_2).contains(&block.tilt),
+            "must be in [0, π/2] rad: the block rests on its bottom left corner, so a tilt < 0 starts its bottom right corner below the ground and one > π/2 its top left corner",
         )?;
         Ok(Self { pulse, ..block })
+    }
+
+    /// The moment of inertia about the centre, I = m (w² + H²)/12.
+    pub fn inertia(&self) -> f64 {
+        self.mass * (self.width * self.width + self.height * self.height) / 12.0
     }
 
     /// α_b = atan(w/H): a block tilted beyond it topples.
@@ -147,7 +185,7 @@ impl RockingBlock {
     /// corner`, `top right corner`.
     pub fn nsds(&self) -> Result<Nsds> {
         let m = self.mass;
-        let inertia = m * (self.width * self.width + self.height * self.height) / 12.0;
+        let inertia = self.inertia();
         let (q0, v0) = self.initial_state();
         let block = LagrangianLinearTIDS::new(
             DVector::from_column_slice(&q0),

@@ -20,7 +20,7 @@ use crate::model::{
     CoordinateVectorConstraint, EqualityConditionNSL, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds,
 };
 use crate::reference::{Integrator, Stabilization, TimeStepping};
-use crate::scenes::parameters::Parameters;
+use crate::scenes::parameters::{Parameters, require, require_positive};
 use crate::scheme::moreau_jean::MoreauJeanOSI;
 
 /// Parameters of the slider–crank (defaults: r = 0.1 m, l = 0.3 m, m_A = m_B = 1 kg, crank at
@@ -76,7 +76,7 @@ impl SliderCrank {
     /// order), defaults as above.
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let d = Self::default();
-        Ok(Self {
+        let mechanism = Self {
             crank: p.scalar("crank", d.crank)?,
             rod: p.scalar("rod", d.rod)?,
             pin_mass: p.scalar("pin_mass", d.pin_mass)?,
@@ -86,7 +86,35 @@ impl SliderCrank {
             stop: p.scalar("stop", d.stop)?,
             restitution: p.scalar("restitution", d.restitution)?,
             ..d
-        })
+        };
+        let t = "slider_crank";
+        for (name, value) in [
+            ("crank", mechanism.crank),
+            ("rod", mechanism.rod),
+            ("pin_mass", mechanism.pin_mass),
+            ("slider_mass", mechanism.slider_mass),
+        ] {
+            require_positive(t, name, value)?;
+        }
+        // x_B = r cos φ + √(l² − r² sin² φ): real for every φ, and the rod never across the
+        // guide (a singular position), only for l > r.
+        require(
+            t,
+            "rod",
+            mechanism.rod,
+            mechanism.rod > mechanism.crank,
+            "must be longer than the crank: a rod ≤ crank cannot follow the crank's turn (the slider's position √(l² − r² sin² φ) is not real)",
+        )?;
+        // The stop's gap x_s − x_B ≥ 0 at the start.
+        let start = mechanism.configuration(mechanism.angle, mechanism.angular_velocity)[2][0];
+        require(
+            t,
+            "stop",
+            mechanism.stop,
+            mechanism.stop >= start,
+            &format!("the slider would start beyond the stop (its initial x is {start})"),
+        )?;
+        Ok(mechanism)
     }
 
     /// (q_A, v_A, q_B, v_B) on the constraints for the crank angle φ and rate ω.

@@ -14,7 +14,7 @@ use nalgebra::{DMatrix, DVector};
 use crate::error::Result;
 use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactFrictionNSL, Nsds};
 use crate::reference::TimeStepping;
-use crate::scenes::parameters::{Parameters, require};
+use crate::scenes::parameters::{Parameters, require, require_non_negative, require_positive};
 
 /// Parameters of the spinning ball.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -80,10 +80,19 @@ impl SpinningBall {
             p.scalar("wy", d.spin[1])?,
             p.scalar("wz", d.spin[2])?,
         ];
-        require("spinning_ball", "radius", radius, radius > 0.0, "must be > 0")?;
+        let t = "spinning_ball";
+        require_positive(t, "radius", radius)?;
+        require_positive(t, "mass", mass)?;
+        require(
+            t,
+            "radius",
+            radius,
+            (0.4 * mass * radius * radius).is_normal(),
+            "the ball's moment of inertia ⅖ m R² is not a positive normal number (it under- or overflows)",
+        )?;
         let inside = "the ball would start inside the floor (height < radius)";
-        require("spinning_ball", "height", height, height >= radius, inside)?;
-        Ok(Self {
+        require(t, "height", height, height >= radius, inside)?;
+        let ball = Self {
             radius,
             mass,
             height,
@@ -94,7 +103,9 @@ impl SpinningBall {
             friction: p.scalar("friction", d.friction)?,
             gravity: p.scalar("gravity", d.gravity)?,
             ..d
-        })
+        };
+        require_non_negative(t, "friction", ball.friction)?;
+        Ok(ball)
     }
 
     /// The scene: system `ball`, interaction `floor` (rows: normal, two tangents).

@@ -18,7 +18,7 @@ use nalgebra::{DMatrix, DVector, Matrix3};
 use crate::error::Result;
 use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactFrictionNSL, Nsds};
 use crate::reference::TimeStepping;
-use crate::scenes::parameters::Parameters;
+use crate::scenes::parameters::{Parameters, require_non_negative};
 
 /// Parameters of the woodpecker (defaults: Siconos's `WoodPeckerConsts.h`, SI units).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -45,7 +45,7 @@ pub struct Woodpecker {
     pub sleeve_inertia: f64,
     /// Bird inertia J_S. Default 7e-7.
     pub bird_inertia: f64,
-    /// Spring stiffness c_φ. Default 0.0056.
+    /// Spring stiffness c_φ (≥ 0). Default 0.0056.
     pub spring: f64,
     /// Gravity g. Default 9.81.
     pub gravity: f64,
@@ -89,10 +89,11 @@ impl Default for Woodpecker {
 impl Woodpecker {
     /// The toy of the `woodpecker` template: `friction`, `beak_restitution`, `spring` and the
     /// initial velocities `sleeve_velocity`, `sleeve_angular_velocity`, `bird_angular_velocity`
-    /// from `p` (in this order), the other defaults as above.
+    /// from `p` (in this order), the other defaults as above. Refuses a negative friction or
+    /// spring, naming it.
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let d = Self::default();
-        Ok(Self {
+        let toy = Self {
             friction: p.scalar("friction", d.friction)?,
             beak_restitution: p.scalar("beak_restitution", d.beak_restitution)?,
             spring: p.scalar("spring", d.spring)?,
@@ -102,7 +103,12 @@ impl Woodpecker {
                 p.scalar("bird_angular_velocity", d.v0[2])?,
             ],
             ..d
-        })
+        };
+        // K = c_φ [[0,0,0],[0,1,−1],[0,−1,1]] is positive semi-definite for c_φ ≥ 0 only (0: a
+        // bird swinging freely); a negative c_φ pushes the bird away from the sleeve.
+        require_non_negative("woodpecker", "friction", toy.friction)?;
+        require_non_negative("woodpecker", "spring", toy.spring)?;
+        Ok(toy)
     }
 
     /// The scene: system `woodpecker`; interactions `beak`, `sleeve top`, `sleeve bottom`
