@@ -15,12 +15,14 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use ricochet::ensemble::Scenario;
 use ricochet::ensemble::output::RunFiles;
+use ricochet::ensemble::provenance::MergeProvenance;
 
 #[derive(Parser)]
 #[command(
     name = "ricochet",
     version,
-    about = "Monte Carlo ensembles of bouncing, impacting systems on the GPU or the CPU"
+    about = "Monte Carlo ensembles of bouncing, impacting systems on the GPU or the CPU",
+    after_help = cli::exit::HELP
 )]
 struct Cli {
     #[command(subcommand)]
@@ -36,8 +38,10 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Runs an ensemble and writes summary.csv, summary.npy, stats.json, trajectories.csv and plots.
+    #[command(allow_negative_numbers = true)]
     Run(RunArgs),
     /// Runs K scenes on the reference stepper, the CPU backend and the GPU, and fails if they differ.
+    #[command(allow_negative_numbers = true)]
     Verify {
         /// The scenario file.
         scenario: PathBuf,
@@ -50,9 +54,14 @@ enum Command {
         /// Print one JSON object (per engine, each column's deviation and verdict).
         #[arg(long)]
         json: bool,
+        /// Exit 0 when no batched engine could be compared (no GPU, and scenes only the
+        /// reference runs); by default that fails, as nothing was verified.
+        #[arg(long)]
+        allow_nothing: bool,
     },
     /// Prints scene-steps per second of every backend: one JSON line per run on stdout, then a
     /// table on stderr.
+    #[command(allow_negative_numbers = true)]
     Bench {
         /// The scenario file (default: the bouncing-ball ensemble).
         scenario: Option<PathBuf>,
@@ -128,7 +137,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             log::error!("{e}");
-            ExitCode::FAILURE
+            cli::exit::of_error(&e)
         }
     };
     if let Some(dir) = runtime {
@@ -169,7 +178,8 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             scenes,
             max_time,
             json,
-        } => verify(Scenario::load(&scenario)?, scenes, max_time, json),
+            allow_nothing,
+        } => verify(Scenario::load(&scenario)?, scenes, max_time, (json, allow_nothing)),
         Command::Bench {
             scenario,
             scenes,
@@ -189,8 +199,13 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
                 .map(|d| RunFiles::read(d))
                 .collect::<ricochet::Result<Vec<_>>>()?;
             let merged = RunFiles::merge(parts)?;
-            ricochet::ensemble::output::clear(&out)?;
-            let written = write(&merged, &out)?;
+            let command: Vec<String> = std::env::args().collect();
+            let _lock = ricochet::ensemble::lock::DirLock::acquire(&out, &command.join(" "))?;
+            let mut written = write(&merged, &out)?;
+            let finished = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+            written.push(MergeProvenance::of(&dirs, command, finished).write(&out)?);
+            // (No earlier run's chunks stay beside the merged files.)
+            ricochet::ensemble::checkpoint::remove(&out)?;
             out!(
                 "{}: {} scenes merged from {} directories",
                 merged.info.scenario,

@@ -205,7 +205,8 @@ fn verify_of_no_scenes_is_refused() {
     assert!(stderr.contains("--scenes"), "{stderr}");
 }
 
-/// `--fail-on unhealthy` turns scenes that did not converge into exit status 2, after the
+/// `--fail-on unhealthy` turns scenes that did not converge into exit status 3 (not clap's
+/// usage status 2), after the
 /// files are written; without it they are a warning and the run succeeds.
 #[test]
 fn fail_on_unhealthy_is_an_exit_status() {
@@ -229,7 +230,7 @@ fn fail_on_unhealthy_is_an_exit_status() {
     let strict = run(&["--fail-on", "unhealthy"]);
     assert_eq!(
         strict.status.code(),
-        Some(2),
+        Some(3),
         "{}",
         String::from_utf8_lossy(&strict.stderr)
     );
@@ -315,9 +316,11 @@ fn short_oscillator(dir: &Path, extra: &str) -> String {
 }
 
 /// The files of a run's directory but `provenance.json` (times, command line: a record of
-/// each run).
+/// each run) and the lock file (its last holder).
 fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    common::files_of(dir, |p| !p.ends_with("provenance.json"))
+    common::files_of(dir, |p| {
+        !p.ends_with("provenance.json") && !p.ends_with(ricochet::ensemble::lock::FILE)
+    })
 }
 
 /// `ricochet run` of 400 scenes of `file` in chunks of 5 into `out`, returned once it has
@@ -355,7 +358,7 @@ fn finished_chunks(out: &Path) -> usize {
                     .unwrap()
                     .file_name()
                     .to_string_lossy()
-                    .ends_with(".summary.csv")
+                    .ends_with(".done.json")
             })
             .count()
         })
@@ -363,8 +366,9 @@ fn finished_chunks(out: &Path) -> usize {
 }
 
 /// A run killed (SIGINT or SIGKILL) after 1, 5 or 20 finished chunks and resumed — with
-/// another chunk size — ends with exactly the files of an uninterrupted run, and the
-/// interrupted directory holds no final file of the earlier, complete run it replaced.
+/// another chunk size — ends with exactly the files of an uninterrupted run; until then the
+/// directory keeps the earlier, complete run's files whole (the killed run replaces nothing),
+/// and the half-written files a kill during the final renames leaves are gone after the resume.
 #[cfg(target_os = "linux")]
 #[test]
 fn a_killed_run_resumes_to_the_same_files() {
@@ -389,9 +393,10 @@ fn a_killed_run_resumes_to_the_same_files() {
     let expected = contents(&whole);
     assert!(expected.iter().any(|(name, _)| name == "strobe.csv"));
     for (after, signal) in [(1, "-KILL"), (5, "-INT"), (20, "-KILL")] {
-        // Over a complete earlier run: the fresh run removes its files first.
+        // Over a complete earlier run (of another seed): its files stay until replaced.
         let out = base.join(format!("killed-{after}"));
-        assert!(run(&out, &["--chunk", "7"]).status.success());
+        assert!(run(&out, &["--chunk", "7", "--seed", "5"]).status.success());
+        let earlier = contents(&out);
         let mut child = run_until_chunks(&file, &out, after);
         let status = Command::new("kill")
             .args([signal, &child.id().to_string()])
@@ -404,12 +409,9 @@ fn a_killed_run_resumes_to_the_same_files() {
             "killed after {after} chunks: the run had already ended"
         );
         assert!(finished_chunks(&out) >= after);
-        for name in ricochet::ensemble::output::FILES {
-            assert!(
-                !out.join(name).exists(),
-                "{name} of the earlier run, or of an unfinished one"
-            );
-        }
+        assert_eq!(contents(&out), earlier, "the earlier run's files, whole, after a kill");
+        // What a kill during the final renames leaves.
+        std::fs::write(out.join(".partial-summary.x1y2z3.csv"), "scene\n0\n").unwrap();
         let resumed = run(&out, &["--resume", "--chunk", "3"]);
         assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
         assert_eq!(
@@ -467,6 +469,230 @@ fn a_killed_run_resumes_to_the_same_files() {
         .unwrap();
     assert!(String::from_utf8_lossy(&nothing.stderr).contains("nothing to resume"));
     std::fs::remove_dir_all(&base).ok();
+}
+
+/// `ricochet run … --resume` over `out` (400 scenes of `file` on the CPU).
+fn resume(file: &str, out: &Path) -> Output {
+    Command::new(BIN)
+        .args(["run", file, "--scenes", "400", "--backend", "cpu", "--resume", "--out"])
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
+/// `--resume` checks every finished chunk as strictly as `merge` checks its parts: a chunk
+/// whose last row was dropped, that holds only its header, or that holds another chunk's rows
+/// is refused, naming its file — never a result with missing or duplicated scenes; removing
+/// that chunk has its scenes computed again, and the files end as an uninterrupted run's.
+#[cfg(target_os = "linux")]
+#[test]
+fn resume_refuses_a_changed_chunk_naming_it() {
+    let base = scratch("tampered");
+    let file = short_oscillator(&base, "");
+    let whole = base.join("whole");
+    let ran = Command::new(BIN)
+        .args(["run", &file, "--scenes", "400", "--backend", "cpu", "--out"])
+        .arg(&whole)
+        .output()
+        .unwrap();
+    assert!(ran.status.success());
+    let expected = contents(&whole);
+    let out = base.join("out");
+    let mut child = run_until_chunks(&file, &out, 3);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let chunks = out.join(".chunks");
+    let mut stems: Vec<String> = std::fs::read_dir(&chunks)
+        .unwrap()
+        .filter_map(|e| Some(e.ok()?.file_name().to_str()?.strip_suffix(".done.json")?.to_string()))
+        .collect();
+    stems.sort();
+    assert!(stems.len() >= 2, "{stems:?}");
+    let summary = |stem: &str| chunks.join(format!("{stem}.summary.csv"));
+    let original = std::fs::read_to_string(summary(&stems[0])).unwrap();
+    let lines: Vec<&str> = original.lines().collect();
+    let other = std::fs::read_to_string(summary(&stems[1])).unwrap();
+    for (what, tampered) in [
+        (
+            "its last row dropped",
+            format!("{}\n", lines[..lines.len() - 1].join("\n")),
+        ),
+        ("its header only", format!("{}\n", lines[0])),
+        ("another chunk's rows", other),
+    ] {
+        std::fs::write(summary(&stems[0]), tampered).unwrap();
+        let refused = resume(&file, &out);
+        let stderr = String::from_utf8_lossy(&refused.stderr);
+        assert_eq!(refused.status.code(), Some(1), "{what}: {stderr}");
+        assert!(
+            stderr.contains("cannot resume from this chunk") && stderr.contains(&format!("{}.summary.csv", stems[0])),
+            "{what}: {stderr}"
+        );
+        assert!(!out.join("summary.csv").exists(), "{what}: a result was written");
+    }
+    for kind in ["summary.csv", "strobe.csv", "events.csv", "done.json"] {
+        std::fs::remove_file(chunks.join(format!("{}.{kind}", stems[0]))).unwrap();
+    }
+    let resumed = resume(&file, &out);
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    assert_eq!(contents(&out), expected);
+    std::fs::remove_dir_all(&base).ok();
+}
+
+/// One run at a time per directory: a run or a merge into a directory another process holds
+/// is refused at once, naming the holder, and writes nothing there; once it is let go, the
+/// run goes through.
+#[test]
+fn a_directory_in_use_is_refused_naming_its_holder() {
+    let base = scratch("locked");
+    let (out, other) = (base.join("out"), base.join("other"));
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::create_dir_all(&other).unwrap();
+    let run = |dir: &Path| {
+        Command::new(BIN)
+            .args([
+                "run",
+                &scenario("bouncing_balls.toml"),
+                "--scenes",
+                "64",
+                "--backend",
+                "cpu",
+                "--out",
+            ])
+            .arg(dir)
+            .output()
+            .unwrap()
+    };
+    let held = ricochet::ensemble::lock::DirLock::acquire(&out, "the test's own run").unwrap();
+    let refused = run(&out);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("in use by another run") && stderr.contains("the test's own run"),
+        "{stderr}"
+    );
+    assert!(!out.join("summary.csv").exists() && !out.join(".chunks").exists());
+    drop(held);
+    assert!(run(&out).status.success());
+    let _held = ricochet::ensemble::lock::DirLock::acquire(&other, "another merge").unwrap();
+    let merge = Command::new(BIN)
+        .args(["merge", out.to_str().unwrap(), "--out", other.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&merge.stderr);
+    assert_eq!(merge.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("another merge"), "{stderr}");
+    assert!(!other.join("summary.csv").exists());
+    std::fs::remove_dir_all(&base).ok();
+}
+
+/// A run that fails on its first chunk (RATTLE past its stability limit) once left only
+/// `.chunks`: now the earlier run's files stay whole, and the error names the limit.
+#[test]
+fn a_failed_run_keeps_the_earlier_results() {
+    let base = scratch("failed");
+    let out = base.join("out");
+    let good = short_oscillator(&base.join("good"), "");
+    let run = |file: &str| {
+        Command::new(BIN)
+            .args(["run", file, "--scenes", "8", "--backend", "cpu", "-q", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    assert!(run(&good).status.success());
+    let earlier = contents(&out);
+    assert!(earlier.iter().any(|(name, _)| name.ends_with("summary.csv")));
+    let stiff = std::fs::read_to_string(&good)
+        .unwrap()
+        .replace("[time]", "[time]\nintegrator = \"rattle\"")
+        .replace("stiffness = 1.0", "stiffness = 1e8");
+    let stiff_file = base.join("stiff.toml");
+    std::fs::write(&stiff_file, stiff).unwrap();
+    let failed = run(stiff_file.to_str().unwrap());
+    let stderr = String::from_utf8_lossy(&failed.stderr);
+    assert_eq!(failed.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("h ω_max < 2"), "{stderr}");
+    assert_eq!(
+        contents(&out),
+        earlier,
+        "the earlier run's files, whole, after a failed run"
+    );
+    std::fs::remove_dir_all(&base).ok();
+}
+
+/// `verify` of a scenario no batched engine runs here compares nothing: status 4 and
+/// `nothing_compared` (not a silent `ok`), unless `--allow-nothing`; `--max-time` must be a
+/// positive time.
+#[test]
+fn verify_says_when_nothing_was_compared() {
+    let verify = |extra: &[&str]| {
+        let mut args = vec!["verify", "--scenes", "2"];
+        let path = scenario("cubic_resistor.toml");
+        args.push(&path);
+        args.extend(extra);
+        Command::new(BIN).args(&args).output().unwrap()
+    };
+    let json = verify(&["--json"]);
+    let object: serde_json::Value = serde_json::from_slice(&json.stdout).expect("one JSON object");
+    assert_eq!(object["nothing_compared"], true, "{object}");
+    assert_eq!(object["ok"], false, "{object}");
+    assert_eq!(json.status.code(), Some(4));
+    assert!(String::from_utf8_lossy(&json.stderr).contains("nothing to compare"));
+    assert!(verify(&["--allow-nothing"]).status.success());
+    for bad in ["nan", "0", "-1"] {
+        let refused = verify(&["--max-time", bad]);
+        let stderr = String::from_utf8_lossy(&refused.stderr);
+        assert_eq!(refused.status.code(), Some(1), "{bad}: {stderr}");
+        assert!(stderr.contains("--max-time"), "{bad}: {stderr}");
+    }
+}
+
+/// A `RICOCHET_FONT` that is not a font is named in the notice that the plots are skipped —
+/// a device is never read forever, a text file is not "unreadable" — and the run's files
+/// are written all the same.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_bad_font_is_named_and_never_read_forever() {
+    let base = scratch("font");
+    for (i, (font, says)) in [
+        ("/dev/urandom", "not a regular file"),
+        ("/etc/passwd", "not a TrueType"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let out = base.join(i.to_string());
+        let run = Command::new(BIN)
+            .args([
+                "run",
+                &scenario("bouncing_balls.toml"),
+                "--scenes",
+                "16",
+                "--backend",
+                "cpu",
+                "--out",
+            ])
+            .arg(&out)
+            .env("RICOCHET_FONT", font)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(run.status.success(), "{font}: {stderr}");
+        assert!(stderr.contains(font) && stderr.contains(says), "{font}: {stderr}");
+        assert!(out.join("summary.csv").is_file() && !out.join("histograms.png").exists());
+    }
+    std::fs::remove_dir_all(&base).ok();
+}
+
+/// `--help` lists every exit status.
+#[test]
+fn help_lists_the_exit_statuses() {
+    let help = Command::new(BIN).arg("--help").output().unwrap();
+    let text = String::from_utf8_lossy(&help.stdout);
+    for status in ["0 ", "1 ", "2 ", "3 ", "4 ", "130"] {
+        assert!(text.contains(&format!("\n  {status}")), "{status}: {text}");
+    }
 }
 
 /// `ricochet plot` draws any pair of columns — a summary's, or an event's or a sample's
@@ -538,8 +764,24 @@ fn plot_draws_any_pair_of_columns() {
         stderr.contains("column `nothing`") && stderr.contains("x_max"),
         "{stderr}"
     );
+    assert!(
+        !stderr.contains("scenario:"),
+        "a column is not the scenario's fault: {stderr}"
+    );
     let wrong = plot(&["--table", "trajectories", "--x", "t", "--y", "x"]);
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("expected summary, events or strobe"));
+    // The format comes from the name's extension: none (or an unknown one) is refused, named.
+    let noext = plot(&[
+        "--x",
+        "gap",
+        "--y",
+        "x_max",
+        "--out",
+        base.join("noext").to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&noext.stderr);
+    assert_eq!(noext.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("noext") && stderr.contains(".png or .svg"), "{stderr}");
     std::fs::remove_dir_all(&base).ok();
 }
 
@@ -583,6 +825,23 @@ fn check_is_a_dry_run() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("scene ") && stderr.contains("restitution"), "{stderr}");
+    // A billion scenes: a sample of them built, at once; the output counts the trajectories.
+    let huge = base.join("huge.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&huge, text.replace("scenes = 10000", "scenes = 1000000000")).unwrap();
+    let started = std::time::Instant::now();
+    let output = Command::new(BIN)
+        .args(["check", huge.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        stdout.contains("1000000000 scenes") && stdout.contains("100000 scenes spread over the ensemble built: ok"),
+        "{stdout}"
+    );
+    // (Generous for a loaded 2-core machine: the point is minutes against hours.)
+    assert!(started.elapsed().as_secs() < 120, "{:?}", started.elapsed());
     std::fs::remove_dir_all(&base).ok();
 }
 
@@ -621,7 +880,11 @@ fn run_and_verify_speak_json() {
         .unwrap();
     let object: serde_json::Value = serde_json::from_slice(&verify.stdout).expect("one JSON object");
     assert_eq!(object["ok"], true, "{object}");
-    assert!(object["engines"][0]["columns"]["z"]["deviation"].as_f64().unwrap() <= 1e-9);
+    // The library's verdict, as Python's `verify()` returns it.
+    let columns = object["engines"][0]["columns"].as_array().unwrap();
+    let z = columns.iter().find(|c| c["column"] == "z").unwrap();
+    assert!(z["deviation"].as_f64().unwrap() <= 1e-9, "{z}");
+    assert_eq!(object["nothing_compared"], false);
     std::fs::remove_dir_all(&out).ok();
 }
 

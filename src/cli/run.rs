@@ -32,14 +32,15 @@ pub struct RunArgs {
     #[arg(long)]
     chunk: Option<usize>,
     /// Output directory. Each finished chunk is kept there (in .chunks/) as it completes;
-    /// a fresh run first removes the files an earlier run left there.
+    /// an earlier run's files there are replaced once this run's are ready. One run at a
+    /// time: a directory in use by another run is refused.
     #[arg(long, default_value = "results")]
     out: PathBuf,
     /// Continue the run that was interrupted in --out from its finished chunks (same
     /// scenario, shard and backend); the files end as an uninterrupted run's.
     #[arg(long)]
     resume: bool,
-    /// `unhealthy`: exit with status 2 (after writing the files) when some scene did not
+    /// `unhealthy`: exit with status 3 (after writing the files) when some scene did not
     /// converge or became NaN or infinite; by default that is only a warning.
     #[arg(long, value_enum)]
     fail_on: Option<FailOn>,
@@ -74,8 +75,6 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
     scenario.scenes = scenes.unwrap_or(scenario.scenes);
     scenario.seed = seed.unwrap_or(scenario.seed);
     scenario.validate()?;
-    // The output directory before any simulation: an unwritable one is found now.
-    ricochet::ensemble::output::prepare_dir(&out)?;
     let options = RunOptions {
         backend,
         chunk,
@@ -89,7 +88,8 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
         log::info!("resuming the run in {}", out.display());
     }
     let started = std::time::SystemTime::now();
-    let run = watch(&scenario.name, (total, steps), |progress| {
+    // (The run takes --out before simulating: an unwritable or busy directory is found now.)
+    let mut run = watch(&scenario.name, (total, steps), |progress| {
         ensemble::run(&scenario, &options, progress)
     })
     .map_err(|e| match e {
@@ -140,6 +140,8 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
         scene_steps_per_second: run.scene_steps as f64 / run.seconds,
         host: Provenance::host(),
     };
+    // Held until the files are written and the chunks gone.
+    let lock = run.lock.take();
     let files = RunFiles {
         info: RunInfo::new(&scenario, shard, &run.arithmetic),
         summary: run.summary,
@@ -152,6 +154,7 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
     written.push(provenance.write(&out)?);
     // The run's files are whole: its chunks are no longer needed.
     ricochet::ensemble::checkpoint::remove(&out)?;
+    drop(lock);
     let printed = if json {
         let mut object = summary_json;
         object["files"] = serde_json::json!(written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>());
@@ -160,12 +163,12 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
         out!("{line}").and_then(|()| report_written(&written))
     };
     if fail_on == Some(FailOn::Unhealthy) && !healthy {
-        // Status 2 whatever became of stdout: the unhealthy scenes matter more.
+        // Status 3 whatever became of stdout: the unhealthy scenes matter more.
         if let Err(e) = printed {
             log::error!("{e}");
         }
         log::error!("unhealthy scenes (--fail-on unhealthy); the files are written");
-        return Ok(ExitCode::from(2));
+        return Ok(ExitCode::from(super::exit::UNHEALTHY));
     }
     printed?;
     Ok(ExitCode::SUCCESS)

@@ -5,13 +5,19 @@
 //!
 //! `.chunks/manifest.json` names the run the chunks belong to (the scenario's fingerprint, the
 //! shard, the engine kind and precision): a resume refuses chunks of another run, naming the
-//! difference. Each chunk is `<first>-<last>.summary.csv` (and `.strobe.csv`, `.events.csv`), written
-//! atomically, the summary last: a chunk is finished when its summary file exists. A fresh run
-//! first removes what an earlier run left in the directory ([`super::output::clear`]), so a
-//! directory never mixes two runs, and the final files appear only once the run is complete.
+//! difference. Each chunk is `<first>-<last>.summary.csv` (and `.strobe.csv`, `.events.csv`),
+//! written atomically, then its stamp `<first>-<last>.done.json`: the manifest again, the
+//! chunk's scenes and each file's fingerprint. A chunk is finished when its stamp exists; a
+//! resume checks every finished chunk as strictly as `merge` checks its parts — the stamp's
+//! run, each file's fingerprint, the summary's rows (exactly the chunk's scenes, in order) and
+//! the scenes of its samples and events — and refuses a changed, truncated or foreign chunk,
+//! naming its file, instead of resuming into a result with missing or duplicated scenes.
+//!
+//! A fresh run removes an earlier run's chunks only; the earlier run's result files stay until
+//! the new ones are ready to replace them ([`super::output::RunFiles::write`]).
 
 use std::fs::File;
-use std::io::BufReader;
+use std::io::{BufReader, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -19,6 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Table;
 use super::atomic::{write_file, write_json};
+use super::fingerprint::fnv1a;
 use crate::error::{Error, Result};
 
 /// The folder of the chunks inside a run's directory.
@@ -35,9 +42,24 @@ pub struct Manifest {
     pub arithmetic: String,
 }
 
+/// `<first>-<last>.done.json`: a finished chunk's stamp.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct Stamp {
+    /// The run it belongs to.
+    run: Manifest,
+    /// Its scenes, [first, last).
+    scenes: [usize; 2],
+    /// [`fnv1a`] of its summary, strobe and events files.
+    fingerprints: [String; 3],
+}
+
+/// The chunk files, in the order they are written (the summary last).
+const KINDS: [&str; 3] = ["strobe", "events", "summary"];
+
 /// The finished chunks of a run in `OUT/.chunks/`.
 pub struct Checkpoints {
     dir: PathBuf,
+    run: Manifest,
 }
 
 /// A finished chunk: its scenes, summary rows and stroboscopic samples.
@@ -60,13 +82,16 @@ fn io_error(path: &Path, what: &str, e: impl std::fmt::Display) -> Error {
 }
 
 impl Checkpoints {
-    /// Starts the chunks of a fresh run of `manifest` in `out` (which [`super::output::clear`]
-    /// has cleared of an earlier run's files).
+    /// Starts the chunks of a fresh run of `manifest` in `out`, removing an earlier run's.
     pub fn fresh(out: &Path, manifest: &Manifest) -> Result<Self> {
+        remove(out)?;
         let dir = out.join(FOLDER);
         std::fs::create_dir_all(&dir).map_err(|e| io_error(&dir, "cannot create", e))?;
         write_json(&dir.join("manifest.json"), manifest)?;
-        Ok(Self { dir })
+        Ok(Self {
+            dir,
+            run: manifest.clone(),
+        })
     }
 
     /// The chunks an interrupted run of `manifest` left in `out`; an error naming the
@@ -97,44 +122,101 @@ impl Checkpoints {
         let mut chunks = Vec::new();
         for entry in std::fs::read_dir(&dir).map_err(|e| io_error(&dir, "cannot read", e))? {
             let name = entry.map_err(|e| io_error(&dir, "cannot read", e))?.file_name();
-            let Some(range) = name.to_str().and_then(|n| n.strip_suffix(".summary.csv")) else {
-                continue;
-            };
-            let Some((first, last)) = range
-                .split_once('-')
-                .and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?)))
-                .filter(|(first, last)| first < last)
-            else {
-                continue;
-            };
-            let read = |kind: &str| -> Result<Table> {
-                let p = dir.join(format!("{range}.{kind}.csv"));
-                let file = File::open(&p).map_err(|e| io_error(&p, "cannot open", e))?;
-                Table::read_csv(BufReader::new(file), &p.display().to_string())
-            };
-            chunks.push(Chunk {
-                scenes: first..last,
-                summary: read("summary")?,
-                strobe: read("strobe")?,
-                events: read("events")?,
-            });
+            if let Some(stem) = name.to_str().and_then(|n| n.strip_suffix(".done.json")) {
+                chunks.push(read_chunk(&dir, stem, &found)?);
+            }
         }
         chunks.sort_by_key(|c| c.scenes.start);
-        Ok((Self { dir }, chunks))
+        Ok((Self { dir, run: found }, chunks))
     }
 
-    /// Writes a finished chunk (the summary last: its file marks the chunk done).
+    /// Writes a finished chunk, then its stamp (which marks it done).
     pub fn save(&self, chunk: &Chunk) -> Result<()> {
         let stem = format!("{:012}-{:012}", chunk.scenes.start, chunk.scenes.end);
-        for (kind, table) in [
-            ("strobe", &chunk.strobe),
-            ("events", &chunk.events),
-            ("summary", &chunk.summary),
-        ] {
-            write_file(&self.dir.join(format!("{stem}.{kind}.csv")), |out| table.write_csv(out))?;
+        let mut fingerprints: [String; 3] = Default::default();
+        for ((kind, table), fingerprint) in KINDS
+            .iter()
+            .zip([&chunk.strobe, &chunk.events, &chunk.summary])
+            .zip(&mut fingerprints)
+        {
+            let mut bytes = Vec::new();
+            table.write_csv(&mut bytes)?;
+            *fingerprint = fnv1a(&bytes);
+            write_file(&self.dir.join(format!("{stem}.{kind}.csv")), |out| {
+                Ok(out.write_all(&bytes)?)
+            })?;
         }
-        Ok(())
+        let stamp = Stamp {
+            run: self.run.clone(),
+            scenes: [chunk.scenes.start, chunk.scenes.end],
+            fingerprints,
+        };
+        write_json(&self.dir.join(format!("{stem}.done.json")), &stamp)
     }
+}
+
+/// The finished chunk `stem` of `dir`, checked against its stamp and the `run` resumed.
+fn read_chunk(dir: &Path, stem: &str, run: &Manifest) -> Result<Chunk> {
+    let path = dir.join(format!("{stem}.done.json"));
+    let refuse = |p: &Path, why: String| {
+        io_error(
+            p,
+            "cannot resume from this chunk",
+            format!("{why}; remove the chunk's files to have its scenes computed again, or run afresh"),
+        )
+    };
+    let file = File::open(&path).map_err(|e| io_error(&path, "cannot open", e))?;
+    let stamp: Stamp =
+        serde_json::from_reader(BufReader::new(file)).map_err(|e| refuse(&path, format!("unreadable ({e})")))?;
+    if stamp.run != *run {
+        return Err(refuse(
+            &path,
+            format!("it belongs to another run ({:?}; the directory's: {run:?})", stamp.run),
+        ));
+    }
+    let [first, last] = stamp.scenes;
+    if first >= last || stem != format!("{first:012}-{last:012}") {
+        return Err(refuse(
+            &path,
+            format!("its scenes [{first}, {last}) do not match its name"),
+        ));
+    }
+    let read = |kind: &str, fingerprint: &str| -> Result<Table> {
+        let p = dir.join(format!("{stem}.{kind}.csv"));
+        let bytes = std::fs::read(&p).map_err(|e| refuse(&p, format!("cannot read it ({e})")))?;
+        if fnv1a(&bytes) != fingerprint {
+            return Err(refuse(
+                &p,
+                "it changed after it was written (its fingerprint differs from the stamp's)".into(),
+            ));
+        }
+        let table = Table::read_csv(&bytes[..], &p.display().to_string())?;
+        // Rows of this chunk's scenes only; the summary has exactly one per scene, in order.
+        let scenes = table.column("scene").unwrap_or_default();
+        let ok = match kind {
+            "summary" => scenes.len() == last - first && scenes.iter().zip(first..last).all(|(&s, i)| s == i as f64),
+            _ => scenes.iter().all(|&s| (first as f64..last as f64).contains(&s)),
+        };
+        if !ok {
+            return Err(refuse(
+                &p,
+                format!("its {} rows are not those of scenes {first}..{last}", scenes.len()),
+            ));
+        }
+        Ok(table)
+    };
+    let [strobe, events, summary] = &stamp.fingerprints;
+    let (strobe, events, summary) = (
+        read(KINDS[0], strobe)?,
+        read(KINDS[1], events)?,
+        read(KINDS[2], summary)?,
+    );
+    Ok(Chunk {
+        scenes: first..last,
+        summary,
+        strobe,
+        events,
+    })
 }
 
 /// Removes the chunks of `out` once the run's files are written there.

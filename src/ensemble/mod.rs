@@ -38,6 +38,8 @@ pub mod checkpoint;
 pub mod custom;
 pub mod design;
 mod engine;
+mod fingerprint;
+pub mod lock;
 pub mod observables;
 pub mod output;
 #[cfg(feature = "plots")]
@@ -133,6 +135,9 @@ pub struct EnsembleRun {
     pub device_seconds: Option<f64>,
     /// Scenes × steps computed (a resumed run's finished chunks are not counted).
     pub scene_steps: u64,
+    /// The run's directory (`RunOptions::checkpoints`), held against other runs until this
+    /// is dropped: write the run's files before letting it go.
+    pub lock: Option<lock::DirLock>,
 }
 
 /// Runs the scenes of `options.shard`, adding the scene-steps done to `progress` as the
@@ -141,6 +146,15 @@ pub struct EnsembleRun {
 /// with `options.checkpoints`, each finished chunk is kept there as it completes (and with
 /// `options.resume`, the chunks an interrupted run left are taken instead of recomputed).
 pub fn run(scenario: &Scenario, options: &RunOptions, progress: &Progress) -> Result<EnsembleRun> {
+    // No other run may use the directory while this one keeps chunks there.
+    let lock = match &options.checkpoints {
+        Some(out) => {
+            output::prepare_dir(out)?;
+            let command: Vec<String> = std::env::args().collect();
+            Some(lock::DirLock::acquire(out, &command.join(" "))?)
+        }
+        None => None,
+    };
     let (engine, notice) = open_engine(options.backend, scenario)?;
     let saved = options.checkpoints.as_deref().map(|out| {
         let manifest = Manifest {
@@ -153,6 +167,7 @@ pub fn run(scenario: &Scenario, options: &RunOptions, progress: &Progress) -> Re
     let scenes = options.shard.range(scenario.scenes);
     let mut run = run_chunks(engine.as_ref(), scenario, (scenes, options.chunk), saved, progress)?;
     run.notice = notice;
+    run.lock = lock;
     Ok(run)
 }
 
@@ -176,9 +191,14 @@ fn arithmetic(engine: &dyn Engine) -> String {
 /// scene and its drawn values, instead of after the chunks before it were computed. Without
 /// drawn parameters every scene is scene 0, which [`Scenario::validate`] built.
 ///
+/// Up to [`DRAWS_CHECKED_FIRST`] scenes are checked before the first chunk; a larger run has
+/// each chunk's draws checked before it is stepped, so that it starts at once at any size.
+///
 /// Every scene must also have scene 0's coordinates (the summary's columns and the engines'
 /// records are laid out for them): a draw that changes them (a disc pile whose drawn friction
 /// is 0 for some scenes only) is refused, naming the scene.
+const DRAWS_CHECKED_FIRST: usize = 1 << 20;
+
 fn check_draws(scenario: &Scenario, scenes: &Range<usize>, coordinates: &[String]) -> Result<()> {
     if scenario.drawn_names()?.is_empty() {
         return Ok(());
@@ -263,7 +283,10 @@ fn run_chunks(
         }
     };
     let coordinates = scenario.coordinates()?;
-    check_draws(scenario, &scenes, &coordinates)?;
+    let draws_first = scenes.len() <= DRAWS_CHECKED_FIRST;
+    if draws_first {
+        check_draws(scenario, &scenes, &coordinates)?;
+    }
     log::debug!(
         "{}: scenes {scenes:?} in chunks of {chunk} on {}",
         scenario.name,
@@ -280,11 +303,8 @@ fn run_chunks(
     let (checkpoints, finished) = match saved {
         None => (None, Vec::new()),
         Some((out, manifest, true)) => Checkpoints::resume(out, &manifest).map(|(c, f)| (Some(c), f))?,
-        Some((out, manifest, false)) => {
-            // A directory never mixes two runs: an earlier run's files go first.
-            output::clear(out)?;
-            (Some(Checkpoints::fresh(out, &manifest)?), Vec::new())
-        }
+        // (An earlier run's chunks go; its result files stay until this run's replace them.)
+        Some((out, manifest, false)) => (Some(Checkpoints::fresh(out, &manifest)?), Vec::new()),
     };
     let mut finished = finished.into_iter().peekable();
     let mut computed = 0;
@@ -308,6 +328,9 @@ fn run_chunks(
             });
         }
         let last = at.saturating_add(chunk).min(next);
+        if !draws_first {
+            check_draws(scenario, &(at..last), &coordinates)?;
+        }
         let sampled: Vec<SampledScene> = (at..last)
             .into_par_iter()
             .map(|s| scenario.sample(s))
@@ -370,5 +393,6 @@ fn run_chunks(
         seconds: start.elapsed().as_secs_f64(),
         device_seconds,
         scene_steps: computed as u64 * u64::from(steps),
+        lock: None,
     })
 }

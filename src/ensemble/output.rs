@@ -102,9 +102,9 @@ pub const FILES: [&str; 11] = [
     "scatter.png",
 ];
 
-/// Removes from `dir` what an earlier run or merge wrote there (the [`FILES`], their
-/// half-written `.partial-` forms a killed run left and the chunks of an interrupted run), so
-/// that a directory never holds files of two runs; other files are left alone.
+/// Removes from `dir` the result files an earlier run or merge wrote there (the [`FILES`] and
+/// the half-written `.partial-` forms a killed run left), so that a directory never holds
+/// files of two runs; other files, the chunks of a run among them, are left alone.
 pub fn clear(dir: &Path) -> Result<()> {
     let partial: Vec<String> = std::fs::read_dir(dir)
         .map(|entries| {
@@ -132,14 +132,16 @@ pub fn clear(dir: &Path) -> Result<()> {
             _ => {}
         }
     }
-    super::checkpoint::remove(dir)
+    Ok(())
 }
 
 impl RunFiles {
-    /// Writes every file into `dir` (created if needed), each atomically; returns the paths
-    /// written and, when the plots could not be drawn, why.
+    /// Replaces the result files of `dir` (created if needed) by these: an earlier run's go
+    /// ([`clear`]) only now that these are ready, then each is written atomically. Returns
+    /// the paths written and, when the plots could not be drawn, why.
     pub fn write(&self, dir: &Path) -> Result<(Vec<PathBuf>, Option<String>)> {
         prepare_dir(dir)?;
+        clear(dir)?;
         let path = |name: &str| dir.join(name);
         let mut written = Vec::new();
         let mut file = |name: &str, write: &dyn Fn(&mut BufWriter<File>) -> Result<()>| -> Result<()> {

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
+use serde_json::Value;
 
 use super::atomic::write_json;
 use crate::error::Result;
@@ -52,9 +53,62 @@ impl Provenance {
         )
     }
 
-    /// This machine: `linux x86_64`.
+    /// This machine: its name, operating system and architecture (`node1 linux x86_64`).
     pub fn host() -> String {
-        format!("{} {}", std::env::consts::OS, std::env::consts::ARCH)
+        format!(
+            "{} {} {}",
+            super::lock::host_name(),
+            std::env::consts::OS,
+            std::env::consts::ARCH
+        )
+    }
+
+    /// Writes `provenance.json` into `dir` (atomically); returns its path.
+    pub fn write(&self, dir: &Path) -> Result<PathBuf> {
+        let path = dir.join("provenance.json");
+        write_json(&path, self)?;
+        Ok(path)
+    }
+}
+
+/// `provenance.json` of a merge: what merged the parts, and each part's own provenance (as its
+/// directory holds it; `null` where it has none).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MergeProvenance {
+    /// `ricochet` and its version.
+    pub ricochet: String,
+    /// The git commit it was built from.
+    pub commit: String,
+    /// The command line.
+    pub command: Vec<String>,
+    /// When the merge was written (RFC 3339, UTC).
+    pub finished: String,
+    /// The machine.
+    pub host: String,
+    /// Each part's directory and its `provenance.json`.
+    pub parts: Vec<(String, Option<Value>)>,
+}
+
+impl MergeProvenance {
+    /// The provenance of a merge of `dirs` by `command`, finished at `finished`.
+    pub fn of(dirs: &[PathBuf], command: Vec<String>, finished: String) -> Self {
+        let (ricochet, commit) = Provenance::build();
+        let parts = dirs
+            .iter()
+            .map(|dir| {
+                let text = std::fs::read(dir.join("provenance.json")).ok();
+                let value = text.and_then(|t| serde_json::from_slice(&t).ok());
+                (dir.display().to_string(), value)
+            })
+            .collect();
+        Self {
+            ricochet,
+            commit,
+            command,
+            finished,
+            host: Provenance::host(),
+            parts,
+        }
     }
 
     /// Writes `provenance.json` into `dir` (atomically); returns its path.
