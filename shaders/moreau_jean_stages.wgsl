@@ -222,19 +222,21 @@ fn iterate_operators(w_inv: u32) {
     }
 }
 
-// PGS sweeps over the active rows (equality rows unprojected) until Siconos's error
-// ‖λ − max(0, λ − w)‖ / ‖q‖ (w = q + D λ; w itself on equality rows) is within the tolerance,
+// PGS sweeps over the active rows (equality rows unprojected), at least one where a row is
+// active, until Siconos's error ‖λ − max(0, λ − w)‖ / ‖q‖ (w = q + D λ; w itself on equality rows) is within the tolerance,
 // compared as squares: ‖·‖² ≤ tol² ‖q‖² (or ≤ tol² when ‖q‖ ≤ ε); then the solve's health
 // (sweeps, worst residual, convergence). Twin: Group::solve_local.
 fn solve_local() {
     var err = real(0.0);
     var norm = real(0.0);
     var sweeps = 0u;
+    var idle = true;
     loop {
         err = real(0.0);
         norm = real(0.0);
         for (var r = 0u; r < m; r++) {
             if (in_lcp[r]) {
+                idle = false;
                 let kind = friction_kind(r);
                 if (kind > 0.5) {
                     let rows = select(2u, 3u, kind > 2.5);
@@ -254,7 +256,10 @@ fn solve_local() {
             }
         }
         let tol = step_params.tolerance;
-        if (err <= tol * tol * select(real(1.0), norm, norm > REAL_EPSILON * REAL_EPSILON)
+        // At least one sweep where a row is active, as Siconos's solvers: λ = 0 is never taken
+        // on the error alone (a huge μ or ‖q‖ makes it read "within" of an unpushed contact).
+        if ((err <= tol * tol * select(real(1.0), norm, norm > REAL_EPSILON * REAL_EPSILON)
+            && (idle || sweeps > 0u))
             || sweeps >= step_params.max_iterations) {
             break;
         }

@@ -25,7 +25,7 @@ const PINNED: &[(&str, &str, u64)] = &[
     ("cubic_resistor", "reference", 0x7b651114c9aa9330),
     ("disc_pile", "cpu", 0x70b335b3363dabaf),
     ("disc_pile", "reference", 0x9ada9d3336f0603a),
-    ("dumbbell", "cpu", 0xe0f4b60c0bc90a4d),
+    ("dumbbell", "cpu", 0x9c7c2a0fb6b296ff),
     ("dumbbell", "reference", 0xb102f467bfb3184a),
     ("impact_oscillator", "cpu", 0x30a1fdc949ce5810),
     ("impact_oscillator", "reference", 0x4877895d03f9eef6),

@@ -8,7 +8,7 @@ use std::array::from_fn;
 use num_traits::Float;
 
 use super::health::LaneHealth;
-use super::lanes::{LANES, Lanes, Mask, and_not};
+use super::lanes::{LANES, Lanes, Mask, and, and_not};
 use super::lever::add_lever;
 use super::moreau_jean_rows::{cone_violation, friction_kind, lcp_error, residual, solve_friction_block, within};
 use super::sphere_rows::add_sphere_gap;
@@ -257,8 +257,8 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
         }
     }
 
-    /// PGS sweeps over the active rows (equality rows unprojected) until Siconos's error is
-    /// within the tolerance, each lane stopping on its own; then the solve's health.
+    /// PGS sweeps over the active rows (equality rows unprojected), at least one where a row
+    /// is active, until Siconos's error is within the tolerance, each lane stopping on its own; then the solve's health.
     /// Kernel: `solve_local`.
     #[inline(always)]
     pub(super) fn solve_local(&mut self) {
@@ -277,7 +277,11 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
         let (lcp_q, active, equality, friction) = (&self.lcp_q, &self.active, &self.equality, self.friction);
         let lambda = &mut self.lambda;
         let mut error = lcp_error::<T, EQUALITY>(dd, lcp_q, active, equality, friction, lambda);
-        let within_now = within(error, tol);
+        // A lane with an active row sweeps at least once, as Siconos's solvers do: λ = 0 is
+        // never taken on the error alone, which for a huge μ (De Saxcé's ŵ_N = w_N + μ‖w_T‖)
+        // or a huge ‖q‖ (whose square overflows) says "within" of a contact never pushed.
+        let idle: Mask<LANES> = from_fn(|l| active.iter().all(|a| !a[l]));
+        let within_now = and(within(error, tol), idle);
         let mut done = if masked {
             from_fn(|l| self.settled[l] || within_now[l])
         } else {
