@@ -16,6 +16,7 @@ use clap::Parser;
 use ricochet::scenes::billiard_shot::BilliardShot;
 
 #[derive(Parser)]
+#[command(allow_negative_numbers = true)]
 struct Args {
     /// Output CSV file.
     #[arg(long)]

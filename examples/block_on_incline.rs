@@ -11,6 +11,7 @@ use clap::Parser;
 use ricochet::scenes::block_on_incline::BlockOnIncline;
 
 #[derive(Parser)]
+#[command(allow_negative_numbers = true)]
 struct Args {
     /// Output CSV file.
     #[arg(long)]

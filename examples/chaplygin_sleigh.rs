@@ -10,6 +10,7 @@ use ricochet::reference::Trajectory;
 use ricochet::scenes::chaplygin_sleigh::ChaplyginSleigh;
 
 #[derive(Parser)]
+#[command(allow_negative_numbers = true)]
 struct Args {
     /// Output CSV file.
     #[arg(long)]

@@ -11,6 +11,7 @@ use ricochet::reference::Trajectory;
 use ricochet::scenes::column_of_beads::ColumnOfBeads;
 
 #[derive(Parser)]
+#[command(allow_negative_numbers = true)]
 struct Args {
     /// Output CSV file.
     #[arg(long)]

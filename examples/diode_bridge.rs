@@ -11,6 +11,7 @@ use ricochet::reference::Trajectory;
 use ricochet::scenes::diode_bridge::DiodeBridge;
 
 #[derive(Parser)]
+#[command(allow_negative_numbers = true)]
 struct Args {
     /// Output CSV file.
     #[arg(long)]

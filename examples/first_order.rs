@@ -36,6 +36,7 @@ enum Example {
 }
 
 #[derive(Parser)]
+#[command(allow_negative_numbers = true)]
 struct Args {
     /// Which system.
     #[arg(long, value_enum)]

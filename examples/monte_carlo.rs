@@ -13,6 +13,7 @@ use ricochet::ensemble::scene_spec::Value;
 use ricochet::ensemble::{self, Backend, RunOptions, Scenario, Statistics};
 
 #[derive(Parser)]
+#[command(allow_negative_numbers = true)]
 struct Args {
     /// Scenes per restitution value.
     #[arg(long, default_value_t = 10_000)]

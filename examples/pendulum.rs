@@ -10,6 +10,7 @@ use ricochet::reference::{Integrator, Stabilization, Trajectory};
 use ricochet::scenes::pendulum::{Pendulum, Wall};
 
 #[derive(Parser)]
+#[command(allow_negative_numbers = true)]
 struct Args {
     /// Output CSV file.
     #[arg(long)]

@@ -11,6 +11,7 @@ use ricochet::reference::{Integrator, Trajectory};
 use ricochet::scenes::pendulum::Pendulum;
 
 #[derive(Parser)]
+#[command(allow_negative_numbers = true)]
 struct Args {
     /// Output CSV file.
     #[arg(long)]

@@ -13,6 +13,7 @@ use clap::Parser;
 use ricochet::scenes::rocking_block::{GroundPulse, RockingBlock};
 
 #[derive(Parser)]
+#[command(allow_negative_numbers = true)]
 struct Args {
     /// Output CSV file.
     #[arg(long)]

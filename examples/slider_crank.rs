@@ -10,6 +10,7 @@ use ricochet::reference::{Integrator, Trajectory};
 use ricochet::scenes::slider_crank::SliderCrank;
 
 #[derive(Parser)]
+#[command(allow_negative_numbers = true)]
 struct Args {
     /// Output CSV file.
     #[arg(long)]

@@ -63,6 +63,15 @@ pub enum Error {
         /// What is wrong and how to fix it.
         reason: String,
     },
+    /// A command's argument that cannot be used as given (a column a table lacks, a picture
+    /// format that is not known), named with what is wrong.
+    #[error("{what}: {reason}")]
+    Argument {
+        /// The argument at fault, e.g. `--y impact`.
+        what: String,
+        /// What is wrong and how to fix it.
+        reason: String,
+    },
     /// A matrix that must be inverted is singular.
     #[error("{what}: matrix is singular")]
     Singular {

@@ -10,8 +10,13 @@ use super::progress::Bar;
 
 pub fn check(scenario: &Scenario) -> ricochet::Result<ExitCode> {
     let check = dry_run(scenario, &Bar)?;
+    let built = if check.built == check.scenes {
+        "every scene built: ok".to_string()
+    } else {
+        format!("{} scenes spread over the ensemble built: ok", check.built)
+    };
     out!(
-        "{}: {} scenes of {} degrees of freedom and {} rows, {} steps of h = {} s to t = {} s (every scene built: ok)",
+        "{}: {} scenes of {} degrees of freedom and {} rows, {} steps of h = {} s to t = {} s ({built})",
         check.scenario,
         check.scenes,
         check.dof,
@@ -31,19 +36,20 @@ pub fn check(scenario: &Scenario) -> ricochet::Result<ExitCode> {
         check.max_events
     )?;
     out!(
-        "  output: about {} (summary, samples and events at most; CSV and .npy)",
+        "  output: about {} (summary as CSV and .npy, trajectories, samples and events at most)",
         ricochet::validate::bytes(check.output_bytes)
     )?;
     for estimate in &check.estimates {
         match (&estimate.engine, &estimate.unavailable) {
-            (Some(engine), _) => out!(
+            (Some(engine), Some(why)) => out!("  {engine}: cannot run this ensemble: {why}")?,
+            (Some(engine), None) => out!(
                 "  {engine:<45} {:.2e} scene-steps/s on a sample: about {:.0} s for the run; {} per scene in flight",
                 estimate.scene_steps_per_second,
                 estimate.seconds,
                 ricochet::validate::bytes(estimate.bytes_per_scene as f64)
             )?,
             (None, why) => out!(
-                "  {:?}: not available: {}",
+                "  {}: not available: {}",
                 estimate.backend,
                 why.as_deref().unwrap_or_default()
             )?,

@@ -9,34 +9,26 @@ use ricochet::ensemble::{Scenario, bench::bench as measure, verify::verify as co
 use super::progress::Bar;
 
 /// Compares the first `scenes` scenes on every backend with the reference stepper; with
-/// `json`, one JSON object on stdout instead of the table.
-pub fn verify(scenario: Scenario, scenes: usize, max_time: Option<f64>, json: bool) -> ricochet::Result<ExitCode> {
+/// `json`, the library's verdict ([`ricochet::ensemble::verify::Verification`]) as one JSON
+/// object on stdout instead of the table. Fails when a column is out of tolerance, or when
+/// nothing could be compared unless `allow_nothing`.
+pub fn verify(
+    scenario: Scenario,
+    scenes: usize,
+    max_time: Option<f64>,
+    (json, allow_nothing): (bool, bool),
+) -> ricochet::Result<ExitCode> {
     let verdict = compare(scenario, scenes, max_time, &Bar)?;
     if json {
-        let engines: Vec<serde_json::Value> = (verdict.engines.iter())
-            .map(|e| {
-                let columns: serde_json::Map<String, serde_json::Value> = (e.columns.iter())
-                    .map(|c| {
-                        (
-                            c.column.clone(),
-                            serde_json::json!({ "deviation": c.deviation, "ok": c.ok }),
-                        )
-                    })
-                    .collect();
-                serde_json::json!({ "engine": e.engine, "tolerance": e.tolerance, "columns": columns })
-            })
-            .collect();
-        let object = serde_json::json!({
-            "scenario": verdict.scenario, "scenes": verdict.scenes, "engines": engines, "ok": verdict.ok
-        });
-        out!("{object}")?;
+        let text = serde_json::to_string(&verdict).map_err(std::io::Error::other)?;
+        out!("{text}")?;
     } else {
         for skipped in &verdict.skipped {
             let (backend, why) = (skipped.backend, &skipped.reason);
             if skipped.no_adapter {
                 log::info!("notice: {why}: the GPU is not verified");
             } else {
-                out!("{backend:?}: {why}: only the reference stepper runs these scenes, nothing to compare")?;
+                out!("{backend}: not compared: {why}")?;
             }
         }
         for engine in &verdict.engines {
@@ -56,10 +48,17 @@ pub fn verify(scenario: Scenario, scenes: usize, max_time: Option<f64>, json: bo
             }
         }
     }
+    if verdict.nothing_compared {
+        if allow_nothing {
+            log::info!("notice: nothing to compare (--allow-nothing): no batched engine runs these scenes here");
+            return Ok(ExitCode::SUCCESS);
+        }
+        log::error!("nothing to compare: no batched engine runs these scenes here (--allow-nothing accepts that)");
+    }
     Ok(if verdict.ok {
         ExitCode::SUCCESS
     } else {
-        ExitCode::FAILURE
+        ExitCode::from(super::exit::NOT_VERIFIED)
     })
 }
 

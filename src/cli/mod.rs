@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod compare;
+pub mod exit;
 pub mod logger;
 pub mod plot;
 pub mod progress;

@@ -123,19 +123,20 @@ impl Display {
         let fraction = (self.scene_steps as f64 / total.max(1.0)).min(1.0);
         // What is left at the rate of what was computed (not of what a resume took).
         let rate = self.rate();
-        let left = if rate > 0.0 {
-            (total - self.scene_steps as f64).max(0.0) / rate
+        // (Before the first scene-steps there is no rate to tell the time left by.)
+        let pace = if self.scene_steps > self.resumed && rate.is_finite() && rate > 0.0 {
+            let left = (total - self.scene_steps as f64).max(0.0) / rate;
+            format!("{rate:.3e} scene-steps/s, {elapsed:.0} s, about {left:.0} s left")
         } else {
-            f64::NAN
+            format!("{elapsed:.0} s, starting")
         };
         // (A full or closed stderr loses the line, not the run.)
         let _ = writeln_stderr(format_args!(
-            "{}: {}/{} scenes ({:.0} %), {:.3e} scene-steps/s, {elapsed:.0} s, about {left:.0} s left",
+            "{}: {}/{} scenes ({:.0} %), {pace}",
             self.name,
             self.done(),
             self.total,
             100.0 * fraction,
-            rate
         ));
     }
 

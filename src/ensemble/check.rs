@@ -1,6 +1,7 @@
-//! A dry run (`ricochet check`): the scenario validated with every scene built, its drawn
-//! parameters' ranges, its size, what it records, and per backend an estimate of the run's
-//! time (from a short timed sample) and of its memory and output.
+//! A dry run (`ricochet check`): the scenario validated with its scenes built (all of them,
+//! or [`BUILT`] spread over a larger ensemble, so that it answers in seconds at any size), its
+//! drawn parameters' ranges, its size, what it records, and per backend an estimate of the
+//! run's time (from a short timed sample) and of its memory and output.
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -14,6 +15,23 @@ use crate::error::{Error, Result};
 /// Scenes (on the reference stepper, on the batched engines) and steps of the timed sample
 /// behind each backend's estimate, taken after a one-step warm-up (which compiles kernels).
 const SAMPLE: (usize, usize, f64) = (64, 1024, 200.0);
+
+/// Scenes built at most: an ensemble up to this size is built whole; a larger one through
+/// this many scenes spread evenly over it (the first and the last among them), so that the
+/// dry run answers in seconds at any size.
+pub const BUILT: usize = 100_000;
+
+/// The scenes [`check`] builds of `scenes`: all of them up to [`BUILT`], else ⌊i (N − 1) /
+/// (BUILT − 1)⌋ for i < BUILT.
+fn built(scenes: usize) -> Vec<usize> {
+    if scenes <= BUILT {
+        return (0..scenes).collect();
+    }
+    let last = (scenes - 1) as u128;
+    (0..BUILT)
+        .map(|i| (i as u128 * last / (BUILT as u128 - 1)) as usize)
+        .collect()
+}
 
 /// A drawn parameter's range over the ensemble.
 #[derive(Clone, Debug, Serialize)]
@@ -62,7 +80,9 @@ pub struct Check {
     pub final_time: f64,
     /// The scenes' coordinates.
     pub coordinates: Vec<String>,
-    /// The drawn parameters' ranges.
+    /// The scenes built: all of them, or [`BUILT`] spread over a larger ensemble.
+    pub built: usize,
+    /// The drawn parameters' ranges (over the scenes built).
     pub drawn: Vec<Range>,
     /// Observables recorded per scene.
     pub observables: usize,
@@ -70,36 +90,56 @@ pub struct Check {
     pub strobe_samples: usize,
     /// Impact events kept per scene at most.
     pub max_events: u32,
-    /// The output's size at most (summary, samples and events; bytes).
+    /// The output's size at most (bytes): the summary (CSV and `.npy`), the recorded
+    /// trajectories, the stroboscopic samples and the events.
     pub output_bytes: f64,
     /// Per backend.
     pub estimates: Vec<Estimate>,
 }
 
-/// Builds every scene of `scenario` (an invalid draw is an error naming it), and times a
-/// short sample on each backend.
+/// Builds the scenes of `scenario` ([`BUILT`] at most; an invalid draw is an error naming
+/// it), and times a short sample on each backend (one that fails there is reported
+/// unavailable, with the error).
 pub fn check(scenario: &Scenario, watch: &impl Watch) -> Result<Check> {
     let steps = scenario.steps();
     let (dof, rows) = scenario.sizes()?;
     let names = scenario.drawn_names()?;
     let unbounded = || vec![(f64::INFINITY, f64::NEG_INFINITY); names.len()];
-    let ranges = (0..scenario.scenes)
-        .into_par_iter()
-        .map(|s| scenario.sample(s).map(|scene| scene.drawn))
-        .try_fold(unbounded, |mut ranges, drawn| {
-            for (r, x) in ranges.iter_mut().zip(drawn?) {
-                *r = (r.0.min(x), r.1.max(x));
-            }
-            Ok::<_, Error>(ranges)
-        })
-        .try_reduce(unbounded, |a, b| {
-            Ok(a.iter().zip(&b).map(|(x, y)| (x.0.min(y.0), x.1.max(y.1))).collect())
-        })?;
+    let built = built(scenario.scenes);
+    // Shown as a run of one step per scene built.
+    let ranges = watch.watch("check: building the scenes", (built.len(), 1), |progress| {
+        built
+            .par_iter()
+            .map(|&s| {
+                if progress.cancelled() {
+                    return Err(Error::Interrupted {
+                        what: "while building the scenes".into(),
+                    });
+                }
+                let drawn = scenario.sample(s).map(|scene| scene.drawn);
+                progress.add(1);
+                drawn
+            })
+            .try_fold(unbounded, |mut ranges, drawn| {
+                for (r, x) in ranges.iter_mut().zip(drawn?) {
+                    *r = (r.0.min(x), r.1.max(x));
+                }
+                Ok::<_, Error>(ranges)
+            })
+            .try_reduce(unbounded, |a, b| {
+                Ok(a.iter().zip(&b).map(|(x, y)| (x.0.min(y.0), x.1.max(y.1))).collect())
+            })
+    })?;
     let recording = scenario.recording()?;
     let strobe_samples = recording.strobe.map_or(0, |s| s.count as usize);
     let max_events = recording.events.unwrap_or(0);
     let n = scenario.scenes as f64;
-    let output_bytes = n * (24.0 * (names.len() + 2 * dof + 16) as f64)
+    // About 24 characters per CSV value, 8 bytes per `.npy` one.
+    let summary_values = (names.len() + recording.observers.len() + 2 * dof + 16) as f64;
+    let samples = (steps / u64::from(scenario.record.stride) + 1) as f64;
+    let trajectories = scenario.recorded_scenes().len() as f64 * samples * 24.0 * (2 * dof + 2) as f64;
+    let output_bytes = n * 32.0 * summary_values
+        + trajectories
         + n * strobe_samples as f64 * 24.0 * (2 * dof + 2) as f64
         + n * f64::from(max_events) * 24.0 * 6.0;
     let bytes_per_scene = 16 * SceneHeader::operator_len(dof, rows, RATTLE) as u64;
@@ -129,21 +169,37 @@ pub fn check(scenario: &Scenario, watch: &impl Watch) -> Result<Check> {
         .min(scenario.scenes);
         sample.time.final_time = scenario.time.step;
         let name = format!("check {}", engine.name());
-        watch.watch(&name, (k, 1), |progress| {
+        let warm_up = watch.watch(&name, (k, 1), |progress| {
             run_on(engine.as_ref(), &sample, 0..k, None, progress)
-        })?;
+        });
         sample.time.final_time = scenario.time.step * SAMPLE.2.min(steps as f64);
-        let timed = watch.watch(&name, (k, sample.steps()), |progress| {
-            run_on(engine.as_ref(), &sample, 0..k, None, progress)
-        })?;
-        let rate = timed.scene_steps as f64 / timed.seconds;
-        estimates.push(Estimate {
-            backend,
-            engine: Some(timed.engine),
-            unavailable: None,
-            scene_steps_per_second: rate,
-            seconds: n * steps as f64 / rate,
-            bytes_per_scene,
+        let timed = warm_up.and_then(|_| {
+            watch.watch(&name, (k, sample.steps()), |progress| {
+                run_on(engine.as_ref(), &sample, 0..k, None, progress)
+            })
+        });
+        estimates.push(match timed {
+            Ok(timed) => {
+                let rate = timed.scene_steps as f64 / timed.seconds;
+                Estimate {
+                    backend,
+                    engine: Some(timed.engine),
+                    unavailable: None,
+                    scene_steps_per_second: rate,
+                    seconds: n * steps as f64 / rate,
+                    bytes_per_scene,
+                }
+            }
+            Err(e @ Error::Interrupted { .. }) => return Err(e),
+            // (A scene the engine cannot step: this backend cannot run the ensemble.)
+            Err(e) => Estimate {
+                backend,
+                engine: Some(engine.describe()),
+                unavailable: Some(e.to_string()),
+                scene_steps_per_second: 0.0,
+                seconds: 0.0,
+                bytes_per_scene,
+            },
         });
     }
     Ok(Check {
@@ -155,6 +211,7 @@ pub fn check(scenario: &Scenario, watch: &impl Watch) -> Result<Check> {
         step: scenario.time.step,
         final_time: scenario.time.final_time,
         coordinates: scenario.coordinates()?,
+        built: built.len(),
         drawn: names
             .into_iter()
             .zip(ranges)

@@ -29,6 +29,24 @@ pub enum Backend {
     Reference,
 }
 
+impl Backend {
+    /// Its name on the command line and in files: `auto`, `gpu`, `cpu`, `reference`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Auto => "auto",
+            Self::Gpu => "gpu",
+            Self::Cpu => "cpu",
+            Self::Reference => "reference",
+        }
+    }
+}
+
+impl std::fmt::Display for Backend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl std::str::FromStr for Backend {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {

@@ -58,8 +58,11 @@ pub struct Verification {
     pub engines: Vec<EngineVerdict>,
     /// The backends not compared, and why (no GPU; scenes only the reference runs).
     pub skipped: Vec<Skipped>,
-    /// Every column of every engine within tolerance.
+    /// Every column of every engine within tolerance, and at least one engine compared.
     pub ok: bool,
+    /// No engine was compared (no GPU, and scenes the CPU backend does not run): not `ok`,
+    /// unless the caller accepts it.
+    pub nothing_compared: bool,
 }
 
 /// The largest deviation of each compared column of `other` from `reference`, relative to
@@ -110,6 +113,7 @@ pub fn verify(
     scenario.record.trajectories = 0;
     (scenario.strobe, scenario.events) = (None, None);
     if let Some(t) = max_time {
+        crate::validate::scalar("--max-time", t, t > 0.0 && t.is_finite(), "must be a positive time (s)")?;
         scenario.time.final_time = scenario.time.final_time.min(t);
         scenario.validate()?;
     }
@@ -159,12 +163,14 @@ pub fn verify(
             columns,
         });
     }
-    let ok = engines.iter().all(|e| e.columns.iter().all(|c| c.ok));
+    let nothing_compared = engines.is_empty();
+    let ok = !nothing_compared && engines.iter().all(|e| e.columns.iter().all(|c| c.ok));
     Ok(Verification {
         scenario: scenario.name,
         scenes,
         engines,
         skipped,
         ok,
+        nothing_compared,
     })
 }

@@ -27,17 +27,39 @@ const FONT_PATHS: [&str; 5] = [
     "C:\\Windows\\Fonts\\arial.ttf",
 ];
 
-/// Registers a font once; the reason when none is found.
+/// The largest font file read (a font is a few MB; a larger file is not one).
+const FONT_BYTES: u64 = 64 << 20;
+
+/// The bytes of the font file `path`: a regular file (not a device or a pipe, which could be
+/// read forever) of at most [`FONT_BYTES`]; else the reason, naming it.
+fn read_font(path: &str) -> std::result::Result<Vec<u8>, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("font {path}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("font {path}: not a regular file"));
+    }
+    if meta.len() > FONT_BYTES {
+        return Err(format!("font {path}: {} bytes, too large for a font", meta.len()));
+    }
+    std::fs::read(path).map_err(|e| format!("font {path}: {e}"))
+}
+
+/// Registers a font once — `RICOCHET_FONT`'s where it is set (an error naming it otherwise),
+/// else the first of [`FONT_PATHS`] found; the reason when there is none.
 fn font() -> std::result::Result<(), String> {
     static FONT: OnceLock<std::result::Result<(), String>> = OnceLock::new();
     FONT.get_or_init(|| {
-        let candidates = std::env::var(FONT_VAR).into_iter().chain(FONT_PATHS.map(String::from));
-        let bytes = candidates
-            .filter_map(|p| std::fs::read(p).ok())
-            .next()
-            .ok_or_else(|| format!("no TrueType font found: set {FONT_VAR} or install fonts-dejavu-core"))?;
+        let (path, bytes) = match std::env::var(FONT_VAR) {
+            Ok(path) => {
+                let bytes = read_font(&path).map_err(|e| format!("{e} ({FONT_VAR})"))?;
+                (path, bytes)
+            }
+            Err(_) => FONT_PATHS
+                .iter()
+                .find_map(|p| Some((p.to_string(), read_font(p).ok()?)))
+                .ok_or_else(|| format!("no TrueType font found: set {FONT_VAR} or install fonts-dejavu-core"))?,
+        };
         plotters::style::register_font("sans-serif", FontStyle::Normal, Box::leak(bytes.into_boxed_slice()))
-            .map_err(|_| "the font file could not be read".to_string())
+            .map_err(|_| format!("font {path}: not a TrueType or OpenType font"))
     })
     .clone()
 }
@@ -189,12 +211,22 @@ pub fn scatter(
     title: &str,
     units: &BTreeMap<String, String>,
 ) -> Result<()> {
+    let svg = match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase) {
+        Some(e) if e == "svg" => true,
+        Some(e) if e == "png" => false,
+        _ => {
+            return Err(Error::Argument {
+                what: format!("--out {}", path.display()),
+                reason: "the picture's format comes from its extension: end the name with .png or .svg".into(),
+            });
+        }
+    };
     font().map_err(|reason| Error::Unsupported {
         what: "plots".into(),
         reason,
     })?;
     let column = |name: &str| {
-        table.column(name).ok_or_else(|| Error::Scenario {
+        table.column(name).ok_or_else(|| Error::Argument {
             what: format!("column `{name}`"),
             reason: format!("not in the table (it has: {})", table.columns.join(", ")),
         })
@@ -207,7 +239,6 @@ pub fn scatter(
         reason: e.to_string(),
     };
     write_atomically(path, |partial| {
-        let svg = path.extension().is_some_and(|e| e == "svg");
         let result = if svg {
             let root = SVGBackend::new(partial, (900, 650)).into_drawing_area();
             root.fill(&WHITE)
