@@ -132,6 +132,11 @@ fn store_scene(s: u32) {
 // iterate i solves the MLCP with G(q^i), v⁰ = v_k.
 fn simulate(s: u32) {
     load_scene(s);
+    // A scene the loop limiter cut short in an earlier dispatch is not stepped again: the host
+    // reruns the chunk with fewer steps per dispatch anyway.
+    if ((health.flags & CUT_SHORT) != 0u) {
+        return;
+    }
     let nonlinear = NONLINEAR && scene_nonlinear;
     // The observers' first sample, at t₀ (not again in the dispatches that continue a run).
     if (health.steps == 0u) {

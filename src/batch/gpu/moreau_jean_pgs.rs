@@ -183,6 +183,17 @@ impl BatchKernel {
                 )? {
                     Some(part) => break part,
                     None if per_dispatch > 1 => per_dispatch /= 2,
+                    // One step needs more loop iterations than lavapipe's limiter lets an
+                    // invocation run (a slow PGS solve over many rows): not a GPU's limit.
+                    None if ctx.is_cpu() => {
+                        return Err(Error::Unsupported {
+                            what: format!("this scene on the CPU adapter {}", ctx.adapter_name()),
+                            reason: "one step of it needs more than the 65 535 loop iterations its \
+                                     loop limiter lets a kernel run (many rows and PGS sweeps); \
+                                     run it on --backend cpu or a hardware GPU"
+                                .into(),
+                        });
+                    }
                     None => {
                         return Err(Error::Gpu(
                             "the kernel stops early even at one step per dispatch".into(),
