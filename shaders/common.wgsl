@@ -38,17 +38,9 @@ struct HealthCounters {
     steps: u32,
 }
 
-const HAS_STIFFNESS: u32 = 1u;
-const HAS_NONLINEAR: u32 = 2u;
-const HAS_FORCING: u32 = 4u;
-const HAS_EQUALITY: u32 = 8u;
-const HAS_FRICTION: u32 = 16u;
-const NOT_CONVERGED: u32 = 1u;
-const NON_FINITE: u32 = 2u;
-const IN_CONTACT: u32 = 4u;
-const CUT_SHORT: u32 = 8u;
-// Per scene: worst LCP residual, deepest penetration, worst cone violation (layout::EXTREMES).
-const EXTREMES: u32 = 3u;
+// The flag bits (HAS_*, NOT_CONVERGED, NON_FINITE, IN_CONTACT, CUT_SHORT) and EXTREMES (per
+// scene: worst LCP residual, deepest penetration, worst cone violation) are generated from
+// batch::layout (flags_wgsl) ahead of this file.
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> step_params: StepParams;

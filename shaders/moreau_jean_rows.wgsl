@@ -1,7 +1,8 @@
 // Row helpers of the scene-parallel Moreau–Jean kernel: the operators of the current Newton
 // iterate, the MLCP's w, the sphere–sphere rows, the lever rows and the friction contacts'
 // blocks. Twins: src/batch/cpu/moreau_jean_rows.rs (friction_kind, cone_violation,
-// project_on_cone, friction_error, contact_3d; friction_block ↔ solve_friction_block),
+// project_on_cone, friction_error, normal_row, equality_row, friction_block, friction_2d,
+// friction_3d),
 // src/batch/cpu/sphere_rows.rs (separation, dot3 ↔ dot, unit, add_normal and the other
 // sphere–sphere rows), src/batch/cpu/lever.rs (the lever rows) and
 // src/batch/cpu/moreau_jean_stages/newton.rs (input_of_lambda); `local_velocity`'s sum is
@@ -244,42 +245,63 @@ fn friction_error(d: u32, lam: vec3<real>, w: vec3<real>, mu: real) -> real {
     return e;
 }
 
+// A unilateral (normal) row's PGS update λ ← max(0, λ − w/D_rr). Twin: normal_row.
+fn normal_row(lam: real, w: real, diagonal: real) -> real {
+    return max(equality_row(lam, w, diagonal), real(0.0));
+}
+
+// An equality row's Gauss–Seidel update λ ← λ − w/D_rr (unprojected). Twin: equality_row.
+fn equality_row(lam: real, w: real, diagonal: real) -> real {
+    return lam - w / diagonal;
+}
+
 // One friction contact's reactions given the others' (its block of D, the rows r..r+d, and its
-// local q̃): in 2-D the dense NSGS's exact case analysis (separation, stick by Cramer's rule,
-// slide forward, slide backward), in 3-D contact_3d's cases. Twin: solve_friction_block.
+// local q̃): friction_2d or friction_3d. Twin: friction_block.
 fn friction_block(d: u32, r: u32, local: vec3<real>, lam: vec3<real>, mu: real) -> vec3<real> {
     if (d == 2u) {
-        let a = d_at(r * m + r);
-        let b = d_at(r * m + r + 1u);
-        let c = d_at((r + 1u) * m + r);
-        let dd = d_at((r + 1u) * m + r + 1u);
-        let z0 = real(0.0) - local[0];
-        let z1 = real(0.0) - local[1];
-        if (-z0 >= real(0.0)) {
-            return vec3<real>(real(0.0), real(0.0), real(0.0));
-        }
-        let det = a * dd - c * b;
-        let s0 = (z0 * dd - b * z1) / det;
-        let s1 = (a * z1 - c * z0) / det;
-        if (s0 >= real(0.0) && abs(s1) <= mu * s0) {
-            return vec3<real>(s0, s1, real(0.0));
-        }
-        let rp = z0 / (a + mu * b);
-        let ut = -z1 + rp * (b + mu * dd);
-        if (rp >= real(0.0) && ut <= real(0.0)) {
-            return vec3<real>(rp, mu * rp, real(0.0));
-        }
-        let rm = z0 / (a - mu * b);
-        return vec3<real>(rm, -(mu * rm), real(0.0));
+        let w = array<vec2<real>, 2>(
+            vec2<real>(d_at(r * m + r), d_at(r * m + r + 1u)),
+            vec2<real>(d_at((r + 1u) * m + r), d_at((r + 1u) * m + r + 1u)),
+        );
+        let x = friction_2d(w, vec2<real>(local[0], local[1]), mu);
+        return vec3<real>(x[0], x[1], real(0.0));
     }
     var w: array<vec3<real>, 3>;
     for (var a = 0u; a < 3u; a++) {
         w[a] = vec3<real>(d_at((r + a) * m + r), d_at((r + a) * m + r + 1u), d_at((r + a) * m + r + 2u));
     }
-    return contact_3d(w, local, lam, mu);
+    return friction_3d(w, local, lam, mu);
 }
 
-// u = q̃ + W x, each row summed left to right. Twin: the `velocity` closure of contact_3d.
+// A 2-D friction contact's reactions given the others' (block W by rows, w[i][j] = W_ij, and
+// local velocity q̃): Siconos's dense NSGS's exact case analysis — separation, stick by
+// Cramer's rule, slide forward, slide backward. Twin: friction_2d.
+fn friction_2d(w: array<vec2<real>, 2>, q: vec2<real>, mu: real) -> vec2<real> {
+    let a = w[0][0];
+    let b = w[0][1];
+    let c = w[1][0];
+    let dd = w[1][1];
+    let z0 = real(0.0) - q[0];
+    let z1 = real(0.0) - q[1];
+    if (-z0 >= real(0.0)) {
+        return vec2<real>(real(0.0), real(0.0));
+    }
+    let det = a * dd - c * b;
+    let s0 = (z0 * dd - b * z1) / det;
+    let s1 = (a * z1 - c * z0) / det;
+    if (s0 >= real(0.0) && abs(s1) <= mu * s0) {
+        return vec2<real>(s0, s1);
+    }
+    let rp = z0 / (a + mu * b);
+    let ut = -z1 + rp * (b + mu * dd);
+    if (rp >= real(0.0) && ut <= real(0.0)) {
+        return vec2<real>(rp, mu * rp);
+    }
+    let rm = z0 / (a - mu * b);
+    return vec2<real>(rm, -(mu * rm));
+}
+
+// u = q̃ + W x, each row summed left to right. Twin: the `velocity` closure of friction_3d.
 fn block_velocity(w: array<vec3<real>, 3>, q: vec3<real>, x: vec3<real>) -> vec3<real> {
     var u = q;
     for (var a = 0u; a < 3u; a++) {
@@ -289,7 +311,7 @@ fn block_velocity(w: array<vec3<real>, 3>, q: vec3<real>, x: vec3<real>) -> vec3
 }
 
 // λ_N of a sliding 3-D contact whose friction points along d (u_N = 0). Twin: the `normal`
-// closure of contact_3d.
+// closure of friction_3d.
 fn sliding_normal(w: array<vec3<real>, 3>, q: vec3<real>, d: vec2<real>, mu: real) -> real {
     return real(0.0) - q[0] / (w[0][0] + mu * (w[0][1] * d[0] + w[0][2] * d[1]));
 }
@@ -298,8 +320,8 @@ fn sliding_normal(w: array<vec3<real>, 3>, q: vec3<real>, d: vec2<real>, mu: rea
 // separation; sticking (the normal row eliminated first); else the sliding solution
 // (SLIDE_ITERATIONS steps on the direction from the sticking one) where its λ_N ≥ 0 and its
 // local natural map is at most the current λ's and that of one projected step λ ← P_K(λ − ρ ŵ);
-// else that projected step. Twin: contact_3d.
-fn contact_3d(w: array<vec3<real>, 3>, q: vec3<real>, lam: vec3<real>, mu: real) -> vec3<real> {
+// else that projected step. Twin: friction_3d.
+fn friction_3d(w: array<vec3<real>, 3>, q: vec3<real>, lam: vec3<real>, mu: real) -> vec3<real> {
     let zero = real(0.0);
     let s11 = w[1][1] - w[1][0] * w[0][1] / w[0][0];
     let s12 = w[1][2] - w[1][0] * w[0][2] / w[0][0];

@@ -290,8 +290,9 @@ fn solve_local() {
                 continue;
             }
             if (in_lcp[r]) {
-                let free = lambda[r] - local_velocity(r) / d_at(r * m + r);
-                lambda[r] = select(max(free, real(0.0)), free, is_equality(r));
+                let w = local_velocity(r);
+                let diagonal = d_at(r * m + r);
+                lambda[r] = select(normal_row(lambda[r], w, diagonal), equality_row(lambda[r], w, diagonal), is_equality(r));
             }
         }
         sweeps = sweeps + 1u;

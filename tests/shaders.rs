@@ -354,3 +354,107 @@ fn the_kernel_and_its_cpu_twin_have_the_same_stages() {
         }
     }
 }
+
+/// Every file under `dir` ending in `extension`, as (path, text).
+fn sources(dir: &std::path::Path, extension: &str) -> Vec<(std::path::PathBuf, String)> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            found.extend(sources(&path, extension));
+        } else if path.extension().is_some_and(|e| e == extension) {
+            found.push((path.clone(), std::fs::read_to_string(&path).unwrap()));
+        }
+    }
+    found
+}
+
+/// The names `text` defines after one of `keywords` (`fn`, `const`, …).
+fn defined(text: &str, keywords: &[&str]) -> std::collections::BTreeSet<String> {
+    let identifier = |s: &str| {
+        s.chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect::<String>()
+    };
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .windows(2)
+        .filter(|w| keywords.contains(&w[0]))
+        .map(|w| identifier(w[1]))
+        .filter(|name| !name.is_empty())
+        .collect()
+}
+
+/// The twin contract, closed both ways: every kernel function or constant that a CPU twin's
+/// doc names (`Kernel: \`name\``) is defined in the WGSL sources, and every `Twin: name` in
+/// them names a function, constant, type or module of the Rust side (the last segment of a
+/// path; a closure, "the `velocity` closure of …", is not checked). Two twin comments once
+/// named kernel functions that did not exist.
+#[test]
+fn twin_comments_name_what_exists() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let wgsl = sources(&root.join("shaders"), "wgsl");
+    let rust = sources(&root.join("src/batch"), "rs");
+    // The sources and the constants generated ahead of them.
+    let composed = shaders::moreau_jean_pgs(Precision::F64, SIZES);
+    let kernel_names = defined(
+        &(wgsl
+            .iter()
+            .map(|(_, t)| t.as_str())
+            .chain([composed.as_str()])
+            .collect::<Vec<_>>())
+        .join("\n"),
+        &["fn", "const", "override", "struct"],
+    );
+    let mut rust_names = defined(
+        &rust.iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>().join("\n"),
+        &["fn", "const", "struct", "enum", "type"],
+    );
+    rust_names.extend(
+        rust.iter()
+            .map(|(p, _)| p.file_stem().unwrap().to_string_lossy().into_owned()),
+    );
+    let mut missing = Vec::new();
+    for (path, text) in &rust {
+        for line in text.lines() {
+            let Some((_, named)) = line.split_once("Kernel: ") else {
+                continue;
+            };
+            for name in named.split('`').skip(1).step_by(2) {
+                if !kernel_names.contains(name) {
+                    missing.push(format!("{}: Kernel: `{name}`", path.display()));
+                }
+            }
+        }
+    }
+    for (path, text) in &wgsl {
+        for line in text.lines() {
+            let Some((_, named)) = line.split_once("Twin: ").or_else(|| line.split_once("Twins: ")) else {
+                continue;
+            };
+            let first = named.split_whitespace().next().unwrap_or_default();
+            if first == "the" || first.starts_with("src/") {
+                continue;
+            }
+            let name = first.rsplit("::").next().unwrap().trim_end_matches([',', '.', ';']);
+            if !rust_names.contains(name) {
+                missing.push(format!("{}: Twin: {name}", path.display()));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "twin comments naming nothing:\n{}",
+        missing.join("\n")
+    );
+    // The solve's named row functions exist on both sides.
+    for name in [
+        "normal_row",
+        "equality_row",
+        "friction_block",
+        "friction_2d",
+        "friction_3d",
+    ] {
+        assert!(kernel_names.contains(name) && rust_names.contains(name), "{name}");
+    }
+}

@@ -161,3 +161,24 @@ pub const IN_CONTACT: u32 = 4;
 /// `HealthCounters::flags` bit: lavapipe's loop limiter cut the kernel short in a dispatch
 /// (set by the kernel's probe; the host then reruns the chunk with fewer steps per dispatch).
 pub const CUT_SHORT: u32 = 8;
+
+/// The header's and the health counters' flag bits and [`EXTREMES`] as WGSL constants, from
+/// the values above: one source for host and kernel (the kernel's `common.wgsl` uses them;
+/// the header's RATTLE bit is read on the host only).
+pub fn flags_wgsl() -> String {
+    [
+        ("HAS_STIFFNESS", HAS_STIFFNESS),
+        ("HAS_NONLINEAR", HAS_NONLINEAR),
+        ("HAS_FORCING", HAS_FORCING),
+        ("HAS_EQUALITY", HAS_EQUALITY),
+        ("HAS_FRICTION", HAS_FRICTION),
+        ("NOT_CONVERGED", NOT_CONVERGED),
+        ("NON_FINITE", NON_FINITE),
+        ("IN_CONTACT", IN_CONTACT),
+        ("CUT_SHORT", CUT_SHORT),
+        ("EXTREMES", EXTREMES as u32),
+    ]
+    .iter()
+    .map(|(name, value)| format!("const {name}: u32 = {value}u;\n"))
+    .collect()
+}

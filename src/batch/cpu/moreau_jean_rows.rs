@@ -148,16 +148,26 @@ fn scale<T: Float>(norm: Lanes<T, LANES>) -> Lanes<T, LANES> {
     Lanes::select(norm.gt(eps), norm, Lanes::splat(T::one()))
 }
 
-/// The sweep's step on the friction contact of `rows` rows from row `r`, in the lanes of
-/// `update`, every case computed in every lane and picked by selects (the same operations as
-/// the kernel's branches, so the same bits): w of its rows at the current λ, its local
-/// q̃ = w − D_bb λ_b, and its new reactions — in 2-D the exact solution of Siconos's dense NSGS
-/// (separation if q̃_N ≥ 0; else sticking, D_bb λ = −q̃ by Cramer's rule, if in the cone; else
-/// sliding forward, λ_T = μ λ_N, if its u_T ≤ 0 — with W_NT for W_TN, as Siconos's, equal for
-/// a symmetric D —; else sliding backwards), in 3-D [`contact_3d`]'s cases.
-/// Kernel: the friction part of `solve_local` and `friction_block`.
+/// A unilateral (normal) row's PGS update: λ ← max(0, λ − w/D_rr), w its row of the MLCP at
+/// the current λ. Kernel: `normal_row`.
 #[inline(always)]
-pub(super) fn solve_friction_block<T: Float>(
+pub(super) fn normal_row<T: Float>(lambda: L2<T>, w: L2<T>, diagonal: L2<T>) -> L2<T> {
+    equality_row(lambda, w, diagonal).max(Lanes::zero())
+}
+
+/// An equality row's Gauss–Seidel update: λ ← λ − w/D_rr (unprojected). Kernel:
+/// `equality_row`.
+#[inline(always)]
+pub(super) fn equality_row<T: Float>(lambda: L2<T>, w: L2<T>, diagonal: L2<T>) -> L2<T> {
+    lambda - w / diagonal
+}
+
+/// The sweep's step on the friction contact of `rows` rows from row `r`, in the lanes of
+/// `update`: w of its rows at the current λ, its local q̃ = w − D_bb λ_b (u = D_bb λ_b + q̃),
+/// and its new reactions by [`friction_2d`] or [`friction_3d`]. Kernel: `friction_block` (and
+/// the friction part of `solve_local`).
+#[inline(always)]
+pub(super) fn friction_block<T: Float>(
     dd: &[Lanes<T, LANES>],
     lcp_q: &[Lanes<T, LANES>],
     friction: &[Lanes<T, LANES>],
@@ -167,52 +177,58 @@ pub(super) fn solve_friction_block<T: Float>(
     update: Mask<LANES>,
 ) {
     let m = lcp_q.len();
-    let mut w = [Lanes::zero(); 3];
-    for (a, wa) in w.iter_mut().enumerate().take(rows) {
-        *wa = lcp_q[r + a];
-        for k in 0..m {
-            *wa = *wa + dd[(r + a) * m + k] * lambda[k];
-        }
-    }
-    if rows == 2 {
-        let zero = Lanes::zero();
-        let mu = friction[2 * r + 1];
-        let (a, b) = (dd[r * m + r], dd[r * m + r + 1]);
-        let (c, d) = (dd[(r + 1) * m + r], dd[(r + 1) * m + r + 1]);
-        let (l0, l1) = (lambda[r], lambda[r + 1]);
-        let (z0, z1) = (zero - (w[0] - a * l0 - b * l1), zero - (w[1] - c * l0 - d * l1));
-        let separate = zero.le(-z0);
-        let det = a * d - c * b;
-        let (s0, s1) = ((z0 * d - b * z1) / det, (a * z1 - c * z0) / det);
-        let stick = and(zero.le(s0), s1.abs().le(mu * s0));
-        let forward = z0 / (a + mu * b);
-        let slides_back = and(zero.le(forward), (-z1 + forward * (b + mu * d)).le(zero));
-        let backward = z0 / (a - mu * b);
-        let pick = |sticking: L2<T>, ahead: L2<T>, behind: L2<T>| {
-            Lanes::select(
-                separate,
-                zero,
-                Lanes::select(stick, sticking, Lanes::select(slides_back, ahead, behind)),
-            )
-        };
-        lambda[r] = Lanes::select(update, pick(s0, forward, backward), l0);
-        lambda[r + 1] = Lanes::select(update, pick(s1, mu * forward, -(mu * backward)), l1);
-        return;
-    }
-    let lam = [lambda[r], lambda[r + 1], lambda[r + 2]];
     let at = |a: usize, b: usize| dd[(r + a) * m + r + b];
-    let block = from_fn(|a| from_fn(|b| at(a, b)));
+    let mut lam = [Lanes::zero(); 3];
+    lam[..rows].copy_from_slice(&lambda[r..r + rows]);
     let mut local = [Lanes::zero(); 3];
-    for a in 0..3 {
-        local[a] = w[a];
-        for (b, lb) in lam.iter().enumerate() {
-            local[a] = local[a] - at(a, b) * *lb;
+    for (a, la) in local.iter_mut().enumerate().take(rows) {
+        *la = lcp_q[r + a];
+        for k in 0..m {
+            *la = *la + dd[(r + a) * m + k] * lambda[k];
+        }
+        for (b, lb) in lam.iter().enumerate().take(rows) {
+            *la = *la - at(a, b) * *lb;
         }
     }
-    let x = contact_3d(block, local, lam, friction[2 * r + 1]);
-    for a in 0..3 {
+    let mu = friction[2 * r + 1];
+    let x = if rows == 2 {
+        let [n, t] = friction_2d([[at(0, 0), at(0, 1)], [at(1, 0), at(1, 1)]], [local[0], local[1]], mu);
+        [n, t, Lanes::zero()]
+    } else {
+        friction_3d(from_fn(|a| from_fn(|b| at(a, b))), local, lam, mu)
+    };
+    for a in 0..rows {
         lambda[r + a] = Lanes::select(update, x[a], lam[a]);
     }
+}
+
+/// A 2-D friction contact's reactions given the others' (its block W = D_bb and local
+/// velocity q̃, u = W λ + q̃), every case computed in every lane and picked by selects (the
+/// same operations as the kernel's branches, so the same bits): the exact solution of
+/// Siconos's dense NSGS (`fc2d_nsgs.c`) — separation if q̃_N ≥ 0; else sticking, W λ = −q̃ by
+/// Cramer's rule, if in the cone; else sliding forward, λ_T = μ λ_N, if its u_T ≤ 0 (with W_NT
+/// for W_TN, as Siconos's, equal for a symmetric W); else sliding backwards.
+/// Kernel: `friction_2d`.
+#[inline(always)]
+pub(super) fn friction_2d<T: Float>(w: [[L2<T>; 2]; 2], q: [L2<T>; 2], mu: L2<T>) -> [L2<T>; 2] {
+    let zero = Lanes::zero();
+    let ([a, b], [c, d]) = (w[0], w[1]);
+    let (z0, z1) = (zero - q[0], zero - q[1]);
+    let separate = zero.le(-z0);
+    let det = a * d - c * b;
+    let (s0, s1) = ((z0 * d - b * z1) / det, (a * z1 - c * z0) / det);
+    let stick = and(zero.le(s0), s1.abs().le(mu * s0));
+    let forward = z0 / (a + mu * b);
+    let slides_back = and(zero.le(forward), (-z1 + forward * (b + mu * d)).le(zero));
+    let backward = z0 / (a - mu * b);
+    let pick = |sticking: L2<T>, ahead: L2<T>, behind: L2<T>| {
+        Lanes::select(
+            separate,
+            zero,
+            Lanes::select(stick, sticking, Lanes::select(slides_back, ahead, behind)),
+        )
+    };
+    [pick(s0, forward, backward), pick(s1, mu * forward, -(mu * backward))]
 }
 
 /// Sliding directions tried from the sticking solution's (the fixed point's iterates): the
@@ -232,9 +248,9 @@ pub(crate) const SLIDE_ITERATIONS: usize = 3;
 /// a scalar ρ; 1/W_NN alone diverges where W_TT > 2 W_NN, as for a rolling sphere); else that
 /// projected step. Where the sliding iterates are not exact (anisotropic blocks), the sweeps
 /// then leave them for the projected steps once those do better, instead of returning to
-/// them. Kernel: `contact_3d`.
+/// them. Kernel: `friction_3d`.
 #[inline(always)]
-fn contact_3d<T: Float>(w: [[L2<T>; 3]; 3], q: [L2<T>; 3], lam: [L2<T>; 3], mu: L2<T>) -> [L2<T>; 3] {
+pub(super) fn friction_3d<T: Float>(w: [[L2<T>; 3]; 3], q: [L2<T>; 3], lam: [L2<T>; 3], mu: L2<T>) -> [L2<T>; 3] {
     let zero = Lanes::zero();
     let velocity =
         |x: [L2<T>; 3]| -> [L2<T>; 3] { from_fn(|a| q[a] + w[a][0] * x[0] + w[a][1] * x[1] + w[a][2] * x[2]) };

@@ -10,7 +10,9 @@ use num_traits::Float;
 use super::health::LaneHealth;
 use super::lanes::{LANES, Lanes, Mask, and, and_not};
 use super::lever::add_lever;
-use super::moreau_jean_rows::{cone_violation, friction_kind, lcp_error, residual, solve_friction_block, within};
+use super::moreau_jean_rows::{
+    cone_violation, equality_row, friction_block, friction_kind, lcp_error, normal_row, residual, within,
+};
 use super::sphere_rows::add_sphere_gap;
 use crate::batch::layout::{EXTREMES, HAS_FRICTION, HealthCounters, NON_FINITE, RATTLE, SceneHeader};
 use crate::batch::observe::Recording;
@@ -267,10 +269,10 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
 
     /// PGS as [`Group::solve_local`] with the scene's Delassus matrix at `delassus` (or the
     /// iterate's with nonlinear rows); `masked`: only in the lanes not `settled`.
-    /// Kernel: `solve`.
+    /// Kernel: `solve_local` (one invocation is one lane: nothing to mask).
     #[inline(always)]
     fn solve(&mut self, delassus: usize, masked: bool) {
-        let (m, zero, tol) = (self.m, Lanes::zero(), self.step.tolerance);
+        let (m, tol) = (self.m, self.step.tolerance);
         // D: the Newton iterate's own with nonlinear rows, else the scene's (the kernel's d_at).
         let ops = self.ops;
         let dd: &[L<T>] = if NONLINEAR { &self.dmat } else { &ops[delassus..] };
@@ -292,7 +294,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
             for r in 0..m {
                 let kind = friction_kind(friction, r);
                 if kind > 0 {
-                    solve_friction_block(dd, lcp_q, friction, lambda, r, kind as usize, and_not(active[r], done));
+                    friction_block(dd, lcp_q, friction, lambda, r, kind as usize, and_not(active[r], done));
                     continue;
                 }
                 if kind < 0 {
@@ -302,11 +304,12 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
                 for k in 0..m {
                     w = w + dd[r * m + k] * lambda[k];
                 }
-                let free = lambda[r] - w / dd[r * m + r];
+                let diagonal = dd[r * m + r];
+                let normal = normal_row(lambda[r], w, diagonal);
                 let updated = if EQUALITY {
-                    Lanes::select(equality[r], free, free.max(zero))
+                    Lanes::select(equality[r], equality_row(lambda[r], w, diagonal), normal)
                 } else {
-                    free.max(zero)
+                    normal
                 };
                 lambda[r] = Lanes::select(and_not(active[r], done), updated, lambda[r]);
             }
@@ -339,7 +342,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
     }
 
     /// v^i = v_free + W⁻¹Gᵀ λ with the scene's W⁻¹Hᵀ at `w_inv_ht` (or the iterate's with
-    /// nonlinear rows); `masked`: kept in the lanes `settled`. Kernel: `impulse`.
+    /// nonlinear rows); `masked`: kept in the lanes `settled`. Kernel: `impulse_to_velocity`.
     #[inline(always)]
     fn impulse(&mut self, w_inv_ht: usize, masked: bool) {
         let (n, m, ops) = (self.n, self.m, self.ops);
