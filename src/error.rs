@@ -24,7 +24,7 @@ pub enum Error {
         what: String,
     },
     /// A restitution coefficient outside [0, 1].
-    #[error("{what}: restitution coefficient e = {value} is outside [0, 1]")]
+    #[error("{what}: restitution coefficient e = {} is outside [0, 1]", crate::validate::number(*value))]
     Restitution {
         /// The non-smooth law at fault.
         what: String,
@@ -38,7 +38,7 @@ pub enum Error {
         what: String,
     },
     /// A scalar parameter outside its valid range (h ≤ 0, θ ∉ [0, 1], ...).
-    #[error("{what} = {value} is invalid: {reason}")]
+    #[error("{what} = {} is invalid: {reason}", crate::validate::number(*value))]
     Parameter {
         /// The parameter, e.g. `time step h`.
         what: String,
@@ -125,3 +125,32 @@ pub enum Error {
 
 /// `Result` with ricochet's [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    /// The error as met in `place` (e.g. `scene 17`): `place: ` before the object it names,
+    /// the kind kept (an unsupported scene stays [`Error::Unsupported`], so that `verify` and
+    /// `auto` still tell it apart); kinds that name no object come back unchanged.
+    pub fn in_place(self, place: &str) -> Self {
+        let at = |what: String| format!("{place}: {what}");
+        match self {
+            Self::Dimension { what, expected, got } => Self::Dimension {
+                what: at(what),
+                expected,
+                got,
+            },
+            Self::MassNotSpd { what } => Self::MassNotSpd { what: at(what) },
+            Self::Restitution { what, value } => Self::Restitution { what: at(what), value },
+            Self::NonFinite { what } => Self::NonFinite { what: at(what) },
+            Self::Parameter { what, value, reason } => Self::Parameter {
+                what: at(what),
+                value,
+                reason,
+            },
+            Self::Unsupported { what, reason } => Self::Unsupported { what: at(what), reason },
+            Self::Scenario { what, reason } => Self::Scenario { what: at(what), reason },
+            Self::Singular { what } => Self::Singular { what: at(what) },
+            Self::Argument { what, reason } => Self::Argument { what: at(what), reason },
+            other => other,
+        }
+    }
+}

@@ -782,6 +782,11 @@ fn merge_refuses_parts_that_differ() {
     assert!(e.contains("shard 1/2") && e.contains("another scenario"), "{e}");
     let e = refusal(vec![first(), files(&scenario, Backend::Reference, 1 << 16, half(1))]);
     assert!(e.contains("shard 1/2") && e.contains("reference f64"), "{e}");
+    // Columns that differ (a part written by another version) name the part and the column.
+    let mut renamed = files(&scenario, Backend::Cpu, 1 << 16, half(1));
+    renamed.summary.columns[2] = "renamed".into();
+    let e = refusal(vec![first(), renamed]);
+    assert!(e.contains("shard 1/2") && e.contains("column 2: `renamed`"), "{e}");
 }
 
 /// A mistake inside a `[scene]` value is named with its key, its line and what was expected

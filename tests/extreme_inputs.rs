@@ -27,7 +27,12 @@ fn row(scenario: &Scenario, backend: Backend) -> Vec<(String, f64)> {
     };
     let run = ensemble::run(scenario, &options, &ensemble::Progress::new()).unwrap();
     let summary = &run.summary;
-    summary.columns.iter().cloned().zip(summary.row(0).iter().copied()).collect()
+    summary
+        .columns
+        .iter()
+        .cloned()
+        .zip(summary.row(0).iter().copied())
+        .collect()
 }
 
 fn value(row: &[(String, f64)], column: &str) -> f64 {
@@ -36,7 +41,9 @@ fn value(row: &[(String, f64)], column: &str) -> f64 {
 
 /// The engines this machine has besides the reference.
 fn batched() -> Vec<Backend> {
+    #[allow(unused_mut)]
     let mut backends = vec![Backend::Cpu];
+    #[cfg(feature = "gpu")]
     if common::gpu().is_some() {
         backends.push(Backend::Gpu);
     }
@@ -82,4 +89,32 @@ fn a_ball_thrown_at_1e154_bounces_on_every_engine() {
             );
         }
     }
+}
+
+/// A drawn μ in Painlevé's regime for a rocking block's corners (W_NN − μ|W_NT| ≤ 0) is refused
+/// by the batched engines naming the scene that drew it and μ in a few digits (it was printed
+/// as a 301-digit number, with no scene).
+#[test]
+fn a_painleve_friction_names_its_scene_and_value() {
+    let scenario = Scenario::from_toml(
+        "name = \"painleve\"\nscenes = 16\n[scene]\ntemplate = \"rocking_block\"\n\
+         friction = { choice = [0.5, 1e300] }\n[time]\nstep = 1e-3\nfinal = 0.005\n",
+    )
+    .unwrap();
+    let drawn: Vec<usize> = (0..16)
+        .filter(|&s| scenario.sample(s).unwrap().drawn[0] > 1.0)
+        .collect();
+    assert!(!drawn.is_empty(), "some scene draws μ = 1e300");
+    let options = RunOptions {
+        backend: Backend::Cpu,
+        ..Default::default()
+    };
+    let e = ensemble::run(&scenario, &options, &ensemble::Progress::new())
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        drawn.iter().any(|s| e.contains(&format!("scene {s}: "))) && e.contains("μ = 1e300") && e.contains("Painlevé"),
+        "{e}"
+    );
 }

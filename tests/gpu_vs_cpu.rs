@@ -152,6 +152,7 @@ fn batched_engines_in_f64_match_the_reference() {
     let progress = ricochet::batch::Progress::new();
     let job = Job {
         scenes: scenes.iter().map(|s| s as &dyn Scene).collect(),
+        first_scene: 0,
         step: H,
         osi: MoreauJeanOSI::default(),
         integrator: ricochet::scheme::LagrangianIntegrator::MoreauJean,

@@ -259,7 +259,8 @@ impl LinearScene {
                 return Err(Error::Unsupported {
                     what: row_name(r),
                     reason: format!(
-                        "its friction contact's block of D is singular or W_NN − μ|W_NT| ≤ 0 (μ = {mu}: Painlevé's paradox): Coulomb's law has no unique local solution"
+                        "its friction contact's block of D is singular or W_NN − μ|W_NT| ≤ 0 (μ = {}: Painlevé's paradox): Coulomb's law has no unique local solution",
+                        crate::validate::number(mu)
                     ),
                 });
             }

@@ -63,6 +63,8 @@ pub fn batched_refusal(solver: SolverKind, omega: Option<f64>, observers: &[Obse
 pub struct Job<'a> {
     /// The scenes.
     pub scenes: Vec<&'a dyn Scene>,
+    /// The index of `scenes[0]` in its ensemble, by which errors name a scene.
+    pub first_scene: usize,
     /// Time step h.
     pub step: f64,
     /// θ, γ and the activation rule.
@@ -159,10 +161,14 @@ impl Job<'_> {
         let parts: Vec<SceneBatch> = self
             .scenes
             .par_chunks(part)
-            .map(|scenes| {
+            .enumerate()
+            .map(|(k, scenes)| {
                 let mut batch = empty.clone();
-                for scene in scenes {
-                    scene.push_to(&mut batch, self.stabilization)?;
+                for (i, scene) in scenes.iter().enumerate() {
+                    let index = self.first_scene + k * part + i;
+                    scene
+                        .push_to(&mut batch, self.stabilization)
+                        .map_err(|e| e.in_place(&format!("scene {index}")))?;
                 }
                 Ok(batch)
             })

@@ -35,7 +35,14 @@ pub(crate) fn write_atomically(path: &Path, write: impl FnOnce(&Path) -> Result<
         file: path.display().to_string(),
         reason: format!("cannot create a file beside it: {e}"),
     })?;
-    write(partial.path())?;
+    // An I/O error while writing (a full disk) names the file it was writing.
+    write(partial.path()).map_err(|e| match e {
+        Error::Io(e) => Error::Parse {
+            file: path.display().to_string(),
+            reason: format!("cannot write: {e}"),
+        },
+        other => other,
+    })?;
     partial.persist(path).map_err(|e| Error::Parse {
         file: path.display().to_string(),
         reason: format!("cannot move the finished file into place: {}", e.error),
@@ -65,4 +72,20 @@ pub(crate) fn json_to(out: &mut impl Write, value: &impl serde::Serialize) -> Re
 /// `path` written atomically as `value` in pretty JSON.
 pub(crate) fn write_json(path: &Path, value: &impl serde::Serialize) -> Result<()> {
     write_file(path, |out| json_to(out, value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A full disk while writing names the file, and leaves neither it nor a partial file.
+    #[test]
+    fn a_write_error_names_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("summary.csv");
+        let full = std::io::Error::from_raw_os_error(28);
+        let e = write_file(&path, |_| Err(Error::Io(full))).unwrap_err().to_string();
+        assert!(e.contains("summary.csv") && e.contains("cannot write"), "{e}");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
 }

@@ -94,6 +94,7 @@ pub fn job<'a>(
 ) -> Job<'a> {
     Job {
         scenes: scenes.iter().map(|s| s.scene.as_ref()).collect(),
+        first_scene: scenes.first().map_or(0, |s| s.index),
         step: scenario.time.step,
         osi: scenario.osi(),
         integrator: scenario.time.integrator,
@@ -174,7 +175,7 @@ fn unbatchable(scenario: &Scenario) -> Option<Error> {
         .scene
         .linear(scenario.time.step, scenario.time.theta, scenario.stabilization())
     {
-        Err(e @ Error::Unsupported { .. }) => Some(e),
+        Err(e @ Error::Unsupported { .. }) => Some(e.in_place("scene 0")),
         _ => None,
     }
 }

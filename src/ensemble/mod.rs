@@ -51,6 +51,7 @@ pub mod scenario;
 pub mod scene_spec;
 mod scene_toml;
 mod shard;
+pub mod shipped;
 pub mod stats;
 mod summary;
 pub mod table;
@@ -199,7 +200,7 @@ fn arithmetic(engine: &dyn Engine) -> String {
 /// is 0 for some scenes only) is refused, naming the scene.
 const DRAWS_CHECKED_FIRST: usize = 1 << 20;
 
-fn check_draws(scenario: &Scenario, scenes: &Range<usize>, coordinates: &[String]) -> Result<()> {
+fn check_draws(scenario: &Scenario, scenes: &Range<usize>, coordinates: &[String], progress: &Progress) -> Result<()> {
     if scenario.drawn_names()?.is_empty() {
         return Ok(());
     }
@@ -208,8 +209,14 @@ fn check_draws(scenario: &Scenario, scenes: &Range<usize>, coordinates: &[String
             .sample(s)
             .map_or(true, |scene| scene.scene.coordinate_names() != coordinates)
     };
-    match scenes.clone().into_par_iter().find_first(|&s| bad(s)) {
+    // (Building scenes may be slow, a user's Python function say: a cancel stops it.)
+    match scenes
+        .clone()
+        .into_par_iter()
+        .find_first(|&s| progress.cancelled() || bad(s))
+    {
         None => Ok(()),
+        Some(_) if progress.cancelled() => Err(interrupted(0, false)),
         Some(s) => {
             let scene = scenario.sample(s)?;
             let values: Vec<String> = (scenario.drawn_names()?.iter().zip(&scene.drawn))
@@ -285,7 +292,7 @@ fn run_chunks(
     let coordinates = scenario.coordinates()?;
     let draws_first = scenes.len() <= DRAWS_CHECKED_FIRST;
     if draws_first {
-        check_draws(scenario, &scenes, &coordinates)?;
+        check_draws(scenario, &scenes, &coordinates, progress)?;
     }
     log::debug!(
         "{}: scenes {scenes:?} in chunks of {chunk} on {}",
@@ -313,9 +320,10 @@ fn run_chunks(
     while at < scenes.end || finished.peek().is_some() {
         // A chunk an interrupted run finished: its rows as they were written.
         if let Some(chunk) = finished.next_if(|c| c.scenes.start == at && c.scenes.end <= scenes.end) {
-            summary.append(&chunk.summary)?;
-            strobe.append(&chunk.strobe)?;
-            events.append(&chunk.events)?;
+            let kept = |e: Error| e.in_place(&format!("the kept chunk of scenes {:?}", chunk.scenes));
+            summary.append(&chunk.summary).map_err(kept)?;
+            strobe.append(&chunk.strobe).map_err(kept)?;
+            events.append(&chunk.events).map_err(kept)?;
             at = chunk.scenes.end;
             progress.add_resumed(chunk.scenes.len() as u64 * u64::from(steps));
             continue;
@@ -329,11 +337,14 @@ fn run_chunks(
         }
         let last = at.saturating_add(chunk).min(next);
         if !draws_first {
-            check_draws(scenario, &(at..last), &coordinates)?;
+            check_draws(scenario, &(at..last), &coordinates, progress)?;
         }
         let sampled: Vec<SampledScene> = (at..last)
             .into_par_iter()
-            .map(|s| scenario.sample(s))
+            .map(|s| match progress.cancelled() {
+                true => Err(interrupted(at - scenes.start, checkpoints.is_some())),
+                false => scenario.sample(s),
+            })
             .collect::<Result<_>>()?;
         let mut job = engine::job(scenario, &sampled, None, steps, &recording);
         job.progress = progress;

@@ -245,14 +245,15 @@ impl RunFiles {
                     part.info.arithmetic, info.arithmetic
                 )));
             }
-            summary.append(&part.summary)?;
-            trajectories.append(&part.trajectories)?;
+            let place = |e: Error| e.in_place(&format!("merge: the part holding shard {i}/{n}"));
+            summary.append(&part.summary).map_err(place)?;
+            trajectories.append(&part.trajectories).map_err(place)?;
             for (what, all, rows) in [
                 ("stroboscopic samples", &mut strobe, &part.strobe),
                 ("impact events", &mut events, &part.events),
             ] {
                 match (all, rows) {
-                    (Some(all), Some(rows)) => all.append(rows)?,
+                    (Some(all), Some(rows)) => all.append(rows).map_err(place)?,
                     (None, None) => {}
                     _ => {
                         return Err(wrong(format!(

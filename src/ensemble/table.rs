@@ -55,9 +55,20 @@ impl Table {
     /// Appends the rows of `other`, which must have the same columns.
     pub fn append(&mut self, other: &Table) -> Result<()> {
         if other.columns != self.columns {
-            return Err(Error::Parse {
-                file: "table".into(),
-                reason: format!("columns differ: {:?} vs {:?}", self.columns, other.columns),
+            let first = (self.columns.iter().map(Some).chain(std::iter::repeat(None)))
+                .zip(other.columns.iter().map(Some).chain(std::iter::repeat(None)))
+                .position(|(a, b)| a != b)
+                .unwrap_or(0);
+            let name = |columns: &[String]| columns.get(first).map_or("none".to_string(), |c| format!("`{c}`"));
+            return Err(Error::Argument {
+                what: "rows to append".into(),
+                reason: format!(
+                    "their {} columns differ from the {} before them, first at column {first}: {} where the others have {} (written by another version of ricochet?)",
+                    other.columns.len(),
+                    self.columns.len(),
+                    name(&other.columns),
+                    name(&self.columns)
+                ),
             });
         }
         self.values.extend_from_slice(&other.values);

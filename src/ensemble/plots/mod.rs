@@ -100,28 +100,29 @@ pub fn draw(
     if let Err(reason) = font() {
         return Ok(Err(reason));
     }
-    let fail = |e: String| Error::Unsupported {
-        what: "plots".into(),
+    // (A drawing error, a full disk included, names the picture.)
+    let fail = |path: &Path, e: String| Error::Unsupported {
+        what: format!("plot {}", path.display()),
         reason: e,
     };
     let title = &run.title;
     let units = run.units;
     let histograms = dir.join("histograms.png");
     write_atomically(&histograms, |partial| {
-        histograms::draw(partial, summary, title, units).map_err(|e| fail(e.to_string()))
+        histograms::draw(partial, summary, title, units).map_err(|e| fail(&histograms, e.to_string()))
     })?;
     let mut written = vec![histograms];
     if trajectories.rows() > 0 {
         let path = dir.join("trajectories.png");
         write_atomically(&path, |partial| {
-            trajectories::draw(partial, trajectories, title, units).map_err(|e| fail(e.to_string()))
+            trajectories::draw(partial, trajectories, title, units).map_err(|e| fail(&path, e.to_string()))
         })?;
         written.push(path);
     }
     if !run.parameters.is_empty() && summary.rows() > 0 {
         let path = dir.join("scatter.png");
         write_atomically(&path, |partial| {
-            draw_scatter_grid(partial, summary, run).map_err(|e| fail(e.to_string()))
+            draw_scatter_grid(partial, summary, run).map_err(|e| fail(&path, e.to_string()))
         })?;
         written.push(path);
     }
