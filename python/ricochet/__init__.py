@@ -13,10 +13,32 @@ and Python functions and step it on the reference stepper. Errors are ValueError
 or RuntimeError (a failed run).
 """
 
-from . import model
-from ._ricochet import Rng, Scenario, __version__
-from .ensemble import EnsembleResult, Samples, bench, check, load, run, templates, verify
-from .model import *  # noqa: F403 (its __all__)
+import os as _os
+
+
+def _private_runtime_dir() -> None:
+    """Where `XDG_RUNTIME_DIR` is unset or not a directory (batch jobs, containers, CI),
+    points it at a private directory removed at exit, as the command line does: Mesa's Vulkan
+    drivers otherwise print `error: XDG_RUNTIME_DIR is invalid or not set` for every GPU
+    instance a run creates."""
+    current = _os.environ.get("XDG_RUNTIME_DIR")
+    if current and _os.path.isdir(current):
+        return
+    import atexit
+    import shutil
+    import tempfile
+
+    private = tempfile.mkdtemp(prefix="ricochet-runtime-")
+    _os.environ["XDG_RUNTIME_DIR"] = private
+    atexit.register(shutil.rmtree, private, True)
+
+
+_private_runtime_dir()
+
+from . import model  # noqa: E402 (after the runtime directory is set)
+from ._ricochet import Rng, Scenario, __version__  # noqa: E402
+from .ensemble import EnsembleResult, Samples, bench, check, load, run, scenarios, templates, verify  # noqa: E402
+from .model import *  # noqa: E402, F403 (its __all__)
 
 __all__ = [
     "EnsembleResult",
@@ -28,6 +50,7 @@ __all__ = [
     "check",
     "load",
     "run",
+    "scenarios",
     "templates",
     "verify",
     *model.__all__,

@@ -23,13 +23,13 @@ class _Plain:
         self.last = 0.0
         self.tty = sys.stderr.isatty()
 
-    def show(self, name: str, done: int, total: int, rate: float, final: bool = False) -> None:
+    def show(self, name: str, done: int, total: int, rate: Optional[float], final: bool = False) -> None:
         now = time.monotonic()
         if not (final or self.tty or now - self.last >= LINE) or not name:
             return
         self.last = now
         start, end = ("\r", "\n" if final else "") if self.tty else ("", "\n")
-        sys.stderr.write(f"{start}{name}: {done}/{total} scenes, {rate:.3e} scene-steps/s{end}")
+        sys.stderr.write(f"{start}{name}: {done}/{total} scenes, {_rate(rate)}{end}")
         sys.stderr.flush()
 
     def close(self) -> None:
@@ -44,7 +44,7 @@ class _Tqdm:
         self.bar: Any = None
         self.name: Optional[str] = None
 
-    def show(self, name: str, done: int, total: int, rate: float, final: bool = False) -> None:
+    def show(self, name: str, done: int, total: int, rate: Optional[float], final: bool = False) -> None:
         if not name:
             return
         if name != self.name or self.bar is None:
@@ -52,13 +52,18 @@ class _Tqdm:
             self.name = name
             self.bar = self.tqdm(total=total, desc=name, unit="scene", leave=True)
         self.bar.n = done
-        self.bar.set_postfix_str(f"{rate:.3e} scene-steps/s", refresh=False)
+        self.bar.set_postfix_str(_rate(rate), refresh=False)
         self.bar.refresh()
 
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
             self.bar = None
+
+
+def _rate(rate: Optional[float]) -> str:
+    """The throughput, or "starting" before there is one to tell."""
+    return "starting" if rate is None else f"{rate:.3e} scene-steps/s"
 
 
 def _display() -> Any:
@@ -74,15 +79,21 @@ def drive(job: Any, progress: bool) -> Any:
     progress when `progress`; on KeyboardInterrupt the job is cancelled (it stops within a
     few hundred steps) and waited for, and the KeyboardInterrupt goes on."""
     display = _display() if progress else None
-    start, run = time.monotonic(), None
+    start, run, base = time.monotonic(), None, 0
+
+    def rate(scene_steps: int) -> Optional[float]:
+        # Measured from the first look at a run (its steps then the base): none before a
+        # look's time has passed, which gave a first rate of 7e11 scene-steps/s.
+        elapsed = time.monotonic() - start
+        return (scene_steps - base) / elapsed if elapsed >= LOOK and scene_steps > base else None
+
     try:
         while not job.wait(LOOK):
             if display is not None:
                 name, scene_steps, scenes, steps = job.status()
                 if name != run:
-                    start, run = time.monotonic(), name
-                rate = scene_steps / max(time.monotonic() - start, 1e-9)
-                display.show(name, min(scene_steps // max(steps, 1), scenes), scenes, rate)
+                    start, run, base = time.monotonic(), name, scene_steps
+                display.show(name, min(scene_steps // max(steps, 1), scenes), scenes, rate(scene_steps))
     except KeyboardInterrupt:
         job.cancel()
         job.wait()
@@ -91,7 +102,10 @@ def drive(job: Any, progress: bool) -> Any:
         raise
     if display is not None:
         name, scene_steps, scenes, steps = job.status()
-        rate = scene_steps / max(time.monotonic() - start, 1e-9)
-        display.show(name, min(scene_steps // max(steps, 1), scenes), scenes, rate, final=True)
+        last = rate(scene_steps)
+        if last is None:
+            # (A run shorter than a look: its steps over at least a look's time.)
+            last = (scene_steps - base) / max(time.monotonic() - start, LOOK)
+        display.show(name, min(scene_steps // max(steps, 1), scenes), scenes, last, final=True)
         display.close()
     return job.result()

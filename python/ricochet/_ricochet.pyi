@@ -64,6 +64,9 @@ def start_check(scenario: Scenario) -> Job:
 def templates() -> str:
     """Every template with its parameters, defaults and units, as JSON."""
 
+def shipped_scenarios() -> Dict[str, str]:
+    """The shipped scenarios, `{name: TOML text}`."""
+
 Vector = Sequence[float]
 Matrix = Sequence[Sequence[float]]
 Function = Callable[..., Any]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 import warnings
 from dataclasses import dataclass, field
@@ -26,6 +27,56 @@ ScenarioLike = Union[str, "os.PathLike[str]", Mapping[str, Any], "_ricochet.Scen
 Build = Callable[[int, "_ricochet.Rng"], Any]
 
 
+def _to_json(scenario: Mapping[str, Any]) -> str:
+    """A dict of the TOML's shape as JSON, numpy numbers and arrays taken as plain ones: a
+    ValueError names a key whose number is NaN or infinite, a TypeError one whose value is not
+    a TOML value."""
+
+    def plain(value: Any, path: str) -> Any:
+        if isinstance(value, Mapping):
+            return {str(k): plain(v, f"{path}.{k}" if path else str(k)) for k, v in value.items()}
+        if isinstance(value, np.ndarray):
+            value = value.tolist()
+        if isinstance(value, (list, tuple)):
+            return [plain(v, f"{path}[{i}]") for i, v in enumerate(value)]
+        if isinstance(value, (bool, np.bool_)):
+            return bool(value)
+        if isinstance(value, (int, np.integer)):
+            return int(value)
+        if isinstance(value, (float, np.floating)):
+            if not math.isfinite(value):
+                raise ValueError(f"scenario: `{path}` = {value}: not a finite number")
+            return float(value)
+        if isinstance(value, str):
+            return value
+        raise TypeError(
+            f"scenario: `{path}`: {type(value).__name__} is not a TOML value "
+            "(numbers, strings, booleans, lists and tables are)"
+        )
+
+    return json.dumps(plain(scenario, ""))
+
+
+def scenarios() -> Dict[str, str]:
+    """The scenarios shipped with ricochet (the repository's `scenarios/*.toml`, compiled
+    into the package), `{name: TOML text}`: `run("bouncing_balls")` runs one by name."""
+    return dict(_ricochet.shipped_scenarios())
+
+
+def _shipped(scenario: Union[str, "os.PathLike[str]"]) -> Optional[str]:
+    """The text of the shipped scenario `scenario` names where no such file exists: its name
+    (`"bouncing_balls"`) or a path under a `scenarios` directory
+    (`"scenarios/bouncing_balls.toml"`, the README's, from anywhere)."""
+    path = os.fspath(scenario)
+    if os.path.isfile(path) or "\n" in path or "=" in path:
+        return None
+    parent, name = os.path.split(path)
+    stem, extension = os.path.splitext(name)
+    if (parent and os.path.basename(parent) != "scenarios") or extension not in ("", ".toml"):
+        return None
+    return _ricochet.shipped_scenarios().get(stem)
+
+
 def load(scenario: ScenarioLike, build: Optional[Build] = None) -> "_ricochet.Scenario":
     """Parses and checks a scenario: a path to a TOML file, a TOML text (anything with a
     newline or an `=` that is not an existing file), or a dict of the TOML's shape (as
@@ -40,14 +91,18 @@ def load(scenario: ScenarioLike, build: Optional[Build] = None) -> "_ricochet.Sc
         return scenario
     if build is not None:
         if isinstance(scenario, Mapping):
-            return _ricochet.custom_scenario(json.dumps(scenario, allow_nan=False), "json", build)
+            return _ricochet.custom_scenario(_to_json(scenario), "json", build)
         if isinstance(scenario, (str, os.PathLike)) and os.path.isfile(scenario):
             with open(scenario, encoding="utf-8") as f:
                 return _ricochet.custom_scenario(f.read(), "toml", build)
         if isinstance(scenario, str):
             return _ricochet.custom_scenario(scenario, "toml", build)
     if isinstance(scenario, Mapping):
-        return _ricochet.Scenario(json.dumps(scenario, allow_nan=False), "json")
+        return _ricochet.Scenario(_to_json(scenario), "json")
+    if isinstance(scenario, (str, os.PathLike)):
+        shipped = _shipped(scenario)
+        if shipped is not None:
+            return _ricochet.Scenario(shipped, "toml")
     if isinstance(scenario, os.PathLike):
         return _ricochet.Scenario(os.fspath(scenario), "path")
     if isinstance(scenario, str):
@@ -105,6 +160,9 @@ class EnsembleResult:
     - `failures`: `{scene: exception}` for the scenes whose Python functions raised (their
       summary rows have `finite` = 0; the other scenes' results stand). `run` warns when there
       are any.
+    - `unhealthy`: the scenes that did not converge or became NaN or infinite (`converged`
+      or `finite` = 0; their rows are kept); `run` warns when there are any, as the command
+      line does.
     """
 
     summary: np.ndarray
@@ -121,6 +179,13 @@ class EnsembleResult:
     failures: Dict[int, BaseException]
     scenario: "_ricochet.Scenario" = field(repr=False)
 
+    @property
+    def unhealthy(self) -> np.ndarray:
+        """The scene indices whose rows have `converged` = 0 or `finite` = 0."""
+        summary = self.summary
+        bad = (summary["converged"] == 0) | (summary["finite"] == 0)
+        return summary["scene"][bad]
+
     def to_pandas(self) -> Any:
         """The summary as a pandas DataFrame (pandas must be installed)."""
         import pandas
@@ -134,13 +199,87 @@ class EnsembleResult:
         )
 
 
+class _Guard:
+    """A user's `build` wrapped so that the first exception it raises is kept: the run's
+    error is then raised from it (chained), and a KeyboardInterrupt or SystemExit raised in
+    `build` comes back as itself, not as a ValueError."""
+
+    def __init__(self, build: Optional[Build]) -> None:
+        self.first: Optional[BaseException] = None
+        self.build = None if build is None else self._call(build)
+
+    def _call(self, build: Build) -> Build:
+        def call(index: int, rng: "_ricochet.Rng") -> Any:
+            try:
+                return build(index, rng)
+            except BaseException as e:
+                if self.first is None:
+                    self.first = e
+                raise
+
+        return call
+
+    def drive(self, job: Any, progress: bool) -> Any:
+        """`drive(job, progress)`, its error raised from `build`'s own exception."""
+        try:
+            return drive(job, progress)
+        except (ValueError, RuntimeError) as error:
+            first = self.first
+            if first is None:
+                raise
+            if not isinstance(first, Exception):
+                raise first from None
+            raise error from first
+
+
+#: The largest count the engine takes (an unsigned 64-bit integer).
+_MAX_COUNT = 2**64 - 1
+
+
+def _count(name: str, value: Any, minimum: int = 0, optional: bool = True) -> Optional[int]:
+    """`value` as a whole number in [minimum, 2⁶⁴ − 1], or None where allowed: a TypeError
+    for a bool, a float or anything else that is not an integer, a ValueError out of range,
+    each naming the argument."""
+    if value is None and optional:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be a whole number, not {type(value).__name__} ({value!r})")
+    value = int(value)
+    if not minimum <= value <= _MAX_COUNT:
+        raise ValueError(f"{name} = {value} is out of range: it must be in [{minimum}, 2**64 - 1]")
+    return value
+
+
 def _shard(shard: Union[None, str, Tuple[int, int]]) -> str:
     if shard is None:
         return "0/1"
     if isinstance(shard, str):
         return shard
-    index, count = shard
+    if not isinstance(shard, (tuple, list)) or len(shard) != 2:
+        raise TypeError(f"shard must be (i, n) or \"i/n\", not {shard!r}")
+    index, count = _count("shard's i", shard[0]), _count("shard's n", shard[1], minimum=1)
+    if index >= count:
+        raise ValueError(f"shard = ({index}, {count}): i must be below n")
     return f"{index}/{count}"
+
+
+def _health(result: "EnsembleResult") -> None:
+    """Warns, as the command line does, when some scene did not converge or became NaN or
+    infinite (their rows are kept: `result.unhealthy` lists them)."""
+    # (Scenes whose Python functions raised are warned of with their exception.)
+    bad = [int(s) for s in result.unhealthy if int(s) not in result.failures]
+    if not bad:
+        return
+    summary = result.summary
+    finite = dict(zip(summary["scene"].tolist(), summary["finite"].tolist()))
+    nonfinite = sum(1 for s in bad if finite[s] == 0)
+    warnings.warn(
+        f"{len(bad)} scene(s) are unhealthy ({nonfinite} became NaN or infinite, the others did not "
+        f"converge; the first: scene {bad[0]}); their rows are kept: see result.unhealthy and the "
+        f"`converged` and `finite` columns",
+        RuntimeWarning,
+        stacklevel=3,
+    )
 
 
 def run(
@@ -178,9 +317,12 @@ def run(
     within a few hundred steps and raises KeyboardInterrupt. Raises ValueError for a bad
     scenario or argument, RuntimeError for a run that fails.
     """
-    parsed = load(scenario, build).with_size(scenes, seed)
+    scenes, seed = _count("scenes", scenes, minimum=1), _count("seed", seed)
+    chunk = _count("chunk", chunk, minimum=1)
+    guard = _Guard(build)
+    parsed = load(scenario, guard.build).with_size(scenes, seed)
     directory = None if checkpoints is None else os.fspath(checkpoints)
-    result = drive(_ricochet.start_run(parsed, backend, _shard(shard), chunk, directory, resume), progress)
+    result = guard.drive(_ricochet.start_run(parsed, backend, _shard(shard), chunk, directory, resume), progress)
     strobe = _table(result["strobe"])
     failures = dict(result["failures"])
     if failures:
@@ -192,7 +334,7 @@ def run(
             RuntimeWarning,
             stacklevel=2,
         )
-    return EnsembleResult(
+    ensemble = EnsembleResult(
         summary=_table(result["summary"]),
         trajectories=Samples.of(_table(result["trajectories"])),
         strobe=None if strobe is None else Samples.of(strobe),
@@ -207,6 +349,8 @@ def run(
         failures=failures,
         scenario=parsed,
     )
+    _health(ensemble)
+    return ensemble
 
 
 def verify(
@@ -220,7 +364,9 @@ def verify(
     CPU backend and the GPU, as `ricochet verify`, and returns the verdict: `{"scenario",
     "scenes", "engines": [{"engine", "tolerance", "columns": [{"column", "deviation",
     "ok"}]}], "skipped": [...], "ok"}` (deviations relative to 1 + |reference|)."""
-    return json.loads(drive(_ricochet.start_verify(load(scenario, build), scenes, max_time), progress))
+    scenes = _count("scenes", scenes, minimum=1, optional=False)
+    guard = _Guard(build)
+    return json.loads(guard.drive(_ricochet.start_verify(load(scenario, guard.build), scenes, max_time), progress))
 
 
 def bench(
@@ -232,7 +378,9 @@ def bench(
     """Every backend's throughput at each ensemble size, as `ricochet bench`: one dict per
     (backend, size) with `backend`, `adapter`, `scenes`, `steps`, `seconds`,
     `scene_steps_per_second`, `device_seconds`, `warmup_seconds`."""
-    job = _ricochet.start_bench(load(scenario), [int(n) for n in sizes], reference_up_to)
+    sizes = [_count("sizes", n, minimum=1, optional=False) for n in sizes]
+    reference_up_to = _count("reference_up_to", reference_up_to, optional=False)
+    job = _ricochet.start_bench(load(scenario), sizes, reference_up_to)
     return json.loads(drive(job, progress))
 
 
@@ -240,7 +388,8 @@ def check(scenario: ScenarioLike, progress: bool = False, build: Optional[Build]
     """A dry run, as `ricochet check`: every scene built (a bad draw raises ValueError naming
     it), the drawn parameters' ranges, the size, what is recorded, and per backend an
     estimate of the run's time from a short timed sample."""
-    return json.loads(drive(_ricochet.start_check(load(scenario, build)), progress))
+    guard = _Guard(build)
+    return json.loads(guard.drive(_ricochet.start_check(load(scenario, guard.build)), progress))
 
 
 def templates() -> List[Dict[str, Any]]:

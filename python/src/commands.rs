@@ -123,6 +123,12 @@ pub fn start_check(scenario: &Scenario) -> PyResult<Job> {
     Job::start(move |watch| json(&ensemble::check::check(&scenario, watch)?))
 }
 
+/// The shipped scenarios (`scenarios/*.toml`, compiled in) as `{name: TOML text}`.
+#[pyfunction]
+pub fn shipped_scenarios() -> std::collections::BTreeMap<&'static str, &'static str> {
+    ensemble::shipped::SHIPPED.iter().copied().collect()
+}
+
 /// Every template: `[{"name", "parameters": [{"name", "default", "unit"}]}]` in the order it
 /// asks for them (as `ricochet templates`), as JSON.
 #[pyfunction]

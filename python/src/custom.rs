@@ -91,7 +91,15 @@ fn built(build: &Py<PyAny>, index: usize, rng: &ChaCha8Rng, failures: &Failures)
                 .cast::<PyDict>()
                 .map_err(|_| PyValueError::new_err("the values drawn must be a dict {name: value}"))?
                 .iter()
-                .map(|(name, value)| Ok((name.extract::<String>()?, value.extract::<f64>()?)))
+                .map(|(name, value)| {
+                    let (name, value) = (name.extract::<String>()?, value.extract::<f64>()?);
+                    match value.is_finite() {
+                        true => Ok((name, value)),
+                        false => Err(PyValueError::new_err(format!(
+                            "the value `{name}` build drew for scene {index} is {value}: drawn values are summary columns and must be finite"
+                        ))),
+                    }
+                })
                 .collect::<PyResult<_>>()?,
         };
         failures.add(index, &nsds.failures);

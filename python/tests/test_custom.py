@@ -93,8 +93,28 @@ def test_bad_builds_are_value_errors():
             raise ArithmeticError("no ball today")
         return ball(index, rng)
 
-    with pytest.raises(ValueError, match="scene 3.*no ball today"):
+    with pytest.raises(ValueError, match="scene 3.*no ball today") as raised:
         ricochet.run(SETTINGS, build=broken, backend="cpu", progress=False)
+    # Chained: raised from build's own exception.
+    assert isinstance(raised.value.__cause__, ArithmeticError)
+
+    def interrupted(index, rng):
+        if index == 3:
+            raise KeyboardInterrupt
+        return ball(index, rng)
+
+    # A KeyboardInterrupt (or SystemExit) raised in build comes back as itself.
+    with pytest.raises(KeyboardInterrupt):
+        ricochet.run(SETTINGS, build=interrupted, backend="cpu", progress=False)
+    with pytest.raises(ValueError, match="must be finite"):
+        ricochet.run(SETTINGS, build=lambda i, rng: (ball(i, rng)[0], {"e": float("inf")}), progress=False)
+    # A dict's NaN is named by its key; numpy numbers and arrays are plain numbers.
+    with pytest.raises(ValueError, match="`time.step` = nan"):
+        ricochet.run({**SETTINGS, "time": {**SETTINGS["time"], "step": float("nan")}}, build=ball, progress=False)
+    with pytest.raises(TypeError, match="`name`: object is not a TOML value"):
+        ricochet.run({**SETTINGS, "name": object()}, build=ball, progress=False)
+    numpy_time = {**SETTINGS, "time": {k: np.float64(v) for k, v in SETTINGS["time"].items()}}
+    assert len(ricochet.run(numpy_time, build=ball, backend="cpu", progress=False).summary) == SETTINGS["scenes"]
     with pytest.raises(ValueError, match="Nsds"):
         ricochet.run(SETTINGS, build=lambda i, rng: 42, backend="cpu", progress=False)
     with pytest.raises(ValueError, match=r"\[scene\]"):

@@ -263,3 +263,63 @@ def test_an_interrupted_run_resumes_from_its_checkpoints_to_the_same_numbers(tmp
     assert 0 < resumed.scene_steps <= fresh.scene_steps - 2 * chunk * scenario.steps
     with pytest.raises(ValueError, match="checkpoints"):
         ricochet.run(BALLS, resume=True, progress=False)
+
+
+def test_bad_arguments_are_named():
+    for kwargs, error, name in [
+        ({"scenes": -5}, ValueError, "scenes"),
+        ({"scenes": 2**70}, ValueError, "scenes"),
+        ({"scenes": True}, TypeError, "scenes"),
+        ({"scenes": 2.0}, TypeError, "scenes"),
+        ({"seed": -1}, ValueError, "seed"),
+        ({"chunk": -1}, ValueError, "chunk"),
+        ({"chunk": 0}, ValueError, "chunk"),
+        ({"shard": (0, 1, 2)}, TypeError, "shard"),
+        ({"shard": (2, 2)}, ValueError, "shard"),
+    ]:
+        with pytest.raises(error, match=name):
+            ricochet.run(BALLS, backend="cpu", progress=False, **kwargs)
+    with pytest.raises(ValueError, match="scenes"):
+        ricochet.verify(BALLS, scenes=0, progress=False)
+    with pytest.raises(TypeError, match="sizes"):
+        ricochet.bench(BALLS, sizes=[1.5], progress=False)
+
+
+def test_unhealthy_scenes_are_warned_of_and_listed():
+    # Two PGS sweeps per step cannot solve a rough pile's contacts.
+    pile = {
+        "name": "pile",
+        "scenes": 4,
+        "scene": {"template": "disc_pile", "friction": 0.5},
+        "time": {"step": 1e-3, "final": 1.0},
+        "solver": {"max_iterations": 2},
+    }
+    with pytest.warns(RuntimeWarning, match="unhealthy"):
+        result = ricochet.run(pile, backend="cpu", progress=False)
+    assert len(result.unhealthy) > 0
+    assert set(result.unhealthy.tolist()) == set(result.summary["scene"][result.summary["converged"] == 0].tolist())
+
+
+def test_no_runtime_dir_noise_from_the_drivers():
+    # Without XDG_RUNTIME_DIR, Mesa's drivers printed an error for every GPU instance.
+    import os
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "XDG_RUNTIME_DIR"}
+    code = "import ricochet; ricochet.run(ricochet.load(%r).with_size(4, None), backend='auto', progress=False)" % BALLS
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "XDG_RUNTIME_DIR" not in done.stderr, done.stderr
+
+
+def test_shipped_scenarios_run_by_name_from_anywhere(tmp_path, monkeypatch, root):
+    shipped = ricochet.scenarios()
+    assert set(shipped) == {p.stem for p in (root / "scenarios").glob("*.toml")}
+    assert shipped["bouncing_balls"] == (root / "scenarios/bouncing_balls.toml").read_text()
+    # Away from the repository, the README's path and the bare name find the shipped file.
+    monkeypatch.chdir(tmp_path)
+    by_path = ricochet.run("scenarios/bouncing_balls.toml", scenes=8, backend="cpu", progress=False)
+    by_name = ricochet.run("bouncing_balls", scenes=8, backend="cpu", progress=False)
+    assert by_path.summary.tobytes() == by_name.summary.tobytes()
+    with pytest.raises(ValueError):
+        ricochet.run("no_such_scenario", scenes=8, backend="cpu", progress=False)
