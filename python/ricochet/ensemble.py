@@ -29,8 +29,8 @@ Build = Callable[[int, "_ricochet.Rng"], Any]
 
 def _to_json(scenario: Mapping[str, Any]) -> str:
     """A dict of the TOML's shape as JSON, numpy numbers and arrays taken as plain ones: a
-    ValueError names a key whose number is NaN or infinite, a TypeError one whose value is not
-    a TOML value."""
+    ValueError names a key whose number is NaN or infinite or whose value is not a TOML value
+    (a bad scenario, as every other)."""
 
     def plain(value: Any, path: str) -> Any:
         if isinstance(value, Mapping):
@@ -49,7 +49,7 @@ def _to_json(scenario: Mapping[str, Any]) -> str:
             return float(value)
         if isinstance(value, str):
             return value
-        raise TypeError(
+        raise ValueError(
             f"scenario: `{path}`: {type(value).__name__} is not a TOML value "
             "(numbers, strings, booleans, lists and tables are)"
         )

@@ -111,7 +111,7 @@ def test_bad_builds_are_value_errors():
     # A dict's NaN is named by its key; numpy numbers and arrays are plain numbers.
     with pytest.raises(ValueError, match="`time.step` = nan"):
         ricochet.run({**SETTINGS, "time": {**SETTINGS["time"], "step": float("nan")}}, build=ball, progress=False)
-    with pytest.raises(TypeError, match="`name`: object is not a TOML value"):
+    with pytest.raises(ValueError, match="`name`: object is not a TOML value"):
         ricochet.run({**SETTINGS, "name": object()}, build=ball, progress=False)
     numpy_time = {**SETTINGS, "time": {k: np.float64(v) for k, v in SETTINGS["time"].items()}}
     assert len(ricochet.run(numpy_time, build=ball, backend="cpu", progress=False).summary) == SETTINGS["scenes"]

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use super::{DrawResult, figure, span};
+use super::{DrawResult, figure, span, tick_label};
 use crate::ensemble::stats::ColumnStats;
 use crate::ensemble::table::Table;
 use crate::ensemble::units::label;
@@ -96,7 +96,7 @@ pub(super) fn draw(path: &Path, summary: &Table, title: &str, units: &BTreeMap<S
                 let mut chart = panel(area, &caption, (lo..hi, top(bars.iter().map(|b| b.1))))?;
                 // One label per whole number while they fit (plotters' steps are 1, 2, 5 × 10ᵏ).
                 let span = (bars[bars.len() - 1].0 - bars[0].0) as usize + 1;
-                mesh(&mut chart, &x_label, (span, true))?;
+                mesh(&mut chart, &x_label, (span, true), &(lo..hi))?;
                 chart
                     .draw_series(bars.iter().map(|&(v, c)| {
                         Rectangle::new([(v - 0.4, 0.0), (v + 0.4, c as f64)], BLUE.mix(0.6).filled())
@@ -105,8 +105,8 @@ pub(super) fn draw(path: &Path, summary: &Table, title: &str, units: &BTreeMap<S
             Shape::Histogram => {
                 let (edges, counts) = (&stats.histogram.edges, &stats.histogram.counts);
                 let x = span(&[edges[0], edges[edges.len() - 1]]);
-                let mut chart = panel(area, &caption, (x, top(counts.iter().copied())))?;
-                mesh(&mut chart, &x_label, (6, false))?;
+                let mut chart = panel(area, &caption, (x.clone(), top(counts.iter().copied())))?;
+                mesh(&mut chart, &x_label, (6, false), &x)?;
                 chart.draw_series(counts.iter().enumerate().map(|(i, &c)| {
                     Rectangle::new([(edges[i], 0.0), (edges[i + 1], c as f64)], BLUE.mix(0.6).filled())
                 }))?;
@@ -141,13 +141,16 @@ fn panel<'a>(
         .build_cartesian_2d(x, 0.0..y)?)
 }
 
-/// The axes: `x_label` across with about `ticks` labels (whole numbers for `bars`), whole
-/// counts up.
-fn mesh(chart: &mut Panel<'_>, x_label: &str, (ticks, bars): (usize, bool)) -> DrawResult {
-    let whole = |v: &f64| format!("{v:.0}");
+/// The axes: `x_label` across `x` with about `ticks` labels (whole numbers for `bars`),
+/// whole counts up.
+fn mesh(chart: &mut Panel<'_>, x_label: &str, (ticks, bars): (usize, bool), x: &std::ops::Range<f64>) -> DrawResult {
+    let whole = |v: &f64| tick_label(v.round(), &(0.0..1.0));
+    let across = |v: &f64| tick_label(*v, x);
     let mut mesh = chart.configure_mesh();
     if bars {
         mesh.x_label_formatter(&whole);
+    } else {
+        mesh.x_label_formatter(&across);
     }
     mesh.disable_x_mesh()
         .max_light_lines(0)

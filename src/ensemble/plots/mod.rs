@@ -145,6 +145,37 @@ where
 }
 
 /// (lo..hi) of the finite values of `x`, widened when they are all equal (or none).
+/// A tick's label on an axis spanning `axis`: rounded to a thousandth of the span's decade,
+/// never `-0`, in exponent form past 10⁵ or below 10⁻³ (plotters' own labels printed
+/// `-0.0` on a constant-zero column and long tails of digits for small values).
+pub(super) fn tick_label(v: f64, axis: &std::ops::Range<f64>) -> String {
+    let span = (axis.end - axis.start).abs();
+    let unit = if span > 0.0 && span.is_finite() {
+        10f64.powf(span.log10().floor() - 3.0)
+    } else {
+        1e-3 * v.abs().max(1.0)
+    };
+    let v = (v / unit).round() * unit;
+    let trim = |text: String| -> String {
+        match text.split_once('e') {
+            Some((mantissa, exponent)) if mantissa.contains('.') => {
+                format!("{}e{exponent}", mantissa.trim_end_matches('0').trim_end_matches('.'))
+            }
+            Some(_) => text,
+            None if text.contains('.') => text.trim_end_matches('0').trim_end_matches('.').to_string(),
+            None => text,
+        }
+    };
+    if v == 0.0 || !v.is_finite() {
+        return if v.is_finite() { "0".into() } else { format!("{v}") };
+    }
+    if !(1e-3..1e5).contains(&v.abs()) {
+        return trim(format!("{v:.2e}"));
+    }
+    let decimals = (-unit.log10().floor()).max(0.0) as usize;
+    trim(format!("{v:.decimals$}"))
+}
+
 fn span(x: &[f64]) -> std::ops::Range<f64> {
     let (lo, hi) = x
         .iter()
@@ -189,12 +220,15 @@ where
         .x_label_area_size(40)
         .y_label_area_size(70)
         .build_cartesian_2d(span(x), span(y))?;
+    let (xs, ys) = (span(x), span(y));
     chart
         .configure_mesh()
         .x_desc(x_name)
         .y_desc(y_name)
         .x_labels(6)
         .y_labels(6)
+        .x_label_formatter(&|v| tick_label(*v, &xs))
+        .y_label_formatter(&|v| tick_label(*v, &ys))
         .max_light_lines(0)
         .draw()?;
     // Small translucent dots: dense ensembles show as shades.
@@ -286,4 +320,19 @@ fn draw_scatter_grid(path: &Path, summary: &Table, run: &Run) -> DrawResult {
     }
     root.present()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tick_label;
+
+    #[test]
+    fn tick_labels_are_short_and_never_minus_zero() {
+        assert_eq!(tick_label(-0.0, &(-0.5..0.5)), "0");
+        assert_eq!(tick_label(-1e-17, &(-0.5..0.5)), "0");
+        assert_eq!(tick_label(0.30000000000000004, &(0.0..1.0)), "0.3");
+        assert_eq!(tick_label(1.2e-5, &(0.0..3e-5)), "1.2e-5");
+        assert_eq!(tick_label(250000.0, &(0.0..1e6)), "2.5e5");
+        assert_eq!(tick_label(12.5, &(0.0..100.0)), "12.5");
+    }
 }

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use super::{DrawResult, figure, span};
+use super::{DrawResult, figure, span, tick_label};
 use crate::ensemble::table::Table;
 use crate::ensemble::units::label;
 
@@ -40,12 +40,15 @@ pub(super) fn draw(path: &Path, trajectories: &Table, title: &str, units: &BTree
             .x_label_area_size(40)
             .y_label_area_size(70)
             .build_cartesian_2d(span(&t), span(&q))?;
+        let (ts, qs) = (span(&t), span(&q));
         chart
             .configure_mesh()
             .x_desc("t (s)")
             .y_desc(label(name, units))
             .x_labels(6)
             .y_labels(6)
+            .x_label_formatter(&|v| tick_label(*v, &ts))
+            .y_label_formatter(&|v| tick_label(*v, &qs))
             .max_light_lines(0)
             .draw()?;
         for (k, (_, rows)) in runs.iter().enumerate() {
