@@ -9,9 +9,14 @@ use super::{DrawResult, figure, span, tick_label};
 use crate::ensemble::table::Table;
 use crate::ensemble::units::label;
 
-/// `trajectories.png`: one panel per coordinate (the first five), each recorded scene a
-/// line of its colour; the colours' key in the last panel, off the data; `title` above,
-/// axes labelled with `units`.
+/// The most coordinates drawn (with the key, a 4 × 3 grid).
+const PANELS: usize = 11;
+
+/// `trajectories.png`: one panel per coordinate (all of them up to [`PANELS`], else the
+/// [`PANELS`] that move most over the recorded scenes, in their order: a billiard's object
+/// ball, past the cue ball's six coordinates, is drawn), each recorded scene a line of its
+/// colour; the colours' key in the last panel, off the data; `title` above, axes labelled
+/// with `units`.
 pub(super) fn draw(path: &Path, trajectories: &Table, title: &str, units: &BTreeMap<String, String>) -> DrawResult {
     let (t, scene) = (
         trajectories.column("t").unwrap_or_default(),
@@ -19,7 +24,23 @@ pub(super) fn draw(path: &Path, trajectories: &Table, title: &str, units: &BTree
     );
     // Columns: scene, t, the coordinates, their velocities.
     let coordinates = &trajectories.columns[2..2 + (trajectories.columns.len() - 2) / 2];
-    let shown = &coordinates[..coordinates.len().min(5)];
+    let moved = |name: &String| {
+        let q = trajectories.column(name).unwrap_or_default();
+        let (lo, hi) = q
+            .iter()
+            .filter(|v| v.is_finite())
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+        if hi >= lo { hi - lo } else { 0.0 }
+    };
+    let mut by_motion: Vec<usize> = (0..coordinates.len()).collect();
+    by_motion.sort_by(|&a, &b| {
+        moved(&coordinates[b])
+            .total_cmp(&moved(&coordinates[a]))
+            .then(a.cmp(&b))
+    });
+    by_motion.truncate(PANELS);
+    by_motion.sort_unstable();
+    let shown: Vec<&String> = by_motion.iter().map(|&k| &coordinates[k]).collect();
     // Each scene's rows: [start, end).
     let mut runs = Vec::new();
     let mut start = 0;
@@ -32,7 +53,7 @@ pub(super) fn draw(path: &Path, trajectories: &Table, title: &str, units: &BTree
     let rows = panels.div_ceil(columns);
     let root = BitMapBackend::new(path, (450 * columns as u32, 40 + 340 * rows as u32)).into_drawing_area();
     let areas = figure(&root, title)?.split_evenly((rows, columns));
-    for (area, name) in areas.iter().zip(shown) {
+    for (area, name) in areas.iter().zip(shown.iter().copied()) {
         let q = trajectories.column(name).unwrap_or_default();
         let mut chart = ChartBuilder::on(area)
             .caption(format!("{name}(t)"), ("sans-serif", 18))
