@@ -315,7 +315,11 @@ fn filippov_relay() {
     )
     .unwrap();
     let ours = rows(sim, reference.nrows(), |s| vec![s.t, s.q[0], s.q[1], s.lambda[0]]);
-    assert_eq!(ours[1][1..], [2.5, 3.49, -1.0], "step 1, worked by hand from the Filippov_NL model");
+    assert_eq!(
+        ours[1][1..],
+        [2.5, 3.49, -1.0],
+        "step 1, worked by hand from the Filippov_NL model"
+    );
     common::compare_with_reference("Filippov_NL", &reference, &ours, 1e-12);
 }
 

@@ -1,6 +1,10 @@
 //! Shared test helpers: where Siconos's data lives, and column-by-column comparison.
 #![allow(dead_code)]
 
+/// The cross-engine harness (reference, CPU lanes, GPU f64 and f32).
+#[cfg(feature = "gpu")]
+pub mod engines;
+
 use std::path::PathBuf;
 
 /// The environment variable that overrides the location of Siconos's data.
