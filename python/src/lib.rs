@@ -29,6 +29,7 @@ fn _ricochet(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(commands::start_check, m)?)?;
     m.add_function(wrap_pyfunction!(commands::templates, m)?)?;
     m.add_function(wrap_pyfunction!(commands::shipped_scenarios, m)?)?;
+    m.add_function(wrap_pyfunction!(scenario::scenario_from_json, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -74,6 +74,21 @@ impl Scenario {
         })
     }
 
+    /// Pickles as its JSON form, read back by [`scenario_from_json`] (the same fingerprint);
+    /// a scenario whose scenes a Python function builds does not pickle (its function is
+    /// not part of it): a TypeError says so.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        if matches!(self.inner.scene, ensemble::custom::Scenes::Custom(..)) {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "scenario `{}`: its scenes are built by your function, which it does not hold: pickle the settings and the function, and load them again",
+                self.inner.name
+            )));
+        }
+        let json = serde_json::to_string(&self.inner).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let module = py.import("ricochet._ricochet")?;
+        Ok((module.getattr("scenario_from_json")?, (json,)))
+    }
+
     /// This scenario with `scenes` scenes and seed `seed` where given (checked again).
     #[pyo3(signature = (scenes=None, seed=None))]
     fn with_size(&self, scenes: Option<usize>, seed: Option<u64>) -> PyResult<Self> {
@@ -132,4 +147,16 @@ impl Scenario {
             self.inner.steps()
         )
     }
+}
+
+/// A scenario from the JSON form it pickles as (checked again).
+#[pyfunction]
+pub fn scenario_from_json(json: &str) -> PyResult<Scenario> {
+    let inner: ensemble::Scenario =
+        serde_json::from_str(json).map_err(|e| PyValueError::new_err(format!("scenario: {e}")))?;
+    inner.validate().map_err(exception)?;
+    Ok(Scenario {
+        inner,
+        failures: Failures::default(),
+    })
 }

@@ -153,3 +153,10 @@ def test_a_scene_whose_function_raises_is_reported_and_the_others_stand():
         warnings.simplefilter("error")
         clean = ricochet.run(dict(settings, scenes=3), build=forced, progress=False)
     assert clean.failures == {} and clean.summary["finite"].tolist() == [1, 1, 1]
+
+
+def test_a_custom_scenario_says_it_does_not_pickle():
+    import pickle
+
+    with pytest.raises(TypeError, match="built by your function"):
+        pickle.dumps(ricochet.load(SETTINGS, build=ball))

@@ -323,3 +323,14 @@ def test_shipped_scenarios_run_by_name_from_anywhere(tmp_path, monkeypatch, root
     assert by_path.summary.tobytes() == by_name.summary.tobytes()
     with pytest.raises(ValueError):
         ricochet.run("no_such_scenario", scenes=8, backend="cpu", progress=False)
+
+
+def test_scenarios_and_results_pickle():
+    import pickle
+
+    for scenario in [ricochet.load(BALLS).with_size(8, 3), ricochet.load("rocking_block"), ricochet.load("impact_oscillator_study")]:
+        back = pickle.loads(pickle.dumps(scenario))
+        assert (back.fingerprint, back.scenes, back.seed) == (scenario.fingerprint, scenario.scenes, scenario.seed)
+    result = ricochet.run(BALLS, scenes=8, backend="cpu", progress=False)
+    back = pickle.loads(pickle.dumps(result))
+    assert back.summary.tobytes() == result.summary.tobytes() and back.scenario.fingerprint == result.scenario.fingerprint

@@ -233,8 +233,56 @@ where
         .draw()?;
     // Small translucent dots: dense ensembles show as shades.
     let size = if points.len() > 5000 { 1 } else { 2 };
-    chart.draw_series(points.iter().map(|&p| Circle::new(p, size, BLUE.mix(0.5).filled())))?;
+    let counts = points.len() > BINS && points.iter().all(|p| p.1.fract() == 0.0);
+    let alpha = if counts { 0.15 } else { 0.5 };
+    chart.draw_series(points.iter().map(|&p| Circle::new(p, size, BLUE.mix(alpha).filled())))?;
+    if counts {
+        // A count (impacts) against a parameter overplots on a few lines: its mean per bin
+        // of x with a 95 % interval tells the trend.
+        let bins = binned_means(&points, BINS);
+        chart.draw_series(LineSeries::new(bins.iter().map(|b| (b.0, b.1)), RED.stroke_width(2)))?;
+        chart.draw_series(
+            bins.iter().map(|&(x, mean, half)| {
+                PathElement::new(vec![(x, mean - half), (x, mean + half)], RED.stroke_width(2))
+            }),
+        )?;
+    }
     Ok(())
+}
+
+/// Bins of x for a count's mean in a scatter panel.
+const BINS: usize = 20;
+
+/// Per non-empty bin of `bins` equal bins over the points' x range: (the bin's centre, the
+/// mean of y in it, the half-width of its 95 % interval 1.96 s/√n, s the sample standard
+/// deviation; 0 for a single point).
+fn binned_means(points: &[(f64, f64)], bins: usize) -> Vec<(f64, f64, f64)> {
+    let (lo, hi) = points
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.0), b.max(p.0)));
+    let width = (hi - lo) / bins as f64;
+    let mut sums = vec![(0usize, 0.0, 0.0); bins];
+    for &(x, y) in points {
+        let k = if width > 0.0 {
+            (((x - lo) / width) as usize).min(bins - 1)
+        } else {
+            0
+        };
+        sums[k] = (sums[k].0 + 1, sums[k].1 + y, sums[k].2 + y * y);
+    }
+    sums.iter()
+        .enumerate()
+        .filter(|(_, s)| s.0 > 0)
+        .map(|(k, &(n, sum, squares))| {
+            let mean = sum / n as f64;
+            let variance = if n > 1 {
+                ((squares - n as f64 * mean * mean) / (n - 1) as f64).max(0.0)
+            } else {
+                0.0
+            };
+            (lo + (k as f64 + 0.5) * width, mean, 1.96 * (variance / n as f64).sqrt())
+        })
+        .collect()
 }
 
 /// Draws `y` against `x` (columns of `table`) into `path`: PNG, or SVG when the name ends in
@@ -324,7 +372,19 @@ fn draw_scatter_grid(path: &Path, summary: &Table, run: &Run) -> DrawResult {
 
 #[cfg(test)]
 mod tests {
-    use super::tick_label;
+    use super::{binned_means, tick_label};
+
+    /// Two bins of known counts: their centres, means and 95 % half-widths.
+    #[test]
+    fn binned_means_of_known_counts() {
+        let points = [(0.0, 1.0), (0.4, 3.0), (1.0, 5.0), (0.9, 5.0)];
+        let bins = binned_means(&points, 2);
+        assert_eq!(bins.len(), 2);
+        let (x, mean, half) = bins[0];
+        assert_eq!((x, mean), (0.25, 2.0));
+        assert!((half - 1.96 * (2.0f64 / 2.0).sqrt()).abs() < 1e-15, "{half}");
+        assert_eq!(bins[1], (0.75, 5.0, 0.0));
+    }
 
     #[test]
     fn tick_labels_are_short_and_never_minus_zero() {
