@@ -24,7 +24,7 @@ pub enum Error {
         what: String,
     },
     /// A restitution coefficient outside [0, 1].
-    #[error("{what}: restitution coefficient e = {} is outside [0, 1]", crate::validate::number(*value))]
+    #[error("{what}: restitution coefficient e = {} is outside [0, 1]", number(*value))]
     Restitution {
         /// The non-smooth law at fault.
         what: String,
@@ -38,7 +38,7 @@ pub enum Error {
         what: String,
     },
     /// A scalar parameter outside its valid range (h ≤ 0, θ ∉ [0, 1], ...).
-    #[error("{what} = {} is invalid: {reason}", crate::validate::number(*value))]
+    #[error("{what} = {} is invalid: {reason}", number(*value))]
     Parameter {
         /// The parameter, e.g. `time step h`.
         what: String,
@@ -152,5 +152,26 @@ impl Error {
             Self::Argument { what, reason } => Self::Argument { what: at(what), reason },
             other => other,
         }
+    }
+}
+
+/// A number as a reader wants it in a message: the shortest exact decimal between 10⁻⁴ and
+/// 10¹⁶, else in exponent form (`1e300`, not its 301 digits; `2.5e-12`).
+pub fn number(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() || (1e-4..1e16).contains(&x.abs()) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn numbers_are_short() {
+        assert_eq!(super::number(1e300), "1e300");
+        assert_eq!(super::number(-2.5e-12), "-2.5e-12");
+        assert_eq!(super::number(0.5), "0.5");
+        assert_eq!(super::number(f64::NAN), "NaN");
     }
 }

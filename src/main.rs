@@ -201,9 +201,11 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             let merged = RunFiles::merge(parts)?;
             let command: Vec<String> = std::env::args().collect();
             let _lock = ricochet::ensemble::lock::DirLock::acquire(&out, &command.join(" "))?;
-            let mut written = write(&merged, &out)?;
+            // (Read before writing: `out` may be one of the parts, whose provenance goes.)
             let finished = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
-            written.push(MergeProvenance::of(&dirs, command, finished).write(&out)?);
+            let provenance = MergeProvenance::of(&dirs, command, finished);
+            let mut written = write(&merged, &out)?;
+            written.push(provenance.write(&out)?);
             // (No earlier run's chunks stay beside the merged files.)
             ricochet::ensemble::checkpoint::remove(&out)?;
             out!(

@@ -106,16 +106,6 @@ pub fn machine_memory() -> Option<u64> {
     kib.checked_mul(1024)
 }
 
-/// A number as a reader wants it in a message: the shortest exact decimal between 10⁻⁴ and
-/// 10¹⁶, else in exponent form (`1e300`, not its 301 digits; `2.5e-12`).
-pub fn number(x: f64) -> String {
-    if x == 0.0 || !x.is_finite() || (1e-4..1e16).contains(&x.abs()) {
-        format!("{x}")
-    } else {
-        format!("{x:e}")
-    }
-}
-
 /// Bytes as a short text: `512 B`, `3.2 GB`, `8.0 TB`.
 pub fn bytes(n: f64) -> String {
     let units = ["B", "kB", "MB", "GB", "TB", "PB"];
@@ -124,16 +114,5 @@ pub fn bytes(n: f64) -> String {
         format!("{n:.0} B")
     } else {
         format!("{:.1} {}", n / 1e3_f64.powi(k as i32), units[k])
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn numbers_are_short() {
-        assert_eq!(super::number(1e300), "1e300");
-        assert_eq!(super::number(-2.5e-12), "-2.5e-12");
-        assert_eq!(super::number(0.5), "0.5");
-        assert_eq!(super::number(f64::NAN), "NaN");
     }
 }

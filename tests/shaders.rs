@@ -416,7 +416,15 @@ fn twin_comments_name_what_exists() {
     );
     let mut missing = Vec::new();
     for (path, text) in &rust {
-        for line in text.lines() {
+        // Doc comments joined, so that a `Kernel:` at a line's end is read with the next.
+        let joined = text
+            .lines()
+            .map(str::trim_start)
+            .collect::<Vec<_>>()
+            .join(" ")
+            .replace(" /// ", " ");
+        for line in joined.split("Kernel: ").skip(1).map(|rest| format!("Kernel: {rest}")) {
+            let line = line.split(". ").next().unwrap_or_default();
             let Some((_, named)) = line.split_once("Kernel: ") else {
                 continue;
             };

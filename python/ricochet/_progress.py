@@ -91,7 +91,8 @@ def drive(job: Any, progress: bool) -> Any:
         while not job.wait(LOOK):
             if display is not None:
                 name, scene_steps, scenes, steps = job.status()
-                if name != run:
+                # A new run, or a new part of one (a check's timed sample after its warm-up).
+                if name != run or scene_steps < base:
                     start, run, base = time.monotonic(), name, scene_steps
                 display.show(name, min(scene_steps // max(steps, 1), scenes), scenes, rate(scene_steps))
     except KeyboardInterrupt:
@@ -105,7 +106,7 @@ def drive(job: Any, progress: bool) -> Any:
         last = rate(scene_steps)
         if last is None:
             # (A run shorter than a look: its steps over at least a look's time.)
-            last = (scene_steps - base) / max(time.monotonic() - start, LOOK)
+            last = max(scene_steps - base, 0) / max(time.monotonic() - start, LOOK)
         display.show(name, min(scene_steps // max(steps, 1), scenes), scenes, last, final=True)
         display.close()
     return job.result()

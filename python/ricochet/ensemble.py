@@ -95,8 +95,9 @@ def load(scenario: ScenarioLike, build: Optional[Build] = None) -> "_ricochet.Sc
         if isinstance(scenario, (str, os.PathLike)) and os.path.isfile(scenario):
             with open(scenario, encoding="utf-8") as f:
                 return _ricochet.custom_scenario(f.read(), "toml", build)
-        if isinstance(scenario, str):
+        if isinstance(scenario, str) and ("\n" in scenario or "=" in scenario):
             return _ricochet.custom_scenario(scenario, "toml", build)
+        raise ValueError(f"scenario {os.fspath(scenario)!r}: no such file (with build: a dict, a TOML text or a file)")
     if isinstance(scenario, Mapping):
         return _ricochet.Scenario(_to_json(scenario), "json")
     if isinstance(scenario, (str, os.PathLike)):
@@ -219,10 +220,11 @@ class _Guard:
 
         return call
 
-    def drive(self, job: Any, progress: bool) -> Any:
-        """`drive(job, progress)`, its error raised from `build`'s own exception."""
+    def call(self, f: Callable[[], Any]) -> Any:
+        """`f()` (a load, which builds scene 0; a job), its error raised from `build`'s own
+        exception."""
         try:
-            return drive(job, progress)
+            return f()
         except (ValueError, RuntimeError) as error:
             first = self.first
             if first is None:
@@ -230,6 +232,10 @@ class _Guard:
             if not isinstance(first, Exception):
                 raise first from None
             raise error from first
+
+    def drive(self, job: Callable[[], Any], progress: bool) -> Any:
+        """`drive(job(), progress)`, its error raised from `build`'s own exception."""
+        return self.call(lambda: drive(self.call(job), progress))
 
 
 #: The largest count the engine takes (an unsigned 64-bit integer).
@@ -320,9 +326,9 @@ def run(
     scenes, seed = _count("scenes", scenes, minimum=1), _count("seed", seed)
     chunk = _count("chunk", chunk, minimum=1)
     guard = _Guard(build)
-    parsed = load(scenario, guard.build).with_size(scenes, seed)
+    parsed = guard.call(lambda: load(scenario, guard.build).with_size(scenes, seed))
     directory = None if checkpoints is None else os.fspath(checkpoints)
-    result = guard.drive(_ricochet.start_run(parsed, backend, _shard(shard), chunk, directory, resume), progress)
+    result = guard.drive(lambda: _ricochet.start_run(parsed, backend, _shard(shard), chunk, directory, resume), progress)
     strobe = _table(result["strobe"])
     failures = dict(result["failures"])
     if failures:
@@ -366,7 +372,8 @@ def verify(
     "ok"}]}], "skipped": [...], "ok"}` (deviations relative to 1 + |reference|)."""
     scenes = _count("scenes", scenes, minimum=1, optional=False)
     guard = _Guard(build)
-    return json.loads(guard.drive(_ricochet.start_verify(load(scenario, guard.build), scenes, max_time), progress))
+    parsed = guard.call(lambda: load(scenario, guard.build))
+    return json.loads(guard.drive(lambda: _ricochet.start_verify(parsed, scenes, max_time), progress))
 
 
 def bench(
@@ -389,7 +396,8 @@ def check(scenario: ScenarioLike, progress: bool = False, build: Optional[Build]
     it), the drawn parameters' ranges, the size, what is recorded, and per backend an
     estimate of the run's time from a short timed sample."""
     guard = _Guard(build)
-    return json.loads(guard.drive(_ricochet.start_check(load(scenario, guard.build)), progress))
+    parsed = guard.call(lambda: load(scenario, guard.build))
+    return json.loads(guard.drive(lambda: _ricochet.start_check(parsed), progress))
 
 
 def templates() -> List[Dict[str, Any]]:

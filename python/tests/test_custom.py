@@ -103,9 +103,28 @@ def test_bad_builds_are_value_errors():
             raise KeyboardInterrupt
         return ball(index, rng)
 
-    # A KeyboardInterrupt (or SystemExit) raised in build comes back as itself.
+    # A KeyboardInterrupt (or SystemExit) raised in build comes back as itself, at scene 0
+    # (built when the scenario is loaded) as at scene 3; another exception is chained there too.
     with pytest.raises(KeyboardInterrupt):
         ricochet.run(SETTINGS, build=interrupted, backend="cpu", progress=False)
+
+    def exits(index, rng):
+        raise SystemExit(3)
+
+    with pytest.raises(SystemExit):
+        ricochet.run(SETTINGS, build=exits, backend="cpu", progress=False)
+
+    def zero_fails(index, rng):
+        raise ArithmeticError("not even scene 0")
+
+    with pytest.raises(ValueError, match="not even scene 0") as raised:
+        ricochet.run(SETTINGS, build=zero_fails, backend="cpu", progress=False)
+    assert isinstance(raised.value.__cause__, ArithmeticError)
+    # A path that is no file, with build, is refused (not taken as a shipped scenario).
+    import pathlib
+
+    with pytest.raises(ValueError, match="no such file"):
+        ricochet.run(pathlib.Path("bouncing_balls"), build=ball, progress=False)
     with pytest.raises(ValueError, match="must be finite"):
         ricochet.run(SETTINGS, build=lambda i, rng: (ball(i, rng)[0], {"e": float("inf")}), progress=False)
     # A dict's NaN is named by its key; numpy numbers and arrays are plain numbers.

@@ -328,7 +328,16 @@ def test_shipped_scenarios_run_by_name_from_anywhere(tmp_path, monkeypatch, root
 def test_scenarios_and_results_pickle():
     import pickle
 
-    for scenario in [ricochet.load(BALLS).with_size(8, 3), ricochet.load("rocking_block"), ricochet.load("impact_oscillator_study")]:
+    # 17 significant digits and far exponents come back to the bit (serde_json's float_roundtrip).
+    digits = {
+        "name": "digits",
+        "scenes": 4,
+        "scene": {"template": "bouncing_ball", "height": 1.2345678901234567, "radius": 1.2345678901234567e-3},
+        "time": {"step": 1.2345678901234567e-4, "final": 0.1},
+        "solver": {"tolerance": 1.2345678901234567e-30},
+    }
+    shipped = [ricochet.load("rocking_block"), ricochet.load("impact_oscillator_study")]
+    for scenario in [ricochet.load(BALLS).with_size(8, 3), ricochet.load(digits), *shipped]:
         back = pickle.loads(pickle.dumps(scenario))
         assert (back.fingerprint, back.scenes, back.seed) == (scenario.fingerprint, scenario.scenes, scenario.seed)
     result = ricochet.run(BALLS, scenes=8, backend="cpu", progress=False)

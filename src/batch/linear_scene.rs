@@ -260,7 +260,7 @@ impl LinearScene {
                     what: row_name(r),
                     reason: format!(
                         "its friction contact's block of D is singular or W_NN − μ|W_NT| ≤ 0 (μ = {}: Painlevé's paradox): Coulomb's law has no unique local solution",
-                        crate::validate::number(mu)
+                        crate::error::number(mu)
                     ),
                 });
             }

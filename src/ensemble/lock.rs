@@ -50,6 +50,15 @@ impl DirLock {
                     dir.display()
                 )));
             }
+            // A file system without locks (some network mounts): run unlocked, saying so.
+            Err(std::fs::TryLockError::Error(e))
+                if e.kind() == std::io::ErrorKind::Unsupported || e.raw_os_error() == Some(37) =>
+            {
+                log::warn!(
+                    "warning: {} cannot be locked here ({e}): nothing keeps another run out",
+                    dir.display()
+                );
+            }
             Err(std::fs::TryLockError::Error(e)) => return Err(fail(format!("cannot lock: {e}"))),
         }
         let since = std::time::SystemTime::now()

@@ -321,6 +321,9 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
             let now = within(error, tol);
             done = from_fn(|l| done[l] || now[l]);
         }
+        // As the kernel: converged when the error is within, swept or not (max_iterations = 0).
+        let now = within(error, tol);
+        let done: Mask<LANES> = from_fn(|l| done[l] || now[l]);
         let solved = if masked {
             self.settled.map(|s| !s)
         } else {

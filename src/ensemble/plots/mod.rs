@@ -144,7 +144,6 @@ where
     Ok(panels)
 }
 
-/// (lo..hi) of the finite values of `x`, widened when they are all equal (or none).
 /// A tick's label on an axis spanning `axis`: rounded to a thousandth of the span's decade,
 /// never `-0`, in exponent form past 10⁵ or below 10⁻³ (plotters' own labels printed
 /// `-0.0` on a constant-zero column and long tails of digits for small values).
@@ -170,12 +169,16 @@ pub(super) fn tick_label(v: f64, axis: &std::ops::Range<f64>) -> String {
         return if v.is_finite() { "0".into() } else { format!("{v}") };
     }
     if !(1e-3..1e5).contains(&v.abs()) {
-        return trim(format!("{v:.2e}"));
+        // As many digits as the span asks for (an axis from 100 000 to 100 100 reads
+        // 1.0001e5, 1.0002e5, …), at least three.
+        let digits = ((v.abs().log10().floor() - unit.log10().floor()) as usize).clamp(2, 15);
+        return trim(format!("{v:.digits$e}"));
     }
     let decimals = (-unit.log10().floor()).max(0.0) as usize;
     trim(format!("{v:.decimals$}"))
 }
 
+/// (lo..hi) of the finite values of `x`, widened when they are all equal (or none).
 fn span(x: &[f64]) -> std::ops::Range<f64> {
     let (lo, hi) = x
         .iter()
@@ -394,5 +397,6 @@ mod tests {
         assert_eq!(tick_label(1.2e-5, &(0.0..3e-5)), "1.2e-5");
         assert_eq!(tick_label(250000.0, &(0.0..1e6)), "2.5e5");
         assert_eq!(tick_label(12.5, &(0.0..100.0)), "12.5");
+        assert_eq!(tick_label(100020.0, &(100000.0..100100.0)), "1.0002e5");
     }
 }
