@@ -227,3 +227,64 @@ pub fn remove(out: &Path) -> Result<()> {
         _ => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(scenes: &[usize]) -> Table {
+        let mut t = Table::new(vec!["scene".into(), "x".into()]);
+        for &s in scenes {
+            t.push(&[s as f64, 0.5]);
+        }
+        t
+    }
+
+    fn chunk(scenes: Range<usize>, summary: &[usize], events: &[usize]) -> Chunk {
+        Chunk {
+            scenes,
+            summary: table(summary),
+            strobe: table(&[]),
+            events: table(events),
+        }
+    }
+
+    /// Chunks whose files match their stamps' fingerprints but hold the wrong rows (written
+    /// so by a faulty run, not changed after) are refused by their rows, naming the file:
+    /// a missing row, another chunk's rows, an event of a scene outside the chunk.
+    #[test]
+    fn wrong_rows_are_refused_even_with_matching_fingerprints() {
+        let run = Manifest {
+            scenario_hash: "0123456789abcdef".into(),
+            shard: [0, 1],
+            arithmetic: "cpu f64".into(),
+        };
+        for (bad, file) in [
+            (chunk(0..3, &[0, 1], &[]), "000000000000-000000000003.summary.csv"),
+            (chunk(0..3, &[3, 4, 5], &[]), "000000000000-000000000003.summary.csv"),
+            (chunk(0..3, &[0, 1, 2], &[1, 9]), "000000000000-000000000003.events.csv"),
+        ] {
+            let out = tempfile::tempdir().unwrap();
+            let checkpoints = Checkpoints::fresh(out.path(), &run).unwrap();
+            checkpoints.save(&chunk(3..6, &[3, 4, 5], &[4])).unwrap();
+            checkpoints.save(&bad).unwrap();
+            let e = Checkpoints::resume(out.path(), &run)
+                .map(|_| ())
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains(file) && e.contains("rows are not those of scenes 0..3"),
+                "{e}"
+            );
+        }
+        // The good chunk alone resumes.
+        let out = tempfile::tempdir().unwrap();
+        Checkpoints::fresh(out.path(), &run)
+            .unwrap()
+            .save(&chunk(3..6, &[3, 4, 5], &[4]))
+            .unwrap();
+        let (_, chunks) = Checkpoints::resume(out.path(), &run).unwrap();
+        assert_eq!(chunks.len(), 1);
+        assert_eq!(chunks[0].scenes, 3..6);
+    }
+}
