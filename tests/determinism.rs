@@ -10,6 +10,7 @@
 
 mod common;
 
+use ricochet::ensemble::fingerprint::fnv1a_64;
 use ricochet::ensemble::{self, Backend, RunOptions, Scenario, Shard};
 
 /// (scenario, backend, FNV-1a 64 of its summary.csv) for 16 scenes and at most 0.5 s.
@@ -51,13 +52,6 @@ const PINNED: &[(&str, &str, u64)] = &[
     ("woodpecker", "reference", 0xb37b4906a0fd4f57),
 ];
 
-/// FNV-1a, 64 bits.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
-
 #[test]
 fn summaries_hash_to_their_pinned_values() {
     let mut actual = Vec::new();
@@ -84,7 +78,7 @@ fn summaries_hash_to_their_pinned_values() {
             let run = ensemble::run(&scenario, &options, &ensemble::Progress::new()).unwrap();
             let mut csv = Vec::new();
             run.summary.write_csv(&mut csv).unwrap();
-            actual.push((name.clone(), label, fnv1a(&csv)));
+            actual.push((name.clone(), label, fnv1a_64(&csv)));
         }
     }
     let table: String = actual

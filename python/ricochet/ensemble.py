@@ -235,7 +235,7 @@ class _Guard:
 
     def drive(self, job: Callable[[], Any], progress: bool) -> Any:
         """`drive(job(), progress)`, its error raised from `build`'s own exception."""
-        return self.call(lambda: drive(self.call(job), progress))
+        return self.call(lambda: drive(job(), progress))
 
 
 #: The largest count the engine takes (an unsigned 64-bit integer).

@@ -30,6 +30,9 @@ pub enum Backend {
 }
 
 impl Backend {
+    /// Every backend, in the order the command line lists them.
+    pub const ALL: [Backend; 4] = [Self::Auto, Self::Gpu, Self::Cpu, Self::Reference];
+
     /// Its name on the command line and in files: `auto`, `gpu`, `cpu`, `reference`.
     pub fn name(self) -> &'static str {
         match self {
@@ -50,16 +53,13 @@ impl std::fmt::Display for Backend {
 impl std::str::FromStr for Backend {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
-        match s {
-            "auto" => Ok(Self::Auto),
-            "gpu" => Ok(Self::Gpu),
-            "cpu" => Ok(Self::Cpu),
-            "reference" => Ok(Self::Reference),
-            _ => Err(Error::Scenario {
+        Self::ALL
+            .into_iter()
+            .find(|b| b.name() == s)
+            .ok_or_else(|| Error::Scenario {
                 what: format!("backend `{s}`"),
                 reason: "expected auto, gpu, cpu or reference".into(),
-            }),
-        }
+            })
     }
 }
 

@@ -2,12 +2,17 @@
 //! of <http://www.isthe.com/chongo/tech/comp/fnv/>), as 16 hex digits. Not cryptographic: it
 //! tells a changed or mixed-up file from the one written, not a forgery.
 
-/// h₀ = 14695981039346656037, h ← (h ⊕ byte) · 1099511628211 (mod 2⁶⁴) over `bytes`.
+/// [`fnv1a_64`] as 16 hex digits.
 pub fn fnv1a(bytes: &[u8]) -> String {
-    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
+    format!("{:016x}", fnv1a_64(bytes))
+}
+
+/// h₀ = 14695981039346656037, h ← (h ⊕ byte) · 1099511628211 (mod 2⁶⁴) over `bytes` (also
+/// the pinned hashes of `tests/determinism.rs`).
+pub fn fnv1a_64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    });
-    format!("{hash:016x}")
+    })
 }
 
 #[cfg(test)]

@@ -38,7 +38,7 @@ pub mod checkpoint;
 pub mod custom;
 pub mod design;
 mod engine;
-mod fingerprint;
+pub mod fingerprint;
 pub mod lock;
 pub mod observables;
 pub mod output;

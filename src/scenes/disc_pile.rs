@@ -65,9 +65,6 @@ impl DiscPile {
             centre[0] += p.scalar(&format!("x{i}"), 0.0)?;
         }
         pile.friction = p.scalar("friction", 0.0)?;
-        // Here, not in the law: a negative μ ran frictionless discs (the law is built only for
-        // μ > 0), and a drawn one changed the scene's size instead of naming `friction`.
-        require_non_negative("disc_pile", "friction", pile.friction)?;
         require_positive("disc_pile", "mass", pile.mass)?;
         pile.check_geometry()?;
         Ok(pile)
@@ -95,7 +92,8 @@ impl DiscPile {
     /// Without friction a disc is q = (x, z) and its contacts one row each under Newton's law;
     /// with friction ([`DiscPile::rough_nsds`]) it also turns.
     pub fn nsds(&self) -> Result<Nsds> {
-        // A negative μ is refused, not run as frictionless discs.
+        // Here, not in the law: a negative μ ran frictionless discs (the law is built only for
+        // μ > 0), and a drawn one changed the scene's size instead of naming `friction`.
         require_non_negative("disc_pile", "friction", self.friction)?;
         if self.friction > 0.0 {
             return self.rough_nsds();

@@ -283,11 +283,12 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
         // never taken on the error alone, which for a huge μ (De Saxcé's ŵ_N = w_N + μ‖w_T‖)
         // or a huge ‖q‖ (whose square overflows) says "within" of a contact never pushed.
         let idle: Mask<LANES> = from_fn(|l| active.iter().all(|a| !a[l]));
-        let within_now = and(within(error, tol), idle);
+        let mut now = within(error, tol);
+        let start = and(now, idle);
         let mut done = if masked {
-            from_fn(|l| self.settled[l] || within_now[l])
+            from_fn(|l| self.settled[l] || start[l])
         } else {
-            within_now
+            start
         };
         let (mut sweeps, mut iteration) = ([0u32; LANES], 0);
         while !done.iter().all(|&x| x) && iteration < self.step.max_iterations {
@@ -318,11 +319,10 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
             }
             iteration += 1;
             error = lcp_error::<T, EQUALITY>(dd, lcp_q, active, equality, friction, lambda);
-            let now = within(error, tol);
+            now = within(error, tol);
             done = from_fn(|l| done[l] || now[l]);
         }
         // As the kernel: converged when the error is within, swept or not (max_iterations = 0).
-        let now = within(error, tol);
         let done: Mask<LANES> = from_fn(|l| done[l] || now[l]);
         let solved = if masked {
             self.settled.map(|s| !s)
