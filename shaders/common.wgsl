@@ -23,7 +23,7 @@ struct SceneHeader {
     state_offset: u32,
     operator_offset: u32,
     flags: u32,
-    pad0: u32,
+    row_offset: u32,
     pad1: u32,
     pad2: u32,
 }
@@ -38,9 +38,11 @@ struct HealthCounters {
     steps: u32,
 }
 
-// The flag bits (HAS_*, NOT_CONVERGED, NON_FINITE, IN_CONTACT, CUT_SHORT) and EXTREMES (per
-// scene: worst LCP residual, deepest penetration, worst cone violation) are generated from
-// batch::layout (flags_wgsl) ahead of this file.
+// The flag bits (HAS_*, NOT_CONVERGED, NON_FINITE, IN_CONTACT, CUT_SHORT), EXTREMES (per
+// scene: worst LCP residual, deepest penetration, worst cone violation) and the row kinds
+// (ROW_CONTACT, ROW_EQUALITY, ROW_NORMAL_2D, ROW_NORMAL_3D, ROW_TANGENT: a normal row's code
+// is its contact's row count) are generated from batch::layout (constants_wgsl) ahead of
+// this file.
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> step_params: StepParams;
@@ -55,6 +57,8 @@ struct HealthCounters {
 // samples and the impact events (observe.wgsl).
 @group(0) @binding(7) var<storage, read> observers: array<vec4<u32>>;
 @group(0) @binding(8) var<storage, read_write> observed: array<real>;
+// The row kind of each row of each scene, from its header's row_offset (batch::layout::RowKind).
+@group(0) @binding(9) var<storage, read> row_kinds: array<u32>;
 
 fn is_finite(x: real) -> bool {
     return abs(x) <= REAL_MAX;

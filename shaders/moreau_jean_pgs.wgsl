@@ -37,6 +37,8 @@ var<private> pold: array<real, NL_DOF>;
 var<private> lcp_q: array<real, MAX_CONTACTS>;
 var<private> lcp_base: array<real, NL_CONTACTS>;
 var<private> in_lcp: array<bool, MAX_CONTACTS>;
+// The kind of each row (ROW_*).
+var<private> kinds: array<u32, MAX_CONTACTS>;
 var<private> lambda: array<real, MAX_CONTACTS>;
 // Where wg_at and d_at read a linear scene's W⁻¹Hᵀ and Delassus matrix (RATTLE switches them
 // between its two stages), and RATTLE's stage-1 percussion P¹ (RATTLE_CONTACTS is 1 in a
@@ -65,9 +67,9 @@ fn op(k: u32) -> real {
     return ops[op_base + k * params.stride];
 }
 
-// Whether row r is an equality (always in the MLCP, λ unprojected).
+// Whether row r is an equality (always in the MLCP, λ unprojected). Twin: Group::is_equality.
 fn is_equality(r: u32) -> bool {
-    return (flags & HAS_EQUALITY) != 0u && op(o.equality + r) > 0.5;
+    return (flags & HAS_EQUALITY) != 0u && kinds[r] == ROW_EQUALITY;
 }
 
 // Reads scene s: sizes, offsets, operators (into private memory when they fit), q, v and
@@ -94,6 +96,9 @@ fn load_scene(s: u32) {
     for (var i = 0u; i < n; i++) {
         q[i] = state[hd.state_offset + i * params.stride];
         v[i] = state[hd.state_offset + (n + i) * params.stride];
+    }
+    for (var r = 0u; r < m; r++) {
+        kinds[r] = row_kinds[hd.row_offset + r];
     }
     health = counters[s];
     worst = extremes[EXTREMES * s];

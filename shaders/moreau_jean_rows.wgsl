@@ -1,6 +1,6 @@
 // Row helpers of the scene-parallel Moreau–Jean kernel: the operators of the current Newton
 // iterate, the MLCP's w, the sphere–sphere rows, the lever rows and the friction contacts'
-// blocks. Twins: src/batch/cpu/moreau_jean_rows.rs (friction_kind, cone_violation,
+// blocks. Twins: src/batch/cpu/moreau_jean_rows.rs (row_kind, is_normal, cone_violation,
 // project_on_cone, friction_error, normal_row, equality_row, friction_block, friction_2d,
 // friction_3d),
 // src/batch/cpu/sphere_rows.rs (separation, dot3 ↔ dot, unit, add_normal and the other
@@ -199,16 +199,18 @@ fn cone_violation(r: u32, d: u32) -> real {
     if (d == 3u) {
         tangent = sqrt(lambda[r + 1u] * lambda[r + 1u] + lambda[r + 2u] * lambda[r + 2u]);
     }
-    return tangent - op(o.friction + 2u * r + 1u) * lambda[r];
+    return tangent - op(o.mu + r) * lambda[r];
 }
 
-// Row r's friction kind: d = 2 or 3 on a contact's normal row, −k on its k-th tangent row, 0
-// elsewhere. Twin: friction_kind.
-fn friction_kind(r: u32) -> real {
-    if ((flags & HAS_FRICTION) == 0u) {
-        return real(0.0);
-    }
-    return op(o.friction + 2u * r);
+// Row r's kind (ROW_*). Twin: row_kind.
+fn row_kind(r: u32) -> u32 {
+    return kinds[r];
+}
+
+// Whether a row of kind `kind` is a Coulomb contact's normal row (its code is then the
+// contact's rows d). Twin: is_normal.
+fn is_normal(kind: u32) -> bool {
+    return kind == ROW_NORMAL_2D || kind == ROW_NORMAL_3D;
 }
 
 // The projection of one contact's d components onto its Coulomb cone (Siconos's

@@ -107,16 +107,15 @@ fn outputs_and_activation() {
                 hv = hv + op(o.h + r * n + j) * vf[j];
             }
         }
-        let equality = is_equality(r);
-        // A friction contact's tangent rows are active with its normal row, and are no gap.
-        let kind = friction_kind(r);
-        if (!equality && kind > -0.5) {
-            deepest = max(deepest, real(0.0) - y);
-        }
-        if (kind < -0.5) {
-            in_lcp[r] = in_lcp[r - select(1u, 2u, kind < -1.5)];
+        // A friction contact's tangent rows are active with the row before them (its normal
+        // row or first tangent), and are no gap.
+        if (row_kind(r) == ROW_TANGENT) {
+            in_lcp[r] = in_lcp[r - 1u];
+        } else if (is_equality(r)) {
+            in_lcp[r] = true;
         } else {
-            in_lcp[r] = equality || y + step_params.gamma * step_params.h * ydot <= 0.0;
+            deepest = max(deepest, real(0.0) - y);
+            in_lcp[r] = y + step_params.gamma * step_params.h * ydot <= 0.0;
         }
         if (EVENTS > 0u) {
             rate[r] = ydot;
@@ -237,17 +236,17 @@ fn solve_local() {
         for (var r = 0u; r < m; r++) {
             if (in_lcp[r]) {
                 idle = false;
-                let kind = friction_kind(r);
-                if (kind > 0.5) {
-                    let rows = select(2u, 3u, kind > 2.5);
+                let kind = row_kind(r);
+                if (is_normal(kind)) {
+                    let rows = kind;
                     var lam = vec3<real>(real(0.0), real(0.0), real(0.0));
                     var w = vec3<real>(real(0.0), real(0.0), real(0.0));
                     for (var a = 0u; a < rows; a++) {
                         lam[a] = lambda[r + a];
                         w[a] = local_velocity(r + a);
                     }
-                    err = err + friction_error(rows, lam, w, op(o.friction + 2u * r + 1u));
-                } else if (kind > -0.5) {
+                    err = err + friction_error(rows, lam, w, op(o.mu + r));
+                } else if (kind != ROW_TANGENT) {
                     let w = local_velocity(r);
                     let x = select(lambda[r] - max(lambda[r] - w, real(0.0)), w, is_equality(r));
                     err = err + x * x;
@@ -264,10 +263,10 @@ fn solve_local() {
             break;
         }
         for (var r = 0u; r < m; r++) {
-            let kind = friction_kind(r);
-            if (kind > 0.5) {
+            let kind = row_kind(r);
+            if (is_normal(kind)) {
                 if (in_lcp[r]) {
-                    let rows = select(2u, 3u, kind > 2.5);
+                    let rows = kind;
                     var lam = vec3<real>(real(0.0), real(0.0), real(0.0));
                     for (var a = 0u; a < rows; a++) {
                         lam[a] = lambda[r + a];
@@ -279,14 +278,14 @@ fn solve_local() {
                             local[a] = local[a] - d_at((r + a) * m + r + b) * lam[b];
                         }
                     }
-                    lam = friction_block(rows, r, local, lam, op(o.friction + 2u * r + 1u));
+                    lam = friction_block(rows, r, local, lam, op(o.mu + r));
                     for (var a = 0u; a < rows; a++) {
                         lambda[r + a] = lam[a];
                     }
                 }
                 continue;
             }
-            if (kind < -0.5) {
+            if (kind == ROW_TANGENT) {
                 continue;
             }
             if (in_lcp[r]) {
@@ -330,9 +329,9 @@ fn update_position() {
 // contacts. Twin: Group::record_health.
 fn record_health() {
     for (var r = 0u; r < m; r++) {
-        let kind = friction_kind(r);
-        if (kind > 0.5) {
-            cone = max(cone, cone_violation(r, u32(kind)));
+        let kind = row_kind(r);
+        if (is_normal(kind)) {
+            cone = max(cone, cone_violation(r, kind));
         }
     }
     var loaded = false;

@@ -106,7 +106,7 @@ fn observe(first: bool) {
 fn record_events(k: real) {
     let base = RECORD * scene + EVENTS_AT;
     for (var r = 0u; r < m; r++) {
-        if (is_equality(r) || friction_kind(r) < -0.5) {
+        if (is_equality(r) || row_kind(r) == ROW_TANGENT) {
             continue;
         }
         let loaded = lambda[r] > 0.0;

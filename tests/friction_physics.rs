@@ -7,7 +7,7 @@ mod common;
 
 use nalgebra::{DMatrix, DVector};
 use ricochet::batch::cpu::moreau_jean_pgs::{BatchState, run};
-use ricochet::batch::{BatchOptions, LinearScene, SceneBatch};
+use ricochet::batch::{BatchOptions, LinearScene, RowKind, SceneBatch};
 use ricochet::model::{EqualityConditionNSL, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactFrictionNSL, Nsds};
 use ricochet::reference::{Integrator, TimeStepping};
 use ricochet::scenes::block_on_incline::BlockOnIncline;
@@ -377,12 +377,26 @@ fn cpu_lanes_reproduce_the_woodpecker() {
 #[test]
 fn batched_friction_refuses_malformed_and_painleve_contacts() {
     let block = BlockOnIncline::default();
-    let mut scene = LinearScene::from_nsds(&block.nsds().unwrap(), 1e-3, 0.5, Stabilization::None).unwrap();
+    let scene = LinearScene::from_nsds(&block.nsds().unwrap(), 1e-3, 0.5, Stabilization::None).unwrap();
     let mut batch = SceneBatch::new(1e-3, MoreauJeanOSI::default()).unwrap();
     batch.push(&scene).unwrap();
-    scene.friction[1] = [-2.0, block.friction];
-    let error = batch.push(&scene).unwrap_err();
-    assert!(error.to_string().contains("row 1"), "{error}");
+    assert_eq!(scene.rows, [RowKind::Normal2d, RowKind::Tangent]);
+    let malformed: [(fn(&mut LinearScene), &str); 5] = [
+        // The tangent row lost, a lone tangent, a 3-D contact short of rows, a tangent
+        // with another μ, a μ on a frictionless contact.
+        (|s| s.rows[1] = RowKind::Contact, "row 1"),
+        (|s| s.rows[0] = RowKind::Tangent, "row 0"),
+        (|s| s.rows[0] = RowKind::Normal3d, "row 0"),
+        (|s| s.mu[1] = 0.1, "row 1"),
+        (|s| s.rows = vec![RowKind::Contact; 2], "row 0"),
+    ];
+    for (break_it, row) in malformed {
+        let mut wrong = scene.clone();
+        break_it(&mut wrong);
+        let error = batch.push(&wrong).unwrap_err();
+        assert!(error.to_string().contains(&format!("layout at {row}")), "{error}");
+    }
+    assert_eq!(batch.len(), 1, "a refused scene is not pushed");
     // A lever that couples the normal and tangent rows strongly: y_N = z + 2 x, y_T = x, with μ
     // large enough that W_NN − μ |W_NT| < 0.
     let mut nsds = Nsds::new();

@@ -86,13 +86,14 @@ fn wgsl_structs_match_their_rust_twins() {
     let (size, offsets) = layout(&module, "SceneHeader");
     assert_eq!(size as usize, size_of::<SceneHeader>());
     assert_eq!(
-        offsets.iter().take(5).map(|&o| o as usize).collect::<Vec<_>>(),
+        offsets.iter().take(6).map(|&o| o as usize).collect::<Vec<_>>(),
         [
             std::mem::offset_of!(SceneHeader, ndof),
             std::mem::offset_of!(SceneHeader, ncontacts),
             std::mem::offset_of!(SceneHeader, state_offset),
             std::mem::offset_of!(SceneHeader, operator_offset),
             std::mem::offset_of!(SceneHeader, flags),
+            std::mem::offset_of!(SceneHeader, row_offset),
         ]
     );
     let (size, offsets) = layout(&module, "HealthCounters");
@@ -211,9 +212,8 @@ fn operator_offsets_are_one_layout_for_host_and_kernel() {
         "delassus",
         "offset",
         "restitution",
-        "equality",
         "feedback",
-        "friction",
+        "mu",
         "c_harmonic",
         "frequency",
         "quadratic",
@@ -232,8 +232,8 @@ fn operator_offsets_are_one_layout_for_host_and_kernel() {
     for (n, m) in [(1, 1), (3, 2), (8, 5)] {
         let o = OperatorOffsets::new(n, m);
         // Moreau–Jean's blocks end where RATTLE's end kick begins.
-        assert_eq!(o.end_a, 3 * n * n + 2 * n + 3 * n * m + m * m + 15 * m + 3);
-        assert_eq!(o.quadratic, 2 * n * n + 2 * n + 2 * n * m + m * m + 6 * m + 3);
+        assert_eq!(o.end_a, 3 * n * n + 2 * n + 3 * n * m + m * m + 13 * m + 3);
+        assert_eq!(o.quadratic, 2 * n * n + 2 * n + 2 * n * m + m * m + 4 * m + 3);
         assert_eq!(o.spheres, o.end_a - 9 * m);
         assert_eq!(o.lever, o.end_a - 3 * m);
         assert_eq!(o.end, o.end_a + 3 * n * n + 2 * n + n * m + m * m);

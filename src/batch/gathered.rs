@@ -4,6 +4,8 @@
 
 use nalgebra::{DMatrix, DVector};
 
+use super::layout::RowKind;
+
 /// A scene's systems and rows over its n coordinates (systems concatenated).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Gathered {
@@ -31,10 +33,10 @@ pub struct Gathered {
     pub offset: DVector<f64>,
     /// Restitution per row (0 on equalities).
     pub restitution: DVector<f64>,
-    /// Whether a row is an equality.
-    pub equality: Vec<bool>,
-    /// Per row, Coulomb friction as [`LinearScene::friction`](crate::batch::LinearScene::friction).
-    pub friction: Vec<[f64; 2]>,
+    /// The kind of each row, as [`LinearScene::rows`](crate::batch::LinearScene::rows).
+    pub rows: Vec<RowKind>,
+    /// Coulomb's μ per row, as [`LinearScene::mu`](crate::batch::LinearScene::mu).
+    pub mu: Vec<f64>,
     /// Sphere–sphere gaps per row, as [`LinearScene::distance`](crate::batch::LinearScene::distance).
     pub distance: Vec<[f64; 6]>,
     /// Lever terms per row, as [`LinearScene::lever`](crate::batch::LinearScene::lever).

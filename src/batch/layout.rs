@@ -5,7 +5,8 @@ use bytemuck::{Pod, Zeroable};
 use super::shared::OperatorOffsets;
 
 /// Where one scene's data lives in the batch arrays: `state[state_offset ..]` holds q (ndof)
-/// then v (ndof), `operators[operator_offset ..]` the blocks of [`OperatorOffsets`].
+/// then v (ndof), `operators[operator_offset ..]` the blocks of [`OperatorOffsets`],
+/// `row_kinds[row_offset ..]` the [`RowKind`] of each of its ncontacts rows.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct SceneHeader {
@@ -22,8 +23,49 @@ pub struct SceneHeader {
     /// harmonic part. Bit 3: some row is an equality. Bit 4: friction contacts. Bit 5: the
     /// scene is stepped by nonsmooth RATTLE. (Engines skip what a scene lacks.)
     pub flags: u32,
+    /// Offset of the scene's row kinds (scenes with the same rows may share them).
+    pub row_offset: u32,
     /// Padding to 32 bytes.
-    pub pad: [u32; 3],
+    pub pad: [u32; 2],
+}
+
+/// The kind of one row of a scene's MLCP, which says which local solve the row takes (as
+/// MuJoCo Warp's `ConstraintType`): one u32 per row in the batch's `row_kinds`, read by the
+/// kernel and its twin alike. A normal row's code is its contact's row count d.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RowKind {
+    /// A unilateral contact without friction, 0 ≤ λ ⟂ w ≥ 0 (`normal_row`).
+    Contact = 0,
+    /// An equality, w = 0 with λ free (`equality_row`).
+    Equality = 1,
+    /// The normal row of a 2-D Coulomb contact, its tangent row after it (`friction_2d`).
+    Normal2d = 2,
+    /// The normal row of a 3-D Coulomb contact, its two tangent rows after it (`friction_3d`).
+    Normal3d = 3,
+    /// A tangent row of a Coulomb contact, solved with the contact's normal row.
+    Tangent = 4,
+}
+
+impl RowKind {
+    /// The kind's code in `row_kinds`.
+    pub const fn code(self) -> u32 {
+        self as u32
+    }
+
+    /// The rows of the block this row starts: d for a contact's normal row, else 1.
+    pub fn block_rows(self) -> usize {
+        match self {
+            Self::Normal2d => 2,
+            Self::Normal3d => 3,
+            _ => 1,
+        }
+    }
+
+    /// Whether the row is a contact's normal row with friction.
+    pub fn is_normal(self) -> bool {
+        matches!(self, Self::Normal2d | Self::Normal3d)
+    }
 }
 
 impl SceneHeader {
@@ -76,7 +118,7 @@ impl SceneHeader {
         2 * ndof
     }
 
-    /// Length of the operators of a scene of header `flags`: 3n² + 2n + 3nm + m² + 15m + 3,
+    /// Length of the operators of a scene of header `flags`: 3n² + 2n + 3nm + m² + 13m + 3,
     /// and with [`RATTLE`] the end kick's 3n² + 2n + nm + m² more.
     pub fn operator_len(ndof: usize, ncontacts: usize, flags: u32) -> usize {
         let o = OperatorOffsets::new(ndof, ncontacts);
@@ -89,7 +131,7 @@ impl SceneHeader {
     }
 
     /// Length of the operators a scene without nonlinear rows reads, those before the
-    /// quadratic terms (2n² + 2n + 2nm + m² + 6m + 3).
+    /// quadratic terms (2n² + 2n + 2nm + m² + 4m + 3).
     pub fn linear_operator_len(ndof: usize, ncontacts: usize) -> usize {
         OperatorOffsets::new(ndof, ncontacts).quadratic
     }
@@ -162,10 +204,11 @@ pub const IN_CONTACT: u32 = 4;
 /// (set by the kernel's probe; the host then reruns the chunk with fewer steps per dispatch).
 pub const CUT_SHORT: u32 = 8;
 
-/// The header's and the health counters' flag bits and [`EXTREMES`] as WGSL constants, from
-/// the values above: one source for host and kernel (the kernel's `common.wgsl` uses them;
-/// the header's RATTLE bit is read on the host only).
-pub fn flags_wgsl() -> String {
+/// The header's and the health counters' flag bits, the [`RowKind`] codes (`ROW_CONTACT`,
+/// `ROW_EQUALITY`, `ROW_NORMAL_2D`, `ROW_NORMAL_3D`, `ROW_TANGENT`) and [`EXTREMES`] as WGSL
+/// constants, from the values above: one source for host and kernel (the kernel's
+/// `common.wgsl` uses them; the header's RATTLE bit is read on the host only).
+pub fn constants_wgsl() -> String {
     [
         ("HAS_STIFFNESS", HAS_STIFFNESS),
         ("HAS_NONLINEAR", HAS_NONLINEAR),
@@ -177,6 +220,11 @@ pub fn flags_wgsl() -> String {
         ("IN_CONTACT", IN_CONTACT),
         ("CUT_SHORT", CUT_SHORT),
         ("EXTREMES", EXTREMES as u32),
+        ("ROW_CONTACT", RowKind::Contact.code()),
+        ("ROW_EQUALITY", RowKind::Equality.code()),
+        ("ROW_NORMAL_2D", RowKind::Normal2d.code()),
+        ("ROW_NORMAL_3D", RowKind::Normal3d.code()),
+        ("ROW_TANGENT", RowKind::Tangent.code()),
     ]
     .iter()
     .map(|(name, value)| format!("const {name}: u32 = {value}u;\n"))

@@ -15,7 +15,7 @@
 //!   v_{k+1} = v_free + (W⁻¹ Hᵀ) λ
 //! ```
 //! (f = β/h on equality rows under Baumgarte stabilisation, else 0; a friction contact's rows
-//! (normal, tangents) are solved together under Coulomb's law, `friction`), so everything but the
+//! (normal, tangents) are solved together under Coulomb's law, `rows` and `mu`), so everything but the
 //! state is computed once, in f64, here. With nonlinear rows — quadratic terms, sphere–sphere
 //! gaps ‖x₁ − x₀‖, a planar body point's lever terms a cos q_k + b sin q_k — the Jacobian
 //! G(q) (H + 2 Y diag(q) + the gaps' normals + the levers' (b cos q_k − a sin q_k) e_k)
@@ -25,6 +25,7 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::gathered::Gathered;
+use super::layout::RowKind;
 use crate::error::{Error, Result};
 use crate::scheme::{NonsmoothRattleOSI, Stabilization};
 
@@ -60,13 +61,13 @@ pub struct LinearScene {
     pub offset: DVector<f64>,
     /// Restitution e per contact (0 on equality rows).
     pub restitution: DVector<f64>,
-    /// Whether a row is an equality (always in the problem, λ free).
-    pub equality: Vec<bool>,
+    /// The kind of each row: a contact, an equality (always in the problem, λ free), or a
+    /// Coulomb contact's normal row followed by its tangent rows.
+    pub rows: Vec<RowKind>,
     /// The position feedback f of each row (β/h on equality rows under Baumgarte, else 0).
     pub feedback: DVector<f64>,
-    /// Per row, Coulomb friction (kind, μ): kind d = 2 or 3 on the normal row of a friction
-    /// contact of d rows, −k on its k-th tangent row, 0 elsewhere.
-    pub friction: Vec<[f64; 2]>,
+    /// Coulomb's μ on each row of a friction contact (its normal and tangent rows), 0 elsewhere.
+    pub mu: Vec<f64>,
     /// Y, the quadratic terms of y = H q + Y q² + b (zero for linear relations).
     pub quadratic: DMatrix<f64>,
     /// Per row, a sphere–sphere gap ‖x_{i₁} − x_{i₀}‖ added to y: [dim (0: none), i₀ (−1: the
@@ -142,7 +143,7 @@ impl LinearScene {
     /// Refused: friction, and a step with h ω_max ≥ 2 (the forces are explicit). Equality
     /// rows need no feedback (stage 1 holds them at position level).
     pub fn reduce_rattle(gathered: Gathered, h: f64, row_name: &dyn Fn(usize) -> String) -> Result<Self> {
-        if let Some(row) = gathered.friction.iter().position(|f| f[0] != 0.0) {
+        if let Some(row) = gathered.rows.iter().position(|k| k.is_normal()) {
             return Err(Error::Unsupported {
                 what: row_name(row),
                 reason: "nonsmooth RATTLE takes no friction yet (the batched engines' and the reference's)".into(),
@@ -171,8 +172,8 @@ impl LinearScene {
             quadratic,
             offset,
             restitution,
-            equality,
-            friction,
+            rows,
+            mu,
             distance,
             lever,
             g0,
@@ -207,7 +208,11 @@ impl LinearScene {
                 (w_inv, a, b, half, 0.0, Some(end))
             }
         };
-        let feedback = DVector::from_iterator(m, equality.iter().map(|&eq| if eq { beta / h } else { 0.0 }));
+        let feedback = DVector::from_iterator(
+            m,
+            rows.iter()
+                .map(|&kind| if kind == RowKind::Equality { beta / h } else { 0.0 }),
+        );
         let winv_ht = &w_inv * hmat.transpose();
         let delassus = &hmat * &winv_ht;
         let scene = Self {
@@ -223,9 +228,9 @@ impl LinearScene {
             h: hmat,
             offset,
             restitution,
-            equality,
+            rows,
             feedback,
-            friction,
+            mu,
             quadratic,
             distance,
             lever,
@@ -246,15 +251,9 @@ impl LinearScene {
         // A 2-D friction contact's block is solved by Cramer's rule and its slides divide by
         // W_NN ± μ W_NT: both must be safely nonzero (else: dependent rows, or Painlevé's
         // paradox, where Coulomb's law has no or several solutions), here at q₀.
-        for r in (0..m).filter(|&r| scene.friction[r][0] == 2.0) {
+        for r in (0..m).filter(|&r| scene.rows[r] == RowKind::Normal2d) {
             let d = &d0;
-            let (a, b, c, dd, mu) = (
-                d[(r, r)],
-                d[(r, r + 1)],
-                d[(r + 1, r)],
-                d[(r + 1, r + 1)],
-                scene.friction[r][1],
-            );
+            let (a, b, c, dd, mu) = (d[(r, r)], d[(r, r + 1)], d[(r + 1, r)], d[(r + 1, r + 1)], scene.mu[r]);
             if a * dd - b * c <= 1e-12 * a * dd || a - mu * b.abs() <= 1e-12 * a {
                 return Err(Error::Unsupported {
                     what: row_name(r),
@@ -316,7 +315,7 @@ impl LinearScene {
 
     /// Whether some rows are friction contacts.
     pub fn has_friction(&self) -> bool {
-        self.friction.iter().any(|f| f[0] != 0.0)
+        self.rows.iter().any(|k| k.is_normal())
     }
 
     /// Whether A and B are nonzero.

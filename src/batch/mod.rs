@@ -27,7 +27,7 @@ mod shared;
 
 pub use bead_chain::{BeadChain, ChainOptions};
 pub use gathered::Gathered;
-pub use layout::SceneHeader;
+pub use layout::{RowKind, SceneHeader};
 pub use linear_scene::LinearScene;
 pub use options::BatchOptions;
 pub use outcome::BatchOutcome;

@@ -5,6 +5,7 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::gathered::Gathered;
+use super::layout::RowKind;
 use super::linear_scene::LinearScene;
 use crate::error::{Error, Result};
 use crate::model::{DynamicalSystem, ExternalForce, NonSmoothLaw, Nsds, Relation};
@@ -113,8 +114,8 @@ fn gather(nsds: &Nsds) -> Result<(Gathered, Vec<&str>)> {
     }
     let m: usize = nsds.interactions().iter().map(|inter| inter.size()).sum();
     let (mut hmat, mut offset, mut restitution) = (DMatrix::zeros(m, n), DVector::zeros(m), DVector::zeros(m));
-    let mut equality = vec![false; m];
-    let mut friction = vec![[0.0; 2]; m];
+    let mut rows = vec![RowKind::Contact; m];
+    let mut mu = vec![0.0; m];
     let mut quadratic = DMatrix::zeros(m, n);
     let mut distance = vec![[0.0; 6]; m];
     let mut lever = vec![[0.0; 3]; m];
@@ -225,10 +226,15 @@ fn gather(nsds: &Nsds) -> Result<(Gathered, Vec<&str>)> {
             }
             offset[row + k] = b[k];
             restitution[row + k] = if k == 0 { law_e } else { row_e };
-            equality[row + k] = is_equality;
-            if let Some(mu) = coulomb {
-                friction[row + k] = [if k == 0 { size as f64 } else { -(k as f64) }, mu];
-            }
+            rows[row + k] = match (is_equality, coulomb, k, size) {
+                (true, ..) => RowKind::Equality,
+                (false, None, ..) => RowKind::Contact,
+                (false, Some(_), 0, 2) => RowKind::Normal2d,
+                (false, Some(_), 0, 3) => RowKind::Normal3d,
+                (false, Some(_), 0, _) => return Err(unsupported(&what, "a friction contact has 2 or 3 rows")),
+                (false, Some(_), ..) => RowKind::Tangent,
+            };
+            mu[row + k] = coulomb.unwrap_or(0.0);
             names.push(inter.name.as_str());
         }
         row += size;
@@ -247,8 +253,8 @@ fn gather(nsds: &Nsds) -> Result<(Gathered, Vec<&str>)> {
             quadratic,
             offset,
             restitution,
-            equality,
-            friction,
+            rows,
+            mu,
             distance,
             lever,
             g0,

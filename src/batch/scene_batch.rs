@@ -3,7 +3,7 @@
 use std::ops::Range;
 
 use super::layout::{
-    EXTREMES, HAS_EQUALITY, HAS_FORCING, HAS_FRICTION, HAS_NONLINEAR, HAS_STIFFNESS, RATTLE, SceneHeader,
+    EXTREMES, HAS_EQUALITY, HAS_FORCING, HAS_FRICTION, HAS_NONLINEAR, HAS_STIFFNESS, RATTLE, RowKind, SceneHeader,
 };
 use super::linear_scene::LinearScene;
 use super::observe::Recording;
@@ -28,40 +28,47 @@ fn offset(x: usize) -> Result<u32> {
     })
 }
 
-/// Checks the friction layout the engines index by: each contact's normal row has kind
-/// d ∈ {2, 3} and a finite μ ≥ 0 and is followed by its d − 1 tangent rows of kinds −1, −2
-/// (the same μ), none an equality or a quadratic row (lever rows and the disc pair's gap and
-/// tangent are taken); no other row has a nonzero kind.
-fn check_friction(scene: &LinearScene) -> Result<()> {
+/// Checks the row layout the engines index by: each Coulomb contact's normal row (kind
+/// [`RowKind::Normal2d`] or [`RowKind::Normal3d`], a finite μ ≥ 0) is followed by its d − 1
+/// [`RowKind::Tangent`] rows with the same μ, none of its rows quadratic (lever rows and the
+/// disc pair's gap and tangent are taken); no tangent row stands alone and no other row has
+/// a μ.
+fn check_rows(scene: &LinearScene) -> Result<()> {
     let m = scene.ncontacts();
     let wrong = |r: usize, reason: &str| Error::Unsupported {
-        what: format!("friction layout of row {r}"),
+        what: format!("row layout at row {r}"),
         reason: reason.into(),
     };
-    if scene.friction.len() != m {
-        return Err(wrong(0, "one (kind, μ) per row is needed"));
+    if scene.rows.len() != m || scene.mu.len() != m {
+        return Err(wrong(0, "one kind and one μ per row are needed"));
     }
     let nonlinear = |r: usize| scene.quadratic.row(r).iter().any(|&x| x != 0.0);
     let mut r = 0;
     while r < m {
-        let [kind, mu] = scene.friction[r];
-        if kind == 0.0 {
+        let (kind, mu) = (scene.rows[r], scene.mu[r]);
+        let d = kind.block_rows();
+        if !kind.is_normal() {
+            if kind == RowKind::Tangent || mu != 0.0 {
+                return Err(wrong(
+                    r,
+                    "a tangent row or a μ only follows a Coulomb contact's normal row",
+                ));
+            }
             r += 1;
             continue;
         }
-        let d = kind as usize;
-        if !(kind == 2.0 || kind == 3.0) || r + d > m || !(mu.is_finite() && mu >= 0.0) {
+        if r + d > m || !(mu.is_finite() && mu >= 0.0) {
             return Err(wrong(
                 r,
-                "a contact's normal row has kind 2 or 3, a finite μ ≥ 0 and its tangent rows after it",
+                "a contact's normal row has a finite μ ≥ 0 and its tangent rows after it",
             ));
         }
         for k in 0..d {
-            let tangent = scene.friction[r + k];
-            if (k > 0 && tangent != [-(k as f64), mu]) || scene.equality[r + k] || nonlinear(r + k) {
+            let tangent = (k == 0 || scene.rows[r + k] == RowKind::Tangent) && scene.mu[r + k] == mu;
+            if !tangent || nonlinear(r + k) {
                 return Err(wrong(
                     r + k,
-                    "a contact's rows are not quadratic nor equalities, its tangents of kinds −1, −2 with its μ",
+                    "a Coulomb contact's rows are not quadratic, its d − 1 tangent rows with its μ",
                 ));
             }
         }
@@ -95,6 +102,9 @@ pub struct SceneBatch {
     pub state: Vec<f64>,
     /// The operators of every scene (see [`SceneHeader`]).
     pub operators: Vec<f64>,
+    /// The [`RowKind`] codes of every scene's rows (a scene with the rows of the scene
+    /// before it shares them).
+    pub row_kinds: Vec<u32>,
     /// What the engines record of every scene while stepping it (every scene's record has
     /// the same length: with stroboscopic samples the scenes have the same size).
     pub recording: Recording,
@@ -119,6 +129,7 @@ impl SceneBatch {
             headers: Vec::new(),
             state: Vec::new(),
             operators: Vec::new(),
+            row_kinds: Vec::new(),
             recording: Recording::default(),
         })
     }
@@ -132,13 +143,13 @@ impl SceneBatch {
     }
 
     /// Appends a scene (built with this batch's h and θ, or for RATTLE). Its friction rows must be laid out
-    /// as [`LinearScene::friction`] says (the engines index by it).
+    /// as [`LinearScene::rows`] says (the engines index by it).
     pub fn push(&mut self, scene: &LinearScene) -> Result<()> {
-        check_friction(scene)?;
+        check_rows(scene)?;
         let flags = if scene.has_stiffness() { HAS_STIFFNESS } else { 0 }
             | if scene.has_nonlinear() { HAS_NONLINEAR } else { 0 }
             | if scene.has_forcing() { HAS_FORCING } else { 0 }
-            | if scene.equality.contains(&true) {
+            | if scene.rows.contains(&RowKind::Equality) {
                 HAS_EQUALITY
             } else {
                 0
@@ -149,7 +160,7 @@ impl SceneBatch {
             flags,
             scene.q0.as_slice(),
             scene.v0.as_slice(),
-            scene.ncontacts(),
+            &scene.rows,
             |o, ops| {
                 let mut put = |at: usize, values: &mut dyn Iterator<Item = f64>| {
                     for (x, value) in ops[at..].iter_mut().zip(values) {
@@ -164,12 +175,8 @@ impl SceneBatch {
                 put(o.delassus, &mut row_major(&scene.delassus));
                 put(o.offset, &mut scene.offset.iter().copied());
                 put(o.restitution, &mut scene.restitution.iter().copied());
-                put(
-                    o.equality,
-                    &mut scene.equality.iter().map(|&eq| if eq { 1.0 } else { 0.0 }),
-                );
                 put(o.feedback, &mut scene.feedback.iter().copied());
-                put(o.friction, &mut scene.friction.iter().flatten().copied());
+                put(o.mu, &mut scene.mu.iter().copied());
                 put(o.c_harmonic, &mut scene.c_harmonic.iter().copied());
                 put(
                     o.frequency,
@@ -192,18 +199,18 @@ impl SceneBatch {
         )
     }
 
-    /// Appends a scene of initial state (`q0`, `v0`), `m` rows and header `flags` whose
-    /// operators `fill` writes (into zeros, at the [`OperatorOffsets`] of its sizes): how a
-    /// scene known in closed form writes its rows without a [`LinearScene`].
+    /// Appends a scene of initial state (`q0`, `v0`), rows of kinds `rows` and header `flags`
+    /// whose operators `fill` writes (into zeros, at the [`OperatorOffsets`] of its sizes):
+    /// how a scene known in closed form writes its rows without a [`LinearScene`].
     pub fn push_operators(
         &mut self,
         flags: u32,
         q0: &[f64],
         v0: &[f64],
-        m: usize,
+        rows: &[RowKind],
         fill: impl FnOnce(&OperatorOffsets, &mut [f64]),
     ) -> Result<()> {
-        let n = q0.len();
+        let (n, m) = (q0.len(), rows.len());
         if (flags & RATTLE != 0) != (self.integrator == LagrangianIntegrator::Rattle) {
             return Err(Error::Unsupported {
                 what: "scene batch".into(),
@@ -226,14 +233,17 @@ impl SceneBatch {
                 got: v0.len().to_string(),
             });
         }
-        self.headers.push(SceneHeader {
+        let codes: Vec<u32> = rows.iter().map(|k| k.code()).collect();
+        let header = SceneHeader {
             ndof: offset(n)?,
             ncontacts: offset(m)?,
             state_offset: offset(self.state.len())?,
             operator_offset: offset(self.operators.len())?,
             flags,
-            pad: [0; 3],
-        });
+            row_offset: self.intern_rows(&codes)?,
+            pad: [0; 2],
+        };
+        self.headers.push(header);
         self.state.extend_from_slice(q0);
         self.state.extend_from_slice(v0);
         let o = OperatorOffsets::new(n, m);
@@ -256,14 +266,37 @@ impl SceneBatch {
         let (state, operators) = (offset(self.state.len())?, offset(self.operators.len())?);
         offset(self.state.len() + other.state.len())?;
         offset(self.operators.len() + other.operators.len())?;
-        self.headers.extend(other.headers.iter().map(|h| SceneHeader {
-            state_offset: h.state_offset + state,
-            operator_offset: h.operator_offset + operators,
-            ..*h
-        }));
+        for h in &other.headers {
+            let row_offset = self.intern_rows(other.rows_of(h))?;
+            self.headers.push(SceneHeader {
+                state_offset: h.state_offset + state,
+                operator_offset: h.operator_offset + operators,
+                row_offset,
+                ..*h
+            });
+        }
         self.state.extend_from_slice(&other.state);
         self.operators.extend_from_slice(&other.operators);
         Ok(())
+    }
+
+    /// The offset in [`SceneBatch::row_kinds`] of a scene with rows `codes`: the scene
+    /// before it's when that one has the same rows, else theirs appended.
+    fn intern_rows(&mut self, codes: &[u32]) -> Result<u32> {
+        if let Some(last) = self.headers.last()
+            && self.rows_of(last) == codes
+        {
+            return Ok(last.row_offset);
+        }
+        let at = offset(self.row_kinds.len())?;
+        offset(self.row_kinds.len() + codes.len())?;
+        self.row_kinds.extend_from_slice(codes);
+        Ok(at)
+    }
+
+    /// The row-kind codes of the scene of header `h`.
+    pub fn rows_of(&self, h: &SceneHeader) -> &[u32] {
+        &self.row_kinds[h.row_offset as usize..][..h.ncontacts as usize]
     }
 
     /// The largest (ndof, ncontacts) of any scene.
@@ -332,27 +365,31 @@ impl SceneBatch {
         let first = self.headers[range.start];
         let end =
             |f: fn(&SceneHeader) -> u32, total: usize| self.headers.get(range.end).map_or(total, |h| f(h) as usize);
-        let headers = self.headers[range.clone()]
-            .iter()
-            .map(|h| SceneHeader {
-                state_offset: h.state_offset - first.state_offset,
-                operator_offset: h.operator_offset - first.operator_offset,
-                ..*h
-            })
-            .collect();
-        SceneBatch {
+        let mut sliced = SceneBatch {
             h: self.h,
             theta: self.theta,
             gamma: self.gamma,
             predicted: self.predicted,
             integrator: self.integrator,
             t0: self.t0,
-            headers,
             state: self.state[first.state_offset as usize..end(|h| h.state_offset, self.state.len())].to_vec(),
             operators: self.operators[first.operator_offset as usize..end(|h| h.operator_offset, self.operators.len())]
                 .to_vec(),
+            headers: Vec::with_capacity(range.len()),
+            row_kinds: Vec::new(),
             recording: self.recording.clone(),
+        };
+        for h in &self.headers[range] {
+            // (Within the offsets of this batch: interning cannot overflow them.)
+            let row_offset = sliced.intern_rows(self.rows_of(h)).unwrap_or(h.row_offset);
+            sliced.headers.push(SceneHeader {
+                state_offset: h.state_offset - first.state_offset,
+                operator_offset: h.operator_offset - first.operator_offset,
+                row_offset,
+                ..*h
+            });
         }
+        sliced
     }
 }
 
@@ -361,7 +398,7 @@ impl SceneBatch {
 /// loads on GPUs, vector loads on lavapipe).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Interleaved {
-    /// Headers whose offsets are the scene index.
+    /// Headers whose offsets are the scene index (the rows the first scene's, shared by all).
     pub headers: Vec<SceneHeader>,
     /// q then v, interleaved.
     pub state: Vec<f64>,
@@ -372,10 +409,13 @@ pub struct Interleaved {
 }
 
 impl SceneBatch {
-    /// The batch interleaved, when all its scenes have the same sizes and flags.
+    /// The batch interleaved, when all its scenes have the same sizes, flags and rows.
     pub fn interleave(&self) -> Option<Interleaved> {
         let first = *self.headers.first()?;
-        let same = |h: &SceneHeader| (h.ndof, h.ncontacts, h.flags) == (first.ndof, first.ncontacts, first.flags);
+        let same = |h: &SceneHeader| {
+            (h.ndof, h.ncontacts, h.flags) == (first.ndof, first.ncontacts, first.flags)
+                && self.rows_of(h) == self.rows_of(&first)
+        };
         if !self.headers.iter().all(same) {
             return None;
         }

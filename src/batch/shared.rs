@@ -177,13 +177,11 @@ operator_layout! {
     offset: m,
     /// e, the restitution of each row (m).
     restitution: m,
-    /// 1 for an equality row, 0 for a contact (m).
-    equality: m,
     /// f, the Baumgarte feedback on y of each row (m).
     feedback: m,
-    /// Coulomb friction per row, (kind, μ): kind d = 2 or 3 on the normal row of a friction
-    /// contact of d rows, −k on its k-th tangent row, 0 on other rows (2 m).
-    friction: 2 * m,
+    /// Coulomb's μ on each row of a friction contact, 0 on other rows (m); the rows' kinds
+    /// are in the batch's `row_kinds`.
+    mu: m,
     /// W⁻¹ h a, the harmonic part of the free velocity (n).
     c_harmonic: n,
     /// ω, φ and the end time of the harmonic F_ext.

@@ -10,7 +10,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use crate::batch::{LinearScene, SceneBatch};
+use crate::batch::{LinearScene, RowKind, SceneBatch};
 use crate::engine::Scene;
 use crate::error::Result;
 use crate::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
@@ -154,9 +154,9 @@ impl Scene for DroppedBall {
             delassus: one(w_inv),
             offset: column(-self.radius),
             restitution: column(self.restitution),
-            equality: vec![false],
+            rows: vec![RowKind::Contact],
             feedback: column(0.0),
-            friction: vec![[0.0; 2]],
+            mu: vec![0.0],
             quadratic: one(0.0),
             distance: vec![[0.0; 6]],
             lever: vec![[0.0; 3]],
@@ -171,7 +171,7 @@ impl Scene for DroppedBall {
             return batch.push(&self.linear_rattle(batch.h)?);
         }
         let (w_inv, c) = self.operators(batch.h, batch.theta, stabilization)?;
-        batch.push_operators(0, &[self.height], &[self.velocity], 1, |o, ops| {
+        batch.push_operators(0, &[self.height], &[self.velocity], &[RowKind::Contact], |o, ops| {
             ops[o.c] = c;
             ops[o.w_inv_ht] = w_inv;
             ops[o.h] = 1.0;

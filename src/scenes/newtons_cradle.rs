@@ -8,7 +8,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use crate::batch::{Gathered, LinearScene};
+use crate::batch::{Gathered, LinearScene, RowKind};
 use crate::engine::Scene;
 use crate::error::Result;
 use crate::model::{DsId, LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactNSL, Nsds};
@@ -223,8 +223,8 @@ impl Scene for NewtonsCradle {
             quadratic: DMatrix::zeros(m, n),
             offset: DVector::from_element(m, -2.0 * self.radius),
             restitution: DVector::from_element(m, self.restitution),
-            equality: vec![false; m],
-            friction: vec![[0.0; 2]; m],
+            rows: vec![RowKind::Contact; m],
+            mu: vec![0.0; m],
             lever: vec![[0.0; 3]; m],
             distance: vec![[0.0; 6]; m],
         };

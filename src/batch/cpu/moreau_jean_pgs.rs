@@ -32,8 +32,7 @@ use rayon::prelude::*;
 use super::lanes::{LANES, Lanes};
 use super::moreau_jean_stages::{Group, GroupArraysMut};
 use super::simd::{Isa, Simd};
-use crate::batch::OperatorOffsets;
-use crate::batch::layout::{EXTREMES, HAS_EQUALITY, HAS_FRICTION, HAS_NONLINEAR, HealthCounters, RATTLE, SceneHeader};
+use crate::batch::layout::{EXTREMES, HAS_EQUALITY, HAS_NONLINEAR, HealthCounters, RATTLE, SceneHeader};
 use crate::batch::observe::Recording;
 use crate::batch::progress::{Progress, TICK};
 use crate::batch::{BatchOptions, SceneBatch, StepParams};
@@ -156,7 +155,7 @@ pub fn run_on<T: Float + Send + Sync>(
         .headers
         .first()
         .map_or(0, |h| batch.recording.len(h.ndof as usize, h.ncontacts as usize));
-    for group in groups(&batch.headers, operators) {
+    for group in groups(batch) {
         let end = batch
             .headers
             .get(group.end)
@@ -184,7 +183,7 @@ pub fn run_on<T: Float + Send + Sync>(
             // Specialised (like the kernel's NONLINEAR constant) so that linear groups run
             // without the Newton loop's bookkeeping.
             let args = (
-                headers,
+                (headers, batch.rows_of(&headers[0])),
                 &scratch[..],
                 arrays,
                 (&step, &batch.recording),
@@ -202,36 +201,26 @@ pub fn run_on<T: Float + Send + Sync>(
         });
 }
 
-/// Consecutive runs of at most [`LANES`] scenes with the same sizes and flags, and with
-/// friction contacts on the same rows (the stages branch on a row's kind once per group).
-fn groups<T: Float>(headers: &[SceneHeader], operators: &[T]) -> Vec<Range<usize>> {
-    let kind = |h: &SceneHeader| (h.ndof, h.ncontacts, h.flags);
-    let same_rows = |a: &SceneHeader, b: &SceneHeader| {
-        if a.flags & HAS_FRICTION == 0 {
-            return true;
-        }
-        let (n, m) = (a.ndof as usize, a.ncontacts as usize);
-        let at = OperatorOffsets::new(n, m).friction;
-        let (a, b) = (a.operator_offset as usize + at, b.operator_offset as usize + at);
-        (0..m).all(|r| operators[a + 2 * r] == operators[b + 2 * r])
-    };
+/// Consecutive runs of at most [`LANES`] scenes with the same sizes, flags and row kinds
+/// (the stages branch on a row's kind once per group).
+fn groups(batch: &SceneBatch) -> Vec<Range<usize>> {
+    let headers = &batch.headers;
+    let kind = |h: &SceneHeader| (h.ndof, h.ncontacts, h.flags, batch.rows_of(h));
     let mut groups: Vec<Range<usize>> = Vec::new();
     for (s, h) in headers.iter().enumerate() {
         match groups.last_mut() {
-            Some(g) if g.len() < LANES && kind(&headers[g.start]) == kind(h) && same_rows(&headers[g.start], h) => {
-                g.end = s + 1
-            }
+            Some(g) if g.len() < LANES && kind(&headers[g.start]) == kind(h) => g.end = s + 1,
             _ => groups.push(s..s + 1),
         }
     }
     groups
 }
 
-/// What [`simulate`] steps: the group's headers, its operators in lanes, its q, v, counters,
+/// What [`simulate`] steps: the group's headers and row kinds, its operators in lanes, its q, v, counters,
 /// extremes and observers' accumulators, the step parameters and observers, the number of
 /// steps and the run's progress.
 type GroupRun<'a, T> = (
-    &'a [SceneHeader],
+    (&'a [SceneHeader], &'a [u32]),
     &'a [Lanes<T, LANES>],
     GroupArraysMut<'a, T>,
     (&'a StepParams<T>, &'a Recording),
@@ -259,10 +248,13 @@ fn simulate_on<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(simd: Simd
 /// their operators in lanes.
 #[inline(always)]
 fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(
-    (headers, ops, (values, counters, extremes, observed), (step, recording), (steps, progress)): GroupRun<'_, T>,
+    ((headers, rows), ops, (values, counters, extremes, observed), (step, recording), (steps, progress)): GroupRun<
+        '_,
+        T,
+    >,
 ) {
     let mut group = Group::<T, NONLINEAR, EQUALITY>::load(
-        headers,
+        (headers, rows),
         ops,
         step,
         recording,

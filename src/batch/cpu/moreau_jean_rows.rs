@@ -7,21 +7,20 @@ use std::array::from_fn;
 use num_traits::Float;
 
 use super::lanes::{LANES, Lanes, Mask, and};
+use crate::batch::RowKind;
 
 type L2<T> = Lanes<T, LANES>;
 
 /// Siconos's error ‖λ − max(0, λ − w)‖ / ‖q‖ over the active rows (w = q + D λ; w itself on
-/// the `equality` rows when EQUALITY; a friction contact's block counts its natural map
-/// ‖λ − P_K(λ − ŵ)‖², [`friction_error`], on its normal row), as the squares (‖·‖², ‖q‖²): the
-/// sweeps compare squares, without roots. `friction` is the rows' (kind, μ) operators, empty
-/// without friction.
+/// equality rows; a friction contact's block counts its natural map ‖λ − P_K(λ − ŵ)‖²,
+/// [`friction_error`], on its normal row), as the squares (‖·‖², ‖q‖²): the sweeps compare
+/// squares, without roots. `rows` are the rows' [`RowKind`] codes, `mu` their μ.
 #[inline(always)]
-pub(super) fn lcp_error<T: Float, const EQUALITY: bool>(
+pub(super) fn lcp_error<T: Float>(
     d: &[Lanes<T, LANES>],
     lcp_q: &[Lanes<T, LANES>],
     active: &[Mask<LANES>],
-    equality: &[Mask<LANES>],
-    friction: &[Lanes<T, LANES>],
+    (rows, mu): (&[u32], &[Lanes<T, LANES>]),
     lambda: &[Lanes<T, LANES>],
 ) -> (Lanes<T, LANES>, Lanes<T, LANES>) {
     let m = lcp_q.len();
@@ -36,23 +35,22 @@ pub(super) fn lcp_error<T: Float, const EQUALITY: bool>(
         wr
     };
     for r in 0..m {
-        let kind = friction_kind(friction, r);
-        let x2 = if kind > 0 {
-            let rows = kind as usize;
+        let kind = row_kind(rows, r);
+        let x2 = if is_normal(kind) {
+            let d = kind as usize;
             let (mut lam, mut wb) = ([zero; 3], [zero; 3]);
-            for a in 0..rows {
+            for a in 0..d {
                 (lam[a], wb[a]) = (lambda[r + a], w(r + a));
             }
-            friction_error(rows, lam, wb, friction[2 * r + 1])
-        } else if kind < 0 {
+            friction_error(d, lam, wb, mu[r])
+        } else if kind == TANGENT {
             zero
         } else {
             let wr = w(r);
-            let projected = lambda[r] - (lambda[r] - wr).max(zero);
-            let x = if EQUALITY {
-                Lanes::select(equality[r], wr, projected)
+            let x = if kind == EQUALITY {
+                wr
             } else {
-                projected
+                lambda[r] - (lambda[r] - wr).max(zero)
             };
             x * x
         };
@@ -62,23 +60,38 @@ pub(super) fn lcp_error<T: Float, const EQUALITY: bool>(
     (err, norm)
 }
 
-/// Row r's friction kind (the same in every lane of a group): d = 2 or 3 on a contact's normal
-/// row, −k on its k-th tangent row, 0 elsewhere (always 0 without `friction` operators).
+/// [`RowKind::Equality`]'s code, one of the codes the stages branch on.
+pub(super) const EQUALITY: u32 = RowKind::Equality.code();
+/// [`RowKind::Normal2d`]'s code (2, the contact's rows).
+pub(super) const NORMAL_2D: u32 = RowKind::Normal2d.code();
+/// [`RowKind::Normal3d`]'s code (3, the contact's rows).
+pub(super) const NORMAL_3D: u32 = RowKind::Normal3d.code();
+/// [`RowKind::Tangent`]'s code.
+pub(super) const TANGENT: u32 = RowKind::Tangent.code();
+
+/// Row r's [`RowKind`] code (the same in every lane of a group). Kernel: `row_kind`.
 #[inline(always)]
-pub(super) fn friction_kind<T: Float>(friction: &[Lanes<T, LANES>], r: usize) -> i32 {
-    friction.get(2 * r).map_or(0, |kind| kind.0[0].to_i32().unwrap_or(0))
+pub(super) fn row_kind(rows: &[u32], r: usize) -> u32 {
+    rows[r]
+}
+
+/// Whether a row of kind `kind` is a Coulomb contact's normal row (its code is then the
+/// contact's rows d). Kernel: `is_normal`.
+#[inline(always)]
+pub(super) fn is_normal(kind: u32) -> bool {
+    kind == NORMAL_2D || kind == NORMAL_3D
 }
 
 /// ‖λ_T‖ − μ λ_N of the friction contact of `d` rows from row r (|λ_T| in 2-D): ≤ 0 inside
 /// its cone. Kernel: `cone_violation`.
 #[inline(always)]
-pub(super) fn cone_violation<T: Float>(friction: &[L2<T>], lambda: &[L2<T>], r: usize, d: usize) -> L2<T> {
+pub(super) fn cone_violation<T: Float>(mu: &[L2<T>], lambda: &[L2<T>], r: usize, d: usize) -> L2<T> {
     let tangent = if d == 3 {
         (lambda[r + 1] * lambda[r + 1] + lambda[r + 2] * lambda[r + 2]).sqrt()
     } else {
         lambda[r + 1].abs()
     };
-    tangent - friction[2 * r + 1] * lambda[r]
+    tangent - mu[r] * lambda[r]
 }
 
 /// The projection of one contact's `d` components onto its Coulomb cone K = {‖r_T‖ ≤ μ r_N}
@@ -170,7 +183,7 @@ pub(super) fn equality_row<T: Float>(lambda: L2<T>, w: L2<T>, diagonal: L2<T>) -
 pub(super) fn friction_block<T: Float>(
     dd: &[Lanes<T, LANES>],
     lcp_q: &[Lanes<T, LANES>],
-    friction: &[Lanes<T, LANES>],
+    mu: &[Lanes<T, LANES>],
     lambda: &mut [Lanes<T, LANES>],
     r: usize,
     rows: usize,
@@ -190,7 +203,7 @@ pub(super) fn friction_block<T: Float>(
             *la = *la - at(a, b) * *lb;
         }
     }
-    let mu = friction[2 * r + 1];
+    let mu = mu[r];
     let x = if rows == 2 {
         let [n, t] = friction_2d([[at(0, 0), at(0, 1)], [at(1, 0), at(1, 1)]], [local[0], local[1]], mu);
         [n, t, Lanes::zero()]

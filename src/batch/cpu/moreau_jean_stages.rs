@@ -11,10 +11,11 @@ use super::health::LaneHealth;
 use super::lanes::{LANES, Lanes, Mask, and, and_not};
 use super::lever::add_lever;
 use super::moreau_jean_rows::{
-    cone_violation, equality_row, friction_block, friction_kind, lcp_error, normal_row, residual, within,
+    EQUALITY as EQUALITY_ROW, TANGENT, cone_violation, equality_row, friction_block, is_normal, lcp_error, normal_row,
+    residual, row_kind, within,
 };
 use super::sphere_rows::add_sphere_gap;
-use crate::batch::layout::{EXTREMES, HAS_FRICTION, HealthCounters, NON_FINITE, RATTLE, SceneHeader};
+use crate::batch::layout::{EXTREMES, HealthCounters, NON_FINITE, RATTLE, SceneHeader};
 use crate::batch::observe::Recording;
 use crate::batch::{OperatorOffsets, StepParams};
 
@@ -38,10 +39,10 @@ pub(super) struct Group<'a, T, const NONLINEAR: bool, const EQUALITY: bool> {
     ops: &'a [L<T>],
     o: OperatorOffsets,
     step: &'a StepParams<T>,
-    /// Which rows are equalities.
-    equality: Vec<Mask<LANES>>,
-    /// The rows' friction (kind, μ) operators (empty without friction contacts).
-    friction: &'a [L<T>],
+    /// The [`RowKind`](crate::batch::RowKind) code of each row (the group's scenes share them).
+    rows: &'a [u32],
+    /// Coulomb's μ of each row.
+    mu: &'a [L<T>],
     q: Vec<L<T>>,
     v: Vec<L<T>>,
     vf: Vec<L<T>>,
@@ -87,7 +88,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
     /// accumulators into lanes (the kernel's `load_scene`).
     #[inline(always)]
     pub(super) fn load(
-        headers: &[SceneHeader],
+        (headers, rows): (&[SceneHeader], &'a [u32]),
         ops: &'a [L<T>],
         step: &'a StepParams<T>,
         recording: &'a Recording,
@@ -97,7 +98,6 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
         let lane = |l: usize| l.min(scenes - 1);
         let o = OperatorOffsets::new(n, m);
         let record = recording.len(n, m);
-        let half = Lanes::splat(T::from(0.5).unwrap_or_else(T::one));
         let load = |k: usize| Lanes(from_fn(|l| values[2 * n * lane(l) + k]));
         let zeros = |len: usize| vec![Lanes::zero(); len];
         let newton = |len: usize| if NONLINEAR { zeros(len) } else { Vec::new() };
@@ -109,12 +109,8 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
             ops,
             o,
             step,
-            equality: ops[o.equality..o.equality + m].iter().map(|x| x.gt(half)).collect(),
-            friction: if headers[0].flags & HAS_FRICTION != 0 {
-                &ops[o.friction..o.friction + 2 * m]
-            } else {
-                &[]
-            },
+            rows,
+            mu: &ops[o.mu..o.mu + m],
             q: (0..n).map(load).collect(),
             v: (0..n).map(|i| load(n + i)).collect(),
             vf: zeros(n),
@@ -186,6 +182,12 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
         self.health.steps().iter().all(|&k| k == 0)
     }
 
+    /// Whether row r is an equality (always in the MLCP, λ unprojected). Kernel: `is_equality`.
+    #[inline(always)]
+    fn is_equality(&self, r: usize) -> bool {
+        EQUALITY && row_kind(self.rows, r) == EQUALITY_ROW
+    }
+
     /// Row r's output y = H q + Y q² + b (+ ‖x₁ − x₀‖ on sphere rows, + a cos q_k + b sin q_k
     /// on lever rows) and its rate ẏ = G(q) v at the current q, v. Kernel: `row_output`.
     #[inline(always)]
@@ -234,15 +236,13 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
                     hv = hv + ops[o.h + r * n + j] * self.vf[j];
                 }
             }
-            let kind = friction_kind(self.friction, r);
-            if kind < 0 {
-                // A friction contact's tangent row: active with its normal row, no gap, never an
-                // equality (`SceneBatch::push` checks the layout).
-                self.active[r] = self.active[r - (-kind) as usize];
-            } else if EQUALITY {
-                let (closing, equality) = ((y + gamma_h * ydot).le(zero), self.equality[r]);
-                self.deepest = Lanes::select(equality, self.deepest, self.deepest.max(zero - y));
-                self.active[r] = from_fn(|l| closing[l] | equality[l]);
+            let kind = row_kind(self.rows, r);
+            if kind == TANGENT {
+                // A friction contact's tangent row: active with the row before it (its normal
+                // row or first tangent), no gap (`SceneBatch::push` checks the layout).
+                self.active[r] = self.active[r - 1];
+            } else if self.is_equality(r) {
+                self.active[r] = [true; LANES];
             } else {
                 self.deepest = self.deepest.max(zero - y);
                 self.active[r] = (y + gamma_h * ydot).le(zero);
@@ -276,9 +276,9 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
         // D: the Newton iterate's own with nonlinear rows, else the scene's (the kernel's d_at).
         let ops = self.ops;
         let dd: &[L<T>] = if NONLINEAR { &self.dmat } else { &ops[delassus..] };
-        let (lcp_q, active, equality, friction) = (&self.lcp_q, &self.active, &self.equality, self.friction);
+        let (lcp_q, active, rows, mu) = (&self.lcp_q, &self.active, self.rows, self.mu);
         let lambda = &mut self.lambda;
-        let mut error = lcp_error::<T, EQUALITY>(dd, lcp_q, active, equality, friction, lambda);
+        let mut error = lcp_error(dd, lcp_q, active, (rows, mu), lambda);
         // A lane with an active row sweeps at least once, as Siconos's solvers do: λ = 0 is
         // never taken on the error alone, which for a huge μ (De Saxcé's ŵ_N = w_N + μ‖w_T‖)
         // or a huge ‖q‖ (whose square overflows) says "within" of a contact never pushed.
@@ -293,12 +293,12 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
         let (mut sweeps, mut iteration) = ([0u32; LANES], 0);
         while !done.iter().all(|&x| x) && iteration < self.step.max_iterations {
             for r in 0..m {
-                let kind = friction_kind(friction, r);
-                if kind > 0 {
-                    friction_block(dd, lcp_q, friction, lambda, r, kind as usize, and_not(active[r], done));
+                let kind = row_kind(rows, r);
+                if is_normal(kind) {
+                    friction_block(dd, lcp_q, mu, lambda, r, kind as usize, and_not(active[r], done));
                     continue;
                 }
-                if kind < 0 {
+                if kind == TANGENT {
                     continue;
                 }
                 let mut w = lcp_q[r];
@@ -306,11 +306,10 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
                     w = w + dd[r * m + k] * lambda[k];
                 }
                 let diagonal = dd[r * m + r];
-                let normal = normal_row(lambda[r], w, diagonal);
-                let updated = if EQUALITY {
-                    Lanes::select(equality[r], equality_row(lambda[r], w, diagonal), normal)
+                let updated = if kind == EQUALITY_ROW {
+                    equality_row(lambda[r], w, diagonal)
                 } else {
-                    normal
+                    normal_row(lambda[r], w, diagonal)
                 };
                 lambda[r] = Lanes::select(and_not(active[r], done), updated, lambda[r]);
             }
@@ -318,7 +317,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
                 sweeps[l] += u32::from(!done[l]);
             }
             iteration += 1;
-            error = lcp_error::<T, EQUALITY>(dd, lcp_q, active, equality, friction, lambda);
+            error = lcp_error(dd, lcp_q, active, (rows, mu), lambda);
             now = within(error, tol);
             done = from_fn(|l| done[l] || now[l]);
         }
@@ -384,21 +383,17 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
     #[inline(always)]
     pub(super) fn record_health(&mut self) {
         for r in 0..self.m {
-            let kind = friction_kind(self.friction, r);
-            if kind > 0 {
-                self.cone = self
-                    .cone
-                    .max(cone_violation(self.friction, &self.lambda, r, kind as usize));
+            let kind = row_kind(self.rows, r);
+            if is_normal(kind) {
+                self.cone = self.cone.max(cone_violation(self.mu, &self.lambda, r, kind as usize));
             }
         }
         let mut loaded = [false; LANES];
         for (r, x) in self.lambda.iter().enumerate() {
-            let carries = x.gt(Lanes::zero());
-            loaded = if EQUALITY {
-                from_fn(|l| loaded[l] | (carries[l] & !self.equality[r][l]))
-            } else {
-                from_fn(|l| loaded[l] | carries[l])
-            };
+            if row_kind(self.rows, r) != EQUALITY_ROW {
+                let carries = x.gt(Lanes::zero());
+                loaded = from_fn(|l| loaded[l] | carries[l]);
+            }
         }
         self.health.record(loaded);
     }

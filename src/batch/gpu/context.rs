@@ -149,6 +149,11 @@ impl GpuContext {
             .min(self.limits.max_buffer_size)
     }
 
+    /// How many storage buffers one shader stage may bind.
+    pub fn storage_buffers_per_stage(&self) -> u32 {
+        self.limits.max_storage_buffers_per_shader_stage
+    }
+
     /// Lowers the binding size batches are split for (smaller chunks: less device memory).
     pub fn limit_binding_bytes(&mut self, bytes: u64) {
         self.limits.max_storage_buffer_binding_size = self.limits.max_storage_buffer_binding_size.min(bytes);

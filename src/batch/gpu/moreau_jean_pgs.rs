@@ -45,6 +45,9 @@ pub struct Params {
     pub probe: u32,
 }
 
+/// The storage buffers the kernel binds (bindings 1 to 9 of `shaders/common.wgsl`).
+pub const STORAGE_BINDINGS: u32 = 9;
+
 /// The kernel for one precision, compiled for each scene size it meets (private arrays of
 /// a power of two ≥ 4 entries) and kept; build once, run many batches.
 pub struct BatchKernel {
@@ -53,8 +56,18 @@ pub struct BatchKernel {
 }
 
 impl BatchKernel {
-    /// A kernel in `precision`; fails when the adapter lacks f64.
+    /// A kernel in `precision`; fails when the adapter lacks f64 or binds fewer than the
+    /// kernel's [`STORAGE_BINDINGS`] storage buffers.
     pub fn new(ctx: &GpuContext, precision: Precision) -> Result<Self> {
+        if ctx.storage_buffers_per_stage() < STORAGE_BINDINGS {
+            return Err(Error::Unsupported {
+                what: ctx.adapter_name(),
+                reason: format!(
+                    "binds {} storage buffers per shader stage; the batched kernel needs {STORAGE_BINDINGS}",
+                    ctx.storage_buffers_per_stage()
+                ),
+            });
+        }
         if precision == Precision::F64 && !ctx.supports_f64() {
             return Err(Error::Unsupported {
                 what: ctx.adapter_name(),
@@ -298,6 +311,7 @@ fn run_chunk(
         ),
         storage(ctx, "observers", bytemuck::cast_slice(&codes)),
         storage(ctx, "observed", &precision.bytes(&observed)),
+        storage(ctx, "row_kinds", bytemuck::cast_slice(&chunk.row_kinds)),
     ];
     let bind_group = |steps: u32| {
         let params = Params {
@@ -384,7 +398,7 @@ fn run_chunk(
     if let Some(query_set) = &timer {
         encoder.resolve_query_set(query_set, 0..2, &ticks, 0);
     }
-    let [_, _, _, state, counters, extremes, _, observed] = &buffers;
+    let [_, _, _, state, counters, extremes, _, observed, _] = &buffers;
     let mut reported = 0;
     let [state, counters, extremes, observed, ticks] =
         read_back(ctx, encoder, [state, counters, extremes, observed, &ticks], || {

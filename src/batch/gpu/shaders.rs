@@ -125,7 +125,7 @@ pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
     [
         real(precision).as_str(),
         &constants,
-        &crate::batch::layout::flags_wgsl(),
+        &crate::batch::layout::constants_wgsl(),
         StepParams::<f64>::WGSL,
         OperatorOffsets::WGSL,
         COMMON,

@@ -7,7 +7,7 @@ use std::array::from_fn;
 use num_traits::Float;
 
 use super::super::lanes::Lanes;
-use super::super::moreau_jean_rows::friction_kind;
+use super::super::moreau_jean_rows::{EQUALITY as EQUALITY_ROW, TANGENT, row_kind};
 use super::{Group, L, LANES};
 use crate::batch::observe::{Accumulator, SLOTS, Signal, record_events};
 
@@ -61,14 +61,13 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
         for r in 0..m {
             self.after[r] = self.row_output(r).1;
         }
-        let (friction, equality) = (self.friction, &self.equality);
-        let gap = |r: usize, l: usize| friction_kind(friction, r) >= 0 && !(EQUALITY && equality[r][l]);
+        let rows = self.rows;
+        let gap = |r: usize| !matches!(row_kind(rows, r), TANGENT | EQUALITY_ROW);
         let (lambda, rate, after) = (&self.lambda, &self.rate, &self.after);
         let (events, lane) = (&mut self.observed[at..], &mut self.event_lane);
         for l in 0..LANES {
             // Most steps change no row's contact state: nothing to record or update there.
-            let changes =
-                (0..m).any(|r| gap(r, l) && (lambda[r].0[l] > T::zero()) != (events[2 + r].0[l] != T::zero()));
+            let changes = (0..m).any(|r| gap(r) && (lambda[r].0[l] > T::zero()) != (events[2 + r].0[l] != T::zero()));
             if !changes {
                 continue;
             }
@@ -79,7 +78,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
                 m,
                 max,
                 k.0[l],
-                |r| gap(r, l),
+                gap,
                 |r| lambda[r].0[l],
                 |r| rate[r].0[l],
                 |r| after[r].0[l],

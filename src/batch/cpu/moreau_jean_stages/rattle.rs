@@ -36,11 +36,9 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
         let zero = Lanes::zero();
         for r in 0..self.m {
             let (y, ydot) = self.row_output(r);
-            self.deepest = if EQUALITY {
-                Lanes::select(self.equality[r], self.deepest, self.deepest.max(zero - y))
-            } else {
-                self.deepest.max(zero - y)
-            };
+            if !self.is_equality(r) {
+                self.deepest = self.deepest.max(zero - y);
+            }
             self.rate[r] = ydot;
         }
         if NONLINEAR {
@@ -70,11 +68,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
         for r in 0..self.m {
             let (y, _) = self.row_output_at(r, &self.qi, &self.v);
             let candidate = y.le(zero);
-            self.active[r] = if EQUALITY {
-                from_fn(|l| candidate[l] | self.equality[r][l])
-            } else {
-                candidate
-            };
+            self.active[r] = if self.is_equality(r) { [true; LANES] } else { candidate };
             self.lambda[r] = zero;
         }
         self.settled = [false; LANES];
@@ -95,11 +89,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
         for r in 0..self.m {
             let (y, _) = self.row_output_at(r, &self.qi, &self.v);
             let holds = self.lambda[r].gt(zero);
-            let held = if EQUALITY {
-                from_fn(|l| holds[l] | self.equality[r][l])
-            } else {
-                holds
-            };
+            let held = if self.is_equality(r) { [true; LANES] } else { holds };
             let off = Lanes::select(held, y.abs(), (zero - y).max(zero));
             residual = residual.max(Lanes::select(self.active[r], off, zero));
             self.lcp_q[r] = y;
@@ -151,11 +141,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
             let (y, _) = self.row_output(r);
             let (pushed, touching) = (self.lambda[r].gt(zero), y.le(tol));
             let closed: [bool; LANES] = from_fn(|l| self.active[r][l] & (pushed[l] | touching[l]));
-            self.active[r] = if EQUALITY {
-                from_fn(|l| closed[l] | self.equality[r][l])
-            } else {
-                closed
-            };
+            self.active[r] = if self.is_equality(r) { [true; LANES] } else { closed };
             self.p1[r] = self.lambda[r];
         }
     }
