@@ -429,3 +429,40 @@ fn f_z_is_an_offset_from_the_discrete_state() {
         .to_string();
     assert!(e.contains("interaction `diode`") && e.contains("F"), "{e}");
 }
+
+/// Setting the integrator drops what the old one kept: Moreau–Jean's W = M + hθ C + h²θ² K
+/// of a linear scene depends on θ, so a step after a switch to another θ equals a fresh
+/// run's step from the same state (the old θ's cached W was reused before).
+#[test]
+fn a_new_integrator_does_not_reuse_the_old_iteration_matrix() {
+    let oscillator = || {
+        let mut nsds = Nsds::new();
+        let ds = LagrangianLinearTIDS::new(
+            DVector::from_element(1, 1.0),
+            DVector::zeros(1),
+            DMatrix::identity(1, 1),
+        )
+        .unwrap()
+        .with_stiffness(DMatrix::from_element(1, 1, 100.0))
+        .unwrap()
+        .with_damping(DMatrix::from_element(1, 1, 0.5))
+        .unwrap();
+        nsds.add("oscillator", ds);
+        nsds
+    };
+    let theta = |t: f64| Integrator::MoreauJean(MoreauJeanOSI::new(t, 0.5).unwrap());
+    let h = 0.05;
+    let mut switched = TimeStepping::new(oscillator(), theta(0.5), 0.0, h).unwrap();
+    for _ in 0..3 {
+        switched.step().unwrap();
+    }
+    let state = switched.sample().unwrap();
+    switched.set_integrator(theta(1.0)).unwrap();
+    switched.step().unwrap();
+    let mut fresh = TimeStepping::new(oscillator(), theta(1.0), 0.0, h).unwrap();
+    let qv: Vec<f64> = state.q.iter().chain(state.v.iter()).copied().collect();
+    fresh.set_state(&qv).unwrap();
+    fresh.step().unwrap();
+    let (a, b) = (switched.sample().unwrap(), fresh.sample().unwrap());
+    assert_eq!((a.q, a.v), (b.q, b.v), "a step after the switch is θ = 1's");
+}

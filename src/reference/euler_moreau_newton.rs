@@ -29,12 +29,15 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::integrator::{StepReport, StepSettings};
-use super::state::{NewtonMemory, SceneState};
+use super::state::{SceneState, SchemeMemory};
 use crate::error::{Error, Result};
 use crate::model::relation::first_order_nonlinear::{At, Linearisation};
 use crate::model::{DsId, DynamicalSystem, Interaction, Nsds, Relation};
 use crate::scheme::EulerMoreauOSI;
 use crate::validate;
+
+mod newton_loop;
+use newton_loop::NewtonLoop;
 
 /// Whether a scene needs the Newton loop: a nonlinear first-order system or relation.
 pub(crate) fn needs_newton(nsds: &Nsds) -> bool {
@@ -168,156 +171,23 @@ fn lagrangian(name: &str) -> Error {
     }
 }
 
-/// One Newton-loop step of `ts` (see the [module](self) documentation).
+/// One Newton-loop step of `ts` (see the [module](self) documentation), stage by stage.
 pub(super) fn step(ts: &mut SceneState, settings: &StepSettings, osi: EulerMoreauOSI) -> Result<StepReport> {
-    let (h, theta) = (ts.h, osi.theta);
-    let t_next = ts.time_at(ts.k + 1);
-    let context = format!(" at step {} (t = {t_next})", ts.k + 1);
-    let (n, m) = (ts.q.len(), ts.lambda.len());
-    let layout = rows(ts);
-    let mut memory = match &ts.newton {
-        Some(memory) => memory.clone(),
-        None => NewtonMemory {
-            h_alpha: DVector::zeros(m),
-            g_alpha: layout.iter().map(|r| DVector::zeros(r.idx.len())).collect(),
-            y: DVector::zeros(m),
-            f_k: fields(ts, ts.time(), &ts.q, " at t0")?,
-        },
-    };
-    let interactions = ts.nsds.interactions();
-    let at = |rows: &'_ Rows, x: &'_ DVector<f64>, lambda: &'_ DVector<f64>| {
-        (
-            SceneState::gather(&rows.idx, x),
-            lambda.rows(rows.offset, rows.size).into_owned(),
-        )
-    };
-    fn point<'a>(t: f64, x: &'a DVector<f64>, lambda: &'a DVector<f64>, z: &'a DVector<f64>) -> At<'a> {
-        At { t, x, lambda, z }
-    }
-    let outputs = |x: &DVector<f64>, lambda: &DVector<f64>| -> Result<DVector<f64>> {
-        let mut y = DVector::zeros(m);
-        for (inter, rows) in interactions.iter().zip(&layout) {
-            let (xi, li) = at(rows, x, lambda);
-            let yi = output(inter, point(t_next, &xi, &li, &rows.z), &context)?;
-            y.rows_mut(rows.offset, rows.size).copy_from(&yi);
-        }
-        Ok(y)
-    };
-    let singular = || Error::Singular {
-        what: format!("Euler–Moreau iteration matrix W = M − hθ∇ₓf − hK{context}"),
-    };
-
-    let x_k = ts.q.clone();
-    let mut lambda = if settings.newton.reset_lambda {
-        DVector::zeros(m)
-    } else {
-        ts.lambda.clone()
-    };
-    let mut y = outputs(&x_k, &lambda)?;
-    let residual_free = |mass: &DMatrix<f64>, x: &DVector<f64>, f: &DVector<f64>, f_k: &DVector<f64>| {
-        mass * (x - &x_k) - f * (h * theta) - f_k * (h * (1.0 - theta))
-    };
-    let (mass, _) = mass_and_jacobian(ts, t_next, &x_k, &context)?;
-    let mut f = fields(ts, t_next, &x_k, &context)?;
-    let mut r_free = residual_free(&mass, &x_k, &f, &memory.f_k);
-    let mut rho_y = &y - &memory.h_alpha;
-
+    let mut newton = NewtonLoop::start(ts, settings, osi.theta)?;
     let max_iterations = settings.newton.max_iterations.max(1);
-    let mut x = x_k.clone();
-    let mut r = DVector::zeros(n);
     let mut report = StepReport {
-        active: interactions.len(),
+        active: ts.nsds.interactions().len(),
         ..Default::default()
     };
-    let (mut y_old, mut lambda_old) = (y.clone(), lambda.clone());
-    let (mut dx, mut c, mut d, mut m_osns) = (
-        DVector::zeros(n),
-        DMatrix::zeros(m, n),
-        DMatrix::zeros(m, m),
-        DMatrix::zeros(m, m),
-    );
     let (mut converged, mut worst) = (false, (f64::INFINITY, String::new()));
     for alpha in 0..max_iterations {
         report.newton_iterations = alpha + 1;
-        // The linearisation at (t_{k+1}, x^α, λ^α).
-        let (_, a) = mass_and_jacobian(ts, t_next, &x, &context)?;
-        let (mut b, mut k) = (DMatrix::zeros(n, m), DMatrix::zeros(n, n));
-        let (mut lins, mut g_sum) = (Vec::new(), DVector::zeros(n));
-        c.fill(0.0);
-        d.fill(0.0);
-        for ((inter, rows), g_alpha) in interactions.iter().zip(&layout).zip(&memory.g_alpha) {
-            let (xi, li) = at(rows, &x, &lambda);
-            let l = linearise(inter, point(t_next, &xi, &li, &rows.z), &context)?;
-            let (o, s) = (rows.offset, rows.size);
-            d.view_mut((o, o), (s, s)).copy_from(&l.d);
-            for (col, &i) in rows.idx.iter().enumerate() {
-                c.view_mut((o, i), (s, 1)).copy_from(&l.c.column(col));
-                b.view_mut((i, o), (1, s)).copy_from(&l.b.row(col));
-                g_sum[i] += g_alpha[col];
-                for (col2, &j) in rows.idx.iter().enumerate() {
-                    k[(i, j)] += l.k[(col, col2)];
-                }
-            }
-            lins.push(l);
-        }
-        let w = (&mass - a * (h * theta) - &k * h).lu();
-        let x_free = &x - w.solve(&r_free).ok_or_else(singular)?;
-        let x_p = &x_free + w.solve(&(g_sum - &b * &lambda)).ok_or_else(singular)? * h;
-        dx = x_p - &x;
-        (y_old, lambda_old) = (y.clone(), lambda.clone());
-        let w_inv_b = w.solve(&b).ok_or_else(singular)?;
-        m_osns = &d + &c * &w_inv_b * h;
-        if m > 0 {
-            let q = &memory.h_alpha - &d * &lambda_old + &c * &dx;
-            let (solution, lcp) = settings.solve_rows(&ts.nsds, m_osns.clone(), q, &context)?;
-            lambda = solution;
-            report.lcp = Some(lcp);
-        }
-
-        // The input: g_α linearised, summed into r, then g at (x^α, λ^{α+1}).
-        r.fill(0.0);
-        for (((inter, rows), l), g_alpha) in interactions.iter().zip(&layout).zip(&lins).zip(&mut memory.g_alpha) {
-            let (o, s) = (rows.offset, rows.size);
-            let delta = lambda.rows(o, s) - lambda_old.rows(o, s);
-            // K̂ λ = h K W⁻¹ B λ from this interaction's own block (Siconos's computeKhat).
-            let own = w_inv_b.columns(o, s) * lambda.rows(o, s) * h;
-            *g_alpha +=
-                &l.b * delta + &l.k * SceneState::gather(&rows.idx, &dx) + &l.k * SceneState::gather(&rows.idx, &own);
-            for (col, &i) in rows.idx.iter().enumerate() {
-                r[i] += g_alpha[col];
-            }
-            let (xi, li) = at(rows, &x, &lambda);
-            *g_alpha = input(inter, point(t_next, &xi, &li, &rows.z), &context)?;
-        }
-        x = &x_free + w.solve(&r).ok_or_else(singular)? * h;
-        if alpha + 1 < max_iterations {
-            y = &y_old - &rho_y - &d * &lambda_old + &c * &dx + &m_osns * &lambda;
-            memory.h_alpha = outputs(&x, &lambda)?;
-        }
-
-        // The three residuals.
-        f = fields(ts, t_next, &x, &context)?;
-        r_free = residual_free(&mass, &x, &f, &memory.f_k);
-        let residual = &r_free - &r * h;
-        rho_y = &y - &memory.h_alpha;
-        worst = (0.0, String::new());
-        let mut note = |value: f64, what: &dyn Fn() -> String| {
-            if value > worst.0 || value.is_nan() {
-                worst = (value, what());
-            }
-        };
-        for (i, (name, ds)) in ts.nsds.systems().enumerate() {
-            let value = residual.rows(ts.offsets()[i], ds.dimension()).norm();
-            note(value, &|| format!("‖R‖ of system `{name}`"));
-        }
-        for ((inter, rows), g_alpha) in interactions.iter().zip(&layout).zip(&memory.g_alpha) {
-            note(rho_y.rows(rows.offset, rows.size).norm(), &|| {
-                format!("‖y − h‖ of interaction `{}`", inter.name)
-            });
-            note((SceneState::gather(&rows.idx, &r) - g_alpha).norm(), &|| {
-                format!("‖r − g‖ of interaction `{}`", inter.name)
-            });
-        }
+        let lin = newton.linearise()?;
+        let (x_free, w_inv_b) = newton.free_state(&lin)?;
+        newton.solve_problem(settings, &mut report)?;
+        newton.update_input(&lin, &w_inv_b)?;
+        newton.update_state(&lin, x_free, alpha + 1 == max_iterations)?;
+        worst = newton.residuals()?;
         converged = worst.0 <= settings.newton.tolerance;
         if converged {
             break;
@@ -327,7 +197,7 @@ pub(super) fn step(ts: &mut SceneState, settings: &StepSettings, osi: EulerMorea
         if !settings.lenient {
             return Err(Error::NotConverged {
                 solver: format!("Euler–Moreau's Newton loop (largest residual: {})", worst.1),
-                context,
+                context: newton.context,
                 iterations: report.newton_iterations,
                 residual: worst.0,
                 tolerance: settings.newton.tolerance,
@@ -336,13 +206,10 @@ pub(super) fn step(ts: &mut SceneState, settings: &StepSettings, osi: EulerMorea
         report.missed_tolerance = true;
     }
     report.newton_residual = worst.0;
-    // Siconos writes y once more after the loop, with the last residual.
-    memory.y = &y_old - &rho_y - &d * &lambda_old + &c * &dx + &m_osns * &lambda;
-    memory.h_alpha = outputs(&x, &lambda)?;
-    memory.f_k = f;
+    let (x, r, lambda, memory) = newton.finish()?;
     ts.q = x;
     ts.p = r;
     ts.lambda = lambda;
-    ts.newton = Some(memory);
+    ts.memory = SchemeMemory::Newton(memory);
     Ok(report)
 }

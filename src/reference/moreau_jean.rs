@@ -5,7 +5,7 @@ use nalgebra::{DMatrix, DVector, Dyn, LU};
 
 use super::integrator::{OneStepIntegrator, StepReport, StepSettings};
 use super::projection::is_holonomic;
-use super::state::SceneState;
+use super::state::{SceneState, SchemeMemory};
 use crate::error::{Error, Result};
 use crate::model::Interaction;
 use crate::model::relation::CompliantLinearisation;
@@ -174,7 +174,7 @@ pub(super) fn dynamics(ts: &SceneState, t: f64, q: &DVector<f64>, v: &DVector<f6
 
 /// W = M − hθ ∂F/∂v − h²θ² ∂F/∂q, LU-factorised; cached when every system is linear.
 fn iteration_matrix(ts: &mut SceneState, d: &Dynamics, h: f64, theta: f64) -> Result<LU<f64, Dyn, Dyn>> {
-    if let Some(w) = &ts.cached_w {
+    if let SchemeMemory::IterationMatrix(w) = &ts.memory {
         return Ok(w.clone());
     }
     let w = (&d.mass - &d.dv * (h * theta) - &d.dq * (h * h * theta * theta)).lu();
@@ -182,7 +182,7 @@ fn iteration_matrix(ts: &mut SceneState, d: &Dynamics, h: f64, theta: f64) -> Re
         return Err(singular());
     }
     if ts.nsds.systems_are_linear() {
-        ts.cached_w = Some(w.clone());
+        ts.memory = SchemeMemory::IterationMatrix(w.clone());
     }
     Ok(w)
 }

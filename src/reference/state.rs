@@ -28,14 +28,50 @@ pub struct SceneState {
     pub(crate) lambda: DVector<f64>,
     /// Offset of each system's coordinates.
     offsets: Vec<usize>,
-    /// The factorised iteration matrix W of a scene whose systems are all linear.
-    pub(crate) cached_w: Option<LU<f64, Dyn, Dyn>>,
-    /// What Euler–Moreau's Newton loop keeps between steps (nonlinear first-order scenes).
-    pub(crate) newton: Option<NewtonMemory>,
+    /// What the one-step integrator keeps from one step to the next.
+    pub(crate) memory: SchemeMemory,
+}
+
+/// What a one-step integrator keeps from one step to the next, its own: one kind per scheme.
+#[derive(Clone, Debug, Default)]
+pub(crate) enum SchemeMemory {
+    /// Nothing (yet).
+    #[default]
+    None,
+    /// Moreau–Jean's factorised iteration matrix W of a scene whose systems are all linear
+    /// (W depends on h and θ only: dropped when the integrator is set).
+    IterationMatrix(LU<f64, Dyn, Dyn>),
+    /// What Euler–Moreau's Newton loop keeps (nonlinear first-order scenes; kept when the
+    /// state, z or the integrator is set, as Siconos keeps it in its interactions).
+    Newton(NewtonMemory),
     /// Nonsmooth RATTLE's first-same-as-last: (k, M, F) at (t_k, q_k) from the end kick of
-    /// the step that reached step k (F independent of v), for the next half kick; cleared
+    /// the step that reached step k (F independent of v), for the next half kick; dropped
     /// where the state, z or the integrator is set between steps.
-    pub(crate) fsal: Option<(usize, DMatrix<f64>, DVector<f64>)>,
+    Fsal(usize, DMatrix<f64>, DVector<f64>),
+}
+
+impl SchemeMemory {
+    /// Euler–Moreau's Newton memory, if that is what is kept.
+    pub(crate) fn newton(&self) -> Option<&NewtonMemory> {
+        match self {
+            Self::Newton(memory) => Some(memory),
+            _ => None,
+        }
+    }
+
+    /// What survives a change of the state or z between steps: all but RATTLE's FSAL.
+    pub(crate) fn state_changed(&mut self) {
+        if matches!(self, Self::Fsal(..)) {
+            *self = Self::None;
+        }
+    }
+
+    /// What survives a change of the integrator: Euler–Moreau's Newton memory only.
+    pub(crate) fn integrator_changed(&mut self) {
+        if !matches!(self, Self::Newton(_)) {
+            *self = Self::None;
+        }
+    }
 }
 
 impl SceneState {
@@ -61,9 +97,7 @@ impl SceneState {
             p: DVector::zeros(n),
             lambda: DVector::zeros(m),
             offsets,
-            cached_w: None,
-            fsal: None,
-            newton: None,
+            memory: SchemeMemory::None,
         }
     }
 

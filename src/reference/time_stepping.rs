@@ -8,7 +8,7 @@ use nalgebra::DVector;
 use super::euler_moreau_newton;
 use super::integrator::{Integrator, OneStepIntegrator, StepReport, StepSettings};
 use super::projection;
-use super::state::SceneState;
+use super::state::{SceneState, SchemeMemory};
 use super::trajectory::{Sample, Trajectory};
 use crate::error::{Error, Result};
 use crate::model::relation::first_order_nonlinear::At;
@@ -70,7 +70,7 @@ impl TimeStepping {
     pub fn set_integrator(&mut self, integrator: Integrator) -> Result<()> {
         integrator.check(&self.state)?;
         self.integrator = integrator;
-        self.state.fsal = None;
+        self.state.memory.integrator_changed();
         Ok(())
     }
 
@@ -170,7 +170,7 @@ impl TimeStepping {
     /// first-order scene — to continue a run from a state saved elsewhere (or, in a
     /// co-simulation, to hand one system's state to another).
     pub fn set_state(&mut self, qv: &[f64]) -> Result<()> {
-        self.state.fsal = None;
+        self.state.memory.state_changed();
         let (n, m) = (self.state.q.len(), self.state.v.len());
         if qv.len() != n + m {
             return Err(Error::Dimension {
@@ -202,7 +202,7 @@ impl TimeStepping {
     /// it from the next step on). Its size is the one the system was built with, and it must be finite.
     /// This is the only way z changes: the closures read it and do not write it.
     pub fn set_z(&mut self, id: DsId, z: &DVector<f64>) -> Result<()> {
-        self.state.fsal = None;
+        self.state.memory.state_changed();
         let name = self.state.nsds.system_name(id).to_string();
         let what = format!("TimeStepping::set_z: system `{name}`");
         let error = self.no_z(id);
@@ -229,7 +229,7 @@ impl TimeStepping {
     /// `kernel/src/simulationTools/`) — what Siconos's examples print as y.
     /// [`sample`](Self::sample) gives the output itself, h(t, x, λ, z).
     pub fn newton_outputs(&self) -> Option<&DVector<f64>> {
-        self.state.newton.as_ref().map(|memory| &memory.y)
+        self.state.memory.newton().map(|memory| &memory.y)
     }
 
     /// The impulses λ of the last step, interaction by interaction.
@@ -298,7 +298,8 @@ impl TimeStepping {
             s.p.clone(),
             s.lambda.clone(),
             s.k,
-            s.newton.clone(),
+            // (Only the Newton memory is worth its copy: the others are rebuilt.)
+            s.memory.newton().cloned(),
         );
         match self.advance() {
             Ok(report) => {
@@ -307,7 +308,9 @@ impl TimeStepping {
             }
             Err(e) => {
                 let s = &mut self.state;
-                (s.q, s.v, s.p, s.lambda, s.k, s.newton) = saved;
+                let newton;
+                (s.q, s.v, s.p, s.lambda, s.k, newton) = saved;
+                s.memory = newton.map_or(SchemeMemory::None, SchemeMemory::Newton);
                 Err(e)
             }
         }
