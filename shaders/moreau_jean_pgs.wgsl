@@ -73,7 +73,7 @@ fn is_equality(r: u32) -> bool {
 }
 
 // Reads scene s: sizes, offsets, operators (into private memory when they fit), q, v and
-// health; and the harmonic forcing's cosine at the dispatch's first step.
+// health; and the harmonic forcing's cosine at the dispatch's first step. Twin: Group::load.
 fn load_scene(s: u32) {
     scene = s;
     let hd = headers[s];
@@ -113,7 +113,7 @@ fn load_scene(s: u32) {
     }
 }
 
-// Writes scene s back: q, v (flagging a non-finite state), health.
+// Writes scene s back: q, v (flagging a non-finite state), health. Twin: Group::store.
 fn store_scene(s: u32) {
     let hd = headers[s];
     for (var i = 0u; i < n; i++) {
@@ -134,7 +134,7 @@ fn store_scene(s: u32) {
 
 // `params.steps` Moreau–Jean steps of scene s, stage by stage (or, in a RATTLE kernel, nonsmooth
 // RATTLE steps: rattle_stages.wgsl). Newton iterations (one pass without nonlinear rows):
-// iterate i solves the MLCP with G(q^i), v⁰ = v_k.
+// iterate i solves the MLCP with G(q^i), v⁰ = v_k. Twin: simulate.
 fn simulate(s: u32) {
     load_scene(s);
     // A scene the loop limiter cut short in an earlier dispatch is not stepped again: the host

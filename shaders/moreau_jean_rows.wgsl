@@ -25,7 +25,8 @@ fn d_at(k: u32) -> real {
     return op(d_base + k);
 }
 
-// w_r = q_r + Σ_k D_rk λ_k, row r of the MLCP at the current λ.
+// w_r = q_r + Σ_k D_rk λ_k, row r of the MLCP at the current λ. Twin: the `w` closure of
+// lcp_error.
 fn local_velocity(r: u32) -> real {
     var w = lcp_q[r];
     for (var k = 0u; k < m; k++) {
@@ -34,7 +35,7 @@ fn local_velocity(r: u32) -> real {
     return w;
 }
 
-// (Gᵀλ)_j, the input of the current λ through the iterate's G.
+// (Gᵀλ)_j, the input of the current λ through the iterate's G. Twin: Group::input_of_lambda.
 fn input_of_lambda(j: u32) -> real {
     var p = real(0.0);
     for (var r = 0u; r < m; r++) {
@@ -47,7 +48,7 @@ fn input_of_lambda(j: u32) -> real {
 // a gap in d dimensions, −2 a disc pair's tangent, −3 / −4 a sphere pair's tangent t₁ / t₂
 // (c₀ = R₀, c₁ = R₁). Twins: src/batch/cpu/sphere_rows.rs.
 
-// The dimension of the row's separation.
+// The dimension of the row's separation. Twin: pair_dim.
 fn pair_dim(kind: real) -> u32 {
     if (kind > 0.5) {
         return u32(kind);
@@ -56,6 +57,7 @@ fn pair_dim(kind: real) -> u32 {
 }
 
 // The separation x₁ − x₀ of sphere row `base` at coordinates x; zero beyond its dimension.
+// Twin: separation.
 fn separation(base: u32, x: ptr<private, array<real, MAX_DOF>>) -> vec3<real> {
     let dim = pair_dim(op(base));
     let i0 = op(base + 1u);
@@ -72,16 +74,17 @@ fn separation(base: u32, x: ptr<private, array<real, MAX_DOF>>) -> vec3<real> {
 }
 
 // a·b summed in the twin's order, ((a₀b₀ + a₁b₁) + a₂b₂): WGSL's `dot` fixes no order.
+// Twin: dot.
 fn dot3(a: vec3<real>, b: vec3<real>) -> real {
     return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 
-// u × w, written out (the twin's order).
+// u × w, written out (the twin's order). Twin: cross.
 fn cross3(u: vec3<real>, w: vec3<real>) -> vec3<real> {
     return vec3<real>(u.y * w.z - u.z * w.y, u.z * w.x - u.x * w.z, u.x * w.y - u.y * w.x);
 }
 
-// The unit normal of a separation (zero when the centres coincide).
+// The unit normal of a separation (zero when the centres coincide). Twin: unit.
 fn unit(d: vec3<real>) -> vec3<real> {
     let norm = sqrt(dot3(d, d));
     if (norm > 0.0) {
@@ -183,6 +186,7 @@ fn has_lever(r: u32) -> bool {
     return op(o.lever + 3u * r + 1u) != 0.0 || op(o.lever + 3u * r + 2u) != 0.0;
 }
 
+// The coordinate k of row r's lever terms.
 fn lever_angle(r: u32) -> u32 {
     return u32(op(o.lever + 3u * r));
 }

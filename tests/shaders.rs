@@ -466,3 +466,49 @@ fn twin_comments_name_what_exists() {
         assert!(kernel_names.contains(name) && rust_names.contains(name), "{name}");
     }
 }
+
+/// Kernel functions without a CPU twin: the entry point, the accessors of storage and of
+/// the operators (the twin indexes its slices) and `is_finite` (the twin's `T::is_finite`).
+const KERNEL_ONLY: [&str; 7] = [
+    "main",
+    "op",
+    "wg_at",
+    "d_at",
+    "lever_angle",
+    "lever_coefficients",
+    "is_finite",
+];
+
+/// Every function of the scene-parallel kernel names its CPU twin (`Twin:` in the comment
+/// just above it; `twin_comments_name_what_exists` checks the name) or is one of
+/// [`KERNEL_ONLY`], each of which exists: 17 of them named none, so that a helper could
+/// change on one side only.
+#[test]
+fn every_kernel_function_names_its_twin() {
+    let composed = shaders::moreau_jean_pgs(Precision::F64, SIZES);
+    let lines: Vec<&str> = composed.lines().collect();
+    let mut functions = Vec::new();
+    let mut unnamed = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(name) = line.strip_prefix("fn ").and_then(|rest| rest.split('(').next()) else {
+            continue;
+        };
+        functions.push(name.to_string());
+        // The comment block above (generated helpers included), down to a blank line.
+        let comment: Vec<&str> = lines[..i]
+            .iter()
+            .rev()
+            .skip_while(|l| l.starts_with('@'))
+            .take_while(|l| l.starts_with("//"))
+            .copied()
+            .collect();
+        let named = comment.iter().any(|l| l.contains("Twin:") || l.contains("Twins:"));
+        if !named && !KERNEL_ONLY.contains(&name) {
+            unnamed.push(name.to_string());
+        }
+    }
+    assert!(unnamed.is_empty(), "kernel functions naming no twin: {unnamed:?}");
+    for name in KERNEL_ONLY {
+        assert!(functions.iter().any(|f| f == name), "{name} is no kernel function");
+    }
+}

@@ -90,6 +90,7 @@ macro_rules! operator_layout {
                 "struct OperatorOffsets {\n",
                 $("    ", stringify!($block), ": u32,\n",)*
                 "    end: u32,\n}\n",
+                "// Twin: OperatorOffsets::new.\n",
                 "fn operator_offsets(n: u32, m: u32) -> OperatorOffsets {\n",
                 "    var o: OperatorOffsets;\n    var k = 0u;\n",
                 $("    o.", stringify!($block), " = k;\n    k = k + ", stringify!($size), ";\n",)*

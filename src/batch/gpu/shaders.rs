@@ -15,7 +15,7 @@ fn real(precision: Precision) -> String {
     match precision {
         Precision::F32 => [
             "alias real = f32;\nconst REAL_MAX: real = 3.40282347e38;\nconst REAL_EPSILON: real = 1.1920929e-7;\n",
-            "fn sine_cosine(x: real) -> vec2<real> {\n    return vec2<real>(sin(x), cos(x));\n}\n",
+            "// (sin x, cos x). Twin: batch::cpu::lever::sine_cosine (in f64; f32 kernels use WGSL's).\nfn sine_cosine(x: real) -> vec2<real> {\n    return vec2<real>(sin(x), cos(x));\n}\n",
         ]
         .concat(),
         Precision::F64 => {
@@ -36,6 +36,7 @@ fn real(precision: Precision) -> String {
 /// polynomials of cos (to r¹⁶) and sin (to r¹⁷) on |r| ≤ π/4, in Horner form without loops
 /// (truncation below 3e-18), picked by k mod 4. Twin: `batch::cpu::lever::sine_cosine`.
 const SINE_COSINE_F64: &str = "
+// (sin x, cos x) by Cody–Waite reduction and Taylor polynomials. Twin: batch::cpu::lever::sine_cosine.
 fn sine_cosine(x: real) -> vec2<real> {
     let k = round(x * TWO_OVER_PI);
     let r = (x - k * PIO2_HI) - k * PIO2_LO;
