@@ -12,7 +12,7 @@ use ricochet::ensemble::{self, Backend, RunOptions, Scenario, Shard, Table};
 fn files(scenario: &Scenario, backend: Backend, chunk: usize, shard: Shard) -> RunFiles {
     let run = run(scenario, backend, chunk, shard);
     RunFiles {
-        info: RunInfo::new(scenario, shard, &run.arithmetic),
+        info: RunInfo::new(scenario, shard, &run),
         summary: run.summary,
         trajectories: run.trajectories,
         strobe: scenario.strobe.is_some().then_some(run.strobe),

@@ -647,3 +647,47 @@ fn coordinates_that_clash_are_refused() {
         assert!(e.contains(expected), "{e}");
     }
 }
+
+/// A run probes its scenario once: scene 0 is built for the run's plan (sizes, coordinates,
+/// drawn names, columns, units), for the engine's choice, for the chunk size, with the
+/// draws checked up front, and for its chunk — not once more for each thing asked of it
+/// (the chunk loop, the summary and the units of the files each rebuilt it before the plan:
+/// 21 builds).
+#[test]
+fn a_run_builds_scene_zero_once_per_use() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use rand::RngExt;
+    use ricochet::engine::Scene;
+    use ricochet::ensemble::output::RunInfo;
+    use ricochet::ensemble::scenario::TimeSettings;
+    use ricochet::scenes::dropped_ball::DroppedBall;
+    let builds = Arc::new(AtomicUsize::new(0));
+    let counted = builds.clone();
+    let build =
+        move |s: usize, rng: &mut rand_chacha::ChaCha8Rng| -> ricochet::Result<ricochet::ensemble::custom::Built> {
+            if s == 0 {
+                counted.fetch_add(1, Ordering::SeqCst);
+            }
+            let height = 1.0 + rng.random::<f64>();
+            let ball = DroppedBall::new(1.0, R, height, 0.0, 0.9, G)?;
+            Ok((Box::new(ball.nsds()?), vec![("height".to_string(), height)]))
+        };
+    let mut scenario = Scenario::custom("counted", (4, 5), TimeSettings::new(H, 0.1), build).unwrap();
+    scenario.observe = Scenario::from_toml(BALLS).unwrap().observe;
+    let before = builds.load(Ordering::SeqCst);
+    let options = RunOptions {
+        backend: Backend::Cpu,
+        ..Default::default()
+    };
+    let run = ensemble::run(&scenario, &options, &ensemble::Progress::new()).unwrap();
+    let info = RunInfo::new(&scenario, options.shard, &run);
+    assert_eq!(info.parameters, ["height"]);
+    assert_eq!(
+        info.units.get("z").map(String::as_str),
+        None,
+        "a custom scene's coordinate has no unit"
+    );
+    assert_eq!(builds.load(Ordering::SeqCst) - before, 5, "builds of scene 0 in a run");
+}

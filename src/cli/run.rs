@@ -143,7 +143,7 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
     // Held until the files are written and the chunks gone.
     let lock = run.lock.take();
     let files = RunFiles {
-        info: RunInfo::new(&scenario, shard, &run.arithmetic),
+        info: RunInfo::new(&scenario, shard, &run),
         summary: run.summary,
         trajectories: run.trajectories,
         strobe: scenario.strobe.is_some().then_some(run.strobe),

@@ -102,8 +102,9 @@ pub struct Check {
 /// unavailable, with the error).
 pub fn check(scenario: &Scenario, watch: &impl Watch) -> Result<Check> {
     let steps = scenario.steps();
-    let (dof, rows) = scenario.sizes()?;
-    let names = scenario.drawn_names()?;
+    let plan = scenario.plan()?;
+    let (dof, rows) = plan.sizes();
+    let names = plan.drawn.clone();
     let unbounded = || vec![(f64::INFINITY, f64::NEG_INFINITY); names.len()];
     let built = built(scenario.scenes);
     // Shown as a run of one step per scene built.
@@ -130,7 +131,7 @@ pub fn check(scenario: &Scenario, watch: &impl Watch) -> Result<Check> {
                 Ok(a.iter().zip(&b).map(|(x, y)| (x.0.min(y.0), x.1.max(y.1))).collect())
             })
     })?;
-    let recording = scenario.recording()?;
+    let recording = &plan.recording;
     let strobe_samples = recording.strobe.map_or(0, |s| s.count as usize);
     let max_events = recording.events.unwrap_or(0);
     let n = scenario.scenes as f64;
@@ -210,7 +211,7 @@ pub fn check(scenario: &Scenario, watch: &impl Watch) -> Result<Check> {
         steps,
         step: scenario.time.step,
         final_time: scenario.time.final_time,
-        coordinates: scenario.coordinates()?,
+        coordinates: plan.coordinates.clone(),
         built: built.len(),
         drawn: names
             .into_iter()

@@ -68,7 +68,10 @@ impl Scenes {
         match self {
             Self::Template(spec) => spec.drawn_names((seed, scenes)),
             Self::Custom(_, names) => {
-                self.sample(0, (seed, scenes))?;
+                // (Known once a scene is built: build scene 0 only if none was.)
+                if names.get().is_none() {
+                    self.sample(0, (seed, scenes))?;
+                }
                 Ok(names.get().cloned().unwrap_or_default())
             }
         }

@@ -1,6 +1,7 @@
 //! Which engine an ensemble runs on ([`Backend`], [`open`]), and the [`Job`] of a chunk of
 //! its scenes.
 
+use super::plan::Plan;
 #[cfg(feature = "gpu")]
 use super::scenario::PrecisionChoice;
 use super::scenario::Scenario;
@@ -65,12 +66,21 @@ impl std::str::FromStr for Backend {
 
 /// Opens `backend` for `scenario`, and says why when `Auto` did not take the GPU.
 pub fn open(backend: Backend, scenario: &Scenario) -> Result<(Box<dyn Engine>, Option<String>)> {
+    open_planned(backend, scenario, &scenario.plan()?)
+}
+
+/// [`open`] for a scenario whose [`Plan`] is made.
+pub(super) fn open_planned(
+    backend: Backend,
+    scenario: &Scenario,
+    plan: &Plan,
+) -> Result<(Box<dyn Engine>, Option<String>)> {
     let reference = || -> Box<dyn Engine> { Box::new(ReferenceEngine) };
     // What keeps the scenario off the batched engines: its solver settings, its observers,
     // then its scenes.
-    let observers = scenario.observers()?;
+    let observers = &plan.recording.observers;
     let refused =
-        batched_refusal(scenario.solver.kind, scenario.solver.omega, &observers).or_else(|| unbatchable(scenario));
+        batched_refusal(scenario.solver.kind, scenario.solver.omega, observers).or_else(|| unbatchable(scenario));
     match backend {
         Backend::Gpu | Backend::Cpu if let Some(e) = refused => Err(e),
         Backend::Gpu => Ok((open_gpu(scenario)?, None)),

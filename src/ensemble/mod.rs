@@ -42,6 +42,7 @@ pub mod fingerprint;
 pub mod lock;
 pub mod observables;
 pub mod output;
+pub mod plan;
 #[cfg(feature = "plots")]
 pub mod plots;
 pub mod provenance;
@@ -67,6 +68,7 @@ use rayon::prelude::*;
 pub use crate::batch::Progress;
 pub use crate::engine::Engine;
 pub use engine::{Backend, job, open as open_engine};
+pub use plan::Plan;
 pub use scenario::Scenario;
 pub use shard::Shard;
 pub use stats::Statistics;
@@ -139,6 +141,8 @@ pub struct EnsembleRun {
     /// The run's directory (`RunOptions::checkpoints`), held against other runs until this
     /// is dropped: write the run's files before letting it go.
     pub lock: Option<lock::DirLock>,
+    /// What the run knew of its scenario: sizes, coordinates, columns and their units.
+    pub plan: Plan,
 }
 
 /// Runs the scenes of `options.shard`, adding the scene-steps done to `progress` as the
@@ -156,7 +160,8 @@ pub fn run(scenario: &Scenario, options: &RunOptions, progress: &Progress) -> Re
         }
         None => None,
     };
-    let (engine, notice) = open_engine(options.backend, scenario)?;
+    let plan = scenario.plan()?;
+    let (engine, notice) = engine::open_planned(options.backend, scenario, &plan)?;
     let saved = options.checkpoints.as_deref().map(|out| {
         let manifest = Manifest {
             scenario_hash: scenario.fingerprint(),
@@ -166,7 +171,13 @@ pub fn run(scenario: &Scenario, options: &RunOptions, progress: &Progress) -> Re
         (out, manifest, options.resume)
     });
     let scenes = options.shard.range(scenario.scenes);
-    let mut run = run_chunks(engine.as_ref(), scenario, (scenes, options.chunk), saved, progress)?;
+    let mut run = run_chunks(
+        engine.as_ref(),
+        (scenario, plan),
+        (scenes, options.chunk),
+        saved,
+        progress,
+    )?;
     run.notice = notice;
     run.lock = lock;
     Ok(run)
@@ -200,14 +211,15 @@ fn arithmetic(engine: &dyn Engine) -> String {
 /// is 0 for some scenes only) is refused, naming the scene.
 const DRAWS_CHECKED_FIRST: usize = 1 << 20;
 
-fn check_draws(scenario: &Scenario, scenes: &Range<usize>, coordinates: &[String], progress: &Progress) -> Result<()> {
-    if scenario.drawn_names()?.is_empty() {
+fn check_draws(scenario: &Scenario, plan: &Plan, scenes: &Range<usize>, progress: &Progress) -> Result<()> {
+    if plan.drawn.is_empty() {
         return Ok(());
     }
+    let coordinates = &plan.coordinates;
     let bad = |s: usize| {
         scenario
             .sample(s)
-            .map_or(true, |scene| scene.scene.coordinate_names() != coordinates)
+            .map_or(true, |scene| scene.scene.coordinate_names() != *coordinates)
     };
     // (Building scenes may be slow, a user's Python function say: a cancel stops it.)
     match scenes
@@ -219,7 +231,7 @@ fn check_draws(scenario: &Scenario, scenes: &Range<usize>, coordinates: &[String
         Some(_) if progress.cancelled() => Err(interrupted(0, false)),
         Some(s) => {
             let scene = scenario.sample(s)?;
-            let values: Vec<String> = (scenario.drawn_names()?.iter().zip(&scene.drawn))
+            let values: Vec<String> = (plan.drawn.iter().zip(&scene.drawn))
                 .map(|(name, value)| format!("{name} = {value}"))
                 .collect();
             Err(Error::Scenario {
@@ -256,7 +268,7 @@ pub fn run_on(
     chunk: Option<usize>,
     progress: &Progress,
 ) -> Result<EnsembleRun> {
-    run_chunks(engine, scenario, (scenes, chunk), None, progress)
+    run_chunks(engine, (scenario, scenario.plan()?), (scenes, chunk), None, progress)
 }
 
 /// [`run_on`], keeping each finished chunk in `saved`'s directory (a fresh run's, cleared of
@@ -264,16 +276,12 @@ pub fn run_on(
 /// interrupted run's, whose finished chunks are taken instead of computed).
 fn run_chunks(
     engine: &dyn Engine,
-    scenario: &Scenario,
+    (scenario, plan): (&Scenario, Plan),
     (scenes, chunk): (Range<usize>, Option<usize>),
     saved: Option<(&std::path::Path, Manifest, bool)>,
     progress: &Progress,
 ) -> Result<EnsembleRun> {
-    let steps = u32::try_from(scenario.steps()).map_err(|_| Error::Scenario {
-        what: "time".into(),
-        reason: "more than 2³² steps".into(),
-    })?;
-    let (recording, sizes) = (scenario.recording()?, scenario.sizes()?);
+    let (steps, recording, sizes) = (plan.steps, &plan.recording, plan.sizes());
     let chunk = match chunk {
         Some(0) => {
             return Err(Error::Scenario {
@@ -285,14 +293,13 @@ fn run_chunks(
         None if scenes.is_empty() => 1,
         None => {
             let example = [scenario.sample(scenes.start)?];
-            let busy = engine.scenes_in_flight(&engine::job(scenario, &example, None, steps, &recording))?;
-            busy.min(memory_bound(sizes, &recording))
+            let busy = engine.scenes_in_flight(&engine::job(scenario, &example, None, steps, recording))?;
+            busy.min(memory_bound(sizes, recording))
         }
     };
-    let coordinates = scenario.coordinates()?;
     let draws_first = scenes.len() <= DRAWS_CHECKED_FIRST;
     if draws_first {
-        check_draws(scenario, &scenes, &coordinates, progress)?;
+        check_draws(scenario, &plan, &scenes, progress)?;
     }
     log::debug!(
         "{}: scenes {scenes:?} in chunks of {chunk} on {}",
@@ -302,8 +309,8 @@ fn run_chunks(
     // Timed from here: the check above is not the run's throughput.
     let start = Instant::now();
     let empty = [
-        Table::new(summary_columns(scenario)?),
-        Table::new(trajectory_columns(&coordinates)),
+        Table::new(plan.columns.clone()),
+        Table::new(trajectory_columns(&plan.coordinates)),
         Table::new(records::event_columns()),
     ];
     let [mut summary, mut strobe, mut events] = empty.clone();
@@ -337,7 +344,7 @@ fn run_chunks(
         }
         let last = at.saturating_add(chunk).min(next);
         if !draws_first {
-            check_draws(scenario, &(at..last), &coordinates, progress)?;
+            check_draws(scenario, &plan, &(at..last), progress)?;
         }
         let sampled: Vec<SampledScene> = (at..last)
             .into_par_iter()
@@ -346,7 +353,7 @@ fn run_chunks(
                 false => scenario.sample(s),
             })
             .collect::<Result<_>>()?;
-        let mut job = engine::job(scenario, &sampled, None, steps, &recording);
+        let mut job = engine::job(scenario, &sampled, None, steps, recording);
         job.progress = progress;
         let stepping = Instant::now();
         let outcome = engine.run(&job)?;
@@ -363,7 +370,7 @@ fn run_chunks(
         let [mut part, mut samples, mut impacts] = empty.clone();
         append_summary(
             [&mut part, &mut samples, &mut impacts],
-            (scenario, &recording, sizes),
+            (scenario, recording, sizes),
             &sampled,
             &outcome,
             &job.offsets().0,
@@ -389,7 +396,7 @@ fn run_chunks(
         .into_iter()
         .filter(|s| scenes.contains(s))
         .collect();
-    let trajectories = record(engine, scenario, (&recorded, steps), progress)?;
+    let trajectories = record(engine, (scenario, &plan), &recorded, progress)?;
     if progress.cancelled() {
         return Err(interrupted(computed, checkpoints.is_some()));
     }
@@ -405,5 +412,6 @@ fn run_chunks(
         device_seconds,
         scene_steps: computed as u64 * u64::from(steps),
         lock: None,
+        plan,
     })
 }

@@ -294,19 +294,18 @@ impl RunFiles {
 }
 
 impl RunInfo {
-    /// The info of a run of `scenario`'s `shard`.
-    pub fn new(scenario: &super::Scenario, shard: Shard, arithmetic: &str) -> Self {
+    /// The info of `run`, a run of `scenario`'s `shard`.
+    pub fn new(scenario: &super::Scenario, shard: Shard, run: &super::EnsembleRun) -> Self {
         Self {
             scenario: scenario.name.clone(),
             seed: scenario.seed,
             scenes: scenario.scenes,
             shard: [shard.index, shard.count],
             scenario_hash: scenario.fingerprint(),
-            arithmetic: arithmetic.into(),
-            // (A scenario that ran has them: it was validated.)
-            parameters: scenario.drawn_names().unwrap_or_default(),
+            arithmetic: run.arithmetic.clone(),
+            parameters: run.plan.drawn.clone(),
             observables: scenario.observe.iter().map(|o| o.name.clone()).collect(),
-            units: super::units::column_units(scenario).unwrap_or_default(),
+            units: run.plan.units.clone(),
         }
     }
 }

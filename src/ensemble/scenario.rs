@@ -353,6 +353,11 @@ impl Scenario {
 
     /// What the engines record: the observers and the stroboscopic steps.
     pub fn recording(&self) -> Result<Recording> {
+        self.recording_of(self.observers()?)
+    }
+
+    /// What the engines record with `observers` ([`Scenario::recording`]).
+    pub(super) fn recording_of(&self, observers: Vec<Observer>) -> Result<Recording> {
         if let Some(events) = self.events
             && !(1..=1 << 20).contains(&events.max)
         {
@@ -362,7 +367,7 @@ impl Scenario {
             });
         }
         Ok(Recording {
-            observers: self.observers()?,
+            observers,
             strobe: self
                 .strobe
                 .map(|s| s.steps(self.time.step, self.steps() as u32, self.time.final_time))
@@ -375,7 +380,11 @@ impl Scenario {
     /// them), which name the state's columns and signals. A name that reads as another
     /// signal (`y0`, `lambda1`, `energy`, or `q2` for coordinate 0) is refused.
     pub fn coordinates(&self) -> Result<Vec<String>> {
-        let names = self.sample(0)?.scene.coordinate_names();
+        self.checked_coordinates(self.sample(0)?.scene.coordinate_names())
+    }
+
+    /// `names`, scene 0's coordinates, checked as [`Scenario::coordinates`] says.
+    pub(super) fn checked_coordinates(&self, names: Vec<String>) -> Result<Vec<String>> {
         for (i, name) in names.iter().enumerate() {
             let fail = |reason: &str| Error::Scenario {
                 what: format!("the scene's coordinate {i}, `{name}`"),
@@ -404,11 +413,17 @@ impl Scenario {
     /// The observers of `[[observe]]`, checked against scene 0's sizes (sizes are never
     /// drawn), their names unique and none a drawn parameter's.
     pub fn observers(&self) -> Result<Vec<Observer>> {
-        let drawn = self.drawn_names()?;
         if self.observe.is_empty() {
+            // (The drawn names are checked all the same.)
+            self.drawn_names()?;
             return Ok(Vec::new());
         }
-        let (coordinates, m) = (self.coordinates()?, self.sizes()?.1);
+        self.observers_of(&self.drawn_names()?, &self.coordinates()?, self.sizes()?.1)
+    }
+
+    /// The observers of `[[observe]]` for scenes of `coordinates` and `m` rows, with the
+    /// parameters `drawn` ([`Scenario::observers`]).
+    pub(super) fn observers_of(&self, drawn: &[String], coordinates: &[String], m: usize) -> Result<Vec<Observer>> {
         let mut names: Vec<&str> = drawn.iter().map(String::as_str).collect();
         self.observe
             .iter()
@@ -420,7 +435,7 @@ impl Scenario {
                     });
                 }
                 names.push(&spec.name);
-                spec.observer(&coordinates, m)
+                spec.observer(coordinates, m)
             })
             .collect()
     }

@@ -5,7 +5,7 @@ use nalgebra::DVector;
 use rayon::prelude::*;
 
 use super::scene_spec::SampledScene;
-use super::{Engine, Scenario, Table, engine, records};
+use super::{Engine, Plan, Scenario, Table, engine, records};
 use crate::batch::layout::{EXTREMES, HealthCounters, NON_FINITE, NOT_CONVERGED};
 use crate::batch::observe::{NOTHING, Recording, SLOTS};
 use crate::batch::{BatchOutcome, Progress};
@@ -34,15 +34,19 @@ pub const INTEGER_COLUMNS: [&str; 7] = [
 /// `energy_initial`, `energy_change` (final − initial), `lcp_residual` (worst Siconos
 /// error), `lcp_iterations` (most sweeps in a step), `converged` and `finite` (1 or 0).
 pub fn summary_columns(scenario: &Scenario) -> Result<Vec<String>> {
-    let coordinates = scenario.coordinates()?;
+    Ok(scenario.plan()?.columns)
+}
+
+/// [`summary_columns`] of scenes of `coordinates`, with the parameters `drawn`.
+pub(super) fn columns(scenario: &Scenario, drawn: &[String], coordinates: &[String]) -> Result<Vec<String>> {
     let mut columns = vec!["scene".to_string()];
-    columns.extend(scenario.drawn_names()?);
+    columns.extend(drawn.iter().cloned());
     columns.extend(scenario.observe.iter().map(|o| o.name.clone()));
     if scenario.events.is_some() {
         columns.push("events_dropped".into());
     }
     columns.extend(["impacts", "last_impact_time", "in_contact"].map(String::from));
-    columns.extend(state_columns(&coordinates));
+    columns.extend(state_columns(coordinates));
     columns.extend(
         [
             "max_penetration",
@@ -188,14 +192,13 @@ fn summary_row(
 /// state read back after each (until `progress` is cancelled).
 pub(super) fn record(
     engine: &dyn Engine,
-    scenario: &Scenario,
-    (scenes, steps): (&[usize], u32),
+    (scenario, plan): (&Scenario, &Plan),
+    scenes: &[usize],
     progress: &Progress,
 ) -> Result<Table> {
     let sampled: Vec<SampledScene> = scenes.iter().map(|&s| scenario.sample(s)).collect::<Result<_>>()?;
-    let coordinates = scenario.coordinates()?;
-    let n = coordinates.len();
-    let mut table = Table::new(trajectory_columns(&coordinates));
+    let (n, steps) = (plan.dof, plan.steps);
+    let mut table = Table::new(trajectory_columns(&plan.coordinates));
     if sampled.is_empty() {
         return Ok(table);
     }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use super::Scenario;
 use super::custom::Scenes;
-use crate::batch::observe::{Reduce, Signal};
+use crate::batch::observe::{Observer, Reduce, Signal};
 use crate::engine::velocity_name;
 use crate::error::Result;
 use crate::scenes::units::{coordinate_unit, parameter_unit};
@@ -15,6 +15,16 @@ use crate::scenes::units::{coordinate_unit, parameter_unit};
 /// Column name → unit, for the columns of `scenario`'s tables whose unit is known (pure
 /// numbers left out).
 pub fn column_units(scenario: &Scenario) -> Result<BTreeMap<String, String>> {
+    Ok(scenario.plan()?.units)
+}
+
+/// [`column_units`] of scenes of `coordinates`, with the parameters `drawn` and `observers`
+/// (those of `scenario.observe`, in order).
+pub(super) fn units(
+    scenario: &Scenario,
+    (drawn, coordinates): (&[String], &[String]),
+    observers: &[Observer],
+) -> BTreeMap<String, String> {
     let mut units = BTreeMap::new();
     for (column, unit) in [
         ("t", "s"),
@@ -27,16 +37,15 @@ pub fn column_units(scenario: &Scenario) -> Result<BTreeMap<String, String>> {
     ] {
         units.insert(column.to_string(), unit.to_string());
     }
-    let coordinates = scenario.coordinates()?;
     let template = match &scenario.scene {
         Scenes::Template(spec) => Some(spec.template),
         Scenes::Custom(..) => None,
     };
     let coordinate = |i: usize| template.and_then(|t| coordinate_unit(t, &coordinates[i]));
     if let Some(template) = template {
-        for name in scenario.drawn_names()? {
-            if let Some(unit) = parameter_unit(template, &name) {
-                units.insert(name, unit.to_string());
+        for name in drawn {
+            if let Some(unit) = parameter_unit(template, name) {
+                units.insert(name.clone(), unit.to_string());
             }
         }
         for (i, name) in coordinates.iter().enumerate() {
@@ -46,7 +55,7 @@ pub fn column_units(scenario: &Scenario) -> Result<BTreeMap<String, String>> {
             }
         }
     }
-    for (spec, observer) in scenario.observe.iter().zip(scenario.observers()?) {
+    for (spec, observer) in scenario.observe.iter().zip(observers) {
         let signal = match observer.signal {
             Signal::Q(i) => coordinate(i).map(String::from),
             Signal::V(i) => coordinate(i).map(|u| format!("{u}/s")),
@@ -63,7 +72,7 @@ pub fn column_units(scenario: &Scenario) -> Result<BTreeMap<String, String>> {
         }
     }
     units.retain(|_, unit| !unit.is_empty());
-    Ok(units)
+    units
 }
 
 /// `name (unit)`, or `name` without a unit.
