@@ -87,19 +87,7 @@ const OBSERVED: [&str; 11] = [
     "t_impulse",
 ];
 
-fn run(scenario: &Scenario, backend: Backend, precision: PrecisionChoice) -> EnsembleRun {
-    let mut scenario = scenario.clone();
-    scenario.solver.precision = precision;
-    let options = RunOptions {
-        backend,
-        ..Default::default()
-    };
-    ensemble::run(&scenario, &options, &ensemble::Progress::new()).unwrap()
-}
-
-fn col(run: &EnsembleRun, name: &str) -> Vec<f64> {
-    run.summary.column(name).unwrap()
-}
+use common::engines::{col, run_in as run};
 
 /// The observables of dropped balls against the exact fall, and the scheme's identities:
 /// the first upward velocity comes at most two steps after the exact first impact

@@ -9,7 +9,7 @@ mod common;
 use ricochet::batch::cpu::moreau_jean_pgs::{self, BatchState};
 use ricochet::batch::{BatchOptions, LinearScene, SceneBatch};
 use ricochet::ensemble::scenario::StabilizationChoice;
-use ricochet::ensemble::{self, Backend, RunOptions, Scenario, Shard};
+use ricochet::ensemble::{self, Backend, Scenario};
 use ricochet::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactFrictionNSL, NewtonImpactNSL, Nsds};
 use ricochet::numerics::SolverKind;
 use ricochet::scheme::{LagrangianIntegrator, Stabilization};
@@ -28,18 +28,11 @@ fn rattle(file: &str, scenes: usize, t_final: f64) -> Scenario {
     scenario
 }
 
-fn run(scenario: &Scenario, backend: Backend) -> ensemble::EnsembleRun {
-    let options = RunOptions {
-        backend,
-        shard: Shard { index: 0, count: 1 },
-        ..Default::default()
-    };
-    ensemble::run(scenario, &options, &ensemble::Progress::new()).unwrap()
-}
+use common::engines::col;
 
-fn col(run: &ensemble::EnsembleRun, name: &str) -> Vec<f64> {
-    let j = (run.summary.columns.iter().position(|c| c == name)).unwrap_or_else(|| panic!("no column {name}"));
-    (0..run.summary.rows()).map(|s| run.summary.row(s)[j]).collect()
+/// `scenario` on `backend` as it is (its precision included).
+fn run(scenario: &Scenario, backend: Backend) -> ensemble::EnsembleRun {
+    common::engines::run(scenario, backend, 1 << 16, common::engines::ALL)
 }
 
 /// The CPU lanes equal the reference stepper (Lemke's exact pivots there, PGS to 1e-12 and

@@ -59,6 +59,13 @@ pub fn run(scenario: &Scenario, backend: Backend, chunk: usize, shard: Shard) ->
 
 pub const ALL: Shard = Shard { index: 0, count: 1 };
 
+/// `scenario` on `backend` in `precision`, all its scenes in one chunk of at most 2¹⁶.
+pub fn run_in(scenario: &Scenario, backend: Backend, precision: PrecisionChoice) -> ensemble::EnsembleRun {
+    let mut scenario = scenario.clone();
+    scenario.solver.precision = precision;
+    run(&scenario, backend, 1 << 16, ALL)
+}
+
 /// One engine the CPU lanes are checked against, and how far from them its summary may be.
 pub struct Case {
     pub backend: Backend,
@@ -69,9 +76,7 @@ pub struct Case {
 impl Case {
     /// `scenario` on this engine.
     pub fn run(&self, scenario: &Scenario) -> ensemble::EnsembleRun {
-        let mut scenario = scenario.clone();
-        scenario.solver.precision = self.precision;
-        run(&scenario, self.backend, 1 << 16, ALL)
+        run_in(scenario, self.backend, self.precision)
     }
 
     pub fn is_gpu(&self) -> bool {
