@@ -381,7 +381,8 @@ fn batched_friction_refuses_malformed_and_painleve_contacts() {
     let mut batch = SceneBatch::new(1e-3, MoreauJeanOSI::default()).unwrap();
     batch.push(&scene).unwrap();
     assert_eq!(scene.rows, [RowKind::Normal2d, RowKind::Tangent]);
-    let malformed: [(fn(&mut LinearScene), &str); 5] = [
+    type Break = fn(&mut LinearScene);
+    let malformed: [(Break, &str); 5] = [
         // The tangent row lost, a lone tangent, a 3-D contact short of rows, a tangent
         // with another μ, a μ on a frictionless contact.
         (|s| s.rows[1] = RowKind::Contact, "row 1"),

@@ -1,14 +1,13 @@
 //! Which engine an ensemble runs on ([`Backend`], [`open`]), and the [`Job`] of a chunk of
 //! its scenes.
 
-use super::plan::Plan;
 #[cfg(feature = "gpu")]
 use super::scenario::PrecisionChoice;
 use super::scenario::Scenario;
 use super::scene_spec::SampledScene;
 #[cfg(feature = "gpu")]
 use crate::batch::gpu::{GpuContext, Precision};
-use crate::batch::observe::Recording;
+use crate::batch::observe::{Observer, Recording};
 use crate::batch::progress::UNWATCHED;
 #[cfg(feature = "gpu")]
 use crate::engine::GpuEngine;
@@ -66,19 +65,18 @@ impl std::str::FromStr for Backend {
 
 /// Opens `backend` for `scenario`, and says why when `Auto` did not take the GPU.
 pub fn open(backend: Backend, scenario: &Scenario) -> Result<(Box<dyn Engine>, Option<String>)> {
-    open_planned(backend, scenario, &scenario.plan()?)
+    open_planned(backend, scenario, &scenario.observers()?)
 }
 
-/// [`open`] for a scenario whose [`Plan`] is made.
+/// [`open`] for a scenario whose observers are known (from its plan).
 pub(super) fn open_planned(
     backend: Backend,
     scenario: &Scenario,
-    plan: &Plan,
+    observers: &[Observer],
 ) -> Result<(Box<dyn Engine>, Option<String>)> {
     let reference = || -> Box<dyn Engine> { Box::new(ReferenceEngine) };
     // What keeps the scenario off the batched engines: its solver settings, its observers,
     // then its scenes.
-    let observers = &plan.recording.observers;
     let refused =
         batched_refusal(scenario.solver.kind, scenario.solver.omega, observers).or_else(|| unbatchable(scenario));
     match backend {

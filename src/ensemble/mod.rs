@@ -161,7 +161,7 @@ pub fn run(scenario: &Scenario, options: &RunOptions, progress: &Progress) -> Re
         None => None,
     };
     let plan = scenario.plan()?;
-    let (engine, notice) = engine::open_planned(options.backend, scenario, &plan)?;
+    let (engine, notice) = engine::open_planned(options.backend, scenario, &plan.recording.observers)?;
     let saved = options.checkpoints.as_deref().map(|out| {
         let manifest = Manifest {
             scenario_hash: scenario.fingerprint(),
@@ -396,7 +396,7 @@ fn run_chunks(
         .into_iter()
         .filter(|s| scenes.contains(s))
         .collect();
-    let trajectories = record(engine, (scenario, &plan), &recorded, progress)?;
+    let trajectories = record(engine, (scenario, &plan.coordinates, plan.steps), &recorded, progress)?;
     if progress.cancelled() {
         return Err(interrupted(computed, checkpoints.is_some()));
     }

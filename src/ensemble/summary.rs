@@ -5,7 +5,7 @@ use nalgebra::DVector;
 use rayon::prelude::*;
 
 use super::scene_spec::SampledScene;
-use super::{Engine, Plan, Scenario, Table, engine, records};
+use super::{Engine, Scenario, Table, engine, records};
 use crate::batch::layout::{EXTREMES, HealthCounters, NON_FINITE, NOT_CONVERGED};
 use crate::batch::observe::{NOTHING, Recording, SLOTS};
 use crate::batch::{BatchOutcome, Progress};
@@ -188,17 +188,17 @@ fn summary_row(
     Ok(row)
 }
 
-/// The trajectories of `scenes`: the run cut into segments of `record.stride` steps, the
-/// state read back after each (until `progress` is cancelled).
+/// The trajectories of `scenes` (of `coordinates`, `steps` steps): the run cut into segments
+/// of `record.stride` steps, the state read back after each (until `progress` is cancelled).
 pub(super) fn record(
     engine: &dyn Engine,
-    (scenario, plan): (&Scenario, &Plan),
+    (scenario, coordinates, steps): (&Scenario, &[String], u32),
     scenes: &[usize],
     progress: &Progress,
 ) -> Result<Table> {
     let sampled: Vec<SampledScene> = scenes.iter().map(|&s| scenario.sample(s)).collect::<Result<_>>()?;
-    let (n, steps) = (plan.dof, plan.steps);
-    let mut table = Table::new(trajectory_columns(&plan.coordinates));
+    let n = coordinates.len();
+    let mut table = Table::new(trajectory_columns(coordinates));
     if sampled.is_empty() {
         return Ok(table);
     }

@@ -61,11 +61,14 @@ fn restitution(inter: &Interaction) -> Option<f64> {
     }
 }
 
+/// A matrix LU-factorised.
+type Factorised = LU<f64, Dyn, Dyn>;
+
 fn singular(what: &str) -> Error {
     Error::Singular { what: what.into() }
 }
 
-fn solve(lu: &LU<f64, Dyn, Dyn>, b: &DMatrix<f64>, what: &str) -> Result<DMatrix<f64>> {
+fn solve(lu: &Factorised, b: &DMatrix<f64>, what: &str) -> Result<DMatrix<f64>> {
     lu.solve(b).ok_or_else(|| singular(what))
 }
 
@@ -190,10 +193,10 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: NonsmoothRattleOSI) -
     Ok(step.report)
 }
 
-/// 2. The half kick M_n (v̄ − v_n) = (h/2) F(t_n, q_n, v̄), by Newton with
+/// Step 2: the half kick M_n (v̄ − v_n) = (h/2) F(t_n, q_n, v̄), by Newton with
 /// W½ = M_n − (h/2) ∂F/∂v (one iterate when F is affine in v): v̄ and W½ factorised.
 /// Batched twin: `half_kick`.
-fn half_kick(ts: &mut SceneState, step: &mut Step<'_>) -> Result<(DVector<f64>, LU<f64, Dyn, Dyn>)> {
+fn half_kick(ts: &mut SceneState, step: &mut Step<'_>) -> Result<(DVector<f64>, Factorised)> {
     let (h, n, t_n) = (ts.h, ts.q.len(), ts.time());
     // 11. FSAL: where F does not depend on v, the last step's end kick evaluated M and F here.
     let mut last_end = match std::mem::take(&mut ts.memory) {
@@ -238,7 +241,7 @@ fn half_kick(ts: &mut SceneState, step: &mut Step<'_>) -> Result<(DVector<f64>, 
     }
 }
 
-/// 3–4. Stage 1's rows at the drift q̄ = q_n + h v̄: the equalities, and the contacts with
+/// Step 3–4: stage 1's rows at the drift q̄ = q_n + h v̄: the equalities, and the contacts with
 /// h_α(q̄) ≤ δ. Batched twin: `stage1_rows`.
 fn stage1_rows(ts: &SceneState, rows: &Rows, q_bar: &DVector<f64>, step: &Step<'_>) -> Result<Vec<usize>> {
     let y_bar = rows.at(ts, q_bar, ts.time_at(ts.k + 1))?.0;
@@ -247,7 +250,7 @@ fn stage1_rows(ts: &SceneState, rows: &Rows, q_bar: &DVector<f64>, step: &Step<'
         .collect())
 }
 
-/// 5. Stage 1's position-level problem by Newton–Josephy from P⁰ = 0, q^i = q̄ + h W½⁻¹J_nᵀ P^i
+/// Step 5: stage 1's position-level problem by Newton–Josephy from P⁰ = 0, q^i = q̄ + h W½⁻¹J_nᵀ P^i
 /// (`shift` = W½⁻¹J_nᵀ): pass i checks the iterate P^i (|y| on equalities and pushed rows,
 /// max(−y, 0) on the others, within the position tolerance) and, unless it converged or is
 /// the last, solves the MLCP of A = J(q^i) W½⁻¹J_nᵀ, y/h − A P^i for P^{i+1}: P¹ of the step.
@@ -298,7 +301,7 @@ fn stage1_solve(
     Ok(p1)
 }
 
-/// 6. The rows stage 2 takes: the equalities, and the rows of stage 1 with P¹ > 0 or
+/// Step 6: the rows stage 2 takes: the equalities, and the rows of stage 1 with P¹ > 0 or
 /// y(q_{n+1}) within the position tolerance. Batched twin: `stage1_update`.
 fn stage1_update(
     rows: &Rows,
@@ -312,14 +315,14 @@ fn stage1_update(
         .collect()
 }
 
-/// 7. The free second kick v* = v½ + M(q_{n+1})⁻¹ ((h/2) F(t_{n+1}, q_{n+1}, v½) − J₁ᵀ P¹),
+/// Step 7: the free second kick v* = v½ + M(q_{n+1})⁻¹ ((h/2) F(t_{n+1}, q_{n+1}, v½) − J₁ᵀ P¹),
 /// the stage-1 percussion taken back out (`j1`: stage 1's rows of J(q_{n+1})): v*, the
 /// dynamics there and M(q_{n+1}) factorised. Batched twin: `end_kick`.
 fn end_kick(
     ts: &SceneState,
     (q_next, v_half): (&DVector<f64>, &DVector<f64>),
     (j1, p1): (&DMatrix<f64>, &DVector<f64>),
-) -> Result<(DVector<f64>, Dynamics, LU<f64, Dyn, Dyn>)> {
+) -> Result<(DVector<f64>, Dynamics, Factorised)> {
     let d_next = dynamics(ts, ts.time_at(ts.k + 1), q_next, v_half)?;
     let mass = d_next.mass.clone().lu();
     let kick = &d_next.force * (ts.h / 2.0) - j1.transpose() * p1;
@@ -330,13 +333,13 @@ fn end_kick(
     Ok((v_star, d_next, mass))
 }
 
-/// 8–9. Stage 2 at velocity level, Moreau–Jean's MLCP on the rows `stage2` (`j2` their rows
+/// Step 8–9: stage 2 at velocity level, Moreau–Jean's MLCP on the rows `stage2` (`j2` their rows
 /// of J(q_{n+1})): matrix J₂ M⁻¹ J₂ᵀ, vector J₂ v* + ∂h/∂t + e ẏ⁻ on contacts; v_{n+1} =
 /// v* + M⁻¹J₂ᵀ P and the percussion P. Batched twin: `stage2_solve`.
 fn stage2_solve(
     (rows, stage2): (&Rows, &[usize]),
     (j2, hdot_next, ydot_minus): (&DMatrix<f64>, &DVector<f64>, &DVector<f64>),
-    (mass, v_star): (&LU<f64, Dyn, Dyn>, DVector<f64>),
+    (mass, v_star): (&Factorised, DVector<f64>),
     step: &mut Step<'_>,
 ) -> Result<(DVector<f64>, DVector<f64>)> {
     if stage2.is_empty() {
@@ -356,7 +359,7 @@ fn stage2_solve(
     Ok((&v_star + &minv_jt * &solution, solution))
 }
 
-/// 10–11. The step's result: q_{n+1}, v_{n+1}, the total percussion as λ, p = J₂ᵀ P, the
+/// Step 10–11: the step's result: q_{n+1}, v_{n+1}, the total percussion as λ, p = J₂ᵀ P, the
 /// interactions active in stage 2, and M, F at the new state for the next half kick where
 /// F does not depend on v.
 fn commit(

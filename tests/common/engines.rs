@@ -106,7 +106,10 @@ impl std::fmt::Display for Case {
 /// stepper within `reference`, and, where there is an adapter, the GPU kernel in f64 (1e-9:
 /// rounding only) and in f32 within `f32` (K steps of rounding; each test says its K).
 pub fn engines(reference: Option<f64>, f32: Option<f64>) -> Vec<Case> {
+    #[cfg(feature = "gpu")]
     let gpu = super::gpu().is_some();
+    #[cfg(not(feature = "gpu"))]
+    let gpu = false;
     let case = |backend, precision, tolerance| Case {
         backend,
         precision,

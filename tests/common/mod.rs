@@ -2,7 +2,6 @@
 #![allow(dead_code)]
 
 /// The cross-engine harness (reference, CPU lanes, GPU f64 and f32).
-#[cfg(feature = "gpu")]
 pub mod engines;
 
 use std::path::PathBuf;

@@ -23,6 +23,9 @@ pub(super) struct Linearised {
     g_sum: DVector<f64>,
 }
 
+/// What the loop leaves: x_{k+1}, r, λ and the memory for the next step.
+pub(super) type Finished = (DVector<f64>, DVector<f64>, DVector<f64>, NewtonMemory);
+
 /// One step's Newton loop, its state at iterate α named as in the module documentation;
 /// each method is one stage of an iteration, in the order [`step`] calls them.
 pub(super) struct NewtonLoop<'a> {
@@ -264,7 +267,7 @@ impl<'a> NewtonLoop<'a> {
 
     /// The loop's end: y written once more with the last residual (as Siconos does), h_α at
     /// the result, f_k = the last f; the new x, r, λ and the memory.
-    pub(super) fn finish(mut self) -> Result<(DVector<f64>, DVector<f64>, DVector<f64>, NewtonMemory)> {
+    pub(super) fn finish(mut self) -> Result<Finished> {
         self.memory.y = self.problem_output();
         self.memory.h_alpha = self.outputs(&self.x, &self.lambda)?;
         self.memory.f_k = self.f;
