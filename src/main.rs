@@ -233,12 +233,10 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
                 let parameters: Vec<String> = template
                     .parameters()
                     .into_iter()
-                    .map(
-                        |(name, default)| match ricochet::scenes::units::parameter_unit(template, &name) {
-                            Some(unit) if !unit.is_empty() => format!("{name} = {default} {unit}"),
-                            _ => format!("{name} = {default}"),
-                        },
-                    )
+                    .map(|d| match d.unit {
+                        Some(unit) if !unit.is_empty() => format!("{} = {} {unit}", d.name, d.default),
+                        _ => format!("{} = {}", d.name, d.default),
+                    })
                     .collect();
                 out!("{}: {}", template.name(), parameters.join(", "))?;
             }

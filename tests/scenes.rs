@@ -205,13 +205,13 @@ fn scenes_name_their_coordinates() {
     /// Every parameter at its default.
     struct Defaults;
     impl Parameters for Defaults {
-        fn scalar(&mut self, _: &str, default: f64) -> ricochet::Result<f64> {
+        fn scalar(&mut self, _: &str, _: &'static str, default: f64) -> ricochet::Result<f64> {
             Ok(default)
         }
         fn count(&mut self, _: &str, default: usize) -> ricochet::Result<usize> {
             Ok(default)
         }
-        fn vector(&mut self, _: &str, len: usize, default: f64) -> ricochet::Result<Vec<f64>> {
+        fn vector(&mut self, _: &str, _: &'static str, len: usize, default: f64) -> ricochet::Result<Vec<f64>> {
             Ok(vec![default; len])
         }
         fn matrix(
@@ -231,10 +231,16 @@ fn scenes_name_their_coordinates() {
             names.iter().all(|n| !n.starts_with('q')),
             "{template:?} names its coordinates: {names:?}"
         );
-        for (parameter, _) in template.parameters() {
+        for declared in template.parameters() {
             assert!(
-                ricochet::scenes::units::parameter_unit(template, &parameter).is_some(),
-                "{template:?}: `{parameter}` declares no unit"
+                declared.unit.is_some(),
+                "{template:?}: `{}` declares no unit",
+                declared.name
+            );
+            assert_eq!(
+                ricochet::scenes::units::parameter_unit(template, &declared.name),
+                declared.unit,
+                "{template:?}"
             );
         }
         let mut unique = names.clone();

@@ -5,7 +5,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use ricochet::ensemble::{self, INTEGER_COLUMNS, RunOptions, Shard, Statistics};
-use ricochet::scenes::{template::Template, units::parameter_unit};
+use ricochet::scenes::template::Template;
 
 use crate::convert::{exception, npy};
 use crate::job::{Job, Output};
@@ -136,10 +136,7 @@ pub fn templates() -> String {
     let all: Vec<serde_json::Value> = Template::all()
         .map(|template| {
             let parameters: Vec<serde_json::Value> = (template.parameters().into_iter())
-                .map(|(name, default)| {
-                    let unit = parameter_unit(template, &name);
-                    serde_json::json!({ "name": name, "default": default, "unit": unit })
-                })
+                .map(|d| serde_json::json!({ "name": d.name, "default": d.default, "unit": d.unit }))
                 .collect();
             serde_json::json!({ "name": template.name(), "parameters": parameters })
         })

@@ -162,7 +162,7 @@ impl<'a> Draw<'a> {
 }
 
 impl Parameters for Draw<'_> {
-    fn scalar(&mut self, name: &str, default: f64) -> Result<f64> {
+    fn scalar(&mut self, name: &str, _: &'static str, default: f64) -> Result<f64> {
         self.used.push(name.into());
         match self.spec.parameters.get(name) {
             None => Ok(default),
@@ -186,7 +186,7 @@ impl Parameters for Draw<'_> {
         }
     }
 
-    fn vector(&mut self, name: &str, len: usize, default: f64) -> Result<Vec<f64>> {
+    fn vector(&mut self, name: &str, _: &'static str, len: usize, default: f64) -> Result<Vec<f64>> {
         self.used.push(name.into());
         let entries = match self.spec.parameters.get(name) {
             None => return Ok(vec![default; len]),

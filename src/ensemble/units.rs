@@ -10,7 +10,7 @@ use super::custom::Scenes;
 use crate::batch::observe::{Observer, Reduce, Signal};
 use crate::engine::velocity_name;
 use crate::error::Result;
-use crate::scenes::units::{coordinate_unit, parameter_unit};
+use crate::scenes::units::coordinate_unit;
 
 /// Column name → unit, for the columns of `scenario`'s tables whose unit is known (pure
 /// numbers left out).
@@ -43,8 +43,9 @@ pub(super) fn units(
     };
     let coordinate = |i: usize| template.and_then(|t| coordinate_unit(t, &coordinates[i]));
     if let Some(template) = template {
+        let declared = template.parameters();
         for name in drawn {
-            if let Some(unit) = parameter_unit(template, name) {
+            if let Some(unit) = declared.iter().find(|d| d.name == *name).and_then(|d| d.unit) {
                 units.insert(name.clone(), unit.to_string());
             }
         }

@@ -90,21 +90,21 @@ impl BilliardShot {
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let d = Self::default();
         let (radius, mass, speed) = (
-            p.scalar("radius", d.radius)?,
-            p.scalar("mass", d.mass)?,
-            p.scalar("speed", d.speed)?,
+            p.scalar("radius", "m", d.radius)?,
+            p.scalar("mass", "kg", d.mass)?,
+            p.scalar("speed", "m/s", d.speed)?,
         );
         let (follow, english, distance, offset, drop) = (
-            p.scalar("follow", d.follow)?,
-            p.scalar("english", d.english)?,
-            p.scalar("distance", d.distance)?,
-            p.scalar("offset", d.offset)?,
-            p.scalar("drop", d.drop)?,
+            p.scalar("follow", "rad/s", d.follow)?,
+            p.scalar("english", "rad/s", d.english)?,
+            p.scalar("distance", "m", d.distance)?,
+            p.scalar("offset", "m", d.offset)?,
+            p.scalar("drop", "m", d.drop)?,
         );
         let (table_friction, ball_friction, restitution) = (
-            p.scalar("table_friction", d.table_friction)?,
-            p.scalar("ball_friction", d.ball_friction)?,
-            p.scalar("restitution", d.restitution)?,
+            p.scalar("table_friction", "", d.table_friction)?,
+            p.scalar("ball_friction", "", d.ball_friction)?,
+            p.scalar("restitution", "", d.restitution)?,
         );
         let shot = Self {
             radius,
@@ -118,8 +118,8 @@ impl BilliardShot {
             table_friction,
             ball_friction,
             restitution,
-            table_restitution: p.scalar("table_restitution", d.table_restitution)?,
-            gravity: p.scalar("gravity", d.gravity)?,
+            table_restitution: p.scalar("table_restitution", "", d.table_restitution)?,
+            gravity: p.scalar("gravity", "m/s²", d.gravity)?,
             ..d
         };
         shot.check()?;

@@ -57,11 +57,11 @@ impl BlockOnIncline {
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let d = Self::default();
         let block = Self {
-            incline: p.scalar("incline", d.incline)?,
-            friction: p.scalar("friction", d.friction)?,
-            velocity: p.scalar("velocity", d.velocity)?,
-            mass: p.scalar("mass", d.mass)?,
-            gravity: p.scalar("gravity", d.gravity)?,
+            incline: p.scalar("incline", "rad", d.incline)?,
+            friction: p.scalar("friction", "", d.friction)?,
+            velocity: p.scalar("velocity", "m/s", d.velocity)?,
+            mass: p.scalar("mass", "kg", d.mass)?,
+            gravity: p.scalar("gravity", "m/s²", d.gravity)?,
             ..d
         };
         let t = "block_on_incline";

@@ -67,12 +67,12 @@ impl ChaplyginSleigh {
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let d = Self::default();
         let sleigh = Self {
-            mass: p.scalar("mass", d.mass)?,
-            inertia: p.scalar("inertia", d.inertia)?,
-            arm: p.scalar("arm", d.arm)?,
-            speed: p.scalar("speed", d.speed)?,
-            angular_velocity: p.scalar("angular_velocity", d.angular_velocity)?,
-            heading: p.scalar("heading", d.heading)?,
+            mass: p.scalar("mass", "kg", d.mass)?,
+            inertia: p.scalar("inertia", "kg·m²", d.inertia)?,
+            arm: p.scalar("arm", "m", d.arm)?,
+            speed: p.scalar("speed", "m/s", d.speed)?,
+            angular_velocity: p.scalar("angular_velocity", "rad/s", d.angular_velocity)?,
+            heading: p.scalar("heading", "rad", d.heading)?,
             ..d
         };
         for (name, value) in [("mass", sleigh.mass), ("inertia", sleigh.inertia), ("arm", sleigh.arm)] {

@@ -73,12 +73,12 @@ impl ColumnOfBeads {
                 // n beads: n dof, n contacts (the floor, then each pair).
                 require_memory("column_of_beads", ("beads", n), n, n).map(|()| n)
             })?,
-            radius: p.scalar("radius", d.radius)?,
-            mass: p.scalar("mass", d.mass)?,
-            gravity: p.scalar("gravity", d.gravity)?,
-            height: p.scalar("height", d.height)?,
-            spacing: p.scalar("spacing", d.spacing)?,
-            restitution: p.scalar("restitution", d.restitution)?,
+            radius: p.scalar("radius", "m", d.radius)?,
+            mass: p.scalar("mass", "kg", d.mass)?,
+            gravity: p.scalar("gravity", "m/s²", d.gravity)?,
+            height: p.scalar("height", "m", d.height)?,
+            spacing: p.scalar("spacing", "m", d.spacing)?,
+            restitution: p.scalar("restitution", "", d.restitution)?,
             ..d
         };
         let (t, r) = ("column_of_beads", column.radius);

@@ -52,10 +52,10 @@ impl CubicResistor {
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let d = Self::default();
         let circuit = Self {
-            capacitance: p.scalar("capacitance", d.capacitance)?,
-            beta: p.scalar("beta", d.beta)?,
-            source: p.scalar("source", d.source)?,
-            voltage: p.scalar("voltage", d.voltage)?,
+            capacitance: p.scalar("capacitance", "F", d.capacitance)?,
+            beta: p.scalar("beta", "V/A³", d.beta)?,
+            source: p.scalar("source", "V", d.source)?,
+            voltage: p.scalar("voltage", "V", d.voltage)?,
             ..d
         };
         require_positive("cubic_resistor", "capacitance", circuit.capacitance)?;

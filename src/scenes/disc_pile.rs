@@ -54,17 +54,17 @@ impl DiscPile {
             3 * count,
             count * (count - 1) + 6 * count,
         )?;
-        let stagger = p.scalar("stagger", 0.05)?;
+        let stagger = p.scalar("stagger", "m", 0.05)?;
         let mut pile = Self::column(count, stagger);
-        pile.radius = p.scalar("radius", pile.radius)?;
-        pile.mass = p.scalar("mass", pile.mass)?;
-        pile.width = p.scalar("width", pile.width)?;
-        pile.gravity = p.scalar("gravity", pile.gravity)?;
-        pile.restitution = p.scalar("restitution", pile.restitution)?;
+        pile.radius = p.scalar("radius", "m", pile.radius)?;
+        pile.mass = p.scalar("mass", "kg", pile.mass)?;
+        pile.width = p.scalar("width", "m", pile.width)?;
+        pile.gravity = p.scalar("gravity", "m/s²", pile.gravity)?;
+        pile.restitution = p.scalar("restitution", "", pile.restitution)?;
         for (i, centre) in pile.centres.iter_mut().enumerate() {
-            centre[0] += p.scalar(&format!("x{i}"), 0.0)?;
+            centre[0] += p.scalar(&format!("x{i}"), "m", 0.0)?;
         }
-        pile.friction = p.scalar("friction", 0.0)?;
+        pile.friction = p.scalar("friction", "", 0.0)?;
         require_positive("disc_pile", "mass", pile.mass)?;
         pile.check_geometry()?;
         Ok(pile)

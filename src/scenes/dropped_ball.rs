@@ -55,12 +55,15 @@ impl DroppedBall {
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let d = Self::default();
         let (m, r, z0, v0) = (
-            p.scalar("mass", d.mass)?,
-            p.scalar("radius", d.radius)?,
-            p.scalar("height", d.height)?,
-            p.scalar("velocity", d.velocity)?,
+            p.scalar("mass", "kg", d.mass)?,
+            p.scalar("radius", "m", d.radius)?,
+            p.scalar("height", "m", d.height)?,
+            p.scalar("velocity", "m/s", d.velocity)?,
         );
-        let (e, g) = (p.scalar("restitution", d.restitution)?, p.scalar("gravity", d.gravity)?);
+        let (e, g) = (
+            p.scalar("restitution", "", d.restitution)?,
+            p.scalar("gravity", "m/s²", d.gravity)?,
+        );
         require_positive("bouncing_ball", "mass", m)?;
         require_positive("bouncing_ball", "radius", r)?;
         require(

@@ -50,13 +50,13 @@ impl Dumbbell {
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let d = Self::default();
         let dumbbell = Self {
-            mass0: p.scalar("mass0", d.mass0)?,
-            mass1: p.scalar("mass1", d.mass1)?,
-            radius: p.scalar("radius", d.radius)?,
-            height: p.scalar("height", d.height)?,
-            length: p.scalar("length", d.length)?,
-            restitution: p.scalar("restitution", d.restitution)?,
-            gravity: p.scalar("gravity", d.gravity)?,
+            mass0: p.scalar("mass0", "kg", d.mass0)?,
+            mass1: p.scalar("mass1", "kg", d.mass1)?,
+            radius: p.scalar("radius", "m", d.radius)?,
+            height: p.scalar("height", "m", d.height)?,
+            length: p.scalar("length", "m", d.length)?,
+            restitution: p.scalar("restitution", "", d.restitution)?,
+            gravity: p.scalar("gravity", "m/s²", d.gravity)?,
         };
         let t = "dumbbell";
         for (name, value) in [

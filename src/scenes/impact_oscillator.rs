@@ -68,16 +68,16 @@ impl ImpactOscillator {
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let d = Self::default();
         let oscillator = Self {
-            mass: p.scalar("mass", d.mass)?,
-            stiffness: p.scalar("stiffness", d.stiffness)?,
-            damping: p.scalar("damping", d.damping)?,
-            amplitude: p.scalar("amplitude", d.amplitude)?,
-            frequency: p.scalar("frequency", d.frequency)?,
-            phase: p.scalar("phase", d.phase)?,
-            gap: p.scalar("gap", d.gap)?,
-            restitution: p.scalar("restitution", d.restitution)?,
-            position: p.scalar("position", d.position)?,
-            velocity: p.scalar("velocity", d.velocity)?,
+            mass: p.scalar("mass", "kg", d.mass)?,
+            stiffness: p.scalar("stiffness", "N/m", d.stiffness)?,
+            damping: p.scalar("damping", "N·s/m", d.damping)?,
+            amplitude: p.scalar("amplitude", "N", d.amplitude)?,
+            frequency: p.scalar("frequency", "rad/s", d.frequency)?,
+            phase: p.scalar("phase", "rad", d.phase)?,
+            gap: p.scalar("gap", "m", d.gap)?,
+            restitution: p.scalar("restitution", "", d.restitution)?,
+            position: p.scalar("position", "m", d.position)?,
+            velocity: p.scalar("velocity", "m/s", d.velocity)?,
             ..d
         };
         let t = "impact_oscillator";

@@ -72,13 +72,13 @@ impl ImpactingBar {
             nodes: p
                 .count("nodes", 20)
                 .and_then(|n| require_memory("impacting_bar", ("nodes", n), n, 1).map(|()| n))?,
-            young: p.scalar("young", d.young)?,
-            section: p.scalar("section", d.section)?,
-            length: p.scalar("length", d.length)?,
-            density: p.scalar("density", d.density)?,
-            position: p.scalar("position", d.position)?,
-            velocity: p.scalar("velocity", d.velocity)?,
-            restitution: p.scalar("restitution", d.restitution)?,
+            young: p.scalar("young", "Pa", d.young)?,
+            section: p.scalar("section", "m²", d.section)?,
+            length: p.scalar("length", "m", d.length)?,
+            density: p.scalar("density", "kg/m³", d.density)?,
+            position: p.scalar("position", "m", d.position)?,
+            velocity: p.scalar("velocity", "m/s", d.velocity)?,
+            restitution: p.scalar("restitution", "", d.restitution)?,
             ..d
         };
         let t = "impacting_bar";

@@ -45,13 +45,13 @@ impl LinearSystem {
         let zero = DMatrix::zeros(n, n);
         let (stiffness, damping) = (p.matrix("stiffness", Some(&zero))?, p.matrix("damping", Some(&zero))?);
         let (fext, q0, v0) = (
-            p.vector("fext", n, 0.0)?,
-            p.vector("q0", n, 0.0)?,
-            p.vector("v0", n, 0.0)?,
+            p.vector("fext", "", n, 0.0)?,
+            p.vector("q0", "", n, 0.0)?,
+            p.vector("v0", "", n, 0.0)?,
         );
         let h = p.matrix("h", None)?;
         let m = h.nrows();
-        let (b, e) = (p.vector("b", m, 0.0)?, p.vector("e", m, 0.0)?);
+        let (b, e) = (p.vector("b", "", m, 0.0)?, p.vector("e", "", m, 0.0)?);
         if h.ncols() != n {
             return Err(Error::Dimension {
                 what: "scenario: contact rows `h`".into(),

@@ -63,12 +63,12 @@ impl NewtonsCradle {
                 // n balls: n dof, n − 1 contacts.
                 require_memory("newtons_cradle", ("balls", n), n, n).map(|()| n)
             })?,
-            radius: p.scalar("radius", d.radius)?,
-            mass: p.scalar("mass", d.mass)?,
-            gap: p.scalar("gap", d.gap)?,
-            approach: p.scalar("approach", d.approach)?,
-            velocity: p.scalar("velocity", d.velocity)?,
-            restitution: p.scalar("restitution", d.restitution)?,
+            radius: p.scalar("radius", "m", d.radius)?,
+            mass: p.scalar("mass", "kg", d.mass)?,
+            gap: p.scalar("gap", "m", d.gap)?,
+            approach: p.scalar("approach", "m", d.approach)?,
+            velocity: p.scalar("velocity", "m/s", d.velocity)?,
+            restitution: p.scalar("restitution", "", d.restitution)?,
             ..d
         };
         let t = "newtons_cradle";

@@ -53,16 +53,19 @@ pub fn require_memory(template: &str, (name, count): (&str, usize), n: usize, m:
     Ok(())
 }
 
-/// A source of named parameters.
+/// A source of named parameters. Each is declared where a template asks for it — its name,
+/// its SI unit (`""` for a pure number) and its default — and that one declaration is what
+/// `ricochet templates`, the units of a run's columns and the plots' axes read
+/// ([`Template::parameters`](super::template::Template::parameters)).
 pub trait Parameters {
-    /// A number (fixed or drawn); `default` when absent.
-    fn scalar(&mut self, name: &str, default: f64) -> Result<f64>;
+    /// A number (fixed or drawn) in `unit`; `default` when absent.
+    fn scalar(&mut self, name: &str, unit: &'static str, default: f64) -> Result<f64>;
 
     /// A size (number of balls, nodes): a fixed whole number ≥ 1; `default` when absent.
     fn count(&mut self, name: &str, default: usize) -> Result<usize>;
 
-    /// `len` numbers, each fixed or drawn; `default` everywhere when absent.
-    fn vector(&mut self, name: &str, len: usize, default: f64) -> Result<Vec<f64>>;
+    /// `len` numbers in `unit`, each fixed or drawn; `default` everywhere when absent.
+    fn vector(&mut self, name: &str, unit: &'static str, len: usize, default: f64) -> Result<Vec<f64>>;
 
     /// A matrix of fixed numbers; `default` (and its shape required) when given, else the
     /// parameter is required.

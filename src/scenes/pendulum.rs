@@ -78,17 +78,17 @@ impl Pendulum {
     pub fn from_parameters(p: &mut dyn Parameters, wall: bool) -> Result<Self> {
         let d = Self::default();
         let pendulum = Self {
-            length: p.scalar("length", d.length)?,
-            mass: p.scalar("mass", d.mass)?,
-            gravity: p.scalar("gravity", d.gravity)?,
-            angle: p.scalar("angle", d.angle)?,
-            angular_velocity: p.scalar("angular_velocity", d.angular_velocity)?,
+            length: p.scalar("length", "m", d.length)?,
+            mass: p.scalar("mass", "kg", d.mass)?,
+            gravity: p.scalar("gravity", "m/s²", d.gravity)?,
+            angle: p.scalar("angle", "rad", d.angle)?,
+            angular_velocity: p.scalar("angular_velocity", "rad/s", d.angular_velocity)?,
             ..d
         };
         let wall = if wall {
             Some(Wall {
                 position: 0.0,
-                restitution: p.scalar("restitution", 0.8)?,
+                restitution: p.scalar("restitution", "", 0.8)?,
             })
         } else {
             None

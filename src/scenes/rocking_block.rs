@@ -86,19 +86,19 @@ impl RockingBlock {
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let d = Self::default();
         let block = Self {
-            width: p.scalar("width", d.width)?,
-            height: p.scalar("height", d.height)?,
-            mass: p.scalar("mass", d.mass)?,
-            restitution: p.scalar("restitution", d.restitution)?,
-            friction: p.scalar("friction", d.friction)?,
-            gravity: p.scalar("gravity", d.gravity)?,
-            tilt: p.scalar("tilt", d.tilt)?,
-            angular_velocity: p.scalar("angular_velocity", d.angular_velocity)?,
+            width: p.scalar("width", "m", d.width)?,
+            height: p.scalar("height", "m", d.height)?,
+            mass: p.scalar("mass", "kg", d.mass)?,
+            restitution: p.scalar("restitution", "", d.restitution)?,
+            friction: p.scalar("friction", "", d.friction)?,
+            gravity: p.scalar("gravity", "m/s²", d.gravity)?,
+            tilt: p.scalar("tilt", "rad", d.tilt)?,
+            angular_velocity: p.scalar("angular_velocity", "rad/s", d.angular_velocity)?,
             ..d
         };
         let t = "rocking_block";
-        let amplitude = p.scalar("amplitude", 0.0)?;
-        let frequency = p.scalar("frequency", 2.0)?;
+        let amplitude = p.scalar("amplitude", "m/s²", 0.0)?;
+        let frequency = p.scalar("frequency", "Hz", 2.0)?;
         // The pulse is A sin(2π f t) for 0 ≤ t < duration: a frequency or a duration ≤ 0 would
         // make it vanish without a word (the default duration 1/f with it).
         require(
@@ -108,7 +108,7 @@ impl RockingBlock {
             frequency.is_normal() && frequency > 0.0,
             "must be > 0 (Hz): the pulse is A sin(2π f t) for 0 ≤ t < duration",
         )?;
-        let duration = p.scalar("duration", 1.0 / frequency)?;
+        let duration = p.scalar("duration", "s", 1.0 / frequency)?;
         require(
             t,
             "duration",

@@ -77,14 +77,14 @@ impl SliderCrank {
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let d = Self::default();
         let mechanism = Self {
-            crank: p.scalar("crank", d.crank)?,
-            rod: p.scalar("rod", d.rod)?,
-            pin_mass: p.scalar("pin_mass", d.pin_mass)?,
-            slider_mass: p.scalar("slider_mass", d.slider_mass)?,
-            angle: p.scalar("angle", d.angle)?,
-            angular_velocity: p.scalar("angular_velocity", d.angular_velocity)?,
-            stop: p.scalar("stop", d.stop)?,
-            restitution: p.scalar("restitution", d.restitution)?,
+            crank: p.scalar("crank", "m", d.crank)?,
+            rod: p.scalar("rod", "m", d.rod)?,
+            pin_mass: p.scalar("pin_mass", "kg", d.pin_mass)?,
+            slider_mass: p.scalar("slider_mass", "kg", d.slider_mass)?,
+            angle: p.scalar("angle", "rad", d.angle)?,
+            angular_velocity: p.scalar("angular_velocity", "rad/s", d.angular_velocity)?,
+            stop: p.scalar("stop", "m", d.stop)?,
+            restitution: p.scalar("restitution", "", d.restitution)?,
             ..d
         };
         let t = "slider_crank";

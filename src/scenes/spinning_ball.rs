@@ -66,19 +66,19 @@ impl SpinningBall {
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let d = Self::default();
         let (radius, mass, height) = (
-            p.scalar("radius", d.radius)?,
-            p.scalar("mass", d.mass)?,
-            p.scalar("height", d.height)?,
+            p.scalar("radius", "m", d.radius)?,
+            p.scalar("mass", "kg", d.mass)?,
+            p.scalar("height", "m", d.height)?,
         );
         let velocity = [
-            p.scalar("vx", d.velocity[0])?,
-            p.scalar("vy", d.velocity[1])?,
-            p.scalar("vz", d.velocity[2])?,
+            p.scalar("vx", "m/s", d.velocity[0])?,
+            p.scalar("vy", "m/s", d.velocity[1])?,
+            p.scalar("vz", "m/s", d.velocity[2])?,
         ];
         let spin = [
-            p.scalar("wx", d.spin[0])?,
-            p.scalar("wy", d.spin[1])?,
-            p.scalar("wz", d.spin[2])?,
+            p.scalar("wx", "rad/s", d.spin[0])?,
+            p.scalar("wy", "rad/s", d.spin[1])?,
+            p.scalar("wz", "rad/s", d.spin[2])?,
         ];
         let t = "spinning_ball";
         require_positive(t, "radius", radius)?;
@@ -98,10 +98,10 @@ impl SpinningBall {
             height,
             velocity,
             spin,
-            restitution: p.scalar("restitution", d.restitution)?,
-            tangential_restitution: p.scalar("tangential_restitution", d.tangential_restitution)?,
-            friction: p.scalar("friction", d.friction)?,
-            gravity: p.scalar("gravity", d.gravity)?,
+            restitution: p.scalar("restitution", "", d.restitution)?,
+            tangential_restitution: p.scalar("tangential_restitution", "", d.tangential_restitution)?,
+            friction: p.scalar("friction", "", d.friction)?,
+            gravity: p.scalar("gravity", "m/s²", d.gravity)?,
             ..d
         };
         require_non_negative(t, "friction", ball.friction)?;

@@ -126,11 +126,12 @@ impl Template {
             .unwrap_or_default()
     }
 
-    /// The parameters the template asks for, in its order, each with its default written
-    /// out (`required` for a matrix without one): read off by building the scene from its
-    /// defaults, so the list cannot drift from the code. (A template with required matrices,
-    /// `linear`, gets 1 × 1 stand-ins; whether its scene then builds does not matter here.)
-    pub fn parameters(self) -> Vec<(String, String)> {
+    /// The parameters the template asks for, in its order, as it declares them (name, unit,
+    /// default written out, `required` for a matrix without one): read off by building the
+    /// scene from its defaults, so the list cannot drift from the code. (A template with
+    /// required matrices, `linear`, gets 1 × 1 stand-ins; whether its scene then builds does
+    /// not matter here.)
+    pub fn parameters(self) -> Vec<Declared> {
         let mut defaults = Defaults(Vec::new());
         let _ = self.scene(&mut defaults);
         defaults.0
@@ -162,35 +163,61 @@ impl Template {
     }
 }
 
+/// A template's parameter as it declares it ([`Template::parameters`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Declared {
+    /// Its name in a scenario's `[scene]` table.
+    pub name: String,
+    /// Its SI unit (`""`: a pure number, a count); `None` where the user's numbers carry
+    /// their own (`linear`'s matrices and vectors).
+    pub unit: Option<&'static str>,
+    /// Its default, written out.
+    pub default: String,
+}
+
 /// Parameters that answer every question with its default, writing down what was asked.
-struct Defaults(Vec<(String, String)>);
+struct Defaults(Vec<Declared>);
+
+impl Defaults {
+    fn declare(&mut self, name: &str, unit: Option<&'static str>, default: String) {
+        self.0.push(Declared {
+            name: name.into(),
+            unit,
+            default,
+        });
+    }
+}
 
 impl Parameters for Defaults {
-    fn scalar(&mut self, name: &str, default: f64) -> Result<f64> {
-        self.0.push((name.into(), default.to_string()));
+    fn scalar(&mut self, name: &str, unit: &'static str, default: f64) -> Result<f64> {
+        self.declare(name, Some(unit), default.to_string());
         Ok(default)
     }
 
     fn count(&mut self, name: &str, default: usize) -> Result<usize> {
-        self.0.push((name.into(), default.to_string()));
+        self.declare(name, Some(""), default.to_string());
         Ok(default)
     }
 
-    fn vector(&mut self, name: &str, len: usize, default: f64) -> Result<Vec<f64>> {
-        self.0.push((name.into(), format!("[{default}; {len}]")));
+    fn vector(&mut self, name: &str, unit: &'static str, len: usize, default: f64) -> Result<Vec<f64>> {
+        // (`linear`'s vectors, the only ones, are in the user's units.)
+        self.declare(
+            name,
+            Some(unit).filter(|u| !u.is_empty()),
+            format!("[{default}; {len}]"),
+        );
         Ok(vec![default; len])
     }
 
     fn matrix(&mut self, name: &str, default: Option<&DMatrix<f64>>) -> Result<DMatrix<f64>> {
         match default {
             Some(m) => {
-                self.0
-                    .push((name.into(), format!("{}×{} matrix", m.nrows(), m.ncols())));
+                self.declare(name, None, format!("{}×{} matrix", m.nrows(), m.ncols()));
                 Ok(m.clone())
             }
             None => {
                 // A 1 × 1 stand-in, so that the parameters after it are listed too.
-                self.0.push((name.into(), "required".into()));
+                self.declare(name, None, "required".into());
                 Ok(DMatrix::identity(1, 1))
             }
         }
@@ -214,9 +241,10 @@ mod tests {
             assert_eq!(back, template);
             assert!(!template.parameters().is_empty(), "{name}");
         }
-        let ball = Template::BouncingBall.parameters();
-        assert!(ball.contains(&("radius".into(), "0.1".into())), "{ball:?}");
-        let linear = Template::Linear.parameters();
-        assert!(linear.contains(&("h".into(), "required".into())), "{linear:?}");
+        let declared = |t: Template, name: &str| t.parameters().into_iter().find(|d| d.name == name).unwrap();
+        let radius = declared(Template::BouncingBall, "radius");
+        assert_eq!((radius.unit, radius.default.as_str()), (Some("m"), "0.1"));
+        let h = declared(Template::Linear, "h");
+        assert_eq!((h.unit, h.default.as_str()), (None, "required"));
     }
 }

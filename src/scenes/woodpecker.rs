@@ -94,13 +94,13 @@ impl Woodpecker {
     pub fn from_parameters(p: &mut dyn Parameters) -> Result<Self> {
         let d = Self::default();
         let toy = Self {
-            friction: p.scalar("friction", d.friction)?,
-            beak_restitution: p.scalar("beak_restitution", d.beak_restitution)?,
-            spring: p.scalar("spring", d.spring)?,
+            friction: p.scalar("friction", "", d.friction)?,
+            beak_restitution: p.scalar("beak_restitution", "", d.beak_restitution)?,
+            spring: p.scalar("spring", "N·m/rad", d.spring)?,
             v0: [
-                p.scalar("sleeve_velocity", d.v0[0])?,
-                p.scalar("sleeve_angular_velocity", d.v0[1])?,
-                p.scalar("bird_angular_velocity", d.v0[2])?,
+                p.scalar("sleeve_velocity", "m/s", d.v0[0])?,
+                p.scalar("sleeve_angular_velocity", "rad/s", d.v0[1])?,
+                p.scalar("bird_angular_velocity", "rad/s", d.v0[2])?,
             ],
             ..d
         };
