@@ -15,6 +15,7 @@ pub mod cpu;
 pub mod gathered;
 #[cfg(feature = "gpu")]
 pub mod gpu;
+pub mod interleaved;
 pub mod layout;
 pub mod linear_scene;
 mod nsds_scene;

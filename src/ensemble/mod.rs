@@ -37,6 +37,7 @@ pub mod check;
 pub mod checkpoint;
 pub mod custom;
 pub mod design;
+mod draws;
 mod engine;
 pub mod fingerprint;
 pub mod lock;
@@ -80,6 +81,7 @@ pub use watch::{Unwatched, Watch};
 use crate::batch::observe::Recording;
 use crate::error::{Error, Result};
 use checkpoint::{Checkpoints, Chunk, Manifest};
+use draws::{DRAWS_CHECKED_FIRST, check_draws};
 use scene_spec::SampledScene;
 
 /// How to run an ensemble.
@@ -196,56 +198,6 @@ fn memory_bound((n, m): (usize, usize), recording: &Recording) -> usize {
 /// The engine kind and precision (`cpu f64`, `gpu f32`, …).
 fn arithmetic(engine: &dyn Engine) -> String {
     format!("{} {}", engine.name(), if engine.double() { "f64" } else { "f32" })
-}
-
-/// Builds every scene of `scenes` before any is stepped, so that a draw that makes a scene
-/// invalid (a restitution drawn above 1, …) stops the run at once, naming the lowest such
-/// scene and its drawn values, instead of after the chunks before it were computed. Without
-/// drawn parameters every scene is scene 0, which [`Scenario::validate`] built.
-///
-/// Up to [`DRAWS_CHECKED_FIRST`] scenes are checked before the first chunk; a larger run has
-/// each chunk's draws checked before it is stepped, so that it starts at once at any size.
-///
-/// Every scene must also have scene 0's coordinates (the summary's columns and the engines'
-/// records are laid out for them): a draw that changes them (a disc pile whose drawn friction
-/// is 0 for some scenes only) is refused, naming the scene.
-const DRAWS_CHECKED_FIRST: usize = 1 << 20;
-
-fn check_draws(scenario: &Scenario, plan: &Plan, scenes: &Range<usize>, progress: &Progress) -> Result<()> {
-    if plan.drawn.is_empty() {
-        return Ok(());
-    }
-    let coordinates = &plan.coordinates;
-    let bad = |s: usize| {
-        scenario
-            .sample(s)
-            .map_or(true, |scene| scene.scene.coordinate_names() != *coordinates)
-    };
-    // (Building scenes may be slow, a user's Python function say: a cancel stops it.)
-    match scenes
-        .clone()
-        .into_par_iter()
-        .find_first(|&s| progress.cancelled() || bad(s))
-    {
-        None => Ok(()),
-        Some(_) if progress.cancelled() => Err(interrupted(0, false)),
-        Some(s) => {
-            let scene = scenario.sample(s)?;
-            let values: Vec<String> = (plan.drawn.iter().zip(&scene.drawn))
-                .map(|(name, value)| format!("{name} = {value}"))
-                .collect();
-            Err(Error::Scenario {
-                what: format!("scene {s} (drawn: {})", values.join(", ")),
-                reason: format!(
-                    "has {} degrees of freedom ({}) where scene 0 has {} ({}): the scenes of an ensemble have the same coordinates",
-                    scene.scene.dof(),
-                    scene.scene.coordinate_names().join(", "),
-                    coordinates.len(),
-                    coordinates.join(", ")
-                ),
-            })
-        }
-    }
 }
 
 /// The error of a run cancelled after `done` scenes, whose finished chunks are `kept` in its
