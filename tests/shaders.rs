@@ -435,7 +435,9 @@ fn twin_comments_name_what_exists() {
             }
         }
     }
-    for (path, text) in &wgsl {
+    // (The composed kernel too: the generated helpers' comments live in Rust strings.)
+    let composed_source = (std::path::PathBuf::from("composed kernel"), composed.clone());
+    for (path, text) in wgsl.iter().chain([&composed_source]) {
         for line in text.lines() {
             let Some((_, named)) = line.split_once("Twin: ").or_else(|| line.split_once("Twins: ")) else {
                 continue;

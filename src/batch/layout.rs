@@ -20,7 +20,8 @@ pub struct SceneHeader {
     pub operator_offset: u32,
     /// Bit 0: A and B are nonzero (the scene has stiffness or damping). Bit 1: nonlinear rows
     /// — Y nonzero or sphere–sphere gaps (the Jacobian G(q) moves: a Newton loop per step). Bit 2: F_ext has a
-    /// harmonic part. Bit 3: some row is an equality. Bit 4: friction contacts. Bit 5: the
+    /// harmonic part. Bit 3: some row is an equality. Bit 4: friction contacts (both set from
+    /// the row kinds). Bit 5: the
     /// scene is stepped by nonsmooth RATTLE. (Engines skip what a scene lacks.)
     pub flags: u32,
     /// Offset of the scene's row kinds (scenes with the same rows may share them).
@@ -106,7 +107,8 @@ pub const HAS_NONLINEAR: u32 = 2;
 pub const HAS_FORCING: u32 = 4;
 /// `flags` bit: some row is an equality.
 pub const HAS_EQUALITY: u32 = 8;
-/// `flags` bit: some rows are friction contacts (normal and tangent rows).
+/// `flags` bit: some rows are friction contacts (normal and tangent rows); informational,
+/// the engines branch on the row kinds.
 pub const HAS_FRICTION: u32 = 16;
 /// `flags` bit: the scene is stepped by nonsmooth RATTLE (its operators are the half kick's
 /// and the end kick's) instead of Moreau–Jean.

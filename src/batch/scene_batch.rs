@@ -149,12 +149,6 @@ impl SceneBatch {
         let flags = if scene.has_stiffness() { HAS_STIFFNESS } else { 0 }
             | if scene.has_nonlinear() { HAS_NONLINEAR } else { 0 }
             | if scene.has_forcing() { HAS_FORCING } else { 0 }
-            | if scene.rows.contains(&RowKind::Equality) {
-                HAS_EQUALITY
-            } else {
-                0
-            }
-            | if scene.has_friction() { HAS_FRICTION } else { 0 }
             | if scene.end_kick.is_some() { RATTLE } else { 0 };
         self.push_operators(
             flags,
@@ -200,8 +194,9 @@ impl SceneBatch {
     }
 
     /// Appends a scene of initial state (`q0`, `v0`), rows of kinds `rows` and header `flags`
-    /// whose operators `fill` writes (into zeros, at the [`OperatorOffsets`] of its sizes):
-    /// how a scene known in closed form writes its rows without a [`LinearScene`].
+    /// (the rows' own bits, [`HAS_EQUALITY`] and [`HAS_FRICTION`], are set from `rows`) whose
+    /// operators `fill` writes (into zeros, at the [`OperatorOffsets`] of its sizes): how a
+    /// scene known in closed form writes its rows without a [`LinearScene`].
     pub fn push_operators(
         &mut self,
         flags: u32,
@@ -211,6 +206,18 @@ impl SceneBatch {
         fill: impl FnOnce(&OperatorOffsets, &mut [f64]),
     ) -> Result<()> {
         let (n, m) = (q0.len(), rows.len());
+        // The kernel and the twin test these bits before a row's kind: they follow the rows.
+        let flags = flags & !(HAS_EQUALITY | HAS_FRICTION)
+            | if rows.contains(&RowKind::Equality) {
+                HAS_EQUALITY
+            } else {
+                0
+            }
+            | if rows.iter().any(|k| k.is_normal()) {
+                HAS_FRICTION
+            } else {
+                0
+            };
         if (flags & RATTLE != 0) != (self.integrator == LagrangianIntegrator::Rattle) {
             return Err(Error::Unsupported {
                 what: "scene batch".into(),
@@ -266,6 +273,9 @@ impl SceneBatch {
         let (state, operators) = (offset(self.state.len())?, offset(self.operators.len())?);
         offset(self.state.len() + other.state.len())?;
         offset(self.operators.len() + other.operators.len())?;
+        // (Interning appends at most other's row kinds: checked here, so that no scene is
+        // half appended.)
+        offset(self.row_kinds.len() + other.row_kinds.len())?;
         for h in &other.headers {
             let row_offset = self.intern_rows(other.rows_of(h))?;
             self.headers.push(SceneHeader {

@@ -9,6 +9,9 @@ use rayon::prelude::*;
 use super::{Plan, Progress, Scenario, interrupted};
 use crate::error::{Error, Result};
 
+/// The largest run whose draws are all checked before its first chunk ([`check_draws`]).
+pub(super) const DRAWS_CHECKED_FIRST: usize = 1 << 20;
+
 /// Builds every scene of `scenes` before any is stepped, so that a draw that makes a scene
 /// invalid (a restitution drawn above 1, …) stops the run at once, naming the lowest such
 /// scene and its drawn values, instead of after the chunks before it were computed. Without
@@ -20,8 +23,6 @@ use crate::error::{Error, Result};
 /// Every scene must also have scene 0's coordinates (the summary's columns and the engines'
 /// records are laid out for them): a draw that changes them (a disc pile whose drawn friction
 /// is 0 for some scenes only) is refused, naming the scene.
-pub(super) const DRAWS_CHECKED_FIRST: usize = 1 << 20;
-
 pub(super) fn check_draws(scenario: &Scenario, plan: &Plan, scenes: &Range<usize>, progress: &Progress) -> Result<()> {
     if plan.drawn.is_empty() {
         return Ok(());

@@ -33,6 +33,9 @@ pub const INTEGER_COLUMNS: [&str; 7] = [
 /// Coulomb's cone holds),
 /// `energy_initial`, `energy_change` (final − initial), `lcp_residual` (worst Siconos
 /// error), `lcp_iterations` (most sweeps in a step), `converged` and `finite` (1 or 0).
+///
+/// Read off the scenario's [`Plan`](super::Plan): an error in its observers or `[events]`
+/// is this function's error too.
 pub fn summary_columns(scenario: &Scenario) -> Result<Vec<String>> {
     Ok(scenario.plan()?.columns)
 }

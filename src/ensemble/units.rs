@@ -10,10 +10,10 @@ use super::custom::Scenes;
 use crate::batch::observe::{Observer, Reduce, Signal};
 use crate::engine::velocity_name;
 use crate::error::Result;
-use crate::scenes::units::coordinate_unit;
+use crate::scenes::units::{coordinate_unit, declared_unit};
 
 /// Column name → unit, for the columns of `scenario`'s tables whose unit is known (pure
-/// numbers left out).
+/// numbers left out). Read off the scenario's [`Plan`](super::Plan), whose errors are this function's.
 pub fn column_units(scenario: &Scenario) -> Result<BTreeMap<String, String>> {
     Ok(scenario.plan()?.units)
 }
@@ -45,7 +45,7 @@ pub(super) fn units(
     if let Some(template) = template {
         let declared = template.parameters();
         for name in drawn {
-            if let Some(unit) = declared.iter().find(|d| d.name == *name).and_then(|d| d.unit) {
+            if let Some(unit) = declared_unit(&declared, name) {
                 units.insert(name.clone(), unit.to_string());
             }
         }

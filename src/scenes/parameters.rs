@@ -64,7 +64,9 @@ pub trait Parameters {
     /// A size (number of balls, nodes): a fixed whole number ≥ 1; `default` when absent.
     fn count(&mut self, name: &str, default: usize) -> Result<usize>;
 
-    /// `len` numbers in `unit`, each fixed or drawn; `default` everywhere when absent.
+    /// `len` numbers in `unit`, each fixed or drawn; `default` everywhere when absent. (The
+    /// only vectors, `linear`'s, are in the user's units: `""` there says so, not "a pure
+    /// number" as for a scalar.)
     fn vector(&mut self, name: &str, unit: &'static str, len: usize, default: f64) -> Result<Vec<f64>>;
 
     /// A matrix of fixed numbers; `default` (and its shape required) when given, else the

@@ -246,5 +246,10 @@ mod tests {
         assert_eq!((radius.unit, radius.default.as_str()), (Some("m"), "0.1"));
         let h = declared(Template::Linear, "h");
         assert_eq!((h.unit, h.default.as_str()), (None, "required"));
+        // An indexed parameter past the defaults' (a pile of 4 discs lists x0 … x3) has its
+        // family's unit.
+        use crate::scenes::units::parameter_unit;
+        assert_eq!(parameter_unit(Template::DiscPile, "x5"), Some("m"));
+        assert_eq!(parameter_unit(Template::DiscPile, "y5"), None);
     }
 }

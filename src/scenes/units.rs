@@ -3,17 +3,26 @@
 //! ([`Parameters`](super::parameters::Parameters)), so a parameter cannot go without one;
 //! "" is a pure number (a restitution, a friction coefficient, a count).
 
-use super::template::Template;
+use super::template::{Declared, Template};
 
 /// The unit of `parameter` of `template` as the template declares it
 /// ([`Template::parameters`]; `""` for a pure number); `None` for `linear`'s, which are the
 /// user's, and for a name the template does not ask for.
 pub fn parameter_unit(template: Template, parameter: &str) -> Option<&'static str> {
-    template
-        .parameters()
-        .into_iter()
-        .find(|d| d.name == parameter)
-        .and_then(|d| d.unit)
+    declared_unit(&template.parameters(), parameter)
+}
+
+/// The unit of `parameter` among the parameters `declared`: its own, or for an indexed
+/// parameter the defaults did not ask for (`x5` of a disc pile of 6 discs, listed with 4) its
+/// family's, that of the same name with index 0 (`x0`).
+pub fn declared_unit(declared: &[Declared], parameter: &str) -> Option<&'static str> {
+    let unit = |name: &str| declared.iter().find(|d| d.name == name).and_then(|d| d.unit);
+    unit(parameter).or_else(|| {
+        let stem = parameter.trim_end_matches(|c: char| c.is_ascii_digit());
+        (stem.len() < parameter.len())
+            .then(|| unit(&format!("{stem}0")))
+            .flatten()
+    })
 }
 
 /// The unit of a template's coordinate `name`: V for a circuit's voltage, rad for the angles

@@ -27,7 +27,7 @@ pub(super) struct Linearised {
 pub(super) type Finished = (DVector<f64>, DVector<f64>, DVector<f64>, NewtonMemory);
 
 /// One step's Newton loop, its state at iterate α named as in the module documentation;
-/// each method is one stage of an iteration, in the order [`step`] calls them.
+/// each method is one stage of an iteration, in the order [`super::step`] calls them.
 pub(super) struct NewtonLoop<'a> {
     ts: &'a SceneState,
     layout: Vec<Rows>,
@@ -76,8 +76,6 @@ impl<'a> NewtonLoop<'a> {
         } else {
             ts.lambda.clone()
         };
-        let (mass, _) = mass_and_jacobian(ts, t_next, &x_k, &context)?;
-        let f = fields(ts, t_next, &x_k, &context)?;
         let mut newton = Self {
             ts,
             layout,
@@ -86,14 +84,14 @@ impl<'a> NewtonLoop<'a> {
             theta,
             t_next,
             memory,
-            mass,
+            mass: DMatrix::zeros(n, n),
             x: x_k.clone(),
             x_k,
             y: DVector::zeros(m),
             r: DVector::zeros(n),
             r_free: DVector::zeros(n),
             rho_y: DVector::zeros(m),
-            f,
+            f: DVector::zeros(n),
             dx: DVector::zeros(n),
             c: DMatrix::zeros(m, n),
             d: DMatrix::zeros(m, m),
@@ -102,7 +100,10 @@ impl<'a> NewtonLoop<'a> {
             lambda_old: DVector::zeros(0),
             lambda,
         };
+        // (In Siconos's order: the outputs, then M and f at x_k.)
         newton.y = newton.outputs(&newton.x_k, &newton.lambda)?;
+        newton.mass = mass_and_jacobian(ts, t_next, &newton.x_k, &newton.context)?.0;
+        newton.f = fields(ts, t_next, &newton.x_k, &newton.context)?;
         newton.r_free = newton.residual_free(&newton.x_k);
         newton.rho_y = &newton.y - &newton.memory.h_alpha;
         (newton.y_old, newton.lambda_old) = (newton.y.clone(), newton.lambda.clone());
