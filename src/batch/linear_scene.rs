@@ -290,6 +290,55 @@ impl LinearScene {
         Ok(beta)
     }
 
+    /// Checks the row layout the engines index by: each Coulomb contact's normal row (kind
+    /// [`RowKind::Normal2d`] or [`RowKind::Normal3d`], a finite μ ≥ 0) is followed by its d − 1
+    /// [`RowKind::Tangent`] rows with the same μ, none of its rows quadratic (lever rows and the
+    /// disc pair's gap and tangent are taken); no tangent row stands alone and no other row has
+    /// a μ.
+    pub fn check_rows(&self) -> Result<()> {
+        let m = self.ncontacts();
+        let wrong = |r: usize, reason: &str| Error::Unsupported {
+            what: format!("row layout at row {r}"),
+            reason: reason.into(),
+        };
+        if self.rows.len() != m || self.mu.len() != m {
+            return Err(wrong(0, "one kind and one μ per row are needed"));
+        }
+        let nonlinear = |r: usize| self.quadratic.row(r).iter().any(|&x| x != 0.0);
+        let mut r = 0;
+        while r < m {
+            let (kind, mu) = (self.rows[r], self.mu[r]);
+            let d = kind.block_rows();
+            if !kind.is_normal() {
+                if kind == RowKind::Tangent || mu != 0.0 {
+                    return Err(wrong(
+                        r,
+                        "a tangent row or a μ only follows a Coulomb contact's normal row",
+                    ));
+                }
+                r += 1;
+                continue;
+            }
+            if r + d > m || !(mu.is_finite() && mu >= 0.0) {
+                return Err(wrong(
+                    r,
+                    "a contact's normal row has a finite μ ≥ 0 and its tangent rows after it",
+                ));
+            }
+            for k in 0..d {
+                let tangent = (k == 0 || self.rows[r + k] == RowKind::Tangent) && self.mu[r + k] == mu;
+                if !tangent || nonlinear(r + k) {
+                    return Err(wrong(
+                        r + k,
+                        "a Coulomb contact's rows are not quadratic, its d − 1 tangent rows with its μ",
+                    ));
+                }
+            }
+            r += d;
+        }
+        Ok(())
+    }
+
     /// Degrees of freedom.
     pub fn ndof(&self) -> usize {
         self.q0.len()
@@ -311,11 +360,6 @@ impl LinearScene {
         self.quadratic.iter().any(|&x| x != 0.0)
             || self.distance.iter().any(|d| d[0] != 0.0)
             || self.lever.iter().any(|l| l[1] != 0.0 || l[2] != 0.0)
-    }
-
-    /// Whether some rows are friction contacts.
-    pub fn has_friction(&self) -> bool {
-        self.rows.iter().any(|k| k.is_normal())
     }
 
     /// Whether A and B are nonzero.

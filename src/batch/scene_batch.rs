@@ -28,55 +28,6 @@ fn offset(x: usize) -> Result<u32> {
     })
 }
 
-/// Checks the row layout the engines index by: each Coulomb contact's normal row (kind
-/// [`RowKind::Normal2d`] or [`RowKind::Normal3d`], a finite μ ≥ 0) is followed by its d − 1
-/// [`RowKind::Tangent`] rows with the same μ, none of its rows quadratic (lever rows and the
-/// disc pair's gap and tangent are taken); no tangent row stands alone and no other row has
-/// a μ.
-fn check_rows(scene: &LinearScene) -> Result<()> {
-    let m = scene.ncontacts();
-    let wrong = |r: usize, reason: &str| Error::Unsupported {
-        what: format!("row layout at row {r}"),
-        reason: reason.into(),
-    };
-    if scene.rows.len() != m || scene.mu.len() != m {
-        return Err(wrong(0, "one kind and one μ per row are needed"));
-    }
-    let nonlinear = |r: usize| scene.quadratic.row(r).iter().any(|&x| x != 0.0);
-    let mut r = 0;
-    while r < m {
-        let (kind, mu) = (scene.rows[r], scene.mu[r]);
-        let d = kind.block_rows();
-        if !kind.is_normal() {
-            if kind == RowKind::Tangent || mu != 0.0 {
-                return Err(wrong(
-                    r,
-                    "a tangent row or a μ only follows a Coulomb contact's normal row",
-                ));
-            }
-            r += 1;
-            continue;
-        }
-        if r + d > m || !(mu.is_finite() && mu >= 0.0) {
-            return Err(wrong(
-                r,
-                "a contact's normal row has a finite μ ≥ 0 and its tangent rows after it",
-            ));
-        }
-        for k in 0..d {
-            let tangent = (k == 0 || scene.rows[r + k] == RowKind::Tangent) && scene.mu[r + k] == mu;
-            if !tangent || nonlinear(r + k) {
-                return Err(wrong(
-                    r + k,
-                    "a Coulomb contact's rows are not quadratic, its d − 1 tangent rows with its μ",
-                ));
-            }
-        }
-        r += d;
-    }
-    Ok(())
-}
-
 /// Scenes flattened for the batched steppers: one header per scene and two flat f64
 /// arrays, `state` and `operators`.
 #[derive(Clone, Debug, PartialEq)]
@@ -145,7 +96,7 @@ impl SceneBatch {
     /// Appends a scene (built with this batch's h and θ, or for RATTLE). Its friction rows must be laid out
     /// as [`LinearScene::rows`] says (the engines index by it).
     pub fn push(&mut self, scene: &LinearScene) -> Result<()> {
-        check_rows(scene)?;
+        scene.check_rows()?;
         let flags = if scene.has_stiffness() { HAS_STIFFNESS } else { 0 }
             | if scene.has_nonlinear() { HAS_NONLINEAR } else { 0 }
             | if scene.has_forcing() { HAS_FORCING } else { 0 }

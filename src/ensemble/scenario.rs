@@ -418,7 +418,9 @@ impl Scenario {
             self.drawn_names()?;
             return Ok(Vec::new());
         }
-        self.observers_of(&self.drawn_names()?, &self.coordinates()?, self.sizes()?.1)
+        let first = self.sample(0)?.scene;
+        let coordinates = self.checked_coordinates(first.coordinate_names())?;
+        self.observers_of(&self.drawn_names()?, &coordinates, first.nsds()?.gap_rows().len())
     }
 
     /// The observers of `[[observe]]` for scenes of `coordinates` and `m` rows, with the
