@@ -1,10 +1,10 @@
 // Row helpers of the scene-parallel Moreau–Jean kernel: the operators of the current Newton
 // iterate, the MLCP's w, the sphere–sphere rows, the lever rows and the friction contacts'
 // blocks. Twins: src/batch/cpu/moreau_jean_rows.rs (row_kind, is_normal, cone_violation,
-// project_on_cone, friction_error, normal_row, equality_row, friction_block, friction_2d,
-// friction_3d),
-// src/batch/cpu/sphere_rows.rs (separation, dot3 ↔ dot, unit, add_normal and the other
-// sphere–sphere rows), src/batch/cpu/lever.rs (the lever rows) and
+// normal_row, equality_row, friction_block), src/contact/local.rs (project_on_cone,
+// friction_error, friction_2d, friction_3d, shared with the large-scene engine),
+// src/contact/vector.rs (dot3 ↔ dot, cross3 ↔ cross, unit, ortho_tangent),
+// src/batch/cpu/sphere_rows.rs (separation, add_normal and the other sphere–sphere rows), src/batch/cpu/lever.rs (the lever rows) and
 // src/batch/cpu/moreau_jean_stages/newton.rs (input_of_lambda); `local_velocity`'s sum is
 // written out where the twin needs it (lcp_error, solve_local).
 

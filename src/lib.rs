@@ -17,9 +17,10 @@
 //! [`error`] and [`validate`] → [`model`] (what the user builds) → [`scheme`] (the
 //! integrators' parameters, activation, stabilisation) → [`numerics`] (LCP, MLCP and their
 //! solvers) → [`io`] (Siconos's data files) → [`reference`](mod@reference) (the f64 time stepper) →
-//! [`batch`] (scenes flattened into structure-of-arrays buffers, stepped by the CPU lanes and
-//! the WGSL kernels) → [`engine`] (one `Engine` interface over the reference, CPU and GPU
-//! engines) → [`scenes`] (the named systems the examples, tests and benches share) →
+//! [`contact`] (the local Coulomb solves both engines share) → [`batch`] (scenes flattened
+//! into structure-of-arrays buffers, stepped by the CPU lanes and the WGSL kernels) and, beside
+//! it, [`large_scene`] (one scene of many discs or spheres, its contacts solved in
+//! parallel) → [`engine`] (one `Engine` interface over the reference, CPU and GPU engines) → [`scenes`] (the named systems the examples, tests and benches share) →
 //! [`ensemble`] (Monte Carlo: scenarios, backends, summaries, statistics, behind the
 //! `ricochet` command line).
 //!
@@ -36,10 +37,12 @@
 #![warn(missing_docs)]
 
 pub mod batch;
+pub mod contact;
 pub mod engine;
 pub mod ensemble;
 pub mod error;
 pub mod io;
+pub mod large_scene;
 pub mod model;
 pub mod numerics;
 pub mod reference;

@@ -394,7 +394,10 @@ fn defined(text: &str, keywords: &[&str]) -> std::collections::BTreeSet<String> 
 fn twin_comments_name_what_exists() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let wgsl = sources(&root.join("shaders"), "wgsl");
-    let rust = sources(&root.join("src/batch"), "rs");
+    let rust: Vec<_> = ["src/batch", "src/contact"]
+        .iter()
+        .flat_map(|dir| sources(&root.join(dir), "rs"))
+        .collect();
     // The sources and the constants generated ahead of them.
     let composed = shaders::moreau_jean_pgs(Precision::F64, SIZES);
     let kernel_names = defined(

@@ -4,8 +4,8 @@
 
 use std::array::from_fn;
 
-use super::lanes::{LANES, Mask};
 use crate::batch::layout::{HealthCounters, IN_CONTACT, NOT_CONVERGED};
+use crate::contact::lanes::{LANES, Mask};
 
 /// [`HealthCounters`] of a group, lane-wise, in u32 arithmetic without branches so that the
 /// lanes stay in vector registers (flags as 0 or 1).

@@ -7,7 +7,7 @@
 
 use num_traits::Float;
 
-use super::lanes::{LANES, Lanes, Mask};
+use crate::contact::lanes::{LANES, Lanes, Mask};
 
 type L<T> = Lanes<T, LANES>;
 

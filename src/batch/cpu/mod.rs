@@ -4,12 +4,10 @@
 
 pub mod chain_jacobi;
 mod health;
-pub mod lanes;
+pub use crate::contact::lanes;
 pub(crate) mod lever;
 pub mod moreau_jean_pgs;
 mod moreau_jean_rows;
-#[cfg(feature = "gpu")]
-pub(crate) use moreau_jean_rows::SLIDE_ITERATIONS;
 mod moreau_jean_stages;
 pub mod simd;
 mod sphere_rows;

@@ -29,13 +29,13 @@ use std::ops::Range;
 use num_traits::Float;
 use rayon::prelude::*;
 
-use super::lanes::{LANES, Lanes};
 use super::moreau_jean_stages::{Group, GroupArraysMut};
 use super::simd::{Isa, Simd};
 use crate::batch::layout::{EXTREMES, HAS_EQUALITY, HAS_NONLINEAR, HealthCounters, RATTLE, SceneHeader};
 use crate::batch::observe::Recording;
 use crate::batch::progress::{Progress, TICK};
 use crate::batch::{BatchOptions, SceneBatch, StepParams};
+use crate::contact::lanes::{LANES, Lanes};
 
 /// The stages of a step in the order they run, with their arguments: the kernel's stage
 /// functions (`shaders/moreau_jean_stages.wgsl`) and the twin's methods

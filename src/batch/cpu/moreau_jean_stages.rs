@@ -8,7 +8,6 @@ use std::array::from_fn;
 use num_traits::Float;
 
 use super::health::LaneHealth;
-use super::lanes::{LANES, Lanes, Mask, and, and_not};
 use super::lever::add_lever;
 use super::moreau_jean_rows::{
     EQUALITY as EQUALITY_ROW, TANGENT, cone_violation, equality_row, friction_block, is_normal, lcp_error, normal_row,
@@ -18,6 +17,7 @@ use super::sphere_rows::add_sphere_gap;
 use crate::batch::layout::{EXTREMES, HealthCounters, NON_FINITE, RATTLE, SceneHeader};
 use crate::batch::observe::Recording;
 use crate::batch::{OperatorOffsets, StepParams};
+use crate::contact::lanes::{LANES, Lanes, Mask, and, and_not};
 
 mod forcing;
 mod newton;

@@ -110,7 +110,7 @@ pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
         sizes.fixed_contacts,
         if operators <= PRIVATE_OPS_LIMIT { operators } else { 1 },
         sizes.nonlinear,
-        crate::batch::cpu::SLIDE_ITERATIONS,
+        crate::contact::local::SLIDE_ITERATIONS,
         sizes.observers,
         crate::batch::observe::SLOTS * sizes.observers.max(1),
         sizes.record,

@@ -6,10 +6,10 @@ use std::array::from_fn;
 
 use num_traits::Float;
 
-use super::super::lanes::Lanes;
 use super::super::lever::sine_cosine;
 use super::{Group, L};
 use crate::batch::layout::{HAS_FORCING, HAS_STIFFNESS};
+use crate::contact::lanes::Lanes;
 
 impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINEAR, EQUALITY> {
     /// (1 − θ) cos(ω t_k + φ) + θ cos(ω t_{k+1} + φ), the weight of the harmonic F_ext in this

@@ -6,10 +6,10 @@ use std::array::from_fn;
 
 use num_traits::Float;
 
-use super::super::lanes::Lanes;
 use super::super::lever::add_lever_slope;
 use super::super::sphere_rows::add_normal;
 use super::{Group, L, LANES};
+use crate::contact::lanes::Lanes;
 
 impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINEAR, EQUALITY> {
     /// Newton iterate i (nonlinear rows): q^i = q_k + h((1 − θ) v_k + θ v^{i−1}) (v⁰ = v_k),

@@ -6,10 +6,10 @@ use std::array::from_fn;
 
 use num_traits::Float;
 
-use super::super::lanes::Lanes;
 use super::super::moreau_jean_rows::{EQUALITY as EQUALITY_ROW, TANGENT, row_kind};
 use super::{Group, L, LANES};
 use crate::batch::observe::{Accumulator, SLOTS, Signal, record_events};
+use crate::contact::lanes::Lanes;
 
 impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINEAR, EQUALITY> {
     /// Samples every observer's signal at the current q, v (λ: the last step's impulse) and

@@ -24,8 +24,8 @@ use std::array::from_fn;
 
 use num_traits::Float;
 
-use super::super::lanes::Lanes;
 use super::{Group, L, LANES};
+use crate::contact::lanes::Lanes;
 
 impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINEAR, EQUALITY> {
     /// ẏ⁻ = G(q_n) v_n of every row (kept for stage 2), the deepest penetration at q_n, and

@@ -1,0 +1,146 @@
+//! The broad phase by sorting (S. Green, "Particle Simulation using CUDA", NVIDIA 2010): bodies
+//! sorted by the key of their cell in a uniform grid of cells s = 2 R_max + δ wide, so that a
+//! pair within the margin δ lies in neighbouring cells; each body then scans its 3^d cells.
+//! The candidate pairs come out sorted by pair key, whatever the thread count.
+
+use rayon::prelude::*;
+
+use super::bodies::Bodies;
+use super::walls::Wall;
+use crate::{Error, Result};
+
+/// A candidate contact: bodies i < j, or body i and wall j − N (j ≥ N, N bodies), so that
+/// ordering pairs by (i, j) orders them by pair key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Pair {
+    /// The body of lower id.
+    pub i: u32,
+    /// The other body, or N + the wall's index.
+    pub j: u32,
+}
+
+impl Pair {
+    /// The pair key (i, j) as one integer, i in the high half.
+    pub fn key(self) -> u64 {
+        (u64::from(self.i) << 32) | u64::from(self.j)
+    }
+}
+
+/// The uniform grid over the bodies' bounding box.
+struct Grid {
+    origin: [f64; 3],
+    cell: f64,
+    cells: [u64; 3],
+}
+
+impl Grid {
+    /// Cells of width `cell` over the bounding box of the centres, along the dimension's axes.
+    fn new(bodies: &Bodies, cell: f64) -> Result<Self> {
+        let axes = bodies.dimension.rows();
+        let (mut lo, mut hi) = ([0.0; 3], [0.0; 3]);
+        for k in 0..axes {
+            lo[k] = bodies.x.iter().fold(f64::INFINITY, |a, x| a.min(x[k]));
+            hi[k] = bodies.x.iter().fold(f64::NEG_INFINITY, |a, x| a.max(x[k]));
+        }
+        let mut cells = [1u64; 3];
+        for k in 0..axes {
+            cells[k] = ((hi[k] - lo[k]) / cell).floor() as u64 + 1;
+        }
+        let total = cells.iter().try_fold(1u64, |a, &c| a.checked_mul(c));
+        if total.is_none_or(|t| t >= u64::MAX / 2) || !lo.iter().chain(&hi).all(|c| c.is_finite()) {
+            return Err(Error::Unsupported {
+                what: format!("large scene: a grid of {cell:e} m cells over the bodies' box {lo:?}–{hi:?}"),
+                reason: "its cells overflow a 64-bit key (a body far from the others, or a non-finite centre)".into(),
+            });
+        }
+        Ok(Self {
+            origin: lo,
+            cell,
+            cells,
+        })
+    }
+
+    /// The cell coordinates of a centre.
+    fn coordinates(&self, x: [f64; 3]) -> [u64; 3] {
+        std::array::from_fn(|k| (((x[k] - self.origin[k]) / self.cell).floor().max(0.0) as u64).min(self.cells[k] - 1))
+    }
+
+    /// The linear key of a cell, x fastest.
+    fn key(&self, c: [u64; 3]) -> u64 {
+        (c[2] * self.cells[1] + c[1]) * self.cells[0] + c[0]
+    }
+}
+
+/// The pairs whose gap is at most `margin` δ — body–body g = ‖x_j − x_i‖ − R_i − R_j, and
+/// body–wall by [`super::walls::Shape::contact`] — sorted by pair key. Each body's partners
+/// are found in parallel and concatenated in id order, so the list never depends on the
+/// thread count.
+pub fn candidate_pairs(bodies: &Bodies, walls: &[Wall], margin: f64) -> Result<Vec<Pair>> {
+    let n = bodies.len();
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    let grid = Grid::new(bodies, 2.0 * bodies.max_radius() + margin)?;
+    let mut sorted: Vec<(u64, u32)> = (0..n)
+        .into_par_iter()
+        .map(|b| (grid.key(grid.coordinates(bodies.x[b])), b as u32))
+        .collect();
+    sorted.par_sort_unstable();
+    let reach: [i64; 3] = std::array::from_fn(|k| i64::from(k < bodies.dimension.rows()));
+    let partners: Vec<Vec<u32>> = (0..n)
+        .into_par_iter()
+        .map(|i| {
+            let (xi, ri) = (bodies.x[i], bodies.radius[i]);
+            let c = grid.coordinates(xi);
+            let mut found = Vec::new();
+            for dz in -reach[2]..=reach[2] {
+                for dy in -reach[1]..=reach[1] {
+                    for dx in -reach[0]..=reach[0] {
+                        let Some(cell) = neighbour(&grid, c, [dx, dy, dz]) else {
+                            continue;
+                        };
+                        let key = grid.key(cell);
+                        let start = sorted.partition_point(|&(k, _)| k < key);
+                        for &(_, j) in sorted[start..].iter().take_while(|&&(k, _)| k == key) {
+                            if (j as usize) > i && gap(bodies, i, j as usize) <= margin {
+                                found.push(j);
+                            }
+                        }
+                    }
+                }
+            }
+            found.sort_unstable();
+            for (w, wall) in walls.iter().enumerate() {
+                if wall.shape.contact(xi, ri).is_some_and(|(g, _)| g <= margin) {
+                    found.push((n + w) as u32);
+                }
+            }
+            found
+        })
+        .collect();
+    Ok(partners
+        .into_iter()
+        .enumerate()
+        .flat_map(|(i, js)| js.into_iter().map(move |j| Pair { i: i as u32, j }))
+        .collect())
+}
+
+/// The cell at offset `d` from `c`, if inside the grid.
+fn neighbour(grid: &Grid, c: [u64; 3], d: [i64; 3]) -> Option<[u64; 3]> {
+    let mut out = [0u64; 3];
+    for k in 0..3 {
+        let x = c[k] as i64 + d[k];
+        if x < 0 || x as u64 >= grid.cells[k] {
+            return None;
+        }
+        out[k] = x as u64;
+    }
+    Some(out)
+}
+
+/// The gap ‖x_j − x_i‖ − R_i − R_j of two bodies.
+pub fn gap(bodies: &Bodies, i: usize, j: usize) -> f64 {
+    let (a, b) = (bodies.x[i], bodies.x[j]);
+    let d = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+    crate::contact::vector::dot(d, d).sqrt() - bodies.radius[i] - bodies.radius[j]
+}

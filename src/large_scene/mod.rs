@@ -1,0 +1,31 @@
+//! One large scene — up to 10⁶ discs (2-D) or spheres (3-D) among static walls — stepped by
+//! Moreau–Jean with its contacts solved in parallel, beside the scene-parallel [`crate::batch`]
+//! and sharing its local solves ([`crate::contact::local`]).
+//!
+//! A step is a list of named stages over arrays ([`LargeScene::step`]):
+//! ```text
+//!   broad_phase      when a body may have come within reach of a pair not listed: the pairs
+//!                    with gap ≤ δ from a grid sorted by cell key, sorted by pair key, coloured
+//!                    greedily (no two pairs of a colour share a body)
+//!   narrow_phase     each pair's gap g, frame (n, t), diagonal block (w_N, w_T), Newton target
+//!                    ê = e u_k and activation g + γ h u_N,k ≤ 0; warm start r from the last step
+//!   free_velocity    v_free = v_k + h g;  q = H v_free + ê
+//!   warm_start       v = v_free + M⁻¹ Hᵀ r
+//!   solve            coloured NSGS sweeps (velocity form) until Siconos's error ≤ tol
+//!   update_position  x_{k+1} = x_k + h (θ v_{k+1} + (1 − θ) v_k)
+//! ```
+//! Every order comes from body ids (pairs by key, colours in key order, sums in contact order),
+//! never from thread scheduling: any number of threads gives the same bits.
+
+pub mod bodies;
+pub mod broad_phase;
+pub mod colouring;
+pub mod narrow_phase;
+mod scene;
+pub mod solve;
+pub mod walls;
+
+pub use bodies::{Bodies, Dimension};
+pub use scene::{LargeScene, StepReport};
+pub use solve::SolverOptions;
+pub use walls::{Shape, Wall};

@@ -1,0 +1,156 @@
+//! The narrow phase: each candidate pair's gap, contact frame, local Delassus block and
+//! Newton target for the step, and the contact's H (body velocities → local velocity) and
+//! Hᵀ (local impulse → body velocities).
+//!
+//! For discs and spheres the normal passes through the centres, so the local block
+//! W_cc = H_ci M_i⁻¹ H_ciᵀ + H_cj M_j⁻¹ H_cjᵀ is diagonal: w_N = 1/m_i + 1/m_j on the normal,
+//! w_T = w_N + R_i²/I_i + R_j²/I_j on each tangent (a wall adds nothing).
+
+use super::bodies::{Bodies, Dimension};
+use super::broad_phase::Pair;
+use super::walls::Wall;
+use crate::contact::vector::{cross, dot, ortho_tangent};
+use crate::model::NewtonImpactFrictionNSL;
+
+/// One candidate contact during a step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contact {
+    /// Its bodies (or body and wall).
+    pub pair: Pair,
+    /// The gap g at the start of the step (m; < 0: penetration).
+    pub gap: f64,
+    /// The frame [n, t₁, t₂]: n the unit normal from body i to j (or to the wall), t₁ =
+    /// (−n_y, n_x) in 2-D, (t₁, t₂) Siconos's `orthoBaseFromVector` of n in 3-D.
+    pub frame: [[f64; 3]; 3],
+    /// w_N and w_T of the diagonal local block.
+    pub w: [f64; 2],
+    /// The contact's law (e_N, e_T, μ): the grains' or the wall's.
+    pub law: NewtonImpactFrictionNSL,
+    /// ê = (e_N u_N,k, e_T u_T,k): the Newton law's term from the velocity at the start of
+    /// the step, each where its coefficient is positive.
+    pub target: [f64; 3],
+    /// Siconos's q = H v_free + ê, the scale of the solver's error.
+    pub q: [f64; 3],
+    /// The local impulse r = (r_N, r_T) in the frame.
+    pub r: [f64; 3],
+    /// Whether the contact takes part in the step: g + γ h u_N,k ≤ 0.
+    pub active: bool,
+}
+
+/// The state a step of the narrow phase reads: the bodies, walls, the grains' law.
+pub struct Geometry<'a> {
+    /// The bodies, at the start of the step.
+    pub bodies: &'a Bodies,
+    /// The walls.
+    pub walls: &'a [Wall],
+    /// The law of grain–grain contacts.
+    pub grains: NewtonImpactFrictionNSL,
+}
+
+impl Geometry<'_> {
+    /// The contact of `pair` at the bodies' current positions and velocities v_k, with the
+    /// predictor γ h and r = 0: gap, frame, block, law, target and activation (q is set
+    /// later, from the free velocity).
+    pub fn contact(&self, pair: Pair, gamma_h: f64) -> Contact {
+        let b = self.bodies;
+        let n_bodies = b.len();
+        let (i, j) = (pair.i as usize, pair.j as usize);
+        let (gap, normal, law, mut w_n, mut w_t) = if j < n_bodies {
+            let d = [b.x[j][0] - b.x[i][0], b.x[j][1] - b.x[i][1], b.x[j][2] - b.x[i][2]];
+            let distance = dot(d, d).sqrt();
+            let n = if distance > 0.0 {
+                d.map(|c| c / distance)
+            } else {
+                [1.0, 0.0, 0.0]
+            };
+            let wj = b.inverse_mass(j);
+            (
+                distance - b.radius[i] - b.radius[j],
+                n,
+                self.grains,
+                wj,
+                wj + b.spin_compliance(j),
+            )
+        } else {
+            let wall = &self.walls[j - n_bodies];
+            // A candidate whose nearest point moved to an end it does not own is out of
+            // reach of this wall: the neighbouring segment carries the contact.
+            let (g, n) = wall
+                .shape
+                .contact(b.x[i], b.radius[i])
+                .unwrap_or((f64::INFINITY, [1.0, 0.0, 0.0]));
+            (g, n, wall.law, 0.0, 0.0)
+        };
+        w_n += b.inverse_mass(i);
+        w_t += b.inverse_mass(i) + b.spin_compliance(i);
+        let frame = match b.dimension {
+            Dimension::Two => [normal, [-normal[1], normal[0], 0.0], [0.0; 3]],
+            Dimension::Three => [normal, ortho_tangent(normal, 0), ortho_tangent(normal, 1)],
+        };
+        let mut contact = Contact {
+            pair,
+            gap,
+            frame,
+            w: [w_n, w_t],
+            law,
+            target: [0.0; 3],
+            q: [0.0; 3],
+            r: [0.0; 3],
+            active: false,
+        };
+        let u = local_velocity(b, &b.v, &b.omega, &contact);
+        contact.active = gap + gamma_h * u[0] <= 0.0;
+        let (e_n, e_t) = (law.e_n(), law.e_t());
+        contact.target = [
+            if e_n > 0.0 { e_n * u[0] } else { 0.0 },
+            if e_t > 0.0 { e_t * u[1] } else { 0.0 },
+            if e_t > 0.0 { e_t * u[2] } else { 0.0 },
+        ];
+        contact
+    }
+}
+
+/// u = H_c v: the contact's local velocity (u_N, u_T₁, u_T₂; u_T₂ = 0 in 2-D) from the
+/// relative velocity of its contact points, s = (v_j − R_j ω_j × n) − (v_i + R_i ω_i × n)
+/// (a wall's is zero): u_N = n·s (the spins give no normal term), u_Tk = t_k·s.
+#[inline(always)]
+pub fn local_velocity(b: &Bodies, v: &[[f64; 3]], omega: &[[f64; 3]], c: &Contact) -> [f64; 3] {
+    let n = c.frame[0];
+    let (i, j) = (c.pair.i as usize, c.pair.j as usize);
+    let point = |k: usize, sign: f64| {
+        let spin = cross(omega[k], n);
+        let r = b.radius[k] * sign;
+        [v[k][0] + r * spin[0], v[k][1] + r * spin[1], v[k][2] + r * spin[2]]
+    };
+    let pi = point(i, 1.0);
+    let pj = if j < b.len() { point(j, -1.0) } else { [0.0; 3] };
+    let s = [pj[0] - pi[0], pj[1] - pi[1], pj[2] - pi[2]];
+    [dot(n, s), dot(c.frame[1], s), dot(c.frame[2], s)]
+}
+
+/// v += M⁻¹ H_cᵀ Δr: the world impulse P = Δr_N n + Δr_T₁ t₁ + Δr_T₂ t₂ acts on body j and −P on
+/// body i (Δv = ±P/m), and both spin by Δω = −(R/I) n × P (a wall takes nothing).
+#[inline(always)]
+pub fn apply_impulse(b: &Bodies, v: &mut [[f64; 3]], omega: &mut [[f64; 3]], c: &Contact, dr: [f64; 3]) {
+    let [n, t1, t2] = c.frame;
+    let p: [f64; 3] = std::array::from_fn(|k| dr[0] * n[k] + dr[1] * t1[k] + dr[2] * t2[k]);
+    let torque = cross(n, p);
+    let (i, j) = (c.pair.i as usize, c.pair.j as usize);
+    let mut kick = |k: usize, sign: f64| {
+        let (w, s) = (b.inverse_mass(k) * sign, b.spin_per_impulse(k));
+        for a in 0..3 {
+            v[k][a] += w * p[a];
+            omega[k][a] -= s * torque[a];
+        }
+    };
+    kick(i, -1.0);
+    if j < b.len() {
+        kick(j, 1.0);
+    }
+}
+
+/// The world impulse P = r_N n + r_T₁ t₁ + r_T₂ t₂ the contact gives body j (and −P body i).
+pub fn world_impulse(c: &Contact) -> [f64; 3] {
+    let [n, t1, t2] = c.frame;
+    std::array::from_fn(|k| c.r[0] * n[k] + c.r[1] * t1[k] + c.r[2] * t2[k])
+}

@@ -1,0 +1,314 @@
+//! [`LargeScene`]: the bodies, walls and laws of one large scene, its Moreau–Jean step as
+//! named stages, and what each step reports.
+
+use std::ops::Range;
+
+use rayon::prelude::*;
+
+use super::bodies::Bodies;
+use super::broad_phase::{Pair, candidate_pairs};
+use super::colouring::{COLOURS, greedy};
+use super::narrow_phase::{Contact, Geometry, world_impulse};
+use super::solve::{Coloured, SolverOptions, Velocities, solve, warm_start};
+use super::walls::Wall;
+use crate::contact::vector::dot;
+use crate::model::NewtonImpactFrictionNSL;
+use crate::validate;
+use crate::{Error, Result};
+
+/// What one step did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepReport {
+    /// Candidate pairs (within the margin at the last rebuild).
+    pub candidates: usize,
+    /// Active contacts (g + γ h u_N,k ≤ 0).
+    pub active: usize,
+    /// Colours of the candidates (the overflow counted as one).
+    pub colours: usize,
+    /// NSGS sweeps.
+    pub sweeps: usize,
+    /// Siconos's relative error after the last sweep.
+    pub residual: f64,
+    /// Whether the solve met the tolerance.
+    pub converged: bool,
+    /// The largest penetration −g among the candidates at the start of the step (m, ≥ 0).
+    pub max_penetration: f64,
+    /// Whether the broad phase ran this step.
+    pub rebuilt: bool,
+}
+
+/// One scene of many discs or spheres among static walls, stepped by Moreau–Jean
+/// (θ-method, activation g + γ h u_N,k ≤ 0, Newton's impact law with Coulomb friction), its
+/// contacts solved by graph-coloured NSGS ([`super::solve`]).
+#[derive(Clone, Debug)]
+pub struct LargeScene {
+    /// The bodies: state at time [`Self::time`].
+    pub bodies: Bodies,
+    /// The static walls.
+    pub walls: Vec<Wall>,
+    /// The law of grain–grain contacts (a wall's contacts take the wall's).
+    pub grains: NewtonImpactFrictionNSL,
+    /// The gravity g (m/s²).
+    pub gravity: [f64; 3],
+    /// The time step h (s).
+    pub h: f64,
+    /// θ of the position update x_{k+1} = x_k + h (θ v_{k+1} + (1 − θ) v_k) (default 1, for
+    /// which E never increases at e = 0; Acary, ZAMM 96:585, 2016).
+    pub theta: f64,
+    /// γ of the activation predictor (default ½, Siconos's).
+    pub gamma: f64,
+    /// The broad phase's margin δ (m; default a tenth of the largest radius).
+    pub margin: f64,
+    /// When the sweeps stop.
+    pub solver: SolverOptions,
+    /// The time t_k (s).
+    pub time: f64,
+    /// Steps taken.
+    pub steps: u64,
+    contacts: Vec<Contact>,
+    colours: Vec<Range<usize>>,
+    overflow: bool,
+    rebuilt_at: Vec<[f64; 3]>,
+    v: Vec<[f64; 3]>,
+    omega: Vec<[f64; 3]>,
+    delta: Vec<[f64; 3]>,
+}
+
+impl LargeScene {
+    /// A scene at t = 0, checking h > 0, that no two bodies overlap and no body crosses a
+    /// wall (each named, with by how much).
+    pub fn new(
+        bodies: Bodies,
+        walls: Vec<Wall>,
+        grains: NewtonImpactFrictionNSL,
+        gravity: [f64; 3],
+        h: f64,
+    ) -> Result<Self> {
+        validate::positive("large scene: time step h", h)?;
+        if !gravity.iter().all(|g| g.is_finite()) {
+            return Err(Error::NonFinite {
+                what: "large scene: gravity".into(),
+            });
+        }
+        let margin = 0.1 * bodies.max_radius();
+        let scene = Self {
+            rebuilt_at: bodies.x.clone(),
+            v: bodies.v.clone(),
+            omega: bodies.omega.clone(),
+            bodies,
+            walls,
+            grains,
+            gravity,
+            h,
+            theta: 1.0,
+            gamma: 0.5,
+            margin,
+            solver: SolverOptions::default(),
+            time: 0.0,
+            steps: 0,
+            contacts: Vec::new(),
+            colours: Vec::new(),
+            overflow: false,
+            delta: Vec::new(),
+        };
+        scene.check_overlaps()?;
+        Ok(scene)
+    }
+
+    /// Refuses bodies that overlap each other or cross a wall by more than 10⁻⁹ of the
+    /// largest radius (touching is allowed).
+    fn check_overlaps(&self) -> Result<()> {
+        let b = &self.bodies;
+        let n = b.len();
+        let slack = 1e-9 * b.max_radius();
+        let geometry = self.geometry();
+        for pair in candidate_pairs(b, &self.walls, 0.0)? {
+            let c = geometry.contact(pair, 0.0);
+            if c.gap < -slack {
+                let (body, i, j) = (b.dimension.body(), pair.i, pair.j as usize);
+                let other = if j < n {
+                    format!("{body} {j}")
+                } else {
+                    format!("wall {}", j - n)
+                };
+                return Err(Error::Unsupported {
+                    what: format!("large scene at t = 0: {body} {i} and {other}"),
+                    reason: format!("overlap by {:e} m (bodies must not interpenetrate)", -c.gap),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn geometry(&self) -> Geometry<'_> {
+        Geometry {
+            bodies: &self.bodies,
+            walls: &self.walls,
+            grains: self.grains,
+        }
+    }
+
+    /// The candidate contacts of the last step, in sweep order (colour, pair key), with
+    /// their impulses r.
+    pub fn contacts(&self) -> &[Contact] {
+        &self.contacts
+    }
+
+    /// Advances one step h: `broad_phase` (when due) → `narrow_phase` → `free_velocity` →
+    /// `warm_start` → `solve` → `update_position`.
+    pub fn step(&mut self) -> Result<StepReport> {
+        let rebuilt = self.rebuild_due();
+        if rebuilt {
+            self.broad_phase()?;
+        }
+        let max_penetration = self.narrow_phase();
+        self.free_velocity();
+        let mut state = Velocities {
+            bodies: &self.bodies,
+            v: &mut self.v,
+            omega: &mut self.omega,
+        };
+        warm_start(&mut state, &self.contacts);
+        let mut coloured = Coloured {
+            contacts: &mut self.contacts,
+            colours: &self.colours,
+            overflow: self.overflow,
+        };
+        let sweeps = solve(&mut state, &mut coloured, &mut self.delta, &self.solver);
+        self.update_position();
+        Ok(StepReport {
+            candidates: self.contacts.len(),
+            active: self.contacts.iter().filter(|c| c.active).count(),
+            colours: self.colours.len(),
+            sweeps: sweeps.sweeps,
+            residual: sweeps.residual,
+            converged: sweeps.converged,
+            max_penetration,
+            rebuilt,
+        })
+    }
+
+    /// Whether a pair outside the candidates could touch during this step: the broad
+    /// phase's pairs had g > δ, and two bodies close at most 2 (d_max + h v_max), d_max the
+    /// largest displacement since the rebuild, v_max the largest speed.
+    fn rebuild_due(&self) -> bool {
+        if self.steps == 0 {
+            return true;
+        }
+        let b = &self.bodies;
+        let (moved, speed) = (0..b.len())
+            .into_par_iter()
+            .map(|k| {
+                let (x, y) = (b.x[k], self.rebuilt_at[k]);
+                let d = [x[0] - y[0], x[1] - y[1], x[2] - y[2]];
+                (dot(d, d).sqrt(), dot(b.v[k], b.v[k]).sqrt())
+            })
+            .reduce(|| (0.0, 0.0), |a, c| (a.0.max(c.0), a.1.max(c.1)));
+        let closing = 2.0 * (moved + self.h * speed);
+        // (a NaN state rebuilds, and the broad phase names it)
+        closing >= self.margin || closing.is_nan()
+    }
+
+    /// Stage `broad_phase`: the candidate pairs, coloured greedily in key order and sorted
+    /// by (colour, key); each keeps its pair's world impulse from the last step (matched by
+    /// key) for the warm start.
+    fn broad_phase(&mut self) -> Result<()> {
+        let pairs = candidate_pairs(&self.bodies, &self.walls, self.margin)?;
+        let colour = greedy(&pairs, self.bodies.len());
+        let mut old: Vec<(Pair, [f64; 3])> = self.contacts.iter().map(|c| (c.pair, world_impulse(c))).collect();
+        old.sort_unstable_by_key(|&(p, _)| p);
+        let mut order: Vec<usize> = (0..pairs.len()).collect();
+        order.sort_by_key(|&k| (colour[k], pairs[k]));
+        let n_colours = colour.iter().max().map_or(0, |&c| c as usize + 1);
+        self.colours = (0..n_colours)
+            .map(|c| {
+                let lo = order.partition_point(|&k| (colour[k] as usize) < c);
+                let hi = order.partition_point(|&k| (colour[k] as usize) <= c);
+                lo..hi
+            })
+            .filter(|r| !r.is_empty())
+            .collect();
+        self.overflow = n_colours > COLOURS;
+        self.contacts = order
+            .iter()
+            .map(|&k| {
+                let pair = pairs[k];
+                let carried = old
+                    .binary_search_by_key(&pair, |&(p, _)| p)
+                    .map_or([0.0; 3], |at| old[at].1);
+                // The identity frame: r is the carried world impulse.
+                Contact {
+                    pair,
+                    gap: 0.0,
+                    frame: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+                    w: [0.0; 2],
+                    law: self.grains,
+                    target: [0.0; 3],
+                    q: [0.0; 3],
+                    r: carried,
+                    active: false,
+                }
+            })
+            .collect();
+        self.delta = vec![[0.0; 3]; self.contacts.len()];
+        self.rebuilt_at.clone_from(&self.bodies.x);
+        Ok(())
+    }
+
+    /// Stage `narrow_phase`: each candidate's gap, frame, block, target and activation at
+    /// the start of the step; an active one starts from its last world impulse projected
+    /// on the new frame (warm start) or zero. Returns the largest penetration.
+    fn narrow_phase(&mut self) -> f64 {
+        let gamma_h = self.gamma * self.h;
+        let warm = self.solver.warm_start;
+        let geometry = Geometry {
+            bodies: &self.bodies,
+            walls: &self.walls,
+            grains: self.grains,
+        };
+        self.contacts.par_iter_mut().with_min_len(256).for_each(|c| {
+            let carried = world_impulse(c);
+            *c = geometry.contact(c.pair, gamma_h);
+            if warm && c.active {
+                c.r = c.frame.map(|axis| dot(axis, carried));
+            }
+        });
+        self.contacts.iter().fold(0.0, |a, c| a.max(-c.gap))
+    }
+
+    /// Stage `free_velocity`: v_free = v_k + h g, ω_free = ω_k; and each active contact's
+    /// q = H v_free + ê.
+    fn free_velocity(&mut self) {
+        let (g, h) = (self.gravity, self.h);
+        self.v.par_iter_mut().zip(&self.bodies.v).for_each(|(v, vk)| {
+            *v = [vk[0] + h * g[0], vk[1] + h * g[1], vk[2] + h * g[2]];
+        });
+        self.omega.clone_from(&self.bodies.omega);
+        let (b, v, omega) = (&self.bodies, &self.v, &self.omega);
+        self.contacts.par_iter_mut().with_min_len(256).for_each(|c| {
+            let u = super::narrow_phase::local_velocity(b, v, omega, c);
+            c.q = [u[0] + c.target[0], u[1] + c.target[1], u[2] + c.target[2]];
+        });
+    }
+
+    /// Stage `update_position`: x_{k+1} = x_k + h (θ v_{k+1} + (1 − θ) v_k), a disc's θ the
+    /// same with ω; then v_k ← v_{k+1}, t ← t + h.
+    fn update_position(&mut self) {
+        let (h, theta) = (self.h, self.theta);
+        let b = &mut self.bodies;
+        let advance = |x: f64, v0: f64, v1: f64| x + h * (theta * v1 + (1.0 - theta) * v0);
+        b.x.par_iter_mut()
+            .zip(&b.v)
+            .zip(&self.v)
+            .for_each(|((x, v0), v1)| *x = std::array::from_fn(|k| advance(x[k], v0[k], v1[k])));
+        b.angle
+            .par_iter_mut()
+            .zip(&b.omega)
+            .zip(&self.omega)
+            .for_each(|((a, w0), w1)| *a = advance(*a, w0[2], w1[2]));
+        b.v.clone_from(&self.v);
+        b.omega.clone_from(&self.omega);
+        self.time = self.steps as f64 * h + h;
+        self.steps += 1;
+    }
+}
