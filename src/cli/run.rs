@@ -3,10 +3,12 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use ricochet::ensemble::large_scene::LargeScenario;
 use ricochet::ensemble::output::{RunFiles, RunInfo};
 use ricochet::ensemble::provenance::Provenance;
 use ricochet::ensemble::{self, Backend, RunOptions, Scenario, Shard, Table};
 
+use super::large::{LargeArgs, run_large};
 use super::progress::watch;
 use crate::{report_written, write};
 
@@ -71,6 +73,23 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
         json,
     } = args;
     let path = scenario;
+    if std::fs::read_to_string(&path).is_ok_and(|text| LargeScenario::is_large(&text)) {
+        let given = [
+            ("--backend", backend != Backend::Auto && backend != Backend::Cpu),
+            ("--scenes", scenes.is_some()),
+            ("--seed", seed.is_some()),
+            ("--shard", shard.count != 1),
+            ("--chunk", chunk.is_some()),
+            ("--resume", resume),
+            ("--fail-on", fail_on.is_some()),
+        ];
+        return run_large(LargeArgs {
+            path: &path,
+            out: &out,
+            json,
+            refused: given.iter().filter(|(_, g)| *g).map(|(flag, _)| *flag).collect(),
+        });
+    }
     let mut scenario = Scenario::load(&path)?;
     scenario.scenes = scenes.unwrap_or(scenario.scenes);
     scenario.seed = seed.unwrap_or(scenario.seed);

@@ -40,6 +40,7 @@ pub mod design;
 mod draws;
 mod engine;
 pub mod fingerprint;
+pub mod large_scene;
 pub mod lock;
 pub mod observables;
 pub mod output;

@@ -237,6 +237,14 @@ impl Scenario {
 
     /// Parses and checks a scenario.
     pub fn from_toml(text: &str) -> Result<Self> {
+        if super::large_scene::LargeScenario::is_large(text) {
+            return Err(Error::Scenario {
+                what: "[large_scene]".into(),
+                reason: "this is a large-scene scenario (one scene of many bodies): `ricochet run FILE --out DIR` \
+                         runs it; ensembles, sweeps and `verify` take [scene] scenarios"
+                    .into(),
+            });
+        }
         let scenario: Self = toml::from_str(text).map_err(|e| Error::Scenario {
             what: "TOML".into(),
             reason: e.to_string(),

@@ -32,6 +32,8 @@ pub const SHIPPED: &[(&str, &str)] = &[
         "pendulum_hitting_wall_rattle",
         include_str!("../../scenarios/pendulum_hitting_wall_rattle.toml"),
     ),
+    ("pile_3d", include_str!("../../scenarios/pile_3d.toml")),
+    ("pyramid_2d", include_str!("../../scenarios/pyramid_2d.toml")),
     ("rocking_block", include_str!("../../scenarios/rocking_block.toml")),
     ("spinning_balls", include_str!("../../scenarios/spinning_balls.toml")),
     ("spring_stop", include_str!("../../scenarios/spring_stop.toml")),

@@ -23,6 +23,8 @@ pub mod nonlinear_switch;
 pub mod optimal_control;
 pub mod parameters;
 pub mod pendulum;
+pub mod pile_3d;
+pub mod pyramid_2d;
 pub mod relay_bi_simulation;
 pub mod rocking_block;
 pub mod slider_crank;

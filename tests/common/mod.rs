@@ -89,13 +89,14 @@ pub fn gpu() -> Option<&'static ricochet::batch::gpu::GpuContext> {
         .as_ref()
 }
 
-/// The shipped scenarios (`scenarios/*.toml`), sorted by name, each with whether the
-/// batched engines run it (a scenario of first-order scenes, such as the circuits, runs on
-/// the reference engine only).
+/// The shipped ensemble scenarios (`scenarios/*.toml` but the large-scene ones), sorted by
+/// name, each with whether the batched engines run it (a scenario of first-order scenes, such
+/// as the circuits, runs on the reference engine only).
 pub fn shipped_scenarios() -> Vec<(PathBuf, bool)> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios"))
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| !is_large_scene(p))
         .collect();
     paths.sort();
     paths
@@ -112,4 +113,10 @@ pub fn shipped_scenarios() -> Vec<(PathBuf, bool)> {
             (path, batched)
         })
         .collect()
+}
+
+/// Whether a scenario file is a large-scene one (a `[large_scene]` table), which the ensemble
+/// engines do not run.
+pub fn is_large_scene(path: &std::path::Path) -> bool {
+    std::fs::read_to_string(path).is_ok_and(|t| ricochet::ensemble::large_scene::LargeScenario::is_large(&t))
 }

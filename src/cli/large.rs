@@ -1,0 +1,74 @@
+//! `ricochet run` on a large-scene scenario (a `[large_scene]` table): one scene stepped by
+//! the contact-parallel engine on every CPU core, its series and final state written.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use ricochet::ensemble::large_scene::LargeScenario;
+
+use super::progress::watch;
+use crate::report_written;
+
+/// The options of `run` a large scene takes: everything else (scenes, shards, chunks,
+/// resuming, a GPU) is an ensemble's, refused by name.
+pub struct LargeArgs<'a> {
+    /// The scenario file.
+    pub path: &'a Path,
+    /// The output directory.
+    pub out: &'a Path,
+    /// One JSON object on stdout instead of text.
+    pub json: bool,
+    /// The ensemble options given, by flag, to refuse.
+    pub refused: Vec<&'static str>,
+}
+
+/// Runs the scene and prints its throughput.
+pub fn run_large(args: LargeArgs) -> ricochet::Result<ExitCode> {
+    if let Some(flag) = args.refused.first() {
+        return Err(ricochet::Error::Argument {
+            what: (*flag).into(),
+            reason: format!(
+                "{} is a large-scene scenario (one scene, stepped on the CPU cores); {flag} applies to ensembles",
+                args.path.display()
+            ),
+        });
+    }
+    let scenario = LargeScenario::load(args.path)?;
+    let steps = scenario.steps();
+    let run = watch(&scenario.name, (1, steps), |progress| {
+        scenario.run(args.out, |_, _| progress.add(1))
+    })?;
+    let body_steps = run.bodies as f64 * run.steps as f64 / run.seconds;
+    if run.unconverged_steps > 0 {
+        log::warn!(
+            "{} of {} steps stopped at the sweep cap (their residuals are in series.csv)",
+            run.unconverged_steps,
+            run.steps
+        );
+    }
+    if args.json {
+        let object = serde_json::json!({
+            "scenario": scenario.name,
+            "engine": "large-scene cpu",
+            "bodies": run.bodies,
+            "steps": run.steps,
+            "seconds": run.seconds,
+            "body_steps_per_second": body_steps,
+            "contact_iterations_per_second": run.contact_iterations / run.seconds,
+            "unconverged_steps": run.unconverged_steps,
+            "files": run.files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+        });
+        out!("{object}")?;
+    } else {
+        out!(
+            "{}: {} bodies × {} steps on the CPU in {:.2} s ({body_steps:.3e} body-steps/s, {:.3e} contact-iterations/s)",
+            scenario.name,
+            run.bodies,
+            run.steps,
+            run.seconds,
+            run.contact_iterations / run.seconds
+        )?;
+        report_written(&run.files)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

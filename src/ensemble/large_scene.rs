@@ -1,0 +1,334 @@
+//! One large scene as a job: a scenario with a `[large_scene]` table (the template and its
+//! parameters), `[time]`, `[solver]` and `[output]`, run step by step and written as
+//! `series.csv` (one row every `every` steps) and `final.csv` (one row per body).
+//!
+//! ```toml
+//! name = "pyramid_2d"
+//! [large_scene]
+//! template = "pyramid_2d"   # or "pile_3d"
+//! rows = 14
+//! [time]
+//! step = 1e-3
+//! final = 1.0
+//! ```
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::atomic::write_atomically;
+use super::output::prepare_dir;
+use crate::error::{Error, Result};
+use crate::large_scene::{Dimension, LargeScene, SolverOptions, StepReport};
+use crate::scenes::pile_3d::Pile3d;
+use crate::scenes::pyramid_2d::Pyramid2d;
+use crate::validate;
+
+/// The large-scene templates, by `template = "…"`.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(tag = "template", rename_all = "snake_case")]
+pub enum LargeTemplate {
+    /// [`Pyramid2d`]: equal discs in a triangle on a floor.
+    #[serde(rename = "pyramid_2d")]
+    Pyramid2d(Pyramid2d),
+    /// [`Pile3d`]: spheres poured into a box.
+    #[serde(rename = "pile_3d")]
+    Pile3d(Pile3d),
+}
+
+impl LargeTemplate {
+    /// The names `template` takes.
+    pub const NAMES: [&str; 2] = ["pyramid_2d", "pile_3d"];
+
+    /// The scene at t = 0 with time step `h`, drawn from `seed`.
+    pub fn build(&self, h: f64, seed: u64) -> Result<LargeScene> {
+        match self {
+            Self::Pyramid2d(p) => p.build(h),
+            Self::Pile3d(p) => p.build(h, seed),
+        }
+    }
+
+    /// The same template scaled to about `bodies` bodies (the pyramid's rows, the pile's
+    /// spheres and its box width, so that the pile keeps its depth-to-width ratio).
+    pub fn scaled(&self, bodies: usize) -> Self {
+        match self {
+            Self::Pyramid2d(p) => Self::Pyramid2d(Pyramid2d {
+                rows: Pyramid2d::rows_for(bodies),
+                ..p.clone()
+            }),
+            Self::Pile3d(p) => Self::Pile3d(Pile3d {
+                spheres: bodies,
+                width: p.width * (bodies as f64 / p.spheres.max(1) as f64).cbrt(),
+                ..p.clone()
+            }),
+        }
+    }
+}
+
+/// `[time]`: the step and the final time.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LargeTime {
+    /// h (s).
+    pub step: f64,
+    /// The final time (s).
+    #[serde(rename = "final")]
+    pub final_time: f64,
+    /// θ of the position update (default 1).
+    #[serde(default = "one")]
+    pub theta: f64,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+/// `[solver]`: the NSGS sweeps' tolerance, cap and warm start ([`SolverOptions`]).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct LargeSolver {
+    /// Siconos's relative error to reach (default 1e-6).
+    pub tolerance: f64,
+    /// The sweep cap per step (default 1000).
+    pub max_sweeps: usize,
+    /// Whether each step starts from the last one's impulses (default true).
+    pub warm_start: bool,
+}
+
+impl Default for LargeSolver {
+    fn default() -> Self {
+        let o = SolverOptions::default();
+        Self {
+            tolerance: o.tolerance,
+            max_sweeps: o.max_sweeps,
+            warm_start: o.warm_start,
+        }
+    }
+}
+
+/// `[output]`: how often `series.csv` gets a row.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct LargeOutput {
+    /// A row every `every` steps (default 100), and after the last.
+    pub every: u64,
+}
+
+impl Default for LargeOutput {
+    fn default() -> Self {
+        Self { every: 100 }
+    }
+}
+
+/// A large-scene scenario file.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LargeScenario {
+    /// The run's name.
+    pub name: String,
+    /// The seed of the template's draws (default 0).
+    #[serde(default)]
+    pub seed: u64,
+    /// The template and its parameters.
+    pub large_scene: LargeTemplate,
+    /// The step and final time.
+    pub time: LargeTime,
+    /// The sweeps' stopping rule.
+    #[serde(default)]
+    pub solver: LargeSolver,
+    /// The outputs' cadence.
+    #[serde(default)]
+    pub output: LargeOutput,
+}
+
+/// What a run did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LargeRun {
+    /// Bodies in the scene.
+    pub bodies: usize,
+    /// Steps taken.
+    pub steps: u64,
+    /// Wall-clock seconds of the stepping.
+    pub seconds: f64,
+    /// Σ over steps of active contacts × sweeps.
+    pub contact_iterations: f64,
+    /// Steps whose sweeps stopped at the cap.
+    pub unconverged_steps: u64,
+    /// The files written.
+    pub files: Vec<PathBuf>,
+}
+
+impl LargeScenario {
+    /// Whether a scenario's text is a large-scene one (it has a `[large_scene]` table).
+    pub fn is_large(text: &str) -> bool {
+        text.parse::<toml::Table>().is_ok_and(|t| t.contains_key("large_scene"))
+    }
+
+    /// Parses and checks a scenario (`file` names it in errors).
+    pub fn from_toml(text: &str, file: &str) -> Result<Self> {
+        let scenario: Self = toml::from_str(text).map_err(|e| Error::Scenario {
+            what: format!("{file}: TOML"),
+            reason: e.to_string(),
+        })?;
+        scenario.check().map_err(|e| e.in_place(file))?;
+        Ok(scenario)
+    }
+
+    fn check(&self) -> Result<()> {
+        let scenario = self;
+        let t = &scenario.time;
+        validate::positive("[time] step", t.step)?;
+        validate::scalar(
+            "[time] final",
+            t.final_time,
+            t.final_time >= t.step,
+            "must be ≥ the step",
+        )?;
+        validate::scalar(
+            "[time] theta",
+            t.theta,
+            (0.0..=1.0).contains(&t.theta),
+            "must be in [0, 1]",
+        )?;
+        let s = &scenario.solver;
+        validate::positive("[solver] tolerance", s.tolerance)?;
+        validate::scalar(
+            "[solver] max_sweeps",
+            s.max_sweeps as f64,
+            s.max_sweeps >= 1,
+            "must be ≥ 1",
+        )?;
+        validate::scalar(
+            "[output] every",
+            scenario.output.every as f64,
+            scenario.output.every >= 1,
+            "must be ≥ 1",
+        )
+    }
+
+    /// Reads and checks a scenario file.
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::Parse {
+            file: path.display().to_string(),
+            reason: e.to_string(),
+        })?;
+        Self::from_toml(&text, &path.display().to_string())
+    }
+
+    /// The steps to the final time (a final time within 10⁻⁹ h of a step is that step).
+    pub fn steps(&self) -> u64 {
+        (self.time.final_time / self.time.step * (1.0 + 1e-9)).floor() as u64
+    }
+
+    /// The scene at t = 0 with the scenario's time and solver settings.
+    pub fn build(&self) -> Result<LargeScene> {
+        let mut scene = self
+            .large_scene
+            .build(self.time.step, self.seed)
+            .map_err(|e| e.in_place(&format!("scenario {}: [large_scene]", self.name)))?;
+        scene.theta = self.time.theta;
+        scene.solver = SolverOptions {
+            tolerance: self.solver.tolerance,
+            max_sweeps: self.solver.max_sweeps,
+            warm_start: self.solver.warm_start,
+        };
+        Ok(scene)
+    }
+
+    /// Runs the scene to the final time, writing `series.csv` and `final.csv` into `out`;
+    /// `progress(step, steps)` is called after every step.
+    pub fn run(&self, out: &Path, mut progress: impl FnMut(u64, u64)) -> Result<LargeRun> {
+        prepare_dir(out)?;
+        let mut scene = self.build()?;
+        let steps = self.steps();
+        let mut series = vec![series_row(&scene, None)];
+        let (mut contact_iterations, mut unconverged) = (0.0, 0);
+        let started = std::time::Instant::now();
+        for k in 1..=steps {
+            let report = scene.step()?;
+            contact_iterations += (report.active * report.sweeps) as f64;
+            unconverged += u64::from(!report.converged);
+            if k % self.output.every == 0 || k == steps {
+                series.push(series_row(&scene, Some(&report)));
+            }
+            progress(k, steps);
+        }
+        let seconds = started.elapsed().as_secs_f64();
+        let files = vec![out.join("series.csv"), out.join("final.csv")];
+        write_atomically(&files[0], |p| write_lines(p, SERIES_HEADER, &series))?;
+        write_atomically(&files[1], |p| {
+            write_lines(p, &final_header(&scene), &final_rows(&scene))
+        })?;
+        Ok(LargeRun {
+            bodies: scene.bodies.len(),
+            steps,
+            seconds,
+            contact_iterations,
+            unconverged_steps: unconverged,
+            files,
+        })
+    }
+}
+
+/// The columns of `series.csv`.
+pub const SERIES_HEADER: &str =
+    "t,kinetic_energy,potential_energy,contacts,candidates,colours,sweeps,residual,converged,max_penetration";
+
+/// One row of `series.csv` after a step (`None`: the initial state, no solve).
+fn series_row(scene: &LargeScene, report: Option<&StepReport>) -> String {
+    let b = &scene.bodies;
+    let (kinetic, potential) = (b.kinetic_energy(), b.potential_energy(scene.gravity));
+    match report {
+        Some(r) => format!(
+            "{},{kinetic:e},{potential:e},{},{},{},{},{:e},{},{:e}",
+            scene.time,
+            r.active,
+            r.candidates,
+            r.colours,
+            r.sweeps,
+            r.residual,
+            u8::from(r.converged),
+            r.max_penetration
+        ),
+        None => format!("{},{kinetic:e},{potential:e},0,0,0,0,0,1,0", scene.time),
+    }
+}
+
+/// The columns of `final.csv` for the scene's dimension.
+fn final_header(scene: &LargeScene) -> String {
+    match scene.bodies.dimension {
+        Dimension::Two => "body,x,y,theta,vx,vy,omega,radius,mass".into(),
+        Dimension::Three => "body,x,y,z,vx,vy,vz,omega_x,omega_y,omega_z,radius,mass".into(),
+    }
+}
+
+/// One row per body: its state, radius and mass (floats in Rust's shortest round-trip form).
+fn final_rows(scene: &LargeScene) -> Vec<String> {
+    let b = &scene.bodies;
+    (0..b.len())
+        .map(|k| {
+            let (x, v, w) = (b.x[k], b.v[k], b.omega[k]);
+            match b.dimension {
+                Dimension::Two => format!(
+                    "{k},{:e},{:e},{:e},{:e},{:e},{:e},{:e},{:e}",
+                    x[0], x[1], b.angle[k], v[0], v[1], w[2], b.radius[k], b.mass[k]
+                ),
+                Dimension::Three => format!(
+                    "{k},{:e},{:e},{:e},{:e},{:e},{:e},{:e},{:e},{:e},{:e},{:e}",
+                    x[0], x[1], x[2], v[0], v[1], v[2], w[0], w[1], w[2], b.radius[k], b.mass[k]
+                ),
+            }
+        })
+        .collect()
+}
+
+fn write_lines(path: &Path, header: &str, rows: &[String]) -> Result<()> {
+    let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
+    writeln!(file, "{header}")?;
+    for row in rows {
+        writeln!(file, "{row}")?;
+    }
+    file.flush()?;
+    Ok(())
+}

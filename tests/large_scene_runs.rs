@@ -1,0 +1,178 @@
+//! Large-scene scenarios as jobs: the shipped ones run from their files and write
+//! `series.csv` and `final.csv`; bad input is refused naming the key, the bodies or the wall.
+
+use std::path::{Path, PathBuf};
+
+use ricochet::Error;
+use ricochet::ensemble::large_scene::LargeScenario;
+use ricochet::large_scene::{Bodies, Dimension, LargeScene, Wall};
+use ricochet::model::NewtonImpactFrictionNSL;
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ricochet-large-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn shipped(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios").join(name)
+}
+
+fn lines(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The shipped pyramid runs from the command line: a line with its throughput, a series
+/// row every 100 steps (and t = 0) in which the pyramid stays at rest, and one final row per
+/// disc where it started.
+#[test]
+fn the_pyramid_runs_from_the_command_line_and_stays_still() {
+    let out = scratch("pyramid");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_ricochet"))
+        .args([
+            "run",
+            shipped("pyramid_2d.toml").to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("105 bodies × 2000 steps"), "{stdout}");
+    let series = lines(&out.join("series.csv"));
+    assert_eq!(series[0], ricochet::ensemble::large_scene::SERIES_HEADER);
+    assert_eq!(series.len(), 1 + 1 + 20);
+    for row in &series[2..] {
+        let cells: Vec<f64> = row.split(',').map(|c| c.parse().unwrap()).collect();
+        assert!(cells[1] < 1e-12, "kinetic energy {row}");
+        assert_eq!(cells[8], 1.0, "converged {row}");
+        assert!(cells[9] < 1e-9, "penetration {row}");
+    }
+    let scenario = LargeScenario::load(&shipped("pyramid_2d.toml")).unwrap();
+    let start = scenario.build().unwrap().bodies;
+    let finals = lines(&out.join("final.csv"));
+    assert_eq!(finals[0], "body,x,y,theta,vx,vy,omega,radius,mass");
+    assert_eq!(finals.len(), 1 + 105);
+    for (k, row) in finals[1..].iter().enumerate() {
+        let cells: Vec<f64> = row.split(',').map(|c| c.parse().unwrap()).collect();
+        assert_eq!(cells[0], k as f64);
+        let drift = (cells[1] - start.x[k][0]).hypot(cells[2] - start.x[k][1]);
+        assert!(drift < 1e-9, "disc {k} drifted {drift:e} m");
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// The shipped pile, cut to 150 spheres and 0.05 s, pours (the energy falls, contacts
+/// appear) and writes a 3-D final row per sphere; ensemble options are refused by name.
+#[test]
+fn a_small_pile_pours_and_ensemble_options_are_refused() {
+    let mut scenario = LargeScenario::load(&shipped("pile_3d.toml")).unwrap();
+    scenario.large_scene = scenario.large_scene.scaled(150);
+    scenario.time.final_time = 0.1;
+    let out = scratch("pile");
+    let run = scenario.run(&out, |_, _| {}).unwrap();
+    assert_eq!((run.bodies, run.steps), (150, 200));
+    let series = lines(&out.join("series.csv"));
+    let cell = |row: &str, k: usize| row.split(',').nth(k).unwrap().parse::<f64>().unwrap();
+    let last = series.last().unwrap();
+    let energy = |row: &str| cell(row, 1) + cell(row, 2);
+    assert!(energy(last) < energy(&series[1]), "{series:?}");
+    assert!(cell(last, 3) > 50.0, "contacts: {last}");
+    let finals = lines(&out.join("final.csv"));
+    assert_eq!(finals[0], "body,x,y,z,vx,vy,vz,omega_x,omega_y,omega_z,radius,mass");
+    assert_eq!(finals.len(), 151);
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_ricochet"))
+        .args([
+            "run",
+            shipped("pile_3d.toml").to_str().unwrap(),
+            "--scenes",
+            "4",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !output.status.success() && stderr.contains("--scenes") && stderr.contains("large-scene"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// A misspelt key, a bad number and a bad template are named with their key.
+#[test]
+fn bad_scenarios_name_the_key() {
+    let base =
+        "name = \"p\"\n[large_scene]\ntemplate = \"pyramid_2d\"\n{extra}\n[time]\nstep = 1e-3\nfinal = {final}\n";
+    for (extra, final_time, expected) in [
+        ("rowz = 3", "1.0", "rowz"),
+        ("rows = 0", "1.0", "rows"),
+        ("radius = -1.0", "1.0", "radius"),
+        ("", "0.0", "[time] final"),
+    ] {
+        let text = base.replace("{extra}", extra).replace("{final}", final_time);
+        let error = LargeScenario::from_toml(&text, "p.toml")
+            .and_then(|s| s.build().map(|_| ()))
+            .unwrap_err();
+        assert!(error.to_string().contains(expected), "{extra}: {error}");
+    }
+    let error = LargeScenario::from_toml(
+        &base
+            .replace("pyramid_2d", "heap")
+            .replace("{extra}", "")
+            .replace("{final}", "1"),
+        "p.toml",
+    )
+    .unwrap_err();
+    assert!(
+        error.to_string().contains("pyramid_2d") && error.to_string().contains("p.toml"),
+        "{error}"
+    );
+}
+
+fn law() -> NewtonImpactFrictionNSL {
+    NewtonImpactFrictionNSL::new(0.0, 0.0, 0.5, 2).unwrap()
+}
+
+/// Overlapping bodies at t = 0, a body through a wall, and non-positive or NaN radii and
+/// masses are refused, naming the bodies (and the wall) and by how much they overlap.
+#[test]
+fn bad_bodies_are_named() {
+    let discs = |x: Vec<[f64; 3]>, r: Vec<f64>, m: Vec<f64>| Bodies::new(Dimension::Two, x, r, m);
+    let floor = || vec![Wall::plane([0.0; 3], [0.0, 1.0, 0.0], law()).unwrap()];
+    let two = discs(vec![[0.0, 1.0, 0.0], [0.15, 1.0, 0.0]], vec![0.1, 0.1], vec![1.0, 1.0]).unwrap();
+    let error = LargeScene::new(two, floor(), law(), [0.0, -9.81, 0.0], 1e-3).unwrap_err();
+    let text = error.to_string();
+    assert!(
+        text.contains("disc 0 and disc 1") && text.contains("overlap by 5.0"),
+        "{text}"
+    );
+    let sunk = discs(vec![[0.0, 0.05, 0.0]], vec![0.1], vec![1.0]).unwrap();
+    let text = LargeScene::new(sunk, floor(), law(), [0.0, -9.81, 0.0], 1e-3)
+        .unwrap_err()
+        .to_string();
+    assert!(text.contains("disc 0 and wall 0"), "{text}");
+    for (r, m, what) in [
+        (0.0, 1.0, "disc 1: radius"),
+        (0.1, f64::NAN, "disc 1: mass"),
+        (-0.1, 1.0, "disc 1: radius"),
+    ] {
+        let error = discs(vec![[0.0, 1.0, 0.0], [1.0, 1.0, 0.0]], vec![0.1, r], vec![1.0, m]).unwrap_err();
+        assert!(
+            matches!(error, Error::Parameter { .. }) && error.to_string().contains(what),
+            "{error}"
+        );
+    }
+    let error = discs(vec![[0.0, 1.0, 0.5]], vec![0.1], vec![1.0]).unwrap_err();
+    assert!(error.to_string().contains("disc 0: z"), "{error}");
+}
