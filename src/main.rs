@@ -71,6 +71,16 @@ enum Command {
         /// Run the reference stepper up to this many scenes.
         #[arg(long, default_value_t = 1000)]
         reference_up_to: usize,
+        /// A large-scene scenario's sizes: its template scaled to about these many bodies,
+        /// each run on one thread and on all cores (default 1000 10000).
+        #[arg(long, num_args = 1..)]
+        bodies: Vec<usize>,
+        /// A large-scene scenario's steps timed per size (at most its own).
+        #[arg(long, default_value_t = 100)]
+        steps: u64,
+        /// Overrides a large-scene scenario's sweep cap per step.
+        #[arg(long)]
+        max_sweeps: Option<usize>,
     },
     /// Merges the directories of the shards of one ensemble into what one run would have written.
     Merge {
@@ -125,7 +135,7 @@ macro_rules! out {
 mod cli;
 
 use cli::check::check;
-use cli::compare::{bench, verify};
+use cli::compare::{bench, bench_large, verify};
 use cli::plot::plot;
 use cli::run::{RunArgs, run_ensemble};
 
@@ -184,7 +194,19 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             scenario,
             scenes,
             reference_up_to,
+            bodies,
+            steps,
+            max_sweeps,
         } => {
+            if let Some(path) = scenario.as_ref().filter(|p| {
+                std::fs::read_to_string(p).is_ok_and(|t| ricochet::ensemble::large_scene::LargeScenario::is_large(&t))
+            }) {
+                let sizes = if bodies.is_empty() { vec![1000, 10_000] } else { bodies };
+                let mut large = ricochet::ensemble::large_scene::LargeScenario::load(path)?;
+                large.solver.max_sweeps = max_sweeps.unwrap_or(large.solver.max_sweeps);
+                bench_large(&large, &sizes, steps)?;
+                return Ok(ExitCode::SUCCESS);
+            }
             let scenario = match scenario {
                 Some(path) => Scenario::load(&path)?,
                 None => Scenario::from_toml(DEFAULT_SCENARIO)?,

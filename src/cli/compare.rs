@@ -88,3 +88,45 @@ pub fn bench(scenario: Scenario, sizes: &[usize], reference_up_to: usize) -> ric
     }
     Ok(())
 }
+
+/// `bench` on a large-scene scenario: per size, one thread then all cores, one JSON line each
+/// on stdout and a table on stderr.
+pub fn bench_large(
+    scenario: &ricochet::ensemble::large_scene::LargeScenario,
+    sizes: &[usize],
+    steps: u64,
+) -> ricochet::Result<()> {
+    let mut rows = Vec::new();
+    for &bodies in sizes {
+        for threads in [Some(1), None] {
+            let row = scenario.bench(bodies, steps, threads)?;
+            out!("{}", serde_json::json!(row))?;
+            rows.push(row);
+        }
+    }
+    log::info!(
+        "\n{:<32} {:>9} {:>9} {:>6} {:>9} {:>14} {:>14} {:>8}",
+        "engine",
+        "bodies",
+        "contacts",
+        "steps",
+        "seconds",
+        "body-steps/s",
+        "contact-it/s",
+        "sweeps"
+    );
+    for r in rows {
+        log::info!(
+            "{:<32} {:>9} {:>9} {:>6} {:>9.3} {:>14.3e} {:>14.3e} {:>8.1}",
+            r.engine,
+            r.bodies,
+            r.contacts,
+            r.steps,
+            r.seconds,
+            r.body_steps_per_second,
+            r.contact_iterations_per_second,
+            r.sweeps_per_step
+        );
+    }
+    Ok(())
+}

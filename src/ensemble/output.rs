@@ -70,22 +70,7 @@ fn open(path: &Path) -> Result<BufReader<File>> {
     })
 }
 
-/// Makes `dir` ready for a run's files — created if needed, and a file written into it and
-/// removed — so that a directory that cannot take them is found before anything is computed;
-/// the error names the path.
-pub fn prepare_dir(dir: &Path) -> Result<()> {
-    let refuse = |what: &str, e: std::io::Error| Error::Parse {
-        file: dir.display().to_string(),
-        reason: format!("output directory: cannot {what}: {e}"),
-    };
-    std::fs::create_dir_all(dir).map_err(|e| refuse("create it", e))?;
-    let probe = dir.join(format!(".ricochet-write-check-{}", std::process::id()));
-    File::create(&probe).map_err(|e| refuse("write into it", e))?;
-    match std::fs::remove_file(&probe) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(refuse("remove a file from it", e)),
-        _ => Ok(()),
-    }
-}
+pub use super::atomic::prepare_dir;
 
 /// Every file a run or a merge writes into its directory.
 pub const FILES: [&str; 11] = [
