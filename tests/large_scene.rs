@@ -517,3 +517,101 @@ fn velocity_form_is_nsgs_on_the_assembled_problem() {
         );
     }
 }
+
+/// Newton's cradle built as a large scene (discs on a line, no gravity, μ = 0) gives the
+/// reference stepper's `newtons_cradle` scene: positions and velocities to 1e-9 after the
+/// whole chain has fired — with a gap (sequential impacts, e = 1 and e = 0.8) and touching
+/// (simultaneous impacts, Newton's law at every active contact at once).
+#[test]
+fn newtons_cradle_as_a_large_scene_is_the_reference_cradle() {
+    use ricochet::reference::Trajectory;
+    use ricochet::scenes::newtons_cradle::NewtonsCradle;
+    for (gap, e) in [(1e-3, 1.0), (1e-3, 0.8), (0.0, 1.0), (0.0, 0.9)] {
+        let cradle = NewtonsCradle {
+            gap,
+            restitution: e,
+            ..NewtonsCradle::default()
+        };
+        let (mut sim, _) = cradle.simulation().unwrap();
+        let mut trajectory = Trajectory::default();
+        let final_time = 0.05;
+        sim.run(final_time, &mut trajectory).unwrap();
+        let expected = trajectory.samples.last().unwrap();
+        let x: Vec<[f64; 3]> = (0..cradle.balls)
+            .scan(0.0, |x, i| {
+                let at = *x;
+                *x += 2.0 * cradle.radius + if i == 0 { cradle.approach } else { cradle.gap };
+                Some([at, 0.0, 0.0])
+            })
+            .collect();
+        let n = x.len();
+        let mut bodies = Bodies::new(Dimension::Two, x, vec![cradle.radius; n], vec![cradle.mass; n]).unwrap();
+        bodies.v[0][0] = cradle.velocity;
+        let d = Dimension::Two;
+        let mut scene = LargeScene::new(bodies, Vec::new(), law(e, 0.0, d), [0.0; 3], cradle.step).unwrap();
+        scene.theta = 0.5;
+        scene.solver.tolerance = 1e-13;
+        scene.solver.max_sweeps = 100_000;
+        let mut impacts = 0;
+        while scene.time < expected.t - 0.5 * cradle.step {
+            let report = scene.step().unwrap();
+            assert!(report.converged, "{report:?}");
+            impacts += usize::from(report.active > 0);
+        }
+        assert!(impacts > 0);
+        for k in 0..n {
+            let (x, v) = (scene.bodies.x[k][0], scene.bodies.v[k][0]);
+            assert!(
+                (x - expected.q[k]).abs() < 1e-9,
+                "gap {gap}, e {e}: ball {k} at {x} vs {}",
+                expected.q[k]
+            );
+            assert!(
+                (v - expected.v[k]).abs() < 1e-9,
+                "gap {gap}, e {e}: ball {k} moves {v} vs {}",
+                expected.v[k]
+            );
+            assert_eq!(scene.bodies.v[k][1], 0.0);
+        }
+        if e == 1.0 && gap > 0.0 {
+            assert!(
+                (scene.bodies.v[n - 1][0] - cradle.velocity).abs() < 1e-9,
+                "the last ball leaves with v₀"
+            );
+        }
+    }
+}
+
+/// A disc released on an incline of angle α: with μ ≥ tan(α)/3 it rolls, its speed down the
+/// slope (2/3) g sin α t and ω = v/R; with μ below it slides, at g (sin α − μ cos α) t, spun
+/// up at 2 μ g cos α t / R — to 1e-12.
+#[test]
+fn a_disc_rolls_or_slides_down_an_incline() {
+    let d = Dimension::Two;
+    let alpha: f64 = 0.4;
+    let r = 0.1;
+    for mu in [1.0, 0.05] {
+        let n = [-alpha.sin(), alpha.cos(), 0.0];
+        let start = [n[0] * r * (1.0 - 1e-12), n[1] * r * (1.0 - 1e-12), 0.0];
+        let bodies = Bodies::new(d, vec![start], vec![r], vec![2.0]).unwrap();
+        let wall = Wall::plane([0.0; 3], n, law(0.0, mu, d)).unwrap();
+        let mut scene = LargeScene::new(bodies, vec![wall], law(0.0, mu, d), gravity(d), 1e-3).unwrap();
+        scene.solver.tolerance = 1e-12;
+        for _ in 0..1000 {
+            assert!(scene.step().unwrap().converged);
+        }
+        let (v, omega, t) = (scene.bodies.v[0], scene.bodies.omega[0][2], scene.time);
+        let down = -(v[0] * alpha.cos() + v[1] * alpha.sin());
+        let rolls = mu >= alpha.tan() / 3.0;
+        let (speed, spin) = if rolls {
+            (2.0 / 3.0 * G * alpha.sin() * t, 2.0 / 3.0 * G * alpha.sin() * t / r)
+        } else {
+            (
+                G * (alpha.sin() - mu * alpha.cos()) * t,
+                2.0 * mu * G * alpha.cos() * t / r,
+            )
+        };
+        assert!((down - speed).abs() < 1e-12 * speed, "μ = {mu}: {down} vs {speed}");
+        assert!((omega - spin).abs() < 1e-12 * spin, "μ = {mu}: ω {omega} vs {spin}");
+    }
+}

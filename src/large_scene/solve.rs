@@ -48,7 +48,8 @@ pub struct Sweeps {
     pub sweeps: usize,
     /// Siconos's relative error after the last (0 with no active contact).
     pub residual: f64,
-    /// Whether it reached the tolerance.
+    /// Whether it reached the tolerance (or the natural map is within rounding of the
+    /// velocities, [`error`]).
     pub converged: bool,
 }
 
@@ -156,36 +157,43 @@ fn square(x: [f64; 3]) -> f64 {
 /// Siconos's relative error of the current impulses (`fc3d_compute_error`):
 /// √(Σ_c ‖r_c − P_K(r_c − û_c)‖²) / max(‖q‖, ‖r‖, ‖u‖) over the active contacts, with
 /// u = H v + ê and û = u + (μ‖u_T‖, 0, 0); the terms are computed in parallel and summed in
-/// contact order.
-pub fn error(state: &Velocities, contacts: &[Contact]) -> f64 {
+/// contact order. Also whether the natural map is within rounding of the velocities u is a
+/// difference of, √(Σ ‖r − P_K(r − û)‖²) ≤ 64 ε V with V² = Σ_c Σ_{b∈c} ‖v_b‖² + ‖R_b ω_b‖²:
+/// where q, r and u are themselves rounding (two balls of a cradle moving together,
+/// touching), no sweep can lower the relative error, and the solve counts as converged.
+pub fn error(state: &Velocities, contacts: &[Contact]) -> (f64, bool) {
     let b = state.bodies;
     let d = b.dimension.rows();
-    let terms: Vec<[f64; 4]> = contacts
+    let terms: Vec<[f64; 5]> = contacts
         .par_iter()
         .with_min_len(PARALLEL_MIN)
         .map(|c| {
             if !c.active {
-                return [0.0; 4];
+                return [0.0; 5];
             }
             let u = local_velocity(b, state.v, state.omega, c);
             let u = [u[0] + c.target[0], u[1] + c.target[1], u[2] + c.target[2]];
             let one = |x: f64| Lanes::<f64, 1>([x]);
             let natural = friction_error(d, c.r.map(one), u.map(one), one(c.law.mu())).0[0];
-            [natural, square(c.q), square(c.r), square(u)]
+            let size = |k: usize| {
+                let spin = state.omega[k].map(|w| b.radius[k] * w);
+                square(state.v[k]) + square(spin)
+            };
+            let (i, j) = (c.pair.i as usize, c.pair.j as usize);
+            let velocities = size(i) + if j < b.len() { size(j) } else { 0.0 };
+            [natural, square(c.q), square(c.r), square(u), velocities]
         })
         .collect();
-    let mut sum = [0.0; 4];
+    let mut sum = [0.0; 5];
     for t in &terms {
-        for k in 0..4 {
+        for k in 0..5 {
             sum[k] += t[k];
         }
     }
+    let natural = sum[0].sqrt();
+    let rounding = natural <= 64.0 * f64::EPSILON * sum[4].sqrt();
     let scale = sum[1].max(sum[2]).max(sum[3]).sqrt();
-    if scale > f64::EPSILON {
-        sum[0].sqrt() / scale
-    } else {
-        sum[0].sqrt()
-    }
+    (if scale > f64::EPSILON { natural / scale } else { natural }, rounding)
 }
 
 /// Sweeps until [`error`] ≤ the tolerance or the cap, as Siconos's `fc3d_nsgs`: after each
@@ -214,12 +222,13 @@ pub fn solve(
             change.sqrt()
         };
         if light <= options.tolerance || k == cap {
-            let residual = error(state, coloured.contacts);
-            if residual <= options.tolerance || k == cap {
+            let (residual, rounding) = error(state, coloured.contacts);
+            let converged = residual <= options.tolerance || rounding;
+            if converged || k == cap {
                 return Sweeps {
                     sweeps: k,
                     residual,
-                    converged: residual <= options.tolerance,
+                    converged,
                 };
             }
         }
