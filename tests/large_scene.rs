@@ -154,17 +154,16 @@ fn pyramid(rows: usize, r: f64) -> Bodies {
     Bodies::new(Dimension::Two, x, vec![r; n], vec![1.0; n]).unwrap()
 }
 
-fn floor(d: Dimension, axis: usize, law: NewtonImpactFrictionNSL) -> Wall {
+fn floor(axis: usize, law: NewtonImpactFrictionNSL) -> Wall {
     let mut normal = [0.0; 3];
     normal[axis] = 1.0;
-    let _ = d;
     Wall::plane([0.0; 3], normal, law).unwrap()
 }
 
 /// A box [0, side]^d open at the top (gravity along −y in 2-D, −z in 3-D).
 fn open_box(d: Dimension, side: f64, law: NewtonImpactFrictionNSL) -> Vec<Wall> {
     let up = d.rows() - 1;
-    let mut walls = vec![floor(d, up, law)];
+    let mut walls = vec![floor(up, law)];
     for axis in 0..up {
         let mut n = [0.0; 3];
         n[axis] = 1.0;
@@ -200,7 +199,7 @@ fn poured(d: Dimension, per_side: usize, layers: usize, r: f64, seed: u64) -> Bo
     }
     let n = x.len();
     let radius = (0..n).map(|_| r * (0.8 + 0.2 * rng.random::<f64>())).collect();
-    let mut bodies = Bodies::new(d, x, radius, vec![0.0; n].iter().map(|_| 1.0).collect()).unwrap();
+    let mut bodies = Bodies::new(d, x, radius, vec![1.0; n]).unwrap();
     for v in &mut bodies.v {
         v[0] = 0.2 * (rng.random::<f64>() - 0.5);
     }
