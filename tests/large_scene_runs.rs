@@ -1,6 +1,8 @@
 //! Large-scene scenarios as jobs: the shipped ones run from their files and write
 //! `series.csv` and `final.csv`; bad input is refused naming the key, the bodies or the wall.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use ricochet::Error;
@@ -71,6 +73,49 @@ fn the_pyramid_runs_from_the_command_line_and_stays_still() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// `--backend gpu` (f64 on lavapipe) writes the CPU's `final.csv` and `series.csv` byte for
+/// byte on the shipped pyramid: the 2-D kernel is its twin bit for bit; `--backend
+/// reference` is refused by name.
+#[cfg(feature = "gpu")]
+#[test]
+fn the_pyramid_on_the_gpu_writes_the_cpu_files() {
+    let Some(ctx) = common::gpu() else { return };
+    let run = |backend: &str| {
+        let out = scratch(&format!("pyramid-{backend}"));
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_ricochet"))
+            .args([
+                "run",
+                shipped("pyramid_2d.toml").to_str().unwrap(),
+                "--backend",
+                backend,
+                "--out",
+            ])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        (output.status.success(), text, out)
+    };
+    let (ok, text, cpu) = run("cpu");
+    assert!(ok && text.contains("large-scene cpu"), "{text}");
+    let (ok, text, gpu) = run("gpu");
+    assert!(ok && text.contains("large-scene gpu"), "{text}");
+    if ctx.supports_f64() {
+        for file in ["series.csv", "final.csv"] {
+            assert_eq!(lines(&gpu.join(file)), lines(&cpu.join(file)), "{file}");
+        }
+    }
+    let (ok, text, reference) = run("reference");
+    assert!(!ok && text.contains("--backend reference"), "{text}");
+    for out in [cpu, gpu, reference] {
+        let _ = std::fs::remove_dir_all(out);
+    }
+}
+
 /// The shipped pile, cut to 150 spheres and 0.05 s, pours (the energy falls, contacts
 /// appear) and writes a 3-D final row per sphere; ensemble options are refused by name.
 #[test]
@@ -79,7 +124,9 @@ fn a_small_pile_pours_and_ensemble_options_are_refused() {
     scenario.large_scene = scenario.large_scene.scaled(150);
     scenario.time.final_time = 0.1;
     let out = scratch("pile");
-    let run = scenario.run(&out, |_, _| {}).unwrap();
+    let run = scenario
+        .run(&out, &mut ricochet::large_scene::CpuSolver::default(), |_, _| {})
+        .unwrap();
     assert_eq!((run.bodies, run.steps), (150, 200));
     let series = lines(&out.join("series.csv"));
     let cell = |row: &str, k: usize| row.split(',').nth(k).unwrap().parse::<f64>().unwrap();

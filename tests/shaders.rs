@@ -394,7 +394,7 @@ fn defined(text: &str, keywords: &[&str]) -> std::collections::BTreeSet<String> 
 fn twin_comments_name_what_exists() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let wgsl = sources(&root.join("shaders"), "wgsl");
-    let rust: Vec<_> = ["src/batch", "src/contact"]
+    let rust: Vec<_> = ["src/batch", "src/contact", "src/large_scene"]
         .iter()
         .flat_map(|dir| sources(&root.join(dir), "rs"))
         .collect();

@@ -96,10 +96,22 @@ pub fn bench_large(
     sizes: &[usize],
     steps: u64,
 ) -> ricochet::Result<()> {
+    use ricochet::ensemble::Backend;
+    use ricochet::ensemble::large_solver::solver;
     let mut rows = Vec::new();
+    // The CPU twin on one thread and on all; the GPU kernel where there is an adapter.
+    let mut gpu = solver(Backend::Gpu)
+        .inspect_err(|e| log::info!("no GPU engine in the bench: {e}"))
+        .ok();
     for &bodies in sizes {
         for threads in [Some(1), None] {
-            let row = scenario.bench(bodies, steps, threads)?;
+            let (mut cpu, name, _) = solver(Backend::Cpu)?;
+            let row = scenario.bench(bodies, steps, threads, (cpu.as_mut(), &name))?;
+            out!("{}", serde_json::json!(row))?;
+            rows.push(row);
+        }
+        if let Some((gpu, name, _)) = gpu.as_mut() {
+            let row = scenario.bench(bodies, steps, None, (gpu.as_mut(), name))?;
             out!("{}", serde_json::json!(row))?;
             rows.push(row);
         }

@@ -1,19 +1,24 @@
 //! `ricochet run` on a large-scene scenario (a `[large_scene]` table): one scene stepped by
-//! the contact-parallel engine on every CPU core, its series and final state written.
+//! the contact-parallel engine — its sweeps on a GPU or on every CPU core (`--backend`) —
+//! its series and final state written.
 
 use std::path::Path;
 use std::process::ExitCode;
 
+use ricochet::ensemble::Backend;
 use ricochet::ensemble::large_scene::LargeScenario;
+use ricochet::ensemble::large_solver::solver;
 
 use super::progress::watch;
 use crate::report_written;
 
 /// The options of `run` a large scene takes: everything else (scenes, shards, chunks,
-/// resuming, a GPU) is an ensemble's, refused by name.
+/// resuming) is an ensemble's, refused by name.
 pub struct LargeArgs<'a> {
     /// The scenario file.
     pub path: &'a Path,
+    /// Where the sweeps run.
+    pub backend: Backend,
     /// The output directory.
     pub out: &'a Path,
     /// One JSON object on stdout instead of text.
@@ -28,15 +33,19 @@ pub fn run_large(args: LargeArgs) -> ricochet::Result<ExitCode> {
         return Err(ricochet::Error::Argument {
             what: (*flag).into(),
             reason: format!(
-                "{} is a large-scene scenario (one scene, stepped on the CPU cores); {flag} applies to ensembles",
+                "{} is a large-scene scenario (one scene); {flag} applies to ensembles",
                 args.path.display()
             ),
         });
     }
     let scenario = LargeScenario::load(args.path)?;
+    let (mut solver, engine, notice) = solver(args.backend)?;
+    if let Some(notice) = notice {
+        log::info!("{notice}");
+    }
     let steps = scenario.steps();
     let run = watch(&scenario.name, (1, steps), |progress| {
-        scenario.run(args.out, |_, _| progress.add(1))
+        scenario.run(args.out, solver.as_mut(), |_, _| progress.add(1))
     })?;
     let body_steps = run.bodies as f64 * run.steps as f64 / run.seconds;
     if run.unconverged_steps > 0 {
@@ -49,7 +58,7 @@ pub fn run_large(args: LargeArgs) -> ricochet::Result<ExitCode> {
     if args.json {
         let object = serde_json::json!({
             "scenario": scenario.name,
-            "engine": "large-scene cpu",
+            "engine": engine,
             "bodies": run.bodies,
             "steps": run.steps,
             "seconds": run.seconds,
@@ -61,7 +70,7 @@ pub fn run_large(args: LargeArgs) -> ricochet::Result<ExitCode> {
         out!("{object}")?;
     } else {
         out!(
-            "{}: {} bodies × {} steps on the CPU in {:.2} s ({body_steps:.3e} body-steps/s, {:.3e} contact-iterations/s)",
+            "{}: {} bodies × {} steps on {engine} in {:.2} s ({body_steps:.3e} body-steps/s, {:.3e} contact-iterations/s)",
             scenario.name,
             run.bodies,
             run.steps,

@@ -75,7 +75,6 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
     let path = scenario;
     if std::fs::read_to_string(&path).is_ok_and(|text| LargeScenario::is_large(&text)) {
         let given = [
-            ("--backend", backend != Backend::Auto && backend != Backend::Cpu),
             ("--scenes", scenes.is_some()),
             ("--seed", seed.is_some()),
             ("--shard", shard.count != 1),
@@ -85,6 +84,7 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
         ];
         return run_large(LargeArgs {
             path: &path,
+            backend,
             out: &out,
             json,
             refused: given.iter().filter(|(_, g)| *g).map(|(flag, _)| *flag).collect(),

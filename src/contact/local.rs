@@ -1,7 +1,7 @@
 //! The exact local solves of one Coulomb contact that both engines share — the scene-parallel
 //! stepper's friction blocks and the large scene's contact-parallel sweeps — with its cone
 //! projection and natural map, lane-wise over `L` contacts (one, in the large scene). The
-//! kernels' twins are in `shaders/moreau_jean_rows.wgsl`.
+//! kernels' twins are in `shaders/contact_local.wgsl`.
 
 use std::array::from_fn;
 

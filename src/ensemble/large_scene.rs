@@ -19,7 +19,7 @@ use serde::Deserialize;
 
 use super::atomic::{prepare_dir, write_atomically};
 use crate::error::{Error, Result};
-use crate::large_scene::{Dimension, LargeScene, SolverOptions, StepReport};
+use crate::large_scene::{ContactSolver, Dimension, LargeScene, SolverOptions, StepReport};
 use crate::scenes::pile_3d::Pile3d;
 use crate::scenes::pyramid_2d::Pyramid2d;
 use crate::validate;
@@ -235,9 +235,15 @@ impl LargeScenario {
         Ok(scene)
     }
 
-    /// Runs the scene to the final time, writing `series.csv` and `final.csv` into `out`;
-    /// `progress(step, steps)` is called after every step.
-    pub fn run(&self, out: &Path, mut progress: impl FnMut(u64, u64)) -> Result<LargeRun> {
+    /// Runs the scene to the final time with its stage `solve` on `solver` ([`solver`]),
+    /// writing `series.csv` and `final.csv` into `out`; `progress(step, steps)` is called
+    /// after every step.
+    pub fn run(
+        &self,
+        out: &Path,
+        solver: &mut dyn ContactSolver,
+        mut progress: impl FnMut(u64, u64),
+    ) -> Result<LargeRun> {
         prepare_dir(out)?;
         let mut scene = self.build()?;
         let steps = self.steps();
@@ -245,7 +251,7 @@ impl LargeScenario {
         let (mut contact_iterations, mut unconverged) = (0.0, 0);
         let started = std::time::Instant::now();
         for k in 1..=steps {
-            let report = scene.step()?;
+            let report = scene.step_on(solver)?;
             contact_iterations += (report.active * report.sweeps) as f64;
             unconverged += u64::from(!report.converged);
             if k % self.output.every == 0 || k == steps {
@@ -295,8 +301,15 @@ pub struct LargeBench {
 
 impl LargeScenario {
     /// Times the first `steps` steps (at most the scenario's) of its template scaled to about
-    /// `bodies` bodies ([`LargeTemplate::scaled`]) on `threads` threads (all when `None`).
-    pub fn bench(&self, bodies: usize, steps: u64, threads: Option<usize>) -> Result<LargeBench> {
+    /// `bodies` bodies ([`LargeTemplate::scaled`]) on `threads` threads (all when `None`),
+    /// solving on `solver`, named `engine` in the row.
+    pub fn bench(
+        &self,
+        bodies: usize,
+        steps: u64,
+        threads: Option<usize>,
+        (solver, engine): (&mut dyn ContactSolver, &str),
+    ) -> Result<LargeBench> {
         let scaled = Self {
             large_scene: self.large_scene.scaled(bodies),
             ..self.clone()
@@ -314,7 +327,7 @@ impl LargeScenario {
             let started = std::time::Instant::now();
             let (mut iterations, mut sweeps, mut contacts) = (0.0, 0.0, 0);
             for _ in 0..steps {
-                let report = scene.step()?;
+                let report = scene.step_on(solver)?;
                 iterations += (report.active * report.sweeps) as f64;
                 sweeps += report.sweeps as f64;
                 contacts = report.active;
@@ -324,7 +337,7 @@ impl LargeScenario {
         let n = scene.bodies.len();
         Ok(LargeBench {
             scenario: self.name.clone(),
-            engine: format!("large-scene cpu, {} threads", pool.current_num_threads()),
+            engine: format!("{engine}, {} threads", pool.current_num_threads()),
             bodies: n,
             contacts,
             steps,

@@ -41,6 +41,7 @@ mod draws;
 mod engine;
 pub mod fingerprint;
 pub mod large_scene;
+pub mod large_solver;
 pub mod lock;
 pub mod observables;
 pub mod output;

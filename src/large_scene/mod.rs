@@ -20,12 +20,16 @@
 pub mod bodies;
 pub mod broad_phase;
 pub mod colouring;
+#[cfg(feature = "gpu")]
+pub mod gpu;
 pub mod narrow_phase;
 mod scene;
 pub mod solve;
 pub mod walls;
 
 pub use bodies::{Bodies, Dimension};
+#[cfg(feature = "gpu")]
+pub use gpu::GpuSolver;
 pub use scene::{LargeScene, StepReport};
-pub use solve::SolverOptions;
+pub use solve::{ContactSolver, CpuSolver, SolverOptions};
 pub use walls::{Shape, Wall};

@@ -9,7 +9,7 @@ use super::bodies::Bodies;
 use super::broad_phase::{Pair, candidate_pairs};
 use super::colouring::{COLOURS, greedy};
 use super::narrow_phase::{Contact, Geometry, world_impulse};
-use super::solve::{Coloured, SolverOptions, Velocities, solve, warm_start};
+use super::solve::{Coloured, ContactSolver, CpuSolver, SolverOptions, Velocities, warm_start};
 use super::walls::Wall;
 use crate::contact::vector::dot;
 use crate::model::NewtonImpactFrictionNSL;
@@ -71,7 +71,7 @@ pub struct LargeScene {
     rebuilt_at: Vec<[f64; 3]>,
     v: Vec<[f64; 3]>,
     omega: Vec<[f64; 3]>,
-    delta: Vec<[f64; 3]>,
+    cpu: CpuSolver,
 }
 
 impl LargeScene {
@@ -109,7 +109,7 @@ impl LargeScene {
             contacts: Vec::new(),
             colours: Vec::new(),
             overflow: false,
-            delta: Vec::new(),
+            cpu: CpuSolver::default(),
         };
         scene.check_overlaps()?;
         Ok(scene)
@@ -155,8 +155,16 @@ impl LargeScene {
     }
 
     /// Advances one step h: `broad_phase` (when due) → `narrow_phase` → `free_velocity` →
-    /// `warm_start` → `solve` → `update_position`.
+    /// `warm_start` → `solve` → `update_position`, solving on the CPU on all cores.
     pub fn step(&mut self) -> Result<StepReport> {
+        let mut cpu = std::mem::take(&mut self.cpu);
+        let report = self.step_on(&mut cpu);
+        self.cpu = cpu;
+        report
+    }
+
+    /// [`Self::step`] with the stage `solve` on `solver` (e.g. the large-scene kernel).
+    pub fn step_on(&mut self, solver: &mut dyn ContactSolver) -> Result<StepReport> {
         let rebuilt = self.rebuild_due();
         if rebuilt {
             self.broad_phase()?;
@@ -174,7 +182,7 @@ impl LargeScene {
             colours: &self.colours,
             overflow: self.overflow,
         };
-        let sweeps = solve(&mut state, &mut coloured, &mut self.delta, &self.solver);
+        let sweeps = solver.solve(&mut state, &mut coloured, &self.solver)?;
         self.update_position();
         Ok(StepReport {
             candidates: self.contacts.len(),
@@ -250,7 +258,6 @@ impl LargeScene {
                 }
             })
             .collect();
-        self.delta = vec![[0.0; 3]; self.contacts.len()];
         self.rebuilt_at.clone_from(&self.bodies.x);
         Ok(())
     }

@@ -108,26 +108,24 @@ pub fn local_solve(b: &Bodies, v: &[[f64; 3]], omega: &[[f64; 3]], c: &Contact) 
 
 /// One NSGS sweep, colour after colour: a colour's contacts share no body, so their local
 /// solves read velocities no other contact of the colour writes and run in parallel (each
-/// writes its Δr), then their impulses are applied; the overflow colour is swept one contact
-/// at a time. The result is the sequential sweep in (colour, pair key) order, bit for bit,
-/// on any number of threads. Returns Siconos's light error terms (Σ‖Δr_c‖², Σ‖r_c‖²), summed
-/// in contact order as the impulses are applied.
-pub fn sweep(state: &mut Velocities, coloured: &mut Coloured, delta: &mut [[f64; 3]]) -> (f64, f64) {
+/// writes its Δr into `delta`), then their impulses are applied; the overflow colour is swept
+/// one contact at a time. The result is the sequential sweep in (colour, pair key) order, bit
+/// for bit, on any number of threads. Returns Siconos's light error terms (Σ‖Δr_c‖², Σ‖r_c‖²)
+/// over the active contacts, summed by [`blocked_sum`].
+pub fn sweep(state: &mut Velocities, coloured: &mut Coloured, delta: &mut [[f64; 3]]) -> [f64; 2] {
     let b = state.bodies;
-    let mut light = (0.0, 0.0);
     for (k, range) in coloured.colours.iter().enumerate() {
         let contacts = &mut coloured.contacts[range.clone()];
+        let delta = &mut delta[range.clone()];
         if coloured.overflow && k + 1 == coloured.colours.len() {
-            for c in contacts.iter_mut().filter(|c| c.active) {
+            for (c, d) in contacts.iter_mut().zip(delta.iter_mut()).filter(|(c, _)| c.active) {
                 let r = local_solve(b, state.v, state.omega, c);
-                let dr = [r[0] - c.r[0], r[1] - c.r[1], r[2] - c.r[2]];
+                *d = [r[0] - c.r[0], r[1] - c.r[1], r[2] - c.r[2]];
                 c.r = r;
-                apply_impulse(b, state.v, state.omega, c, dr);
-                light = (light.0 + square(dr), light.1 + square(r));
+                apply_impulse(b, state.v, state.omega, c, *d);
             }
             continue;
         }
-        let delta = &mut delta[..contacts.len()];
         let (v, omega) = (&*state.v, &*state.omega);
         contacts
             .par_iter_mut()
@@ -142,58 +140,146 @@ pub fn sweep(state: &mut Velocities, coloured: &mut Coloured, delta: &mut [[f64;
             });
         for (c, d) in contacts.iter().zip(delta.iter()).filter(|(c, _)| c.active) {
             apply_impulse(b, state.v, state.omega, c, *d);
-            light = (light.0 + square(*d), light.1 + square(c.r));
         }
     }
-    light
+    let contacts = &*coloured.contacts;
+    blocked_sum(contacts.len(), |k| {
+        let c = &contacts[k];
+        if c.active {
+            [square(delta[k]), square(c.r)]
+        } else {
+            [0.0; 2]
+        }
+    })
 }
 
 /// ‖x‖², summed in order.
 #[inline(always)]
-fn square(x: [f64; 3]) -> f64 {
+pub fn square(x: [f64; 3]) -> f64 {
     x[0] * x[0] + x[1] * x[1] + x[2] * x[2]
 }
 
-/// Siconos's relative error of the current impulses (`fc3d_compute_error`):
-/// √(Σ_c ‖r_c − P_K(r_c − û_c)‖²) / max(‖q‖, ‖r‖, ‖u‖) over the active contacts, with
-/// u = H v + ê and û = u + (μ‖u_T‖, 0, 0); the terms are computed in parallel and summed in
-/// contact order. Also whether the natural map is within rounding of the velocities u is a
-/// difference of, √(Σ ‖r − P_K(r − û)‖²) ≤ 64 ε V with V² = Σ_c Σ_{b∈c} ‖v_b‖² + ‖R_b ω_b‖²:
-/// where q, r and u are themselves rounding (two balls of a cradle moving together,
-/// touching), no sweep can lower the relative error, and the solve counts as converged.
-pub fn error(state: &Velocities, contacts: &[Contact]) -> (f64, bool) {
-    let b = state.bodies;
-    let d = b.dimension.rows();
-    let terms: Vec<[f64; 5]> = contacts
-        .par_iter()
-        .with_min_len(PARALLEL_MIN)
-        .map(|c| {
-            if !c.active {
-                return [0.0; 5];
+/// The contacts of one partial sum of [`blocked_sum`] (the kernel's `BLOCK`).
+pub const BLOCK: usize = 256;
+
+/// Σ_k term(k) for k < n, each of the K components summed the same way: the blocks of
+/// [`BLOCK`] consecutive terms summed in order from 0 (in parallel), then the blocks' sums in
+/// order — one fixed tree, which the kernel's `block_sums` and the host's sum of its partials
+/// reproduce bit for bit.
+pub fn blocked_sum<const K: usize>(n: usize, term: impl Fn(usize) -> [f64; K] + Sync) -> [f64; K] {
+    let partials: Vec<[f64; K]> = (0..n.div_ceil(BLOCK))
+        .into_par_iter()
+        .map(|block| {
+            let mut sum = [0.0; K];
+            for k in block * BLOCK..n.min(block * BLOCK + BLOCK) {
+                let t = term(k);
+                for a in 0..K {
+                    sum[a] += t[a];
+                }
             }
-            let u = local_velocity(b, state.v, state.omega, c);
-            let u = [u[0] + c.target[0], u[1] + c.target[1], u[2] + c.target[2]];
-            let one = |x: f64| Lanes::<f64, 1>([x]);
-            let natural = friction_error(d, c.r.map(one), u.map(one), one(c.law.mu())).0[0];
-            let size = |k: usize| {
-                let spin = state.omega[k].map(|w| b.radius[k] * w);
-                square(state.v[k]) + square(spin)
-            };
-            let (i, j) = (c.pair.i as usize, c.pair.j as usize);
-            let velocities = size(i) + if j < b.len() { size(j) } else { 0.0 };
-            [natural, square(c.q), square(c.r), square(u), velocities]
+            sum
         })
         .collect();
-    let mut sum = [0.0; 5];
-    for t in &terms {
-        for k in 0..5 {
-            sum[k] += t[k];
+    sum_in_order(&partials)
+}
+
+/// The component-wise sum of `partials`, in order from 0.
+pub fn sum_in_order<const K: usize>(partials: &[[f64; K]]) -> [f64; K] {
+    let mut sum = [0.0; K];
+    for p in partials {
+        for a in 0..K {
+            sum[a] += p[a];
         }
     }
+    sum
+}
+
+/// One active contact's terms of [`error`]: ‖r − P_K(r − û)‖², ‖q‖², ‖r‖², ‖u‖² and the
+/// squared velocities of its bodies, Σ_{b∈c} ‖v_b‖² + ‖R_b ω_b‖².
+#[inline(always)]
+pub fn error_terms(state: &Velocities, c: &Contact) -> [f64; ERROR_TERMS] {
+    let b = state.bodies;
+    let u = local_velocity(b, state.v, state.omega, c);
+    let u = [u[0] + c.target[0], u[1] + c.target[1], u[2] + c.target[2]];
+    let one = |x: f64| Lanes::<f64, 1>([x]);
+    let natural = friction_error(b.dimension.rows(), c.r.map(one), u.map(one), one(c.law.mu())).0[0];
+    let size = |k: usize| {
+        let spin = state.omega[k].map(|w| b.radius[k] * w);
+        square(state.v[k]) + square(spin)
+    };
+    let (i, j) = (c.pair.i as usize, c.pair.j as usize);
+    let velocities = size(i) + if j < b.len() { size(j) } else { 0.0 };
+    [natural, square(c.q), square(c.r), square(u), velocities]
+}
+
+/// The terms of [`error`] per contact.
+pub const ERROR_TERMS: usize = 5;
+
+/// Siconos's relative error of the current impulses (`fc3d_compute_error`):
+/// √(Σ_c ‖r_c − P_K(r_c − û_c)‖²) / max(‖q‖, ‖r‖, ‖u‖) over the active contacts, with
+/// u = H v + ê and û = u + (μ‖u_T‖, 0, 0) ([`error_terms`], summed by [`blocked_sum`]). Also
+/// whether the natural map is within rounding of the velocities u is a difference of,
+/// √(Σ ‖r − P_K(r − û)‖²) ≤ 64 ε V with V² = Σ_c Σ_{b∈c} ‖v_b‖² + ‖R_b ω_b‖²: where q, r and u
+/// are themselves rounding (two balls of a cradle moving together, touching), no sweep can
+/// lower the relative error, and the solve counts as converged.
+pub fn error(state: &Velocities, contacts: &[Contact]) -> (f64, bool) {
+    let sums = blocked_sum(contacts.len(), |k| {
+        let c = &contacts[k];
+        if c.active {
+            error_terms(state, c)
+        } else {
+            [0.0; ERROR_TERMS]
+        }
+    });
+    relative_error(sums)
+}
+
+/// [`error`] from the summed terms [natural, ‖q‖², ‖r‖², ‖u‖², V²].
+pub fn relative_error(sum: [f64; ERROR_TERMS]) -> (f64, bool) {
     let natural = sum[0].sqrt();
     let rounding = natural <= 64.0 * f64::EPSILON * sum[4].sqrt();
     let scale = sum[1].max(sum[2]).max(sum[3]).sqrt();
     (if scale > f64::EPSILON { natural / scale } else { natural }, rounding)
+}
+
+/// Siconos's light error √(Σ‖Δr‖²)/‖r‖ (√Σ‖Δr‖² when r ≈ 0) from [`sweep`]'s sums.
+pub fn light_error([change, norm]: [f64; 2]) -> f64 {
+    if norm > f64::EPSILON {
+        (change / norm).sqrt()
+    } else {
+        change.sqrt()
+    }
+}
+
+/// The stage `solve` of a step, on some engine: sweeps until the tolerance or the cap
+/// ([`solve`] on the CPU; the large-scene kernel on a device).
+pub trait ContactSolver: Send {
+    /// Solves the step's problem from the warm-started `state` and impulses, leaving v, ω
+    /// and each contact's r at the last sweep's.
+    fn solve(
+        &mut self,
+        state: &mut Velocities,
+        coloured: &mut Coloured,
+        options: &SolverOptions,
+    ) -> crate::Result<Sweeps>;
+}
+
+/// The CPU twin of the sweeps on all cores ([`solve`]), with its Δr buffer.
+#[derive(Clone, Debug, Default)]
+pub struct CpuSolver {
+    delta: Vec<[f64; 3]>,
+}
+
+impl ContactSolver for CpuSolver {
+    fn solve(
+        &mut self,
+        state: &mut Velocities,
+        coloured: &mut Coloured,
+        options: &SolverOptions,
+    ) -> crate::Result<Sweeps> {
+        self.delta.resize(coloured.contacts.len(), [0.0; 3]);
+        Ok(solve(state, coloured, &mut self.delta, options))
+    }
 }
 
 /// Sweeps until [`error`] ≤ the tolerance or the cap, as Siconos's `fc3d_nsgs`: after each
@@ -215,12 +301,7 @@ pub fn solve(
     }
     let cap = options.max_sweeps.max(1);
     for k in 1..=cap {
-        let (change, norm) = sweep(state, coloured, delta);
-        let light = if norm > f64::EPSILON {
-            (change / norm).sqrt()
-        } else {
-            change.sqrt()
-        };
+        let light = light_error(sweep(state, coloured, delta));
         if light <= options.tolerance || k == cap {
             let (residual, rounding) = error(state, coloured.contacts);
             let converged = residual <= options.tolerance || rounding;

@@ -52,7 +52,7 @@ pub(super) fn bind_group(
 /// Finishes `encoder` with copies of `buffers` into mappable staging buffers, submits it,
 /// calls `meanwhile` (the device is busy with what was queued) and returns each buffer's
 /// bytes (the only read-back of a run).
-pub(super) fn read_back<const N: usize>(
+pub(crate) fn read_back<const N: usize>(
     ctx: &GpuContext,
     mut encoder: wgpu::CommandEncoder,
     buffers: [&wgpu::Buffer; N],

@@ -11,7 +11,8 @@ use crate::error::{Error, Result};
 /// The environment variable that picks an adapter by name or backend.
 pub const ADAPTER_VAR: &str = "RICOCHET_ADAPTER";
 
-/// A device ready for compute, with what it can do.
+/// A device ready for compute, with what it can do (a clone shares the device).
+#[derive(Clone)]
 pub struct GpuContext {
     pub(crate) device: wgpu::Device,
     pub(crate) queue: wgpu::Queue,
@@ -147,6 +148,11 @@ impl GpuContext {
         self.limits
             .max_storage_buffer_binding_size
             .min(self.limits.max_buffer_size)
+    }
+
+    /// The alignment of a dynamic uniform offset, in bytes.
+    pub fn uniform_offset_alignment(&self) -> u32 {
+        self.limits.min_uniform_buffer_offset_alignment
     }
 
     /// How many storage buffers one shader stage may bind.

@@ -3,7 +3,7 @@
 //!
 //! [`SceneBatch`]: crate::batch::SceneBatch
 
-mod buffers;
+pub(crate) mod buffers;
 pub mod chain_jacobi;
 pub mod context;
 pub mod moreau_jean_pgs;

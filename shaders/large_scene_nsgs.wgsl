@@ -1,0 +1,227 @@
+// The large scene's stage `solve` on the device: graph-coloured NSGS in velocity form, one
+// invocation per contact of a colour (no two share a body, so each applies its own impulse),
+// the overflow colour by one invocation in order, and the partial sums of the light and full
+// errors block by block in a fixed order. `real`, SLIDE_ITERATIONS, BLOCK, `Dispatch` and
+// contact_local.wgsl are defined in front of this file (src/large_scene/gpu.rs). Twins:
+// src/large_scene/solve.rs (local_solve, sweep, error_terms, blocked_sum),
+// src/large_scene/narrow_phase.rs (local_velocity, apply_impulse).
+
+// This dispatch's range of contacts, the bodies, the dimension (2 or 3) and the terms per
+// contact of `block_sums`: one slot per colour, then the light and the full error's.
+@group(0) @binding(0) var<uniform> at: Dispatch;
+// Per body: 1/m, R/I, R.
+@group(0) @binding(1) var<storage, read> body: array<real>;
+// Per body: v (3), then ω (3).
+@group(0) @binding(2) var<storage, read_write> velocity: array<real>;
+// Per contact: body i, body j (≥ bodies: a wall), active (0 or 1), 0.
+@group(0) @binding(3) var<storage, read> pairs: array<vec4<u32>>;
+// Per contact, GEOMETRY values: frame n, t₁, t₂ (9), w_N, w_T, μ, target ê (3), q (3).
+@group(0) @binding(4) var<storage, read> geometry: array<real>;
+// Per contact: r (3), then Δr of the last sweep (3).
+@group(0) @binding(5) var<storage, read_write> impulse: array<real>;
+// Per contact, ERROR_TERMS values of the last error evaluation.
+@group(0) @binding(6) var<storage, read_write> terms: array<real>;
+// Per block of BLOCK contacts, ERROR_TERMS partial sums.
+@group(0) @binding(7) var<storage, read_write> partial: array<real>;
+
+const GEOMETRY: u32 = 18u;
+const ERROR_TERMS: u32 = 5u;
+
+fn v_of(k: u32) -> vec3<real> {
+    return vec3<real>(velocity[6u * k], velocity[6u * k + 1u], velocity[6u * k + 2u]);
+}
+
+fn omega_of(k: u32) -> vec3<real> {
+    return vec3<real>(velocity[6u * k + 3u], velocity[6u * k + 4u], velocity[6u * k + 5u]);
+}
+
+fn axis(c: u32, a: u32) -> vec3<real> {
+    let g = GEOMETRY * c + 3u * a;
+    return vec3<real>(geometry[g], geometry[g + 1u], geometry[g + 2u]);
+}
+
+fn r_of(c: u32) -> vec3<real> {
+    return vec3<real>(impulse[6u * c], impulse[6u * c + 1u], impulse[6u * c + 2u]);
+}
+
+// The velocity of body k's contact point on the normal n, v + R_k sign (ω × n). Twin: the
+// `point` closure of local_velocity.
+fn point_velocity(k: u32, n: vec3<real>, sign: real) -> vec3<real> {
+    let spin = cross3(omega_of(k), n);
+    let r = body[3u * k + 2u] * sign;
+    let v = v_of(k);
+    return vec3<real>(v.x + r * spin.x, v.y + r * spin.y, v.z + r * spin.z);
+}
+
+// u = H_c v: (u_N, u_T₁, u_T₂) of the contact points' relative velocity. Twin: local_velocity.
+fn local_velocity(c: u32) -> vec3<real> {
+    let p = pairs[c];
+    let n = axis(c, 0u);
+    let pi = point_velocity(p.x, n, real(1.0));
+    var pj = vec3<real>(real(0.0), real(0.0), real(0.0));
+    if (p.y < at.bodies) {
+        pj = point_velocity(p.y, n, real(-1.0));
+    }
+    let s = vec3<real>(pj.x - pi.x, pj.y - pi.y, pj.z - pi.z);
+    return vec3<real>(dot3(n, s), dot3(axis(c, 1u), s), dot3(axis(c, 2u), s));
+}
+
+// Body k takes ±P/m and spins by −(R/I) n × P. Twin: the `kick` closure of apply_impulse.
+fn kick(k: u32, sign: real, p: vec3<real>, torque: vec3<real>) {
+    let w = body[3u * k] * sign;
+    let s = body[3u * k + 1u];
+    for (var a = 0u; a < 3u; a++) {
+        velocity[6u * k + a] = velocity[6u * k + a] + w * p[a];
+        velocity[6u * k + 3u + a] = velocity[6u * k + 3u + a] - s * torque[a];
+    }
+}
+
+// v += M⁻¹ H_cᵀ Δr. Twin: apply_impulse.
+fn apply_impulse(c: u32, dr: vec3<real>) {
+    let n = axis(c, 0u);
+    let t1 = axis(c, 1u);
+    let t2 = axis(c, 2u);
+    var p: vec3<real>;
+    for (var k = 0u; k < 3u; k++) {
+        p[k] = dr[0] * n[k] + dr[1] * t1[k] + dr[2] * t2[k];
+    }
+    let torque = cross3(n, p);
+    let q = pairs[c];
+    kick(q.x, real(-1.0), p, torque);
+    if (q.y < at.bodies) {
+        kick(q.y, real(1.0), p, torque);
+    }
+}
+
+// Contact c's new impulse given the others'. Twin: local_solve.
+fn local_solve(c: u32) -> vec3<real> {
+    let u = local_velocity(c);
+    let g = GEOMETRY * c;
+    let wn = geometry[g + 9u];
+    let wt = geometry[g + 10u];
+    let mu = geometry[g + 11u];
+    let r = r_of(c);
+    let q = vec3<real>(
+        u[0] + geometry[g + 12u] - wn * r[0],
+        u[1] + geometry[g + 13u] - wt * r[1],
+        u[2] + geometry[g + 14u] - wt * r[2],
+    );
+    // The block's off-diagonal zeros from the uniform, not literals: a literal lets the
+    // compiler fold 0·x to +0 where the twin computes −0, and the signs then part.
+    let zero = real(at.zero);
+    if (at.dimension == 2u) {
+        let w = array<vec2<real>, 2>(vec2<real>(wn, zero), vec2<real>(zero, wt));
+        let x = friction_2d(w, vec2<real>(q[0], q[1]), mu);
+        return vec3<real>(x[0], x[1], zero);
+    }
+    let w = array<vec3<real>, 3>(vec3<real>(wn, zero, zero), vec3<real>(zero, wt, zero), vec3<real>(zero, zero, wt));
+    return friction_3d(w, q, r, mu);
+}
+
+// One active contact's update of a sweep: r ← its local solve, Δr kept, v += M⁻¹H_cᵀΔr.
+// Twin: the body of the loops of sweep.
+fn solve_contact(c: u32) {
+    if (pairs[c].z == 0u) {
+        return;
+    }
+    let r = local_solve(c);
+    let old = r_of(c);
+    let dr = vec3<real>(r[0] - old[0], r[1] - old[1], r[2] - old[2]);
+    for (var a = 0u; a < 3u; a++) {
+        impulse[6u * c + a] = r[a];
+        impulse[6u * c + 3u + a] = dr[a];
+    }
+    apply_impulse(c, dr);
+}
+
+// The contacts of one colour, in parallel. Twin: sweep.
+@compute @workgroup_size(64)
+fn solve_colour(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let c = at.first + gid.x + gid.y * groups.x * 64u;
+    if (c < at.end) {
+        solve_contact(c);
+    }
+}
+
+// The overflow colour, one contact after another. Twin: the overflow loop of sweep.
+@compute @workgroup_size(1)
+fn solve_overflow() {
+    for (var c = at.first; c < at.end; c++) {
+        solve_contact(c);
+    }
+}
+
+fn square(x: vec3<real>) -> real {
+    return x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
+}
+
+// Each contact's light error terms (‖Δr‖², ‖r‖²; zero when inactive). Twin: the term of sweep.
+@compute @workgroup_size(64)
+fn light_terms(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let c = gid.x + gid.y * groups.x * 64u;
+    if (c >= at.end) {
+        return;
+    }
+    var t = array<real, 2>(real(0.0), real(0.0));
+    if (pairs[c].z != 0u) {
+        let dr = vec3<real>(impulse[6u * c + 3u], impulse[6u * c + 4u], impulse[6u * c + 5u]);
+        t = array<real, 2>(square(dr), square(r_of(c)));
+    }
+    terms[ERROR_TERMS * c] = t[0];
+    terms[ERROR_TERMS * c + 1u] = t[1];
+}
+
+// Body k's ‖v‖² + ‖R ω‖². Twin: the `size` closure of error_terms.
+fn body_size(k: u32) -> real {
+    let w = omega_of(k);
+    let radius = body[3u * k + 2u];
+    let spin = vec3<real>(radius * w.x, radius * w.y, radius * w.z);
+    return square(v_of(k)) + square(spin);
+}
+
+// Each contact's terms of Siconos's error (zero when inactive). Twin: error_terms.
+@compute @workgroup_size(64)
+fn error_terms(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let c = gid.x + gid.y * groups.x * 64u;
+    if (c >= at.end) {
+        return;
+    }
+    var t = array<real, 5>(real(0.0), real(0.0), real(0.0), real(0.0), real(0.0));
+    let p = pairs[c];
+    if (p.z != 0u) {
+        let g = GEOMETRY * c;
+        let h = local_velocity(c);
+        let u = vec3<real>(h[0] + geometry[g + 12u], h[1] + geometry[g + 13u], h[2] + geometry[g + 14u]);
+        let q = vec3<real>(geometry[g + 15u], geometry[g + 16u], geometry[g + 17u]);
+        let r = r_of(c);
+        var velocities = body_size(p.x);
+        if (p.y < at.bodies) {
+            velocities = velocities + body_size(p.y);
+        } else {
+            velocities = velocities + real(0.0);
+        }
+        t = array<real, 5>(friction_error(at.dimension, r, u, geometry[g + 11u]), square(q), square(r), square(u), velocities);
+    }
+    for (var k = 0u; k < ERROR_TERMS; k++) {
+        terms[ERROR_TERMS * c + k] = t[k];
+    }
+}
+
+// Block b's sums of the first `at.terms` terms of its contacts, in order from 0. Twin:
+// blocked_sum's blocks.
+@compute @workgroup_size(64)
+fn block_sums(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let b = gid.x;
+    let first = b * BLOCK;
+    if (first >= at.end) {
+        return;
+    }
+    let last = min(at.end, first + BLOCK);
+    for (var k = 0u; k < at.terms; k++) {
+        var sum = real(0.0);
+        for (var c = first; c < last; c++) {
+            sum = sum + terms[ERROR_TERMS * c + k];
+        }
+        partial[ERROR_TERMS * b + k] = sum;
+    }
+}

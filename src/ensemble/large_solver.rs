@@ -1,0 +1,60 @@
+//! The engine of a large scene's stage `solve` for a `--backend`: the CPU twin on every
+//! core or the large-scene kernel on a GPU.
+
+use super::engine::Backend;
+use crate::error::{Error, Result};
+use crate::large_scene::{ContactSolver, CpuSolver};
+
+/// The stage `solve` of a large scene on `backend`, its engine's name, and why `auto` did
+/// not take a GPU: `auto` a hardware GPU (f64 where it has it), else the CPU; `gpu` the best
+/// adapter, software ones included; `cpu` every core; `reference` is refused (the dense
+/// reference does not step large scenes).
+pub fn solver(backend: Backend) -> Result<(Box<dyn ContactSolver>, String, Option<String>)> {
+    let cpu = || -> (Box<dyn ContactSolver>, String) { (Box::new(CpuSolver::default()), "large-scene cpu".into()) };
+    match backend {
+        Backend::Cpu => Ok(cpu()).map(|(s, n)| (s, n, None)),
+        Backend::Reference => Err(Error::Unsupported {
+            what: "--backend reference on a large scene".into(),
+            reason: "the dense reference stepper does not step large scenes: use cpu or gpu".into(),
+        }),
+        Backend::Gpu => gpu(true).map(|(s, n)| (s, n, None)),
+        Backend::Auto => match gpu(false) {
+            Ok((s, n)) => Ok((s, n, None)),
+            Err(e) => {
+                let (s, n) = cpu();
+                Ok((s, n, Some(format!("{e}: running on the CPU cores"))))
+            }
+        },
+    }
+}
+
+/// The large-scene kernel on the best adapter (refused when it is a software one and
+/// `software` is false), f64 where the adapter has it.
+#[cfg(feature = "gpu")]
+fn gpu(software: bool) -> Result<(Box<dyn ContactSolver>, String)> {
+    use crate::batch::gpu::{GpuContext, Precision};
+    use crate::large_scene::GpuSolver;
+    let ctx = GpuContext::new()?;
+    if ctx.is_cpu() && !software {
+        return Err(Error::Unsupported {
+            what: format!("only a software adapter ({})", ctx.adapter_name()),
+            reason: "--backend gpu to use it".into(),
+        });
+    }
+    let precision = if ctx.supports_f64() {
+        Precision::F64
+    } else {
+        Precision::F32
+    };
+    let solver = GpuSolver::new(&ctx, precision)?;
+    let name = solver.name();
+    Ok((Box::new(solver), name))
+}
+
+#[cfg(not(feature = "gpu"))]
+fn gpu(_: bool) -> Result<(Box<dyn ContactSolver>, String)> {
+    Err(Error::Unsupported {
+        what: "the GPU backend".into(),
+        reason: "this build of ricochet has no `gpu` feature (cargo build --features gpu)".into(),
+    })
+}

@@ -1,0 +1,383 @@
+//! The stage `solve` of a large scene on the device ([`GpuSolver`]): the host's contacts,
+//! colours and warm-started velocities go up once per step; every sweep is one submit (the
+//! colours' dispatches, then each contact's light-error terms and their block sums), whose
+//! partial sums come back for the stopping test of the CPU twin ([`super::solve::solve`]):
+//! the same sweeps in the same order, so f64 gives the twin's bits on lavapipe. v, ω and r
+//! come back once at the end. Kernels: `solve_colour`, `solve_overflow`, `light_terms`,
+//! `error_terms` and `block_sums` (`shaders/large_scene_nsgs.wgsl`).
+
+use super::narrow_phase::Contact;
+use super::solve::{
+    BLOCK, Coloured, ContactSolver, ERROR_TERMS, SolverOptions, Sweeps, Velocities, light_error, relative_error,
+};
+use crate::batch::gpu::buffers::read_back;
+use crate::batch::gpu::{GpuContext, Precision, shaders};
+use crate::error::{Error, Result};
+
+/// Values per contact in the geometry buffer: frame (9), w_N, w_T, μ, ê (3), q (3).
+const GEOMETRY: usize = 18;
+
+/// The uniform of one dispatch (the kernel's `Dispatch`): its contacts `first..end`, the
+/// bodies, the dimension, the terms per contact `block_sums` adds, and a zero the kernel
+/// cannot fold (its blocks' off-diagonal entries).
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct Dispatch {
+    first: u32,
+    end: u32,
+    bodies: u32,
+    dimension: u32,
+    terms: u32,
+    zero: u32,
+    pad: [u32; 2],
+}
+
+const PRELUDE: &str = "struct Dispatch {\n    first: u32,\n    end: u32,\n    bodies: u32,\n    dimension: u32,\n    terms: u32,\n    zero: u32,\n    pad1: u32,\n    pad2: u32,\n}\n";
+
+/// The device buffers, sized for `bodies` bodies, `contacts` contacts and `slots` dispatches.
+struct Buffers {
+    bodies: usize,
+    contacts: usize,
+    slots: usize,
+    dispatch: wgpu::Buffer,
+    storage: [wgpu::Buffer; 7],
+    group: wgpu::BindGroup,
+}
+
+const BODY: usize = 0;
+const VELOCITY: usize = 1;
+const PAIRS: usize = 2;
+const GEOMETRY_BUFFER: usize = 3;
+const IMPULSE: usize = 4;
+const PARTIAL: usize = 6;
+
+/// The large scene's sweeps on one device, f32 or f64 (see the module's documentation).
+pub struct GpuSolver {
+    ctx: GpuContext,
+    precision: Precision,
+    layout: wgpu::BindGroupLayout,
+    solve_colour: wgpu::ComputePipeline,
+    solve_overflow: wgpu::ComputePipeline,
+    light_terms: wgpu::ComputePipeline,
+    error_terms: wgpu::ComputePipeline,
+    block_sums: wgpu::ComputePipeline,
+    stride: u64,
+    buffers: Option<Buffers>,
+}
+
+fn entry(binding: u32, ty: wgpu::BufferBindingType, dynamic: bool) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty,
+            has_dynamic_offset: dynamic,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
+/// (x, y) workgroups of 64 covering `n` invocations within the 65 535 limit per dimension.
+fn groups(n: usize) -> (u32, u32) {
+    let g = n.div_ceil(64).max(1);
+    let x = g.min(65_535);
+    (x as u32, g.div_ceil(x) as u32)
+}
+
+impl GpuSolver {
+    /// `large-scene gpu f64` (or f32) and the adapter's name.
+    pub fn name(&self) -> String {
+        let bits = if self.precision == Precision::F64 { "f64" } else { "f32" };
+        format!("large-scene gpu {bits}, {}", self.ctx.adapter_name())
+    }
+
+    /// Compiles the kernels for `ctx` (shared) in `precision` (f64 needs `SHADER_F64`).
+    pub fn new(ctx: &GpuContext, precision: Precision) -> Result<Self> {
+        if precision == Precision::F64 && !ctx.supports_f64() {
+            return Err(Error::Unsupported {
+                what: ctx.adapter_name(),
+                reason: "has no SHADER_F64: use f32".into(),
+            });
+        }
+        use wgpu::BufferBindingType::{Storage, Uniform};
+        let read_only = [true, false, true, true, false, false, false];
+        let mut entries = vec![entry(0, Uniform, true)];
+        entries.extend(
+            (1..)
+                .zip(read_only)
+                .map(|(b, r)| entry(b, Storage { read_only: r }, false)),
+        );
+        let layout = ctx.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("large_scene_nsgs"),
+            entries: &entries,
+        });
+        let pipeline_layout = ctx.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("large_scene_nsgs"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let prelude = format!("const BLOCK: u32 = {BLOCK}u;\n{PRELUDE}");
+        let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let module = ctx.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("large_scene_nsgs"),
+            source: wgpu::ShaderSource::Wgsl(shaders::large_scene_nsgs(precision, &prelude).into()),
+        });
+        let pipeline = |name: &str| {
+            ctx.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(name),
+                layout: Some(&pipeline_layout),
+                module: &module,
+                entry_point: Some(name),
+                compilation_options: Default::default(),
+                cache: None,
+            })
+        };
+        let solver = Self {
+            ctx: ctx.clone(),
+            precision,
+            solve_colour: pipeline("solve_colour"),
+            solve_overflow: pipeline("solve_overflow"),
+            light_terms: pipeline("light_terms"),
+            error_terms: pipeline("error_terms"),
+            block_sums: pipeline("block_sums"),
+            layout,
+            stride: u64::from(ctx.uniform_offset_alignment()).max(size_of::<Dispatch>() as u64),
+            buffers: None,
+        };
+        if let Some(error) = pollster::block_on(scope.pop()) {
+            return Err(Error::Gpu(format!("the large-scene kernel does not compile: {error}")));
+        }
+        Ok(solver)
+    }
+
+    /// The buffers, grown (by a quarter more than asked) when the scene outgrows them.
+    fn buffers(&mut self, bodies: usize, contacts: usize, slots: usize) -> Result<&Buffers> {
+        let fits = self
+            .buffers
+            .as_ref()
+            .is_some_and(|b| b.bodies >= bodies && b.contacts >= contacts && b.slots >= slots);
+        if !fits {
+            let grow = |n: usize| n + n / 4 + 1;
+            let old = self.buffers.as_ref();
+            let bodies = grow(bodies).max(old.map_or(0, |b| b.bodies));
+            let contacts = grow(contacts).max(old.map_or(0, |b| b.contacts));
+            let slots = grow(slots).max(old.map_or(0, |b| b.slots));
+            let size = self.precision.size();
+            let lengths = [
+                3 * bodies * size,
+                6 * bodies * size,
+                contacts * 16,
+                GEOMETRY * contacts * size,
+                6 * contacts * size,
+                ERROR_TERMS * contacts * size,
+                ERROR_TERMS * contacts.div_ceil(BLOCK) * size,
+            ];
+            let largest = *lengths.iter().max().unwrap_or(&0) as u64;
+            if largest > self.ctx.max_binding_bytes() {
+                return Err(Error::Unsupported {
+                    what: format!("a large scene of {bodies} bodies and {contacts} contacts on the device"),
+                    reason: format!(
+                        "its contact geometry needs {largest} bytes in one binding, past the adapter's {} (use the CPU engine)",
+                        self.ctx.max_binding_bytes()
+                    ),
+                });
+            }
+            let device = &self.ctx.device;
+            let storage = lengths.map(|bytes| {
+                device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("large_scene"),
+                    size: bytes.max(16) as u64,
+                    usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+                    mapped_at_creation: false,
+                })
+            });
+            let dispatch = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("dispatch"),
+                size: self.stride * slots as u64,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            let mut entries = vec![wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: &dispatch,
+                    offset: 0,
+                    size: wgpu::BufferSize::new(size_of::<Dispatch>() as u64),
+                }),
+            }];
+            entries.extend((1..).zip(&storage).map(|(binding, b)| wgpu::BindGroupEntry {
+                binding,
+                resource: b.as_entire_binding(),
+            }));
+            let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("large_scene"),
+                layout: &self.layout,
+                entries: &entries,
+            });
+            self.buffers = Some(Buffers {
+                bodies,
+                contacts,
+                slots,
+                dispatch,
+                storage,
+                group,
+            });
+        }
+        Ok(self.buffers.as_ref().expect("sized above"))
+    }
+
+    /// Writes the step's bodies, velocities, contacts and dispatches to the device.
+    fn upload(&mut self, state: &Velocities, coloured: &Coloured) -> Result<()> {
+        let (b, contacts) = (state.bodies, &*coloured.contacts);
+        let (n, m, colours) = (b.len(), contacts.len(), coloured.colours.len());
+        let precision = self.precision;
+        let stride = self.stride as usize;
+        let queue = self.ctx.queue.clone();
+        let buffers = self.buffers(n, m, colours + 2)?;
+        let body: Vec<f64> = (0..n)
+            .flat_map(|k| [b.inverse_mass(k), b.spin_per_impulse(k), b.radius[k]])
+            .collect();
+        let velocity: Vec<f64> = (0..n)
+            .flat_map(|k| state.v[k].into_iter().chain(state.omega[k]))
+            .collect();
+        let pairs: Vec<[u32; 4]> = contacts
+            .iter()
+            .map(|c| [c.pair.i, c.pair.j, u32::from(c.active), 0])
+            .collect();
+        let geometry: Vec<f64> = contacts.iter().flat_map(geometry_of).collect();
+        let impulse: Vec<f64> = contacts.iter().flat_map(|c| c.r.into_iter().chain([0.0; 3])).collect();
+        queue.write_buffer(&buffers.storage[BODY], 0, &precision.bytes(&body));
+        queue.write_buffer(&buffers.storage[VELOCITY], 0, &precision.bytes(&velocity));
+        queue.write_buffer(&buffers.storage[PAIRS], 0, bytemuck::cast_slice(&pairs));
+        queue.write_buffer(&buffers.storage[GEOMETRY_BUFFER], 0, &precision.bytes(&geometry));
+        queue.write_buffer(&buffers.storage[IMPULSE], 0, &precision.bytes(&impulse));
+        let dimension = b.dimension.rows() as u32;
+        let at = |first: usize, end: usize, terms: u32| Dispatch {
+            first: first as u32,
+            end: end as u32,
+            bodies: n as u32,
+            dimension,
+            terms,
+            zero: 0,
+            pad: [0; 2],
+        };
+        let mut slots = vec![0u8; stride * (colours + 2)];
+        let ranges = coloured.colours.iter().map(|r| at(r.start, r.end, 0));
+        for (k, d) in ranges.chain([at(0, m, 2), at(0, m, ERROR_TERMS as u32)]).enumerate() {
+            slots[k * stride..k * stride + size_of::<Dispatch>()].copy_from_slice(bytemuck::bytes_of(&d));
+        }
+        queue.write_buffer(&buffers.dispatch, 0, &slots);
+        Ok(())
+    }
+
+    /// Records `terms` (the light terms' or the full error's) of every contact and their block
+    /// sums, submits, and returns the blocks' sums added in order (the twin's `blocked_sum`).
+    fn sums<const K: usize>(&self, mut encoder: wgpu::CommandEncoder, m: usize, slot: usize) -> Result<[f64; K]> {
+        let buffers = self.buffers.as_ref().expect("uploaded");
+        let offset = (self.stride as usize * slot) as u32;
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            let (x, y) = groups(m);
+            pass.set_pipeline(if K == 2 { &self.light_terms } else { &self.error_terms });
+            pass.set_bind_group(0, &buffers.group, &[offset]);
+            pass.dispatch_workgroups(x, y, 1);
+            pass.set_pipeline(&self.block_sums);
+            pass.dispatch_workgroups(m.div_ceil(BLOCK).div_ceil(64) as u32, 1, 1);
+        }
+        let [partial] = read_back(&self.ctx, encoder, [&buffers.storage[PARTIAL]], || {});
+        let partial = self.precision.values(&partial?);
+        let mut sum = [0.0; K];
+        for block in partial.chunks(ERROR_TERMS).take(m.div_ceil(BLOCK)) {
+            for a in 0..K {
+                sum[a] += block[a];
+            }
+        }
+        Ok(sum)
+    }
+
+    /// Records one sweep: the colours' dispatches in order.
+    fn sweep(&self, coloured: &Coloured) -> wgpu::CommandEncoder {
+        let buffers = self.buffers.as_ref().expect("uploaded");
+        let mut encoder = self.ctx.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            for (k, range) in coloured.colours.iter().enumerate() {
+                pass.set_bind_group(0, &buffers.group, &[(self.stride as usize * k) as u32]);
+                if coloured.overflow && k + 1 == coloured.colours.len() {
+                    pass.set_pipeline(&self.solve_overflow);
+                    pass.dispatch_workgroups(1, 1, 1);
+                } else {
+                    let (x, y) = groups(range.len());
+                    pass.set_pipeline(&self.solve_colour);
+                    pass.dispatch_workgroups(x, y, 1);
+                }
+            }
+        }
+        encoder
+    }
+}
+
+/// A contact's values in the geometry buffer (`GEOMETRY`).
+fn geometry_of(c: &Contact) -> [f64; GEOMETRY] {
+    let mut g = [0.0; GEOMETRY];
+    for (a, axis) in c.frame.iter().enumerate() {
+        g[3 * a..3 * a + 3].copy_from_slice(axis);
+    }
+    g[9..12].copy_from_slice(&[c.w[0], c.w[1], c.law.mu()]);
+    g[12..15].copy_from_slice(&c.target);
+    g[15..18].copy_from_slice(&c.q);
+    g
+}
+
+impl ContactSolver for GpuSolver {
+    /// The twin's [`super::solve::solve`] on the device: the same sweeps, the same light and
+    /// full errors from the same fixed sums, the same stopping rule.
+    fn solve(&mut self, state: &mut Velocities, coloured: &mut Coloured, options: &SolverOptions) -> Result<Sweeps> {
+        if !coloured.contacts.iter().any(|c| c.active) {
+            return Ok(Sweeps {
+                sweeps: 0,
+                residual: 0.0,
+                converged: true,
+            });
+        }
+        self.upload(state, coloured)?;
+        let (n, m, colours) = (state.bodies.len(), coloured.contacts.len(), coloured.colours.len());
+        let cap = options.max_sweeps.max(1);
+        let mut result = None;
+        for k in 1..=cap {
+            let light = light_error(self.sums::<2>(self.sweep(coloured), m, colours)?);
+            if light <= options.tolerance || k == cap {
+                let encoder = self.ctx.device.create_command_encoder(&Default::default());
+                let (residual, rounding) = relative_error(self.sums::<ERROR_TERMS>(encoder, m, colours + 1)?);
+                let converged = residual <= options.tolerance || rounding;
+                if converged || k == cap {
+                    result = Some(Sweeps {
+                        sweeps: k,
+                        residual,
+                        converged,
+                    });
+                    break;
+                }
+            }
+        }
+        let buffers = self.buffers.as_ref().expect("uploaded");
+        let encoder = self.ctx.device.create_command_encoder(&Default::default());
+        let [velocity, impulse] = read_back(
+            &self.ctx,
+            encoder,
+            [&buffers.storage[VELOCITY], &buffers.storage[IMPULSE]],
+            || {},
+        );
+        let (velocity, impulse) = (self.precision.values(&velocity?), self.precision.values(&impulse?));
+        for k in 0..n {
+            let x = &velocity[6 * k..6 * k + 6];
+            state.v[k] = [x[0], x[1], x[2]];
+            state.omega[k] = [x[3], x[4], x[5]];
+        }
+        for (c, r) in coloured.contacts.iter_mut().zip(impulse.chunks(6)) {
+            c.r = [r[0], r[1], r[2]];
+        }
+        Ok(result.expect("the last sweep sets it"))
+    }
+}
