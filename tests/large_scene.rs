@@ -739,3 +739,61 @@ fn gpu_overflow_colour_is_the_cpu_twin() {
     assert_eq!(reports, twin_reports);
     assert_eq!(kernel, twin);
 }
+
+/// Least squares y ≈ a + b x: (a, b, R²).
+fn linear_fit(points: &[(f64, f64)]) -> (f64, f64, f64) {
+    let n = points.len() as f64;
+    let (mx, my) = (
+        points.iter().map(|p| p.0).sum::<f64>() / n,
+        points.iter().map(|p| p.1).sum::<f64>() / n,
+    );
+    let sxy: f64 = points.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    let sxx: f64 = points.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    let syy: f64 = points.iter().map(|p| (p.1 - my).powi(2)).sum();
+    let b = sxy / sxx;
+    (my - b * mx, b, sxy * sxy / (sxx * syy))
+}
+
+/// Beverloo's law in 2-D: the steady discharge rate W of a hopper (discs per second, the
+/// slope of the discharged count between 20 % and 60 % of the discs) over four orifice
+/// widths D = 6…10 d follows W = C (D − k d)^{3/2}: W^{2/3} is linear in D (R² ≥ 0.98) and
+/// the fitted k is within 1–3 (Beverloo et al., Chem. Eng. Sci. 15:260, 1961; 2-D: Mankoc et
+/// al., Granular Matter 9:407, 2007, k ≈ 1.5–2.5).
+#[test]
+fn hopper_discharge_follows_beverloo() {
+    use ricochet::scenes::hopper_2d::Hopper2d;
+    let discs = 600;
+    let mut points = Vec::new();
+    for orifice in [6.0, 7.0, 8.0, 10.0] {
+        let hopper = Hopper2d {
+            discs,
+            orifice,
+            width: 24.0,
+            friction: 0.3,
+            wall_friction: 0.3,
+            ..Hopper2d::default()
+        };
+        let mut scene = hopper.build(5e-4, 11).unwrap();
+        scene.solver.tolerance = 1e-4;
+        scene.solver.max_sweeps = 50;
+        let mut counts = Vec::new();
+        while scene.bodies.discharged() < discs * 6 / 10 {
+            let report = scene.step().unwrap();
+            counts.push((scene.time, report.discharged as f64));
+            assert!(
+                scene.time < 5.0,
+                "D = {orifice} d: clogged at {} discharged",
+                report.discharged
+            );
+        }
+        let window: Vec<_> = counts.into_iter().filter(|c| c.1 >= 0.2 * discs as f64).collect();
+        let (_, rate, r2) = linear_fit(&window);
+        eprintln!("D = {orifice} d: W = {rate:.1} discs/s (steady: R² {r2:.4})");
+        points.push((orifice, rate.powf(2.0 / 3.0)));
+    }
+    let (a, b, r2) = linear_fit(&points);
+    let k = -a / b;
+    eprintln!("Beverloo fit: k = {k:.2}, R² = {r2:.4}");
+    assert!(r2 >= 0.98, "W^(2/3) against D: R² = {r2}");
+    assert!((1.0..=3.0).contains(&k), "k = {k}");
+}

@@ -156,6 +156,30 @@ fn a_small_pile_pours_and_ensemble_options_are_refused() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// The shipped hopper, cut to 300 discs and 0.6 s, discharges: `discharged` never falls and
+/// ends past a third of the discs, the energies count only the discs still inside, and
+/// final.csv keeps a row per disc.
+#[test]
+fn a_small_hopper_discharges() {
+    let mut scenario = LargeScenario::load(&shipped("hopper_2d.toml")).unwrap();
+    scenario.large_scene = scenario.large_scene.scaled(300);
+    scenario.time.final_time = 0.6;
+    let out = scratch("hopper");
+    scenario
+        .run(&out, &mut ricochet::large_scene::CpuSolver::default(), |_, _| {})
+        .unwrap();
+    let series = lines(&out.join("series.csv"));
+    assert!(series[0].ends_with(",discharged"), "{}", series[0]);
+    let discharged: Vec<f64> = series[1..]
+        .iter()
+        .map(|row| row.rsplit(',').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(discharged.windows(2).all(|w| w[0] <= w[1]), "{discharged:?}");
+    assert!(*discharged.last().unwrap() > 100.0, "{discharged:?}");
+    assert_eq!(lines(&out.join("final.csv")).len(), 301);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 /// A misspelt key, a bad number and a bad template are named with their key.
 #[test]
 fn bad_scenarios_name_the_key() {

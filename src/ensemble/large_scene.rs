@@ -5,7 +5,7 @@
 //! ```toml
 //! name = "pyramid_2d"
 //! [large_scene]
-//! template = "pyramid_2d"   # or "pile_3d"
+//! template = "pyramid_2d"   # or "hopper_2d", "pile_3d"
 //! rows = 14
 //! [time]
 //! step = 1e-3
@@ -20,6 +20,7 @@ use serde::Deserialize;
 use super::atomic::{prepare_dir, write_atomically};
 use crate::error::{Error, Result};
 use crate::large_scene::{ContactSolver, Dimension, LargeScene, SolverOptions, StepReport};
+use crate::scenes::hopper_2d::Hopper2d;
 use crate::scenes::pile_3d::Pile3d;
 use crate::scenes::pyramid_2d::Pyramid2d;
 use crate::validate;
@@ -31,6 +32,9 @@ pub enum LargeTemplate {
     /// [`Pyramid2d`]: equal discs in a triangle on a floor.
     #[serde(rename = "pyramid_2d")]
     Pyramid2d(Pyramid2d),
+    /// [`Hopper2d`]: polydisperse discs discharging through an orifice.
+    #[serde(rename = "hopper_2d")]
+    Hopper2d(Hopper2d),
     /// [`Pile3d`]: spheres poured into a box.
     #[serde(rename = "pile_3d")]
     Pile3d(Pile3d),
@@ -38,22 +42,29 @@ pub enum LargeTemplate {
 
 impl LargeTemplate {
     /// The names `template` takes.
-    pub const NAMES: [&str; 2] = ["pyramid_2d", "pile_3d"];
+    pub const NAMES: [&str; 3] = ["pyramid_2d", "hopper_2d", "pile_3d"];
 
     /// The scene at t = 0 with time step `h`, drawn from `seed`.
     pub fn build(&self, h: f64, seed: u64) -> Result<LargeScene> {
         match self {
             Self::Pyramid2d(p) => p.build(h),
+            Self::Hopper2d(p) => p.build(h, seed),
             Self::Pile3d(p) => p.build(h, seed),
         }
     }
 
-    /// The same template scaled to about `bodies` bodies (the pyramid's rows, the pile's
-    /// spheres and its box width, so that the pile keeps its depth-to-width ratio).
+    /// The same template scaled to about `bodies` bodies (the pyramid's rows; the hopper's
+    /// discs and width, the pile's spheres and box width, so that each keeps its
+    /// depth-to-width ratio).
     pub fn scaled(&self, bodies: usize) -> Self {
         match self {
             Self::Pyramid2d(p) => Self::Pyramid2d(Pyramid2d {
                 rows: Pyramid2d::rows_for(bodies),
+                ..p.clone()
+            }),
+            Self::Hopper2d(p) => Self::Hopper2d(Hopper2d {
+                discs: bodies,
+                width: p.width * (bodies as f64 / p.discs.max(1) as f64).sqrt(),
                 ..p.clone()
             }),
             Self::Pile3d(p) => Self::Pile3d(Pile3d {
@@ -350,8 +361,7 @@ impl LargeScenario {
 }
 
 /// The columns of `series.csv`.
-pub const SERIES_HEADER: &str =
-    "t,kinetic_energy,potential_energy,contacts,candidates,colours,sweeps,residual,converged,max_penetration";
+pub const SERIES_HEADER: &str = "t,kinetic_energy,potential_energy,contacts,candidates,colours,sweeps,residual,converged,max_penetration,discharged";
 
 /// One row of `series.csv` after a step (`None`: the initial state, no solve).
 fn series_row(scene: &LargeScene, report: Option<&StepReport>) -> String {
@@ -359,7 +369,7 @@ fn series_row(scene: &LargeScene, report: Option<&StepReport>) -> String {
     let (kinetic, potential) = (b.kinetic_energy(), b.potential_energy(scene.gravity));
     match report {
         Some(r) => format!(
-            "{},{kinetic:e},{potential:e},{},{},{},{},{:e},{},{:e}",
+            "{},{kinetic:e},{potential:e},{},{},{},{},{:e},{},{:e},{}",
             scene.time,
             r.active,
             r.candidates,
@@ -367,9 +377,10 @@ fn series_row(scene: &LargeScene, report: Option<&StepReport>) -> String {
             r.sweeps,
             r.residual,
             u8::from(r.converged),
-            r.max_penetration
+            r.max_penetration,
+            r.discharged
         ),
-        None => format!("{},{kinetic:e},{potential:e},0,0,0,0,0,1,0", scene.time),
+        None => format!("{},{kinetic:e},{potential:e},0,0,0,0,0,1,0,0", scene.time),
     }
 }
 

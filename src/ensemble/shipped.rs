@@ -13,6 +13,7 @@ pub const SHIPPED: &[(&str, &str)] = &[
     ("cubic_resistor", include_str!("../../scenarios/cubic_resistor.toml")),
     ("disc_pile", include_str!("../../scenarios/disc_pile.toml")),
     ("dumbbell", include_str!("../../scenarios/dumbbell.toml")),
+    ("hopper_2d", include_str!("../../scenarios/hopper_2d.toml")),
     (
         "impact_oscillator",
         include_str!("../../scenarios/impact_oscillator.toml"),

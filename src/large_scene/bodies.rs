@@ -58,6 +58,10 @@ pub struct Bodies {
     pub radius: Vec<f64>,
     /// Masses m (kg).
     pub mass: Vec<f64>,
+    /// Whether each body is in the scene; one that left through the scene's sink
+    /// ([`super::LargeScene::sink`]) stays where it left, at rest, touching nothing, and
+    /// out of the energies.
+    pub present: Vec<bool>,
 }
 
 impl Bodies {
@@ -89,6 +93,7 @@ impl Bodies {
         }
         Ok(Self {
             dimension,
+            present: vec![true; n],
             v: vec![[0.0; 3]; n],
             omega: vec![[0.0; 3]; n],
             angle: vec![0.0; n],
@@ -131,19 +136,28 @@ impl Bodies {
         self.radius.iter().fold(0.0, |a, &r| a.max(r))
     }
 
-    /// Σ_b ½ m_b ‖v_b‖² + ½ I_b ‖ω_b‖², summed in id order.
+    /// Σ_b ½ m_b ‖v_b‖² + ½ I_b ‖ω_b‖² over the bodies present, summed in id order from +0.
     pub fn kinetic_energy(&self) -> f64 {
         (0..self.len())
+            .filter(|&b| self.present[b])
             .map(|b| {
                 let inertia = self.dimension.inertia_factor() * self.mass[b] * self.radius[b] * self.radius[b];
                 0.5 * self.mass[b] * dot(self.v[b], self.v[b]) + 0.5 * inertia * dot(self.omega[b], self.omega[b])
             })
-            .sum()
+            .fold(0.0, |sum, e| sum + e)
     }
 
-    /// −Σ_b m_b g·x_b, summed in id order: the potential energy in the field g.
+    /// −Σ_b m_b g·x_b over the bodies present, summed in id order from +0: the potential
+    /// energy in the field g.
     pub fn potential_energy(&self, gravity: [f64; 3]) -> f64 {
-        (0..self.len()).map(|b| -self.mass[b] * dot(gravity, self.x[b])).sum()
+        (0..self.len())
+            .filter(|&b| self.present[b])
+            .fold(0.0, |sum, b| sum - self.mass[b] * dot(gravity, self.x[b]))
+    }
+
+    /// The bodies no longer present (discharged through a sink).
+    pub fn discharged(&self) -> usize {
+        self.present.iter().filter(|&&p| !p).count()
     }
 
     /// Σ_b m_b.

@@ -83,6 +83,7 @@ pub fn candidate_pairs(bodies: &Bodies, walls: &[Wall], margin: f64) -> Result<V
     let grid = Grid::new(bodies, 2.0 * bodies.max_radius() + margin)?;
     let mut sorted: Vec<(u64, u32)> = (0..n)
         .into_par_iter()
+        .filter(|&b| bodies.present[b])
         .map(|b| (grid.key(grid.coordinates(bodies.x[b])), b as u32))
         .collect();
     sorted.par_sort_unstable();
@@ -90,6 +91,9 @@ pub fn candidate_pairs(bodies: &Bodies, walls: &[Wall], margin: f64) -> Result<V
     let partners: Vec<Vec<u32>> = (0..n)
         .into_par_iter()
         .map(|i| {
+            if !bodies.present[i] {
+                return Vec::new();
+            }
             let (xi, ri) = (bodies.x[i], bodies.radius[i]);
             let c = grid.coordinates(xi);
             let mut found = Vec::new();

@@ -13,6 +13,7 @@
 //!   warm_start       v = v_free + M⁻¹ Hᵀ r
 //!   solve            coloured NSGS sweeps (velocity form) until Siconos's error ≤ tol
 //!   update_position  x_{k+1} = x_k + h (θ v_{k+1} + (1 − θ) v_k)
+//!   discharge        a body below the sink (if any) leaves the scene, at rest
 //! ```
 //! Every order comes from body ids (pairs by key, colours in key order, sums in contact order),
 //! never from thread scheduling: any number of threads gives the same bits.

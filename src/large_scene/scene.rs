@@ -35,6 +35,8 @@ pub struct StepReport {
     pub max_penetration: f64,
     /// Whether the broad phase ran this step.
     pub rebuilt: bool,
+    /// Bodies discharged through the sink so far.
+    pub discharged: usize,
 }
 
 /// One scene of many discs or spheres among static walls, stepped by Moreau–Jean
@@ -61,6 +63,9 @@ pub struct LargeScene {
     pub margin: f64,
     /// When the sweeps stop.
     pub solver: SolverOptions,
+    /// A sink: a body whose centre ends a step below this height (along −g's axis: y in 2-D,
+    /// z in 3-D) leaves the scene, discharged ([`Bodies::present`]); none by default.
+    pub sink: Option<f64>,
     /// The time t_k (s).
     pub time: f64,
     /// Steps taken.
@@ -104,6 +109,7 @@ impl LargeScene {
             gamma: 0.5,
             margin,
             solver: SolverOptions::default(),
+            sink: None,
             time: 0.0,
             steps: 0,
             contacts: Vec::new(),
@@ -155,7 +161,8 @@ impl LargeScene {
     }
 
     /// Advances one step h: `broad_phase` (when due) → `narrow_phase` → `free_velocity` →
-    /// `warm_start` → `solve` → `update_position`, solving on the CPU on all cores.
+    /// `warm_start` → `solve` → `update_position` → `discharge`, solving on the CPU on all
+    /// cores.
     pub fn step(&mut self) -> Result<StepReport> {
         let mut cpu = std::mem::take(&mut self.cpu);
         let report = self.step_on(&mut cpu);
@@ -184,6 +191,7 @@ impl LargeScene {
         };
         let sweeps = solver.solve(&mut state, &mut coloured, &self.solver)?;
         self.update_position();
+        self.discharge();
         Ok(StepReport {
             candidates: self.contacts.len(),
             active: self.contacts.iter().filter(|c| c.active).count(),
@@ -193,7 +201,23 @@ impl LargeScene {
             converged: sweeps.converged,
             max_penetration,
             rebuilt,
+            discharged: self.bodies.discharged(),
         })
+    }
+
+    /// Stage `discharge`: a body present whose centre is below the sink leaves the scene,
+    /// at rest where it is.
+    fn discharge(&mut self) {
+        let Some(sink) = self.sink else { return };
+        let up = self.bodies.dimension.rows() - 1;
+        let b = &mut self.bodies;
+        for k in 0..b.len() {
+            if b.present[k] && b.x[k][up] < sink {
+                b.present[k] = false;
+                b.v[k] = [0.0; 3];
+                b.omega[k] = [0.0; 3];
+            }
+        }
     }
 
     /// Whether a pair outside the candidates could touch during this step: the broad
@@ -283,13 +307,22 @@ impl LargeScene {
         self.contacts.iter().fold(0.0, |a, c| a.max(-c.gap))
     }
 
-    /// Stage `free_velocity`: v_free = v_k + h g, ω_free = ω_k; and each active contact's
-    /// q = H v_free + ê.
+    /// Stage `free_velocity`: v_free = v_k + h g (zero for a body no longer present),
+    /// ω_free = ω_k; and each active contact's q = H v_free + ê.
     fn free_velocity(&mut self) {
         let (g, h) = (self.gravity, self.h);
-        self.v.par_iter_mut().zip(&self.bodies.v).for_each(|(v, vk)| {
-            *v = [vk[0] + h * g[0], vk[1] + h * g[1], vk[2] + h * g[2]];
-        });
+        let present = &self.bodies.present;
+        self.v
+            .par_iter_mut()
+            .zip(&self.bodies.v)
+            .zip(present)
+            .for_each(|((v, vk), &here)| {
+                *v = if here {
+                    [vk[0] + h * g[0], vk[1] + h * g[1], vk[2] + h * g[2]]
+                } else {
+                    [0.0; 3]
+                };
+            });
         self.omega.clone_from(&self.bodies.omega);
         let (b, v, omega) = (&self.bodies, &self.v, &self.omega);
         self.contacts.par_iter_mut().with_min_len(256).for_each(|c| {
