@@ -797,3 +797,90 @@ fn hopper_discharge_follows_beverloo() {
     assert!(r2 >= 0.98, "W^(2/3) against D: R² = {r2}");
     assert!((1.0..=3.0).contains(&k), "k = {k}");
 }
+
+/// Through a period along x the broad phase finds exactly the pairs within the margin by
+/// their nearest image — brute force over the images x_j + k L, k ∈ {−1, 0, 1} — sorted by
+/// key; and the narrow phase's gap is that image's.
+#[test]
+fn periodic_broad_phase_equals_brute_force() {
+    for d in [Dimension::Two, Dimension::Three] {
+        let r = if d == Dimension::Two { 0.02 } else { 0.06 };
+        let mut bodies = scattered(d, 1500, 1.0, r, 13);
+        bodies.period = Some(1.0);
+        let margin = 0.004;
+        let pairs = candidate_pairs(&bodies, &[], margin).unwrap();
+        let n = bodies.len();
+        let image_gap = |i: usize, j: usize| {
+            (-1..=1)
+                .map(|k| {
+                    let (a, b) = (bodies.x[i], bodies.x[j]);
+                    let e = [b[0] + f64::from(k) - a[0], b[1] - a[1], b[2] - a[2]];
+                    (e[0] * e[0] + e[1] * e[1] + e[2] * e[2]).sqrt() - bodies.radius[i] - bodies.radius[j]
+                })
+                .fold(f64::INFINITY, f64::min)
+        };
+        let mut brute = Vec::new();
+        let mut across = 0;
+        for i in 0..n {
+            for j in i + 1..n {
+                let g = image_gap(i, j);
+                if g <= margin {
+                    brute.push(Pair {
+                        i: i as u32,
+                        j: j as u32,
+                    });
+                    across += usize::from((bodies.x[i][0] - bodies.x[j][0]).abs() > 0.5);
+                    assert!((gap(&bodies, i, j) - g).abs() < 1e-15, "{d:?}: gap of ({i}, {j})");
+                }
+            }
+        }
+        assert!(across > 10, "{d:?}: too few pairs across the period ({across})");
+        assert_eq!(pairs, brute, "{d:?}");
+    }
+}
+
+/// A sphere rolls down a periodic chute (gravity tilted by α, μ = 1): its speed is the
+/// rolling one, (5/7) g sin α t, and its wrapped centre is the discrete Moreau–Jean
+/// (θ = 1) path x₀ + a h² n(n + 1)/2 reduced into the period, after wrapping many times;
+/// two spheres that overlap through the period are refused, named.
+#[test]
+fn a_sphere_rolls_down_a_periodic_chute() {
+    let d = Dimension::Three;
+    let (r, l, h, alpha): (f64, f64, f64, f64) = (0.01, 0.1, 1e-3, 0.3);
+    let mut bodies = Bodies::new(d, vec![[0.05, 0.05, r * (1.0 - 1e-12)]], vec![r], vec![0.5]).unwrap();
+    bodies.period = Some(l);
+    let g = [G * alpha.sin(), 0.0, -G * alpha.cos()];
+    let mut scene = LargeScene::new(bodies, vec![floor(2, law(0.0, 1.0, d))], law(0.0, 1.0, d), g, h).unwrap();
+    scene.solver.tolerance = 1e-12;
+    let steps = 1000;
+    for _ in 0..steps {
+        assert!(scene.step().unwrap().converged);
+    }
+    let a = 5.0 / 7.0 * G * alpha.sin();
+    let n = f64::from(steps);
+    let travelled = a * h * h * n * (n + 1.0) / 2.0;
+    assert!(travelled > 10.0 * l, "wraps {}", travelled / l);
+    let x = scene.bodies.x[0][0];
+    let expected = (0.05 + travelled).rem_euclid(l);
+    assert!((x - expected).abs() < 1e-9, "x = {x}, expected {expected}");
+    let v = scene.bodies.v[0][0];
+    assert!(
+        (v - a * scene.time).abs() < 1e-12 * v,
+        "v = {v}, expected {}",
+        a * scene.time
+    );
+    assert!((scene.bodies.omega[0][1] * r - v).abs() < 1e-12 * v, "rolling");
+
+    let mut pair = Bodies::new(
+        d,
+        vec![[0.004, 0.05, 0.05], [l - 0.004, 0.05, 0.05]],
+        vec![r; 2],
+        vec![1.0; 2],
+    )
+    .unwrap();
+    pair.period = Some(l);
+    let error = LargeScene::new(pair, vec![], law(0.0, 0.5, d), g, h)
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("sphere 0 and sphere 1: overlap by 1.19"), "{error}");
+}

@@ -180,6 +180,33 @@ fn a_small_hopper_discharges() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// The shipped chute, cut to 300 spheres and 0.1 s, flows: every centre stays in the period,
+/// the flow gains speed along x, and contacts form.
+#[test]
+fn a_small_chute_flows_in_its_period() {
+    let mut scenario = LargeScenario::load(&shipped("chute_3d.toml")).unwrap();
+    scenario.large_scene = scenario.large_scene.scaled(300);
+    scenario.time.final_time = 0.1;
+    let period = scenario.build().unwrap().bodies.period.unwrap();
+    let out = scratch("chute");
+    scenario
+        .run(&out, &mut ricochet::large_scene::CpuSolver::default(), |_, _| {})
+        .unwrap();
+    let series = lines(&out.join("series.csv"));
+    let cell = |row: &str, k: usize| row.split(',').nth(k).unwrap().parse::<f64>().unwrap();
+    assert!(cell(series.last().unwrap(), 3) > 100.0, "contacts: {series:?}");
+    let finals = lines(&out.join("final.csv"));
+    assert_eq!(finals.len(), 301);
+    let mut mean_vx = 0.0;
+    for row in &finals[1..] {
+        let x = cell(row, 1);
+        assert!((0.0..period).contains(&x), "outside the period: {row}");
+        mean_vx += cell(row, 4) / 300.0;
+    }
+    assert!(mean_vx > 0.1, "mean v_x {mean_vx}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 /// A misspelt key, a bad number and a bad template are named with their key.
 #[test]
 fn bad_scenarios_name_the_key() {

@@ -5,7 +5,7 @@
 //! ```toml
 //! name = "pyramid_2d"
 //! [large_scene]
-//! template = "pyramid_2d"   # or "hopper_2d", "pile_3d"
+//! template = "pyramid_2d"   # or "hopper_2d", "pile_3d", "chute_3d"
 //! rows = 14
 //! [time]
 //! step = 1e-3
@@ -20,6 +20,7 @@ use serde::Deserialize;
 use super::atomic::{prepare_dir, write_atomically};
 use crate::error::{Error, Result};
 use crate::large_scene::{ContactSolver, Dimension, LargeScene, SolverOptions, StepReport};
+use crate::scenes::chute_3d::Chute3d;
 use crate::scenes::hopper_2d::Hopper2d;
 use crate::scenes::pile_3d::Pile3d;
 use crate::scenes::pyramid_2d::Pyramid2d;
@@ -38,11 +39,14 @@ pub enum LargeTemplate {
     /// [`Pile3d`]: spheres poured into a box.
     #[serde(rename = "pile_3d")]
     Pile3d(Pile3d),
+    /// [`Chute3d`]: spheres flowing down a periodic chute.
+    #[serde(rename = "chute_3d")]
+    Chute3d(Chute3d),
 }
 
 impl LargeTemplate {
     /// The names `template` takes.
-    pub const NAMES: [&str; 3] = ["pyramid_2d", "hopper_2d", "pile_3d"];
+    pub const NAMES: [&str; 4] = ["pyramid_2d", "hopper_2d", "pile_3d", "chute_3d"];
 
     /// The scene at t = 0 with time step `h`, drawn from `seed`.
     pub fn build(&self, h: f64, seed: u64) -> Result<LargeScene> {
@@ -50,12 +54,13 @@ impl LargeTemplate {
             Self::Pyramid2d(p) => p.build(h),
             Self::Hopper2d(p) => p.build(h, seed),
             Self::Pile3d(p) => p.build(h, seed),
+            Self::Chute3d(p) => p.build(h, seed),
         }
     }
 
     /// The same template scaled to about `bodies` bodies (the pyramid's rows; the hopper's
-    /// discs and width, the pile's spheres and box width, so that each keeps its
-    /// depth-to-width ratio).
+    /// discs and width, the pile's spheres and box width, the chute's spheres, period and
+    /// width, so that each keeps its depth-to-width ratio).
     pub fn scaled(&self, bodies: usize) -> Self {
         match self {
             Self::Pyramid2d(p) => Self::Pyramid2d(Pyramid2d {
@@ -72,6 +77,15 @@ impl LargeTemplate {
                 width: p.width * (bodies as f64 / p.spheres.max(1) as f64).cbrt(),
                 ..p.clone()
             }),
+            Self::Chute3d(p) => {
+                let scale = (bodies as f64 / p.spheres.max(1) as f64).cbrt();
+                Self::Chute3d(Chute3d {
+                    spheres: bodies,
+                    length: p.length * scale,
+                    width: p.width * scale,
+                    ..p.clone()
+                })
+            }
         }
     }
 }

@@ -9,6 +9,7 @@ pub const SHIPPED: &[(&str, &str)] = &[
         include_str!("../../scenarios/block_on_incline.toml"),
     ),
     ("bouncing_balls", include_str!("../../scenarios/bouncing_balls.toml")),
+    ("chute_3d", include_str!("../../scenarios/chute_3d.toml")),
     ("column_of_beads", include_str!("../../scenarios/column_of_beads.toml")),
     ("cubic_resistor", include_str!("../../scenarios/cubic_resistor.toml")),
     ("disc_pile", include_str!("../../scenarios/disc_pile.toml")),

@@ -62,6 +62,9 @@ pub struct Bodies {
     /// ([`super::LargeScene::sink`]) stays where it left, at rest, touching nothing, and
     /// out of the energies.
     pub present: Vec<bool>,
+    /// A period L along x (a chute's flow direction): centres live in [0, L) and wrap, and
+    /// two bodies meet through their nearest images; none by default.
+    pub period: Option<f64>,
 }
 
 impl Bodies {
@@ -94,6 +97,7 @@ impl Bodies {
         Ok(Self {
             dimension,
             present: vec![true; n],
+            period: None,
             v: vec![[0.0; 3]; n],
             omega: vec![[0.0; 3]; n],
             angle: vec![0.0; n],
@@ -148,11 +152,29 @@ impl Bodies {
     }
 
     /// −Σ_b m_b g·x_b over the bodies present, summed in id order from +0: the potential
-    /// energy in the field g.
+    /// energy in the field g (along a period, of the wrapped centres: it jumps by m g_x L
+    /// where a body re-enters).
     pub fn potential_energy(&self, gravity: [f64; 3]) -> f64 {
         (0..self.len())
             .filter(|&b| self.present[b])
             .fold(0.0, |sum, b| sum - self.mass[b] * dot(gravity, self.x[b]))
+    }
+
+    /// The difference d of two points as seen through the period: its x reduced to the
+    /// nearest image, d_x − L round(d_x / L) (d itself without a period).
+    #[inline(always)]
+    pub fn nearest_image(&self, d: [f64; 3]) -> [f64; 3] {
+        match self.period {
+            Some(l) => [d[0] - l * (d[0] / l).round(), d[1], d[2]],
+            None => d,
+        }
+    }
+
+    /// x_j − x_i through the period ([`Self::nearest_image`]).
+    #[inline(always)]
+    pub fn separation(&self, i: usize, j: usize) -> [f64; 3] {
+        let (a, b) = (self.x[i], self.x[j]);
+        self.nearest_image([b[0] - a[0], b[1] - a[1], b[2] - a[2]])
     }
 
     /// The bodies no longer present (discharged through a sink).

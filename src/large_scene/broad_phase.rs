@@ -26,15 +26,17 @@ impl Pair {
     }
 }
 
-/// The uniform grid over the bodies' bounding box.
+/// The uniform grid over the bodies' bounding box (along a periodic x, over [0, L) in a
+/// whole number of cells, at least 3, so that the neighbours across the period are distinct).
 struct Grid {
     origin: [f64; 3],
-    cell: f64,
+    cell: [f64; 3],
     cells: [u64; 3],
+    periodic: bool,
 }
 
 impl Grid {
-    /// Cells of width `cell` over the bounding box of the centres, along the dimension's axes.
+    /// Cells of width ≥ `cell` over the bounding box of the centres, along the dimension's axes.
     fn new(bodies: &Bodies, cell: f64) -> Result<Self> {
         let axes = bodies.dimension.rows();
         let (mut lo, mut hi) = ([0.0; 3], [0.0; 3]);
@@ -43,8 +45,19 @@ impl Grid {
             hi[k] = bodies.x.iter().fold(f64::NEG_INFINITY, |a, x| a.max(x[k]));
         }
         let mut cells = [1u64; 3];
+        let mut width = [cell; 3];
         for k in 0..axes {
             cells[k] = ((hi[k] - lo[k]) / cell).floor() as u64 + 1;
+        }
+        if let Some(l) = bodies.period {
+            let across = (l / cell).floor();
+            if across < 3.0 {
+                return Err(Error::Unsupported {
+                    what: format!("large scene: a period of {l:e} m"),
+                    reason: format!("must hold 3 cells of 2 R_max + δ = {cell:e} m (the nearest image must be unique)"),
+                });
+            }
+            (lo[0], cells[0], width[0]) = (0.0, across as u64, l / across);
         }
         let total = cells.iter().try_fold(1u64, |a, &c| a.checked_mul(c));
         if total.is_none_or(|t| t >= u64::MAX / 2) || !lo.iter().chain(&hi).all(|c| c.is_finite()) {
@@ -55,14 +68,17 @@ impl Grid {
         }
         Ok(Self {
             origin: lo,
-            cell,
+            cell: width,
             cells,
+            periodic: bodies.period.is_some(),
         })
     }
 
     /// The cell coordinates of a centre.
     fn coordinates(&self, x: [f64; 3]) -> [u64; 3] {
-        std::array::from_fn(|k| (((x[k] - self.origin[k]) / self.cell).floor().max(0.0) as u64).min(self.cells[k] - 1))
+        std::array::from_fn(|k| {
+            (((x[k] - self.origin[k]) / self.cell[k]).floor().max(0.0) as u64).min(self.cells[k] - 1)
+        })
     }
 
     /// The linear key of a cell, x fastest.
@@ -129,11 +145,14 @@ pub fn candidate_pairs(bodies: &Bodies, walls: &[Wall], margin: f64) -> Result<V
         .collect())
 }
 
-/// The cell at offset `d` from `c`, if inside the grid.
+/// The cell at offset `d` from `c`, if inside the grid (wrapped along a periodic x).
 fn neighbour(grid: &Grid, c: [u64; 3], d: [i64; 3]) -> Option<[u64; 3]> {
     let mut out = [0u64; 3];
     for k in 0..3 {
-        let x = c[k] as i64 + d[k];
+        let mut x = c[k] as i64 + d[k];
+        if k == 0 && grid.periodic {
+            x = x.rem_euclid(grid.cells[0] as i64);
+        }
         if x < 0 || x as u64 >= grid.cells[k] {
             return None;
         }
@@ -142,9 +161,8 @@ fn neighbour(grid: &Grid, c: [u64; 3], d: [i64; 3]) -> Option<[u64; 3]> {
     Some(out)
 }
 
-/// The gap ‖x_j − x_i‖ − R_i − R_j of two bodies.
+/// The gap ‖x_j − x_i‖ − R_i − R_j of two bodies (through the period, if any).
 pub fn gap(bodies: &Bodies, i: usize, j: usize) -> f64 {
-    let (a, b) = (bodies.x[i], bodies.x[j]);
-    let d = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+    let d = bodies.separation(i, j);
     crate::contact::vector::dot(d, d).sqrt() - bodies.radius[i] - bodies.radius[j]
 }

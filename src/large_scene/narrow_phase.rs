@@ -56,7 +56,7 @@ impl Geometry<'_> {
         let n_bodies = b.len();
         let (i, j) = (pair.i as usize, pair.j as usize);
         let (gap, normal, law, mut w_n, mut w_t) = if j < n_bodies {
-            let d = [b.x[j][0] - b.x[i][0], b.x[j][1] - b.x[i][1], b.x[j][2] - b.x[i][2]];
+            let d = b.separation(i, j);
             let distance = dot(d, d).sqrt();
             let n = if distance > 0.0 {
                 d.map(|c| c / distance)

@@ -80,8 +80,9 @@ pub struct LargeScene {
 }
 
 impl LargeScene {
-    /// A scene at t = 0, checking h > 0, that no two bodies overlap and no body crosses a
-    /// wall (each named, with by how much).
+    /// A scene at t = 0, checking h > 0, that no two bodies overlap (through the period, if
+    /// any) and no body crosses a wall (each named, with by how much), and that centres lie in
+    /// the period.
     pub fn new(
         bodies: Bodies,
         walls: Vec<Wall>,
@@ -94,6 +95,16 @@ impl LargeScene {
             return Err(Error::NonFinite {
                 what: "large scene: gravity".into(),
             });
+        }
+        if let Some(l) = bodies.period {
+            validate::positive("large scene: period", l)?;
+            let body = bodies.dimension.body();
+            if let Some(k) = bodies.x.iter().position(|x| !(0.0..l).contains(&x[0])) {
+                return Err(Error::Unsupported {
+                    what: format!("large scene: {body} {k} at x = {}", bodies.x[k][0]),
+                    reason: format!("centres must lie in the period [0, {l})"),
+                });
+            }
         }
         let margin = 0.1 * bodies.max_radius();
         let scene = Self {
@@ -232,7 +243,7 @@ impl LargeScene {
             .into_par_iter()
             .map(|k| {
                 let (x, y) = (b.x[k], self.rebuilt_at[k]);
-                let d = [x[0] - y[0], x[1] - y[1], x[2] - y[2]];
+                let d = b.nearest_image([x[0] - y[0], x[1] - y[1], x[2] - y[2]]);
                 (dot(d, d).sqrt(), dot(b.v[k], b.v[k]).sqrt())
             })
             .reduce(|| (0.0, 0.0), |a, c| (a.0.max(c.0), a.1.max(c.1)));
@@ -331,16 +342,19 @@ impl LargeScene {
         });
     }
 
-    /// Stage `update_position`: x_{k+1} = x_k + h (θ v_{k+1} + (1 − θ) v_k), a disc's θ the
-    /// same with ω; then v_k ← v_{k+1}, t ← t + h.
+    /// Stage `update_position`: x_{k+1} = x_k + h (θ v_{k+1} + (1 − θ) v_k) (x wrapped into
+    /// [0, L) along a period), a disc's θ the same with ω; then v_k ← v_{k+1}, t ← t + h.
     fn update_position(&mut self) {
         let (h, theta) = (self.h, self.theta);
         let b = &mut self.bodies;
         let advance = |x: f64, v0: f64, v1: f64| x + h * (theta * v1 + (1.0 - theta) * v0);
-        b.x.par_iter_mut()
-            .zip(&b.v)
-            .zip(&self.v)
-            .for_each(|((x, v0), v1)| *x = std::array::from_fn(|k| advance(x[k], v0[k], v1[k])));
+        let period = b.period;
+        b.x.par_iter_mut().zip(&b.v).zip(&self.v).for_each(|((x, v0), v1)| {
+            *x = std::array::from_fn(|k| advance(x[k], v0[k], v1[k]));
+            if let Some(l) = period {
+                x[0] = x[0].rem_euclid(l);
+            }
+        });
         b.angle
             .par_iter_mut()
             .zip(&b.omega)

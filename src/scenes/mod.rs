@@ -6,6 +6,7 @@ pub mod billiard_shot;
 pub mod block_on_incline;
 pub mod bouncing_ball;
 pub mod chaplygin_sleigh;
+pub mod chute_3d;
 pub mod circuit_rlcd;
 pub mod column_of_beads;
 pub mod cubic_resistor;
