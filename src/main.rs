@@ -94,7 +94,7 @@ enum Command {
     /// Lists the GPU adapters (pick one with RICOCHET_ADAPTER=name-or-backend).
     Adapters,
     /// Lists every scene template with its parameters and their defaults, in the order the
-    /// template asks for them.
+    /// template asks for them, then the large-scene templates (`[large_scene]`).
     Templates,
     /// A dry run: validates the scenario (every scene built), prints its drawn parameters'
     /// ranges, size and records, and per backend an estimate of the run's time and memory.
@@ -261,6 +261,9 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
                     })
                     .collect();
                 out!("{}: {}", template.name(), parameters.join(", "))?;
+            }
+            for (name, defaults) in ricochet::ensemble::large_scene::LargeTemplate::defaults() {
+                out!("{name} ([large_scene]): {defaults}")?;
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -295,12 +295,16 @@ fn templates_are_listed_with_their_defaults() {
         "restitution = 0.9, gravity = 9.81 m/s²",
         "rocking_block: width = 0.2 m",
         "amplitude = 0 m/s², frequency = 2 Hz",
+        "pyramid_2d ([large_scene]): rows = 14, radius = 0.05",
+        "hopper_2d ([large_scene]): discs = 1000",
+        "chute_3d ([large_scene]): spheres = 1000",
     ] {
         assert!(text.contains(line), "{line}: {text}");
     }
     assert_eq!(
         text.lines().count(),
         ricochet::scenes::template::Template::all().count()
+            + ricochet::ensemble::large_scene::LargeTemplate::NAMES.len()
     );
 }
 

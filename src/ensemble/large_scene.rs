@@ -48,6 +48,21 @@ impl LargeTemplate {
     /// The names `template` takes.
     pub const NAMES: [&str; 4] = ["pyramid_2d", "hopper_2d", "pile_3d", "chute_3d"];
 
+    /// Each template by name with its parameters' defaults, `key = value` in the order of
+    /// its table (what `ricochet templates` lists).
+    pub fn defaults() -> Vec<(&'static str, String)> {
+        let table = |t: std::result::Result<String, toml::ser::Error>| {
+            t.map(|text| text.lines().collect::<Vec<_>>().join(", "))
+                .unwrap_or_default()
+        };
+        vec![
+            ("pyramid_2d", table(toml::to_string(&Pyramid2d::default()))),
+            ("hopper_2d", table(toml::to_string(&Hopper2d::default()))),
+            ("pile_3d", table(toml::to_string(&Pile3d::default()))),
+            ("chute_3d", table(toml::to_string(&Chute3d::default()))),
+        ]
+    }
+
     /// The scene at t = 0 with time step `h`, drawn from `seed`.
     pub fn build(&self, h: f64, seed: u64) -> Result<LargeScene> {
         match self {

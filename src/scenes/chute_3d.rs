@@ -13,7 +13,7 @@ use crate::model::NewtonImpactFrictionNSL;
 use crate::validate;
 
 /// The chute's parameters.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, serde::Serialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct Chute3d {
     /// Spheres (default 1000).

@@ -14,7 +14,7 @@ use crate::model::NewtonImpactFrictionNSL;
 use crate::validate;
 
 /// The hopper's parameters.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, serde::Serialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct Hopper2d {
     /// Discs (default 1000).

@@ -11,7 +11,7 @@ use crate::model::NewtonImpactFrictionNSL;
 use crate::validate;
 
 /// The pile's parameters.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, serde::Serialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct Pile3d {
     /// Spheres poured (default 1000).

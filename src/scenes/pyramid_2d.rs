@@ -11,7 +11,7 @@ use crate::model::NewtonImpactFrictionNSL;
 use crate::validate;
 
 /// The pyramid's parameters.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Deserialize, serde::Serialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct Pyramid2d {
     /// Rows n: n(n + 1)/2 discs (default 14: 105 discs).
