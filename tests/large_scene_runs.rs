@@ -207,6 +207,81 @@ fn a_small_chute_flows_in_its_period() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// The text of a VTK XML `DataArray` named `name` (`Points`' when `None`) as numbers.
+fn vtk_array(text: &str, name: Option<&str>) -> Vec<f64> {
+    let start = match name {
+        Some(name) => text.find(&format!("Name=\"{name}\"")).unwrap(),
+        None => text.find("<Points>").unwrap(),
+    };
+    let body = &text[start..];
+    let body = &body[body.find('>').unwrap() + 1..];
+    let body = if name.is_none() {
+        &body[body.find('>').unwrap() + 1..]
+    } else {
+        body
+    };
+    body[..body.find("</DataArray>").unwrap()]
+        .split_whitespace()
+        .map(|x| x.parse().unwrap())
+        .collect()
+}
+
+/// `[output] snapshots = K` writes a VTK PolyData file at t = 0, every K steps and after the
+/// last, indexed by `snapshots.pvd` with their times; the last one's points, radii and
+/// velocities are final.csv's, bit for bit.
+#[test]
+fn snapshots_are_vtk_polydata_indexed_by_a_pvd() {
+    let mut scenario = LargeScenario::load(&shipped("hopper_2d.toml")).unwrap();
+    scenario.large_scene = scenario.large_scene.scaled(200);
+    scenario.time.final_time = 0.1;
+    scenario.output.snapshots = 60;
+    let out = scratch("snapshots");
+    let run = scenario
+        .run(&out, &mut ricochet::large_scene::CpuSolver::default(), |_, _| {})
+        .unwrap();
+    assert!(run.files.contains(&out.join("snapshots.pvd")));
+    let index = std::fs::read_to_string(out.join("snapshots.pvd")).unwrap();
+    let files: Vec<&str> = index
+        .split("file=\"")
+        .skip(1)
+        .map(|f| &f[..f.find('"').unwrap()])
+        .collect();
+    assert_eq!(
+        files,
+        [
+            "snapshots/step_0000000.vtp",
+            "snapshots/step_0000060.vtp",
+            "snapshots/step_0000120.vtp",
+            "snapshots/step_0000180.vtp",
+            "snapshots/step_0000200.vtp"
+        ]
+    );
+    assert!(
+        index.contains("timestep=\"0.0\"") && index.contains("timestep=\"0.1"),
+        "{index}"
+    );
+    let last = std::fs::read_to_string(out.join(files[4])).unwrap();
+    assert!(last.contains("NumberOfPoints=\"200\" NumberOfVerts=\"200\""));
+    let (points, radius, velocity) = (
+        vtk_array(&last, None),
+        vtk_array(&last, Some("radius")),
+        vtk_array(&last, Some("velocity")),
+    );
+    assert_eq!((points.len(), radius.len(), velocity.len()), (600, 200, 600));
+    for (k, row) in lines(&out.join("final.csv"))[1..].iter().enumerate() {
+        // body, x, y, theta, vx, vy, omega, radius, mass
+        let cells: Vec<f64> = row.split(',').map(|c| c.parse().unwrap()).collect();
+        assert_eq!(
+            [points[3 * k], points[3 * k + 1], points[3 * k + 2]],
+            [cells[1], cells[2], 0.0],
+            "{row}"
+        );
+        assert_eq!([velocity[3 * k], velocity[3 * k + 1]], [cells[4], cells[5]], "{row}");
+        assert_eq!(radius[k], cells[7], "{row}");
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 /// A misspelt key, a bad number and a bad template are named with their key.
 #[test]
 fn bad_scenarios_name_the_key() {

@@ -1,6 +1,8 @@
 //! One large scene as a job: a scenario with a `[large_scene]` table (the template and its
 //! parameters), `[time]`, `[solver]` and `[output]`, run step by step and written as
-//! `series.csv` (one row every `every` steps) and `final.csv` (one row per body).
+//! `series.csv` (one row every `every` steps), `final.csv` (one row per body) and, with
+//! `[output] snapshots = K`, a VTK PolyData snapshot every K steps indexed by
+//! `snapshots.pvd` (ParaView: open the `.pvd`, glyph the points by `radius`).
 //!
 //! ```toml
 //! name = "pyramid_2d"
@@ -19,6 +21,7 @@ use serde::Deserialize;
 
 use super::atomic::{prepare_dir, write_atomically};
 use crate::error::{Error, Result};
+use crate::io::vtk;
 use crate::large_scene::{ContactSolver, Dimension, LargeScene, SolverOptions, StepReport};
 use crate::scenes::chute_3d::Chute3d;
 use crate::scenes::hopper_2d::Hopper2d;
@@ -152,11 +155,17 @@ impl Default for LargeSolver {
 pub struct LargeOutput {
     /// A row every `every` steps (default 100), and after the last.
     pub every: u64,
+    /// A VTK snapshot (`snapshots/step_NNNNNNN.vtp`, indexed by `snapshots.pvd`) every
+    /// `snapshots` steps, at t = 0 and after the last; 0 (the default): none.
+    pub snapshots: u64,
 }
 
 impl Default for LargeOutput {
     fn default() -> Self {
-        Self { every: 100 }
+        Self {
+            every: 100,
+            snapshots: 0,
+        }
     }
 }
 
@@ -288,6 +297,12 @@ impl LargeScenario {
         let mut scene = self.build()?;
         let steps = self.steps();
         let mut series = vec![series_row(&scene, None)];
+        let mut snapshots = Vec::new();
+        let every_snapshot = self.output.snapshots;
+        if every_snapshot > 0 {
+            std::fs::create_dir_all(out.join("snapshots"))?;
+            snapshots.push(snapshot(out, &scene, 0)?);
+        }
         let (mut contact_iterations, mut unconverged) = (0.0, 0);
         let started = std::time::Instant::now();
         for k in 1..=steps {
@@ -297,10 +312,19 @@ impl LargeScenario {
             if k % self.output.every == 0 || k == steps {
                 series.push(series_row(&scene, Some(&report)));
             }
+            if every_snapshot > 0 && (k % every_snapshot == 0 || k == steps) {
+                snapshots.push(snapshot(out, &scene, k)?);
+            }
             progress(k, steps);
         }
         let seconds = started.elapsed().as_secs_f64();
-        let files = vec![out.join("series.csv"), out.join("final.csv")];
+        let mut files = vec![out.join("series.csv"), out.join("final.csv")];
+        if !snapshots.is_empty() {
+            let index = out.join("snapshots.pvd");
+            let text = vtk::collection(&snapshots);
+            write_atomically(&index, |p| Ok(std::fs::write(p, &text)?))?;
+            files.push(index);
+        }
         write_atomically(&files[0], |p| write_lines(p, SERIES_HEADER, &series))?;
         write_atomically(&files[1], |p| {
             write_lines(p, &final_header(&scene), &final_rows(&scene))
@@ -391,6 +415,34 @@ impl LargeScenario {
 
 /// The columns of `series.csv`.
 pub const SERIES_HEADER: &str = "t,kinetic_energy,potential_energy,contacts,candidates,colours,sweeps,residual,converged,max_penetration,discharged";
+
+/// Writes the scene's state after step `k` as `snapshots/step_{k:07}.vtp` under `out`: the
+/// centres as points with `radius`, `mass`, `velocity`, `angular_velocity` and `present` (1,
+/// or 0 once discharged); returns its time and path for the `.pvd` index.
+fn snapshot(out: &Path, scene: &LargeScene, k: u64) -> Result<(f64, String)> {
+    let b = &scene.bodies;
+    let flat = |v: &[[f64; 3]]| v.iter().flatten().copied().collect::<Vec<f64>>();
+    let (velocity, spin) = (flat(&b.v), flat(&b.omega));
+    let present: Vec<f64> = b.present.iter().map(|&p| f64::from(u8::from(p))).collect();
+    let array = |name, components, values| vtk::PointArray {
+        name,
+        components,
+        values,
+    };
+    let text = vtk::polydata(
+        &b.x,
+        &[
+            array("radius", 1, &b.radius),
+            array("mass", 1, &b.mass),
+            array("velocity", 3, &velocity),
+            array("angular_velocity", 3, &spin),
+            array("present", 1, &present),
+        ],
+    );
+    let file = format!("snapshots/step_{k:07}.vtp");
+    write_atomically(&out.join(&file), |p| Ok(std::fs::write(p, &text)?))?;
+    Ok((scene.time, file))
+}
 
 /// One row of `series.csv` after a step (`None`: the initial state, no solve).
 fn series_row(scene: &LargeScene, report: Option<&StepReport>) -> String {
