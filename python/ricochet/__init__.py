@@ -37,7 +37,18 @@ _private_runtime_dir()
 
 from . import model  # noqa: E402 (after the runtime directory is set)
 from ._ricochet import Rng, Scenario, __version__  # noqa: E402
-from .ensemble import EnsembleResult, Samples, bench, check, load, run, scenarios, templates, verify  # noqa: E402
+from .ensemble import (  # noqa: E402
+    EnsembleResult,
+    Samples,
+    bench,
+    check,
+    load,
+    run,
+    run_large_scene,
+    scenarios,
+    templates,
+    verify,
+)
 from .model import *  # noqa: E402, F403 (its __all__)
 
 __all__ = [
@@ -50,6 +61,7 @@ __all__ = [
     "check",
     "load",
     "run",
+    "run_large_scene",
     "scenarios",
     "templates",
     "verify",

@@ -52,6 +52,9 @@ def start_run(
 ) -> Job:
     """Starts an ensemble; its result is a dict of `.npy` bytes and numbers."""
 
+def start_large_run(text: str, origin: str, out: str, backend: str = "auto") -> Job:
+    """Starts a large-scene run writing into `out`; its result is the run's JSON."""
+
 def start_verify(scenario: Scenario, scenes: int = 8, max_time: Optional[float] = None) -> Job:
     """Starts `verify`; its result is the verdict's JSON."""
 
