@@ -884,3 +884,44 @@ fn a_sphere_rolls_down_a_periodic_chute() {
         .to_string();
     assert!(error.contains("sphere 0 and sphere 1: overlap by 1.19"), "{error}");
 }
+
+/// The bead chain (the contact-parallel chain engine's scene: beads falling in a column onto
+/// a floor, e = 0.9) built as a large scene — discs stacked on one vertical line, a floor,
+/// μ = 0 — follows the chain engine's CPU twin (Jacobi, 3000 sweeps per step, which the chain's
+/// own test checks against the reference stepper) to 1e-9 through its impacts and into a
+/// resting stack.
+#[test]
+fn the_bead_chain_as_a_large_scene_is_the_chain_engine() {
+    use ricochet::batch::cpu::chain_jacobi::{self, ChainState};
+    use ricochet::batch::{BeadChain, ChainOptions};
+    let chain = BeadChain::new(6, 0.3, 0.22).unwrap();
+    let options = ChainOptions {
+        sweeps: 3000,
+        ..Default::default()
+    };
+    let steps = 3000;
+    let mut state = ChainState::<f64>::new(&chain);
+    chain_jacobi::run(&chain, &mut state, steps, &options);
+    let d = Dimension::Two;
+    let n = chain.len();
+    let x = chain.z.iter().map(|&z| [0.0, z, 0.0]).collect();
+    let bodies = Bodies::new(d, x, vec![chain.radius; n], vec![chain.mass; n]).unwrap();
+    let l = law(chain.restitution, 0.0, d);
+    let mut scene = LargeScene::new(bodies, vec![floor(1, l)], l, [0.0, -chain.gravity, 0.0], options.step).unwrap();
+    (scene.theta, scene.gamma) = (options.theta, options.gamma);
+    scene.solver.tolerance = 1e-13;
+    scene.solver.max_sweeps = 100_000;
+    let mut impacts = 0;
+    for _ in 0..steps {
+        let report = scene.step().unwrap();
+        assert!(report.converged, "{report:?}");
+        impacts += usize::from(report.active > 0);
+    }
+    assert!(impacts > 100, "impacts {impacts}");
+    for k in 0..n {
+        let (z, v) = (scene.bodies.x[k][1], scene.bodies.v[k][1]);
+        assert!((z - state.z[k]).abs() < 1e-9, "bead {k} at {z} vs {}", state.z[k]);
+        assert!((v - state.v[k]).abs() < 1e-9, "bead {k} moves {v} vs {}", state.v[k]);
+        assert_eq!((scene.bodies.x[k][0], scene.bodies.v[k][0]), (0.0, 0.0));
+    }
+}
