@@ -14,6 +14,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use ricochet::ensemble::Scenario;
+use ricochet::ensemble::large_scene::LargeScenario;
 use ricochet::ensemble::output::RunFiles;
 use ricochet::ensemble::provenance::MergeProvenance;
 
@@ -249,7 +250,13 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             out!("  wrote {}", out.display())?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Check { scenario } => check(&Scenario::load(&scenario)?),
+        Command::Check { scenario } => {
+            if std::fs::read_to_string(&scenario).is_ok_and(|text| LargeScenario::is_large(&text)) {
+                cli::large::check_large(&scenario)
+            } else {
+                check(&Scenario::load(&scenario)?)
+            }
+        }
         Command::Templates => {
             for template in ricochet::scenes::template::Template::all() {
                 let parameters: Vec<String> = template

@@ -282,6 +282,45 @@ fn snapshots_are_vtk_polydata_indexed_by_a_pvd() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// `ricochet check` on a large scene builds it and prints its size, pairs and estimates; a
+/// bad parameter is refused, named.
+#[test]
+fn check_dry_runs_a_large_scene() {
+    let check = |path: &Path| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_ricochet"))
+            .arg("check")
+            .arg(path)
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        (output.status.success(), text)
+    };
+    let (ok, text) = check(&shipped("chute_3d.toml"));
+    assert!(ok, "{text}");
+    for part in [
+        "1000 spheres among 3 walls, 2500 steps",
+        "periodic along x",
+        "memory: about",
+    ] {
+        assert!(text.contains(part), "{part}: {text}");
+    }
+    let dir = scratch("check");
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.toml");
+    std::fs::write(
+        &bad,
+        "name = \"narrow\"\n[large_scene]\ntemplate = \"hopper_2d\"\norifice = 0.5\n[time]\nstep = 1e-3\nfinal = 1.0\n",
+    )
+    .unwrap();
+    let (ok, text) = check(&bad);
+    assert!(!ok && text.contains("orifice"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A misspelt key, a bad number and a bad template are named with their key.
 #[test]
 fn bad_scenarios_name_the_key() {
