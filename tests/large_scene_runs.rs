@@ -28,6 +28,35 @@ fn lines(path: &Path) -> Vec<String> {
         .collect()
 }
 
+/// The shipped scenario `name` cut to about `bodies` bodies and `final_time` seconds.
+fn cut(name: &str, bodies: usize, final_time: f64) -> LargeScenario {
+    let mut scenario = LargeScenario::load(&shipped(&format!("{name}.toml"))).unwrap();
+    scenario.large_scene = scenario.large_scene.scaled(bodies);
+    scenario.time.final_time = final_time;
+    scenario
+}
+
+/// Runs `scenario` on the CPU cores into `out`.
+fn run_cpu(scenario: &LargeScenario, out: &Path) -> ricochet::ensemble::large_scene::LargeRun {
+    scenario
+        .run(out, &mut ricochet::large_scene::CpuSolver::default(), |_, _| {})
+        .unwrap()
+}
+
+/// `ricochet ARGS`: whether it succeeded, and its stdout then stderr.
+fn ricochet<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (bool, String) {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_ricochet"))
+        .args(args)
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (output.status.success(), text)
+}
+
 /// The shipped pyramid runs from the command line: a line with its throughput, a series
 /// row every 100 steps (and t = 0) in which the pyramid stays at rest, and one final row per
 /// disc where it started.
@@ -82,23 +111,16 @@ fn the_pyramid_on_the_gpu_writes_the_cpu_files() {
     let Some(ctx) = common::gpu() else { return };
     let run = |backend: &str| {
         let out = scratch(&format!("pyramid-{backend}"));
-        let output = std::process::Command::new(env!("CARGO_BIN_EXE_ricochet"))
-            .args([
-                "run",
-                shipped("pyramid_2d.toml").to_str().unwrap(),
-                "--backend",
-                backend,
-                "--out",
-            ])
-            .arg(&out)
-            .output()
-            .unwrap();
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        );
-        (output.status.success(), text, out)
+        let pyramid = shipped("pyramid_2d.toml");
+        let (ok, text) = ricochet(&[
+            "run".as_ref(),
+            pyramid.as_os_str(),
+            "--backend".as_ref(),
+            backend.as_ref(),
+            "--out".as_ref(),
+            out.as_os_str(),
+        ]);
+        (ok, text, out)
     };
     let (ok, text, cpu) = run("cpu");
     assert!(ok && text.contains("large-scene cpu"), "{text}");
@@ -120,13 +142,9 @@ fn the_pyramid_on_the_gpu_writes_the_cpu_files() {
 /// appear) and writes a 3-D final row per sphere; ensemble options are refused by name.
 #[test]
 fn a_small_pile_pours_and_ensemble_options_are_refused() {
-    let mut scenario = LargeScenario::load(&shipped("pile_3d.toml")).unwrap();
-    scenario.large_scene = scenario.large_scene.scaled(150);
-    scenario.time.final_time = 0.1;
+    let scenario = cut("pile_3d", 150, 0.1);
     let out = scratch("pile");
-    let run = scenario
-        .run(&out, &mut ricochet::large_scene::CpuSolver::default(), |_, _| {})
-        .unwrap();
+    let run = run_cpu(&scenario, &out);
     assert_eq!((run.bodies, run.steps), (150, 200));
     let series = lines(&out.join("series.csv"));
     let cell = |row: &str, k: usize| row.split(',').nth(k).unwrap().parse::<f64>().unwrap();
@@ -161,13 +179,9 @@ fn a_small_pile_pours_and_ensemble_options_are_refused() {
 /// final.csv keeps a row per disc.
 #[test]
 fn a_small_hopper_discharges() {
-    let mut scenario = LargeScenario::load(&shipped("hopper_2d.toml")).unwrap();
-    scenario.large_scene = scenario.large_scene.scaled(300);
-    scenario.time.final_time = 0.6;
+    let scenario = cut("hopper_2d", 300, 0.6);
     let out = scratch("hopper");
-    scenario
-        .run(&out, &mut ricochet::large_scene::CpuSolver::default(), |_, _| {})
-        .unwrap();
+    run_cpu(&scenario, &out);
     let series = lines(&out.join("series.csv"));
     assert!(series[0].ends_with(",discharged"), "{}", series[0]);
     let discharged: Vec<f64> = series[1..]
@@ -184,14 +198,10 @@ fn a_small_hopper_discharges() {
 /// the flow gains speed along x, and contacts form.
 #[test]
 fn a_small_chute_flows_in_its_period() {
-    let mut scenario = LargeScenario::load(&shipped("chute_3d.toml")).unwrap();
-    scenario.large_scene = scenario.large_scene.scaled(300);
-    scenario.time.final_time = 0.1;
+    let scenario = cut("chute_3d", 300, 0.1);
     let period = scenario.build().unwrap().bodies.period.unwrap();
     let out = scratch("chute");
-    scenario
-        .run(&out, &mut ricochet::large_scene::CpuSolver::default(), |_, _| {})
-        .unwrap();
+    run_cpu(&scenario, &out);
     let series = lines(&out.join("series.csv"));
     let cell = |row: &str, k: usize| row.split(',').nth(k).unwrap().parse::<f64>().unwrap();
     assert!(cell(series.last().unwrap(), 3) > 100.0, "contacts: {series:?}");
@@ -231,14 +241,10 @@ fn vtk_array(text: &str, name: Option<&str>) -> Vec<f64> {
 /// velocities are final.csv's, bit for bit.
 #[test]
 fn snapshots_are_vtk_polydata_indexed_by_a_pvd() {
-    let mut scenario = LargeScenario::load(&shipped("hopper_2d.toml")).unwrap();
-    scenario.large_scene = scenario.large_scene.scaled(200);
-    scenario.time.final_time = 0.1;
+    let mut scenario = cut("hopper_2d", 200, 0.1);
     scenario.output.snapshots = 60;
     let out = scratch("snapshots");
-    let run = scenario
-        .run(&out, &mut ricochet::large_scene::CpuSolver::default(), |_, _| {})
-        .unwrap();
+    let run = run_cpu(&scenario, &out);
     assert!(run.files.contains(&out.join("snapshots.pvd")));
     let index = std::fs::read_to_string(out.join("snapshots.pvd")).unwrap();
     let files: Vec<&str> = index
@@ -286,19 +292,7 @@ fn snapshots_are_vtk_polydata_indexed_by_a_pvd() {
 /// bad parameter is refused, named.
 #[test]
 fn check_dry_runs_a_large_scene() {
-    let check = |path: &Path| {
-        let output = std::process::Command::new(env!("CARGO_BIN_EXE_ricochet"))
-            .arg("check")
-            .arg(path)
-            .output()
-            .unwrap();
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        );
-        (output.status.success(), text)
-    };
+    let check = |path: &Path| ricochet(&["check".as_ref(), path.as_os_str()]);
     let (ok, text) = check(&shipped("chute_3d.toml"));
     assert!(ok, "{text}");
     for part in [

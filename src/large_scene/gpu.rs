@@ -10,7 +10,7 @@ use super::narrow_phase::Contact;
 use super::solve::{
     BLOCK, Coloured, ContactSolver, ERROR_TERMS, SolverOptions, Sweeps, Velocities, light_error, relative_error,
 };
-use crate::batch::gpu::buffers::read_back;
+use crate::batch::gpu::buffers::{layout_entry, read_back};
 use crate::batch::gpu::{GpuContext, Precision, shaders};
 use crate::error::{Error, Result};
 
@@ -65,19 +65,6 @@ pub struct GpuSolver {
     buffers: Option<Buffers>,
 }
 
-fn entry(binding: u32, ty: wgpu::BufferBindingType, dynamic: bool) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty,
-            has_dynamic_offset: dynamic,
-            min_binding_size: None,
-        },
-        count: None,
-    }
-}
-
 /// (x, y) workgroups of 64 covering `n` invocations within the 65 535 limit per dimension.
 fn groups(n: usize) -> (u32, u32) {
     let g = n.div_ceil(64).max(1);
@@ -94,19 +81,14 @@ impl GpuSolver {
 
     /// Compiles the kernels for `ctx` (shared) in `precision` (f64 needs `SHADER_F64`).
     pub fn new(ctx: &GpuContext, precision: Precision) -> Result<Self> {
-        if precision == Precision::F64 && !ctx.supports_f64() {
-            return Err(Error::Unsupported {
-                what: ctx.adapter_name(),
-                reason: "has no SHADER_F64: use f32".into(),
-            });
-        }
+        ctx.check_precision(precision)?;
         use wgpu::BufferBindingType::{Storage, Uniform};
         let read_only = [true, false, true, true, false, false, false];
-        let mut entries = vec![entry(0, Uniform, true)];
+        let mut entries = vec![layout_entry(0, Uniform, true)];
         entries.extend(
             (1..)
                 .zip(read_only)
-                .map(|(b, r)| entry(b, Storage { read_only: r }, false)),
+                .map(|(b, r)| layout_entry(b, Storage { read_only: r }, false)),
         );
         let layout = ctx.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("large_scene_nsgs"),

@@ -3,7 +3,7 @@
 //! direction x — the set-up of chute-flow studies (Silbert et al., Phys. Rev. E 64:051302,
 //! 2001, there with a rough base and periodic sides).
 
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
 
@@ -11,6 +11,8 @@ use crate::error::Result;
 use crate::large_scene::{Bodies, Dimension, LargeScene, Wall};
 use crate::model::NewtonImpactFrictionNSL;
 use crate::validate;
+
+use super::grains;
 
 /// The chute's parameters.
 #[derive(Clone, Debug, Deserialize, serde::Serialize, PartialEq)]
@@ -60,21 +62,8 @@ impl Chute3d {
     /// lattice of pitch 2.2 R_max (jittered by ±0.05 R_max) filling the period and the width
     /// layer after layer from the floor z = 0, side walls at y = 0 and y = W, period L in x.
     pub fn build(&self, h: f64, seed: u64) -> Result<LargeScene> {
-        validate::scalar(
-            "chute_3d: spheres",
-            self.spheres as f64,
-            self.spheres >= 1,
-            "must be ≥ 1",
-        )?;
-        validate::positive("chute_3d: radius", self.radius)?;
-        validate::positive("chute_3d: density", self.density)?;
         let p = self.polydispersity;
-        validate::scalar(
-            "chute_3d: polydispersity",
-            p,
-            (0.0..1.0).contains(&p),
-            "must be in [0, 1)",
-        )?;
+        grains::check("chute_3d", ("spheres", self.spheres), self.radius, p, self.density)?;
         validate::scalar(
             "chute_3d: angle",
             self.angle,
@@ -101,20 +90,14 @@ impl Chute3d {
             "must hold one sphere across",
         )?;
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let (mut x, mut radius, mut mass) = (Vec::new(), Vec::new(), Vec::new());
-        let step_along = length / along as f64;
-        for k in 0..self.spheres {
-            let (layer, cell) = (k / (along * across), k % (along * across));
-            let jitter = |rng: &mut ChaCha8Rng| 0.05 * r_max * (2.0 * rng.random::<f64>() - 1.0);
-            x.push([
-                step_along * ((cell % along) as f64 + 0.5) + jitter(&mut rng),
-                pitch * ((cell / along) as f64 + 0.5) + jitter(&mut rng),
-                pitch * (layer as f64 + 0.5),
-            ]);
-            let r = self.radius * (1.0 + p * (2.0 * rng.random::<f64>() - 1.0));
-            radius.push(r);
-            mass.push(self.density * 4.0 / 3.0 * std::f64::consts::PI * r * r * r);
-        }
+        let (x, radius, mass) = grains::sphere_lattice(
+            &mut rng,
+            self.spheres,
+            (along, length / along as f64),
+            across,
+            pitch,
+            (self.radius, p, self.density),
+        );
         let mut bodies = Bodies::new(Dimension::Three, x, radius, mass)?;
         bodies.period = Some(length);
         let walls = vec![

@@ -4,7 +4,7 @@
 //! Leniger & van de Velde, Chem. Eng. Sci. 15:260, 1961; in 2-D the exponent is 3/2: Mankoc
 //! et al., Granular Matter 9:407, 2007).
 
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
 
@@ -12,6 +12,8 @@ use crate::error::Result;
 use crate::large_scene::{Bodies, Dimension, LargeScene, Wall};
 use crate::model::NewtonImpactFrictionNSL;
 use crate::validate;
+
+use super::grains;
 
 /// The hopper's parameters.
 #[derive(Clone, Debug, Deserialize, serde::Serialize, PartialEq)]
@@ -64,16 +66,8 @@ impl Hopper2d {
     /// at rest on a lattice of pitch 2.2 R_max (jittered by ±0.05 R_max) filling the
     /// hopper from its walls up; the sink is 4 R_max below the orifice.
     pub fn build(&self, h: f64, seed: u64) -> Result<LargeScene> {
-        validate::scalar("hopper_2d: discs", self.discs as f64, self.discs >= 1, "must be ≥ 1")?;
-        validate::positive("hopper_2d: radius", self.radius)?;
-        validate::positive("hopper_2d: density", self.density)?;
         let p = self.polydispersity;
-        validate::scalar(
-            "hopper_2d: polydispersity",
-            p,
-            (0.0..1.0).contains(&p),
-            "must be in [0, 1)",
-        )?;
+        grains::check("hopper_2d", ("discs", self.discs), self.radius, p, self.density)?;
         let d = 2.0 * self.radius;
         let r_max = self.radius * (1.0 + p);
         validate::scalar(
@@ -116,9 +110,9 @@ impl Hopper2d {
                 if x.len() == self.discs {
                     break;
                 }
-                let jitter = |rng: &mut ChaCha8Rng| 0.05 * r_max * (2.0 * rng.random::<f64>() - 1.0);
-                x.push([start + k as f64 * pitch + jitter(&mut rng), y + jitter(&mut rng), 0.0]);
-                let r = self.radius * (1.0 + p * (2.0 * rng.random::<f64>() - 1.0));
+                let at = start + k as f64 * pitch + grains::jitter(&mut rng, r_max);
+                x.push([at, y + grains::jitter(&mut rng, r_max), 0.0]);
+                let r = grains::radius(&mut rng, self.radius, p);
                 radius.push(r);
                 mass.push(self.density * std::f64::consts::PI * r * r);
             }

@@ -16,6 +16,7 @@ pub mod disc_pile;
 pub mod dropped_ball;
 pub mod dumbbell;
 pub mod filippov;
+pub mod grains;
 pub mod hopper_2d;
 pub mod impact_oscillator;
 pub mod impacting_bar;

@@ -10,6 +10,8 @@ use crate::large_scene::{Bodies, Dimension, LargeScene, Wall};
 use crate::model::NewtonImpactFrictionNSL;
 use crate::validate;
 
+use super::grains;
+
 /// The pile's parameters.
 #[derive(Clone, Debug, Deserialize, serde::Serialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
@@ -53,21 +55,8 @@ impl Pile3d {
     /// ±0.05 R_max, random horizontal velocities of ±0.05 m/s), layer after layer from the
     /// floor of a box open at the top.
     pub fn build(&self, h: f64, seed: u64) -> Result<LargeScene> {
-        validate::scalar(
-            "pile_3d: spheres",
-            self.spheres as f64,
-            self.spheres >= 1,
-            "must be ≥ 1",
-        )?;
-        validate::positive("pile_3d: radius", self.radius)?;
         let p = self.polydispersity;
-        validate::scalar(
-            "pile_3d: polydispersity",
-            p,
-            (0.0..1.0).contains(&p),
-            "must be in [0, 1)",
-        )?;
-        validate::positive("pile_3d: density", self.density)?;
+        grains::check("pile_3d", ("spheres", self.spheres), self.radius, p, self.density)?;
         let grains = NewtonImpactFrictionNSL::new(self.restitution, 0.0, self.friction, 3)?;
         let walls_law = NewtonImpactFrictionNSL::new(self.restitution, 0.0, self.wall_friction, 3)?;
         let r_max = self.radius * (1.0 + p);
@@ -76,19 +65,14 @@ impl Pile3d {
         let across = (side / pitch).floor() as usize;
         validate::scalar("pile_3d: width", self.width, across >= 1, "must hold one sphere across")?;
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let (mut x, mut radius, mut mass) = (Vec::new(), Vec::new(), Vec::new());
-        for k in 0..self.spheres {
-            let (layer, cell) = (k / (across * across), k % (across * across));
-            let jitter = |rng: &mut ChaCha8Rng| 0.05 * r_max * (2.0 * rng.random::<f64>() - 1.0);
-            x.push([
-                pitch * ((cell % across) as f64 + 0.5) + jitter(&mut rng),
-                pitch * ((cell / across) as f64 + 0.5) + jitter(&mut rng),
-                pitch * (layer as f64 + 0.5),
-            ]);
-            let r = self.radius * (1.0 + p * (2.0 * rng.random::<f64>() - 1.0));
-            radius.push(r);
-            mass.push(self.density * 4.0 / 3.0 * std::f64::consts::PI * r * r * r);
-        }
+        let (x, radius, mass) = grains::sphere_lattice(
+            &mut rng,
+            self.spheres,
+            (across, pitch),
+            across,
+            pitch,
+            (self.radius, p, self.density),
+        );
         let mut bodies = Bodies::new(Dimension::Three, x, radius, mass)?;
         for v in &mut bodies.v {
             v[0] = 0.05 * (2.0 * rng.random::<f64>() - 1.0);

@@ -16,6 +16,21 @@ pub(super) fn storage(ctx: &GpuContext, label: &str, contents: &[u8]) -> wgpu::B
     })
 }
 
+/// A compute stage's binding `binding` of buffer type `ty` (a dynamic offset where
+/// `dynamic`).
+pub(crate) fn layout_entry(binding: u32, ty: wgpu::BufferBindingType, dynamic: bool) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty,
+            has_dynamic_offset: dynamic,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
 /// A uniform buffer holding `contents`.
 pub(super) fn uniform(ctx: &GpuContext, label: &str, contents: &[u8]) -> wgpu::Buffer {
     ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {

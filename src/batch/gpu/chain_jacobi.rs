@@ -4,7 +4,7 @@
 //!
 //! [`BeadChain`]: crate::batch::BeadChain
 
-use super::buffers::{bind_group, read_back, storage, uniform};
+use super::buffers::{bind_group, layout_entry, read_back, storage, uniform};
 use super::{GpuContext, Precision, shaders};
 use crate::batch::BeadChain;
 use crate::batch::ChainOptions;
@@ -21,19 +21,6 @@ pub struct ChainOutcome {
     pub residual: f64,
 }
 
-fn layout_entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty,
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
-}
-
 /// Advances `chain` by `steps` steps on the device in `precision`.
 pub fn run_chain(
     ctx: &GpuContext,
@@ -44,12 +31,7 @@ pub fn run_chain(
 ) -> Result<ChainOutcome> {
     chain.check()?;
     options.check()?;
-    if precision == Precision::F64 && !ctx.supports_f64() {
-        return Err(Error::Unsupported {
-            what: ctx.adapter_name(),
-            reason: "has no SHADER_F64: use f32".into(),
-        });
-    }
+    ctx.check_precision(precision)?;
     let n = chain.len();
     let too_large = || Error::Unsupported {
         what: format!("a chain of {n} beads"),
@@ -63,8 +45,8 @@ pub fn run_chain(
         return Err(too_large());
     }
     let read_write = wgpu::BufferBindingType::Storage { read_only: false };
-    let mut entries = vec![layout_entry(0, wgpu::BufferBindingType::Uniform)];
-    entries.extend((1..8).map(|b| layout_entry(b, read_write)));
+    let mut entries = vec![layout_entry(0, wgpu::BufferBindingType::Uniform, false)];
+    entries.extend((1..8).map(|b| layout_entry(b, read_write, false)));
     let bind_layout = ctx.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("chain"),
         entries: &entries,

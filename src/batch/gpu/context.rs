@@ -143,6 +143,17 @@ impl GpuContext {
         self.f64_supported
     }
 
+    /// Refuses `precision` where the adapter cannot run it (f64 without `SHADER_F64`).
+    pub fn check_precision(&self, precision: super::Precision) -> Result<()> {
+        if precision == super::Precision::F64 && !self.f64_supported {
+            return Err(Error::Unsupported {
+                what: self.adapter_name(),
+                reason: "has no SHADER_F64: use f32".into(),
+            });
+        }
+        Ok(())
+    }
+
     /// The largest storage binding, in bytes; batches are split into chunks that fit it.
     pub fn max_binding_bytes(&self) -> u64 {
         self.limits

@@ -68,12 +68,7 @@ impl BatchKernel {
                 ),
             });
         }
-        if precision == Precision::F64 && !ctx.supports_f64() {
-            return Err(Error::Unsupported {
-                what: ctx.adapter_name(),
-                reason: "has no SHADER_F64: use f32".into(),
-            });
-        }
+        ctx.check_precision(precision)?;
         Ok(Self {
             precision,
             pipelines: Default::default(),

@@ -173,39 +173,28 @@ mod tests {
     use super::{Precision, real};
     use crate::batch::gpu::GpuContext;
 
-    /// The f64 kernel's `sine_cosine` gives the bits of its CPU twin
-    /// (`batch::cpu::lever::sine_cosine`),
-    /// which the lever rows need for GPU f64 = CPU lanes bit for bit. Skips without an f64
-    /// adapter unless RICOCHET_REQUIRE_GPU=1.
-    #[test]
-    fn kernel_sine_cosine_is_the_cpu_twin_bit_for_bit() {
-        let ctx = match GpuContext::new() {
-            Ok(ctx) if ctx.supports_f64() => ctx,
+    /// An adapter with f64, or `None` after a notice (a failure under RICOCHET_REQUIRE_GPU=1).
+    fn f64_context() -> Option<GpuContext> {
+        match GpuContext::new() {
+            Ok(ctx) if ctx.supports_f64() => Some(ctx),
             other => {
                 let why = other.err().map_or("no f64 on the adapter".into(), |e| e.to_string());
                 assert!(std::env::var("RICOCHET_REQUIRE_GPU").as_deref() != Ok("1"), "{why}");
                 eprintln!("SKIPPED: {why}");
-                return;
+                None
             }
-        };
-        let x: Vec<f64> = (-3000..3000).map(|i| f64::from(i) * 0.00731 + 1e-3).collect();
-        let mut values: Vec<f64> = x.iter().flat_map(|&x| [x, 0.0]).collect();
-        let source = real(Precision::F64)
-            + "@group(0) @binding(0) var<storage, read_write> x: array<f64>;\n\
-               @compute @workgroup_size(64)\n\
-               fn main(@builtin(global_invocation_id) id: vec3<u32>) {\n\
-                   if (2u * id.x < arrayLength(&x)) {\n\
-                       let sc = sine_cosine(x[2u * id.x]);\n\
-                       x[2u * id.x] = sc.x;\n\
-                       x[2u * id.x + 1u] = sc.y;\n\
-                   }\n\
-               }\n";
+        }
+    }
+
+    /// Runs `source`'s entry point `main` over `invocations` (workgroups of 64) on the f64
+    /// storage buffer `values` at binding 0, and returns the buffer afterwards.
+    fn run_on(ctx: &GpuContext, source: &str, values: &[f64], invocations: usize) -> Vec<f64> {
         let module = ctx.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("cosine"),
+            label: Some("probe"),
             source: wgpu::ShaderSource::Wgsl(source.into()),
         });
         let pipeline = ctx.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("cosine"),
+            label: Some("probe"),
             layout: None,
             module: &module,
             entry_point: Some("main"),
@@ -214,7 +203,7 @@ mod tests {
         });
         let buffer = ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("x"),
-            contents: bytemuck::cast_slice(&values),
+            contents: bytemuck::cast_slice(values),
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
         });
         let group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -230,10 +219,32 @@ mod tests {
             let mut pass = encoder.begin_compute_pass(&Default::default());
             pass.set_pipeline(&pipeline);
             pass.set_bind_group(0, &group, &[]);
-            pass.dispatch_workgroups((x.len() as u32).div_ceil(64), 1, 1);
+            pass.dispatch_workgroups((invocations as u32).div_ceil(64), 1, 1);
         }
-        let [bytes] = crate::batch::gpu::buffers::read_back(&ctx, encoder, [&buffer], || {});
-        values = bytemuck::cast_slice(&bytes.unwrap()).to_vec();
+        let [bytes] = crate::batch::gpu::buffers::read_back(ctx, encoder, [&buffer], || {});
+        bytemuck::pod_collect_to_vec(&bytes.unwrap())
+    }
+
+    /// The f64 kernel's `sine_cosine` gives the bits of its CPU twin
+    /// (`batch::cpu::lever::sine_cosine`),
+    /// which the lever rows need for GPU f64 = CPU lanes bit for bit. Skips without an f64
+    /// adapter unless RICOCHET_REQUIRE_GPU=1.
+    #[test]
+    fn kernel_sine_cosine_is_the_cpu_twin_bit_for_bit() {
+        let Some(ctx) = f64_context() else { return };
+        let x: Vec<f64> = (-3000..3000).map(|i| f64::from(i) * 0.00731 + 1e-3).collect();
+        let mut values: Vec<f64> = x.iter().flat_map(|&x| [x, 0.0]).collect();
+        let source = real(Precision::F64)
+            + "@group(0) @binding(0) var<storage, read_write> x: array<f64>;\n\
+               @compute @workgroup_size(64)\n\
+               fn main(@builtin(global_invocation_id) id: vec3<u32>) {\n\
+                   if (2u * id.x < arrayLength(&x)) {\n\
+                       let sc = sine_cosine(x[2u * id.x]);\n\
+                       x[2u * id.x] = sc.x;\n\
+                       x[2u * id.x + 1u] = sc.y;\n\
+                   }\n\
+               }\n";
+        values = run_on(&ctx, &source, &values, x.len());
         let twin = |x: f64| {
             let (sin, cos) = crate::batch::cpu::lever::sine_cosine(x);
             [sin.to_bits(), cos.to_bits()]
@@ -256,15 +267,7 @@ mod tests {
         use crate::contact::lanes::Lanes;
         use crate::contact::local::{friction_2d, friction_3d};
         use rand::{RngExt, SeedableRng};
-        let ctx = match GpuContext::new() {
-            Ok(ctx) if ctx.supports_f64() => ctx,
-            other => {
-                let why = other.err().map_or("no f64 on the adapter".into(), |e| e.to_string());
-                assert!(std::env::var("RICOCHET_REQUIRE_GPU").as_deref() != Ok("1"), "{why}");
-                eprintln!("SKIPPED: {why}");
-                return;
-            }
-        };
+        let Some(ctx) = f64_context() else { return };
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         // Per case: w (9, row-major), q (3), λ (3), μ, then the kernel's 2-D (2) and 3-D (3) results.
         const STRIDE: usize = 21;
@@ -315,40 +318,7 @@ mod tests {
                    x[b + 16u] = two[0]; x[b + 17u] = two[1];\n\
                    x[b + 18u] = three[0]; x[b + 19u] = three[1]; x[b + 20u] = three[2];\n\
                }\n";
-        let module = ctx.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("local"),
-            source: wgpu::ShaderSource::Wgsl(source.into()),
-        });
-        let pipeline = ctx.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("local"),
-            layout: None,
-            module: &module,
-            entry_point: Some("main"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
-        let buffer = ctx.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("x"),
-            contents: bytemuck::cast_slice(&values),
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-        });
-        let group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("x"),
-            layout: &pipeline.get_bind_group_layout(0),
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: buffer.as_entire_binding(),
-            }],
-        });
-        let mut encoder = ctx.device.create_command_encoder(&Default::default());
-        {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            pass.set_pipeline(&pipeline);
-            pass.set_bind_group(0, &group, &[]);
-            pass.dispatch_workgroups((cases as u32).div_ceil(64), 1, 1);
-        }
-        let [bytes] = crate::batch::gpu::buffers::read_back(&ctx, encoder, [&buffer], || {});
-        let kernel: Vec<f64> = bytemuck::pod_collect_to_vec(&bytes.unwrap());
+        let kernel = run_on(&ctx, &source, &values, cases);
         let one = |x: f64| Lanes::<f64, 1>([x]);
         let mut mismatches = Vec::new();
         for (k, case) in kernel.chunks(STRIDE).enumerate() {
