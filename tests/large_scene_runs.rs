@@ -6,8 +6,9 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use ricochet::Error;
-use ricochet::ensemble::large_scene::LargeScenario;
-use ricochet::large_scene::{Bodies, Dimension, LargeScene, Wall};
+use ricochet::ensemble::Progress;
+use ricochet::ensemble::large_scene::{LargeOutput, LargeScenario};
+use ricochet::large_scene::{Bodies, CpuSolver, Dimension, LargeScene, Wall};
 use ricochet::model::NewtonImpactFrictionNSL;
 
 fn scratch(name: &str) -> PathBuf {
@@ -39,7 +40,7 @@ fn cut(name: &str, bodies: usize, final_time: f64) -> LargeScenario {
 /// Runs `scenario` on the CPU cores into `out`.
 fn run_cpu(scenario: &LargeScenario, out: &Path) -> ricochet::ensemble::large_scene::LargeRun {
     scenario
-        .run(out, &mut ricochet::large_scene::CpuSolver::default(), |_, _| {})
+        .run(out, &mut CpuSolver::default(), false, &Progress::new())
         .unwrap()
 }
 
@@ -80,7 +81,7 @@ fn the_pyramid_runs_from_the_command_line_and_stays_still() {
     );
     assert!(stdout.contains("105 bodies × 2000 steps"), "{stdout}");
     let series = lines(&out.join("series.csv"));
-    assert_eq!(series[0], ricochet::ensemble::large_scene::SERIES_HEADER);
+    assert_eq!(series[0], ricochet::ensemble::large_output::SERIES_HEADER);
     assert_eq!(series.len(), 1 + 1 + 20);
     for row in &series[2..] {
         let cells: Vec<f64> = row.split(',').map(|c| c.parse().unwrap()).collect();
@@ -381,4 +382,134 @@ fn bad_bodies_are_named() {
     }
     let error = discs(vec![[0.0, 1.0, 0.5]], vec![0.1], vec![1.0]).unwrap_err();
     assert!(error.to_string().contains("disc 0: z"), "{error}");
+}
+
+/// Every file under `dir` but the lock, by path relative to it, with its bytes.
+fn files_under(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    let mut files = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if !path.ends_with(".ricochet.lock") {
+                files.insert(
+                    path.strip_prefix(dir).unwrap().to_path_buf(),
+                    std::fs::read(&path).unwrap(),
+                );
+            }
+        }
+    }
+    files
+}
+
+/// A run interrupted twice — after its first step, then wherever a watching thread cancels
+/// it past step 40, between checkpoints 25 steps apart — and resumed each time ends with the
+/// files of an uninterrupted run, byte for byte (series, final state, every snapshot and
+/// their index), in 2-D and 3-D; its checkpoint is gone once it has finished.
+#[test]
+fn an_interrupted_large_run_resumes_to_the_same_bytes() {
+    for name in ["hopper_2d", "pile_3d"] {
+        let mut scenario = cut(name, 300, 0.06);
+        scenario.output = LargeOutput {
+            every: 10,
+            snapshots: 30,
+            checkpoint: 25,
+        };
+        let steps = scenario.steps();
+        assert!(steps > 80, "{steps}");
+        let whole = scratch(&format!("resume-whole-{name}"));
+        run_cpu(&scenario, &whole);
+        let pieces = scratch(&format!("resume-pieces-{name}"));
+        let cancelled = Progress::new();
+        cancelled.cancel();
+        let e = scenario
+            .run(&pieces, &mut CpuSolver::default(), false, &cancelled)
+            .unwrap_err();
+        assert!(
+            matches!(e, Error::Interrupted { .. }) && e.to_string().contains("after step 1 of"),
+            "{e}"
+        );
+        let progress = Progress::new();
+        let run = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while progress.scene_steps() < 40 {
+                    std::thread::yield_now();
+                }
+                progress.cancel();
+            });
+            scenario.run(&pieces, &mut CpuSolver::default(), true, &progress)
+        });
+        assert!(
+            matches!(run, Err(Error::Interrupted { .. })),
+            "{:?}",
+            run.map(|r| r.steps)
+        );
+        let run = scenario
+            .run(&pieces, &mut CpuSolver::default(), true, &Progress::new())
+            .unwrap();
+        assert!(
+            run.resumed_steps >= 40 && run.resumed_steps < steps,
+            "{}",
+            run.resumed_steps
+        );
+        assert_eq!(run.steps, steps);
+        assert!(!pieces.join(".checkpoint").exists());
+        let (a, b) = (files_under(&whole), files_under(&pieces));
+        assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+        for (path, bytes) in &a {
+            assert!(bytes == &b[path], "{name}: {} differs", path.display());
+        }
+        assert!(a.len() >= 6, "{:?}", a.keys());
+        let _ = std::fs::remove_dir_all(&whole);
+        let _ = std::fs::remove_dir_all(&pieces);
+    }
+}
+
+/// A resume is refused, naming the file: with nothing to resume (the library and the
+/// command line), from another scenario's checkpoint, from a changed state file.
+#[test]
+fn a_resume_from_a_wrong_checkpoint_is_refused() {
+    let scenario = cut("hopper_2d", 300, 0.01);
+    let out = scratch("resume-refused");
+    let resume = |s: &LargeScenario| {
+        s.run(&out, &mut CpuSolver::default(), true, &Progress::new())
+            .unwrap_err()
+            .to_string()
+    };
+    let e = resume(&scenario);
+    assert!(e.contains("nothing to resume") && e.contains("manifest.json"), "{e}");
+    let path = shipped("pyramid_2d.toml");
+    let (ok, text) = ricochet(&[
+        "run",
+        path.to_str().unwrap(),
+        "--resume",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!ok && text.contains("nothing to resume"), "{text}");
+    let cancelled = Progress::new();
+    cancelled.cancel();
+    assert!(
+        scenario
+            .run(&out, &mut CpuSolver::default(), false, &cancelled)
+            .is_err()
+    );
+    let mut other = scenario.clone();
+    other.seed += 1;
+    let e = resume(&other);
+    assert!(e.contains("another scenario"), "{e}");
+    let state = std::fs::read_dir(out.join(".checkpoint"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "bin"))
+        .unwrap();
+    let mut bytes = std::fs::read(&state).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&state, &bytes).unwrap();
+    let e = resume(&scenario);
+    assert!(e.contains("state-000000000001.bin") && e.contains("changed"), "{e}");
+    let _ = std::fs::remove_dir_all(&out);
 }

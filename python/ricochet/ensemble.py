@@ -381,6 +381,7 @@ def run_large_scene(
     out: Union[str, "os.PathLike[str]"],
     backend: str = "auto",
     progress: bool = True,
+    resume: bool = False,
 ) -> Dict[str, Any]:
     """Runs a large-scene scenario (a `[large_scene]` table: one scene of many discs or
     spheres, as `ricochet run` does) and writes its files into `out`: `series.csv`,
@@ -388,8 +389,11 @@ def run_large_scene(
 
     scenario: a path to its TOML file, a shipped scenario's name (`"hopper_2d"`) or a TOML text.
     backend: "auto" (a hardware GPU, else all CPU cores), "gpu" or "cpu".
+    resume: continue the run an interruption (Ctrl-C, a killed kernel) left in `out` from its
+        last checkpoint (`[output] checkpoint` steps apart); the files end as an
+        uninterrupted run's, byte for byte. Without it a run starts afresh there.
 
-    Returns the run (`engine`, `notice`, `bodies`, `steps`, `seconds`, `contact_iterations`,
+    Returns the run (`engine`, `notice`, `bodies`, `steps`, `resumed_steps`, `seconds`, `contact_iterations`,
     `unconverged_steps`, `files`) with `series` and `final`, the two CSV files as numpy
     structured arrays (one field per column). Raises ValueError for a bad scenario."""
     if isinstance(scenario, (str, os.PathLike)) and os.path.isfile(scenario):
@@ -400,7 +404,7 @@ def run_large_scene(
         shipped = _shipped(scenario)
         text = shipped if shipped is not None else os.fspath(scenario)
         origin = os.fspath(scenario) if shipped is not None else "<text>"
-    result = json.loads(drive(_ricochet.start_large_run(text, origin, os.fspath(out), backend), progress))
+    result = json.loads(drive(_ricochet.start_large_run(text, origin, os.fspath(out), backend, resume), progress))
     for name in ("series", "final"):
         result[name] = np.genfromtxt(os.path.join(os.fspath(out), f"{name}.csv"), delimiter=",", names=True)
     return result

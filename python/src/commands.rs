@@ -93,24 +93,32 @@ pub fn start_run(
 
 /// `ricochet run` on a large-scene scenario (`text`, read from `origin`): one scene stepped
 /// on `backend` (`auto`, `gpu`, `cpu`), its files written into `out`; the run as JSON
-/// (`engine`, `notice`, `bodies`, `steps`, `seconds`, `contact_iterations`,
-/// `unconverged_steps`, `files`).
+/// (`engine`, `notice`, `bodies`, `steps`, `resumed_steps`, `seconds`, `contact_iterations`,
+/// `unconverged_steps`, `files`); with `resume`, continued from the checkpoint an
+/// interrupted run left in `out`.
 #[pyfunction]
-#[pyo3(signature = (text, origin, out, backend="auto"))]
-pub fn start_large_run(text: &str, origin: &str, out: std::path::PathBuf, backend: &str) -> PyResult<Job> {
+#[pyo3(signature = (text, origin, out, backend="auto", resume=false))]
+pub fn start_large_run(
+    text: &str,
+    origin: &str,
+    out: std::path::PathBuf,
+    backend: &str,
+    resume: bool,
+) -> PyResult<Job> {
     use ricochet::ensemble::large_scene::LargeScenario;
     let scenario = LargeScenario::from_toml(text, origin).map_err(exception)?;
     let backend = backend.parse().map_err(exception)?;
     Job::start(move |watch| {
         let (mut solver, engine, notice) = ensemble::large_solver::solver(backend)?;
         let run = ricochet::ensemble::Watch::watch(watch, &scenario.name, (1, scenario.steps()), |progress| {
-            scenario.run(&out, solver.as_mut(), |_, _| progress.add(1))
+            scenario.run(&out, solver.as_mut(), resume, progress)
         })?;
         json(&serde_json::json!({
             "engine": engine,
             "notice": notice,
             "bodies": run.bodies,
             "steps": run.steps,
+            "resumed_steps": run.resumed_steps,
             "seconds": run.seconds,
             "contact_iterations": run.contact_iterations,
             "unconverged_steps": run.unconverged_steps,

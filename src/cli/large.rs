@@ -12,8 +12,8 @@ use ricochet::ensemble::large_solver::solver;
 use super::progress::watch;
 use crate::report_written;
 
-/// The options of `run` a large scene takes: everything else (scenes, shards, chunks,
-/// resuming) is an ensemble's, refused by name.
+/// The options of `run` a large scene takes: everything else (scenes, shards, chunks) is an
+/// ensemble's, refused by name.
 pub struct LargeArgs<'a> {
     /// The scenario file.
     pub path: &'a Path,
@@ -23,6 +23,8 @@ pub struct LargeArgs<'a> {
     pub out: &'a Path,
     /// One JSON object on stdout instead of text.
     pub json: bool,
+    /// Continue from the checkpoint an interrupted run left in `out`.
+    pub resume: bool,
     /// The ensemble options given, by flag, to refuse.
     pub refused: Vec<&'static str>,
 }
@@ -44,10 +46,14 @@ pub fn run_large(args: LargeArgs) -> ricochet::Result<ExitCode> {
         log::info!("{notice}");
     }
     let steps = scenario.steps();
+    if args.resume {
+        log::info!("resuming the run in {}", args.out.display());
+    }
     let run = watch(&scenario.name, (1, steps), |progress| {
-        scenario.run(args.out, solver.as_mut(), |_, _| progress.add(1))
+        scenario.run(args.out, solver.as_mut(), args.resume, progress)
     })?;
-    let body_steps = run.bodies as f64 * run.steps as f64 / run.seconds;
+    let computed = run.steps - run.resumed_steps;
+    let body_steps = run.bodies as f64 * computed as f64 / run.seconds;
     if run.unconverged_steps > 0 {
         log::warn!(
             "{} of {} steps stopped at the sweep cap (their residuals are in series.csv)",
@@ -61,6 +67,7 @@ pub fn run_large(args: LargeArgs) -> ricochet::Result<ExitCode> {
             "engine": engine,
             "bodies": run.bodies,
             "steps": run.steps,
+            "resumed_steps": run.resumed_steps,
             "seconds": run.seconds,
             "body_steps_per_second": body_steps,
             "contact_iterations_per_second": run.contact_iterations / run.seconds,
@@ -70,10 +77,9 @@ pub fn run_large(args: LargeArgs) -> ricochet::Result<ExitCode> {
         out!("{object}")?;
     } else {
         out!(
-            "{}: {} bodies × {} steps on {engine} in {:.2} s ({body_steps:.3e} body-steps/s, {:.3e} contact-iterations/s)",
+            "{}: {} bodies × {computed} steps on {engine} in {:.2} s ({body_steps:.3e} body-steps/s, {:.3e} contact-iterations/s)",
             scenario.name,
             run.bodies,
-            run.steps,
             run.seconds,
             run.contact_iterations / run.seconds
         )?;

@@ -79,7 +79,6 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
             ("--seed", seed.is_some()),
             ("--shard", shard.count != 1),
             ("--chunk", chunk.is_some()),
-            ("--resume", resume),
             ("--fail-on", fail_on.is_some()),
         ];
         return run_large(LargeArgs {
@@ -87,6 +86,7 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
             backend,
             out: &out,
             json,
+            resume,
             refused: given.iter().filter(|(_, g)| *g).map(|(flag, _)| *flag).collect(),
         });
     }

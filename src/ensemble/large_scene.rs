@@ -14,15 +14,18 @@
 //! final = 1.0
 //! ```
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::atomic::{prepare_dir, write_atomically};
+use super::large_output::{SERIES_HEADER, final_header, final_rows, series_row, snapshot, snapshot_file, write_lines};
+use super::large_resume::{Checkpoint, Tally};
+use super::lock::DirLock;
+use crate::batch::Progress;
 use crate::error::{Error, Result};
 use crate::io::vtk;
-use crate::large_scene::{ContactSolver, Dimension, LargeScene, SolverOptions, StepReport};
+use crate::large_scene::{ContactSolver, LargeScene, SolverOptions};
 use crate::scenes::chute_3d::Chute3d;
 use crate::scenes::hopper_2d::Hopper2d;
 use crate::scenes::pile_3d::Pile3d;
@@ -30,7 +33,7 @@ use crate::scenes::pyramid_2d::Pyramid2d;
 use crate::validate;
 
 /// The large-scene templates, by `template = "…"`.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(tag = "template", rename_all = "snake_case")]
 pub enum LargeTemplate {
     /// [`Pyramid2d`]: equal discs in a triangle on a floor.
@@ -109,7 +112,7 @@ impl LargeTemplate {
 }
 
 /// `[time]`: the step and the final time.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct LargeTime {
     /// h (s).
@@ -127,7 +130,7 @@ fn one() -> f64 {
 }
 
 /// `[solver]`: the NSGS sweeps' tolerance, cap and warm start ([`SolverOptions`]).
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct LargeSolver {
     /// Siconos's relative error to reach (default 1e-6).
@@ -149,8 +152,9 @@ impl Default for LargeSolver {
     }
 }
 
-/// `[output]`: how often `series.csv` gets a row.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+/// `[output]`: how often `series.csv` gets a row, a snapshot is written and the state is
+/// kept for `--resume`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct LargeOutput {
     /// A row every `every` steps (default 100), and after the last.
@@ -158,6 +162,9 @@ pub struct LargeOutput {
     /// A VTK snapshot (`snapshots/step_NNNNNNN.vtp`, indexed by `snapshots.pvd`) every
     /// `snapshots` steps, at t = 0 and after the last; 0 (the default): none.
     pub snapshots: u64,
+    /// The scene's state is kept in `.checkpoint/` every `checkpoint` steps (default 1000;
+    /// 0: never), for `ricochet run --resume` to continue from after a kill.
+    pub checkpoint: u64,
 }
 
 impl Default for LargeOutput {
@@ -165,12 +172,13 @@ impl Default for LargeOutput {
         Self {
             every: 100,
             snapshots: 0,
+            checkpoint: 1000,
         }
     }
 }
 
 /// A large-scene scenario file.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct LargeScenario {
     /// The run's name.
@@ -197,7 +205,9 @@ pub struct LargeRun {
     pub bodies: usize,
     /// Steps taken.
     pub steps: u64,
-    /// Wall-clock seconds of the stepping.
+    /// Steps taken from a checkpoint (`--resume`), not computed.
+    pub resumed_steps: u64,
+    /// Wall-clock seconds of the stepping (of the steps computed).
     pub seconds: f64,
     /// Σ over steps of active contacts × sweeps.
     pub contact_iterations: f64,
@@ -284,38 +294,80 @@ impl LargeScenario {
         Ok(scene)
     }
 
+    /// The scenario's fingerprint ([`fnv1a`](super::fingerprint::fnv1a) of its JSON): what
+    /// a checkpoint must have been written by.
+    pub fn fingerprint(&self) -> String {
+        super::fingerprint::fnv1a(&serde_json::to_vec(self).unwrap_or_default())
+    }
+
     /// Runs the scene to the final time with its stage `solve` on `solver` ([`solver`]),
-    /// writing `series.csv` and `final.csv` into `out`; `progress(step, steps)` is called
-    /// after every step.
+    /// writing `series.csv`, `final.csv` and the snapshots into `out` (held against other
+    /// runs meanwhile, [`DirLock`]); adds each step to `progress` and, when it is
+    /// cancelled, keeps the state and stops with [`Error::Interrupted`]. Every
+    /// `[output] checkpoint` steps the state is kept in `out` ([`super::large_resume`]):
+    /// with `resume` the run continues from there, else it starts afresh.
+    ///
+    /// [`solver`]: super::large_solver::solver
     pub fn run(
         &self,
         out: &Path,
         solver: &mut dyn ContactSolver,
-        mut progress: impl FnMut(u64, u64),
+        resume: bool,
+        progress: &Progress,
     ) -> Result<LargeRun> {
         prepare_dir(out)?;
+        let command: Vec<String> = std::env::args().collect();
+        let _lock = DirLock::acquire(out, &command.join(" "))?;
         let mut scene = self.build()?;
-        let steps = self.steps();
-        let mut series = vec![series_row(&scene, None)];
-        let mut snapshots = Vec::new();
+        let checkpoint = Checkpoint::new(out, self.fingerprint(), solver.name());
+        let (mut series, mut tally) = (vec![series_row(&scene, None)], Tally::default());
+        if resume {
+            let resumed = checkpoint.load()?;
+            scene.restore(resumed.state)?;
+            (series, tally) = (resumed.series, resumed.tally);
+            progress.add_resumed(scene.steps);
+        } else {
+            checkpoint.remove()?;
+        }
+        let (first, steps) = (scene.steps, self.steps());
         let every_snapshot = self.output.snapshots;
+        let snapshot_due = |k: u64| every_snapshot > 0 && (k.is_multiple_of(every_snapshot) || k == steps);
+        let h = self.time.step;
+        let mut snapshots: Vec<(f64, String)> = (0..first)
+            .filter(|&k| snapshot_due(k))
+            .map(|k| (LargeScene::time_after(k, h), snapshot_file(k)))
+            .collect();
         if every_snapshot > 0 {
             std::fs::create_dir_all(out.join("snapshots"))?;
-            snapshots.push(snapshot(out, &scene, 0)?);
+            if snapshot_due(first) {
+                snapshots.push(snapshot(out, &scene, first)?);
+            }
         }
-        let (mut contact_iterations, mut unconverged) = (0.0, 0);
+        let every_checkpoint = self.output.checkpoint;
         let started = std::time::Instant::now();
-        for k in 1..=steps {
+        for k in first + 1..=steps {
             let report = scene.step_on(solver)?;
-            contact_iterations += (report.active * report.sweeps) as f64;
-            unconverged += u64::from(!report.converged);
+            tally.contact_iterations += (report.active * report.sweeps) as u64;
+            tally.unconverged_steps += u64::from(!report.converged);
             if k % self.output.every == 0 || k == steps {
                 series.push(series_row(&scene, Some(&report)));
             }
-            if every_snapshot > 0 && (k % every_snapshot == 0 || k == steps) {
+            if snapshot_due(k) {
                 snapshots.push(snapshot(out, &scene, k)?);
             }
-            progress(k, steps);
+            progress.add(1);
+            if k < steps && progress.cancelled() {
+                checkpoint.save(&scene, &series, tally)?;
+                return Err(Error::Interrupted {
+                    what: format!(
+                        "the state after step {k} of {steps} in {}: --resume continues",
+                        out.join(super::large_resume::FOLDER).display()
+                    ),
+                });
+            }
+            if every_checkpoint > 0 && k.is_multiple_of(every_checkpoint) && k < steps {
+                checkpoint.save(&scene, &series, tally)?;
+            }
         }
         let seconds = started.elapsed().as_secs_f64();
         let mut files = vec![out.join("series.csv"), out.join("final.csv")];
@@ -329,12 +381,14 @@ impl LargeScenario {
         write_atomically(&files[1], |p| {
             write_lines(p, &final_header(&scene), &final_rows(&scene))
         })?;
+        checkpoint.remove()?;
         Ok(LargeRun {
             bodies: scene.bodies.len(),
             steps,
+            resumed_steps: first,
             seconds,
-            contact_iterations,
-            unconverged_steps: unconverged,
+            contact_iterations: tally.contact_iterations as f64,
+            unconverged_steps: tally.unconverged_steps,
             files,
         })
     }
@@ -411,94 +465,4 @@ impl LargeScenario {
             sweeps_per_step: sweeps / steps as f64,
         })
     }
-}
-
-/// The columns of `series.csv`.
-pub const SERIES_HEADER: &str = "t,kinetic_energy,potential_energy,contacts,candidates,colours,sweeps,residual,converged,max_penetration,discharged";
-
-/// Writes the scene's state after step `k` as `snapshots/step_{k:07}.vtp` under `out`: the
-/// centres as points with `radius`, `mass`, `velocity`, `angular_velocity` and `present` (1,
-/// or 0 once discharged); returns its time and path for the `.pvd` index.
-fn snapshot(out: &Path, scene: &LargeScene, k: u64) -> Result<(f64, String)> {
-    let b = &scene.bodies;
-    let flat = |v: &[[f64; 3]]| v.iter().flatten().copied().collect::<Vec<f64>>();
-    let (velocity, spin) = (flat(&b.v), flat(&b.omega));
-    let present: Vec<f64> = b.present.iter().map(|&p| f64::from(u8::from(p))).collect();
-    let array = |name, components, values| vtk::PointArray {
-        name,
-        components,
-        values,
-    };
-    let text = vtk::polydata(
-        &b.x,
-        &[
-            array("radius", 1, &b.radius),
-            array("mass", 1, &b.mass),
-            array("velocity", 3, &velocity),
-            array("angular_velocity", 3, &spin),
-            array("present", 1, &present),
-        ],
-    );
-    let file = format!("snapshots/step_{k:07}.vtp");
-    write_atomically(&out.join(&file), |p| Ok(std::fs::write(p, &text)?))?;
-    Ok((scene.time, file))
-}
-
-/// One row of `series.csv` after a step (`None`: the initial state, no solve).
-fn series_row(scene: &LargeScene, report: Option<&StepReport>) -> String {
-    let b = &scene.bodies;
-    let (kinetic, potential) = (b.kinetic_energy(), b.potential_energy(scene.gravity));
-    match report {
-        Some(r) => format!(
-            "{},{kinetic:e},{potential:e},{},{},{},{},{:e},{},{:e},{}",
-            scene.time,
-            r.active,
-            r.candidates,
-            r.colours,
-            r.sweeps,
-            r.residual,
-            u8::from(r.converged),
-            r.max_penetration,
-            r.discharged
-        ),
-        None => format!("{},{kinetic:e},{potential:e},0,0,0,0,0,1,0,0", scene.time),
-    }
-}
-
-/// The columns of `final.csv` for the scene's dimension.
-fn final_header(scene: &LargeScene) -> String {
-    match scene.bodies.dimension {
-        Dimension::Two => "body,x,y,theta,vx,vy,omega,radius,mass".into(),
-        Dimension::Three => "body,x,y,z,vx,vy,vz,omega_x,omega_y,omega_z,radius,mass".into(),
-    }
-}
-
-/// One row per body: its state, radius and mass (floats in Rust's shortest round-trip form).
-fn final_rows(scene: &LargeScene) -> Vec<String> {
-    let b = &scene.bodies;
-    (0..b.len())
-        .map(|k| {
-            let (x, v, w) = (b.x[k], b.v[k], b.omega[k]);
-            match b.dimension {
-                Dimension::Two => format!(
-                    "{k},{:e},{:e},{:e},{:e},{:e},{:e},{:e},{:e}",
-                    x[0], x[1], b.angle[k], v[0], v[1], w[2], b.radius[k], b.mass[k]
-                ),
-                Dimension::Three => format!(
-                    "{k},{:e},{:e},{:e},{:e},{:e},{:e},{:e},{:e},{:e},{:e},{:e}",
-                    x[0], x[1], x[2], v[0], v[1], v[2], w[0], w[1], w[2], b.radius[k], b.mass[k]
-                ),
-            }
-        })
-        .collect()
-}
-
-fn write_lines(path: &Path, header: &str, rows: &[String]) -> Result<()> {
-    let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
-    writeln!(file, "{header}")?;
-    for row in rows {
-        writeln!(file, "{row}")?;
-    }
-    file.flush()?;
-    Ok(())
 }

@@ -10,7 +10,11 @@ use crate::large_scene::{ContactSolver, CpuSolver};
 /// adapter, software ones included; `cpu` every core; `reference` is refused (the dense
 /// reference does not step large scenes).
 pub fn solver(backend: Backend) -> Result<(Box<dyn ContactSolver>, String, Option<String>)> {
-    let cpu = || -> (Box<dyn ContactSolver>, String) { (Box::new(CpuSolver::default()), "large-scene cpu".into()) };
+    let cpu = || -> (Box<dyn ContactSolver>, String) {
+        let solver = CpuSolver::default();
+        let name = solver.name();
+        (Box::new(solver), name)
+    };
     match backend {
         Backend::Cpu => Ok(cpu()).map(|(s, n)| (s, n, None)),
         Backend::Reference => Err(Error::Unsupported {

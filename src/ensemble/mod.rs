@@ -40,6 +40,8 @@ pub mod design;
 mod draws;
 mod engine;
 pub mod fingerprint;
+pub mod large_output;
+pub mod large_resume;
 pub mod large_scene;
 pub mod large_solver;
 pub mod lock;

@@ -73,12 +73,6 @@ fn groups(n: usize) -> (u32, u32) {
 }
 
 impl GpuSolver {
-    /// `large-scene gpu f64` (or f32) and the adapter's name.
-    pub fn name(&self) -> String {
-        let bits = if self.precision == Precision::F64 { "f64" } else { "f32" };
-        format!("large-scene gpu {bits}, {}", self.ctx.adapter_name())
-    }
-
     /// Compiles the kernels for `ctx` (shared) in `precision` (f64 needs `SHADER_F64`).
     pub fn new(ctx: &GpuContext, precision: Precision) -> Result<Self> {
         ctx.check_precision(precision)?;
@@ -313,6 +307,12 @@ fn geometry_of(c: &Contact) -> [f64; GEOMETRY] {
 }
 
 impl ContactSolver for GpuSolver {
+    /// `large-scene gpu f64` (or f32) and the adapter's name.
+    fn name(&self) -> String {
+        let bits = if self.precision == Precision::F64 { "f64" } else { "f32" };
+        format!("large-scene gpu {bits}, {}", self.ctx.adapter_name())
+    }
+
     /// The twin's [`super::solve::solve`] on the device: the same sweeps, the same light and
     /// full errors from the same fixed sums, the same stopping rule.
     fn solve(&mut self, state: &mut Velocities, coloured: &mut Coloured, options: &SolverOptions) -> Result<Sweeps> {

@@ -26,6 +26,7 @@ pub mod gpu;
 pub mod narrow_phase;
 mod scene;
 pub mod solve;
+pub mod state;
 pub mod walls;
 
 pub use bodies::{Bodies, Dimension};
@@ -33,4 +34,5 @@ pub use bodies::{Bodies, Dimension};
 pub use gpu::GpuSolver;
 pub use scene::{LargeScene, StepReport};
 pub use solve::{ContactSolver, CpuSolver, SolverOptions};
+pub use state::SceneState;
 pub use walls::{Shape, Wall};

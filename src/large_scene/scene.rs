@@ -10,6 +10,7 @@ use super::broad_phase::{Pair, candidate_pairs};
 use super::colouring::{COLOURS, greedy};
 use super::narrow_phase::{Contact, Geometry, world_impulse};
 use super::solve::{Coloured, ContactSolver, CpuSolver, SolverOptions, Velocities, warm_start};
+use super::state::SceneState;
 use super::walls::Wall;
 use crate::contact::vector::dot;
 use crate::model::NewtonImpactFrictionNSL;
@@ -169,6 +170,103 @@ impl LargeScene {
     /// their impulses r.
     pub fn contacts(&self) -> &[Contact] {
         &self.contacts
+    }
+
+    /// What the next step reads beyond the scene's constants ([`SceneState`]).
+    pub fn state(&self) -> SceneState {
+        let b = &self.bodies;
+        SceneState {
+            steps: self.steps,
+            x: b.x.clone(),
+            v: b.v.clone(),
+            omega: b.omega.clone(),
+            angle: b.angle.clone(),
+            present: b.present.clone(),
+            rebuilt_at: self.rebuilt_at.clone(),
+            pairs: self.contacts.iter().map(|c| c.pair).collect(),
+            frames: self.contacts.iter().map(|c| c.frame).collect(),
+            impulses: self.contacts.iter().map(|c| c.r).collect(),
+            colours: self.colours.clone(),
+            overflow: self.overflow,
+        }
+    }
+
+    /// Puts the scene in `state` (one of this scene's, after some steps): its next step is
+    /// the one the scene took after `state.steps` steps. Refuses a state of another scene
+    /// (another body count, a pair past the bodies and walls, colours that do not cover
+    /// the pairs in order).
+    pub fn restore(&mut self, state: SceneState) -> Result<()> {
+        let n = self.bodies.len();
+        let refuse = |reason: String| Error::Unsupported {
+            what: "large scene: a saved state".into(),
+            reason,
+        };
+        let s = &state;
+        let per_body = [
+            s.x.len(),
+            s.v.len(),
+            s.omega.len(),
+            s.angle.len(),
+            s.present.len(),
+            s.rebuilt_at.len(),
+        ];
+        if per_body.iter().any(|&len| len != n) {
+            return Err(refuse(format!(
+                "it holds {per_body:?} values per body, the scene {n} bodies"
+            )));
+        }
+        if s.frames.len() != s.pairs.len() || s.impulses.len() != s.pairs.len() {
+            return Err(refuse("its pairs, frames and impulses differ in number".into()));
+        }
+        let walls = self.walls.len();
+        if let Some(p) = state
+            .pairs
+            .iter()
+            .find(|p| p.i as usize >= n || p.j as usize >= n + walls || p.i >= p.j)
+        {
+            return Err(refuse(format!(
+                "pair ({}, {}) is not one of {n} bodies and {walls} walls",
+                p.i, p.j
+            )));
+        }
+        let ends = state.colours.iter().map(|c| c.end);
+        let starts = std::iter::once(0).chain(ends.clone());
+        let tiled = state
+            .colours
+            .iter()
+            .zip(starts)
+            .all(|(c, s)| c.start == s && c.end > c.start);
+        if !tiled || state.colours.last().map_or(0, |c| c.end) != state.pairs.len() {
+            return Err(refuse("its colours do not cover its pairs in order".into()));
+        }
+        let b = &mut self.bodies;
+        (b.x, b.v, b.omega, b.angle, b.present) = (state.x, state.v, state.omega, state.angle, state.present);
+        self.rebuilt_at = state.rebuilt_at;
+        self.contacts = (state.pairs.into_iter().zip(state.frames).zip(state.impulses))
+            .map(|((pair, frame), r)| Contact {
+                pair,
+                gap: 0.0,
+                frame,
+                w: [0.0; 2],
+                law: self.grains,
+                target: [0.0; 3],
+                q: [0.0; 3],
+                r,
+                active: false,
+            })
+            .collect();
+        (self.colours, self.overflow) = (state.colours, state.overflow);
+        self.steps = state.steps;
+        self.time = Self::time_after(self.steps, self.h);
+        Ok(())
+    }
+
+    /// t_k after k steps of h: k h, computed as the step computes it ((k − 1) h + h).
+    pub fn time_after(k: u64, h: f64) -> f64 {
+        match k {
+            0 => 0.0,
+            k => (k - 1) as f64 * h + h,
+        }
     }
 
     /// Advances one step h: `broad_phase` (when due) → `narrow_phase` → `free_velocity` →
@@ -362,7 +460,7 @@ impl LargeScene {
             .for_each(|((a, w0), w1)| *a = advance(*a, w0[2], w1[2]));
         b.v.clone_from(&self.v);
         b.omega.clone_from(&self.omega);
-        self.time = self.steps as f64 * h + h;
         self.steps += 1;
+        self.time = Self::time_after(self.steps, h);
     }
 }

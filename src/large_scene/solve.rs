@@ -254,6 +254,9 @@ pub fn light_error([change, norm]: [f64; 2]) -> f64 {
 /// The stage `solve` of a step, on some engine: sweeps until the tolerance or the cap
 /// ([`solve`] on the CPU; the large-scene kernel on a device).
 pub trait ContactSolver: Send {
+    /// The engine, as runs name it (e.g. `large-scene cpu`).
+    fn name(&self) -> String;
+
     /// Solves the step's problem from the warm-started `state` and impulses, leaving v, ω
     /// and each contact's r at the last sweep's.
     fn solve(
@@ -271,6 +274,10 @@ pub struct CpuSolver {
 }
 
 impl ContactSolver for CpuSolver {
+    fn name(&self) -> String {
+        "large-scene cpu".into()
+    }
+
     fn solve(
         &mut self,
         state: &mut Velocities,
