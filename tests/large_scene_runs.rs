@@ -100,7 +100,63 @@ fn the_pyramid_runs_from_the_command_line_and_stays_still() {
         let drift = (cells[1] - start.x[k][0]).hypot(cells[2] - start.x[k][1]);
         assert!(drift < 1e-9, "disc {k} drifted {drift:e} m");
     }
+    check_picture(&out.join("final.png"), &finals[1..]);
     let _ = std::fs::remove_dir_all(&out);
+}
+
+/// `final.png` shows the discs of `rows` (final.csv's, 2-D) at one scale: its size is the
+/// discs' box widened by a twentieth of its longer side, that side 1200 pixels, plus the
+/// margins (20 pixels, 60 above for the title); the coloured (neither white nor black) pixels
+/// cover Σ π (R s)² to 4 %; the pixel at the first disc's centre is coloured and the view's
+/// corner above the top of the pile white.
+fn check_picture(path: &Path, rows: &[String]) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut pixels = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut pixels).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgb);
+    let (width, height) = (info.width as usize, info.height as usize);
+    let discs: Vec<[f64; 3]> = rows
+        .iter()
+        .map(|row| {
+            let c: Vec<f64> = row.split(',').map(|c| c.parse().unwrap()).collect();
+            [c[1], c[2], c[7]]
+        })
+        .collect();
+    let extent = |k: usize, sign: f64| {
+        discs
+            .iter()
+            .map(|d| d[k] + sign * d[2])
+            .fold(f64::NAN, |a, b| if sign > 0.0 { a.max(b) } else { a.min(b) })
+    };
+    let (w, h) = (extent(0, 1.0) - extent(0, -1.0), extent(1, 1.0) - extent(1, -1.0));
+    let pad = 0.05 * w.max(h);
+    let scale = 1200.0 / (w.max(h) + 2.0 * pad);
+    let pixels_of = |m: f64| (m * scale).round() as usize;
+    assert_eq!(
+        (width, height),
+        (pixels_of(w + 2.0 * pad) + 40, pixels_of(h + 2.0 * pad) + 80)
+    );
+    let at = |x: usize, y: usize| &pixels[3 * (y * width + x)..3 * (y * width + x) + 3];
+    let coloured = |p: &[u8]| p != [255, 255, 255] && p != [0, 0, 0];
+    let count = (60..height)
+        .flat_map(|y| (0..width).map(move |x| (x, y)))
+        .filter(|&(x, y)| coloured(at(x, y)))
+        .count();
+    let expected: f64 = discs
+        .iter()
+        .map(|d| std::f64::consts::PI * (d[2] * scale).powi(2))
+        .sum();
+    assert!(
+        (count as f64 / expected - 1.0).abs() < 0.04,
+        "{count} coloured pixels, {expected:.0} expected"
+    );
+    let (x0, y_top) = (extent(0, -1.0) - pad, extent(1, 1.0) + pad);
+    let pixel = |x: f64, y: f64| (20 + pixels_of(x - x0), 60 + pixels_of(y_top - y));
+    let (px, py) = pixel(discs[0][0], discs[0][1]);
+    assert!(coloured(at(px, py)), "{:?} at the first disc's centre", at(px, py));
+    let (px, py) = pixel(x0 + pad / 2.0, y_top - pad / 2.0);
+    assert_eq!(at(px, py), [255, 255, 255]);
 }
 
 /// `--backend gpu` (f64 on lavapipe) writes the CPU's `final.csv` and `series.csv` byte for

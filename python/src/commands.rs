@@ -115,7 +115,7 @@ pub fn start_large_run(
         })?;
         json(&serde_json::json!({
             "engine": engine,
-            "notice": notice,
+            "notice": notice.or(run.notice),
             "bodies": run.bodies,
             "steps": run.steps,
             "resumed_steps": run.resumed_steps,

@@ -54,6 +54,9 @@ pub fn run_large(args: LargeArgs) -> ricochet::Result<ExitCode> {
     })?;
     let computed = run.steps - run.resumed_steps;
     let body_steps = run.bodies as f64 * computed as f64 / run.seconds;
+    if let Some(notice) = &run.notice {
+        log::info!("notice: {notice}");
+    }
     if run.unconverged_steps > 0 {
         log::warn!(
             "{} of {} steps stopped at the sweep cap (their residuals are in series.csv)",

@@ -215,6 +215,8 @@ pub struct LargeRun {
     pub unconverged_steps: u64,
     /// The files written.
     pub files: Vec<PathBuf>,
+    /// Why a 2-D scene's `final.png` was not drawn (no font, or no `plots` feature).
+    pub notice: Option<String>,
 }
 
 impl LargeScenario {
@@ -381,6 +383,7 @@ impl LargeScenario {
         write_atomically(&files[1], |p| {
             write_lines(p, &final_header(&scene), &final_rows(&scene))
         })?;
+        let notice = self.picture(out, &scene, &mut files)?;
         checkpoint.remove()?;
         Ok(LargeRun {
             bodies: scene.bodies.len(),
@@ -390,6 +393,25 @@ impl LargeScenario {
             contact_iterations: tally.contact_iterations as f64,
             unconverged_steps: tally.unconverged_steps,
             files,
+            notice,
+        })
+    }
+
+    /// `final.png` of a 2-D scene into `out` (added to `files`); why it is not drawn.
+    fn picture(&self, out: &Path, scene: &LargeScene, files: &mut Vec<PathBuf>) -> Result<Option<String>> {
+        if scene.bodies.dimension != crate::large_scene::Dimension::Two {
+            return Ok(None);
+        }
+        #[cfg(feature = "plots")]
+        let drawn = super::plots::draw_discs(out, scene, &self.name)?;
+        #[cfg(not(feature = "plots"))]
+        let drawn: std::result::Result<PathBuf, String> = Err(format!("{}: no `plots` feature", out.display()));
+        Ok(match drawn {
+            Ok(path) => {
+                files.push(path);
+                None
+            }
+            Err(reason) => Some(format!("final.png not drawn: {reason}")),
         })
     }
 }

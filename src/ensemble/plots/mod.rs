@@ -1,5 +1,5 @@
 //! PNG pictures of a run: histograms of the main summary columns and the recorded
-//! trajectories, drawn with plotters. Text needs a TrueType font: `RICOCHET_FONT`, else the
+//! trajectories, and a 2-D large scene's final state, drawn with plotters. Text needs a TrueType font: `RICOCHET_FONT`, else the
 //! first of a few usual system paths (Debian: `apt-get install fonts-dejavu-core`).
 
 use std::collections::BTreeMap;
@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 use plotters::prelude::*;
 
 mod axes;
+mod discs;
 mod histograms;
 mod trajectories;
 
@@ -129,6 +130,26 @@ pub fn draw(
         written.push(path);
     }
     Ok(Ok(written))
+}
+
+/// Draws `final.png` of a 2-D large scene (its discs coloured by speed, its walls; see
+/// [`discs`]) headed by `title` into `dir`; its path, or the reason it is not drawn (no font).
+pub fn draw_discs(
+    dir: &Path,
+    scene: &crate::large_scene::LargeScene,
+    title: &str,
+) -> Result<std::result::Result<PathBuf, String>> {
+    if let Err(reason) = font() {
+        return Ok(Err(reason));
+    }
+    let path = dir.join("final.png");
+    write_atomically(&path, |partial| {
+        discs::draw(partial, scene, title).map_err(|e| Error::Unsupported {
+            what: format!("plot {}", path.display()),
+            reason: e.to_string(),
+        })
+    })?;
+    Ok(Ok(path))
 }
 
 type DrawResult = std::result::Result<(), Box<dyn std::error::Error>>;
