@@ -5,214 +5,13 @@
 
 mod common;
 
-use nalgebra::{DMatrix, DVector};
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use ricochet::contact::lanes::Lanes;
-use ricochet::contact::local::{friction_2d, friction_3d};
+use nalgebra::DVector;
 use ricochet::large_scene::broad_phase::{Pair, candidate_pairs, gap};
 use ricochet::large_scene::colouring::{COLOURS, greedy};
-use ricochet::large_scene::narrow_phase::world_impulse;
 use ricochet::large_scene::{Bodies, Dimension, LargeScene, Wall};
-use ricochet::model::NewtonImpactFrictionNSL;
 use ricochet::numerics::friction::FrictionContactProblem;
 
-const G: f64 = 9.81;
-
-fn law(e: f64, mu: f64, d: Dimension) -> NewtonImpactFrictionNSL {
-    NewtonImpactFrictionNSL::new(e, 0.0, mu, d.rows()).unwrap()
-}
-
-/// `count` bodies of radii U(r/2, r) at random centres in a cube (square) of side `side`,
-/// possibly overlapping (for the broad phase only).
-fn scattered(d: Dimension, count: usize, side: f64, r: f64, seed: u64) -> Bodies {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let axes = d.rows();
-    let x = (0..count)
-        .map(|_| std::array::from_fn(|k| if k < axes { rng.random::<f64>() * side } else { 0.0 }))
-        .collect();
-    let radius = (0..count).map(|_| r * (0.5 + 0.5 * rng.random::<f64>())).collect();
-    Bodies::new(d, x, radius, vec![1.0; count]).unwrap()
-}
-
-/// W = H M⁻¹ Hᵀ and q = H v_free + ê of the active contacts, assembled densely from the
-/// contacts' frames over 6 velocities per body (v, ω; M⁻¹ = diag(1/m, 1/(k m R²))): u_N =
-/// n·(v_j − v_i), u_T = t·(v_j − v_i) − R_j (n × t)·ω_j − R_i (n × t)·ω_i — written here
-/// independently of the engine's H.
-fn assembled(
-    scene: &LargeScene,
-    v_free: &[[f64; 3]],
-    omega: &[[f64; 3]],
-) -> (DMatrix<f64>, DVector<f64>, DVector<f64>) {
-    let b = &scene.bodies;
-    let (n, d) = (b.len(), b.dimension.rows());
-    let active: Vec<_> = scene.contacts().iter().filter(|c| c.active).collect();
-    let m = active.len() * d;
-    let mut h = DMatrix::zeros(m, 6 * n);
-    let mut q = DVector::zeros(m);
-    let mut mu = DVector::zeros(active.len());
-    for (k, c) in active.iter().enumerate() {
-        mu[k] = c.law.mu();
-        let normal = c.frame[0];
-        for a in 0..d {
-            let row = k * d + a;
-            let axis = c.frame[a];
-            let lever = [
-                normal[1] * axis[2] - normal[2] * axis[1],
-                normal[2] * axis[0] - normal[0] * axis[2],
-                normal[0] * axis[1] - normal[1] * axis[0],
-            ];
-            let (i, j) = (c.pair.i as usize, c.pair.j as usize);
-            for x in 0..3 {
-                h[(row, 6 * i + x)] = -axis[x];
-                if a > 0 {
-                    h[(row, 6 * i + 3 + x)] = -b.radius[i] * lever[x];
-                }
-                if j < n {
-                    h[(row, 6 * j + x)] = axis[x];
-                    if a > 0 {
-                        h[(row, 6 * j + 3 + x)] = -b.radius[j] * lever[x];
-                    }
-                }
-            }
-            q[row] = c.target[a];
-        }
-    }
-    let mut velocity = DVector::zeros(6 * n);
-    let mut inverse_mass = DVector::zeros(6 * n);
-    for k in 0..n {
-        let inertia = b.dimension.inertia_factor() * b.mass[k] * b.radius[k] * b.radius[k];
-        for x in 0..3 {
-            velocity[6 * k + x] = v_free[k][x];
-            velocity[6 * k + 3 + x] = omega[k][x];
-            inverse_mass[6 * k + x] = 1.0 / b.mass[k];
-            inverse_mass[6 * k + 3 + x] = 1.0 / inertia;
-        }
-    }
-    q += &h * velocity;
-    let w = &h * DMatrix::from_diagonal(&inverse_mass) * h.transpose();
-    (w, q, mu)
-}
-
-/// Sequential NSGS on the assembled problem in the contacts' order, from r = 0, `sweeps`
-/// sweeps: contact c solves u_c = W_cc r_c + q̃_c, q̃_c = q_c + Σ_{e≠c} W_ce r_e, with the
-/// shared local solves.
-fn assembled_nsgs(d: usize, w: &DMatrix<f64>, q: &DVector<f64>, mu: &DVector<f64>, sweeps: usize) -> DVector<f64> {
-    let mut r = DVector::zeros(q.len());
-    let one = |x: f64| Lanes::<f64, 1>([x]);
-    for _ in 0..sweeps {
-        for c in 0..mu.len() {
-            let rows = c * d..(c + 1) * d;
-            let mut local = [0.0; 3];
-            for (a, la) in local.iter_mut().enumerate().take(d) {
-                let row = c * d + a;
-                *la = q[row]
-                    + (0..q.len())
-                        .filter(|k| !rows.contains(k))
-                        .map(|k| w[(row, k)] * r[k])
-                        .sum::<f64>();
-            }
-            let block = |a: usize, b: usize| one(w[(c * d + a, c * d + b)]);
-            let x = if d == 2 {
-                let [n, t] = friction_2d(
-                    [[block(0, 0), block(0, 1)], [block(1, 0), block(1, 1)]],
-                    [one(local[0]), one(local[1])],
-                    one(mu[c]),
-                );
-                [n.0[0], t.0[0], 0.0]
-            } else {
-                let lam = [r[c * d], r[c * d + 1], r[c * d + 2]].map(one);
-                friction_3d(
-                    std::array::from_fn(|a| std::array::from_fn(|b| block(a, b))),
-                    local.map(one),
-                    lam,
-                    one(mu[c]),
-                )
-                .map(|x| x.0[0])
-            };
-            for a in 0..d {
-                r[c * d + a] = x[a];
-            }
-        }
-    }
-    r
-}
-
-/// A triangle of `rows` rows of equal discs (radius r, mass 1) resting on the floor y = 0,
-/// each row in the grooves of the one below. Neighbours are placed 10⁻¹¹ closer than
-/// touching, so that rounding leaves no touching contact with a positive gap (inactive at
-/// rest by Moreau–Jean's activation g + γ h u_N ≤ 0).
-fn pyramid(rows: usize, r: f64) -> Bodies {
-    let s = r * (1.0 - 1e-11);
-    let mut x = Vec::new();
-    for row in 0..rows {
-        for k in 0..rows - row {
-            let cx = s * (2 * k + 1 + row) as f64;
-            let cy = s + row as f64 * 3f64.sqrt() * s;
-            x.push([cx, cy, 0.0]);
-        }
-    }
-    let n = x.len();
-    Bodies::new(Dimension::Two, x, vec![r; n], vec![1.0; n]).unwrap()
-}
-
-fn floor(axis: usize, law: NewtonImpactFrictionNSL) -> Wall {
-    let mut normal = [0.0; 3];
-    normal[axis] = 1.0;
-    Wall::plane([0.0; 3], normal, law).unwrap()
-}
-
-/// A box [0, side]^d open at the top (gravity along −y in 2-D, −z in 3-D).
-fn open_box(d: Dimension, side: f64, law: NewtonImpactFrictionNSL) -> Vec<Wall> {
-    let up = d.rows() - 1;
-    let mut walls = vec![floor(up, law)];
-    for axis in 0..up {
-        let mut n = [0.0; 3];
-        n[axis] = 1.0;
-        walls.push(Wall::plane([0.0; 3], n, law).unwrap());
-        n[axis] = -1.0;
-        let mut p = [0.0; 3];
-        p[axis] = side;
-        walls.push(Wall::plane(p, n, law).unwrap());
-    }
-    walls
-}
-
-/// Bodies on a jittered lattice inside the box, not touching, above the floor: a pile to be
-/// poured.
-fn poured(d: Dimension, per_side: usize, layers: usize, r: f64, seed: u64) -> Bodies {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let pitch = 2.2 * r;
-    let mut x = Vec::new();
-    let up = d.rows() - 1;
-    let across = if d == Dimension::Two { 1 } else { per_side };
-    for layer in 0..layers {
-        for a in 0..per_side {
-            for b in 0..across {
-                let mut c = [0.0; 3];
-                c[0] = pitch * (a as f64 + 0.5) + 0.05 * r * rng.random::<f64>();
-                if d == Dimension::Three {
-                    c[1] = pitch * (b as f64 + 0.5) + 0.05 * r * rng.random::<f64>();
-                }
-                c[up] = pitch * (layer as f64 + 0.5) + r;
-                x.push(c);
-            }
-        }
-    }
-    let n = x.len();
-    let radius = (0..n).map(|_| r * (0.8 + 0.2 * rng.random::<f64>())).collect();
-    let mut bodies = Bodies::new(d, x, radius, vec![1.0; n]).unwrap();
-    for v in &mut bodies.v {
-        v[0] = 0.2 * (rng.random::<f64>() - 0.5);
-    }
-    bodies
-}
-
-fn gravity(d: Dimension) -> [f64; 3] {
-    let mut g = [0.0; 3];
-    g[d.rows() - 1] = -G;
-    g
-}
+use common::large::*;
 
 #[test]
 fn broad_phase_equals_brute_force() {
@@ -286,29 +85,6 @@ fn colouring_separates_pairs_that_share_a_body() {
     }
 }
 
-/// Σ over wall contacts of the impulse they give their body (−P, P the wall's).
-fn wall_impulse(scene: &LargeScene) -> [f64; 3] {
-    let n = scene.bodies.len() as u32;
-    let mut sum = [0.0; 3];
-    for c in scene.contacts().iter().filter(|c| c.pair.j >= n) {
-        let p = world_impulse(c);
-        for k in 0..3 {
-            sum[k] -= p[k];
-        }
-    }
-    sum
-}
-
-/// The floor and two side walls holding a pyramid's bottom row (of `rows` discs of radius r).
-fn pyramid_box(rows: usize, r: f64, law: NewtonImpactFrictionNSL) -> Vec<Wall> {
-    let width = 2.0 * r * rows as f64 * (1.0 - 1e-11);
-    vec![
-        Wall::plane([0.0; 3], [0.0, 1.0, 0.0], law).unwrap(),
-        Wall::plane([0.0; 3], [1.0, 0.0, 0.0], law).unwrap(),
-        Wall::plane([width, 0.0, 0.0], [-1.0, 0.0, 0.0], law).unwrap(),
-    ]
-}
-
 /// A pyramid of 105 discs (14 rows), its bottom row between two walls, on a floor, μ = 0.5
 /// everywhere, e = 0: it must not move (drift < 1e-6 m over the steps), and at every step the
 /// walls' impulses sum to the weight M g h within the solver's tolerance. (Free-standing,
@@ -354,18 +130,6 @@ fn pyramid_stands_still_and_the_floor_carries_its_weight() {
         .fold(0.0, f64::max);
     assert!(drift < 1e-6, "the pyramid drifted {drift:e} m in {steps} steps");
     eprintln!("pyramid: drift {drift:e} m, floor load error {worst_load:e}, {total_sweeps} sweeps");
-}
-
-/// Bits of the state, to compare runs.
-fn state_bits(scene: &LargeScene) -> Vec<u64> {
-    let b = &scene.bodies;
-    b.x.iter()
-        .chain(&b.v)
-        .chain(&b.omega)
-        .flatten()
-        .chain(&b.angle)
-        .map(|x| x.to_bits())
-        .collect()
 }
 
 /// `steps` steps of a pour in a box, inside a rayon pool of `threads` threads.

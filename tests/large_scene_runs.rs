@@ -569,3 +569,63 @@ fn a_resume_from_a_wrong_checkpoint_is_refused() {
     assert!(e.contains("state-000000000001.bin") && e.contains("changed"), "{e}");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// `[solver] method = "jacobi"` runs the pyramid by Jacobi with mass splitting on the CPU
+/// cores (named in the run's engine; still at rest), `auto` takes the cores too, and
+/// `--backend gpu` is refused naming the method; an unknown method is refused naming the key.
+#[test]
+fn the_jacobi_method_runs_on_the_cores() {
+    let dir = scratch("jacobi");
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(shipped("pyramid_2d.toml"))
+        .unwrap()
+        .replace("final = 2.0", "final = 0.2")
+        .replace("max_sweeps = 10000", "max_sweeps = 20000\nmethod = \"jacobi\"");
+    let file = dir.join("jacobi.toml");
+    std::fs::write(&file, &text).unwrap();
+    let out = dir.join("out");
+    let run = |backend: &str| {
+        ricochet(&[
+            "run",
+            file.to_str().unwrap(),
+            "--backend",
+            backend,
+            "--json",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    for backend in ["cpu", "auto"] {
+        let (ok, text) = run(backend);
+        assert!(
+            ok && text.contains("\"engine\":\"large-scene cpu jacobi\""),
+            "{backend}: {text}"
+        );
+        let finals = lines(&out.join("final.csv"));
+        let speed = finals[1..]
+            .iter()
+            .map(|row| {
+                let c: Vec<f64> = row.split(',').map(|c| c.parse().unwrap()).collect();
+                c[4].hypot(c[5])
+            })
+            .fold(0.0, f64::max);
+        assert!(speed < 1e-6, "{backend}: a disc moves at {speed:e} m/s");
+    }
+    let (ok, text) = run("gpu");
+    assert!(
+        !ok && text.contains("jacobi") && text.contains("--backend cpu"),
+        "{text}"
+    );
+    std::fs::write(&file, text_with_method("gauss")).unwrap();
+    let (ok, text) = run("cpu");
+    assert!(!ok && text.contains("method") && text.contains("jacobi"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The shipped pyramid with `[solver] method = "{method}"`.
+fn text_with_method(method: &str) -> String {
+    std::fs::read_to_string(shipped("pyramid_2d.toml")).unwrap().replace(
+        "max_sweeps = 10000",
+        &format!("max_sweeps = 10000\nmethod = \"{method}\""),
+    )
+}

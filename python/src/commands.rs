@@ -109,7 +109,7 @@ pub fn start_large_run(
     let scenario = LargeScenario::from_toml(text, origin).map_err(exception)?;
     let backend = backend.parse().map_err(exception)?;
     Job::start(move |watch| {
-        let (mut solver, engine, notice) = ensemble::large_solver::solver(backend)?;
+        let (mut solver, engine, notice) = ensemble::large_solver::solver(backend, scenario.solver.method)?;
         let run = ricochet::ensemble::Watch::watch(watch, &scenario.name, (1, scenario.steps()), |progress| {
             scenario.run(&out, solver.as_mut(), resume, progress)
         })?;

@@ -97,15 +97,15 @@ pub fn bench_large(
     steps: u64,
 ) -> ricochet::Result<()> {
     use ricochet::ensemble::Backend;
-    use ricochet::ensemble::large_solver::solver;
+    use ricochet::ensemble::large_solver::{Method, solver};
     let mut rows = Vec::new();
-    // The CPU twin on one thread and on all; the GPU kernel where there is an adapter.
-    let mut gpu = solver(Backend::Gpu)
+    // NSGS on one thread and on all, Jacobi on all; the GPU kernel where there is an adapter.
+    let mut gpu = solver(Backend::Gpu, Method::Nsgs)
         .inspect_err(|e| log::info!("no GPU engine in the bench: {e}"))
         .ok();
     for &bodies in sizes {
-        for threads in [Some(1), None] {
-            let (mut cpu, name, _) = solver(Backend::Cpu)?;
+        for (threads, method) in [(Some(1), Method::Nsgs), (None, Method::Nsgs), (None, Method::Jacobi)] {
+            let (mut cpu, name, _) = solver(Backend::Cpu, method)?;
             let row = scenario.bench(bodies, steps, threads, (cpu.as_mut(), &name))?;
             out!("{}", serde_json::json!(row))?;
             rows.push(row);

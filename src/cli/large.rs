@@ -41,7 +41,7 @@ pub fn run_large(args: LargeArgs) -> ricochet::Result<ExitCode> {
         });
     }
     let scenario = LargeScenario::load(args.path)?;
-    let (mut solver, engine, notice) = solver(args.backend)?;
+    let (mut solver, engine, notice) = solver(args.backend, scenario.solver.method)?;
     if let Some(notice) = notice {
         log::info!("{notice}");
     }

@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use super::atomic::{prepare_dir, write_atomically};
 use super::large_output::{SERIES_HEADER, final_header, final_rows, series_row, snapshot, snapshot_file, write_lines};
 use super::large_resume::{Checkpoint, Tally};
+use super::large_solver::Method;
 use super::lock::DirLock;
 use crate::batch::Progress;
 use crate::error::{Error, Result};
@@ -129,7 +130,7 @@ fn one() -> f64 {
     1.0
 }
 
-/// `[solver]`: the NSGS sweeps' tolerance, cap and warm start ([`SolverOptions`]).
+/// `[solver]`: the sweeps' tolerance, cap, warm start ([`SolverOptions`]) and method.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct LargeSolver {
@@ -139,6 +140,9 @@ pub struct LargeSolver {
     pub max_sweeps: usize,
     /// Whether each step starts from the last one's impulses (default true).
     pub warm_start: bool,
+    /// `"nsgs"` (graph-coloured Gauss–Seidel, the default) or `"jacobi"` (Jacobi with mass
+    /// splitting, on the CPU cores).
+    pub method: Method,
 }
 
 impl Default for LargeSolver {
@@ -148,6 +152,7 @@ impl Default for LargeSolver {
             tolerance: o.tolerance,
             max_sweeps: o.max_sweeps,
             warm_start: o.warm_start,
+            method: Method::default(),
         }
     }
 }

@@ -1,20 +1,46 @@
-//! The engine of a large scene's stage `solve` for a `--backend`: the CPU twin on every
-//! core or the large-scene kernel on a GPU.
+//! The engine of a large scene's stage `solve` for a `--backend` and a `[solver] method`:
+//! coloured NSGS on every CPU core or on a GPU, or Jacobi with mass splitting on the cores.
+
+use serde::{Deserialize, Serialize};
 
 use super::engine::Backend;
 use crate::error::{Error, Result};
-use crate::large_scene::{ContactSolver, CpuSolver};
+use crate::large_scene::{ContactSolver, CpuSolver, JacobiSolver};
 
-/// The stage `solve` of a large scene on `backend`, its engine's name, and why `auto` did
-/// not take a GPU: `auto` a hardware GPU (f64 where it has it), else the CPU; `gpu` the best
-/// adapter, software ones included; `cpu` every core; `reference` is refused (the dense
-/// reference does not step large scenes).
-pub fn solver(backend: Backend) -> Result<(Box<dyn ContactSolver>, String, Option<String>)> {
+/// `[solver] method`: how the contacts' sweeps go.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// Graph-coloured nonsmooth Gauss–Seidel ([`crate::large_scene::solve`]).
+    #[default]
+    Nsgs,
+    /// Jacobi with mass splitting ([`crate::large_scene::jacobi`]), on the CPU cores.
+    Jacobi,
+}
+
+/// The stage `solve` of a large scene by `method` on `backend`, its engine's name, and why
+/// `auto` did not take a GPU: `auto` a hardware GPU (f64 where it has it), else the CPU; `gpu`
+/// the best adapter, software ones included; `cpu` every core; `reference` is refused (the
+/// dense reference does not step large scenes). Jacobi runs on the CPU cores (`gpu` refuses
+/// it; `auto` takes the cores).
+pub fn solver(backend: Backend, method: Method) -> Result<(Box<dyn ContactSolver>, String, Option<String>)> {
     let cpu = || -> (Box<dyn ContactSolver>, String) {
-        let solver = CpuSolver::default();
+        let solver: Box<dyn ContactSolver> = match method {
+            Method::Nsgs => Box::new(CpuSolver::default()),
+            Method::Jacobi => Box::new(JacobiSolver::default()),
+        };
         let name = solver.name();
-        (Box::new(solver), name)
+        (solver, name)
     };
+    if method == Method::Jacobi {
+        return match backend {
+            Backend::Cpu | Backend::Auto => Ok(cpu()).map(|(s, n)| (s, n, None)),
+            _ => Err(Error::Unsupported {
+                what: format!("[solver] method = \"jacobi\" with --backend {backend}"),
+                reason: "Jacobi with mass splitting runs on the CPU cores: use --backend cpu".into(),
+            }),
+        };
+    }
     match backend {
         Backend::Cpu => Ok(cpu()).map(|(s, n)| (s, n, None)),
         Backend::Reference => Err(Error::Unsupported {

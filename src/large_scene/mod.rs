@@ -11,7 +11,8 @@
 //!                    ê = e u_k and activation g + γ h u_N,k ≤ 0; warm start r from the last step
 //!   free_velocity    v_free = v_k + h g;  q = H v_free + ê
 //!   warm_start       v = v_free + M⁻¹ Hᵀ r
-//!   solve            coloured NSGS sweeps (velocity form) until Siconos's error ≤ tol
+//!   solve            coloured NSGS sweeps (velocity form) until Siconos's error ≤ tol, or
+//!                    Jacobi sweeps with mass splitting (no colours needed; `jacobi`)
 //!   update_position  x_{k+1} = x_k + h (θ v_{k+1} + (1 − θ) v_k)
 //!   discharge        a body below the sink (if any) leaves the scene, at rest
 //! ```
@@ -23,6 +24,7 @@ pub mod broad_phase;
 pub mod colouring;
 #[cfg(feature = "gpu")]
 pub mod gpu;
+pub mod jacobi;
 pub mod narrow_phase;
 mod scene;
 pub mod solve;
@@ -32,6 +34,7 @@ pub mod walls;
 pub use bodies::{Bodies, Dimension};
 #[cfg(feature = "gpu")]
 pub use gpu::GpuSolver;
+pub use jacobi::JacobiSolver;
 pub use scene::{LargeScene, StepReport};
 pub use solve::{ContactSolver, CpuSolver, SolverOptions};
 pub use state::SceneState;

@@ -80,12 +80,14 @@ pub fn warm_start(state: &mut Velocities, contacts: &[Contact]) {
     }
 }
 
-/// Contact c's new impulse given the others': with u = H_c v and q̃ = u + ê − W_cc r_c, the
-/// exact solution of u = W_cc r + q̃, K ∋ r ⟂ û ∈ K* (2-D: [`friction_2d`]; 3-D: [`friction_3d`]).
+/// Contact c's new impulse given the others': with u = H_c v and q̃ = u + ê − W r_c, the
+/// exact solution of u = W r + q̃, K ∋ r ⟂ û ∈ K* (2-D: [`friction_2d`]; 3-D: [`friction_3d`]),
+/// W = diag(w_N, w_T, w_T) the contact's block `w` (W_cc for NSGS, the split W̃_cc for
+/// [`super::jacobi`]).
 #[inline(always)]
-pub fn local_solve(b: &Bodies, v: &[[f64; 3]], omega: &[[f64; 3]], c: &Contact) -> [f64; 3] {
+pub fn local_solve(b: &Bodies, v: &[[f64; 3]], omega: &[[f64; 3]], c: &Contact, w: [f64; 2]) -> [f64; 3] {
     let u = local_velocity(b, v, omega, c);
-    let [wn, wt] = c.w;
+    let [wn, wt] = w;
     let one = |x: f64| Lanes::<f64, 1>([x]);
     let zero = one(0.0);
     let q = [
@@ -119,7 +121,7 @@ pub fn sweep(state: &mut Velocities, coloured: &mut Coloured, delta: &mut [[f64;
         let delta = &mut delta[range.clone()];
         if coloured.overflow && k + 1 == coloured.colours.len() {
             for (c, d) in contacts.iter_mut().zip(delta.iter_mut()).filter(|(c, _)| c.active) {
-                let r = local_solve(b, state.v, state.omega, c);
+                let r = local_solve(b, state.v, state.omega, c, c.w);
                 *d = [r[0] - c.r[0], r[1] - c.r[1], r[2] - c.r[2]];
                 c.r = r;
                 apply_impulse(b, state.v, state.omega, c, *d);
@@ -133,7 +135,7 @@ pub fn sweep(state: &mut Velocities, coloured: &mut Coloured, delta: &mut [[f64;
             .with_min_len(PARALLEL_MIN)
             .for_each(|(c, d)| {
                 if c.active {
-                    let r = local_solve(b, v, omega, c);
+                    let r = local_solve(b, v, omega, c, c.w);
                     *d = [r[0] - c.r[0], r[1] - c.r[1], r[2] - c.r[2]];
                     c.r = r;
                 }
@@ -289,15 +291,28 @@ impl ContactSolver for CpuSolver {
     }
 }
 
-/// Sweeps until [`error`] ≤ the tolerance or the cap, as Siconos's `fc3d_nsgs`: after each
-/// sweep the light error √(Σ‖Δr‖²)/‖r‖ is compared with the tolerance, and only when it is
-/// within is the full error computed and tested (and once at the cap, to report); with no
-/// active contact, no sweep.
+/// Sweeps until [`error`] ≤ the tolerance or the cap ([`iterate`] with coloured NSGS
+/// sweeps, [`sweep`]).
 pub fn solve(
     state: &mut Velocities,
     coloured: &mut Coloured,
     delta: &mut [[f64; 3]],
     options: &SolverOptions,
+) -> Sweeps {
+    iterate(state, coloured, options, |state, coloured| {
+        sweep(state, coloured, delta)
+    })
+}
+
+/// Repeats `sweep` until [`error`] ≤ the tolerance or the cap, as Siconos's `fc3d_nsgs`:
+/// after each sweep the light error √(Σ‖Δr‖²)/‖r‖ (from the sums `sweep` returns) is compared
+/// with the tolerance, and only when it is within is the full error computed and tested (and
+/// once at the cap, to report); with no active contact, no sweep.
+pub fn iterate(
+    state: &mut Velocities,
+    coloured: &mut Coloured,
+    options: &SolverOptions,
+    mut sweep: impl FnMut(&mut Velocities, &mut Coloured) -> [f64; 2],
 ) -> Sweeps {
     if !coloured.contacts.iter().any(|c| c.active) {
         return Sweeps {
@@ -308,7 +323,7 @@ pub fn solve(
     }
     let cap = options.max_sweeps.max(1);
     for k in 1..=cap {
-        let light = light_error(sweep(state, coloured, delta));
+        let light = light_error(sweep(state, coloured));
         if light <= options.tolerance || k == cap {
             let (residual, rounding) = error(state, coloured.contacts);
             let converged = residual <= options.tolerance || rounding;

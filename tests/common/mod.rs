@@ -4,6 +4,9 @@
 /// The cross-engine harness (reference, CPU lanes, GPU f64 and f32).
 pub mod engines;
 
+/// Scenes and the assembled contact problem of the large-scene tests.
+pub mod large;
+
 use std::path::PathBuf;
 
 /// The environment variable that overrides the location of Siconos's data.

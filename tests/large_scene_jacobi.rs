@@ -1,0 +1,202 @@
+//! Jacobi with mass splitting (`large_scene::jacobi`): its sweeps are the split Jacobi
+//! iteration on the assembled problem, it reaches the coloured NSGS's velocities, holds a
+//! pyramid still with the floor carrying its weight, loses energy at e = 0, keeps to the cone,
+//! and gives the same bits on any number of threads.
+
+mod common;
+
+use nalgebra::DVector;
+use ricochet::large_scene::{CpuSolver, Dimension, JacobiSolver, LargeScene, StepReport};
+
+use common::large::*;
+
+/// A pour in a box with `law(e, mu)`, `steps` steps solved by Jacobi to 10⁻¹⁰ on `threads`
+/// threads; each step's report and total energy after it.
+fn jacobi_pour(d: Dimension, threads: usize, steps: usize, mu: f64) -> (LargeScene, Vec<(f64, StepReport)>) {
+    let (per_side, layers) = if d == Dimension::Two { (30, 10) } else { (7, 5) };
+    let r = 0.01;
+    let side = 2.2 * r * per_side as f64;
+    let mut scene = LargeScene::new(
+        poured(d, per_side, layers, r, 3),
+        open_box(d, side, law(0.0, mu, d)),
+        law(0.0, mu, d),
+        gravity(d),
+        1e-3,
+    )
+    .unwrap();
+    scene.solver.tolerance = 1e-10;
+    scene.solver.max_sweeps = 5000;
+    let mut solver = JacobiSolver::default();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    let reports = pool.install(|| {
+        (0..steps)
+            .map(|_| {
+                let report = scene.step_on(&mut solver).unwrap();
+                (
+                    scene.bodies.kinetic_energy() + scene.bodies.potential_energy(scene.gravity),
+                    report,
+                )
+            })
+            .collect()
+    });
+    (scene, reports)
+}
+
+/// From r = 0 (no warm start), the engine's Jacobi sweeps give the impulses of the split
+/// Jacobi iteration on the assembled W and W̃ (written independently, `common::large`) to
+/// 1e-12 of the largest, after the same number of sweeps.
+#[test]
+fn jacobi_is_split_jacobi_on_the_assembled_problem() {
+    for (d, mu) in [(Dimension::Two, 0.4), (Dimension::Three, 0.4), (Dimension::Three, 0.0)] {
+        let (per_side, layers) = if d == Dimension::Two { (8, 5) } else { (4, 3) };
+        let r = 0.01;
+        let side = 2.2 * r * per_side as f64;
+        let mut scene = LargeScene::new(
+            poured(d, per_side, layers, r, 5),
+            open_box(d, side, law(0.0, mu, d)),
+            law(0.0, mu, d),
+            gravity(d),
+            1e-3,
+        )
+        .unwrap();
+        scene.solver.warm_start = false;
+        scene.solver.tolerance = 1e-9;
+        scene.solver.max_sweeps = 5000;
+        let mut solver = JacobiSolver::default();
+        for _ in 0..60 {
+            scene.step_on(&mut solver).unwrap();
+        }
+        let before = scene.clone();
+        let report = scene.step_on(&mut solver).unwrap();
+        let g = scene.gravity;
+        let v_free: Vec<[f64; 3]> = before
+            .bodies
+            .v
+            .iter()
+            .map(|v| std::array::from_fn(|k| v[k] + scene.h * g[k]))
+            .collect();
+        let (w, q, mus) = assembled(&scene, &v_free, &before.bodies.omega);
+        assert!(
+            mus.len() >= 8 && report.sweeps > 2 && report.converged,
+            "{d:?}: a problem that tests little: {report:?}"
+        );
+        let rows = d.rows();
+        let dense = assembled_split_jacobi(rows, (&w, &split_blocks(&scene)), &q, &mus, report.sweeps);
+        let engine = DVector::from_vec(
+            scene
+                .contacts()
+                .iter()
+                .filter(|c| c.active)
+                .flat_map(|c| c.r[..rows].to_vec())
+                .collect(),
+        );
+        let scale = engine.amax();
+        assert!(
+            (&engine - &dense).amax() <= 1e-12 * scale,
+            "{d:?}: engine vs assembled split Jacobi differ by {:e} (max r {scale:e}) after {} sweeps",
+            (&engine - &dense).amax(),
+            report.sweeps
+        );
+    }
+}
+
+/// Jacobi and the coloured NSGS, each to 10⁻¹⁰ from the same state of a frictionless pour,
+/// give the same velocities (the frictionless problem's velocity is unique) to 10⁻⁷ of the
+/// fastest body; Jacobi takes more sweeps (printed).
+#[test]
+fn jacobi_reaches_the_nsgs_velocities() {
+    for d in [Dimension::Two, Dimension::Three] {
+        let (scene, _) = jacobi_pour(d, 2, 80, 0.0);
+        let (mut nsgs, mut jacobi) = (scene.clone(), scene);
+        let a = nsgs.step_on(&mut CpuSolver::default()).unwrap();
+        let b = jacobi.step_on(&mut JacobiSolver::default()).unwrap();
+        assert!(a.converged && b.converged && a.active > 100, "{d:?}: {a:?} {b:?}");
+        let fastest = nsgs.bodies.v.iter().flatten().fold(0.0f64, |m, v| m.max(v.abs()));
+        let difference = (nsgs.bodies.v.iter().flatten())
+            .zip(jacobi.bodies.v.iter().flatten())
+            .fold(0.0f64, |m, (x, y)| m.max((x - y).abs()));
+        assert!(
+            difference <= 1e-7 * fastest,
+            "{d:?}: velocities differ by {difference:e} (fastest {fastest:e})"
+        );
+        eprintln!(
+            "{d:?}: {} contacts, NSGS {} sweeps, Jacobi {} sweeps",
+            a.active, a.sweeps, b.sweeps
+        );
+    }
+}
+
+/// The pyramid of 105 discs (μ = 0.5, e = 0) solved by Jacobi stands still (drift < 10⁻⁶ m
+/// over 2000 steps) and the walls' impulses sum to the weight M g h at every step.
+#[test]
+fn jacobi_holds_the_pyramid_and_the_floor_carries_its_weight() {
+    let d = Dimension::Two;
+    let r = 0.05;
+    let bodies = pyramid(14, r);
+    let start = bodies.x.clone();
+    let weight = bodies.total_mass() * G;
+    let h = 1e-3;
+    let mut scene = LargeScene::new(
+        bodies,
+        pyramid_box(14, r, law(0.0, 0.5, d)),
+        law(0.0, 0.5, d),
+        gravity(d),
+        h,
+    )
+    .unwrap();
+    scene.solver.tolerance = 1e-10;
+    scene.solver.max_sweeps = 20_000;
+    let mut solver = JacobiSolver::default();
+    let (steps, mut sweeps) = (2000, 0);
+    for _ in 0..steps {
+        let report = scene.step_on(&mut solver).unwrap();
+        assert!(report.converged, "{report:?}");
+        sweeps += report.sweeps;
+        let load = wall_impulse(&scene);
+        assert!(
+            (load[1] - weight * h).abs() <= 1e-8 * weight * h && load[0].abs() <= 1e-8 * weight * h,
+            "floor load {load:?} against the weight {}",
+            weight * h
+        );
+    }
+    let drift = (scene.bodies.x.iter().zip(&start))
+        .map(|(x, y)| (x[0] - y[0]).hypot(x[1] - y[1]))
+        .fold(0.0, f64::max);
+    assert!(drift < 1e-6, "the pyramid drifted {drift:e} m in {steps} steps");
+    eprintln!("pyramid by Jacobi: drift {drift:e} m, {sweeps} sweeps in {steps} steps");
+}
+
+/// A Jacobi pour at e = 0 never gains energy (up to the tolerance), keeps every impulse in
+/// its cone (frictionless: no tangential impulse), and gives the same bits on 1 and 3
+/// threads.
+#[test]
+fn jacobi_pours_lose_energy_and_give_the_same_bits_on_any_thread_count() {
+    for d in [Dimension::Two, Dimension::Three] {
+        for mu in [0.0, 0.4] {
+            let (one, reports) = jacobi_pour(d, 1, 100, mu);
+            let start = reports[0].0;
+            for (k, pair) in reports.windows(2).enumerate() {
+                assert!(
+                    pair[1].0 <= pair[0].0 + 1e-9 * start.abs(),
+                    "{d:?} μ = {mu}: E rose at step {}: {} → {}",
+                    k + 1,
+                    pair[0].0,
+                    pair[1].0
+                );
+            }
+            let last = reports.last().unwrap().1;
+            assert!(last.active > 100, "{d:?}: a pour that tests little: {last:?}");
+            for c in one.contacts().iter().filter(|c| c.active) {
+                let tangent = c.r[1].hypot(c.r[2]);
+                assert!(
+                    c.r[0] >= 0.0 && tangent <= mu * c.r[0] * (1.0 + 1e-12),
+                    "{d:?} μ = {mu}: {c:?}"
+                );
+            }
+            if mu > 0.0 {
+                let (three, _) = jacobi_pour(d, 3, 100, mu);
+                assert_eq!(state_bits(&one), state_bits(&three), "{d:?}");
+            }
+        }
+    }
+}
