@@ -21,8 +21,8 @@ pub enum Method {
 /// The stage `solve` of a large scene by `method` on `backend`, its engine's name, and why
 /// `auto` did not take a GPU: `auto` a hardware GPU (f64 where it has it), else the CPU; `gpu`
 /// the best adapter, software ones included; `cpu` every core; `reference` is refused (the
-/// dense reference does not step large scenes). Jacobi runs on the CPU cores (`gpu` refuses
-/// it; `auto` takes the cores).
+/// dense reference checks small large scenes from the library, `LargeScene::reference`).
+/// Jacobi runs on the CPU cores (`gpu` refuses it; `auto` takes the cores).
 pub fn solver(backend: Backend, method: Method) -> Result<(Box<dyn ContactSolver>, String, Option<String>)> {
     let cpu = || -> (Box<dyn ContactSolver>, String) {
         let solver: Box<dyn ContactSolver> = match method {
@@ -45,7 +45,7 @@ pub fn solver(backend: Backend, method: Method) -> Result<(Box<dyn ContactSolver
         Backend::Cpu => Ok(cpu()).map(|(s, n)| (s, n, None)),
         Backend::Reference => Err(Error::Unsupported {
             what: "--backend reference on a large scene".into(),
-            reason: "the dense reference stepper does not step large scenes: use cpu or gpu".into(),
+            reason: "the dense reference checks large scenes of up to 200 bodies from the library (`LargeScene::reference`), not as runs: use cpu or gpu".into(),
         }),
         Backend::Gpu => gpu(true).map(|(s, n)| (s, n, None)),
         Backend::Auto => match gpu(false) {

@@ -26,6 +26,7 @@ pub mod colouring;
 pub mod gpu;
 pub mod jacobi;
 pub mod narrow_phase;
+pub mod reference;
 mod scene;
 pub mod solve;
 pub mod state;
