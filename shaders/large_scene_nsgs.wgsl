@@ -1,7 +1,9 @@
 // The large scene's stage `solve` on the device: graph-coloured NSGS in velocity form, one
 // invocation per contact of a colour (no two share a body, so each applies its own impulse),
-// the overflow colour by one invocation in order, and the partial sums of the light and full
-// errors block by block in a fixed order. `real`, SLIDE_ITERATIONS, BLOCK, `Dispatch` and
+// the overflow colour by one invocation in order, or Jacobi with mass splitting (every
+// contact at once with its split block in `geometry`, then every body gathers its contacts'
+// increments in contact order), and the partial sums of the light and full errors block by
+// block in a fixed order. `real`, SLIDE_ITERATIONS, BLOCK, `Dispatch` and
 // contact_local.wgsl are defined in front of this file (src/large_scene/gpu.rs). Twins:
 // src/large_scene/solve.rs (local_solve, sweep, error_terms, blocked_sum),
 // src/large_scene/narrow_phase.rs (local_velocity, apply_impulse).
@@ -23,6 +25,9 @@
 @group(0) @binding(6) var<storage, read_write> terms: array<real>;
 // Per block of BLOCK contacts, ERROR_TERMS partial sums.
 @group(0) @binding(7) var<storage, read_write> partial: array<real>;
+// Jacobi's incidence: per body k, its active contacts in increasing order are
+// incidence[bodies + 1 + incidence[k] .. bodies + 1 + incidence[k + 1]].
+@group(0) @binding(8) var<storage, read> incidence: array<u32>;
 
 const GEOMETRY: u32 = 18u;
 const ERROR_TERMS: u32 = 5u;
@@ -148,6 +153,49 @@ fn solve_colour(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_work
 fn solve_overflow() {
     for (var c = at.first; c < at.end; c++) {
         solve_contact(c);
+    }
+}
+
+// Every active contact's new impulse from the same velocities (its block: the split
+// one), r and Δr kept, nothing applied. Twin: the parallel loop of jacobi::sweep.
+@compute @workgroup_size(64)
+fn jacobi_solve(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let c = at.first + gid.x + gid.y * groups.x * 64u;
+    if (c >= at.end || pairs[c].z == 0u) {
+        return;
+    }
+    let r = local_solve(c);
+    let old = r_of(c);
+    for (var a = 0u; a < 3u; a++) {
+        impulse[6u * c + a] = r[a];
+        impulse[6u * c + 3u + a] = r[a] - old[a];
+    }
+}
+
+// Body k takes the increments M⁻¹H_cᵀΔr of its active contacts in contact order (at.end: the
+// bodies). Twin: the loop of apply_impulse in jacobi::sweep, as seen by one body.
+@compute @workgroup_size(64)
+fn jacobi_apply(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let k = gid.x + gid.y * groups.x * 64u;
+    if (k >= at.end) {
+        return;
+    }
+    let list = at.end + 1u;
+    for (var e = incidence[k]; e < incidence[k + 1u]; e++) {
+        let c = incidence[list + e];
+        let n = axis(c, 0u);
+        let t1 = axis(c, 1u);
+        let t2 = axis(c, 2u);
+        let dr = vec3<real>(impulse[6u * c + 3u], impulse[6u * c + 4u], impulse[6u * c + 5u]);
+        var p: vec3<real>;
+        for (var a = 0u; a < 3u; a++) {
+            p[a] = dr[0] * n[a] + dr[1] * t1[a] + dr[2] * t2[a];
+        }
+        var sign = real(1.0);
+        if (pairs[c].x == k) {
+            sign = real(-1.0);
+        }
+        kick(k, sign, p, cross3(n, p));
     }
 }
 

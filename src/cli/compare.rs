@@ -99,10 +99,15 @@ pub fn bench_large(
     use ricochet::ensemble::Backend;
     use ricochet::ensemble::large_solver::{Method, solver};
     let mut rows = Vec::new();
-    // NSGS on one thread and on all, Jacobi on all; the GPU kernel where there is an adapter.
-    let mut gpu = solver(Backend::Gpu, Method::Nsgs)
-        .inspect_err(|e| log::info!("no GPU engine in the bench: {e}"))
-        .ok();
+    // NSGS on one thread and on all, Jacobi on all; the GPU kernels where there is an adapter.
+    let mut gpus: Vec<_> = [Method::Nsgs, Method::Jacobi]
+        .into_iter()
+        .filter_map(|method| {
+            solver(Backend::Gpu, method)
+                .inspect_err(|e| log::info!("no GPU engine in the bench: {e}"))
+                .ok()
+        })
+        .collect();
     for &bodies in sizes {
         for (threads, method) in [(Some(1), Method::Nsgs), (None, Method::Nsgs), (None, Method::Jacobi)] {
             let (mut cpu, name, _) = solver(Backend::Cpu, method)?;
@@ -110,7 +115,7 @@ pub fn bench_large(
             out!("{}", serde_json::json!(row))?;
             rows.push(row);
         }
-        if let Some((gpu, name, _)) = gpu.as_mut() {
+        for (gpu, name, _) in &mut gpus {
             let row = scenario.bench(bodies, steps, None, (gpu.as_mut(), name))?;
             out!("{}", serde_json::json!(row))?;
             rows.push(row);

@@ -141,7 +141,7 @@ pub struct LargeSolver {
     /// Whether each step starts from the last one's impulses (default true).
     pub warm_start: bool,
     /// `"nsgs"` (graph-coloured Gauss–Seidel, the default) or `"jacobi"` (Jacobi with mass
-    /// splitting, on the CPU cores).
+    /// splitting), on either backend.
     pub method: Method,
 }
 

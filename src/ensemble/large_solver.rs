@@ -1,5 +1,5 @@
 //! The engine of a large scene's stage `solve` for a `--backend` and a `[solver] method`:
-//! coloured NSGS on every CPU core or on a GPU, or Jacobi with mass splitting on the cores.
+//! coloured NSGS or Jacobi with mass splitting, on every CPU core or on a GPU.
 
 use serde::{Deserialize, Serialize};
 
@@ -14,7 +14,7 @@ pub enum Method {
     /// Graph-coloured nonsmooth Gauss–Seidel ([`crate::large_scene::solve`]).
     #[default]
     Nsgs,
-    /// Jacobi with mass splitting ([`crate::large_scene::jacobi`]), on the CPU cores.
+    /// Jacobi with mass splitting ([`crate::large_scene::jacobi`]).
     Jacobi,
 }
 
@@ -22,7 +22,6 @@ pub enum Method {
 /// `auto` did not take a GPU: `auto` a hardware GPU (f64 where it has it), else the CPU; `gpu`
 /// the best adapter, software ones included; `cpu` every core; `reference` is refused (the
 /// dense reference checks small large scenes from the library, `LargeScene::reference`).
-/// Jacobi runs on the CPU cores (`gpu` refuses it; `auto` takes the cores).
 pub fn solver(backend: Backend, method: Method) -> Result<(Box<dyn ContactSolver>, String, Option<String>)> {
     let cpu = || -> (Box<dyn ContactSolver>, String) {
         let solver: Box<dyn ContactSolver> = match method {
@@ -32,23 +31,14 @@ pub fn solver(backend: Backend, method: Method) -> Result<(Box<dyn ContactSolver
         let name = solver.name();
         (solver, name)
     };
-    if method == Method::Jacobi {
-        return match backend {
-            Backend::Cpu | Backend::Auto => Ok(cpu()).map(|(s, n)| (s, n, None)),
-            _ => Err(Error::Unsupported {
-                what: format!("[solver] method = \"jacobi\" with --backend {backend}"),
-                reason: "Jacobi with mass splitting runs on the CPU cores: use --backend cpu".into(),
-            }),
-        };
-    }
     match backend {
         Backend::Cpu => Ok(cpu()).map(|(s, n)| (s, n, None)),
         Backend::Reference => Err(Error::Unsupported {
             what: "--backend reference on a large scene".into(),
             reason: "the dense reference checks large scenes of up to 200 bodies from the library (`LargeScene::reference`), not as runs: use cpu or gpu".into(),
         }),
-        Backend::Gpu => gpu(true).map(|(s, n)| (s, n, None)),
-        Backend::Auto => match gpu(false) {
+        Backend::Gpu => gpu(true, method).map(|(s, n)| (s, n, None)),
+        Backend::Auto => match gpu(false, method) {
             Ok((s, n)) => Ok((s, n, None)),
             Err(e) => {
                 let (s, n) = cpu();
@@ -58,10 +48,10 @@ pub fn solver(backend: Backend, method: Method) -> Result<(Box<dyn ContactSolver
     }
 }
 
-/// The large-scene kernel on the best adapter (refused when it is a software one and
-/// `software` is false), f64 where the adapter has it.
+/// The large-scene kernel sweeping by `method` on the best adapter (refused when it is a
+/// software one and `software` is false), f64 where the adapter has it.
 #[cfg(feature = "gpu")]
-fn gpu(software: bool) -> Result<(Box<dyn ContactSolver>, String)> {
+fn gpu(software: bool, method: Method) -> Result<(Box<dyn ContactSolver>, String)> {
     use crate::batch::gpu::{GpuContext, Precision};
     use crate::large_scene::GpuSolver;
     let ctx = GpuContext::new()?;
@@ -76,13 +66,16 @@ fn gpu(software: bool) -> Result<(Box<dyn ContactSolver>, String)> {
     } else {
         Precision::F32
     };
-    let solver = GpuSolver::new(&ctx, precision)?;
+    let solver = match method {
+        Method::Nsgs => GpuSolver::new(&ctx, precision)?,
+        Method::Jacobi => GpuSolver::jacobi(&ctx, precision)?,
+    };
     let name = solver.name();
     Ok((Box::new(solver), name))
 }
 
 #[cfg(not(feature = "gpu"))]
-fn gpu(_: bool) -> Result<(Box<dyn ContactSolver>, String)> {
+fn gpu(_: bool, _: Method) -> Result<(Box<dyn ContactSolver>, String)> {
     Err(Error::Unsupported {
         what: "the GPU backend".into(),
         reason: "this build of ricochet has no `gpu` feature (cargo build --features gpu)".into(),

@@ -3,9 +3,14 @@
 //! colours' dispatches, then each contact's light-error terms and their block sums), whose
 //! partial sums come back for the stopping test of the CPU twin ([`super::solve::solve`]):
 //! the same sweeps in the same order, so f64 gives the twin's bits on lavapipe. v, ω and r
-//! come back once at the end. Kernels: `solve_colour`, `solve_overflow`, `light_terms`,
-//! `error_terms` and `block_sums` (`shaders/large_scene_nsgs.wgsl`).
+//! come back once at the end. [`GpuSolver::jacobi`] sweeps by Jacobi with mass splitting
+//! instead (the twin of [`super::jacobi`]): the split blocks and each body's list of active
+//! contacts go up with the contacts, and a sweep is two dispatches, every contact's solve
+//! then every body's gather. Kernels: `solve_colour`, `solve_overflow`, `jacobi_solve`,
+//! `jacobi_apply`, `light_terms`, `error_terms` and `block_sums`
+//! (`shaders/large_scene_nsgs.wgsl`).
 
+use super::jacobi::split_blocks;
 use super::narrow_phase::Contact;
 use super::solve::{
     BLOCK, Coloured, ContactSolver, ERROR_TERMS, SolverOptions, Sweeps, Velocities, light_error, relative_error,
@@ -40,7 +45,7 @@ struct Buffers {
     contacts: usize,
     slots: usize,
     dispatch: wgpu::Buffer,
-    storage: [wgpu::Buffer; 7],
+    storage: [wgpu::Buffer; 8],
     group: wgpu::BindGroup,
 }
 
@@ -50,6 +55,7 @@ const PAIRS: usize = 2;
 const GEOMETRY_BUFFER: usize = 3;
 const IMPULSE: usize = 4;
 const PARTIAL: usize = 6;
+const INCIDENCE: usize = 7;
 
 /// The large scene's sweeps on one device, f32 or f64 (see the module's documentation).
 pub struct GpuSolver {
@@ -58,6 +64,11 @@ pub struct GpuSolver {
     layout: wgpu::BindGroupLayout,
     solve_colour: wgpu::ComputePipeline,
     solve_overflow: wgpu::ComputePipeline,
+    jacobi_solve: wgpu::ComputePipeline,
+    jacobi_apply: wgpu::ComputePipeline,
+    /// Jacobi with mass splitting instead of coloured NSGS, with its scratch: each
+    /// contact's split block and each body's active contacts.
+    jacobi: Option<(Vec<[f64; 2]>, Vec<u32>)>,
     light_terms: wgpu::ComputePipeline,
     error_terms: wgpu::ComputePipeline,
     block_sums: wgpu::ComputePipeline,
@@ -73,11 +84,21 @@ fn groups(n: usize) -> (u32, u32) {
 }
 
 impl GpuSolver {
-    /// Compiles the kernels for `ctx` (shared) in `precision` (f64 needs `SHADER_F64`).
+    /// Coloured NSGS on the device: compiles the kernels for `ctx` (shared) in `precision`
+    /// (f64 needs `SHADER_F64`).
     pub fn new(ctx: &GpuContext, precision: Precision) -> Result<Self> {
+        Self::compile(ctx, precision, false)
+    }
+
+    /// Jacobi with mass splitting on the device (the twin of [`super::JacobiSolver`]).
+    pub fn jacobi(ctx: &GpuContext, precision: Precision) -> Result<Self> {
+        Self::compile(ctx, precision, true)
+    }
+
+    fn compile(ctx: &GpuContext, precision: Precision, jacobi: bool) -> Result<Self> {
         ctx.check_precision(precision)?;
         use wgpu::BufferBindingType::{Storage, Uniform};
-        let read_only = [true, false, true, true, false, false, false];
+        let read_only = [true, false, true, true, false, false, false, true];
         let mut entries = vec![layout_entry(0, Uniform, true)];
         entries.extend(
             (1..)
@@ -114,6 +135,9 @@ impl GpuSolver {
             precision,
             solve_colour: pipeline("solve_colour"),
             solve_overflow: pipeline("solve_overflow"),
+            jacobi_solve: pipeline("jacobi_solve"),
+            jacobi_apply: pipeline("jacobi_apply"),
+            jacobi: jacobi.then(Default::default),
             light_terms: pipeline("light_terms"),
             error_terms: pipeline("error_terms"),
             block_sums: pipeline("block_sums"),
@@ -148,6 +172,7 @@ impl GpuSolver {
                 6 * contacts * size,
                 ERROR_TERMS * contacts * size,
                 ERROR_TERMS * contacts.div_ceil(BLOCK) * size,
+                (bodies + 1 + 2 * contacts) * 4,
             ];
             let largest = *lengths.iter().max().unwrap_or(&0) as u64;
             if largest > self.ctx.max_binding_bytes() {
@@ -203,31 +228,23 @@ impl GpuSolver {
         Ok(self.buffers.as_ref().expect("sized above"))
     }
 
-    /// Writes the step's bodies, velocities, contacts and dispatches to the device.
-    fn upload(&mut self, state: &Velocities, coloured: &Coloured) -> Result<()> {
+    /// Writes the step's bodies, velocities, contacts and dispatches to the device (for
+    /// Jacobi, the split blocks in the contacts' geometry and the bodies' incidence); returns
+    /// the slots of the light and the full error's dispatches.
+    fn upload(&mut self, state: &Velocities, coloured: &Coloured) -> Result<[usize; 2]> {
         let (b, contacts) = (state.bodies, &*coloured.contacts);
-        let (n, m, colours) = (b.len(), contacts.len(), coloured.colours.len());
-        let precision = self.precision;
-        let stride = self.stride as usize;
-        let queue = self.ctx.queue.clone();
-        let buffers = self.buffers(n, m, colours + 2)?;
-        let body: Vec<f64> = (0..n)
-            .flat_map(|k| [b.inverse_mass(k), b.spin_per_impulse(k), b.radius[k]])
-            .collect();
-        let velocity: Vec<f64> = (0..n)
-            .flat_map(|k| state.v[k].into_iter().chain(state.omega[k]))
-            .collect();
-        let pairs: Vec<[u32; 4]> = contacts
-            .iter()
-            .map(|c| [c.pair.i, c.pair.j, u32::from(c.active), 0])
-            .collect();
-        let geometry: Vec<f64> = contacts.iter().flat_map(geometry_of).collect();
-        let impulse: Vec<f64> = contacts.iter().flat_map(|c| c.r.into_iter().chain([0.0; 3])).collect();
-        queue.write_buffer(&buffers.storage[BODY], 0, &precision.bytes(&body));
-        queue.write_buffer(&buffers.storage[VELOCITY], 0, &precision.bytes(&velocity));
-        queue.write_buffer(&buffers.storage[PAIRS], 0, bytemuck::cast_slice(&pairs));
-        queue.write_buffer(&buffers.storage[GEOMETRY_BUFFER], 0, &precision.bytes(&geometry));
-        queue.write_buffer(&buffers.storage[IMPULSE], 0, &precision.bytes(&impulse));
+        let (n, m) = (b.len(), contacts.len());
+        let mut geometry: Vec<f64> = contacts.iter().flat_map(geometry_of).collect();
+        let mut incidence = Vec::new();
+        if let Some((split, counts)) = &mut self.jacobi {
+            split.resize(m, [0.0; 2]);
+            split_blocks(b, contacts, counts, split);
+            for (g, w) in geometry.chunks_mut(GEOMETRY).zip(split.iter()) {
+                g[9..11].copy_from_slice(w);
+            }
+            incidence = incidence_of(n, contacts, counts);
+        }
+        // Dispatch slots: the colours (Jacobi: its solve and its gather), then the errors'.
         let dimension = b.dimension.rows() as u32;
         let at = |first: usize, end: usize, terms: u32| Dispatch {
             first: first as u32,
@@ -238,13 +255,42 @@ impl GpuSolver {
             zero: 0,
             pad: [0; 2],
         };
-        let mut slots = vec![0u8; stride * (colours + 2)];
-        let ranges = coloured.colours.iter().map(|r| at(r.start, r.end, 0));
-        for (k, d) in ranges.chain([at(0, m, 2), at(0, m, ERROR_TERMS as u32)]).enumerate() {
-            slots[k * stride..k * stride + size_of::<Dispatch>()].copy_from_slice(bytemuck::bytes_of(&d));
+        let mut slots: Vec<Dispatch> = if self.jacobi.is_some() {
+            vec![at(0, m, 0), at(0, n, 0)]
+        } else {
+            coloured.colours.iter().map(|r| at(r.start, r.end, 0)).collect()
+        };
+        let light = slots.len();
+        slots.extend([at(0, m, 2), at(0, m, ERROR_TERMS as u32)]);
+        let precision = self.precision;
+        let stride = self.stride as usize;
+        let queue = self.ctx.queue.clone();
+        let buffers = self.buffers(n, m, slots.len())?;
+        let body: Vec<f64> = (0..n)
+            .flat_map(|k| [b.inverse_mass(k), b.spin_per_impulse(k), b.radius[k]])
+            .collect();
+        let velocity: Vec<f64> = (0..n)
+            .flat_map(|k| state.v[k].into_iter().chain(state.omega[k]))
+            .collect();
+        let pairs: Vec<[u32; 4]> = contacts
+            .iter()
+            .map(|c| [c.pair.i, c.pair.j, u32::from(c.active), 0])
+            .collect();
+        let impulse: Vec<f64> = contacts.iter().flat_map(|c| c.r.into_iter().chain([0.0; 3])).collect();
+        queue.write_buffer(&buffers.storage[BODY], 0, &precision.bytes(&body));
+        queue.write_buffer(&buffers.storage[VELOCITY], 0, &precision.bytes(&velocity));
+        queue.write_buffer(&buffers.storage[PAIRS], 0, bytemuck::cast_slice(&pairs));
+        queue.write_buffer(&buffers.storage[GEOMETRY_BUFFER], 0, &precision.bytes(&geometry));
+        queue.write_buffer(&buffers.storage[IMPULSE], 0, &precision.bytes(&impulse));
+        if !incidence.is_empty() {
+            queue.write_buffer(&buffers.storage[INCIDENCE], 0, bytemuck::cast_slice(&incidence));
         }
-        queue.write_buffer(&buffers.dispatch, 0, &slots);
-        Ok(())
+        let mut bytes = vec![0u8; stride * slots.len()];
+        for (k, d) in slots.iter().enumerate() {
+            bytes[k * stride..k * stride + size_of::<Dispatch>()].copy_from_slice(bytemuck::bytes_of(d));
+        }
+        queue.write_buffer(&buffers.dispatch, 0, &bytes);
+        Ok([light, light + 1])
     }
 
     /// Records `terms` (the light terms' or the full error's) of every contact and their block
@@ -272,13 +318,27 @@ impl GpuSolver {
         Ok(sum)
     }
 
-    /// Records one sweep: the colours' dispatches in order.
-    fn sweep(&self, coloured: &Coloured) -> wgpu::CommandEncoder {
+    /// Records one sweep: the colours' dispatches in order (Jacobi: every contact's solve,
+    /// then every body's gather).
+    fn sweep(&self, coloured: &Coloured, bodies: usize) -> wgpu::CommandEncoder {
         let buffers = self.buffers.as_ref().expect("uploaded");
         let mut encoder = self.ctx.device.create_command_encoder(&Default::default());
         {
             let mut pass = encoder.begin_compute_pass(&Default::default());
-            for (k, range) in coloured.colours.iter().enumerate() {
+            if self.jacobi.is_some() {
+                let sizes = [coloured.contacts.len(), bodies];
+                for (k, (pipeline, size)) in [&self.jacobi_solve, &self.jacobi_apply]
+                    .into_iter()
+                    .zip(sizes)
+                    .enumerate()
+                {
+                    pass.set_bind_group(0, &buffers.group, &[(self.stride as usize * k) as u32]);
+                    pass.set_pipeline(pipeline);
+                    let (x, y) = groups(size);
+                    pass.dispatch_workgroups(x, y, 1);
+                }
+            }
+            for (k, range) in coloured.colours.iter().enumerate().filter(|_| self.jacobi.is_none()) {
                 pass.set_bind_group(0, &buffers.group, &[(self.stride as usize * k) as u32]);
                 if coloured.overflow && k + 1 == coloured.colours.len() {
                     pass.set_pipeline(&self.solve_overflow);
@@ -292,6 +352,28 @@ impl GpuSolver {
         }
         encoder
     }
+}
+
+/// Jacobi's incidence of `n` bodies: offsets (n + 1), then each body's active contacts in
+/// increasing order; `counts` holds each body's active contacts ([`split_blocks`]'s).
+fn incidence_of(n: usize, contacts: &[Contact], counts: &[u32]) -> Vec<u32> {
+    let mut offsets = Vec::with_capacity(n + 1);
+    offsets.push(0u32);
+    for &count in counts {
+        offsets.push(offsets.last().copied().unwrap_or(0) + count);
+    }
+    let mut list = vec![0u32; offsets[n] as usize];
+    let mut next = offsets[..n].to_vec();
+    for (c, contact) in contacts.iter().enumerate().filter(|(_, c)| c.active) {
+        for body in [contact.pair.i as usize, contact.pair.j as usize] {
+            if body < n {
+                list[next[body] as usize] = c as u32;
+                next[body] += 1;
+            }
+        }
+    }
+    offsets.extend(list);
+    offsets
 }
 
 /// A contact's values in the geometry buffer (`GEOMETRY`).
@@ -310,7 +392,8 @@ impl ContactSolver for GpuSolver {
     /// `large-scene gpu f64` (or f32) and the adapter's name.
     fn name(&self) -> String {
         let bits = if self.precision == Precision::F64 { "f64" } else { "f32" };
-        format!("large-scene gpu {bits}, {}", self.ctx.adapter_name())
+        let method = if self.jacobi.is_some() { " jacobi" } else { "" };
+        format!("large-scene gpu {bits}{method}, {}", self.ctx.adapter_name())
     }
 
     /// The twin's [`super::solve::solve`] on the device: the same sweeps, the same light and
@@ -323,15 +406,15 @@ impl ContactSolver for GpuSolver {
                 converged: true,
             });
         }
-        self.upload(state, coloured)?;
-        let (n, m, colours) = (state.bodies.len(), coloured.contacts.len(), coloured.colours.len());
+        let [light_slot, error_slot] = self.upload(state, coloured)?;
+        let (n, m) = (state.bodies.len(), coloured.contacts.len());
         let cap = options.max_sweeps.max(1);
         let mut result = None;
         for k in 1..=cap {
-            let light = light_error(self.sums::<2>(self.sweep(coloured), m, colours)?);
+            let light = light_error(self.sums::<2>(self.sweep(coloured, n), m, light_slot)?);
             if light <= options.tolerance || k == cap {
                 let encoder = self.ctx.device.create_command_encoder(&Default::default());
-                let (residual, rounding) = relative_error(self.sums::<ERROR_TERMS>(encoder, m, colours + 1)?);
+                let (residual, rounding) = relative_error(self.sums::<ERROR_TERMS>(encoder, m, error_slot)?);
                 let converged = residual <= options.tolerance || rounding;
                 if converged || k == cap {
                     result = Some(Sweeps {
