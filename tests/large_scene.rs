@@ -881,3 +881,42 @@ fn a_frictionless_pour_settles_to_random_close_packing() {
     );
     assert!((0.60..=0.66).contains(&fraction), "solid fraction {fraction}");
 }
+
+/// A saved state restores into a scene of the same bodies and gives its next steps bit for
+/// bit; one of another scene, with a pair past the bodies and walls, or with colours that do
+/// not cover its pairs is refused, saying which.
+#[test]
+fn restore_continues_bit_for_bit_and_refuses_a_foreign_state() {
+    let d = Dimension::Two;
+    let build = |per_side: usize| {
+        LargeScene::new(
+            poured(d, per_side, 4, 0.01, 3),
+            open_box(d, 0.3, law(0.2, 0.4, d)),
+            law(0.2, 0.4, d),
+            gravity(d),
+            1e-3,
+        )
+        .unwrap()
+    };
+    let mut scene = build(10);
+    for _ in 0..120 {
+        scene.step().unwrap();
+    }
+    let state = scene.state();
+    assert!(state.pairs.len() > 20, "{}", state.pairs.len());
+    let mut copy = build(10);
+    copy.restore(state.clone()).unwrap();
+    for _ in 0..30 {
+        assert_eq!(copy.step().unwrap(), scene.step().unwrap());
+    }
+    assert_eq!(state_bits(&copy), state_bits(&scene));
+    let refusal = |state| build(10).restore(state).unwrap_err().to_string();
+    let e = build(9).restore(state.clone()).unwrap_err().to_string();
+    assert!(e.contains("the scene 36 bodies"), "{e}");
+    let mut far = state.clone();
+    far.pairs[0].j = 10_000;
+    assert!(refusal(far).contains("is not one of 40 bodies and 3 walls"));
+    let mut gap = state.clone();
+    gap.colours[0].end -= 1;
+    assert!(refusal(gap).contains("colours do not cover"));
+}

@@ -243,7 +243,8 @@ fn gpu_jacobi_is_the_cpu_twin() {
         if ctx.supports_f64() {
             let mut gpu = GpuSolver::jacobi(ctx, Precision::F64).unwrap();
             let (kernel, reports) = run(d, 150, 1e-8, &mut gpu);
-            if d == Dimension::Two {
+            // Bit for bit on lavapipe; another adapter's compiler may contract or reorder.
+            if d == Dimension::Two && ctx.is_cpu() {
                 assert_eq!(reports, twin_reports, "{d:?}: f64 reports");
                 assert_eq!(state_bits(&kernel), state_bits(&twin), "{d:?}: f64 state");
             } else {

@@ -113,9 +113,12 @@ pub fn start_large_run(
         let run = ricochet::ensemble::Watch::watch(watch, &scenario.name, (1, scenario.steps()), |progress| {
             scenario.run(&out, solver.as_mut(), resume, progress)
         })?;
+        // The engine's fallback and the picture's, if any (None when neither).
+        let notices: Vec<String> = [notice, run.notice.clone()].into_iter().flatten().collect();
+        let notices = (!notices.is_empty()).then(|| notices.join("; "));
         json(&serde_json::json!({
             "engine": engine,
-            "notice": notice.or(run.notice),
+            "notice": notices,
             "bodies": run.bodies,
             "steps": run.steps,
             "resumed_steps": run.resumed_steps,

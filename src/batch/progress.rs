@@ -19,11 +19,18 @@ pub static UNWATCHED: Progress = Progress::new();
 
 /// Scene-steps done so far (a relaxed counter: cheap to add to from every core), and how
 /// many of them were taken from an interrupted run's finished chunks rather than computed.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Progress {
     scene_steps: AtomicU64,
     resumed: AtomicU64,
     cancelled: AtomicBool,
+    stop_at: AtomicU64,
+}
+
+impl Default for Progress {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl Progress {
@@ -33,6 +40,7 @@ impl Progress {
             scene_steps: AtomicU64::new(0),
             resumed: AtomicU64::new(0),
             cancelled: AtomicBool::new(false),
+            stop_at: AtomicU64::new(u64::MAX),
         }
     }
 
@@ -41,9 +49,16 @@ impl Progress {
         self.cancelled.store(true, Ordering::Relaxed);
     }
 
-    /// Whether the run was asked to stop.
+    /// Asks the run to stop once `scene_steps` are done (counted as [`Progress::scene_steps`]):
+    /// a cancel at a known point, for a run that must stop there (a time-boxed job, a test).
+    pub fn cancel_after(&self, scene_steps: u64) {
+        self.stop_at.store(scene_steps, Ordering::Relaxed);
+    }
+
+    /// Whether the run was asked to stop ([`Progress::cancel`], or past
+    /// [`Progress::cancel_after`]'s count).
     pub fn cancelled(&self) -> bool {
-        self.cancelled.load(Ordering::Relaxed)
+        self.cancelled.load(Ordering::Relaxed) || self.scene_steps() >= self.stop_at.load(Ordering::Relaxed)
     }
 
     /// Adds `scene_steps` done.

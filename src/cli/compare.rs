@@ -97,7 +97,8 @@ pub fn bench_large(
     steps: u64,
 ) -> ricochet::Result<()> {
     use ricochet::ensemble::Backend;
-    use ricochet::ensemble::large_solver::{Method, solver};
+    use ricochet::ensemble::large_scene::Method;
+    use ricochet::ensemble::large_solver::solver;
     let mut rows = Vec::new();
     // NSGS on one thread and on all, Jacobi on all; the GPU kernels where there is an adapter.
     let mut gpus: Vec<_> = [Method::Nsgs, Method::Jacobi]

@@ -2,9 +2,10 @@
 //! `[output] checkpoint` steps (and when cancelled), `OUT/.checkpoint/` gets the scene's
 //! state after that step ([`SceneState`], `state-<step>.bin`), the `series.csv` rows so far
 //! (`series-<step>.csv`), then `manifest.json` naming them — the run (the scenario's
-//! fingerprint and the engine), the step, each file's fingerprint and the run's tallies.
-//! The manifest is written last and the older files removed after it, so a kill at any
-//! moment leaves a manifest whose files exist. A resumed run ends with the files an
+//! fingerprint, the engine and ricochet's version), the step, each file's fingerprint and
+//! the run's tallies. The manifest is written last and the older files removed after it, and
+//! a finished run removes the manifest before the rest, so a kill at any moment leaves no
+//! manifest or one whose files exist. A resumed run ends with the files an
 //! uninterrupted one writes, byte for byte; a checkpoint of another scenario or engine, or
 //! a changed file, is refused by name.
 
@@ -27,6 +28,8 @@ struct Manifest {
     scenario_hash: String,
     /// The engine that computed it (another one's bits differ).
     engine: String,
+    /// The ricochet that wrote it (`CARGO_PKG_VERSION`).
+    version: String,
     /// The steps taken.
     steps: u64,
     /// [`fnv1a`] of `state-<steps>.bin` and `series-<steps>.csv`.
@@ -59,6 +62,8 @@ pub struct Resumed {
     pub series: Vec<String>,
     /// The tallies to its step.
     pub tally: Tally,
+    /// The state's file (for errors).
+    pub file: PathBuf,
 }
 
 impl Checkpoint {
@@ -71,12 +76,22 @@ impl Checkpoint {
         }
     }
 
-    /// Removes it (a fresh run, or a finished one).
+    /// Removes it (a fresh run, or a finished one): the manifest first, so that what a kill
+    /// leaves is never a manifest without its files.
     pub fn remove(&self) -> Result<()> {
-        match std::fs::remove_dir_all(&self.dir) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(self.error(&self.dir, "cannot remove", e)),
-            _ => Ok(()),
+        let manifest = self.dir.join("manifest.json");
+        for (path, result) in [
+            (&manifest, std::fs::remove_file(&manifest)),
+            (&self.dir, std::fs::remove_dir_all(&self.dir)),
+        ] {
+            match result {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(self.error(path, "cannot remove", e));
+                }
+                _ => {}
+            }
         }
+        Ok(())
     }
 
     fn error(&self, path: &Path, what: &str, e: impl std::fmt::Display) -> Error {
@@ -98,6 +113,7 @@ impl Checkpoint {
         let manifest = Manifest {
             scenario_hash: self.scenario_hash.clone(),
             engine: self.engine.clone(),
+            version: VERSION.into(),
             steps,
             fingerprints: [fnv1a(&state), fnv1a(rows.as_bytes())],
             tally,
@@ -105,13 +121,14 @@ impl Checkpoint {
         write_json(&self.dir.join("manifest.json"), &manifest)?;
         // The files of earlier checkpoints, now that the manifest names these.
         for entry in std::fs::read_dir(&self.dir).map_err(|e| self.error(&self.dir, "cannot read", e))? {
-            let name = entry?.file_name();
+            let name = entry.map_err(|e| self.error(&self.dir, "cannot read", e))?.file_name();
             let name = name.to_string_lossy();
             let earlier = (name.starts_with("state-") || name.starts_with("series-"))
                 && name != state_file
                 && name != series_file;
             if earlier {
-                std::fs::remove_file(self.dir.join(name.as_ref()))?;
+                let path = self.dir.join(name.as_ref());
+                std::fs::remove_file(&path).map_err(|e| self.error(&path, "cannot remove", e))?;
             }
         }
         Ok(())
@@ -121,8 +138,10 @@ impl Checkpoint {
     /// the file when there is none, it is another run's, or a file changed since.
     pub fn load(&self) -> Result<Resumed> {
         let path = self.dir.join("manifest.json");
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| self.error(&path, "nothing to resume (no interrupted run here)", e))?;
+        let text = std::fs::read_to_string(&path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => self.error(&path, "nothing to resume (no interrupted run here)", e),
+            _ => self.error(&path, "cannot resume: cannot read", e),
+        })?;
         let found: Manifest =
             serde_json::from_str(&text).map_err(|e| self.error(&path, "cannot resume: unreadable", e))?;
         let differs = |what: &str, theirs: &str, ours: &str| {
@@ -138,6 +157,9 @@ impl Checkpoint {
         if found.engine != self.engine {
             return differs("engine", &found.engine, &self.engine);
         }
+        if found.version != VERSION {
+            return differs("ricochet (version)", &found.version, VERSION);
+        }
         let read = |name: &str, fingerprint: &str| -> Result<Vec<u8>> {
             let p = self.dir.join(name);
             let bytes = std::fs::read(&p).map_err(|e| self.error(&p, "cannot resume: cannot read", e))?;
@@ -148,7 +170,8 @@ impl Checkpoint {
         };
         let [state_file, series_file] = files(found.steps);
         let state_bytes = read(&state_file, &found.fingerprints[0])?;
-        let state = SceneState::from_bytes(&state_bytes, &self.dir.join(&state_file).display().to_string())?;
+        let file = self.dir.join(&state_file);
+        let state = SceneState::from_bytes(&state_bytes, &file.display().to_string())?;
         let series = read(&series_file, &found.fingerprints[1])?;
         let series = String::from_utf8_lossy(&series).lines().map(str::to_owned).collect();
         if state.steps != found.steps {
@@ -162,9 +185,13 @@ impl Checkpoint {
             state,
             series,
             tally: found.tally,
+            file,
         })
     }
 }
+
+/// The version a checkpoint must have been written by.
+const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The state's and the series' files of the checkpoint after `steps` steps.
 fn files(steps: u64) -> [String; 2] {

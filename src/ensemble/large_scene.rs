@@ -21,7 +21,6 @@ use serde::{Deserialize, Serialize};
 use super::atomic::{prepare_dir, write_atomically};
 use super::large_output::{SERIES_HEADER, final_header, final_rows, series_row, snapshot, snapshot_file, write_lines};
 use super::large_resume::{Checkpoint, Tally};
-use super::large_solver::Method;
 use super::lock::DirLock;
 use crate::batch::Progress;
 use crate::error::{Error, Result};
@@ -112,6 +111,17 @@ impl LargeTemplate {
     }
 }
 
+/// `[solver] method`: how the contacts' sweeps go.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// Graph-coloured nonsmooth Gauss–Seidel ([`crate::large_scene::solve`]).
+    #[default]
+    Nsgs,
+    /// Jacobi with mass splitting ([`crate::large_scene::jacobi`]).
+    Jacobi,
+}
+
 /// `[time]`: the step and the final time.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -168,7 +178,8 @@ pub struct LargeOutput {
     /// `snapshots` steps, at t = 0 and after the last; 0 (the default): none.
     pub snapshots: u64,
     /// The scene's state is kept in `.checkpoint/` every `checkpoint` steps (default 1000;
-    /// 0: never), for `ricochet run --resume` to continue from after a kill.
+    /// 0: only when the run is cancelled), for `ricochet run --resume` to continue from after
+    /// a kill.
     pub checkpoint: u64,
 }
 
@@ -214,9 +225,9 @@ pub struct LargeRun {
     pub resumed_steps: u64,
     /// Wall-clock seconds of the stepping (of the steps computed).
     pub seconds: f64,
-    /// Σ over steps of active contacts × sweeps.
+    /// Σ over the steps computed (not those resumed) of active contacts × sweeps.
     pub contact_iterations: f64,
-    /// Steps whose sweeps stopped at the cap.
+    /// Steps whose sweeps stopped at the cap (the whole run's).
     pub unconverged_steps: u64,
     /// The files written.
     pub files: Vec<PathBuf>,
@@ -301,10 +312,13 @@ impl LargeScenario {
         Ok(scene)
     }
 
-    /// The scenario's fingerprint ([`fnv1a`](super::fingerprint::fnv1a) of its JSON): what
-    /// a checkpoint must have been written by.
+    /// The scenario's fingerprint ([`fnv1a`](super::fingerprint::fnv1a) of its JSON, the
+    /// checkpoints' cadence left out: it changes no output): what a checkpoint must have been
+    /// written by.
     pub fn fingerprint(&self) -> String {
-        super::fingerprint::fnv1a(&serde_json::to_vec(self).unwrap_or_default())
+        let mut hashed = self.clone();
+        hashed.output.checkpoint = 0;
+        super::fingerprint::fnv1a(&serde_json::to_vec(&hashed).unwrap_or_default())
     }
 
     /// Runs the scene to the final time with its stage `solve` on `solver` ([`solver`]),
@@ -330,13 +344,15 @@ impl LargeScenario {
         let (mut series, mut tally) = (vec![series_row(&scene, None)], Tally::default());
         if resume {
             let resumed = checkpoint.load()?;
-            scene.restore(resumed.state)?;
+            let file = resumed.file.display().to_string();
+            scene.restore(resumed.state).map_err(|e| e.in_place(&file))?;
             (series, tally) = (resumed.series, resumed.tally);
             progress.add_resumed(scene.steps);
         } else {
             checkpoint.remove()?;
         }
         let (first, steps) = (scene.steps, self.steps());
+        let resumed_iterations = tally.contact_iterations;
         let every_snapshot = self.output.snapshots;
         let snapshot_due = |k: u64| every_snapshot > 0 && (k.is_multiple_of(every_snapshot) || k == steps);
         let h = self.time.step;
@@ -388,36 +404,37 @@ impl LargeScenario {
         write_atomically(&files[1], |p| {
             write_lines(p, &final_header(&scene), &final_rows(&scene))
         })?;
-        let notice = self.picture(out, &scene, &mut files)?;
+        let notice = self.picture(out, &scene, &mut files);
         checkpoint.remove()?;
         Ok(LargeRun {
             bodies: scene.bodies.len(),
             steps,
             resumed_steps: first,
             seconds,
-            contact_iterations: tally.contact_iterations as f64,
+            contact_iterations: (tally.contact_iterations - resumed_iterations) as f64,
             unconverged_steps: tally.unconverged_steps,
             files,
             notice,
         })
     }
 
-    /// `final.png` of a 2-D scene into `out` (added to `files`); why it is not drawn.
-    fn picture(&self, out: &Path, scene: &LargeScene, files: &mut Vec<PathBuf>) -> Result<Option<String>> {
+    /// `final.png` of a 2-D scene into `out` (added to `files`); why it is not drawn (no
+    /// font, no `plots` feature, or a failed drawing: the run's results stand without it).
+    fn picture(&self, out: &Path, scene: &LargeScene, files: &mut Vec<PathBuf>) -> Option<String> {
         if scene.bodies.dimension != crate::large_scene::Dimension::Two {
-            return Ok(None);
+            return None;
         }
         #[cfg(feature = "plots")]
-        let drawn = super::plots::draw_discs(out, scene, &self.name)?;
+        let drawn = super::plots::draw_discs(out, scene, &self.name).unwrap_or_else(|e| Err(e.to_string()));
         #[cfg(not(feature = "plots"))]
         let drawn: std::result::Result<PathBuf, String> = Err(format!("{}: no `plots` feature", out.display()));
-        Ok(match drawn {
+        match drawn {
             Ok(path) => {
                 files.push(path);
                 None
             }
             Err(reason) => Some(format!("final.png not drawn: {reason}")),
-        })
+        }
     }
 }
 

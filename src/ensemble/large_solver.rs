@@ -1,22 +1,10 @@
 //! The engine of a large scene's stage `solve` for a `--backend` and a `[solver] method`:
 //! coloured NSGS or Jacobi with mass splitting, on every CPU core or on a GPU.
 
-use serde::{Deserialize, Serialize};
-
 use super::engine::Backend;
+use super::large_scene::Method;
 use crate::error::{Error, Result};
 use crate::large_scene::{ContactSolver, CpuSolver, JacobiSolver};
-
-/// `[solver] method`: how the contacts' sweeps go.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Method {
-    /// Graph-coloured nonsmooth Gauss–Seidel ([`crate::large_scene::solve`]).
-    #[default]
-    Nsgs,
-    /// Jacobi with mass splitting ([`crate::large_scene::jacobi`]).
-    Jacobi,
-}
 
 /// The stage `solve` of a large scene by `method` on `backend`, its engine's name, and why
 /// `auto` did not take a GPU: `auto` a hardware GPU (f64 where it has it), else the CPU; `gpu`

@@ -98,6 +98,7 @@ impl GpuSolver {
     fn compile(ctx: &GpuContext, precision: Precision, jacobi: bool) -> Result<Self> {
         ctx.check_precision(precision)?;
         use wgpu::BufferBindingType::{Storage, Uniform};
+        // Eight storage buffers: wgpu's default limit per shader stage (no more fit).
         let read_only = [true, false, true, true, false, false, false, true];
         let mut entries = vec![layout_entry(0, Uniform, true)];
         entries.extend(
@@ -389,7 +390,8 @@ fn geometry_of(c: &Contact) -> [f64; GEOMETRY] {
 }
 
 impl ContactSolver for GpuSolver {
-    /// `large-scene gpu f64` (or f32) and the adapter's name.
+    /// `large-scene gpu f64` (or f32), ` jacobi` for [`GpuSolver::jacobi`], and the
+    /// adapter's name.
     fn name(&self) -> String {
         let bits = if self.precision == Precision::F64 { "f64" } else { "f32" };
         let method = if self.jacobi.is_some() { " jacobi" } else { "" };

@@ -4,8 +4,8 @@
 //! n_b sub-bodies of mass m_b/n_b, one per active contact (n_b its active contacts), so a
 //! contact's block is W̃_cc = Σ_{b∈c} n_b H_cb M_b⁻¹ H_cbᵀ; the sub-bodies' velocities averaged
 //! give back the full mass: v_b ← v_b + M_b⁻¹ Σ_{c∋b} H_cbᵀ Δr_c. By Cauchy–Schwarz W ⪯
-//! blockdiag W̃ (so frictionless projected Jacobi converges); the fixed point is the frictional
-//! contact problem's, the same as NSGS's. Each body's increments are added in contact order:
+//! blockdiag W̃ (so frictionless projected Jacobi converges); a fixed point solves the same
+//! frictional contact problem as NSGS (with friction the solution need not be unique). Each body's increments are added in contact order:
 //! the same bits on any number of threads.
 
 use rayon::prelude::*;

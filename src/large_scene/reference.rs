@@ -41,7 +41,9 @@ impl LargeScene {
             )));
         }
         if b.period.is_some() || self.sink.is_some() || b.present.contains(&false) {
-            return Err(refuse("it has a period or a sink: the reference has neither".into()));
+            return Err(refuse(
+                "it has a period, a sink or discharged bodies: the reference has none of these".into(),
+            ));
         }
         let (two, rows) = (b.dimension == Dimension::Two, b.dimension.rows());
         let dof = if two { 3 } else { 6 };

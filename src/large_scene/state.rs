@@ -4,8 +4,10 @@
 //! after step k and restored from them takes step k + 1 exactly as the uninterrupted run
 //! does, bit for bit.
 //!
-//! The bytes: `RICOCHET-LARGE-STATE 1\n`, then little-endian u64 counts and the arrays in
-//! the order of the fields (f64 as their IEEE bits).
+//! The bytes: `RICOCHET-LARGE-STATE 1\n`, then little-endian: the counts of bodies, pairs
+//! and colours (u64), the steps (u64), the overflow flag (u8), the f64 arrays as IEEE bits —
+//! x, v, ω, the reference centres, θ, the frames, the impulses — then `present` (u8 each),
+//! the pairs (u32 i, j) and the colours (u64 start, end).
 
 use std::ops::Range;
 
