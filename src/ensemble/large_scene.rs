@@ -419,22 +419,26 @@ impl LargeScenario {
     }
 
     /// `final.png` of a 2-D scene into `out` (added to `files`); why it is not drawn (no
-    /// font, no `plots` feature, or a failed drawing: the run's results stand without it).
+    /// font, or a failed drawing: the run's results stand without it).
+    #[cfg(feature = "plots")]
     fn picture(&self, out: &Path, scene: &LargeScene, files: &mut Vec<PathBuf>) -> Option<String> {
         if scene.bodies.dimension != crate::large_scene::Dimension::Two {
             return None;
         }
-        #[cfg(feature = "plots")]
-        let drawn = super::plots::draw_discs(out, scene, &self.name).unwrap_or_else(|e| Err(e.to_string()));
-        #[cfg(not(feature = "plots"))]
-        let drawn: std::result::Result<PathBuf, String> = Err(format!("{}: no `plots` feature", out.display()));
-        match drawn {
+        match super::plots::draw_discs(out, scene, &self.name).unwrap_or_else(|e| Err(e.to_string())) {
             Ok(path) => {
                 files.push(path);
                 None
             }
             Err(reason) => Some(format!("final.png not drawn: {reason}")),
         }
+    }
+
+    /// A build without the `plots` feature (the Python module's) draws no picture and says
+    /// nothing of it.
+    #[cfg(not(feature = "plots"))]
+    fn picture(&self, _: &Path, _: &LargeScene, _: &mut Vec<PathBuf>) -> Option<String> {
+        None
     }
 }
 
