@@ -92,21 +92,8 @@ fn colouring_separates_pairs_that_share_a_body() {
 /// with μ = 1.)
 #[test]
 fn pyramid_stands_still_and_the_floor_carries_its_weight() {
-    let d = Dimension::Two;
-    let r = 0.05;
-    let bodies = pyramid(14, r);
-    let start = bodies.x.clone();
-    let weight = bodies.total_mass() * G;
-    let h = 1e-3;
-    let mut scene = LargeScene::new(
-        bodies,
-        pyramid_box(14, r, law(0.0, 0.5, d)),
-        law(0.0, 0.5, d),
-        gravity(d),
-        h,
-    )
-    .unwrap();
-    scene.solver.tolerance = 1e-10;
+    let mut scene = resting_pyramid();
+    let (start, weight, h) = (scene.bodies.x.clone(), scene.bodies.total_mass() * G, scene.h);
     scene.solver.max_sweeps = 10_000;
     let steps = 10_000;
     let mut worst_load = 0.0f64;
@@ -140,30 +127,16 @@ fn pour(
     mu: f64,
     e: f64,
 ) -> (LargeScene, Vec<(f64, ricochet::large_scene::StepReport)>) {
-    let (per_side, layers) = if d == Dimension::Two { (40, 12) } else { (8, 6) };
-    let r = 0.01;
-    let bodies = poured(d, per_side, layers, r, 3);
-    let side = 2.2 * r * per_side as f64;
-    let mut scene = LargeScene::new(
-        bodies,
-        open_box(d, side, law(e, mu, d)),
-        law(e, mu, d),
-        gravity(d),
-        1e-3,
-    )
-    .unwrap();
+    let size = if d == Dimension::Two { (40, 12) } else { (8, 6) };
+    let mut scene = pour_in_box(d, size, 3, law(e, mu, d));
     scene.solver.tolerance = 1e-10;
     scene.solver.max_sweeps = 2000;
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-    let reports = pool.install(|| {
-        (0..steps)
-            .map(|_| {
-                let report = scene.step().unwrap();
-                let energy = scene.bodies.kinetic_energy() + scene.bodies.potential_energy(scene.gravity);
-                (energy, report)
-            })
-            .collect()
-    });
+    let reports = steps_in_pool(
+        &mut scene,
+        threads,
+        steps,
+        &mut ricochet::large_scene::CpuSolver::default(),
+    );
     (scene, reports)
 }
 
@@ -227,18 +200,8 @@ fn pours_lose_energy_and_keep_to_the_cone() {
 #[test]
 fn velocity_form_is_nsgs_on_the_assembled_problem() {
     for (d, mu) in [(Dimension::Two, 0.4), (Dimension::Three, 0.4), (Dimension::Three, 0.0)] {
-        let (per_side, layers) = if d == Dimension::Two { (8, 5) } else { (4, 3) };
-        let r = 0.01;
-        let bodies = poured(d, per_side, layers, r, 5);
-        let side = 2.2 * r * per_side as f64;
-        let mut scene = LargeScene::new(
-            bodies,
-            open_box(d, side, law(0.0, mu, d)),
-            law(0.0, mu, d),
-            gravity(d),
-            1e-3,
-        )
-        .unwrap();
+        let size = if d == Dimension::Two { (8, 5) } else { (4, 3) };
+        let mut scene = pour_in_box(d, size, 5, law(0.0, mu, d));
         scene.solver.warm_start = false;
         scene.solver.tolerance = 1e-9;
         for _ in 0..60 {
@@ -379,43 +342,6 @@ fn a_disc_rolls_or_slides_down_an_incline() {
         assert!((down - speed).abs() < 1e-12 * speed, "μ = {mu}: {down} vs {speed}");
         assert!((omega - spin).abs() < 1e-12 * spin, "μ = {mu}: ω {omega} vs {spin}");
     }
-}
-
-/// A pour in a box, `steps` steps, each solved by `solver`; the reports of every step.
-#[cfg(feature = "gpu")]
-fn pour_on(
-    d: Dimension,
-    steps: usize,
-    e: f64,
-    tolerance: f64,
-    solver: &mut dyn ricochet::large_scene::ContactSolver,
-) -> (LargeScene, Vec<ricochet::large_scene::StepReport>) {
-    let (per_side, layers) = if d == Dimension::Two { (24, 8) } else { (6, 4) };
-    let r = 0.01;
-    let side = 2.2 * r * per_side as f64;
-    let mut scene = LargeScene::new(
-        poured(d, per_side, layers, r, 5),
-        open_box(d, side, law(e, 0.4, d)),
-        law(e, 0.3, d),
-        gravity(d),
-        1e-3,
-    )
-    .unwrap();
-    scene.solver.tolerance = tolerance;
-    scene.solver.max_sweeps = 300;
-    let reports = (0..steps).map(|_| scene.step_on(solver).unwrap()).collect();
-    (scene, reports)
-}
-
-/// The largest difference of two scenes' body centres (m).
-#[cfg(feature = "gpu")]
-fn largest_difference(a: &LargeScene, b: &LargeScene) -> f64 {
-    a.bodies
-        .x
-        .iter()
-        .zip(&b.bodies.x)
-        .flat_map(|(p, q)| (0..3).map(move |k| (p[k] - q[k]).abs()))
-        .fold(0.0, f64::max)
 }
 
 /// The large-scene kernel in f64 is its CPU twin on a pour with friction and restitution:
@@ -725,12 +651,7 @@ fn collapsed_column(mu: f64, cols: usize, rows: usize, seed: u64) -> f64 {
     let mut scene = LargeScene::new(bodies, walls, law(0.0, mu, d), gravity(d), 5e-4).unwrap();
     scene.solver.tolerance = 1e-4;
     scene.solver.max_sweeps = 100;
-    while scene.time < 4.0 {
-        scene.step().unwrap();
-        if scene.time > 0.5 && scene.bodies.kinetic_energy() < 1e-9 {
-            break;
-        }
-    }
+    settle(&mut scene, 0.5, 4.0);
     eprintln!(
         "μ = {mu}: settled at t = {:.3} s (E_k {:e} J)",
         scene.time,
@@ -862,12 +783,7 @@ fn a_frictionless_pour_settles_to_random_close_packing() {
     .unwrap();
     scene.solver.tolerance = 1e-4;
     scene.solver.max_sweeps = 200;
-    while scene.time < 3.0 {
-        scene.step().unwrap();
-        if scene.time > 0.3 && scene.bodies.kinetic_energy() < 1e-9 {
-            break;
-        }
-    }
+    settle(&mut scene, 0.3, 3.0);
     let top = scene.bodies.x.iter().map(|x| x[2]).fold(0.0, f64::max);
     let (lo, hi) = (
         [2.0 * r, 2.0 * r, 2.0 * r],
@@ -888,16 +804,7 @@ fn a_frictionless_pour_settles_to_random_close_packing() {
 #[test]
 fn restore_continues_bit_for_bit_and_refuses_a_foreign_state() {
     let d = Dimension::Two;
-    let build = |per_side: usize| {
-        LargeScene::new(
-            poured(d, per_side, 4, 0.01, 3),
-            open_box(d, 0.3, law(0.2, 0.4, d)),
-            law(0.2, 0.4, d),
-            gravity(d),
-            1e-3,
-        )
-        .unwrap()
-    };
+    let build = |per_side: usize| pour_in_box(d, (per_side, 4), 3, law(0.2, 0.4, d));
     let mut scene = build(10);
     for _ in 0..120 {
         scene.step().unwrap();

@@ -13,32 +13,11 @@ use common::large::*;
 /// A pour in a box with `law(e, mu)`, `steps` steps solved by Jacobi to 10⁻¹⁰ on `threads`
 /// threads; each step's report and total energy after it.
 fn jacobi_pour(d: Dimension, threads: usize, steps: usize, mu: f64) -> (LargeScene, Vec<(f64, StepReport)>) {
-    let (per_side, layers) = if d == Dimension::Two { (30, 10) } else { (7, 5) };
-    let r = 0.01;
-    let side = 2.2 * r * per_side as f64;
-    let mut scene = LargeScene::new(
-        poured(d, per_side, layers, r, 3),
-        open_box(d, side, law(0.0, mu, d)),
-        law(0.0, mu, d),
-        gravity(d),
-        1e-3,
-    )
-    .unwrap();
+    let size = if d == Dimension::Two { (30, 10) } else { (7, 5) };
+    let mut scene = pour_in_box(d, size, 3, law(0.0, mu, d));
     scene.solver.tolerance = 1e-10;
     scene.solver.max_sweeps = 5000;
-    let mut solver = JacobiSolver::default();
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-    let reports = pool.install(|| {
-        (0..steps)
-            .map(|_| {
-                let report = scene.step_on(&mut solver).unwrap();
-                (
-                    scene.bodies.kinetic_energy() + scene.bodies.potential_energy(scene.gravity),
-                    report,
-                )
-            })
-            .collect()
-    });
+    let reports = steps_in_pool(&mut scene, threads, steps, &mut JacobiSolver::default());
     (scene, reports)
 }
 
@@ -48,17 +27,8 @@ fn jacobi_pour(d: Dimension, threads: usize, steps: usize, mu: f64) -> (LargeSce
 #[test]
 fn jacobi_is_split_jacobi_on_the_assembled_problem() {
     for (d, mu) in [(Dimension::Two, 0.4), (Dimension::Three, 0.4), (Dimension::Three, 0.0)] {
-        let (per_side, layers) = if d == Dimension::Two { (8, 5) } else { (4, 3) };
-        let r = 0.01;
-        let side = 2.2 * r * per_side as f64;
-        let mut scene = LargeScene::new(
-            poured(d, per_side, layers, r, 5),
-            open_box(d, side, law(0.0, mu, d)),
-            law(0.0, mu, d),
-            gravity(d),
-            1e-3,
-        )
-        .unwrap();
+        let size = if d == Dimension::Two { (8, 5) } else { (4, 3) };
+        let mut scene = pour_in_box(d, size, 5, law(0.0, mu, d));
         scene.solver.warm_start = false;
         scene.solver.tolerance = 1e-9;
         scene.solver.max_sweeps = 5000;
@@ -130,21 +100,8 @@ fn jacobi_reaches_the_nsgs_velocities() {
 /// over 2000 steps) and the walls' impulses sum to the weight M g h at every step.
 #[test]
 fn jacobi_holds_the_pyramid_and_the_floor_carries_its_weight() {
-    let d = Dimension::Two;
-    let r = 0.05;
-    let bodies = pyramid(14, r);
-    let start = bodies.x.clone();
-    let weight = bodies.total_mass() * G;
-    let h = 1e-3;
-    let mut scene = LargeScene::new(
-        bodies,
-        pyramid_box(14, r, law(0.0, 0.5, d)),
-        law(0.0, 0.5, d),
-        gravity(d),
-        h,
-    )
-    .unwrap();
-    scene.solver.tolerance = 1e-10;
+    let mut scene = resting_pyramid();
+    let (start, weight, h) = (scene.bodies.x.clone(), scene.bodies.total_mass() * G, scene.h);
     scene.solver.max_sweeps = 20_000;
     let mut solver = JacobiSolver::default();
     let (steps, mut sweeps) = (2000, 0);
@@ -211,30 +168,8 @@ fn gpu_jacobi_is_the_cpu_twin() {
     use ricochet::batch::gpu::Precision;
     use ricochet::large_scene::GpuSolver;
     let Some(ctx) = common::gpu() else { return };
-    let run = |d: Dimension, steps: usize, tolerance: f64, solver: &mut dyn ricochet::large_scene::ContactSolver| {
-        let (per_side, layers) = if d == Dimension::Two { (24, 8) } else { (6, 4) };
-        let r = 0.01;
-        let side = 2.2 * r * per_side as f64;
-        let mut scene = LargeScene::new(
-            poured(d, per_side, layers, r, 5),
-            open_box(d, side, law(0.5, 0.4, d)),
-            law(0.5, 0.3, d),
-            gravity(d),
-            1e-3,
-        )
-        .unwrap();
-        scene.solver.tolerance = tolerance;
-        scene.solver.max_sweeps = 300;
-        let reports: Vec<StepReport> = (0..steps).map(|_| scene.step_on(solver).unwrap()).collect();
-        (scene, reports)
-    };
-    let largest = |a: &LargeScene, b: &LargeScene| {
-        (a.bodies.x.iter().flatten())
-            .zip(b.bodies.x.iter().flatten())
-            .fold(0.0f64, |m, (p, q)| m.max((p - q).abs()))
-    };
     for d in [Dimension::Two, Dimension::Three] {
-        let (twin, twin_reports) = run(d, 150, 1e-8, &mut JacobiSolver::default());
+        let (twin, twin_reports) = pour_on(d, 150, 0.5, 1e-8, &mut JacobiSolver::default());
         let last = twin_reports.last().unwrap();
         assert!(
             last.active > 100 && last.sweeps > 2,
@@ -242,7 +177,7 @@ fn gpu_jacobi_is_the_cpu_twin() {
         );
         if ctx.supports_f64() {
             let mut gpu = GpuSolver::jacobi(ctx, Precision::F64).unwrap();
-            let (kernel, reports) = run(d, 150, 1e-8, &mut gpu);
+            let (kernel, reports) = pour_on(d, 150, 0.5, 1e-8, &mut gpu);
             // Bit for bit on lavapipe; another adapter's compiler may contract or reorder.
             if d == Dimension::Two && ctx.is_cpu() {
                 assert_eq!(reports, twin_reports, "{d:?}: f64 reports");
@@ -250,14 +185,14 @@ fn gpu_jacobi_is_the_cpu_twin() {
             } else {
                 // The same bits for 50 steps here, then an ulp of the 3-D local solve
                 // (as for NSGS) grows in this bouncing pour: 1.4·10⁻⁸ m at step 150.
-                let worst = largest(&kernel, &twin);
+                let worst = largest_difference(&kernel, &twin);
                 assert!(worst < 1e-7, "{d:?}: f64 moved {worst:e} m from the twin");
             }
         }
         let mut gpu = GpuSolver::jacobi(ctx, Precision::F32).unwrap();
-        let (single, _) = run(d, 60, 1e-4, &mut gpu);
-        let (double, _) = run(d, 60, 1e-4, &mut JacobiSolver::default());
-        let worst = largest(&single, &double);
+        let (single, _) = pour_on(d, 60, 0.5, 1e-4, &mut gpu);
+        let (double, _) = pour_on(d, 60, 0.5, 1e-4, &mut JacobiSolver::default());
+        let worst = largest_difference(&single, &double);
         assert!(worst < 1e-7, "{d:?}: f32 moved {worst:e} m from the twin");
     }
 }

@@ -14,16 +14,7 @@ use common::large::*;
 /// A pour of `per_side`ᵈ⁻¹ × `layers` bodies in an open box, law (e, μ), solved to 10⁻¹⁰.
 fn small_pour(d: Dimension, layers: usize, e: f64, mu: f64) -> LargeScene {
     let per_side = if d == Dimension::Two { 6 } else { 3 };
-    let r = 0.01;
-    let side = 2.2 * r * per_side as f64;
-    let mut scene = LargeScene::new(
-        poured(d, per_side, layers, r, 11),
-        open_box(d, side, law(e, mu, d)),
-        law(e, mu, d),
-        gravity(d),
-        1e-3,
-    )
-    .unwrap();
+    let mut scene = pour_in_box(d, (per_side, layers), 11, law(e, mu, d));
     scene.solver.tolerance = 1e-10;
     scene.solver.max_sweeps = 10_000;
     scene
@@ -74,14 +65,7 @@ fn the_engine_is_the_reference_on_small_pours() {
 #[test]
 fn the_reference_refuses_what_it_cannot_take() {
     let d = Dimension::Two;
-    let mut big = LargeScene::new(
-        poured(d, 20, 11, 0.01, 1),
-        open_box(d, 0.44, law(0.0, 0.3, d)),
-        law(0.0, 0.3, d),
-        gravity(d),
-        1e-3,
-    )
-    .unwrap();
+    let mut big = pour_in_box(d, (20, 11), 1, law(0.0, 0.3, d));
     assert!(big.bodies.len() > REFERENCE_BODIES);
     let e = big.nsds().err().unwrap().to_string();
     assert!(e.contains("220 bodies") && e.contains("up to 200"), "{e}");

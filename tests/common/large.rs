@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use ricochet::contact::lanes::Lanes;
 use ricochet::contact::local::{friction_2d, friction_3d};
 use ricochet::large_scene::narrow_phase::world_impulse;
-use ricochet::large_scene::{Bodies, Dimension, LargeScene, Wall};
+use ricochet::large_scene::{Bodies, ContactSolver, Dimension, LargeScene, StepReport, Wall};
 use ricochet::model::NewtonImpactFrictionNSL;
 
 pub const G: f64 = 9.81;
@@ -312,4 +312,104 @@ pub fn state_bits(scene: &LargeScene) -> Vec<u64> {
         .chain(&b.angle)
         .map(|x| x.to_bits())
         .collect()
+}
+
+/// A pour of [`poured`] bodies (radius 0.01 m, `per_side`ᵈ⁻¹ × `layers`, drawn from `seed`)
+/// in an [`open_box`] 2.2 radii per body wide, every contact under `law`, h = 10⁻³ s.
+pub fn pour_in_box(
+    d: Dimension,
+    (per_side, layers): (usize, usize),
+    seed: u64,
+    law: NewtonImpactFrictionNSL,
+) -> LargeScene {
+    let r = 0.01;
+    let side = 2.2 * r * per_side as f64;
+    LargeScene::new(
+        poured(d, per_side, layers, r, seed),
+        open_box(d, side, law),
+        law,
+        gravity(d),
+        1e-3,
+    )
+    .unwrap()
+}
+
+/// `steps` steps of `scene` solved by `solver` in a rayon pool of `threads` threads: each
+/// step's total (kinetic + potential) energy after it and its report.
+pub fn steps_in_pool(
+    scene: &mut LargeScene,
+    threads: usize,
+    steps: usize,
+    solver: &mut dyn ContactSolver,
+) -> Vec<(f64, StepReport)> {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    pool.install(|| {
+        (0..steps)
+            .map(|_| {
+                let report = scene.step_on(solver).unwrap();
+                (
+                    scene.bodies.kinetic_energy() + scene.bodies.potential_energy(scene.gravity),
+                    report,
+                )
+            })
+            .collect()
+    })
+}
+
+/// The pyramid of 105 discs (14 rows, R = 0.05 m), its bottom row between two walls, on a
+/// floor, μ = 0.5 and e = 0 everywhere, h = 10⁻³ s, solved to 10⁻¹⁰ (the sweep cap is the
+/// caller's).
+pub fn resting_pyramid() -> LargeScene {
+    let (d, r) = (Dimension::Two, 0.05);
+    let law = law(0.0, 0.5, d);
+    let mut scene = LargeScene::new(pyramid(14, r), pyramid_box(14, r, law), law, gravity(d), 1e-3).unwrap();
+    scene.solver.tolerance = 1e-10;
+    scene
+}
+
+/// Steps `scene` until, past `after` seconds, its kinetic energy is below 10⁻⁹ J, or until
+/// `until` seconds.
+pub fn settle(scene: &mut LargeScene, after: f64, until: f64) {
+    while scene.time < until {
+        scene.step().unwrap();
+        if scene.time > after && scene.bodies.kinetic_energy() < 1e-9 {
+            break;
+        }
+    }
+}
+
+/// A pour in a box (walls μ = 0.4, grains μ = 0.3, restitution `e`), `steps` steps, each
+/// solved by `solver` to `tolerance` (at most 300 sweeps); the reports of every step.
+pub fn pour_on(
+    d: Dimension,
+    steps: usize,
+    e: f64,
+    tolerance: f64,
+    solver: &mut dyn ContactSolver,
+) -> (LargeScene, Vec<StepReport>) {
+    let (per_side, layers) = if d == Dimension::Two { (24, 8) } else { (6, 4) };
+    let r = 0.01;
+    let side = 2.2 * r * per_side as f64;
+    let mut scene = LargeScene::new(
+        poured(d, per_side, layers, r, 5),
+        open_box(d, side, law(e, 0.4, d)),
+        law(e, 0.3, d),
+        gravity(d),
+        1e-3,
+    )
+    .unwrap();
+    scene.solver.tolerance = tolerance;
+    scene.solver.max_sweeps = 300;
+    let reports = (0..steps).map(|_| scene.step_on(solver).unwrap()).collect();
+    (scene, reports)
+}
+
+/// The largest difference of two scenes' body centres (m).
+pub fn largest_difference(a: &LargeScene, b: &LargeScene) -> f64 {
+    a.bodies
+        .x
+        .iter()
+        .zip(&b.bodies.x)
+        .flat_map(|(p, q)| (0..3).map(move |k| (p[k] - q[k]).abs()))
+        .fold(0.0, f64::max)
 }
