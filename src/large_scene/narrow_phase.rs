@@ -37,6 +37,25 @@ pub struct Contact {
     pub active: bool,
 }
 
+impl Contact {
+    /// A candidate as the broad phase or a restored state leaves it: `pair` carrying the
+    /// impulse `r` in `frame` (what the next narrow phase turns into its warm start), under
+    /// `law`, with no geometry yet.
+    pub fn carried(pair: Pair, frame: [[f64; 3]; 3], r: [f64; 3], law: NewtonImpactFrictionNSL) -> Self {
+        Self {
+            pair,
+            gap: 0.0,
+            frame,
+            w: [0.0; 2],
+            law,
+            target: [0.0; 3],
+            q: [0.0; 3],
+            r,
+            active: false,
+        }
+    }
+}
+
 /// The state a step of the narrow phase reads: the bodies, walls, the grains' law.
 pub struct Geometry<'a> {
     /// The bodies, at the start of the step.

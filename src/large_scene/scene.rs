@@ -17,6 +17,9 @@ use crate::model::NewtonImpactFrictionNSL;
 use crate::validate;
 use crate::{Error, Result};
 
+/// The world frame, in which a rebuilt pair carries its last world impulse.
+const IDENTITY: [[f64; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+
 /// What one step did.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StepReport {
@@ -243,17 +246,7 @@ impl LargeScene {
         (b.x, b.v, b.omega, b.angle, b.present) = (state.x, state.v, state.omega, state.angle, state.present);
         self.rebuilt_at = state.rebuilt_at;
         self.contacts = (state.pairs.into_iter().zip(state.frames).zip(state.impulses))
-            .map(|((pair, frame), r)| Contact {
-                pair,
-                gap: 0.0,
-                frame,
-                w: [0.0; 2],
-                law: self.grains,
-                target: [0.0; 3],
-                q: [0.0; 3],
-                r,
-                active: false,
-            })
+            .map(|((pair, frame), r)| Contact::carried(pair, frame, r, self.grains))
             .collect();
         (self.colours, self.overflow) = (state.colours, state.overflow);
         self.steps = state.steps;
@@ -378,17 +371,7 @@ impl LargeScene {
                     .binary_search_by_key(&pair, |&(p, _)| p)
                     .map_or([0.0; 3], |at| old[at].1);
                 // The identity frame: r is the carried world impulse.
-                Contact {
-                    pair,
-                    gap: 0.0,
-                    frame: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
-                    w: [0.0; 2],
-                    law: self.grains,
-                    target: [0.0; 3],
-                    q: [0.0; 3],
-                    r: carried,
-                    active: false,
-                }
+                Contact::carried(pair, IDENTITY, carried, self.grains)
             })
             .collect();
         self.rebuilt_at.clone_from(&self.bodies.x);
