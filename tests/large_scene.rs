@@ -799,8 +799,8 @@ fn a_frictionless_pour_settles_to_random_close_packing() {
 }
 
 /// A saved state restores into a scene of the same bodies and gives its next steps bit for
-/// bit; one of another scene, with a pair past the bodies and walls, or with colours that do
-/// not cover its pairs is refused, saying which.
+/// bit; one of another scene, with a pair past the bodies and walls, with colours that do
+/// not cover its pairs, or with two pairs of a colour on one body is refused, saying which.
 #[test]
 fn restore_continues_bit_for_bit_and_refuses_a_foreign_state() {
     let d = Dimension::Two;
@@ -826,4 +826,10 @@ fn restore_continues_bit_for_bit_and_refuses_a_foreign_state() {
     let mut gap = state.clone();
     gap.colours[0].end -= 1;
     assert!(refusal(gap).contains("colours do not cover"));
+    // The parallel sweep writes a colour's bodies at once: a colour's pairs must not meet.
+    let mut shared = state.clone();
+    assert!(shared.colours[0].len() >= 2);
+    shared.pairs[1] = shared.pairs[0];
+    let e = refusal(shared);
+    assert!(e.contains("colour 0") && e.contains("share body"), "{e}");
 }

@@ -132,7 +132,7 @@ impl LinearScene {
     }
 
     /// The operators of the nonsmooth RATTLE step of size `h` (Breuling et al. 2024, see
-    /// [`NonsmoothRattleOSI`](crate::scheme::NonsmoothRattleOSI)) for
+    /// [`NonsmoothRattleOSI`]) for
     /// forces F = F_ext − C v − K q:
     /// ```text
     ///   half kick : v̄ = v_n − A v_n − B q_n + c(t_n),   W½ = M + (h/2) C,

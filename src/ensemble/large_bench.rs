@@ -30,7 +30,7 @@ pub struct LargeBench {
 
 impl LargeScenario {
     /// Times the first `steps` steps (at most the scenario's) of its template scaled to about
-    /// `bodies` bodies ([`LargeTemplate::scaled`]) on `threads` threads (all when `None`),
+    /// `bodies` bodies ([`super::large_scene::LargeTemplate::scaled`]) on `threads` threads (all when `None`),
     /// solving on `solver`, named `engine` in the row.
     pub fn bench(
         &self,

@@ -1,7 +1,7 @@
 //! The stage `solve` of a large scene on the device ([`GpuSolver`]): the host's contacts,
 //! colours and warm-started velocities go up once per step; every sweep is one submit (the
 //! colours' dispatches, then each contact's light-error terms and their block sums), whose
-//! partial sums come back for the stopping test of the CPU twin ([`super::solve::solve`]):
+//! partial sums come back for the stopping test of the CPU twin ([`super::CpuSolver`]):
 //! the same sweeps in the same order, so f64 gives the twin's bits on lavapipe. v, ω and r
 //! come back once at the end. [`GpuSolver::jacobi`] sweeps by Jacobi with mass splitting
 //! instead (the twin of [`super::jacobi`]): the split blocks and each body's list of active
@@ -398,7 +398,7 @@ impl ContactSolver for GpuSolver {
         format!("large-scene gpu {bits}{method}, {}", self.ctx.adapter_name())
     }
 
-    /// The twin's [`super::solve::solve`] on the device: the same sweeps, the same light and
+    /// The twin's [`super::CpuSolver`] on the device: the same sweeps, the same light and
     /// full errors from the same fixed sums, the same stopping rule.
     fn solve(&mut self, state: &mut Velocities, coloured: &mut Coloured, options: &SolverOptions) -> Result<Sweeps> {
         if !coloured.contacts.iter().any(|c| c.active) {

@@ -10,10 +10,10 @@
 
 use rayon::prelude::*;
 
-use super::bodies::Bodies;
-use super::narrow_phase::{Contact, apply_impulse};
+use super::bodies::{Bodies, Dimension};
+use super::narrow_phase::{Contact, Moving, kick};
 use super::solve::{
-    Coloured, ContactSolver, SolverOptions, Sweeps, Velocities, blocked_sum, iterate, local_solve, square,
+    Coloured, ContactSolver, SolverOptions, Sweeps, Velocities, blocked_sum, ends, iterate, local_solve, square,
 };
 
 /// Contacts below this many are solved on one thread.
@@ -22,6 +22,7 @@ const PARALLEL_MIN: usize = 256;
 /// The stage `solve` as Jacobi with mass splitting on the CPU cores, with its buffers.
 #[derive(Clone, Debug, Default)]
 pub struct JacobiSolver {
+    bodies: Vec<Moving>,
     delta: Vec<[f64; 3]>,
     split: Vec<[f64; 2]>,
     counts: Vec<u32>,
@@ -42,10 +43,14 @@ impl ContactSolver for JacobiSolver {
         self.delta.resize(n, [0.0; 3]);
         self.split.resize(n, [0.0; 2]);
         split_blocks(state.bodies, coloured.contacts, &mut self.counts, &mut self.split);
-        let (delta, split) = (&mut self.delta, &self.split);
-        Ok(iterate(state, coloured, options, |state, coloured| {
-            sweep(state, coloured.contacts, split, delta)
-        }))
+        let (delta, split, dimension) = (&mut self.delta, &self.split, state.bodies.dimension);
+        Ok(iterate(
+            state,
+            &mut self.bodies,
+            coloured,
+            options,
+            |bodies, coloured| sweep(bodies, dimension, coloured.contacts, split, delta),
+        ))
     }
 }
 
@@ -80,8 +85,14 @@ pub fn split_blocks(b: &Bodies, contacts: &[Contact], counts: &mut Vec<u32>, spl
 /// One Jacobi sweep: every active contact's new impulse from the same v, ω with its split
 /// block (in parallel), then each Δr applied with the full masses in contact order. Returns
 /// the light error terms (Σ‖Δr_c‖², Σ‖r_c‖²) summed by [`blocked_sum`].
-pub fn sweep(state: &mut Velocities, contacts: &mut [Contact], split: &[[f64; 2]], delta: &mut [[f64; 3]]) -> [f64; 2] {
-    let (b, v, omega) = (state.bodies, &*state.v, &*state.omega);
+pub fn sweep(
+    bodies: &mut [Moving],
+    dimension: Dimension,
+    contacts: &mut [Contact],
+    split: &[[f64; 2]],
+    delta: &mut [[f64; 3]],
+) -> [f64; 2] {
+    let at = &*bodies;
     contacts
         .par_iter_mut()
         .zip(delta.par_iter_mut())
@@ -89,13 +100,14 @@ pub fn sweep(state: &mut Velocities, contacts: &mut [Contact], split: &[[f64; 2]
         .with_min_len(PARALLEL_MIN)
         .for_each(|((c, d), &w)| {
             if c.active {
-                let r = local_solve(b, v, omega, c, w);
+                let r = local_solve(dimension, c, &at[c.pair.i as usize], at.get(c.pair.j as usize), w);
                 *d = [r[0] - c.r[0], r[1] - c.r[1], r[2] - c.r[2]];
                 c.r = r;
             }
         });
     for (c, d) in contacts.iter().zip(delta.iter()).filter(|(c, _)| c.active) {
-        apply_impulse(b, state.v, state.omega, c, *d);
+        let (i, j) = ends(bodies, c.pair);
+        kick(c, i, j, *d);
     }
     let contacts = &*contacts;
     blocked_sum(contacts.len(), |k| {

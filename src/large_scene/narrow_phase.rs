@@ -129,42 +129,102 @@ impl Geometry<'_> {
     }
 }
 
+/// A body as a contact's H and M⁻¹ see it: its velocity v and spin ω with the constants
+/// 1/m, R/I and R — what a sweep reads and writes per body, side by side in memory.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Moving {
+    /// v (m/s).
+    pub v: [f64; 3],
+    /// ω (rad/s).
+    pub omega: [f64; 3],
+    /// 1/m ([`Bodies::inverse_mass`]).
+    pub inverse_mass: f64,
+    /// R/I ([`Bodies::spin_per_impulse`]).
+    pub spin_per_impulse: f64,
+    /// R (m).
+    pub radius: f64,
+}
+
+impl Moving {
+    /// Body k of `b` moving at `v[k]`, `omega[k]`.
+    #[inline(always)]
+    pub fn of(b: &Bodies, v: &[[f64; 3]], omega: &[[f64; 3]], k: usize) -> Self {
+        Self {
+            v: v[k],
+            omega: omega[k],
+            inverse_mass: b.inverse_mass(k),
+            spin_per_impulse: b.spin_per_impulse(k),
+            radius: b.radius[k],
+        }
+    }
+
+    /// The velocity v + sign R ω × n of its contact point, at +R n from the centre for body
+    /// i (sign +1) and at −R n for body j (sign −1).
+    #[inline(always)]
+    fn point(&self, n: [f64; 3], sign: f64) -> [f64; 3] {
+        let spin = cross(self.omega, n);
+        let r = self.radius * sign;
+        [
+            self.v[0] + r * spin[0],
+            self.v[1] + r * spin[1],
+            self.v[2] + r * spin[2],
+        ]
+    }
+
+    /// v += sign P/m, ω −= (R/I) n × P.
+    #[inline(always)]
+    fn kick(&mut self, p: [f64; 3], torque: [f64; 3], sign: f64) {
+        let (w, s) = (self.inverse_mass * sign, self.spin_per_impulse);
+        for a in 0..3 {
+            self.v[a] += w * p[a];
+            self.omega[a] -= s * torque[a];
+        }
+    }
+}
+
 /// u = H_c v: the contact's local velocity (u_N, u_T₁, u_T₂; u_T₂ = 0 in 2-D) from the
 /// relative velocity of its contact points, s = (v_j − R_j ω_j × n) − (v_i + R_i ω_i × n)
-/// (a wall's is zero): u_N = n·s (the spins give no normal term), u_Tk = t_k·s.
+/// (a wall's is zero, `j` = `None`): u_N = n·s (the spins give no normal term), u_Tk = t_k·s.
 #[inline(always)]
-pub fn local_velocity(b: &Bodies, v: &[[f64; 3]], omega: &[[f64; 3]], c: &Contact) -> [f64; 3] {
+pub fn relative_velocity(c: &Contact, i: &Moving, j: Option<&Moving>) -> [f64; 3] {
     let n = c.frame[0];
-    let (i, j) = (c.pair.i as usize, c.pair.j as usize);
-    let point = |k: usize, sign: f64| {
-        let spin = cross(omega[k], n);
-        let r = b.radius[k] * sign;
-        [v[k][0] + r * spin[0], v[k][1] + r * spin[1], v[k][2] + r * spin[2]]
-    };
-    let pi = point(i, 1.0);
-    let pj = if j < b.len() { point(j, -1.0) } else { [0.0; 3] };
+    let pi = i.point(n, 1.0);
+    let pj = j.map_or([0.0; 3], |j| j.point(n, -1.0));
     let s = [pj[0] - pi[0], pj[1] - pi[1], pj[2] - pi[2]];
     [dot(n, s), dot(c.frame[1], s), dot(c.frame[2], s)]
 }
 
 /// v += M⁻¹ H_cᵀ Δr: the world impulse P = Δr_N n + Δr_T₁ t₁ + Δr_T₂ t₂ acts on body j and −P on
-/// body i (Δv = ±P/m), and both spin by Δω = −(R/I) n × P (a wall takes nothing).
+/// body i (Δv = ±P/m), and both spin by Δω = −(R/I) n × P (a wall, `j` = `None`, takes nothing).
 #[inline(always)]
-pub fn apply_impulse(b: &Bodies, v: &mut [[f64; 3]], omega: &mut [[f64; 3]], c: &Contact, dr: [f64; 3]) {
+pub fn kick(c: &Contact, i: &mut Moving, j: Option<&mut Moving>, dr: [f64; 3]) {
     let [n, t1, t2] = c.frame;
     let p: [f64; 3] = std::array::from_fn(|k| dr[0] * n[k] + dr[1] * t1[k] + dr[2] * t2[k]);
     let torque = cross(n, p);
+    i.kick(p, torque, -1.0);
+    if let Some(j) = j {
+        j.kick(p, torque, 1.0);
+    }
+}
+
+/// [`relative_velocity`] of contact c with its bodies' velocities in the arrays `v`, `omega`.
+#[inline(always)]
+pub fn local_velocity(b: &Bodies, v: &[[f64; 3]], omega: &[[f64; 3]], c: &Contact) -> [f64; 3] {
     let (i, j) = (c.pair.i as usize, c.pair.j as usize);
-    let mut kick = |k: usize, sign: f64| {
-        let (w, s) = (b.inverse_mass(k) * sign, b.spin_per_impulse(k));
-        for a in 0..3 {
-            v[k][a] += w * p[a];
-            omega[k][a] -= s * torque[a];
-        }
-    };
-    kick(i, -1.0);
-    if j < b.len() {
-        kick(j, 1.0);
+    let j = (j < b.len()).then(|| Moving::of(b, v, omega, j));
+    relative_velocity(c, &Moving::of(b, v, omega, i), j.as_ref())
+}
+
+/// [`kick`] on the bodies' velocities in the arrays `v`, `omega`.
+#[inline(always)]
+pub fn apply_impulse(b: &Bodies, v: &mut [[f64; 3]], omega: &mut [[f64; 3]], c: &Contact, dr: [f64; 3]) {
+    let (i, j) = (c.pair.i as usize, c.pair.j as usize);
+    let mut mi = Moving::of(b, v, omega, i);
+    let mut mj = (j < b.len()).then(|| Moving::of(b, v, omega, j));
+    kick(c, &mut mi, mj.as_mut(), dr);
+    (v[i], omega[i]) = (mi.v, mi.omega);
+    if let Some(mj) = mj {
+        (v[j], omega[j]) = (mj.v, mj.omega);
     }
 }
 

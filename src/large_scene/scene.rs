@@ -9,7 +9,7 @@ use super::bodies::Bodies;
 use super::broad_phase::{Pair, candidate_pairs};
 use super::colouring::{COLOURS, greedy};
 use super::narrow_phase::{Contact, Geometry, world_impulse};
-use super::solve::{Coloured, ContactSolver, CpuSolver, SolverOptions, Velocities, warm_start};
+use super::solve::{Coloured, ContactSolver, CpuSolver, SolverOptions, Velocities, check_colours, warm_start};
 use super::state::SceneState;
 use super::walls::Wall;
 use crate::contact::vector::dot;
@@ -197,7 +197,7 @@ impl LargeScene {
     /// Puts the scene in `state` (one of this scene's, after some steps): its next step is
     /// the one the scene took after `state.steps` steps. Refuses a state of another scene
     /// (another body count, a pair past the bodies and walls, colours that do not cover
-    /// the pairs in order).
+    /// the pairs in order or whose pairs share a body).
     pub fn restore(&mut self, state: SceneState) -> Result<()> {
         let n = self.bodies.len();
         let refuse = |reason: String| Error::Unsupported {
@@ -242,12 +242,19 @@ impl LargeScene {
         if !tiled || state.colours.last().map_or(0, |c| c.end) != state.pairs.len() {
             return Err(refuse("its colours do not cover its pairs in order".into()));
         }
+        let mut contacts: Vec<Contact> = (state.pairs.into_iter().zip(state.frames).zip(state.impulses))
+            .map(|((pair, frame), r)| Contact::carried(pair, frame, r, self.grains))
+            .collect();
+        let coloured = Coloured {
+            contacts: &mut contacts,
+            colours: &state.colours,
+            overflow: state.overflow,
+        };
+        check_colours(&coloured, n, &mut Vec::new()).map_err(|e| refuse(e.to_string()))?;
         let b = &mut self.bodies;
         (b.x, b.v, b.omega, b.angle, b.present) = (state.x, state.v, state.omega, state.angle, state.present);
         self.rebuilt_at = state.rebuilt_at;
-        self.contacts = (state.pairs.into_iter().zip(state.frames).zip(state.impulses))
-            .map(|((pair, frame), r)| Contact::carried(pair, frame, r, self.grains))
-            .collect();
+        self.contacts = contacts;
         (self.colours, self.overflow) = (state.colours, state.overflow);
         self.steps = state.steps;
         self.time = Self::time_after(self.steps, self.h);

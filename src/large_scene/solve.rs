@@ -11,7 +11,8 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use super::bodies::{Bodies, Dimension};
-use super::narrow_phase::{Contact, apply_impulse, local_velocity};
+use super::broad_phase::Pair;
+use super::narrow_phase::{Contact, Moving, apply_impulse, kick, relative_velocity};
 use crate::contact::lanes::Lanes;
 use crate::contact::local::{friction_2d, friction_3d, friction_error};
 
@@ -80,13 +81,13 @@ pub fn warm_start(state: &mut Velocities, contacts: &[Contact]) {
     }
 }
 
-/// Contact c's new impulse given the others': with u = H_c v and q̃ = u + ê − W r_c, the
-/// exact solution of u = W r + q̃, K ∋ r ⟂ û ∈ K* (2-D: [`friction_2d`]; 3-D: [`friction_3d`]),
-/// W = diag(w_N, w_T, w_T) the contact's block `w` (W_cc for NSGS, the split W̃_cc for
-/// [`super::jacobi`]).
+/// Contact c's new impulse given the others': with u = H_c v (from its bodies `i` and `j`,
+/// `None` for a wall) and q̃ = u + ê − W r_c, the exact solution of u = W r + q̃,
+/// K ∋ r ⟂ û ∈ K* (2-D: [`friction_2d`]; 3-D: [`friction_3d`]), W = diag(w_N, w_T, w_T) the
+/// contact's block `w` (W_cc for NSGS, the split W̃_cc for [`super::jacobi`]).
 #[inline(always)]
-pub fn local_solve(b: &Bodies, v: &[[f64; 3]], omega: &[[f64; 3]], c: &Contact, w: [f64; 2]) -> [f64; 3] {
-    let u = local_velocity(b, v, omega, c);
+pub fn local_solve(dimension: Dimension, c: &Contact, i: &Moving, j: Option<&Moving>, w: [f64; 2]) -> [f64; 3] {
+    let u = relative_velocity(c, i, j);
     let [wn, wt] = w;
     let one = |x: f64| Lanes::<f64, 1>([x]);
     let zero = one(0.0);
@@ -96,7 +97,7 @@ pub fn local_solve(b: &Bodies, v: &[[f64; 3]], omega: &[[f64; 3]], c: &Contact, 
         one(u[2] + c.target[2] - wt * c.r[2]),
     ];
     let mu = one(c.law.mu());
-    match b.dimension {
+    match dimension {
         Dimension::Two => {
             let [n, t] = friction_2d([[one(wn), zero], [zero, one(wt)]], [q[0], q[1]], mu);
             [n.0[0], t.0[0], 0.0]
@@ -108,41 +109,97 @@ pub fn local_solve(b: &Bodies, v: &[[f64; 3]], omega: &[[f64; 3]], c: &Contact, 
     }
 }
 
-/// One NSGS sweep, colour after colour: a colour's contacts share no body, so their local
-/// solves read velocities no other contact of the colour writes and run in parallel (each
-/// writes its Δr into `delta`), then their impulses are applied; the overflow colour is swept
-/// one contact at a time. The result is the sequential sweep in (colour, pair key) order, bit
-/// for bit, on any number of threads. Returns Siconos's light error terms (Σ‖Δr_c‖², Σ‖r_c‖²)
-/// over the active contacts, summed by [`blocked_sum`].
-pub fn sweep(state: &mut Velocities, coloured: &mut Coloured, delta: &mut [[f64; 3]]) -> [f64; 2] {
-    let b = state.bodies;
+/// NSGS's update of one active contact: its new impulse by [`local_solve`] with its block
+/// W_cc, then its bodies' velocities kicked by the change Δr, which it returns.
+#[inline(always)]
+fn relax(dimension: Dimension, c: &mut Contact, i: &mut Moving, j: Option<&mut Moving>) -> [f64; 3] {
+    let r = local_solve(dimension, c, i, j.as_deref(), c.w);
+    let d = [r[0] - c.r[0], r[1] - c.r[1], r[2] - c.r[2]];
+    c.r = r;
+    kick(c, i, j, d);
+    d
+}
+
+/// The two bodies of `pair` in `bodies` (the second `None` for a wall).
+#[inline(always)]
+pub fn ends(bodies: &mut [Moving], pair: Pair) -> (&mut Moving, Option<&mut Moving>) {
+    let (i, j) = (pair.i as usize, pair.j as usize);
+    let (low, high) = bodies.split_at_mut(i + 1);
+    (&mut low[i], high.get_mut(j.wrapping_sub(i + 1)))
+}
+
+/// The bodies of a sweep, written by the tasks of one colour at once: the colour's contacts
+/// share no body, so each task holds its own contact's two bodies alone.
+struct Shared<'a> {
+    bodies: *mut Moving,
+    len: usize,
+    life: std::marker::PhantomData<&'a mut [Moving]>,
+}
+
+// SAFETY: `Shared` hands out a body only through `ends`, whose caller guarantees that no
+// other thread holds that body at the same time.
+unsafe impl Send for Shared<'_> {}
+unsafe impl Sync for Shared<'_> {}
+
+impl<'a> Shared<'a> {
+    fn new(bodies: &'a mut [Moving]) -> Self {
+        Self {
+            bodies: bodies.as_mut_ptr(),
+            len: bodies.len(),
+            life: std::marker::PhantomData,
+        }
+    }
+
+    /// [`ends`] of `pair`, i < j.
+    ///
+    /// # Safety
+    /// No other reference to body i or j may be alive while the returned ones are: the
+    /// caller's pairs at once are those of one colour ([`check_colours`]).
+    #[allow(clippy::mut_from_ref)]
+    #[inline(always)]
+    unsafe fn ends(&self, pair: Pair) -> (&mut Moving, Option<&mut Moving>) {
+        let (i, j) = (pair.i as usize, pair.j as usize);
+        assert!(i < j && i < self.len, "a pair (i, j) has i < j < bodies or j a wall");
+        // SAFETY: i < len and j < len are in bounds and distinct; the caller holds them alone.
+        unsafe {
+            (
+                &mut *self.bodies.add(i),
+                (j < self.len).then(|| &mut *self.bodies.add(j)),
+            )
+        }
+    }
+}
+
+/// One NSGS sweep, colour after colour: a colour's contacts share no body, so each solves its
+/// local problem and kicks its two bodies (`relax`) while the colour's other contacts do
+/// the same to theirs, in parallel; the overflow colour is swept one contact at a time. The
+/// result is the sequential sweep in (colour, pair key) order, bit for bit, on any number of
+/// threads. Returns Siconos's light error terms (Σ‖Δr_c‖², Σ‖r_c‖²) over the active contacts,
+/// summed by [`blocked_sum`]. `coloured` must be properly coloured ([`check_colours`]).
+pub fn sweep(bodies: &mut [Moving], dimension: Dimension, coloured: &mut Coloured, delta: &mut [[f64; 3]]) -> [f64; 2] {
     for (k, range) in coloured.colours.iter().enumerate() {
         let contacts = &mut coloured.contacts[range.clone()];
         let delta = &mut delta[range.clone()];
         if coloured.overflow && k + 1 == coloured.colours.len() {
             for (c, d) in contacts.iter_mut().zip(delta.iter_mut()).filter(|(c, _)| c.active) {
-                let r = local_solve(b, state.v, state.omega, c, c.w);
-                *d = [r[0] - c.r[0], r[1] - c.r[1], r[2] - c.r[2]];
-                c.r = r;
-                apply_impulse(b, state.v, state.omega, c, *d);
+                let (i, j) = ends(bodies, c.pair);
+                *d = relax(dimension, c, i, j);
             }
             continue;
         }
-        let (v, omega) = (&*state.v, &*state.omega);
+        let shared = Shared::new(bodies);
         contacts
             .par_iter_mut()
             .zip(delta.par_iter_mut())
             .with_min_len(PARALLEL_MIN)
             .for_each(|(c, d)| {
                 if c.active {
-                    let r = local_solve(b, v, omega, c, c.w);
-                    *d = [r[0] - c.r[0], r[1] - c.r[1], r[2] - c.r[2]];
-                    c.r = r;
+                    // SAFETY: the contacts of this colour share no body (checked by the
+                    // caller), so no other task of this loop holds c's bodies.
+                    let (i, j) = unsafe { shared.ends(c.pair) };
+                    *d = relax(dimension, c, i, j);
                 }
             });
-        for (c, d) in contacts.iter().zip(delta.iter()).filter(|(c, _)| c.active) {
-            apply_impulse(b, state.v, state.omega, c, *d);
-        }
     }
     let contacts = &*coloured.contacts;
     blocked_sum(contacts.len(), |k| {
@@ -153,6 +210,36 @@ pub fn sweep(state: &mut Velocities, coloured: &mut Coloured, delta: &mut [[f64;
             [0.0; 2]
         }
     })
+}
+
+/// Refuses colours in which two contacts share a body (the overflow colour may) and pairs
+/// that are not (i, j) with i < j, i one of the `bodies`, naming the colour or pair and the
+/// body; `stamps` is scratch.
+pub fn check_colours(coloured: &Coloured, bodies: usize, stamps: &mut Vec<usize>) -> crate::Result<()> {
+    stamps.clear();
+    stamps.resize(bodies, usize::MAX);
+    let proper = coloured.colours.len() - usize::from(coloured.overflow);
+    for (k, range) in coloured.colours.iter().enumerate() {
+        for c in &coloured.contacts[range.clone()] {
+            let (i, j) = (c.pair.i as usize, c.pair.j as usize);
+            if i >= j || i >= bodies {
+                return Err(crate::Error::Unsupported {
+                    what: format!("large scene: contact ({i}, {j})"),
+                    reason: format!("a pair is (i, j) with i < j and i one of the {bodies} bodies"),
+                });
+            }
+            for body in [i, j].into_iter().filter(|&b| b < bodies && k < proper) {
+                if stamps[body] == k {
+                    return Err(crate::Error::Unsupported {
+                        what: format!("large scene: colour {k} of the contacts"),
+                        reason: format!("two of its contacts share body {body} (the second is ({i}, {j}))"),
+                    });
+                }
+                stamps[body] = k;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// ‖x‖², summed in order.
@@ -196,21 +283,20 @@ pub fn sum_in_order<const K: usize>(partials: &[[f64; K]]) -> [f64; K] {
     sum
 }
 
-/// One active contact's terms of [`error`]: ‖r − P_K(r − û)‖², ‖q‖², ‖r‖², ‖u‖² and the
-/// squared velocities of its bodies, Σ_{b∈c} ‖v_b‖² + ‖R_b ω_b‖².
+/// One active contact's terms of [`error`] (its bodies `i` and `j`, `None` for a wall):
+/// ‖r − P_K(r − û)‖², ‖q‖², ‖r‖², ‖u‖² and the squared velocities of its bodies,
+/// Σ_{b∈c} ‖v_b‖² + ‖R_b ω_b‖².
 #[inline(always)]
-pub fn error_terms(state: &Velocities, c: &Contact) -> [f64; ERROR_TERMS] {
-    let b = state.bodies;
-    let u = local_velocity(b, state.v, state.omega, c);
+pub fn error_terms(dimension: Dimension, c: &Contact, i: &Moving, j: Option<&Moving>) -> [f64; ERROR_TERMS] {
+    let u = relative_velocity(c, i, j);
     let u = [u[0] + c.target[0], u[1] + c.target[1], u[2] + c.target[2]];
     let one = |x: f64| Lanes::<f64, 1>([x]);
-    let natural = friction_error(b.dimension.rows(), c.r.map(one), u.map(one), one(c.law.mu())).0[0];
-    let size = |k: usize| {
-        let spin = state.omega[k].map(|w| b.radius[k] * w);
-        square(state.v[k]) + square(spin)
+    let natural = friction_error(dimension.rows(), c.r.map(one), u.map(one), one(c.law.mu())).0[0];
+    let size = |b: &Moving| {
+        let spin = b.omega.map(|w| b.radius * w);
+        square(b.v) + square(spin)
     };
-    let (i, j) = (c.pair.i as usize, c.pair.j as usize);
-    let velocities = size(i) + if j < b.len() { size(j) } else { 0.0 };
+    let velocities = size(i) + j.map_or(0.0, size);
     [natural, square(c.q), square(c.r), square(u), velocities]
 }
 
@@ -224,11 +310,12 @@ pub const ERROR_TERMS: usize = 5;
 /// √(Σ ‖r − P_K(r − û)‖²) ≤ 64 ε V with V² = Σ_c Σ_{b∈c} ‖v_b‖² + ‖R_b ω_b‖²: where q, r and u
 /// are themselves rounding (two balls of a cradle moving together, touching), no sweep can
 /// lower the relative error, and the solve counts as converged.
-pub fn error(state: &Velocities, contacts: &[Contact]) -> (f64, bool) {
+pub fn error(bodies: &[Moving], dimension: Dimension, contacts: &[Contact]) -> (f64, bool) {
     let sums = blocked_sum(contacts.len(), |k| {
         let c = &contacts[k];
         if c.active {
-            error_terms(state, c)
+            let (i, j) = (c.pair.i as usize, c.pair.j as usize);
+            error_terms(dimension, c, &bodies[i], bodies.get(j))
         } else {
             [0.0; ERROR_TERMS]
         }
@@ -254,7 +341,7 @@ pub fn light_error([change, norm]: [f64; 2]) -> f64 {
 }
 
 /// The stage `solve` of a step, on some engine: sweeps until the tolerance or the cap
-/// ([`solve`] on the CPU; the large-scene kernel on a device).
+/// ([`CpuSolver`] on the CPU; the large-scene kernel on a device).
 pub trait ContactSolver: Send {
     /// The engine, as runs name it (e.g. `large-scene cpu`).
     fn name(&self) -> String;
@@ -269,10 +356,13 @@ pub trait ContactSolver: Send {
     ) -> crate::Result<Sweeps>;
 }
 
-/// The CPU twin of the sweeps on all cores ([`solve`]), with its Δr buffer.
+/// The CPU twin of the sweeps on all cores: coloured NSGS ([`sweep`]) repeated by
+/// [`iterate`], with its buffers.
 #[derive(Clone, Debug, Default)]
 pub struct CpuSolver {
     delta: Vec<[f64; 3]>,
+    bodies: Vec<Moving>,
+    stamps: Vec<usize>,
 }
 
 impl ContactSolver for CpuSolver {
@@ -280,39 +370,38 @@ impl ContactSolver for CpuSolver {
         "large-scene cpu".into()
     }
 
+    /// Refuses an improper colouring ([`check_colours`]; the parallel sweep relies on it),
+    /// then sweeps until the tolerance or the cap.
     fn solve(
         &mut self,
         state: &mut Velocities,
         coloured: &mut Coloured,
         options: &SolverOptions,
     ) -> crate::Result<Sweeps> {
+        check_colours(coloured, state.bodies.len(), &mut self.stamps)?;
         self.delta.resize(coloured.contacts.len(), [0.0; 3]);
-        Ok(solve(state, coloured, &mut self.delta, options))
+        let (delta, dimension) = (&mut self.delta, state.bodies.dimension);
+        Ok(iterate(
+            state,
+            &mut self.bodies,
+            coloured,
+            options,
+            |bodies, coloured| sweep(bodies, dimension, coloured, delta),
+        ))
     }
 }
 
-/// Sweeps until [`error`] ≤ the tolerance or the cap ([`iterate`] with coloured NSGS
-/// sweeps, [`sweep`]).
-pub fn solve(
-    state: &mut Velocities,
-    coloured: &mut Coloured,
-    delta: &mut [[f64; 3]],
-    options: &SolverOptions,
-) -> Sweeps {
-    iterate(state, coloured, options, |state, coloured| {
-        sweep(state, coloured, delta)
-    })
-}
-
-/// Repeats `sweep` until [`error`] ≤ the tolerance or the cap, as Siconos's `fc3d_nsgs`:
-/// after each sweep the light error √(Σ‖Δr‖²)/‖r‖ (from the sums `sweep` returns) is compared
-/// with the tolerance, and only when it is within is the full error computed and tested (and
-/// once at the cap, to report); with no active contact, no sweep.
+/// Repeats `sweep` on the bodies gathered from `state` ([`Moving`], in `bodies`) until
+/// [`error`] ≤ the tolerance or the cap, as Siconos's `fc3d_nsgs`: after each sweep the light
+/// error √(Σ‖Δr‖²)/‖r‖ (from the sums `sweep` returns) is compared with the tolerance, and
+/// only when it is within is the full error computed and tested (and once at the cap, to
+/// report); then the velocities go back to `state`. With no active contact, no sweep.
 pub fn iterate(
     state: &mut Velocities,
+    bodies: &mut Vec<Moving>,
     coloured: &mut Coloured,
     options: &SolverOptions,
-    mut sweep: impl FnMut(&mut Velocities, &mut Coloured) -> [f64; 2],
+    mut sweep: impl FnMut(&mut [Moving], &mut Coloured) -> [f64; 2],
 ) -> Sweeps {
     if !coloured.contacts.iter().any(|c| c.active) {
         return Sweeps {
@@ -321,20 +410,33 @@ pub fn iterate(
             converged: true,
         };
     }
+    let (b, dimension) = (state.bodies, state.bodies.dimension);
+    bodies.clear();
+    bodies.par_extend(
+        (0..b.len())
+            .into_par_iter()
+            .map(|k| Moving::of(b, state.v, state.omega, k)),
+    );
     let cap = options.max_sweeps.max(1);
+    let mut result = None;
     for k in 1..=cap {
-        let light = light_error(sweep(state, coloured));
+        let light = light_error(sweep(bodies, coloured));
         if light <= options.tolerance || k == cap {
-            let (residual, rounding) = error(state, coloured.contacts);
+            let (residual, rounding) = error(bodies, dimension, coloured.contacts);
             let converged = residual <= options.tolerance || rounding;
             if converged || k == cap {
-                return Sweeps {
+                result = Some(Sweeps {
                     sweeps: k,
                     residual,
                     converged,
-                };
+                });
+                break;
             }
         }
     }
-    unreachable!("the last sweep returns")
+    (state.v.par_iter_mut(), state.omega.par_iter_mut())
+        .into_par_iter()
+        .zip(&*bodies)
+        .for_each(|((v, omega), m)| (*v, *omega) = (m.v, m.omega));
+    result.expect("the last sweep sets it")
 }

@@ -133,7 +133,7 @@ pub fn draw(
 }
 
 /// Draws `final.png` of a 2-D large scene (its discs coloured by speed, its walls; see
-/// [`discs`]) headed by `title` into `dir`; its path, or the reason it is not drawn (no font).
+/// `discs`) headed by `title` into `dir`; its path, or the reason it is not drawn (no font).
 pub fn draw_discs(
     dir: &Path,
     scene: &crate::large_scene::LargeScene,
