@@ -3,10 +3,12 @@
 // the overflow colour by one invocation in order, or Jacobi with mass splitting (every
 // contact at once with its split block in `geometry`, then every body gathers its contacts'
 // increments in contact order), and the partial sums of the light and full errors block by
-// block in a fixed order. `real`, SLIDE_ITERATIONS, BLOCK, `Dispatch` and
+// block in a fixed order, and the stopping test on those sums (`light_test`, `error_test`),
+// so that a submit holds many sweeps and the ones past the stop do nothing. `real`,
+// SLIDE_ITERATIONS, BLOCK, `Dispatch` and
 // contact_local.wgsl are defined in front of this file (src/large_scene/gpu.rs). Twins:
-// src/large_scene/solve.rs (local_solve, sweep, error_terms, blocked_sum),
-// src/large_scene/narrow_phase.rs (local_velocity, apply_impulse).
+// src/large_scene/solve.rs (local_solve, sweep, error_terms, blocked_sum, iterate,
+// light_error, relative_error), src/large_scene/narrow_phase.rs (relative_velocity, kick).
 
 // This dispatch's range of contacts, the bodies, the dimension (2 or 3) and the terms per
 // contact of `block_sums`: one slot per colour, then the light and the full error's.
@@ -21,16 +23,36 @@
 @group(0) @binding(4) var<storage, read> geometry: array<real>;
 // Per contact: r (3), then Δr of the last sweep (3).
 @group(0) @binding(5) var<storage, read_write> impulse: array<real>;
-// Per contact, ERROR_TERMS values of the last error evaluation.
-@group(0) @binding(6) var<storage, read_write> terms: array<real>;
-// Per block of BLOCK contacts, ERROR_TERMS partial sums.
-@group(0) @binding(7) var<storage, read_write> partial: array<real>;
+// The solve's CONTROL values (below), then per block of BLOCK contacts, ERROR_TERMS partial
+// sums.
+@group(0) @binding(6) var<storage, read_write> partial: array<real>;
 // Jacobi's incidence: per body k, its active contacts in increasing order are
 // incidence[bodies + 1 + incidence[k] .. bodies + 1 + incidence[k + 1]].
-@group(0) @binding(8) var<storage, read> incidence: array<u32>;
+@group(0) @binding(7) var<storage, read> incidence: array<u32>;
 
 const GEOMETRY: u32 = 18u;
 const ERROR_TERMS: u32 = 5u;
+
+// The control at the head of `partial`, written by the host before the first sweep: the
+// state, the sweeps done, the tolerance, the sweep cap, f64's ε; then the result, the
+// residual and whether it converged (1) or not (0).
+const CONTROL: u32 = 8u;
+const STATE: u32 = 0u;
+const SWEEPS: u32 = 1u;
+const TOLERANCE: u32 = 2u;
+const CAP: u32 = 3u;
+const EPSILON: u32 = 4u;
+const RESIDUAL: u32 = 5u;
+const CONVERGED: u32 = 6u;
+// The states: sweeping; the light error passed (or the cap came), the full error is due;
+// stopped (every later kernel returns at once).
+const RUNNING: f32 = 0.0;
+const CHECK: f32 = 1.0;
+const DONE: f32 = 2.0;
+
+fn state_is(s: f32) -> bool {
+    return partial[STATE] == real(s);
+}
 
 fn v_of(k: u32) -> vec3<real> {
     return vec3<real>(velocity[6u * k], velocity[6u * k + 1u], velocity[6u * k + 2u]);
@@ -143,7 +165,7 @@ fn solve_contact(c: u32) {
 @compute @workgroup_size(64)
 fn solve_colour(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let c = at.first + gid.x + gid.y * groups.x * 64u;
-    if (c < at.end) {
+    if (c < at.end && !state_is(DONE)) {
         solve_contact(c);
     }
 }
@@ -151,6 +173,9 @@ fn solve_colour(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_work
 // The overflow colour, one contact after another. Twin: the overflow loop of sweep.
 @compute @workgroup_size(1)
 fn solve_overflow() {
+    if (state_is(DONE)) {
+        return;
+    }
     for (var c = at.first; c < at.end; c++) {
         solve_contact(c);
     }
@@ -161,7 +186,7 @@ fn solve_overflow() {
 @compute @workgroup_size(64)
 fn jacobi_solve(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let c = at.first + gid.x + gid.y * groups.x * 64u;
-    if (c >= at.end || pairs[c].z == 0u) {
+    if (c >= at.end || pairs[c].z == 0u || state_is(DONE)) {
         return;
     }
     let r = local_solve(c);
@@ -177,7 +202,7 @@ fn jacobi_solve(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_work
 @compute @workgroup_size(64)
 fn jacobi_apply(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let k = gid.x + gid.y * groups.x * 64u;
-    if (k >= at.end) {
+    if (k >= at.end || state_is(DONE)) {
         return;
     }
     let list = at.end + 1u;
@@ -203,22 +228,6 @@ fn square(x: vec3<real>) -> real {
     return x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
 }
 
-// Each contact's light error terms (‖Δr‖², ‖r‖²; zero when inactive). Twin: the term of sweep.
-@compute @workgroup_size(64)
-fn light_terms(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let c = gid.x + gid.y * groups.x * 64u;
-    if (c >= at.end) {
-        return;
-    }
-    var t = array<real, 2>(real(0.0), real(0.0));
-    if (pairs[c].z != 0u) {
-        let dr = vec3<real>(impulse[6u * c + 3u], impulse[6u * c + 4u], impulse[6u * c + 5u]);
-        t = array<real, 2>(square(dr), square(r_of(c)));
-    }
-    terms[ERROR_TERMS * c] = t[0];
-    terms[ERROR_TERMS * c + 1u] = t[1];
-}
-
 // Body k's ‖v‖² + ‖R ω‖². Twin: the `size` closure of error_terms.
 fn body_size(k: u32) -> real {
     let w = omega_of(k);
@@ -227,49 +236,113 @@ fn body_size(k: u32) -> real {
     return square(v_of(k)) + square(spin);
 }
 
-// Each contact's terms of Siconos's error (zero when inactive). Twin: error_terms.
-@compute @workgroup_size(64)
-fn error_terms(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let c = gid.x + gid.y * groups.x * 64u;
-    if (c >= at.end) {
-        return;
-    }
-    var t = array<real, 5>(real(0.0), real(0.0), real(0.0), real(0.0), real(0.0));
+// An active contact's terms of Siconos's error: ‖r − P_K(r − û)‖², ‖q‖², ‖r‖², ‖u‖² and its
+// bodies' ‖v‖² + ‖R ω‖². Twin: error_terms.
+fn error_terms(c: u32) -> array<real, 5> {
     let p = pairs[c];
-    if (p.z != 0u) {
-        let g = GEOMETRY * c;
-        let h = local_velocity(c);
-        let u = vec3<real>(h[0] + geometry[g + 12u], h[1] + geometry[g + 13u], h[2] + geometry[g + 14u]);
-        let q = vec3<real>(geometry[g + 15u], geometry[g + 16u], geometry[g + 17u]);
-        let r = r_of(c);
-        var velocities = body_size(p.x);
-        if (p.y < at.bodies) {
-            velocities = velocities + body_size(p.y);
-        } else {
-            velocities = velocities + real(0.0);
-        }
-        t = array<real, 5>(friction_error(at.dimension, r, u, geometry[g + 11u]), square(q), square(r), square(u), velocities);
+    let g = GEOMETRY * c;
+    let h = local_velocity(c);
+    let u = vec3<real>(h[0] + geometry[g + 12u], h[1] + geometry[g + 13u], h[2] + geometry[g + 14u]);
+    let q = vec3<real>(geometry[g + 15u], geometry[g + 16u], geometry[g + 17u]);
+    let r = r_of(c);
+    var velocities = body_size(p.x);
+    if (p.y < at.bodies) {
+        velocities = velocities + body_size(p.y);
+    } else {
+        velocities = velocities + real(0.0);
     }
-    for (var k = 0u; k < ERROR_TERMS; k++) {
-        terms[ERROR_TERMS * c + k] = t[k];
-    }
+    return array<real, 5>(friction_error(at.dimension, r, u, geometry[g + 11u]), square(q), square(r), square(u), velocities);
 }
 
-// Block b's sums of the first `at.terms` terms of its contacts, in order from 0. Twin:
-// blocked_sum's blocks.
+// Block b's sums over its active contacts, in order from 0, of the light error's terms
+// (‖Δr‖², ‖r‖²; at.terms = 2) while sweeping, or of the full error's (error_terms) when it is
+// due. Twin: blocked_sum's blocks with the terms of sweep and error.
 @compute @workgroup_size(64)
 fn block_sums(@builtin(global_invocation_id) gid: vec3<u32>) {
     let b = gid.x;
     let first = b * BLOCK;
-    if (first >= at.end) {
+    let light = at.terms == 2u;
+    let due = (light && !state_is(DONE)) || (!light && state_is(CHECK));
+    if (first >= at.end || !due) {
         return;
     }
-    let last = min(at.end, first + BLOCK);
-    for (var k = 0u; k < at.terms; k++) {
-        var sum = real(0.0);
-        for (var c = first; c < last; c++) {
-            sum = sum + terms[ERROR_TERMS * c + k];
+    var sum = array<real, 5>(real(0.0), real(0.0), real(0.0), real(0.0), real(0.0));
+    for (var c = first; c < min(at.end, first + BLOCK); c++) {
+        var t = array<real, 5>(real(0.0), real(0.0), real(0.0), real(0.0), real(0.0));
+        if (pairs[c].z != 0u) {
+            if (light) {
+                let dr = vec3<real>(impulse[6u * c + 3u], impulse[6u * c + 4u], impulse[6u * c + 5u]);
+                t[0] = square(dr);
+                t[1] = square(r_of(c));
+            } else {
+                t = error_terms(c);
+            }
         }
-        partial[ERROR_TERMS * b + k] = sum;
+        for (var k = 0u; k < at.terms; k++) {
+            sum[k] = sum[k] + t[k];
+        }
+    }
+    for (var k = 0u; k < at.terms; k++) {
+        partial[CONTROL + ERROR_TERMS * b + k] = sum[k];
+    }
+}
+
+// The blocks' sums of term k added in order from 0. Twin: sum_in_order.
+fn blocks_sum(k: u32) -> real {
+    var sum = real(0.0);
+    for (var b = 0u; b < (at.end + BLOCK - 1u) / BLOCK; b++) {
+        sum = sum + partial[CONTROL + ERROR_TERMS * b + k];
+    }
+    return sum;
+}
+
+// After a sweep: one more sweep done; Siconos's light error √(Σ‖Δr‖²)/‖r‖ (√Σ‖Δr‖² when
+// r ≈ 0) within the tolerance, or the cap reached, makes the full error due. Twin: the
+// loop of iterate, light_error.
+@compute @workgroup_size(1)
+fn light_test() {
+    if (state_is(DONE)) {
+        return;
+    }
+    let change = blocks_sum(0u);
+    let norm = blocks_sum(1u);
+    let sweeps = partial[SWEEPS] + real(1.0);
+    partial[SWEEPS] = sweeps;
+    var light = sqrt(change);
+    if (norm > partial[EPSILON]) {
+        light = sqrt(change / norm);
+    }
+    if (light <= partial[TOLERANCE] || sweeps == partial[CAP]) {
+        partial[STATE] = real(CHECK);
+    }
+}
+
+// When the full error is due: Siconos's relative error √Σ‖r − P_K(r − û)‖² / max(‖q‖, ‖r‖,
+// ‖u‖) (not divided when that is ≈ 0) and whether it is within rounding of the velocities;
+// converged, or at the cap, the solve stops with its residual, else sweeps on. Twin: the loop
+// of iterate, relative_error.
+@compute @workgroup_size(1)
+fn error_test() {
+    if (!state_is(CHECK)) {
+        return;
+    }
+    let eps = partial[EPSILON];
+    let natural = sqrt(blocks_sum(0u));
+    let q = blocks_sum(1u);
+    let r = blocks_sum(2u);
+    let u = blocks_sum(3u);
+    let rounding = natural <= real(64.0) * eps * sqrt(blocks_sum(4u));
+    let scale = sqrt(max(max(q, r), u));
+    var residual = natural;
+    if (scale > eps) {
+        residual = natural / scale;
+    }
+    let converged = residual <= partial[TOLERANCE] || rounding;
+    if (converged || partial[SWEEPS] == partial[CAP]) {
+        partial[STATE] = real(DONE);
+        partial[RESIDUAL] = residual;
+        partial[CONVERGED] = select(real(0.0), real(1.0), converged);
+    } else {
+        partial[STATE] = real(RUNNING);
     }
 }

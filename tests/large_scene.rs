@@ -345,7 +345,8 @@ fn a_disc_rolls_or_slides_down_an_incline() {
 }
 
 /// The large-scene kernel in f64 is its CPU twin on a pour with friction and restitution:
-/// in 2-D bit for bit (every sweep count, residual and state bit, on lavapipe), in 3-D
+/// in 2-D bit for bit (every sweep count, residual and state bit, on lavapipe: the stopping
+/// test on the device stops where the twin's does, within a submit or past it), in 3-D
 /// within 10⁻⁹ m after 150 steps (measured 5·10⁻¹¹; a chaotic pour amplifies an ulp); in f32,
 /// at a tolerance f32 reaches (10⁻⁴), within 10⁻⁷ m of the twin (measured 2·10⁻⁹).
 #[cfg(feature = "gpu")]
@@ -361,6 +362,10 @@ fn gpu_sweeps_are_the_cpu_twin() {
             last.active > 100 && last.sweeps > 2,
             "{d:?}: a pour that tests little: {last:?}"
         );
+        // A step that needs more sweeps than the last makes the kernel submit again: the
+        // stopping test on the device must then stop where the twin's does.
+        let more = twin_reports.windows(2).filter(|w| w[1].sweeps > w[0].sweeps).count();
+        assert!(more > 10, "{d:?}: {more} steps need more sweeps than the last");
         if ctx.supports_f64() {
             let mut gpu = GpuSolver::new(ctx, Precision::F64).unwrap();
             let (kernel, reports) = pour_on(d, 150, 0.5, 1e-8, &mut gpu);
@@ -379,6 +384,11 @@ fn gpu_sweeps_are_the_cpu_twin() {
         let (double, _) = pour_on(d, 60, 1e-4, 1e-4, &mut CpuSolver::default());
         let worst = largest_difference(&single, &double);
         assert!(worst < 1e-7, "{d:?}: f32 moved {worst:e} m from the twin");
+        // f32 counts sweeps exactly up to 2²⁴ on the device: a larger cap is refused.
+        let mut scene = single;
+        scene.solver.max_sweeps = 1 << 25;
+        let e = scene.step_on(&mut gpu).unwrap_err().to_string();
+        assert!(e.contains("solver.max_sweeps = 33554432"), "{e}");
     }
 }
 

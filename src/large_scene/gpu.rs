@@ -1,26 +1,36 @@
 //! The stage `solve` of a large scene on the device ([`GpuSolver`]): the host's contacts,
-//! colours and warm-started velocities go up once per step; every sweep is one submit (the
-//! colours' dispatches, then each contact's light-error terms and their block sums), whose
-//! partial sums come back for the stopping test of the CPU twin ([`super::CpuSolver`]):
-//! the same sweeps in the same order, so f64 gives the twin's bits on lavapipe. v, ω and r
-//! come back once at the end. [`GpuSolver::jacobi`] sweeps by Jacobi with mass splitting
+//! colours and warm-started velocities go up once per step; a submit then holds many
+//! sweeps, each the colours' dispatches, then the light error's block sums and its test, and
+//! the full error's when due — the stopping rule of the CPU twin ([`super::CpuSolver`])
+//! evaluated on the device, so that the sweeps past the stop do nothing: the same sweeps in
+//! the same order, so f64 gives the twin's bits on lavapipe. The control, v, ω and r come
+//! back after each submit; a step takes as many sweeps in its first submit as the last step
+//! needed, and twice as many in each further one. [`GpuSolver::jacobi`] sweeps by Jacobi with mass splitting
 //! instead (the twin of [`super::jacobi`]): the split blocks and each body's list of active
 //! contacts go up with the contacts, and a sweep is two dispatches, every contact's solve
 //! then every body's gather. Kernels: `solve_colour`, `solve_overflow`, `jacobi_solve`,
-//! `jacobi_apply`, `light_terms`, `error_terms` and `block_sums`
+//! `jacobi_apply`, `block_sums`, `light_test` and `error_test`
 //! (`shaders/large_scene_nsgs.wgsl`).
 
 use super::jacobi::split_blocks;
 use super::narrow_phase::Contact;
-use super::solve::{
-    BLOCK, Coloured, ContactSolver, ERROR_TERMS, SolverOptions, Sweeps, Velocities, light_error, relative_error,
-};
+use super::solve::{BLOCK, Coloured, ContactSolver, ERROR_TERMS, SolverOptions, Sweeps, Velocities};
 use crate::batch::gpu::buffers::{layout_entry, read_back};
 use crate::batch::gpu::{GpuContext, Precision, shaders};
 use crate::error::{Error, Result};
 
 /// Values per contact in the geometry buffer: frame (9), w_N, w_T, μ, ê (3), q (3).
 const GEOMETRY: usize = 18;
+
+/// The control values at the head of the partial sums (the kernel's `CONTROL`): state,
+/// sweeps, tolerance, cap, ε, residual, converged, one unused.
+const CONTROL: usize = 8;
+
+/// The kernel's state `DONE`.
+const DONE: f64 = 2.0;
+
+/// The most sweeps an f32 control counts exactly (2²⁴).
+const F32_SWEEPS: usize = 1 << 24;
 
 /// The uniform of one dispatch (the kernel's `Dispatch`): its contacts `first..end`, the
 /// bodies, the dimension, the terms per contact `block_sums` adds, and a zero the kernel
@@ -45,7 +55,7 @@ struct Buffers {
     contacts: usize,
     slots: usize,
     dispatch: wgpu::Buffer,
-    storage: [wgpu::Buffer; 8],
+    storage: [wgpu::Buffer; 7],
     group: wgpu::BindGroup,
 }
 
@@ -54,8 +64,8 @@ const VELOCITY: usize = 1;
 const PAIRS: usize = 2;
 const GEOMETRY_BUFFER: usize = 3;
 const IMPULSE: usize = 4;
-const PARTIAL: usize = 6;
-const INCIDENCE: usize = 7;
+const PARTIAL: usize = 5;
+const INCIDENCE: usize = 6;
 
 /// The large scene's sweeps on one device, f32 or f64 (see the module's documentation).
 pub struct GpuSolver {
@@ -69,9 +79,11 @@ pub struct GpuSolver {
     /// Jacobi with mass splitting instead of coloured NSGS, with its scratch: each
     /// contact's split block and each body's active contacts.
     jacobi: Option<(Vec<[f64; 2]>, Vec<u32>)>,
-    light_terms: wgpu::ComputePipeline,
-    error_terms: wgpu::ComputePipeline,
     block_sums: wgpu::ComputePipeline,
+    light_test: wgpu::ComputePipeline,
+    error_test: wgpu::ComputePipeline,
+    /// Sweeps the last step needed: the next step's first submit.
+    guess: usize,
     stride: u64,
     buffers: Option<Buffers>,
 }
@@ -98,8 +110,8 @@ impl GpuSolver {
     fn compile(ctx: &GpuContext, precision: Precision, jacobi: bool) -> Result<Self> {
         ctx.check_precision(precision)?;
         use wgpu::BufferBindingType::{Storage, Uniform};
-        // Eight storage buffers: wgpu's default limit per shader stage (no more fit).
-        let read_only = [true, false, true, true, false, false, false, true];
+        // Seven storage buffers (wgpu's default limit per shader stage is eight).
+        let read_only = [true, false, true, true, false, false, true];
         let mut entries = vec![layout_entry(0, Uniform, true)];
         entries.extend(
             (1..)
@@ -139,9 +151,10 @@ impl GpuSolver {
             jacobi_solve: pipeline("jacobi_solve"),
             jacobi_apply: pipeline("jacobi_apply"),
             jacobi: jacobi.then(Default::default),
-            light_terms: pipeline("light_terms"),
-            error_terms: pipeline("error_terms"),
             block_sums: pipeline("block_sums"),
+            light_test: pipeline("light_test"),
+            error_test: pipeline("error_test"),
+            guess: 8,
             layout,
             stride: u64::from(ctx.uniform_offset_alignment()).max(size_of::<Dispatch>() as u64),
             buffers: None,
@@ -171,8 +184,7 @@ impl GpuSolver {
                 contacts * 16,
                 GEOMETRY * contacts * size,
                 6 * contacts * size,
-                ERROR_TERMS * contacts * size,
-                ERROR_TERMS * contacts.div_ceil(BLOCK) * size,
+                (CONTROL + ERROR_TERMS * contacts.div_ceil(BLOCK)) * size,
                 (bodies + 1 + 2 * contacts) * 4,
             ];
             let largest = *lengths.iter().max().unwrap_or(&0) as u64;
@@ -229,10 +241,10 @@ impl GpuSolver {
         Ok(self.buffers.as_ref().expect("sized above"))
     }
 
-    /// Writes the step's bodies, velocities, contacts and dispatches to the device (for
-    /// Jacobi, the split blocks in the contacts' geometry and the bodies' incidence); returns
-    /// the slots of the light and the full error's dispatches.
-    fn upload(&mut self, state: &Velocities, coloured: &Coloured) -> Result<[usize; 2]> {
+    /// Writes the step's bodies, velocities, contacts, dispatches and the solve's control
+    /// (`options`) to the device (for Jacobi, the split blocks in the contacts' geometry and
+    /// the bodies' incidence); returns the slots of the light and the full error's dispatches.
+    fn upload(&mut self, state: &Velocities, coloured: &Coloured, options: &SolverOptions) -> Result<[usize; 2]> {
         let (b, contacts) = (state.bodies, &*coloured.contacts);
         let (n, m) = (b.len(), contacts.len());
         let mut geometry: Vec<f64> = contacts.iter().flat_map(geometry_of).collect();
@@ -286,6 +298,9 @@ impl GpuSolver {
         if !incidence.is_empty() {
             queue.write_buffer(&buffers.storage[INCIDENCE], 0, bytemuck::cast_slice(&incidence));
         }
+        let cap = options.max_sweeps.max(1) as f64;
+        let control = [0.0, 0.0, options.tolerance, cap, f64::EPSILON, 0.0, 0.0, 0.0];
+        queue.write_buffer(&buffers.storage[PARTIAL], 0, &precision.bytes(&control));
         let mut bytes = vec![0u8; stride * slots.len()];
         for (k, d) in slots.iter().enumerate() {
             bytes[k * stride..k * stride + size_of::<Dispatch>()].copy_from_slice(bytemuck::bytes_of(d));
@@ -294,64 +309,74 @@ impl GpuSolver {
         Ok([light, light + 1])
     }
 
-    /// Records `terms` (the light terms' or the full error's) of every contact and their block
-    /// sums, submits, and returns the blocks' sums added in order (the twin's `blocked_sum`).
-    fn sums<const K: usize>(&self, mut encoder: wgpu::CommandEncoder, m: usize, slot: usize) -> Result<[f64; K]> {
-        let buffers = self.buffers.as_ref().expect("uploaded");
-        let offset = (self.stride as usize * slot) as u32;
-        {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            let (x, y) = groups(m);
-            pass.set_pipeline(if K == 2 { &self.light_terms } else { &self.error_terms });
-            pass.set_bind_group(0, &buffers.group, &[offset]);
-            pass.dispatch_workgroups(x, y, 1);
-            pass.set_pipeline(&self.block_sums);
-            pass.dispatch_workgroups(m.div_ceil(BLOCK).div_ceil(64) as u32, 1, 1);
-        }
-        let [partial] = read_back(&self.ctx, encoder, [&buffers.storage[PARTIAL]], || {});
-        let partial = self.precision.values(&partial?);
-        let mut sum = [0.0; K];
-        for block in partial.chunks(ERROR_TERMS).take(m.div_ceil(BLOCK)) {
-            for a in 0..K {
-                sum[a] += block[a];
-            }
-        }
-        Ok(sum)
-    }
-
-    /// Records one sweep: the colours' dispatches in order (Jacobi: every contact's solve,
-    /// then every body's gather).
-    fn sweep(&self, coloured: &Coloured, bodies: usize) -> wgpu::CommandEncoder {
+    /// Records `sweeps` sweeps, each followed by the stopping test ([`Self::record_sweep`],
+    /// [`Self::record_test`]), submits them, and reads back the control, v, ω and r.
+    fn batch(&self, coloured: &Coloured, bodies: usize, sweeps: usize, slots: [usize; 2]) -> Result<[Vec<f64>; 3]> {
         let buffers = self.buffers.as_ref().expect("uploaded");
         let mut encoder = self.ctx.device.create_command_encoder(&Default::default());
         {
             let mut pass = encoder.begin_compute_pass(&Default::default());
-            if self.jacobi.is_some() {
-                let sizes = [coloured.contacts.len(), bodies];
-                for (k, (pipeline, size)) in [&self.jacobi_solve, &self.jacobi_apply]
-                    .into_iter()
-                    .zip(sizes)
-                    .enumerate()
-                {
-                    pass.set_bind_group(0, &buffers.group, &[(self.stride as usize * k) as u32]);
-                    pass.set_pipeline(pipeline);
-                    let (x, y) = groups(size);
-                    pass.dispatch_workgroups(x, y, 1);
-                }
-            }
-            for (k, range) in coloured.colours.iter().enumerate().filter(|_| self.jacobi.is_none()) {
-                pass.set_bind_group(0, &buffers.group, &[(self.stride as usize * k) as u32]);
-                if coloured.overflow && k + 1 == coloured.colours.len() {
-                    pass.set_pipeline(&self.solve_overflow);
-                    pass.dispatch_workgroups(1, 1, 1);
-                } else {
-                    let (x, y) = groups(range.len());
-                    pass.set_pipeline(&self.solve_colour);
-                    pass.dispatch_workgroups(x, y, 1);
-                }
+            for _ in 0..sweeps {
+                self.record_sweep(&mut pass, coloured, bodies);
+                self.record_test(&mut pass, coloured.contacts.len(), slots);
             }
         }
-        encoder
+        let [partial, velocity, impulse] = read_back(
+            &self.ctx,
+            encoder,
+            [
+                &buffers.storage[PARTIAL],
+                &buffers.storage[VELOCITY],
+                &buffers.storage[IMPULSE],
+            ],
+            || {},
+        );
+        Ok([partial?, velocity?, impulse?].map(|bytes| self.precision.values(&bytes)))
+    }
+
+    /// Records one sweep: the colours' dispatches in order (Jacobi: every contact's solve,
+    /// then every body's gather).
+    fn record_sweep(&self, pass: &mut wgpu::ComputePass, coloured: &Coloured, bodies: usize) {
+        let buffers = self.buffers.as_ref().expect("uploaded");
+        if self.jacobi.is_some() {
+            let sizes = [coloured.contacts.len(), bodies];
+            for (k, (pipeline, size)) in [&self.jacobi_solve, &self.jacobi_apply]
+                .into_iter()
+                .zip(sizes)
+                .enumerate()
+            {
+                pass.set_bind_group(0, &buffers.group, &[(self.stride as usize * k) as u32]);
+                pass.set_pipeline(pipeline);
+                let (x, y) = groups(size);
+                pass.dispatch_workgroups(x, y, 1);
+            }
+            return;
+        }
+        for (k, range) in coloured.colours.iter().enumerate() {
+            pass.set_bind_group(0, &buffers.group, &[(self.stride as usize * k) as u32]);
+            if coloured.overflow && k + 1 == coloured.colours.len() {
+                pass.set_pipeline(&self.solve_overflow);
+                pass.dispatch_workgroups(1, 1, 1);
+            } else {
+                let (x, y) = groups(range.len());
+                pass.set_pipeline(&self.solve_colour);
+                pass.dispatch_workgroups(x, y, 1);
+            }
+        }
+    }
+
+    /// Records the stopping test after a sweep of `m` contacts: the light error's block sums
+    /// and test, then the full error's (which do nothing unless the light test made them
+    /// due).
+    fn record_test(&self, pass: &mut wgpu::ComputePass, m: usize, [light, full]: [usize; 2]) {
+        let buffers = self.buffers.as_ref().expect("uploaded");
+        for (slot, test) in [(light, &self.light_test), (full, &self.error_test)] {
+            pass.set_bind_group(0, &buffers.group, &[(self.stride as usize * slot) as u32]);
+            pass.set_pipeline(&self.block_sums);
+            pass.dispatch_workgroups(m.div_ceil(BLOCK).div_ceil(64) as u32, 1, 1);
+            pass.set_pipeline(test);
+            pass.dispatch_workgroups(1, 1, 1);
+        }
     }
 }
 
@@ -408,35 +433,31 @@ impl ContactSolver for GpuSolver {
                 converged: true,
             });
         }
-        let [light_slot, error_slot] = self.upload(state, coloured)?;
-        let (n, m) = (state.bodies.len(), coloured.contacts.len());
         let cap = options.max_sweeps.max(1);
-        let mut result = None;
-        for k in 1..=cap {
-            let light = light_error(self.sums::<2>(self.sweep(coloured, n), m, light_slot)?);
-            if light <= options.tolerance || k == cap {
-                let encoder = self.ctx.device.create_command_encoder(&Default::default());
-                let (residual, rounding) = relative_error(self.sums::<ERROR_TERMS>(encoder, m, error_slot)?);
-                let converged = residual <= options.tolerance || rounding;
-                if converged || k == cap {
-                    result = Some(Sweeps {
-                        sweeps: k,
-                        residual,
-                        converged,
-                    });
-                    break;
-                }
-            }
+        if self.precision == Precision::F32 && cap > F32_SWEEPS {
+            return Err(Error::Unsupported {
+                what: format!("solver.max_sweeps = {cap} on the f32 device engine"),
+                reason: format!("its control counts sweeps exactly up to {F32_SWEEPS}"),
+            });
         }
-        let buffers = self.buffers.as_ref().expect("uploaded");
-        let encoder = self.ctx.device.create_command_encoder(&Default::default());
-        let [velocity, impulse] = read_back(
-            &self.ctx,
-            encoder,
-            [&buffers.storage[VELOCITY], &buffers.storage[IMPULSE]],
-            || {},
-        );
-        let (velocity, impulse) = (self.precision.values(&velocity?), self.precision.values(&impulse?));
+        let slots = self.upload(state, coloured, options)?;
+        let n = state.bodies.len();
+        let (mut recorded, mut batch) = (0, self.guess.clamp(1, cap));
+        let [control, velocity, impulse] = loop {
+            let sweeps = batch.min(cap - recorded);
+            let [control, velocity, impulse] = self.batch(coloured, n, sweeps, slots)?;
+            recorded += sweeps;
+            if control[0] == DONE {
+                break [control, velocity, impulse];
+            }
+            if recorded == cap {
+                return Err(Error::Gpu(format!(
+                    "the large-scene solve did not stop at its cap of {cap} sweeps (control {:?})",
+                    &control[..CONTROL]
+                )));
+            }
+            batch *= 2;
+        };
         for k in 0..n {
             let x = &velocity[6 * k..6 * k + 6];
             state.v[k] = [x[0], x[1], x[2]];
@@ -445,6 +466,12 @@ impl ContactSolver for GpuSolver {
         for (c, r) in coloured.contacts.iter_mut().zip(impulse.chunks(6)) {
             c.r = [r[0], r[1], r[2]];
         }
-        Ok(result.expect("the last sweep sets it"))
+        let sweeps = control[1] as usize;
+        self.guess = sweeps;
+        Ok(Sweeps {
+            sweeps,
+            residual: control[5],
+            converged: control[6] == 1.0,
+        })
     }
 }
