@@ -630,3 +630,51 @@ fn text_with_method(method: &str) -> String {
         &format!("max_sweeps = 10000\nmethod = \"{method}\""),
     )
 }
+
+/// Ctrl-C (SIGINT) stops `ricochet run` at the step it reached, not at the last periodic
+/// checkpoint: the checkpoint holds that step, the status is 130 and the message says where
+/// `--resume` continues.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_checkpoints_a_large_run_where_it_stopped() {
+    let out = scratch("sigint");
+    let text = std::fs::read_to_string(shipped("pyramid_2d.toml"))
+        .unwrap()
+        .replace("final = 2.0", "final = 30.0")
+        .replace("snapshots = 500", "snapshots = 0\ncheckpoint = 1000");
+    assert!(text.contains("final = 30.0") && text.contains("checkpoint = 1000"));
+    std::fs::create_dir_all(&out).unwrap();
+    let scenario = out.join("long_pyramid.toml");
+    std::fs::write(&scenario, text).unwrap();
+    let run = out.join("run");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_ricochet"))
+        .args(["run", "-q", "--out"])
+        .arg(&run)
+        .arg(&scenario)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The first periodic checkpoint (step 1000) shows the run is under way.
+    let manifest = run.join(".checkpoint").join("manifest.json");
+    let started = std::time::Instant::now();
+    while !manifest.exists() {
+        assert!(started.elapsed().as_secs() < 120, "no checkpoint after 120 s");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&manifest).unwrap()).unwrap();
+    let steps = saved["steps"].as_u64().unwrap();
+    assert!((1000..30_000).contains(&steps), "{steps}");
+    assert!(
+        stderr.contains(&format!("after step {steps} of 30000")) && stderr.contains("--resume"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -4,6 +4,7 @@
 pub mod check;
 pub mod compare;
 pub mod exit;
+pub mod interrupt;
 pub mod large;
 pub mod logger;
 pub mod plot;

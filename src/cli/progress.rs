@@ -16,28 +16,36 @@ const LINE: Duration = Duration::from_secs(5);
 
 /// Runs `work` with a fresh counter while showing, under `name`, how many of `scenes` scenes
 /// of `steps` steps are done: a bar on a terminal; elsewhere a plain line every 5 s and one at
-/// the end, with scenes done, scene-steps/s and the time left.
+/// the end, with scenes done, scene-steps/s and the time left (nothing with `-q`). A Ctrl-C
+/// meanwhile cancels the counter ([`super::interrupt`]): the run stops where it keeps what it
+/// computed.
 pub fn watch<T>(name: &str, (scenes, steps): (usize, u64), work: impl FnOnce(&ensemble::Progress) -> T) -> T {
     let progress = ensemble::Progress::new();
-    if !log::log_enabled!(log::Level::Info) {
-        // (`-q`)
-        return work(&progress);
-    }
     let (finished, done) = std::sync::mpsc::channel::<()>();
-    let mut display = Display::new(name, scenes, steps);
+    // (`-q`: no display)
+    let mut display = log::log_enabled!(log::Level::Info).then(|| Display::new(name, scenes, steps));
+    super::interrupt::catch();
     std::thread::scope(|scope| {
         let (display, progress) = (&mut display, &progress);
         scope.spawn(move || {
             // Every LOOK until the work is done (or has panicked: the sender is dropped).
             while let Err(RecvTimeoutError::Timeout) = done.recv_timeout(LOOK) {
-                display.update(progress);
+                if super::interrupt::take() {
+                    progress.cancel();
+                }
+                if let Some(display) = display.as_mut() {
+                    display.update(progress);
+                }
             }
-            display.update(progress);
-            display.finish();
+            if let Some(display) = display.as_mut() {
+                display.update(progress);
+                display.finish();
+            }
         });
         // (Owned here, so that a panic in `work` drops it and the watcher stops.)
         let finished = finished;
         let result = work(progress);
+        super::interrupt::release();
         let _ = finished.send(());
         result
     })
