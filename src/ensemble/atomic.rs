@@ -10,8 +10,9 @@ use crate::error::{Error, Result};
 pub(crate) const PARTIAL: &str = ".partial-";
 
 /// Writes `path` through `write`, given a temporary file beside it (`.partial-<stem>.<random>`
-/// and the same extension, which picks a picture's format), then renames that into
-/// place: a reader — or what an interrupted run leaves — sees the whole file or none of it.
+/// and the same extension, which picks a picture's format), flushes it to the disk, then
+/// renames that into place: a reader — or what an interrupted run or a stopped machine
+/// leaves — sees the whole file or none of it.
 /// The temporary file is removed when `write` fails ([`tempfile`]).
 pub(crate) fn write_atomically(path: &Path, write: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
     let dir = path
@@ -42,6 +43,12 @@ pub(crate) fn write_atomically(path: &Path, write: impl FnOnce(&Path) -> Result<
             reason: format!("cannot write: {e}"),
         },
         other => other,
+    })?;
+    // On the disk before the rename, so that even a machine that stops (power, kernel) leaves
+    // the whole file or the old one, never a renamed empty one.
+    partial.as_file().sync_all().map_err(|e| Error::Parse {
+        file: path.display().to_string(),
+        reason: format!("cannot flush to the disk: {e}"),
     })?;
     partial.persist(path).map_err(|e| Error::Parse {
         file: path.display().to_string(),
