@@ -359,6 +359,8 @@ fn check_dry_runs_a_large_scene() {
     ] {
         assert!(text.contains(part), "{part}: {text}");
     }
+    #[cfg(feature = "gpu")]
+    assert!(text.contains("on a device when packed: about"), "{text}");
     let dir = scratch("check");
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.toml");

@@ -133,5 +133,16 @@ pub fn check_large(path: &Path) -> ricochet::Result<ExitCode> {
         scenario.steps() / scenario.output.every + 2,
         ricochet::validate::bytes((n * 200) as f64)
     )?;
+    #[cfg(feature = "gpu")]
+    {
+        use ricochet::batch::gpu::Precision;
+        use ricochet::large_scene::gpu::device_bytes;
+        let on_device = |p| ricochet::validate::bytes(device_bytes(n, contacts, p) as f64);
+        out!(
+            "  on a device when packed: about {} in f64, {} in f32",
+            on_device(Precision::F64),
+            on_device(Precision::F32)
+        )?;
+    }
     Ok(ExitCode::SUCCESS)
 }
