@@ -53,6 +53,8 @@ fn broad_phase_equals_brute_force() {
     }
 }
 
+/// The greedy colouring in priority order uses fewer than 2Δ colours, no colour holds two
+/// pairs of one body, and Jones–Plassmann's rounds on the device give the same colours.
 #[test]
 fn colouring_separates_pairs_that_share_a_body() {
     for d in [Dimension::Two, Dimension::Three] {
@@ -73,6 +75,11 @@ fn colouring_separates_pairs_that_share_a_body() {
             colours < 2 * max_degree && colours <= COLOURS,
             "{d:?}: {colours} colours, Δ = {max_degree}"
         );
+        #[cfg(feature = "gpu")]
+        if let Some(ctx) = common::gpu() {
+            let device = ricochet::large_scene::gpu_colouring::GpuColouring::new(ctx).unwrap();
+            assert_eq!(device.colour(&pairs, n).unwrap(), colour, "{d:?}: Jones–Plassmann");
+        }
         for c in 0..colours as u32 {
             let mut seen = vec![false; n];
             for (p, _) in pairs.iter().zip(&colour).filter(|(_, k)| **k == c) {
@@ -247,9 +254,13 @@ fn velocity_form_is_nsgs_on_the_assembled_problem() {
 }
 
 /// Newton's cradle built as a large scene (discs on a line, no gravity, μ = 0) gives the
-/// reference stepper's `newtons_cradle` scene: positions and velocities to 1e-9 after the
-/// whole chain has fired — with a gap (sequential impacts, e = 1 and e = 0.8) and touching
-/// (simultaneous impacts, Newton's law at every active contact at once).
+/// reference stepper's `newtons_cradle` scene: positions and velocities to 1e-9 — with a gap
+/// after the whole chain has fired (sequential impacts, e = 1 and e = 0.8), touching after the
+/// step of the simultaneous impact (Newton's law at every active contact at once). After it,
+/// a touching chain holds balls that move together, their relative velocity and gap the
+/// rounding of the solves (10⁻¹⁶): whether such a contact is active at the next step is
+/// decided by rounding, which the sweep order (the colours) and Lemke's pivots round
+/// differently, and the runs part by millimetres.
 #[test]
 fn newtons_cradle_as_a_large_scene_is_the_reference_cradle() {
     use ricochet::reference::Trajectory;
@@ -285,8 +296,17 @@ fn newtons_cradle_as_a_large_scene_is_the_reference_cradle() {
             let report = scene.step().unwrap();
             assert!(report.converged, "{report:?}");
             impacts += usize::from(report.active > 0);
+            if gap == 0.0 && impacts > 0 {
+                break;
+            }
         }
         assert!(impacts > 0);
+        let k_step = (scene.time / cradle.step).round() as usize;
+        let expected = trajectory
+            .samples
+            .iter()
+            .find(|s| (s.t / cradle.step).round() as usize == k_step)
+            .unwrap();
         for k in 0..n {
             let (x, v) = (scene.bodies.x[k][0], scene.bodies.v[k][0]);
             assert!(

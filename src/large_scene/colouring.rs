@@ -1,8 +1,16 @@
-//! Greedy colouring of the candidate pairs, so that no two pairs of one colour share a
-//! body (walls are static and constrain nothing): the pairs of a colour can then be solved
-//! at once, and sweeping the colours in order is one sequential NSGS sweep in
-//! (colour, pair key) order. Box2D v3 colours its constraint graph the same way
-//! (erincatto/box2d, `src/constraint_graph.c`).
+//! Colouring of the candidate pairs, so that no two pairs of one colour share a body (walls
+//! are static and constrain nothing): the pairs of a colour can then be solved at once, and
+//! sweeping the colours in order is one sequential NSGS sweep in (colour, pair key) order.
+//! Box2D v3 colours its constraint graph greedily the same way (erincatto/box2d,
+//! `src/constraint_graph.c`); here the pairs are taken in an order of fixed pseudo-random
+//! priorities, so that Jones–Plassmann's parallel rounds on a device (M. T. Jones and
+//! P. E. Plassmann, "A parallel graph coloring heuristic", SIAM J. Sci. Comput. 14(3), 1993)
+//! give the same colours in few rounds: a pair takes its colour in the round where its
+//! priority is the lowest of the uncoloured pairs at both its bodies, from the colours of the
+//! pairs of lower priority — the greedy colouring in priority order. (In key order the
+//! rounds would follow chains of pairs along rows of bodies: thousands of them.)
+
+use rayon::prelude::*;
 
 use super::broad_phase::Pair;
 
@@ -10,25 +18,38 @@ use super::broad_phase::Pair;
 /// colour, swept last and sequentially.
 pub const COLOURS: usize = 64;
 
-/// Each pair's colour, from the lowest free one: pairs taken in key order, a pair gets the
-/// lowest colour used by neither of its bodies, or [`COLOURS`] (the overflow) when all are.
-/// Greedy colouring of a graph of maximum degree Δ uses at most 2Δ − 1 colours here (a
-/// pair's two bodies block at most 2(Δ − 1)).
+/// The priority of the pair at `index` in key order (lower: coloured first): a bijection of
+/// u32 that scatters neighbouring indices (C. Wellons' `lowbias32` hash), so that priorities
+/// are distinct. Twin: the kernel's `priority` (`shaders/large_scene_colouring.wgsl`).
+pub fn priority(index: u32) -> u32 {
+    let mut x = index;
+    x ^= x >> 16;
+    x = x.wrapping_mul(0x7feb_352d);
+    x ^= x >> 15;
+    x = x.wrapping_mul(0x846c_a68b);
+    x ^ (x >> 16)
+}
+
+/// Each pair's colour, greedily in [`priority`] order: a pair gets the lowest colour used by
+/// neither of its bodies, or [`COLOURS`] (the overflow) when all are. Greedy colouring of a
+/// graph of maximum degree Δ uses at most 2Δ − 1 colours here (a pair's two bodies block at
+/// most 2(Δ − 1)).
 pub fn greedy(pairs: &[Pair], bodies: usize) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..pairs.len() as u32).collect();
+    order.par_sort_unstable_by_key(|&k| priority(k));
     let mut used = vec![0u64; bodies];
-    pairs
-        .iter()
-        .map(|p| {
-            let (i, j) = (p.i as usize, p.j as usize);
-            let taken = used[i] | if j < bodies { used[j] } else { 0 };
-            let colour = (!taken).trailing_zeros() as usize;
-            if colour < COLOURS {
-                used[i] |= 1 << colour;
-                if j < bodies {
-                    used[j] |= 1 << colour;
-                }
+    let mut colours = vec![0u32; pairs.len()];
+    for k in order {
+        let (i, j) = (pairs[k as usize].i as usize, pairs[k as usize].j as usize);
+        let taken = used[i] | if j < bodies { used[j] } else { 0 };
+        let colour = (!taken).trailing_zeros() as usize;
+        if colour < COLOURS {
+            used[i] |= 1 << colour;
+            if j < bodies {
+                used[j] |= 1 << colour;
             }
-            colour as u32
-        })
-        .collect()
+        }
+        colours[k as usize] = colour as u32;
+    }
+    colours
 }

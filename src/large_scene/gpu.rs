@@ -12,6 +12,8 @@
 //! `jacobi_apply`, `block_sums`, `light_test` and `error_test`
 //! (`shaders/large_scene_nsgs.wgsl`).
 
+use super::broad_phase::Pair;
+use super::gpu_colouring::GpuColouring;
 use super::jacobi::split_blocks;
 use super::narrow_phase::Contact;
 use super::solve::{BLOCK, Coloured, ContactSolver, ERROR_TERMS, SolverOptions, Sweeps, Velocities};
@@ -84,6 +86,8 @@ pub struct GpuSolver {
     error_test: wgpu::ComputePipeline,
     /// Sweeps the last step needed: the next step's first submit.
     guess: usize,
+    /// The broad phase's colouring on the device.
+    colouring: GpuColouring,
     stride: u64,
     buffers: Option<Buffers>,
 }
@@ -155,6 +159,7 @@ impl GpuSolver {
             light_test: pipeline("light_test"),
             error_test: pipeline("error_test"),
             guess: 8,
+            colouring: GpuColouring::new(ctx)?,
             layout,
             stride: u64::from(ctx.uniform_offset_alignment()).max(size_of::<Dispatch>() as u64),
             buffers: None,
@@ -434,6 +439,11 @@ impl ContactSolver for GpuSolver {
         let bits = if self.precision == Precision::F64 { "f64" } else { "f32" };
         let method = if self.jacobi.is_some() { " jacobi" } else { "" };
         format!("large-scene gpu {bits}{method}, {}", self.ctx.adapter_name())
+    }
+
+    /// Jones–Plassmann on the device ([`GpuColouring`]): the twin's colours.
+    fn colour(&mut self, pairs: &[Pair], bodies: usize) -> Result<Vec<u32>> {
+        self.colouring.colour(pairs, bodies)
     }
 
     /// The twin's [`super::CpuSolver`] on the device: the same sweeps, the same light and

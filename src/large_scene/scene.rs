@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use super::bodies::Bodies;
 use super::broad_phase::{Pair, candidate_pairs};
-use super::colouring::{COLOURS, greedy};
+use super::colouring::COLOURS;
 use super::narrow_phase::{Contact, Geometry, world_impulse};
 use super::solve::{Coloured, ContactSolver, CpuSolver, SolverOptions, Velocities, check_colours, warm_start};
 use super::state::SceneState;
@@ -283,7 +283,7 @@ impl LargeScene {
     pub fn step_on(&mut self, solver: &mut dyn ContactSolver) -> Result<StepReport> {
         let rebuilt = self.rebuild_due();
         if rebuilt {
-            self.broad_phase()?;
+            self.broad_phase(solver)?;
         }
         let max_penetration = self.narrow_phase();
         self.free_velocity();
@@ -350,12 +350,12 @@ impl LargeScene {
         closing >= self.margin || closing.is_nan()
     }
 
-    /// Stage `broad_phase`: the candidate pairs, coloured greedily in key order and sorted
-    /// by (colour, key); each keeps its pair's world impulse from the last step (matched by
-    /// key) for the warm start.
-    fn broad_phase(&mut self) -> Result<()> {
+    /// Stage `broad_phase`: the candidate pairs, coloured by `solver` (greedily in priority
+    /// order, [`ContactSolver::colour`]) and sorted by (colour, key); each keeps its pair's
+    /// world impulse from the last step (matched by key) for the warm start.
+    fn broad_phase(&mut self, solver: &mut dyn ContactSolver) -> Result<()> {
         let pairs = candidate_pairs(&self.bodies, &self.walls, self.margin)?;
-        let colour = greedy(&pairs, self.bodies.len());
+        let colour = solver.colour(&pairs, self.bodies.len())?;
         let mut old: Vec<(Pair, [f64; 3])> = self.contacts.iter().map(|c| (c.pair, world_impulse(c))).collect();
         old.sort_unstable_by_key(|&(p, _)| p);
         let mut order: Vec<usize> = (0..pairs.len()).collect();

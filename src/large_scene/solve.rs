@@ -346,6 +346,12 @@ pub trait ContactSolver: Send {
     /// The engine, as runs name it (e.g. `large-scene cpu`).
     fn name(&self) -> String;
 
+    /// The broad phase's stage `colour`: each candidate pair's colour among `bodies` bodies,
+    /// [`super::colouring::greedy`]'s (a device engine computes the same colours there).
+    fn colour(&mut self, pairs: &[Pair], bodies: usize) -> crate::Result<Vec<u32>> {
+        Ok(super::colouring::greedy(pairs, bodies))
+    }
+
     /// Solves the step's problem from the warm-started `state` and impulses, leaving v, ω
     /// and each contact's r at the last sweep's.
     fn solve(

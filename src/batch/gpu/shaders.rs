@@ -11,6 +11,8 @@ const OBSERVE: &str = include_str!("../../../shaders/observe.wgsl");
 const RATTLE_STAGES: &str = include_str!("../../../shaders/rattle_stages.wgsl");
 const CHAIN_JACOBI: &str = include_str!("../../../shaders/chain_jacobi.wgsl");
 const LARGE_SCENE_NSGS: &str = include_str!("../../../shaders/large_scene_nsgs.wgsl");
+/// The large scene's Jones–Plassmann colouring (integers only: one source for f32 and f64).
+pub const LARGE_SCENE_COLOURING: &str = include_str!("../../../shaders/large_scene_colouring.wgsl");
 
 /// The definitions of `real`, `REAL_MAX`, `REAL_EPSILON` and `sine_cosine` for a precision.
 fn real(precision: Precision) -> String {

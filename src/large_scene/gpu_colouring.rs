@@ -1,0 +1,181 @@
+//! The stage `colour` of the broad phase on the device ([`GpuColouring`]): Jones–Plassmann
+//! rounds (`shaders/large_scene_colouring.wgsl`) that give the colours of the CPU twin,
+//! [`super::colouring::greedy`] (the greedy colouring in priority order). The pairs go up,
+//! rounds are submitted 8, 16, 32 … at a time until none is left uncoloured (a 4-byte read
+//! after each submit), and the colours come back.
+
+use super::broad_phase::Pair;
+use crate::batch::gpu::buffers::{layout_entry, read_back};
+use crate::batch::gpu::{GpuContext, shaders};
+use crate::error::{Error, Result};
+
+/// The kernel's `Sizes`.
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct Sizes {
+    pairs: u32,
+    bodies: u32,
+    pad: [u32; 2],
+}
+
+/// The kernel's `NONE`: an uncoloured pair.
+const NONE: u32 = u32::MAX;
+
+/// Jones–Plassmann colouring on one device, with its pipelines.
+pub struct GpuColouring {
+    ctx: GpuContext,
+    layout: wgpu::BindGroupLayout,
+    reset: wgpu::ComputePipeline,
+    bid: wgpu::ComputePipeline,
+    pick: wgpu::ComputePipeline,
+}
+
+/// (x, y) workgroups of 64 covering `n` invocations within the 65 535 limit per dimension.
+fn groups(n: usize) -> (u32, u32) {
+    let g = n.div_ceil(64).max(1);
+    let x = g.min(65_535);
+    (x as u32, g.div_ceil(x) as u32)
+}
+
+impl GpuColouring {
+    /// Compiles the kernel for `ctx` (shared).
+    pub fn new(ctx: &GpuContext) -> Result<Self> {
+        use wgpu::BufferBindingType::{Storage, Uniform};
+        let mut entries = vec![layout_entry(0, Uniform, false)];
+        let read_only = [true, false, false, false, false];
+        entries.extend(
+            (1..)
+                .zip(read_only)
+                .map(|(b, r)| layout_entry(b, Storage { read_only: r }, false)),
+        );
+        let layout = ctx.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("large_scene_colouring"),
+            entries: &entries,
+        });
+        let pipeline_layout = ctx.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("large_scene_colouring"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let module = ctx.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("large_scene_colouring"),
+            source: wgpu::ShaderSource::Wgsl(shaders::LARGE_SCENE_COLOURING.into()),
+        });
+        let pipeline = |name: &str| {
+            ctx.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(name),
+                layout: Some(&pipeline_layout),
+                module: &module,
+                entry_point: Some(name),
+                compilation_options: Default::default(),
+                cache: None,
+            })
+        };
+        let colouring = Self {
+            ctx: ctx.clone(),
+            reset: pipeline("reset"),
+            bid: pipeline("bid"),
+            pick: pipeline("pick"),
+            layout,
+        };
+        if let Some(error) = pollster::block_on(scope.pop()) {
+            return Err(Error::Gpu(format!("the colouring kernel does not compile: {error}")));
+        }
+        Ok(colouring)
+    }
+
+    /// Each pair's colour (as [`super::colouring::greedy`] gives it) among `bodies` bodies.
+    pub fn colour(&self, pairs: &[Pair], bodies: usize) -> Result<Vec<u32>> {
+        let m = pairs.len();
+        if m == 0 {
+            return Ok(Vec::new());
+        }
+        let device = &self.ctx.device;
+        let largest = (8 * m).max(8 * bodies) as u64;
+        if largest > self.ctx.max_binding_bytes() {
+            return Err(Error::Unsupported {
+                what: format!("colouring {m} pairs of {bodies} bodies on the device"),
+                reason: format!(
+                    "{largest} bytes in one binding, past the adapter's {}",
+                    self.ctx.max_binding_bytes()
+                ),
+            });
+        }
+        let buffer = |label: &str, bytes: usize, usage: wgpu::BufferUsages| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: bytes.max(16) as u64,
+                usage: usage | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            })
+        };
+        let storage = wgpu::BufferUsages::STORAGE;
+        let sizes = buffer("sizes", size_of::<Sizes>(), wgpu::BufferUsages::UNIFORM);
+        let pair_buffer = buffer("pairs", 8 * m, storage);
+        let best = buffer("best", 4 * bodies, storage);
+        let mask = buffer("mask", 8 * bodies, storage);
+        let colour = buffer("colour", 4 * m, storage);
+        let left = buffer("left", 4, storage);
+        let queue = &self.ctx.queue;
+        let size = Sizes {
+            pairs: m as u32,
+            bodies: bodies as u32,
+            pad: [0; 2],
+        };
+        queue.write_buffer(&sizes, 0, bytemuck::bytes_of(&size));
+        let flat: Vec<[u32; 2]> = pairs.iter().map(|p| [p.i, p.j]).collect();
+        queue.write_buffer(&pair_buffer, 0, bytemuck::cast_slice(&flat));
+        queue.write_buffer(&colour, 0, bytemuck::cast_slice(&vec![NONE; m]));
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("large_scene_colouring"),
+            layout: &self.layout,
+            entries: &[&sizes, &pair_buffer, &best, &mask, &colour, &left]
+                .iter()
+                .enumerate()
+                .map(|(k, b)| wgpu::BindGroupEntry {
+                    binding: k as u32,
+                    resource: b.as_entire_binding(),
+                })
+                .collect::<Vec<_>>(),
+        });
+        let (mut rounds, mut batch, mut first) = (0, 8, true);
+        loop {
+            let mut encoder = device.create_command_encoder(&Default::default());
+            if first {
+                encoder.clear_buffer(&mask, 0, None);
+                first = false;
+            }
+            {
+                let mut pass = encoder.begin_compute_pass(&Default::default());
+                pass.set_bind_group(0, &group, &[]);
+                for _ in 0..batch {
+                    for (pipeline, n) in [(&self.reset, bodies), (&self.bid, m), (&self.pick, m)] {
+                        let (x, y) = groups(n);
+                        pass.set_pipeline(pipeline);
+                        pass.dispatch_workgroups(x, y, 1);
+                    }
+                }
+            }
+            rounds += batch;
+            let [remaining] = read_back(&self.ctx, encoder, [&left], || {});
+            let remaining = u32::from_le_bytes(remaining?[..4].try_into().expect("4 bytes"));
+            if remaining == 0 {
+                break;
+            }
+            if rounds > m {
+                return Err(Error::Gpu(format!(
+                    "the colouring left {remaining} of {m} pairs after {rounds} rounds (each round colours one at least)"
+                )));
+            }
+            batch *= 2;
+        }
+        let encoder = device.create_command_encoder(&Default::default());
+        let [colours] = read_back(&self.ctx, encoder, [&colour], || {});
+        let colours = colours?;
+        Ok(colours[..4 * m]
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect())
+    }
+}
