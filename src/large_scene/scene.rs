@@ -9,8 +9,7 @@ use super::bodies::Bodies;
 use super::broad_phase::{Pair, candidate_pairs};
 use super::colouring::COLOURS;
 use super::narrow_phase::{Contact, Geometry, world_impulse};
-use super::solve::{Coloured, ContactSolver, CpuSolver, SolverOptions, Velocities, check_colours, warm_start};
-use super::state::SceneState;
+use super::solve::{Coloured, ContactSolver, CpuSolver, SolverOptions, Velocities, warm_start};
 use super::walls::Wall;
 use crate::contact::vector::dot;
 use crate::model::NewtonImpactFrictionNSL;
@@ -74,10 +73,10 @@ pub struct LargeScene {
     pub time: f64,
     /// Steps taken.
     pub steps: u64,
-    contacts: Vec<Contact>,
-    colours: Vec<Range<usize>>,
-    overflow: bool,
-    rebuilt_at: Vec<[f64; 3]>,
+    pub(super) contacts: Vec<Contact>,
+    pub(super) colours: Vec<Range<usize>>,
+    pub(super) overflow: bool,
+    pub(super) rebuilt_at: Vec<[f64; 3]>,
     v: Vec<[f64; 3]>,
     omega: Vec<[f64; 3]>,
     cpu: CpuSolver,
@@ -173,100 +172,6 @@ impl LargeScene {
     /// their impulses r.
     pub fn contacts(&self) -> &[Contact] {
         &self.contacts
-    }
-
-    /// What the next step reads beyond the scene's constants ([`SceneState`]).
-    pub fn state(&self) -> SceneState {
-        let b = &self.bodies;
-        SceneState {
-            steps: self.steps,
-            x: b.x.clone(),
-            v: b.v.clone(),
-            omega: b.omega.clone(),
-            angle: b.angle.clone(),
-            present: b.present.clone(),
-            rebuilt_at: self.rebuilt_at.clone(),
-            pairs: self.contacts.iter().map(|c| c.pair).collect(),
-            frames: self.contacts.iter().map(|c| c.frame).collect(),
-            impulses: self.contacts.iter().map(|c| c.r).collect(),
-            colours: self.colours.clone(),
-            overflow: self.overflow,
-        }
-    }
-
-    /// Puts the scene in `state` (one of this scene's, after some steps): its next step is
-    /// the one the scene took after `state.steps` steps. Refuses a state of another scene
-    /// (another body count, a pair past the bodies and walls, colours that do not cover
-    /// the pairs in order or whose pairs share a body).
-    pub fn restore(&mut self, state: SceneState) -> Result<()> {
-        let n = self.bodies.len();
-        let refuse = |reason: String| Error::Unsupported {
-            what: "large scene: a saved state".into(),
-            reason,
-        };
-        let s = &state;
-        let per_body = [
-            s.x.len(),
-            s.v.len(),
-            s.omega.len(),
-            s.angle.len(),
-            s.present.len(),
-            s.rebuilt_at.len(),
-        ];
-        if per_body.iter().any(|&len| len != n) {
-            return Err(refuse(format!(
-                "it holds {per_body:?} values per body, the scene {n} bodies"
-            )));
-        }
-        if s.frames.len() != s.pairs.len() || s.impulses.len() != s.pairs.len() {
-            return Err(refuse("its pairs, frames and impulses differ in number".into()));
-        }
-        let walls = self.walls.len();
-        if let Some(p) = state
-            .pairs
-            .iter()
-            .find(|p| p.i as usize >= n || p.j as usize >= n + walls || p.i >= p.j)
-        {
-            return Err(refuse(format!(
-                "pair ({}, {}) is not one of {n} bodies and {walls} walls",
-                p.i, p.j
-            )));
-        }
-        let ends = state.colours.iter().map(|c| c.end);
-        let starts = std::iter::once(0).chain(ends.clone());
-        let tiled = state
-            .colours
-            .iter()
-            .zip(starts)
-            .all(|(c, s)| c.start == s && c.end > c.start);
-        if !tiled || state.colours.last().map_or(0, |c| c.end) != state.pairs.len() {
-            return Err(refuse("its colours do not cover its pairs in order".into()));
-        }
-        let mut contacts: Vec<Contact> = (state.pairs.into_iter().zip(state.frames).zip(state.impulses))
-            .map(|((pair, frame), r)| Contact::carried(pair, frame, r, self.grains))
-            .collect();
-        let coloured = Coloured {
-            contacts: &mut contacts,
-            colours: &state.colours,
-            overflow: state.overflow,
-        };
-        check_colours(&coloured, n, &mut Vec::new()).map_err(|e| refuse(e.to_string()))?;
-        let b = &mut self.bodies;
-        (b.x, b.v, b.omega, b.angle, b.present) = (state.x, state.v, state.omega, state.angle, state.present);
-        self.rebuilt_at = state.rebuilt_at;
-        self.contacts = contacts;
-        (self.colours, self.overflow) = (state.colours, state.overflow);
-        self.steps = state.steps;
-        self.time = Self::time_after(self.steps, self.h);
-        Ok(())
-    }
-
-    /// t_k after k steps of h: k h, computed as the step computes it ((k − 1) h + h).
-    pub fn time_after(k: u64, h: f64) -> f64 {
-        match k {
-            0 => 0.0,
-            k => (k - 1) as f64 * h + h,
-        }
     }
 
     /// Advances one step h: `broad_phase` (when due) → `narrow_phase` → `free_velocity` →

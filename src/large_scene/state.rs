@@ -2,7 +2,7 @@
 //! give — the bodies' state, the candidate pairs in sweep order with their impulses (the warm
 //! start), the colours and where the broad phase last ran — as bytes, so that a run stopped
 //! after step k and restored from them takes step k + 1 exactly as the uninterrupted run
-//! does, bit for bit.
+//! does, bit for bit; [`LargeScene::state`] takes it and [`LargeScene::restore`] puts it back.
 //!
 //! The bytes: `RICOCHET-LARGE-STATE 1\n`, then little-endian: the counts of bodies, pairs
 //! and colours (u64), the steps (u64), the overflow flag (u8), the f64 arrays as IEEE bits —
@@ -12,6 +12,9 @@
 use std::ops::Range;
 
 use super::broad_phase::Pair;
+use super::narrow_phase::Contact;
+use super::scene::LargeScene;
+use super::solve::{Coloured, check_colours};
 use crate::{Error, Result};
 
 const MAGIC: &[u8] = b"RICOCHET-LARGE-STATE 1\n";
@@ -174,6 +177,103 @@ impl Reader<'_> {
 
     fn triple(&mut self) -> Option<[f64; 3]> {
         Some([self.f64()?, self.f64()?, self.f64()?])
+    }
+}
+
+/// A scene's state: saved, restored, and its time after k steps.
+impl LargeScene {
+    /// What the next step reads beyond the scene's constants ([`SceneState`]).
+    pub fn state(&self) -> SceneState {
+        let b = &self.bodies;
+        SceneState {
+            steps: self.steps,
+            x: b.x.clone(),
+            v: b.v.clone(),
+            omega: b.omega.clone(),
+            angle: b.angle.clone(),
+            present: b.present.clone(),
+            rebuilt_at: self.rebuilt_at.clone(),
+            pairs: self.contacts.iter().map(|c| c.pair).collect(),
+            frames: self.contacts.iter().map(|c| c.frame).collect(),
+            impulses: self.contacts.iter().map(|c| c.r).collect(),
+            colours: self.colours.clone(),
+            overflow: self.overflow,
+        }
+    }
+
+    /// Puts the scene in `state` (one of this scene's, after some steps): its next step is
+    /// the one the scene took after `state.steps` steps. Refuses a state of another scene
+    /// (another body count, a pair past the bodies and walls, colours that do not cover
+    /// the pairs in order or whose pairs share a body).
+    pub fn restore(&mut self, state: SceneState) -> Result<()> {
+        let n = self.bodies.len();
+        let refuse = |reason: String| Error::Unsupported {
+            what: "large scene: a saved state".into(),
+            reason,
+        };
+        let s = &state;
+        let per_body = [
+            s.x.len(),
+            s.v.len(),
+            s.omega.len(),
+            s.angle.len(),
+            s.present.len(),
+            s.rebuilt_at.len(),
+        ];
+        if per_body.iter().any(|&len| len != n) {
+            return Err(refuse(format!(
+                "it holds {per_body:?} values per body, the scene {n} bodies"
+            )));
+        }
+        if s.frames.len() != s.pairs.len() || s.impulses.len() != s.pairs.len() {
+            return Err(refuse("its pairs, frames and impulses differ in number".into()));
+        }
+        let walls = self.walls.len();
+        if let Some(p) = state
+            .pairs
+            .iter()
+            .find(|p| p.i as usize >= n || p.j as usize >= n + walls || p.i >= p.j)
+        {
+            return Err(refuse(format!(
+                "pair ({}, {}) is not one of {n} bodies and {walls} walls",
+                p.i, p.j
+            )));
+        }
+        let ends = state.colours.iter().map(|c| c.end);
+        let starts = std::iter::once(0).chain(ends.clone());
+        let tiled = state
+            .colours
+            .iter()
+            .zip(starts)
+            .all(|(c, s)| c.start == s && c.end > c.start);
+        if !tiled || state.colours.last().map_or(0, |c| c.end) != state.pairs.len() {
+            return Err(refuse("its colours do not cover its pairs in order".into()));
+        }
+        let mut contacts: Vec<Contact> = (state.pairs.into_iter().zip(state.frames).zip(state.impulses))
+            .map(|((pair, frame), r)| Contact::carried(pair, frame, r, self.grains))
+            .collect();
+        let coloured = Coloured {
+            contacts: &mut contacts,
+            colours: &state.colours,
+            overflow: state.overflow,
+        };
+        check_colours(&coloured, n, &mut Vec::new()).map_err(|e| refuse(e.to_string()))?;
+        let b = &mut self.bodies;
+        (b.x, b.v, b.omega, b.angle, b.present) = (state.x, state.v, state.omega, state.angle, state.present);
+        self.rebuilt_at = state.rebuilt_at;
+        self.contacts = contacts;
+        (self.colours, self.overflow) = (state.colours, state.overflow);
+        self.steps = state.steps;
+        self.time = Self::time_after(self.steps, self.h);
+        Ok(())
+    }
+
+    /// t_k after k steps of h: k h, computed as the step computes it ((k − 1) h + h).
+    pub fn time_after(k: u64, h: f64) -> f64 {
+        match k {
+            0 => 0.0,
+            k => (k - 1) as f64 * h + h,
+        }
     }
 }
 
