@@ -77,7 +77,7 @@ fn colouring_separates_pairs_that_share_a_body() {
         );
         #[cfg(feature = "gpu")]
         if let Some(ctx) = common::gpu() {
-            let device = ricochet::large_scene::gpu_colouring::GpuColouring::new(ctx).unwrap();
+            let device = ricochet::large_scene::gpu::GpuColouring::new(ctx).unwrap();
             assert_eq!(device.colour(&pairs, n).unwrap(), colour, "{d:?}: Jones–Plassmann");
         }
         for c in 0..colours as u32 {

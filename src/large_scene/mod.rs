@@ -24,8 +24,6 @@ pub mod broad_phase;
 pub mod colouring;
 #[cfg(feature = "gpu")]
 pub mod gpu;
-#[cfg(feature = "gpu")]
-pub mod gpu_colouring;
 pub mod jacobi;
 pub mod narrow_phase;
 pub mod reference;

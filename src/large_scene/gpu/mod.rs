@@ -12,10 +12,15 @@
 //! `jacobi_apply`, `block_sums`, `light_test` and `error_test`
 //! (`shaders/large_scene_nsgs.wgsl`).
 
+mod colouring;
+mod layout;
+
+pub use colouring::GpuColouring;
+pub use layout::device_bytes;
+use layout::{buffer_lengths, geometry_of, incidence_of};
+
 use super::broad_phase::Pair;
-use super::gpu_colouring::GpuColouring;
 use super::jacobi::split_blocks;
-use super::narrow_phase::Contact;
 use super::solve::{BLOCK, Coloured, ContactSolver, ERROR_TERMS, SolverOptions, Sweeps, Velocities};
 use crate::batch::gpu::buffers::{layout_entry, read_back};
 use crate::batch::gpu::{GpuContext, Precision, shaders};
@@ -376,62 +381,6 @@ impl GpuSolver {
     }
 }
 
-/// The bytes of the storage buffers for `bodies` bodies and `contacts` contacts: per body
-/// 1/m, R/I, R, v and ω; per contact its pair, geometry, r and Δr, Jacobi's incidence; the
-/// control and the blocks' partial sums.
-fn buffer_lengths(bodies: usize, contacts: usize, precision: Precision) -> [usize; 7] {
-    let size = precision.size();
-    [
-        3 * bodies * size,
-        6 * bodies * size,
-        contacts * 16,
-        GEOMETRY * contacts * size,
-        6 * contacts * size,
-        (CONTROL + ERROR_TERMS * contacts.div_ceil(BLOCK)) * size,
-        (bodies + 1 + 2 * contacts) * 4,
-    ]
-}
-
-/// The device memory a scene of `bodies` bodies and `contacts` candidate contacts takes in
-/// `precision` (the storage buffers, before the quarter the solver adds when it grows them).
-pub fn device_bytes(bodies: usize, contacts: usize, precision: Precision) -> usize {
-    buffer_lengths(bodies, contacts, precision).iter().sum()
-}
-
-/// Jacobi's incidence of `n` bodies: offsets (n + 1), then each body's active contacts in
-/// increasing order; `counts` holds each body's active contacts ([`split_blocks`]'s).
-fn incidence_of(n: usize, contacts: &[Contact], counts: &[u32]) -> Vec<u32> {
-    let mut offsets = Vec::with_capacity(n + 1);
-    offsets.push(0u32);
-    for &count in counts {
-        offsets.push(offsets.last().copied().unwrap_or(0) + count);
-    }
-    let mut list = vec![0u32; offsets[n] as usize];
-    let mut next = offsets[..n].to_vec();
-    for (c, contact) in contacts.iter().enumerate().filter(|(_, c)| c.active) {
-        for body in [contact.pair.i as usize, contact.pair.j as usize] {
-            if body < n {
-                list[next[body] as usize] = c as u32;
-                next[body] += 1;
-            }
-        }
-    }
-    offsets.extend(list);
-    offsets
-}
-
-/// A contact's values in the geometry buffer (`GEOMETRY`).
-fn geometry_of(c: &Contact) -> [f64; GEOMETRY] {
-    let mut g = [0.0; GEOMETRY];
-    for (a, axis) in c.frame.iter().enumerate() {
-        g[3 * a..3 * a + 3].copy_from_slice(axis);
-    }
-    g[9..12].copy_from_slice(&[c.w[0], c.w[1], c.law.mu()]);
-    g[12..15].copy_from_slice(&c.target);
-    g[15..18].copy_from_slice(&c.q);
-    g
-}
-
 impl ContactSolver for GpuSolver {
     /// `large-scene gpu f64` (or f32), ` jacobi` for [`GpuSolver::jacobi`], and the
     /// adapter's name.
@@ -496,25 +445,5 @@ impl ContactSolver for GpuSolver {
             residual: control[5],
             converged: control[6] == 1.0,
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Per body 76 bytes in f64 (1/m, R/I, R, v, ω and an incidence offset), per contact 216
-    /// (pair 16, geometry 144, r and Δr 48, incidence 8), plus the control and one block sum
-    /// per 256 contacts (f32: 40 and 120): 10⁶ spheres with 3·10⁶ contacts (coordination 6)
-    /// fit in 1 GB.
-    #[test]
-    fn a_million_packed_spheres_fit_in_a_gigabyte() {
-        let (n, m) = (1_000_000, 3_000_000);
-        let f64_bytes = device_bytes(n, m, Precision::F64);
-        let blocks = (CONTROL + ERROR_TERMS * m.div_ceil(BLOCK)) * 8;
-        assert_eq!(f64_bytes, 76 * n + 4 + 216 * m + blocks);
-        assert!(f64_bytes < 1 << 30, "{f64_bytes}");
-        let f32_bytes = device_bytes(n, m, Precision::F32);
-        assert_eq!(f32_bytes, 40 * n + 4 + 120 * m + blocks / 2);
     }
 }

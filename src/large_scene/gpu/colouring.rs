@@ -1,13 +1,13 @@
 //! The stage `colour` of the broad phase on the device ([`GpuColouring`]): Jones–Plassmann
 //! rounds (`shaders/large_scene_colouring.wgsl`) that give the colours of the CPU twin,
-//! [`super::colouring::greedy`] (the greedy colouring in priority order). The pairs go up,
+//! [`crate::large_scene::colouring::greedy`] (the greedy colouring in priority order). The pairs go up,
 //! rounds are submitted 8, 16, 32 … at a time until none is left uncoloured (a 4-byte read
 //! after each submit), and the colours come back.
 
-use super::broad_phase::Pair;
 use crate::batch::gpu::buffers::{layout_entry, read_back};
 use crate::batch::gpu::{GpuContext, shaders};
 use crate::error::{Error, Result};
+use crate::large_scene::broad_phase::Pair;
 
 /// The kernel's `Sizes`.
 #[repr(C)]
@@ -85,7 +85,7 @@ impl GpuColouring {
         Ok(colouring)
     }
 
-    /// Each pair's colour (as [`super::colouring::greedy`] gives it) among `bodies` bodies.
+    /// Each pair's colour (as [`crate::large_scene::colouring::greedy`] gives it) among `bodies` bodies.
     pub fn colour(&self, pairs: &[Pair], bodies: usize) -> Result<Vec<u32>> {
         let m = pairs.len();
         if m == 0 {
