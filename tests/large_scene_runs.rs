@@ -513,7 +513,8 @@ fn an_interrupted_large_run_resumes_to_the_same_bytes() {
 }
 
 /// A resume is refused, naming the file: with nothing to resume (the library and the
-/// command line), from another scenario's checkpoint, from a changed state file.
+/// command line), from another scenario's checkpoint, from one of another colouring rule,
+/// from a changed state file.
 #[test]
 fn a_resume_from_a_wrong_checkpoint_is_refused() {
     let scenario = cut("hopper_2d", 300, 0.01);
@@ -545,6 +546,15 @@ fn a_resume_from_a_wrong_checkpoint_is_refused() {
     other.seed += 1;
     let e = resume(&other);
     assert!(e.contains("another scenario"), "{e}");
+    // A checkpoint from before the manifest named its colouring was coloured in key order.
+    let manifest = out.join(".checkpoint").join("manifest.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json.as_object_mut().unwrap().remove("colouring").unwrap();
+    std::fs::write(&manifest, json.to_string()).unwrap();
+    let e = resume(&scenario);
+    assert!(e.contains("another colouring (greedy in pair key order"), "{e}");
+    std::fs::write(&manifest, text).unwrap();
     let state = std::fs::read_dir(out.join(".checkpoint"))
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::atomic::{write_atomically, write_json};
 use super::fingerprint::fnv1a;
 use crate::error::{Error, Result};
+use crate::large_scene::colouring::RULE;
 use crate::large_scene::{LargeScene, SceneState};
 
 /// The folder of the checkpoint inside a run's directory.
@@ -30,6 +31,10 @@ struct Manifest {
     engine: String,
     /// The ricochet that wrote it (`CARGO_PKG_VERSION`).
     version: String,
+    /// The colouring rule ([`crate::large_scene::colouring::RULE`]), which orders the sweeps:
+    /// the same version may have coloured otherwise (checkpoints without it: key order).
+    #[serde(default = "key_order")]
+    colouring: String,
     /// The steps taken.
     steps: u64,
     /// [`fnv1a`] of `state-<steps>.bin` and `series-<steps>.csv`.
@@ -114,6 +119,7 @@ impl Checkpoint {
             scenario_hash: self.scenario_hash.clone(),
             engine: self.engine.clone(),
             version: VERSION.into(),
+            colouring: RULE.into(),
             steps,
             fingerprints: [fnv1a(&state), fnv1a(rows.as_bytes())],
             tally,
@@ -160,6 +166,9 @@ impl Checkpoint {
         if found.version != VERSION {
             return differs("ricochet (version)", &found.version, VERSION);
         }
+        if found.colouring != RULE {
+            return differs("colouring", &found.colouring, RULE);
+        }
         let read = |name: &str, fingerprint: &str| -> Result<Vec<u8>> {
             let p = self.dir.join(name);
             let bytes = std::fs::read(&p).map_err(|e| self.error(&p, "cannot resume: cannot read", e))?;
@@ -188,6 +197,11 @@ impl Checkpoint {
             file,
         })
     }
+}
+
+/// The colouring of checkpoints written before the manifest named it.
+fn key_order() -> String {
+    "greedy in pair key order".into()
 }
 
 /// The version a checkpoint must have been written by.

@@ -18,6 +18,10 @@ use super::broad_phase::Pair;
 /// colour, swept last and sequentially.
 pub const COLOURS: usize = 64;
 
+/// The colouring rule, as checkpoints record it (a checkpoint coloured by another rule would
+/// resume with another sweep order).
+pub const RULE: &str = "greedy in lowbias32 priority order";
+
 /// The priority of the pair at `index` in key order (lower: coloured first): a bijection of
 /// u32 that scatters neighbouring indices (C. Wellons' `lowbias32` hash), so that priorities
 /// are distinct. Twin: the kernel's `priority` (`shaders/large_scene_colouring.wgsl`).
