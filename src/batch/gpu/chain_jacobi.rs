@@ -4,7 +4,8 @@
 //!
 //! [`BeadChain`]: crate::batch::BeadChain
 
-use super::buffers::{bind_group, layout_entry, read_back, storage, uniform};
+use super::buffers::{bind_group, read_back, storage, uniform};
+use super::kernel::{Bindings, compile};
 use super::{GpuContext, Precision, shaders};
 use crate::batch::BeadChain;
 use crate::batch::ChainOptions;
@@ -44,37 +45,13 @@ pub fn run_chain(
     if (n * precision.size()) as u64 > ctx.max_binding_bytes() {
         return Err(too_large());
     }
-    let read_write = wgpu::BufferBindingType::Storage { read_only: false };
-    let mut entries = vec![layout_entry(0, wgpu::BufferBindingType::Uniform, false)];
-    entries.extend((1..8).map(|b| layout_entry(b, read_write, false)));
-    let bind_layout = ctx.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("chain"),
-        entries: &entries,
-    });
-    let pipeline_layout = ctx.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some("chain"),
-        bind_group_layouts: &[Some(&bind_layout)],
-        immediate_size: 0,
-    });
-    let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let module = ctx.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("chain_jacobi"),
-        source: wgpu::ShaderSource::Wgsl(shaders::chain_jacobi(precision).into()),
-    });
-    let pipeline = |entry: &str| {
-        ctx.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(entry),
-            layout: Some(&pipeline_layout),
-            module: &module,
-            entry_point: Some(entry),
-            compilation_options: Default::default(),
-            cache: None,
-        })
+    let bindings = Bindings {
+        dynamic_uniform: false,
+        read_only: &[false; 7],
     };
-    let (prepare, sweep, update) = (pipeline("prepare"), pipeline("sweep"), pipeline("update"));
-    if let Some(error) = pollster::block_on(scope.pop()) {
-        return Err(Error::Gpu(format!("the chain kernel does not compile: {error}")));
-    }
+    let source = shaders::chain_jacobi(precision);
+    let names = ["prepare", "sweep", "update"];
+    let (bind_layout, [prepare, sweep, update]) = compile(ctx, ("chain_jacobi", "chain"), source, bindings, names)?;
 
     // The uniform's bytes, padded to 16 as uniform buffers are.
     let mut bytes = chain

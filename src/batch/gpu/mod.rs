@@ -6,6 +6,7 @@
 pub(crate) mod buffers;
 pub mod chain_jacobi;
 pub mod context;
+pub(crate) mod kernel;
 pub mod moreau_jean_pgs;
 pub mod shaders;
 

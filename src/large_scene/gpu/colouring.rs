@@ -4,7 +4,8 @@
 //! rounds are submitted 8, 16, 32 … at a time until none is left uncoloured (a 4-byte read
 //! after each submit), and the colours come back.
 
-use crate::batch::gpu::buffers::{layout_entry, read_back};
+use crate::batch::gpu::buffers::read_back;
+use crate::batch::gpu::kernel::{Bindings, compile, groups};
 use crate::batch::gpu::{GpuContext, shaders};
 use crate::error::{Error, Result};
 use crate::large_scene::broad_phase::Pair;
@@ -30,59 +31,28 @@ pub struct GpuColouring {
     pick: wgpu::ComputePipeline,
 }
 
-/// (x, y) workgroups of 64 covering `n` invocations within the 65 535 limit per dimension.
-fn groups(n: usize) -> (u32, u32) {
-    let g = n.div_ceil(64).max(1);
-    let x = g.min(65_535);
-    (x as u32, g.div_ceil(x) as u32)
-}
-
 impl GpuColouring {
     /// Compiles the kernel for `ctx` (shared).
     pub fn new(ctx: &GpuContext) -> Result<Self> {
-        use wgpu::BufferBindingType::{Storage, Uniform};
-        let mut entries = vec![layout_entry(0, Uniform, false)];
-        let read_only = [true, false, false, false, false];
-        entries.extend(
-            (1..)
-                .zip(read_only)
-                .map(|(b, r)| layout_entry(b, Storage { read_only: r }, false)),
-        );
-        let layout = ctx.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("large_scene_colouring"),
-            entries: &entries,
-        });
-        let pipeline_layout = ctx.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("large_scene_colouring"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let module = ctx.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("large_scene_colouring"),
-            source: wgpu::ShaderSource::Wgsl(shaders::LARGE_SCENE_COLOURING.into()),
-        });
-        let pipeline = |name: &str| {
-            ctx.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(name),
-                layout: Some(&pipeline_layout),
-                module: &module,
-                entry_point: Some(name),
-                compilation_options: Default::default(),
-                cache: None,
-            })
+        let bindings = Bindings {
+            dynamic_uniform: false,
+            read_only: &[true, false, false, false, false],
         };
-        let colouring = Self {
+        let source = shaders::LARGE_SCENE_COLOURING.to_owned();
+        let (layout, [reset, bid, pick]) = compile(
+            ctx,
+            ("large_scene_colouring", "colouring"),
+            source,
+            bindings,
+            ["reset", "bid", "pick"],
+        )?;
+        Ok(Self {
             ctx: ctx.clone(),
-            reset: pipeline("reset"),
-            bid: pipeline("bid"),
-            pick: pipeline("pick"),
             layout,
-        };
-        if let Some(error) = pollster::block_on(scope.pop()) {
-            return Err(Error::Gpu(format!("the colouring kernel does not compile: {error}")));
-        }
-        Ok(colouring)
+            reset,
+            bid,
+            pick,
+        })
     }
 
     /// Each pair's colour (as [`crate::large_scene::colouring::greedy`] gives it) among `bodies` bodies.
@@ -139,13 +109,10 @@ impl GpuColouring {
                 })
                 .collect::<Vec<_>>(),
         });
-        let (mut rounds, mut batch, mut first) = (0, 8, true);
+        let (mut rounds, mut batch) = (0, 8);
+        let mut encoder = device.create_command_encoder(&Default::default());
+        encoder.clear_buffer(&mask, 0, None);
         loop {
-            let mut encoder = device.create_command_encoder(&Default::default());
-            if first {
-                encoder.clear_buffer(&mask, 0, None);
-                first = false;
-            }
             {
                 let mut pass = encoder.begin_compute_pass(&Default::default());
                 pass.set_bind_group(0, &group, &[]);
@@ -169,6 +136,7 @@ impl GpuColouring {
                 )));
             }
             batch *= 2;
+            encoder = device.create_command_encoder(&Default::default());
         }
         let encoder = device.create_command_encoder(&Default::default());
         let [colours] = read_back(&self.ctx, encoder, [&colour], || {});

@@ -22,7 +22,8 @@ use layout::{buffer_lengths, geometry_of, incidence_of};
 use super::broad_phase::Pair;
 use super::jacobi::split_blocks;
 use super::solve::{BLOCK, Coloured, ContactSolver, ERROR_TERMS, SolverOptions, Sweeps, Velocities};
-use crate::batch::gpu::buffers::{layout_entry, read_back};
+use crate::batch::gpu::buffers::read_back;
+use crate::batch::gpu::kernel::{Bindings, compile, groups};
 use crate::batch::gpu::{GpuContext, Precision, shaders};
 use crate::error::{Error, Result};
 
@@ -97,13 +98,6 @@ pub struct GpuSolver {
     buffers: Option<Buffers>,
 }
 
-/// (x, y) workgroups of 64 covering `n` invocations within the 65 535 limit per dimension.
-fn groups(n: usize) -> (u32, u32) {
-    let g = n.div_ceil(64).max(1);
-    let x = g.min(65_535);
-    (x as u32, g.div_ceil(x) as u32)
-}
-
 impl GpuSolver {
     /// Coloured NSGS on the device: compiles the kernels for `ctx` (shared) in `precision`
     /// (f64 needs `SHADER_F64`).
@@ -118,61 +112,51 @@ impl GpuSolver {
 
     fn compile(ctx: &GpuContext, precision: Precision, jacobi: bool) -> Result<Self> {
         ctx.check_precision(precision)?;
-        use wgpu::BufferBindingType::{Storage, Uniform};
         // Seven storage buffers (wgpu's default limit per shader stage is eight).
-        let read_only = [true, false, true, true, false, false, true];
-        let mut entries = vec![layout_entry(0, Uniform, true)];
-        entries.extend(
-            (1..)
-                .zip(read_only)
-                .map(|(b, r)| layout_entry(b, Storage { read_only: r }, false)),
-        );
-        let layout = ctx.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("large_scene_nsgs"),
-            entries: &entries,
-        });
-        let pipeline_layout = ctx.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("large_scene_nsgs"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let prelude = format!("const BLOCK: u32 = {BLOCK}u;\n{PRELUDE}");
-        let scope = ctx.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let module = ctx.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("large_scene_nsgs"),
-            source: wgpu::ShaderSource::Wgsl(shaders::large_scene_nsgs(precision, &prelude).into()),
-        });
-        let pipeline = |name: &str| {
-            ctx.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(name),
-                layout: Some(&pipeline_layout),
-                module: &module,
-                entry_point: Some(name),
-                compilation_options: Default::default(),
-                cache: None,
-            })
+        let bindings = Bindings {
+            dynamic_uniform: true,
+            read_only: &[true, false, true, true, false, false, true],
         };
-        let solver = Self {
+        let prelude = format!("const BLOCK: u32 = {BLOCK}u;\n{PRELUDE}");
+        let source = shaders::large_scene_nsgs(precision, &prelude);
+        let names = [
+            "solve_colour",
+            "solve_overflow",
+            "jacobi_solve",
+            "jacobi_apply",
+            "block_sums",
+            "light_test",
+            "error_test",
+        ];
+        let (
+            layout,
+            [
+                solve_colour,
+                solve_overflow,
+                jacobi_solve,
+                jacobi_apply,
+                block_sums,
+                light_test,
+                error_test,
+            ],
+        ) = compile(ctx, ("large_scene_nsgs", "large-scene"), source, bindings, names)?;
+        Ok(Self {
             ctx: ctx.clone(),
             precision,
-            solve_colour: pipeline("solve_colour"),
-            solve_overflow: pipeline("solve_overflow"),
-            jacobi_solve: pipeline("jacobi_solve"),
-            jacobi_apply: pipeline("jacobi_apply"),
+            solve_colour,
+            solve_overflow,
+            jacobi_solve,
+            jacobi_apply,
             jacobi: jacobi.then(Default::default),
-            block_sums: pipeline("block_sums"),
-            light_test: pipeline("light_test"),
-            error_test: pipeline("error_test"),
+            block_sums,
+            light_test,
+            error_test,
             guess: 8,
             colouring: GpuColouring::new(ctx)?,
             layout,
             stride: u64::from(ctx.uniform_offset_alignment()).max(size_of::<Dispatch>() as u64),
             buffers: None,
-        };
-        if let Some(error) = pollster::block_on(scope.pop()) {
-            return Err(Error::Gpu(format!("the large-scene kernel does not compile: {error}")));
-        }
-        Ok(solver)
+        })
     }
 
     /// The buffers, grown (by a quarter more than asked) when the scene outgrows them.
