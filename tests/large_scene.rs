@@ -53,6 +53,75 @@ fn broad_phase_equals_brute_force() {
     }
 }
 
+/// The device's broad phase (a counting sort on hashed cells) lists the CPU's pairs in the
+/// CPU's order in f64 — discs among planes and a hopper's segments (ends owned by one of
+/// two), spheres in a box, both through a period, with bodies no longer present, and a
+/// margin wide enough for the pair list to outgrow its first buffer; in f32 it lists them
+/// all, and no pair farther than its rounding allows.
+#[cfg(feature = "gpu")]
+#[test]
+fn device_broad_phase_is_the_cpu_one() {
+    use ricochet::batch::gpu::Precision;
+    use ricochet::large_scene::gpu::GpuBroadPhase;
+    let Some(ctx) = common::gpu() else { return };
+    let precisions: &[Precision] = if ctx.supports_f64() {
+        &[Precision::F64, Precision::F32]
+    } else {
+        &[Precision::F32]
+    };
+    for &precision in precisions {
+        let mut device = GpuBroadPhase::new(ctx, precision).unwrap();
+        for d in [Dimension::Two, Dimension::Three] {
+            for (periodic, margin) in [(false, 0.004), (true, 0.004), (false, 0.05)] {
+                let what = format!("{precision:?} {d:?} periodic {periodic} margin {margin}");
+                let r = if d == Dimension::Two { 0.02 } else { 0.06 };
+                let mut bodies = scattered(d, 1500, 1.0, r, 21);
+                for k in (0..bodies.len()).step_by(7) {
+                    bodies.present[k] = false;
+                }
+                let mut walls = Vec::new();
+                if periodic {
+                    bodies.period = Some(1.0);
+                } else {
+                    walls = open_box(d, 1.0, law(0.0, 0.5, d));
+                    if d == Dimension::Two {
+                        let hopper = [[0.1, 0.7], [0.45, 0.4], [0.5, 0.4], [0.55, 0.4], [0.9, 0.7]];
+                        walls.extend(Wall::polyline(&hopper, law(0.0, 0.3, d)).unwrap());
+                    }
+                }
+                let cpu = candidate_pairs(&bodies, &walls, margin).unwrap();
+                let pairs = device.pairs(&bodies, &walls, margin).unwrap();
+                assert!(cpu.len() > bodies.len() / 2, "{what}: too few pairs ({})", cpu.len());
+                if margin > 0.01 && d == Dimension::Two {
+                    // (the device's first pair buffer holds 8 per body)
+                    assert!(cpu.len() > 8 * bodies.len(), "{what}: the pair list does not grow");
+                }
+                if precision == Precision::F64 {
+                    assert_eq!(pairs, cpu, "{what}");
+                    continue;
+                }
+                assert!(pairs.windows(2).all(|p| p[0].key() < p[1].key()), "{what}: sorted");
+                assert!(
+                    cpu.iter().all(|p| pairs.binary_search(p).is_ok()),
+                    "{what}: a pair missed"
+                );
+                let n = bodies.len() as u32;
+                for p in pairs.iter().filter(|p| cpu.binary_search(p).is_err()) {
+                    let g = if p.j < n {
+                        gap(&bodies, p.i as usize, p.j as usize)
+                    } else {
+                        let (x, r) = (bodies.x[p.i as usize], bodies.radius[p.i as usize]);
+                        walls[(p.j - n) as usize].shape.contact(x, r).unwrap().0
+                    };
+                    // The device's slack: 16 ulps of the scene's size, 1 + 2 R_max + δ.
+                    let slack = 16.0 * f64::from(f32::EPSILON) * (1.0 + 2.0 * r + margin);
+                    assert!(g <= margin + slack, "{what}: ({}, {}) at gap {g:e}", p.i, p.j);
+                }
+            }
+        }
+    }
+}
+
 /// The greedy colouring in priority order uses fewer than 2Δ colours, no colour holds two
 /// pairs of one body, and Jones–Plassmann's rounds on the device give the same colours.
 #[test]

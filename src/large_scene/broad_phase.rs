@@ -28,16 +28,20 @@ impl Pair {
 
 /// The uniform grid over the bodies' bounding box (along a periodic x, over [0, L) in a
 /// whole number of cells, at least 3, so that the neighbours across the period are distinct).
-struct Grid {
-    origin: [f64; 3],
-    cell: [f64; 3],
-    cells: [u64; 3],
-    periodic: bool,
+pub(crate) struct Grid {
+    /// The corner of cell (0, 0, 0) (m).
+    pub origin: [f64; 3],
+    /// The cells' widths (m).
+    pub cell: [f64; 3],
+    /// The cells along each axis.
+    pub cells: [u64; 3],
+    /// Whether x is periodic.
+    pub periodic: bool,
 }
 
 impl Grid {
     /// Cells of width ≥ `cell` over the bounding box of the centres, along the dimension's axes.
-    fn new(bodies: &Bodies, cell: f64) -> Result<Self> {
+    pub fn new(bodies: &Bodies, cell: f64) -> Result<Self> {
         let axes = bodies.dimension.rows();
         let (mut lo, mut hi) = ([0.0; 3], [0.0; 3]);
         for k in 0..axes {

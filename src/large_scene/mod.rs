@@ -6,7 +6,8 @@
 //! ```text
 //!   broad_phase      when a body may have come within reach of a pair not listed: the pairs
 //!                    with gap ≤ δ from a grid sorted by cell key, sorted by pair key, coloured
-//!                    greedily (no two pairs of a colour share a body)
+//!                    greedily (no two pairs of a colour share a body) — on the host or a
+//!                    device ([`ContactSolver::pairs`], [`ContactSolver::colour`])
 //!   narrow_phase     each pair's gap g, frame (n, t), diagonal block (w_N, w_T), Newton target
 //!                    ê = e u_k and activation g + γ h u_N,k ≤ 0; warm start r from the last step
 //!   free_velocity    v_free = v_k + h g;  q = H v_free + ê

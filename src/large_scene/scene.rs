@@ -255,11 +255,11 @@ impl LargeScene {
         closing >= self.margin || closing.is_nan()
     }
 
-    /// Stage `broad_phase`: the candidate pairs, coloured by `solver` (greedily in priority
-    /// order, [`ContactSolver::colour`]) and sorted by (colour, key); each keeps its pair's
+    /// Stage `broad_phase`: the candidate pairs found by `solver` ([`ContactSolver::pairs`]),
+    /// coloured by it (greedily in priority order, [`ContactSolver::colour`]) and sorted by (colour, key); each keeps its pair's
     /// world impulse from the last step (matched by key) for the warm start.
     fn broad_phase(&mut self, solver: &mut dyn ContactSolver) -> Result<()> {
-        let pairs = candidate_pairs(&self.bodies, &self.walls, self.margin)?;
+        let pairs = solver.pairs(&self.bodies, &self.walls, self.margin)?;
         let colour = solver.colour(&pairs, self.bodies.len())?;
         let mut old: Vec<(Pair, [f64; 3])> = self.contacts.iter().map(|c| (c.pair, world_impulse(c))).collect();
         old.sort_unstable_by_key(|&(p, _)| p);

@@ -340,11 +340,18 @@ pub fn light_error([change, norm]: [f64; 2]) -> f64 {
     }
 }
 
-/// The stage `solve` of a step, on some engine: sweeps until the tolerance or the cap
-/// ([`CpuSolver`] on the CPU; the large-scene kernel on a device).
+/// The stages of a step that an engine may run elsewhere than the host's arrays — the broad
+/// phase's pairs and colours, and `solve`: sweeps until the tolerance or the cap
+/// ([`CpuSolver`] on the CPU; the large-scene kernels on a device).
 pub trait ContactSolver: Send {
     /// The engine, as runs name it (e.g. `large-scene cpu`).
     fn name(&self) -> String;
+
+    /// The broad phase's stage `pairs`: the candidate pairs within `margin`, sorted by key,
+    /// [`super::broad_phase::candidate_pairs`]'s (a device engine finds the same pairs there).
+    fn pairs(&mut self, bodies: &super::Bodies, walls: &[super::Wall], margin: f64) -> crate::Result<Vec<Pair>> {
+        super::broad_phase::candidate_pairs(bodies, walls, margin)
+    }
 
     /// The broad phase's stage `colour`: each candidate pair's colour among `bodies` bodies,
     /// [`super::colouring::greedy`]'s (a device engine computes the same colours there).

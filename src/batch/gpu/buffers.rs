@@ -42,7 +42,7 @@ pub(super) fn uniform(ctx: &GpuContext, label: &str, contents: &[u8]) -> wgpu::B
 
 /// The bind group of the kernels' convention: the uniform at binding 0, then `storage` at
 /// bindings 1, 2, … in order.
-pub(super) fn bind_group(
+pub(crate) fn bind_group(
     ctx: &GpuContext,
     label: &str,
     layout: &wgpu::BindGroupLayout,
@@ -69,23 +69,39 @@ pub(super) fn bind_group(
 /// bytes (the only read-back of a run).
 pub(crate) fn read_back<const N: usize>(
     ctx: &GpuContext,
-    mut encoder: wgpu::CommandEncoder,
+    encoder: wgpu::CommandEncoder,
     buffers: [&wgpu::Buffer; N],
     meanwhile: impl FnOnce(),
 ) -> [Result<Vec<u8>>; N] {
-    let staging = buffers.map(|src| {
+    read_back_ranges(ctx, encoder, buffers.map(|b| (b, 0..b.size())), meanwhile)
+}
+
+/// [`read_back`] of a byte range of each buffer (offsets and lengths multiples of 4).
+pub(crate) fn read_back_ranges<const N: usize>(
+    ctx: &GpuContext,
+    mut encoder: wgpu::CommandEncoder,
+    ranges: [(&wgpu::Buffer, std::ops::Range<u64>); N],
+    meanwhile: impl FnOnce(),
+) -> [Result<Vec<u8>>; N] {
+    let staging = ranges.map(|(src, range)| {
+        let bytes = range.end - range.start;
         let dst = ctx.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("readback"),
-            size: src.size(),
+            size: bytes.max(4),
             usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        encoder.copy_buffer_to_buffer(src, 0, &dst, 0, src.size());
-        dst
+        encoder.copy_buffer_to_buffer(src, range.start, &dst, 0, bytes);
+        (dst, bytes as usize)
     });
     ctx.queue.submit([encoder.finish()]);
     meanwhile();
-    staging.map(|b| read(ctx, &b))
+    staging.map(|(b, bytes)| {
+        read(ctx, &b).map(|mut v| {
+            v.truncate(bytes);
+            v
+        })
+    })
 }
 
 /// Maps a MAP_READ buffer and copies its bytes out.

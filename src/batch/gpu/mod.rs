@@ -8,6 +8,7 @@ pub mod chain_jacobi;
 pub mod context;
 pub(crate) mod kernel;
 pub mod moreau_jean_pgs;
+pub mod prefix_sum;
 pub mod shaders;
 
 pub use chain_jacobi::{ChainOutcome, run_chain};

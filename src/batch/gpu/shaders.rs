@@ -11,6 +11,7 @@ const OBSERVE: &str = include_str!("../../../shaders/observe.wgsl");
 const RATTLE_STAGES: &str = include_str!("../../../shaders/rattle_stages.wgsl");
 const CHAIN_JACOBI: &str = include_str!("../../../shaders/chain_jacobi.wgsl");
 const LARGE_SCENE_NSGS: &str = include_str!("../../../shaders/large_scene_nsgs.wgsl");
+const LARGE_SCENE_BROAD_PHASE: &str = include_str!("../../../shaders/large_scene_broad_phase.wgsl");
 /// The large scene's Jones–Plassmann colouring (integers only: one source for f32 and f64).
 pub const LARGE_SCENE_COLOURING: &str = include_str!("../../../shaders/large_scene_colouring.wgsl");
 
@@ -166,6 +167,12 @@ pub fn large_scene_nsgs(precision: Precision, prelude: &str) -> String {
         LARGE_SCENE_NSGS,
     ]
     .concat()
+}
+
+/// The large scene's broad phase (entry points `cell_keys`, `scatter`, `count_partners`,
+/// `write_pairs`) in `precision`.
+pub fn large_scene_broad_phase(precision: Precision) -> String {
+    [real(precision).as_str(), LARGE_SCENE_BROAD_PHASE].concat()
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-//! The stage `solve` of a large scene on the device ([`GpuSolver`]): the host's contacts,
+//! The stages `broad_phase` ([`GpuBroadPhase`], [`GpuColouring`]) and `solve` of a large
+//! scene on the device ([`GpuSolver`]). For `solve`, the host's contacts,
 //! colours and warm-started velocities go up once per step; a submit then holds many
 //! sweeps, each the colours' dispatches, then the light error's block sums and its test, and
 //! the full error's when due — the stopping rule of the CPU twin ([`super::CpuSolver`])
@@ -12,9 +13,11 @@
 //! `jacobi_apply`, `block_sums`, `light_test` and `error_test`
 //! (`shaders/large_scene_nsgs.wgsl`).
 
+mod broad_phase;
 mod colouring;
 mod layout;
 
+pub use broad_phase::GpuBroadPhase;
 pub use colouring::GpuColouring;
 pub use layout::device_bytes;
 use layout::{buffer_lengths, geometry_of, incidence_of};
@@ -22,6 +25,7 @@ use layout::{buffer_lengths, geometry_of, incidence_of};
 use super::broad_phase::Pair;
 use super::jacobi::split_blocks;
 use super::solve::{BLOCK, Coloured, ContactSolver, ERROR_TERMS, SolverOptions, Sweeps, Velocities};
+use super::{Bodies, Wall};
 use crate::batch::gpu::buffers::read_back;
 use crate::batch::gpu::kernel::{Bindings, compile, groups};
 use crate::batch::gpu::{GpuContext, Precision, shaders};
@@ -92,6 +96,8 @@ pub struct GpuSolver {
     error_test: wgpu::ComputePipeline,
     /// Sweeps the last step needed: the next step's first submit.
     guess: usize,
+    /// The broad phase's pairs on the device.
+    broad_phase: GpuBroadPhase,
     /// The broad phase's colouring on the device.
     colouring: GpuColouring,
     stride: u64,
@@ -152,6 +158,7 @@ impl GpuSolver {
             light_test,
             error_test,
             guess: 8,
+            broad_phase: GpuBroadPhase::new(ctx, precision)?,
             colouring: GpuColouring::new(ctx)?,
             layout,
             stride: u64::from(ctx.uniform_offset_alignment()).max(size_of::<Dispatch>() as u64),
@@ -372,6 +379,11 @@ impl ContactSolver for GpuSolver {
         let bits = if self.precision == Precision::F64 { "f64" } else { "f32" };
         let method = if self.jacobi.is_some() { " jacobi" } else { "" };
         format!("large-scene gpu {bits}{method}, {}", self.ctx.adapter_name())
+    }
+
+    /// The counting sort on the device ([`GpuBroadPhase`]): the twin's pairs (f64).
+    fn pairs(&mut self, bodies: &Bodies, walls: &[Wall], margin: f64) -> Result<Vec<Pair>> {
+        self.broad_phase.pairs(bodies, walls, margin)
     }
 
     /// Jones–Plassmann on the device ([`GpuColouring`]): the twin's colours.
