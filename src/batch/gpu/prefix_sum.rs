@@ -3,6 +3,7 @@
 //! output list, without leaving the device.
 
 use super::GpuContext;
+use super::buffers::bind_group;
 use super::kernel::{Bindings, compile};
 use crate::error::{Error, Result};
 
@@ -102,18 +103,7 @@ impl PrefixSum {
             usage: wgpu::BufferUsages::STORAGE,
             mapped_at_creation: false,
         });
-        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("prefix_sum"),
-            layout: &self.layout,
-            entries: &[&sizes, data, &totals]
-                .iter()
-                .enumerate()
-                .map(|(k, b)| wgpu::BindGroupEntry {
-                    binding: k as u32,
-                    resource: b.as_entire_binding(),
-                })
-                .collect::<Vec<_>>(),
-        });
+        let group = bind_group(&self.ctx, "prefix_sum", &self.layout, &sizes, &[data, &totals]);
         Ok(Scan { group, blocks })
     }
 

@@ -4,7 +4,7 @@
 //! rounds are submitted 8, 16, 32 … at a time until none is left uncoloured (a 4-byte read
 //! after each submit), and the colours come back.
 
-use crate::batch::gpu::buffers::read_back;
+use crate::batch::gpu::buffers::{bind_group, read_back};
 use crate::batch::gpu::kernel::{Bindings, compile, groups};
 use crate::batch::gpu::{GpuContext, shaders};
 use crate::error::{Error, Result};
@@ -97,18 +97,8 @@ impl GpuColouring {
         let flat: Vec<[u32; 2]> = pairs.iter().map(|p| [p.i, p.j]).collect();
         queue.write_buffer(&pair_buffer, 0, bytemuck::cast_slice(&flat));
         queue.write_buffer(&colour, 0, bytemuck::cast_slice(&vec![NONE; m]));
-        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("large_scene_colouring"),
-            layout: &self.layout,
-            entries: &[&sizes, &pair_buffer, &best, &mask, &colour, &left]
-                .iter()
-                .enumerate()
-                .map(|(k, b)| wgpu::BindGroupEntry {
-                    binding: k as u32,
-                    resource: b.as_entire_binding(),
-                })
-                .collect::<Vec<_>>(),
-        });
+        let storage = [&pair_buffer, &best, &mask, &colour, &left];
+        let group = bind_group(&self.ctx, "large_scene_colouring", &self.layout, &sizes, &storage);
         let (mut rounds, mut batch) = (0, 8);
         let mut encoder = device.create_command_encoder(&Default::default());
         encoder.clear_buffer(&mask, 0, None);
