@@ -45,10 +45,6 @@ const WALL: u32 = 8u;
 // The pairs (i, j), sorted by key.
 @group(0) @binding(7) var<storage, read_write> pairs: array<vec2<u32>>;
 
-fn index(gid: vec3<u32>, groups: vec3<u32>) -> u32 {
-    return gid.x + gid.y * groups.x * 64u;
-}
-
 fn centre(b: u32) -> vec3<real> {
     return vec3<real>(spheres[4u * b], spheres[4u * b + 1u], spheres[4u * b + 2u]);
 }
@@ -177,7 +173,7 @@ fn partners(i: u32, write: bool, base: u32) -> u32 {
 
 @compute @workgroup_size(64)
 fn cell_keys(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let b = index(gid, groups);
+    let b = invocation(gid, groups);
     if (b >= sizes.bodies) {
         return;
     }
@@ -192,7 +188,7 @@ fn cell_keys(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgro
 
 @compute @workgroup_size(64)
 fn scatter(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let b = index(gid, groups);
+    let b = invocation(gid, groups);
     if (b >= sizes.bodies || keys[b] == NONE) {
         return;
     }
@@ -201,7 +197,7 @@ fn scatter(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroup
 
 @compute @workgroup_size(64)
 fn count_partners(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = index(gid, groups);
+    let i = invocation(gid, groups);
     if (i < sizes.bodies) {
         degree[i] = partners(i, false, 0u);
     }
@@ -209,7 +205,7 @@ fn count_partners(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_wo
 
 @compute @workgroup_size(64)
 fn write_pairs(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = index(gid, groups);
+    let i = invocation(gid, groups);
     if (i >= sizes.bodies) {
         return;
     }

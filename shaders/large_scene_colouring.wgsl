@@ -39,13 +39,9 @@ fn priority(index: u32) -> u32 {
     return x ^ (x >> 16u);
 }
 
-fn index(gid: vec3<u32>, groups: vec3<u32>) -> u32 {
-    return gid.x + gid.y * groups.x * 64u;
-}
-
 @compute @workgroup_size(64)
 fn reset(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let b = index(gid, groups);
+    let b = invocation(gid, groups);
     if (b == 0u) {
         atomicStore(&left[0], 0u);
     }
@@ -56,7 +52,7 @@ fn reset(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups)
 
 @compute @workgroup_size(64)
 fn bid(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let k = index(gid, groups);
+    let k = invocation(gid, groups);
     if (k >= sizes.pairs || colour[k] != NONE) {
         return;
     }
@@ -69,7 +65,7 @@ fn bid(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) g
 
 @compute @workgroup_size(64)
 fn pick(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let k = index(gid, groups);
+    let k = invocation(gid, groups);
     if (k >= sizes.pairs || colour[k] != NONE) {
         return;
     }

@@ -5,10 +5,11 @@
 // increments in contact order), and the partial sums of the light and full errors block by
 // block in a fixed order, and the stopping test on those sums (`light_test`, `error_test`),
 // so that a submit holds many sweeps and the ones past the stop do nothing. `real`,
-// SLIDE_ITERATIONS, BLOCK, `Dispatch` and
-// contact_local.wgsl are defined in front of this file (src/large_scene/gpu.rs). Twins:
-// src/large_scene/solve.rs (local_solve, sweep, error_terms, blocked_sum, iterate,
-// light_error, relative_error), src/large_scene/narrow_phase.rs (relative_velocity, kick).
+// SLIDE_ITERATIONS, BLOCK, `Dispatch`, invocation.wgsl and
+// contact_local.wgsl are defined in front of this file (src/large_scene/gpu/mod.rs). Twins:
+// src/large_scene/solve.rs (local_solve, sweep, iterate), src/large_scene/residual.rs
+// (error_terms, blocked_sum, light_error, relative_error), src/large_scene/narrow_phase.rs
+// (relative_velocity, kick).
 
 // This dispatch's range of contacts, the bodies, the dimension (2 or 3) and the terms per
 // contact of `block_sums`: one slot per colour, then the light and the full error's.
@@ -164,7 +165,7 @@ fn solve_contact(c: u32) {
 // The contacts of one colour, in parallel. Twin: sweep.
 @compute @workgroup_size(64)
 fn solve_colour(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let c = at.first + gid.x + gid.y * groups.x * 64u;
+    let c = at.first + invocation(gid, groups);
     if (c < at.end && !state_is(DONE)) {
         solve_contact(c);
     }
@@ -185,7 +186,7 @@ fn solve_overflow() {
 // one), r and Δr kept, nothing applied. Twin: the parallel loop of jacobi::sweep.
 @compute @workgroup_size(64)
 fn jacobi_solve(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let c = at.first + gid.x + gid.y * groups.x * 64u;
+    let c = at.first + invocation(gid, groups);
     if (c >= at.end || pairs[c].z == 0u || state_is(DONE)) {
         return;
     }
@@ -201,7 +202,7 @@ fn jacobi_solve(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_work
 // bodies). Twin: the loop of apply_impulse in jacobi::sweep, as seen by one body.
 @compute @workgroup_size(64)
 fn jacobi_apply(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let k = gid.x + gid.y * groups.x * 64u;
+    let k = invocation(gid, groups);
     if (k >= at.end || state_is(DONE)) {
         return;
     }

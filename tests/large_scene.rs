@@ -123,10 +123,13 @@ fn device_broad_phase_is_the_cpu_one() {
 }
 
 /// The greedy colouring in priority order uses fewer than 2Δ colours, no colour holds two
-/// pairs of one body, and Jones–Plassmann's rounds on the device give the same colours.
+/// pairs of one body, and Jones–Plassmann's rounds on the device give the same colours (one
+/// colouring for both scenes: the second reuses or grows the first's buffers).
 #[test]
 fn colouring_separates_pairs_that_share_a_body() {
-    for d in [Dimension::Two, Dimension::Three] {
+    #[cfg(feature = "gpu")]
+    let mut device = common::gpu().map(|ctx| ricochet::large_scene::gpu::GpuColouring::new(ctx).unwrap());
+    for d in [Dimension::Three, Dimension::Two] {
         let bodies = scattered(d, 1500, 1.0, 0.03, 11);
         let n = bodies.len();
         let pairs = candidate_pairs(&bodies, &open_box(d, 1.0, law(0.0, 0.5, d)), 0.003).unwrap();
@@ -145,8 +148,7 @@ fn colouring_separates_pairs_that_share_a_body() {
             "{d:?}: {colours} colours, Δ = {max_degree}"
         );
         #[cfg(feature = "gpu")]
-        if let Some(ctx) = common::gpu() {
-            let device = ricochet::large_scene::gpu::GpuColouring::new(ctx).unwrap();
+        if let Some(device) = &mut device {
             assert_eq!(device.colour(&pairs, n).unwrap(), colour, "{d:?}: Jones–Plassmann");
         }
         for c in 0..colours as u32 {

@@ -12,9 +12,8 @@ use rayon::prelude::*;
 
 use super::bodies::{Bodies, Dimension};
 use super::narrow_phase::{Contact, Moving, kick};
-use super::solve::{
-    Coloured, ContactSolver, SolverOptions, Sweeps, Velocities, blocked_sum, ends, iterate, local_solve, square,
-};
+use super::residual::{blocked_sum, square};
+use super::solve::{Coloured, ContactSolver, SolverOptions, Sweeps, Velocities, ends, iterate, local_solve};
 
 /// Contacts below this many are solved on one thread.
 const PARALLEL_MIN: usize = 256;
@@ -24,6 +23,8 @@ const PARALLEL_MIN: usize = 256;
 pub struct JacobiSolver {
     bodies: Vec<Moving>,
     delta: Vec<[f64; 3]>,
+    /// Each contact's light error terms (‖Δr‖², ‖r‖²) at the last sweep.
+    terms: Vec<[f64; 2]>,
     split: Vec<[f64; 2]>,
     counts: Vec<u32>,
 }
@@ -41,15 +42,19 @@ impl ContactSolver for JacobiSolver {
     ) -> crate::Result<Sweeps> {
         let n = coloured.contacts.len();
         self.delta.resize(n, [0.0; 3]);
+        // (zero for the inactive contacts, which no sweep visits)
+        self.terms.clear();
+        self.terms.resize(n, [0.0; 2]);
         self.split.resize(n, [0.0; 2]);
         split_blocks(state.bodies, coloured.contacts, &mut self.counts, &mut self.split);
-        let (delta, split, dimension) = (&mut self.delta, &self.split, state.bodies.dimension);
+        let (delta, terms, split) = (&mut self.delta, &mut self.terms, &self.split);
+        let dimension = state.bodies.dimension;
         Ok(iterate(
             state,
             &mut self.bodies,
             coloured,
             options,
-            |bodies, coloured| sweep(bodies, dimension, coloured.contacts, split, delta),
+            |bodies, coloured| sweep(bodies, dimension, coloured.contacts, split, (delta, terms)),
         ))
     }
 }
@@ -84,38 +89,34 @@ pub fn split_blocks(b: &Bodies, contacts: &[Contact], counts: &mut Vec<u32>, spl
 
 /// One Jacobi sweep: every active contact's new impulse from the same v, ω with its split
 /// block (in parallel), then each Δr applied with the full masses in contact order. Returns
-/// the light error terms (Σ‖Δr_c‖², Σ‖r_c‖²) summed by [`blocked_sum`].
+/// the light error terms (Σ‖Δr_c‖², Σ‖r_c‖²) summed by [`blocked_sum`] from `terms`, where
+/// each active contact leaves its own as it solves (an inactive one's must be zero); each
+/// Δr goes to `delta`.
 pub fn sweep(
     bodies: &mut [Moving],
     dimension: Dimension,
     contacts: &mut [Contact],
     split: &[[f64; 2]],
-    delta: &mut [[f64; 3]],
+    (delta, terms): (&mut [[f64; 3]], &mut [[f64; 2]]),
 ) -> [f64; 2] {
     let at = &*bodies;
     contacts
         .par_iter_mut()
         .zip(delta.par_iter_mut())
+        .zip(terms.par_iter_mut())
         .zip(split)
         .with_min_len(PARALLEL_MIN)
-        .for_each(|((c, d), &w)| {
+        .for_each(|(((c, d), t), &w)| {
             if c.active {
                 let r = local_solve(dimension, c, &at[c.pair.i as usize], at.get(c.pair.j as usize), w);
                 *d = [r[0] - c.r[0], r[1] - c.r[1], r[2] - c.r[2]];
                 c.r = r;
+                *t = [square(*d), square(r)];
             }
         });
     for (c, d) in contacts.iter().zip(delta.iter()).filter(|(c, _)| c.active) {
         let (i, j) = ends(bodies, c.pair);
         kick(c, i, j, *d);
     }
-    let contacts = &*contacts;
-    blocked_sum(contacts.len(), |k| {
-        let c = &contacts[k];
-        if c.active {
-            [square(delta[k]), square(c.r)]
-        } else {
-            [0.0; 2]
-        }
-    })
+    blocked_sum(terms.len(), |k| terms[k])
 }

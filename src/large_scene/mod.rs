@@ -28,6 +28,7 @@ pub mod gpu;
 pub mod jacobi;
 pub mod narrow_phase;
 pub mod reference;
+pub mod residual;
 mod scene;
 pub mod solve;
 pub mod state;

@@ -13,8 +13,9 @@ use rayon::prelude::*;
 use super::bodies::{Bodies, Dimension};
 use super::broad_phase::Pair;
 use super::narrow_phase::{Contact, Moving, apply_impulse, kick, relative_velocity};
+use super::residual::{blocked_sum, error, light_error, square};
 use crate::contact::lanes::Lanes;
-use crate::contact::local::{friction_2d, friction_3d, friction_error};
+use crate::contact::local::{friction_2d, friction_3d};
 
 /// Contacts below this many in a colour are solved on one thread (rayon's split overhead).
 const PARALLEL_MIN: usize = 64;
@@ -110,14 +111,15 @@ pub fn local_solve(dimension: Dimension, c: &Contact, i: &Moving, j: Option<&Mov
 }
 
 /// NSGS's update of one active contact: its new impulse by [`local_solve`] with its block
-/// W_cc, then its bodies' velocities kicked by the change Δr, which it returns.
+/// W_cc, then its bodies' velocities kicked by the change Δr; returns the light error's terms
+/// (‖Δr‖², ‖r‖²).
 #[inline(always)]
-fn relax(dimension: Dimension, c: &mut Contact, i: &mut Moving, j: Option<&mut Moving>) -> [f64; 3] {
+fn relax(dimension: Dimension, c: &mut Contact, i: &mut Moving, j: Option<&mut Moving>) -> [f64; 2] {
     let r = local_solve(dimension, c, i, j.as_deref(), c.w);
     let d = [r[0] - c.r[0], r[1] - c.r[1], r[2] - c.r[2]];
     c.r = r;
     kick(c, i, j, d);
-    d
+    [square(d), square(r)]
 }
 
 /// The two bodies of `pair` in `bodies` (the second `None` for a wall).
@@ -174,42 +176,36 @@ impl<'a> Shared<'a> {
 /// local problem and kicks its two bodies (`relax`) while the colour's other contacts do
 /// the same to theirs, in parallel; the overflow colour is swept one contact at a time. The
 /// result is the sequential sweep in (colour, pair key) order, bit for bit, on any number of
-/// threads. Returns Siconos's light error terms (Σ‖Δr_c‖², Σ‖r_c‖²) over the active contacts,
-/// summed by [`blocked_sum`]. `coloured` must be properly coloured ([`check_colours`]).
-pub fn sweep(bodies: &mut [Moving], dimension: Dimension, coloured: &mut Coloured, delta: &mut [[f64; 3]]) -> [f64; 2] {
+/// threads. Returns Siconos's light error terms (Σ‖Δr_c‖², Σ‖r_c‖²) over the active contacts:
+/// each contact's pair goes to `terms` as it is relaxed (an inactive one's must be zero), and
+/// [`blocked_sum`] adds them, so that the sum reads 16 bytes per contact rather than the
+/// contacts again. `coloured` must be properly coloured ([`check_colours`]).
+pub fn sweep(bodies: &mut [Moving], dimension: Dimension, coloured: &mut Coloured, terms: &mut [[f64; 2]]) -> [f64; 2] {
     for (k, range) in coloured.colours.iter().enumerate() {
         let contacts = &mut coloured.contacts[range.clone()];
-        let delta = &mut delta[range.clone()];
+        let terms = &mut terms[range.clone()];
         if coloured.overflow && k + 1 == coloured.colours.len() {
-            for (c, d) in contacts.iter_mut().zip(delta.iter_mut()).filter(|(c, _)| c.active) {
+            for (c, t) in contacts.iter_mut().zip(terms.iter_mut()).filter(|(c, _)| c.active) {
                 let (i, j) = ends(bodies, c.pair);
-                *d = relax(dimension, c, i, j);
+                *t = relax(dimension, c, i, j);
             }
             continue;
         }
         let shared = Shared::new(bodies);
         contacts
             .par_iter_mut()
-            .zip(delta.par_iter_mut())
+            .zip(terms.par_iter_mut())
             .with_min_len(PARALLEL_MIN)
-            .for_each(|(c, d)| {
+            .for_each(|(c, t)| {
                 if c.active {
                     // SAFETY: the contacts of this colour share no body (checked by the
                     // caller), so no other task of this loop holds c's bodies.
                     let (i, j) = unsafe { shared.ends(c.pair) };
-                    *d = relax(dimension, c, i, j);
+                    *t = relax(dimension, c, i, j);
                 }
             });
     }
-    let contacts = &*coloured.contacts;
-    blocked_sum(contacts.len(), |k| {
-        let c = &contacts[k];
-        if c.active {
-            [square(delta[k]), square(c.r)]
-        } else {
-            [0.0; 2]
-        }
-    })
+    blocked_sum(terms.len(), |k| terms[k])
 }
 
 /// Refuses colours in which two contacts share a body (the overflow colour may) and pairs
@@ -240,104 +236,6 @@ pub fn check_colours(coloured: &Coloured, bodies: usize, stamps: &mut Vec<usize>
         }
     }
     Ok(())
-}
-
-/// ‖x‖², summed in order.
-#[inline(always)]
-pub fn square(x: [f64; 3]) -> f64 {
-    x[0] * x[0] + x[1] * x[1] + x[2] * x[2]
-}
-
-/// The contacts of one partial sum of [`blocked_sum`] (the kernel's `BLOCK`).
-pub const BLOCK: usize = 256;
-
-/// Σ_k term(k) for k < n, each of the K components summed the same way: the blocks of
-/// [`BLOCK`] consecutive terms summed in order from 0 (in parallel), then the blocks' sums in
-/// order — one fixed tree, which the kernel's `block_sums` and the host's sum of its partials
-/// reproduce bit for bit.
-pub fn blocked_sum<const K: usize>(n: usize, term: impl Fn(usize) -> [f64; K] + Sync) -> [f64; K] {
-    let partials: Vec<[f64; K]> = (0..n.div_ceil(BLOCK))
-        .into_par_iter()
-        .map(|block| {
-            let mut sum = [0.0; K];
-            for k in block * BLOCK..n.min(block * BLOCK + BLOCK) {
-                let t = term(k);
-                for a in 0..K {
-                    sum[a] += t[a];
-                }
-            }
-            sum
-        })
-        .collect();
-    sum_in_order(&partials)
-}
-
-/// The component-wise sum of `partials`, in order from 0.
-pub fn sum_in_order<const K: usize>(partials: &[[f64; K]]) -> [f64; K] {
-    let mut sum = [0.0; K];
-    for p in partials {
-        for a in 0..K {
-            sum[a] += p[a];
-        }
-    }
-    sum
-}
-
-/// One active contact's terms of [`error`] (its bodies `i` and `j`, `None` for a wall):
-/// ‖r − P_K(r − û)‖², ‖q‖², ‖r‖², ‖u‖² and the squared velocities of its bodies,
-/// Σ_{b∈c} ‖v_b‖² + ‖R_b ω_b‖².
-#[inline(always)]
-pub fn error_terms(dimension: Dimension, c: &Contact, i: &Moving, j: Option<&Moving>) -> [f64; ERROR_TERMS] {
-    let u = relative_velocity(c, i, j);
-    let u = [u[0] + c.target[0], u[1] + c.target[1], u[2] + c.target[2]];
-    let one = |x: f64| Lanes::<f64, 1>([x]);
-    let natural = friction_error(dimension.rows(), c.r.map(one), u.map(one), one(c.law.mu())).0[0];
-    let size = |b: &Moving| {
-        let spin = b.omega.map(|w| b.radius * w);
-        square(b.v) + square(spin)
-    };
-    let velocities = size(i) + j.map_or(0.0, size);
-    [natural, square(c.q), square(c.r), square(u), velocities]
-}
-
-/// The terms of [`error`] per contact.
-pub const ERROR_TERMS: usize = 5;
-
-/// Siconos's relative error of the current impulses (`fc3d_compute_error`):
-/// √(Σ_c ‖r_c − P_K(r_c − û_c)‖²) / max(‖q‖, ‖r‖, ‖u‖) over the active contacts, with
-/// u = H v + ê and û = u + (μ‖u_T‖, 0, 0) ([`error_terms`], summed by [`blocked_sum`]). Also
-/// whether the natural map is within rounding of the velocities u is a difference of,
-/// √(Σ ‖r − P_K(r − û)‖²) ≤ 64 ε V with V² = Σ_c Σ_{b∈c} ‖v_b‖² + ‖R_b ω_b‖²: where q, r and u
-/// are themselves rounding (two balls of a cradle moving together, touching), no sweep can
-/// lower the relative error, and the solve counts as converged.
-pub fn error(bodies: &[Moving], dimension: Dimension, contacts: &[Contact]) -> (f64, bool) {
-    let sums = blocked_sum(contacts.len(), |k| {
-        let c = &contacts[k];
-        if c.active {
-            let (i, j) = (c.pair.i as usize, c.pair.j as usize);
-            error_terms(dimension, c, &bodies[i], bodies.get(j))
-        } else {
-            [0.0; ERROR_TERMS]
-        }
-    });
-    relative_error(sums)
-}
-
-/// [`error`] from the summed terms [natural, ‖q‖², ‖r‖², ‖u‖², V²].
-pub fn relative_error(sum: [f64; ERROR_TERMS]) -> (f64, bool) {
-    let natural = sum[0].sqrt();
-    let rounding = natural <= 64.0 * f64::EPSILON * sum[4].sqrt();
-    let scale = sum[1].max(sum[2]).max(sum[3]).sqrt();
-    (if scale > f64::EPSILON { natural / scale } else { natural }, rounding)
-}
-
-/// Siconos's light error √(Σ‖Δr‖²)/‖r‖ (√Σ‖Δr‖² when r ≈ 0) from [`sweep`]'s sums.
-pub fn light_error([change, norm]: [f64; 2]) -> f64 {
-    if norm > f64::EPSILON {
-        (change / norm).sqrt()
-    } else {
-        change.sqrt()
-    }
 }
 
 /// The stages of a step that an engine may run elsewhere than the host's arrays — the broad
@@ -373,7 +271,8 @@ pub trait ContactSolver: Send {
 /// [`iterate`], with its buffers.
 #[derive(Clone, Debug, Default)]
 pub struct CpuSolver {
-    delta: Vec<[f64; 3]>,
+    /// Each contact's light error terms (‖Δr‖², ‖r‖²) at the last sweep.
+    terms: Vec<[f64; 2]>,
     bodies: Vec<Moving>,
     stamps: Vec<usize>,
 }
@@ -392,14 +291,16 @@ impl ContactSolver for CpuSolver {
         options: &SolverOptions,
     ) -> crate::Result<Sweeps> {
         check_colours(coloured, state.bodies.len(), &mut self.stamps)?;
-        self.delta.resize(coloured.contacts.len(), [0.0; 3]);
-        let (delta, dimension) = (&mut self.delta, state.bodies.dimension);
+        // (zero for the inactive contacts, which no sweep visits)
+        self.terms.clear();
+        self.terms.resize(coloured.contacts.len(), [0.0; 2]);
+        let (terms, dimension) = (&mut self.terms, state.bodies.dimension);
         Ok(iterate(
             state,
             &mut self.bodies,
             coloured,
             options,
-            |bodies, coloured| sweep(bodies, dimension, coloured, delta),
+            |bodies, coloured| sweep(bodies, dimension, coloured, terms),
         ))
     }
 }

@@ -16,6 +16,33 @@ pub(super) fn storage(ctx: &GpuContext, label: &str, contents: &[u8]) -> wgpu::B
     })
 }
 
+/// An empty storage buffer of `bytes` (at least 16) that copies go to and from, for
+/// `what` (named in the error when it would pass the adapter's largest binding).
+pub(crate) fn storage_of(ctx: &GpuContext, what: &str, bytes: usize) -> Result<wgpu::Buffer> {
+    if bytes as u64 > ctx.max_binding_bytes() {
+        return Err(Error::Unsupported {
+            what: format!("{what} on the device ({bytes} bytes in one binding)"),
+            reason: format!("past the adapter's largest binding, {} bytes", ctx.max_binding_bytes()),
+        });
+    }
+    Ok(ctx.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(what),
+        size: bytes.max(16) as u64,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    }))
+}
+
+/// An empty uniform buffer of `bytes` that the queue writes.
+pub(crate) fn uniform_of(ctx: &GpuContext, label: &str, bytes: u64) -> wgpu::Buffer {
+    ctx.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: bytes,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
 /// A compute stage's binding `binding` of buffer type `ty` (a dynamic offset where
 /// `dynamic`).
 pub(crate) fn layout_entry(binding: u32, ty: wgpu::BufferBindingType, dynamic: bool) -> wgpu::BindGroupLayoutEntry {

@@ -71,6 +71,11 @@ impl PrefixSum {
         })
     }
 
+    /// The device memory [`Self::bind`] adds for a sum of `n` counts: one total per block.
+    pub fn scratch_bytes(n: usize) -> usize {
+        (4 * (n + 1).div_ceil(WIDTH)).max(16)
+    }
+
     /// Binds the first n + 1 u32 of `data` (n counts and a zero) for an exclusive sum.
     pub fn bind(&self, data: &wgpu::Buffer, n: usize) -> Result<Scan> {
         let blocks = (n + 1).div_ceil(WIDTH);
@@ -99,7 +104,7 @@ impl PrefixSum {
         );
         let totals = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("prefix_sum_totals"),
-            size: (4 * blocks).max(16) as u64,
+            size: Self::scratch_bytes(n) as u64,
             usage: wgpu::BufferUsages::STORAGE,
             mapped_at_creation: false,
         });

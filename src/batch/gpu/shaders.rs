@@ -12,8 +12,8 @@ const RATTLE_STAGES: &str = include_str!("../../../shaders/rattle_stages.wgsl");
 const CHAIN_JACOBI: &str = include_str!("../../../shaders/chain_jacobi.wgsl");
 const LARGE_SCENE_NSGS: &str = include_str!("../../../shaders/large_scene_nsgs.wgsl");
 const LARGE_SCENE_BROAD_PHASE: &str = include_str!("../../../shaders/large_scene_broad_phase.wgsl");
-/// The large scene's Jones–Plassmann colouring (integers only: one source for f32 and f64).
-pub const LARGE_SCENE_COLOURING: &str = include_str!("../../../shaders/large_scene_colouring.wgsl");
+const LARGE_SCENE_COLOURING: &str = include_str!("../../../shaders/large_scene_colouring.wgsl");
+const INVOCATION: &str = include_str!("../../../shaders/invocation.wgsl");
 
 /// The definitions of `real`, `REAL_MAX`, `REAL_EPSILON` and `sine_cosine` for a precision.
 fn real(precision: Precision) -> String {
@@ -151,9 +151,9 @@ pub fn chain_jacobi(precision: Precision) -> String {
     [real(precision).as_str(), params, CHAIN_JACOBI].concat()
 }
 
-/// The large scene's coloured NSGS kernels (entry points `solve_colour`, `solve_overflow`,
-/// `light_terms`, `error_terms`, `block_sums`) in `precision`, after `prelude`: the host's
-/// `BLOCK` and `Dispatch` (`large_scene::gpu`).
+/// The large scene's sweeps (entry points `solve_colour`, `solve_overflow`, `jacobi_solve`,
+/// `jacobi_apply`, `block_sums`, `light_test`, `error_test`) in `precision`, after `prelude`:
+/// the host's `BLOCK` and `Dispatch` (`large_scene::gpu`).
 pub fn large_scene_nsgs(precision: Precision, prelude: &str) -> String {
     let slide = format!(
         "const SLIDE_ITERATIONS: u32 = {}u;\n",
@@ -163,6 +163,7 @@ pub fn large_scene_nsgs(precision: Precision, prelude: &str) -> String {
         real(precision).as_str(),
         prelude,
         &slide,
+        INVOCATION,
         CONTACT_LOCAL,
         LARGE_SCENE_NSGS,
     ]
@@ -172,7 +173,13 @@ pub fn large_scene_nsgs(precision: Precision, prelude: &str) -> String {
 /// The large scene's broad phase (entry points `cell_keys`, `scatter`, `count_partners`,
 /// `write_pairs`) in `precision`.
 pub fn large_scene_broad_phase(precision: Precision) -> String {
-    [real(precision).as_str(), LARGE_SCENE_BROAD_PHASE].concat()
+    [real(precision).as_str(), INVOCATION, LARGE_SCENE_BROAD_PHASE].concat()
+}
+
+/// The large scene's Jones–Plassmann colouring (entry points `reset`, `bid`, `pick`):
+/// integers only, one source for f32 and f64.
+pub fn large_scene_colouring() -> String {
+    [INVOCATION, LARGE_SCENE_COLOURING].concat()
 }
 
 #[cfg(test)]

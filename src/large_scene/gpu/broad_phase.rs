@@ -7,11 +7,11 @@
 //! the margin by its rounding (a few ulps of the scene's size) so as to miss no pair within
 //! it, and may list a few more.
 
-use crate::batch::gpu::buffers::{bind_group, read_back_ranges};
+use crate::batch::gpu::buffers::{bind_group, read_back_ranges, storage_of, uniform_of};
 use crate::batch::gpu::kernel::{Bindings, compile, groups};
 use crate::batch::gpu::prefix_sum::{PrefixSum, Scan};
 use crate::batch::gpu::{GpuContext, Precision, shaders};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::large_scene::bodies::Bodies;
 use crate::large_scene::broad_phase::{Grid, Pair, candidate_pairs};
 use crate::large_scene::walls::{Shape, Wall};
@@ -92,6 +92,21 @@ impl GpuBroadPhase {
             prefix_sum: PrefixSum::new(ctx)?,
             buffers: None,
         })
+    }
+
+    /// The device memory of the buffers for `bodies` bodies with `pairs` pairs in
+    /// `precision` (the walls' few values aside; before the quarter more a buffer takes when
+    /// it grows): per body its sphere, cell key, place in the sorted order and partner
+    /// count, 2N to 4N buckets' counts, 8 bytes per pair, and the prefix sums' block totals.
+    pub fn bytes(bodies: usize, pairs: usize, precision: Precision) -> usize {
+        let buckets = (2 * bodies).next_power_of_two();
+        4 * bodies * precision.size()
+            + 4 * (buckets + 1)
+            + 4 * bodies * 2
+            + 4 * (bodies + 1)
+            + 8 * pairs
+            + PrefixSum::scratch_bytes(buckets)
+            + PrefixSum::scratch_bytes(bodies)
     }
 
     /// The pairs within `margin` of one another or of a wall, sorted by pair key: in f64
@@ -210,7 +225,7 @@ impl GpuBroadPhase {
         if total > self.buffers.as_ref().expect("uploaded").capacity {
             let old = self.buffers.take().expect("uploaded");
             let capacity = total + total / 4;
-            let pairs = self.storage("pairs", 8 * capacity)?;
+            let pairs = storage_of(&self.ctx, "the broad phase's pairs", 8 * capacity)?;
             let group = self.bind(&old, &pairs);
             self.buffers = Some(Buffers {
                 capacity,
@@ -235,42 +250,22 @@ impl GpuBroadPhase {
             .collect())
     }
 
-    /// A storage buffer of `bytes` (refused past the adapter's binding size).
-    fn storage(&self, label: &str, bytes: usize) -> Result<wgpu::Buffer> {
-        if bytes as u64 > self.ctx.max_binding_bytes() {
-            return Err(Error::Unsupported {
-                what: format!("the broad phase's {label} on the device ({bytes} bytes)"),
-                reason: format!(
-                    "past the adapter's binding size, {} bytes",
-                    self.ctx.max_binding_bytes()
-                ),
-            });
-        }
-        Ok(self.ctx.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some(label),
-            size: bytes.max(16) as u64,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
-        }))
-    }
-
     /// Buffers for `bodies` bodies, `walls` walls and `capacity` pairs.
     fn allocate(&self, bodies: usize, walls: usize, capacity: usize) -> Result<Buffers> {
         let size = self.precision.size();
         let buckets = (2 * bodies).next_power_of_two();
-        let sizes = self.ctx.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("broad_phase_sizes"),
-            size: size_of::<Sizes>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let geometry = self.storage("geometry", (WALLS + WALL * walls.max(1)) * size)?;
-        let spheres = self.storage("spheres", 4 * bodies * size)?;
-        let cells = self.storage("cells", 4 * (buckets + 1))?;
-        let keys = self.storage("keys", 4 * bodies)?;
-        let sorted = self.storage("sorted", 4 * bodies)?;
-        let degree = self.storage("degree", 4 * (bodies + 1))?;
-        let pairs = self.storage("pairs", 8 * capacity)?;
+        let sizes = uniform_of(&self.ctx, "broad_phase_sizes", size_of::<Sizes>() as u64);
+        let geometry = storage_of(
+            &self.ctx,
+            "the broad phase's geometry",
+            (WALLS + WALL * walls.max(1)) * size,
+        )?;
+        let spheres = storage_of(&self.ctx, "the broad phase's spheres", 4 * bodies * size)?;
+        let cells = storage_of(&self.ctx, "the broad phase's cell counts", 4 * (buckets + 1))?;
+        let keys = storage_of(&self.ctx, "the broad phase's cell keys", 4 * bodies)?;
+        let sorted = storage_of(&self.ctx, "the broad phase's sorted bodies", 4 * bodies)?;
+        let degree = storage_of(&self.ctx, "the broad phase's partner counts", 4 * (bodies + 1))?;
+        let pairs = storage_of(&self.ctx, "the broad phase's pairs", 8 * capacity)?;
         let scan_cells = self.prefix_sum.bind(&cells, buckets)?;
         let scan_degree = self.prefix_sum.bind(&degree, bodies)?;
         let storage = [&geometry, &spheres, &cells, &keys, &sorted, &degree, &pairs];

@@ -1,10 +1,11 @@
 //! The stage `colour` of the broad phase on the device ([`GpuColouring`]): Jones–Plassmann
 //! rounds (`shaders/large_scene_colouring.wgsl`) that give the colours of the CPU twin,
-//! [`crate::large_scene::colouring::greedy`] (the greedy colouring in priority order). The pairs go up,
-//! rounds are submitted 8, 16, 32 … at a time until none is left uncoloured (a 4-byte read
-//! after each submit), and the colours come back.
+//! [`crate::large_scene::colouring::greedy`] (the greedy colouring in priority order). The
+//! pairs go up into buffers kept from one rebuild to the next, rounds are submitted 8, 16,
+//! 32 … at a time until none is left uncoloured (a 4-byte read after each submit), and the
+//! colours come back.
 
-use crate::batch::gpu::buffers::{bind_group, read_back};
+use crate::batch::gpu::buffers::{bind_group, read_back_ranges, storage_of, uniform_of};
 use crate::batch::gpu::kernel::{Bindings, compile, groups};
 use crate::batch::gpu::{GpuContext, shaders};
 use crate::error::{Error, Result};
@@ -22,13 +23,27 @@ struct Sizes {
 /// The kernel's `NONE`: an uncoloured pair.
 const NONE: u32 = u32::MAX;
 
-/// Jones–Plassmann colouring on one device, with its pipelines.
+/// The device's buffers, sized for `pairs` pairs of `bodies` bodies.
+struct Buffers {
+    pairs: usize,
+    bodies: usize,
+    sizes: wgpu::Buffer,
+    pair_list: wgpu::Buffer,
+    mask: wgpu::Buffer,
+    colour: wgpu::Buffer,
+    left: wgpu::Buffer,
+    group: wgpu::BindGroup,
+}
+
+/// Jones–Plassmann colouring on one device, with its pipelines and buffers (kept, grown when
+/// a scene outgrows them).
 pub struct GpuColouring {
     ctx: GpuContext,
     layout: wgpu::BindGroupLayout,
     reset: wgpu::ComputePipeline,
     bid: wgpu::ComputePipeline,
     pick: wgpu::ComputePipeline,
+    buffers: Option<Buffers>,
 }
 
 impl GpuColouring {
@@ -38,7 +53,7 @@ impl GpuColouring {
             dynamic_uniform: false,
             read_only: &[true, false, false, false, false],
         };
-        let source = shaders::LARGE_SCENE_COLOURING.to_owned();
+        let source = shaders::large_scene_colouring();
         let (layout, [reset, bid, pick]) = compile(
             ctx,
             ("large_scene_colouring", "colouring"),
@@ -52,60 +67,80 @@ impl GpuColouring {
             reset,
             bid,
             pick,
+            buffers: None,
         })
     }
 
+    /// The device memory of the buffers for `pairs` pairs of `bodies` bodies (before the
+    /// quarter more they take when they grow): per pair its bodies and colour, per body its
+    /// bid and colour mask.
+    pub fn bytes(bodies: usize, pairs: usize) -> usize {
+        12 * pairs + 12 * bodies + 16
+    }
+
+    /// Grows the buffers (by a quarter more than asked) when `m` pairs of `bodies` bodies do
+    /// not fit.
+    fn fit(&mut self, m: usize, bodies: usize) -> Result<()> {
+        if !self
+            .buffers
+            .as_ref()
+            .is_some_and(|b| b.pairs >= m && b.bodies >= bodies)
+        {
+            let old = self.buffers.as_ref();
+            let grow = |n: usize, had: usize| (n + n / 4 + 1).max(had);
+            let (m, bodies) = (
+                grow(m, old.map_or(0, |b| b.pairs)),
+                grow(bodies, old.map_or(0, |b| b.bodies)),
+            );
+            let what = |part: &str| format!("the colouring's {part} ({m} pairs of {bodies} bodies)");
+            let ctx = &self.ctx;
+            let sizes = uniform_of(ctx, "colouring_sizes", size_of::<Sizes>() as u64);
+            let pair_list = storage_of(ctx, &what("pairs"), 8 * m)?;
+            let best = storage_of(ctx, &what("bids"), 4 * bodies)?;
+            let mask = storage_of(ctx, &what("colour masks"), 8 * bodies)?;
+            let colour = storage_of(ctx, &what("colours"), 4 * m)?;
+            let left = storage_of(ctx, &what("count"), 4)?;
+            let storage = [&pair_list, &best, &mask, &colour, &left];
+            let group = bind_group(ctx, "large_scene_colouring", &self.layout, &sizes, &storage);
+            self.buffers = Some(Buffers {
+                pairs: m,
+                bodies,
+                sizes,
+                pair_list,
+                mask,
+                colour,
+                left,
+                group,
+            });
+        }
+        Ok(())
+    }
+
     /// Each pair's colour (as [`crate::large_scene::colouring::greedy`] gives it) among `bodies` bodies.
-    pub fn colour(&self, pairs: &[Pair], bodies: usize) -> Result<Vec<u32>> {
+    pub fn colour(&mut self, pairs: &[Pair], bodies: usize) -> Result<Vec<u32>> {
         let m = pairs.len();
         if m == 0 {
             return Ok(Vec::new());
         }
-        let device = &self.ctx.device;
-        let largest = (8 * m).max(8 * bodies) as u64;
-        if largest > self.ctx.max_binding_bytes() {
-            return Err(Error::Unsupported {
-                what: format!("colouring {m} pairs of {bodies} bodies on the device"),
-                reason: format!(
-                    "{largest} bytes in one binding, past the adapter's {}",
-                    self.ctx.max_binding_bytes()
-                ),
-            });
-        }
-        let buffer = |label: &str, bytes: usize, usage: wgpu::BufferUsages| {
-            device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size: bytes.max(16) as u64,
-                usage: usage | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
-                mapped_at_creation: false,
-            })
-        };
-        let storage = wgpu::BufferUsages::STORAGE;
-        let sizes = buffer("sizes", size_of::<Sizes>(), wgpu::BufferUsages::UNIFORM);
-        let pair_buffer = buffer("pairs", 8 * m, storage);
-        let best = buffer("best", 4 * bodies, storage);
-        let mask = buffer("mask", 8 * bodies, storage);
-        let colour = buffer("colour", 4 * m, storage);
-        let left = buffer("left", 4, storage);
-        let queue = &self.ctx.queue;
+        self.fit(m, bodies)?;
+        let (ctx, b) = (&self.ctx, self.buffers.as_ref().expect("fitted"));
         let size = Sizes {
             pairs: m as u32,
             bodies: bodies as u32,
             pad: [0; 2],
         };
-        queue.write_buffer(&sizes, 0, bytemuck::bytes_of(&size));
+        ctx.queue.write_buffer(&b.sizes, 0, bytemuck::bytes_of(&size));
         let flat: Vec<[u32; 2]> = pairs.iter().map(|p| [p.i, p.j]).collect();
-        queue.write_buffer(&pair_buffer, 0, bytemuck::cast_slice(&flat));
-        queue.write_buffer(&colour, 0, bytemuck::cast_slice(&vec![NONE; m]));
-        let storage = [&pair_buffer, &best, &mask, &colour, &left];
-        let group = bind_group(&self.ctx, "large_scene_colouring", &self.layout, &sizes, &storage);
+        ctx.queue.write_buffer(&b.pair_list, 0, bytemuck::cast_slice(&flat));
+        ctx.queue
+            .write_buffer(&b.colour, 0, bytemuck::cast_slice(&vec![NONE; m]));
         let (mut rounds, mut batch) = (0, 8);
-        let mut encoder = device.create_command_encoder(&Default::default());
-        encoder.clear_buffer(&mask, 0, None);
+        let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        encoder.clear_buffer(&b.mask, 0, None);
         loop {
             {
                 let mut pass = encoder.begin_compute_pass(&Default::default());
-                pass.set_bind_group(0, &group, &[]);
+                pass.set_bind_group(0, &b.group, &[]);
                 for _ in 0..batch {
                     for (pipeline, n) in [(&self.reset, bodies), (&self.bid, m), (&self.pick, m)] {
                         let (x, y) = groups(n);
@@ -115,7 +150,7 @@ impl GpuColouring {
                 }
             }
             rounds += batch;
-            let [remaining] = read_back(&self.ctx, encoder, [&left], || {});
+            let [remaining] = read_back_ranges(ctx, encoder, [(&b.left, 0..4)], || {});
             let remaining = u32::from_le_bytes(remaining?[..4].try_into().expect("4 bytes"));
             if remaining == 0 {
                 break;
@@ -126,14 +161,10 @@ impl GpuColouring {
                 )));
             }
             batch *= 2;
-            encoder = device.create_command_encoder(&Default::default());
+            encoder = ctx.device.create_command_encoder(&Default::default());
         }
-        let encoder = device.create_command_encoder(&Default::default());
-        let [colours] = read_back(&self.ctx, encoder, [&colour], || {});
-        let colours = colours?;
-        Ok(colours[..4 * m]
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
-            .collect())
+        let encoder = ctx.device.create_command_encoder(&Default::default());
+        let [colours] = read_back_ranges(ctx, encoder, [(&b.colour, 0..4 * m as u64)], || {});
+        Ok(bytemuck::pod_collect_to_vec(&colours?))
     }
 }

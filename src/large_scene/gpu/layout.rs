@@ -1,7 +1,7 @@
 //! What the large-scene kernel's buffers hold and how big they are: each contact's geometry
 //! as the kernel reads it, Jacobi's incidence lists, and the bytes per buffer.
 
-use super::{BLOCK, CONTROL, ERROR_TERMS, GEOMETRY, Precision};
+use super::{BLOCK, CONTROL, ERROR_TERMS, GEOMETRY, GpuBroadPhase, GpuColouring, Precision};
 use crate::large_scene::narrow_phase::Contact;
 
 /// The bytes of the storage buffers for `bodies` bodies and `contacts` contacts: per body
@@ -21,9 +21,12 @@ pub(super) fn buffer_lengths(bodies: usize, contacts: usize, precision: Precisio
 }
 
 /// The device memory a scene of `bodies` bodies and `contacts` candidate contacts takes in
-/// `precision` (the storage buffers, before the quarter the solver adds when it grows them).
+/// `precision`: the sweeps' storage buffers, the broad phase's and the colouring's (before
+/// the quarter more each adds when it grows them).
 pub fn device_bytes(bodies: usize, contacts: usize, precision: Precision) -> usize {
-    buffer_lengths(bodies, contacts, precision).iter().sum()
+    buffer_lengths(bodies, contacts, precision).iter().sum::<usize>()
+        + GpuBroadPhase::bytes(bodies, contacts, precision)
+        + GpuColouring::bytes(bodies, contacts)
 }
 
 /// Jacobi's incidence of `n` bodies: offsets (n + 1), then each body's active contacts in
@@ -64,18 +67,26 @@ pub(super) fn geometry_of(c: &Contact) -> [f64; GEOMETRY] {
 mod tests {
     use super::*;
 
-    /// Per body 76 bytes in f64 (1/m, R/I, R, v, ω and an incidence offset), per contact 216
-    /// (pair 16, geometry 144, r and Δr 48, incidence 8), plus the control and one block sum
-    /// per 256 contacts (f32: 40 and 120): 10⁶ spheres with 3·10⁶ contacts (coordination 6)
-    /// fit in 1 GB.
+    /// The sweeps take per body 76 bytes in f64 (1/m, R/I, R, v, ω and an incidence
+    /// offset), per contact 216 (pair 16, geometry 144, r and Δr 48, incidence 8), plus the
+    /// control and one block sum per 256 contacts (f32: 40 and 120); the broad phase per body
+    /// 44 (f32: 28) and 4 to 8 per bucket, 8 per pair; the colouring 12 per body and 12 per
+    /// pair. 10⁶ spheres with 3·10⁶ contacts (coordination 6) fit in 1 GiB.
     #[test]
     fn a_million_packed_spheres_fit_in_a_gigabyte() {
-        let (n, m) = (1_000_000, 3_000_000);
-        let f64_bytes = device_bytes(n, m, Precision::F64);
+        let (n, m): (usize, usize) = (1_000_000, 3_000_000);
         let blocks = (CONTROL + ERROR_TERMS * m.div_ceil(BLOCK)) * 8;
-        assert_eq!(f64_bytes, 76 * n + 4 + 216 * m + blocks);
+        let buckets: usize = 1 << 21;
+        let scans = 4 * ((buckets + 1).div_ceil(256) + (n + 1).div_ceil(256));
+        let grid = 4 * (buckets + 1) + 8 * m + scans;
+        let colouring = 12 * n + 12 * m + 16;
+        let f64_bytes = device_bytes(n, m, Precision::F64);
+        assert_eq!(f64_bytes, 76 * n + 4 + 216 * m + blocks + 44 * n + 4 + grid + colouring);
         assert!(f64_bytes < 1 << 30, "{f64_bytes}");
         let f32_bytes = device_bytes(n, m, Precision::F32);
-        assert_eq!(f32_bytes, 40 * n + 4 + 120 * m + blocks / 2);
+        assert_eq!(
+            f32_bytes,
+            40 * n + 4 + 120 * m + blocks / 2 + 28 * n + 4 + grid + colouring
+        );
     }
 }

@@ -24,9 +24,10 @@ use layout::{buffer_lengths, geometry_of, incidence_of};
 
 use super::broad_phase::Pair;
 use super::jacobi::split_blocks;
-use super::solve::{BLOCK, Coloured, ContactSolver, ERROR_TERMS, SolverOptions, Sweeps, Velocities};
+use super::residual::{BLOCK, ERROR_TERMS};
+use super::solve::{Coloured, ContactSolver, SolverOptions, Sweeps, Velocities};
 use super::{Bodies, Wall};
-use crate::batch::gpu::buffers::read_back;
+use crate::batch::gpu::buffers::{read_back, storage_of, uniform_of};
 use crate::batch::gpu::kernel::{Bindings, compile, groups};
 use crate::batch::gpu::{GpuContext, Precision, shaders};
 use crate::error::{Error, Result};
@@ -178,32 +179,13 @@ impl GpuSolver {
             let bodies = grow(bodies).max(old.map_or(0, |b| b.bodies));
             let contacts = grow(contacts).max(old.map_or(0, |b| b.contacts));
             let slots = grow(slots).max(old.map_or(0, |b| b.slots));
+            let what = format!("a large scene of {bodies} bodies and {contacts} contacts");
             let lengths = buffer_lengths(bodies, contacts, self.precision);
-            let largest = *lengths.iter().max().unwrap_or(&0) as u64;
-            if largest > self.ctx.max_binding_bytes() {
-                return Err(Error::Unsupported {
-                    what: format!("a large scene of {bodies} bodies and {contacts} contacts on the device"),
-                    reason: format!(
-                        "its contact geometry needs {largest} bytes in one binding, past the adapter's {} (use the CPU engine)",
-                        self.ctx.max_binding_bytes()
-                    ),
-                });
-            }
+            let [body, velocity, pairs, geometry, impulse, partial, incidence] =
+                lengths.map(|bytes| storage_of(&self.ctx, &what, bytes));
+            let storage = [body?, velocity?, pairs?, geometry?, impulse?, partial?, incidence?];
+            let dispatch = uniform_of(&self.ctx, "dispatch", self.stride * slots as u64);
             let device = &self.ctx.device;
-            let storage = lengths.map(|bytes| {
-                device.create_buffer(&wgpu::BufferDescriptor {
-                    label: Some("large_scene"),
-                    size: bytes.max(16) as u64,
-                    usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
-                    mapped_at_creation: false,
-                })
-            });
-            let dispatch = device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("dispatch"),
-                size: self.stride * slots as u64,
-                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            });
             let mut entries = vec![wgpu::BindGroupEntry {
                 binding: 0,
                 resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
