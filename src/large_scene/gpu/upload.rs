@@ -1,0 +1,137 @@
+//! What goes up to the device for a step's solve: the buffers, grown when a scene outgrows
+//! them, then the bodies, the warm-started velocities, the contacts in sweep order (for
+//! Jacobi their split blocks and each body's active contacts), the dispatches and the
+//! control of the stopping test.
+
+use super::layout::{buffer_lengths, geometry_of, incidence_of};
+use super::{
+    BODY, Buffers, Dispatch, GEOMETRY, GEOMETRY_BUFFER, GpuSolver, IMPULSE, INCIDENCE, PAIRS, PARTIAL, VELOCITY,
+};
+use crate::batch::gpu::buffers::{storage_of, uniform_of};
+use crate::error::Result;
+use crate::large_scene::jacobi::split_blocks;
+use crate::large_scene::residual::ERROR_TERMS;
+use crate::large_scene::solve::{Coloured, SolverOptions, Velocities};
+
+impl GpuSolver {
+    /// The buffers, grown (by a quarter more than asked) when the scene outgrows them.
+    fn buffers(&mut self, bodies: usize, contacts: usize, slots: usize) -> Result<&Buffers> {
+        let fits = self
+            .buffers
+            .as_ref()
+            .is_some_and(|b| b.bodies >= bodies && b.contacts >= contacts && b.slots >= slots);
+        if !fits {
+            let grow = |n: usize| n + n / 4 + 1;
+            let old = self.buffers.as_ref();
+            let bodies = grow(bodies).max(old.map_or(0, |b| b.bodies));
+            let contacts = grow(contacts).max(old.map_or(0, |b| b.contacts));
+            let slots = grow(slots).max(old.map_or(0, |b| b.slots));
+            let what = format!("a large scene of {bodies} bodies and {contacts} contacts");
+            let lengths = buffer_lengths(bodies, contacts, self.precision);
+            let [body, velocity, pairs, geometry, impulse, partial, incidence] =
+                lengths.map(|bytes| storage_of(&self.ctx, &what, bytes));
+            let storage = [body?, velocity?, pairs?, geometry?, impulse?, partial?, incidence?];
+            let dispatch = uniform_of(&self.ctx, "dispatch", self.stride * slots as u64);
+            let device = &self.ctx.device;
+            let mut entries = vec![wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: &dispatch,
+                    offset: 0,
+                    size: wgpu::BufferSize::new(size_of::<Dispatch>() as u64),
+                }),
+            }];
+            entries.extend((1..).zip(&storage).map(|(binding, b)| wgpu::BindGroupEntry {
+                binding,
+                resource: b.as_entire_binding(),
+            }));
+            let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("large_scene"),
+                layout: &self.layout,
+                entries: &entries,
+            });
+            self.buffers = Some(Buffers {
+                bodies,
+                contacts,
+                slots,
+                dispatch,
+                storage,
+                group,
+            });
+        }
+        Ok(self.buffers.as_ref().expect("sized above"))
+    }
+
+    /// Writes the step's bodies, velocities, contacts, dispatches and the solve's control
+    /// (`options`) to the device (for Jacobi, the split blocks in the contacts' geometry and
+    /// the bodies' incidence); returns the slots of the light and the full error's dispatches.
+    pub(super) fn upload(
+        &mut self,
+        state: &Velocities,
+        coloured: &Coloured,
+        options: &SolverOptions,
+    ) -> Result<[usize; 2]> {
+        let (b, contacts) = (state.bodies, &*coloured.contacts);
+        let (n, m) = (b.len(), contacts.len());
+        let mut geometry: Vec<f64> = contacts.iter().flat_map(geometry_of).collect();
+        let mut incidence = Vec::new();
+        if let Some((split, counts)) = &mut self.jacobi {
+            split.resize(m, [0.0; 2]);
+            split_blocks(b, contacts, counts, split);
+            for (g, w) in geometry.chunks_mut(GEOMETRY).zip(split.iter()) {
+                g[9..11].copy_from_slice(w);
+            }
+            incidence = incidence_of(n, contacts, counts);
+        }
+        // Dispatch slots: the colours (Jacobi: its solve and its gather), then the errors'.
+        let dimension = b.dimension.rows() as u32;
+        let at = |first: usize, end: usize, terms: u32| Dispatch {
+            first: first as u32,
+            end: end as u32,
+            bodies: n as u32,
+            dimension,
+            terms,
+            zero: 0,
+            pad: [0; 2],
+        };
+        let mut slots: Vec<Dispatch> = if self.jacobi.is_some() {
+            vec![at(0, m, 0), at(0, n, 0)]
+        } else {
+            coloured.colours.iter().map(|r| at(r.start, r.end, 0)).collect()
+        };
+        let light = slots.len();
+        slots.extend([at(0, m, 2), at(0, m, ERROR_TERMS as u32)]);
+        let precision = self.precision;
+        let stride = self.stride as usize;
+        let queue = self.ctx.queue.clone();
+        let buffers = self.buffers(n, m, slots.len())?;
+        let body: Vec<f64> = (0..n)
+            .flat_map(|k| [b.inverse_mass(k), b.spin_per_impulse(k), b.radius[k]])
+            .collect();
+        let velocity: Vec<f64> = (0..n)
+            .flat_map(|k| state.v[k].into_iter().chain(state.omega[k]))
+            .collect();
+        let pairs: Vec<[u32; 4]> = contacts
+            .iter()
+            .map(|c| [c.pair.i, c.pair.j, u32::from(c.active), 0])
+            .collect();
+        let impulse: Vec<f64> = contacts.iter().flat_map(|c| c.r.into_iter().chain([0.0; 3])).collect();
+        queue.write_buffer(&buffers.storage[BODY], 0, &precision.bytes(&body));
+        queue.write_buffer(&buffers.storage[VELOCITY], 0, &precision.bytes(&velocity));
+        queue.write_buffer(&buffers.storage[PAIRS], 0, bytemuck::cast_slice(&pairs));
+        queue.write_buffer(&buffers.storage[GEOMETRY_BUFFER], 0, &precision.bytes(&geometry));
+        queue.write_buffer(&buffers.storage[IMPULSE], 0, &precision.bytes(&impulse));
+        if !incidence.is_empty() {
+            queue.write_buffer(&buffers.storage[INCIDENCE], 0, bytemuck::cast_slice(&incidence));
+        }
+        let cap = options.max_sweeps.max(1) as f64;
+        let control = [0.0, 0.0, options.tolerance, cap, f64::EPSILON, 0.0, 0.0, 0.0];
+        queue.write_buffer(&buffers.storage[PARTIAL], 0, &precision.bytes(&control));
+        let mut bytes = vec![0u8; stride * slots.len()];
+        for (k, d) in slots.iter().enumerate() {
+            bytes[k * stride..k * stride + size_of::<Dispatch>()].copy_from_slice(bytemuck::bytes_of(d));
+        }
+        queue.write_buffer(&buffers.dispatch, 0, &bytes);
+        Ok([light, light + 1])
+    }
+}
