@@ -378,6 +378,35 @@ fn statistics_of_a_known_column() {
     assert_eq!(stats.columns["x"].mean, 2.0);
 }
 
+/// Where a statistic is undefined it is NaN (`null` in JSON), as numpy's `mean` and
+/// `std(ddof=1)` give it: no finite value (the last impact time of scenes that never hit),
+/// or one (no spread); never −0.0, and no histogram edge without a value.
+#[test]
+fn statistics_of_empty_and_single_columns() {
+    let none = ricochet::ensemble::stats::ColumnStats::of(&[f64::NAN, f64::INFINITY]);
+    assert_eq!((none.count, none.missing), (0, 2));
+    assert!(none.mean.is_nan() && none.std.is_nan() && none.min.is_nan() && none.max.is_nan());
+    assert!(none.quantiles.values().all(|q| q.is_nan()));
+    assert!(none.histogram.edges.is_empty() && none.histogram.counts.is_empty());
+    let json = serde_json::to_value(&none).unwrap();
+    assert_eq!(json["std"], serde_json::Value::Null);
+    assert_eq!(json["histogram"]["edges"], serde_json::json!([]));
+    let one = ricochet::ensemble::stats::ColumnStats::of(&[0.25, f64::NAN]);
+    assert_eq!(
+        (one.count, one.missing, one.mean, one.min, one.max),
+        (1, 1, 0.25, 0.25, 0.25)
+    );
+    assert!(one.std.is_nan());
+    assert!(one.quantiles.values().all(|&q| q == 0.25));
+    assert_eq!(
+        (one.histogram.edges.clone(), one.histogram.counts.clone()),
+        (vec![0.25, 0.25], vec![1])
+    );
+    let two = ricochet::ensemble::stats::ColumnStats::of(&[1.0, 2.0]);
+    // numpy.std([1, 2], ddof=1) = 0.7071067811865476 = 1/√2
+    assert_eq!(two.std, std::f64::consts::FRAC_1_SQRT_2);
+}
+
 /// Each engine adds every scene-step it takes to the run's progress once, within a chunk (so
 /// that a watcher sees it move) and across chunks.
 #[test]

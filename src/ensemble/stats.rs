@@ -18,9 +18,10 @@ pub struct ColumnStats {
     pub count: usize,
     /// NaN or infinite values (e.g. the time of the last impact of a scene without one).
     pub missing: usize,
-    /// Mean.
+    /// Mean (NaN without a finite value; `null` in JSON).
     pub mean: f64,
-    /// Sample standard deviation (n − 1).
+    /// Sample standard deviation (n − 1; NaN below two finite values, as numpy's
+    /// `std(ddof=1)`).
     pub std: f64,
     /// Smallest value.
     pub min: f64,
@@ -36,7 +37,7 @@ pub struct ColumnStats {
 /// Equal-width bins.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Histogram {
-    /// Bin edges (bins + 1).
+    /// Bin edges (bins + 1; none without a finite value).
     pub edges: Vec<f64>,
     /// Values per bin (the last bin includes its right edge).
     pub counts: Vec<usize>,
@@ -73,8 +74,16 @@ impl ColumnStats {
         let mut x: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
         x.sort_by(f64::total_cmp);
         let n = x.len();
-        let mean = x.iter().sum::<f64>() / n as f64;
-        let var = x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n.max(2) - 1) as f64;
+        let mean = if n == 0 {
+            f64::NAN
+        } else {
+            x.iter().sum::<f64>() / n as f64
+        };
+        let std = if n < 2 {
+            f64::NAN
+        } else {
+            (x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64).sqrt()
+        };
         let (min, max) = (
             x.first().copied().unwrap_or(f64::NAN),
             x.last().copied().unwrap_or(f64::NAN),
@@ -88,9 +97,12 @@ impl ColumnStats {
             BINS
         };
         let width = (max - min) / bins.max(1) as f64;
-        let edges = (0..=bins)
-            .map(|i| if i == bins { max } else { min + width * i as f64 })
-            .collect();
+        let edges = match bins {
+            0 => Vec::new(),
+            _ => (0..=bins)
+                .map(|i| if i == bins { max } else { min + width * i as f64 })
+                .collect(),
+        };
         let mut counts = vec![0; bins];
         for v in &x {
             let bin = if width > 0.0 { ((v - min) / width) as usize } else { 0 };
@@ -100,7 +112,7 @@ impl ColumnStats {
             count: n,
             missing: values.len() - n,
             mean,
-            std: var.sqrt(),
+            std,
             min,
             max,
             quantiles,
