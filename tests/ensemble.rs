@@ -407,6 +407,25 @@ fn statistics_of_empty_and_single_columns() {
     assert_eq!(two.std, std::f64::consts::FRAC_1_SQRT_2);
 }
 
+/// A column of few whole numbers (a count, a flag) is binned on its values, one unit bin per
+/// whole number from min to max, as `histograms.png` draws it; fractional values, wide
+/// ranges and too many distinct values keep 20 equal bins.
+#[test]
+fn whole_number_columns_are_binned_on_their_values() {
+    use ricochet::ensemble::stats::{BINS, ColumnStats, MAX_WHOLE_VALUES};
+    let counts = ColumnStats::of(&[3.0, 0.0, 1.0, f64::NAN, 3.0, 1.0, 3.0]).histogram;
+    assert_eq!(counts.edges, [-0.5, 0.5, 1.5, 2.5, 3.5]);
+    assert_eq!(counts.counts, [1, 2, 0, 3]);
+    let flag = ColumnStats::of(&[1.0; 5]).histogram;
+    assert_eq!((flag.edges, flag.counts), (vec![0.5, 1.5], vec![5]));
+    let many: Vec<f64> = (0..=MAX_WHOLE_VALUES).map(|k| k as f64).collect();
+    let wide = [0.0, 2.0 * MAX_WHOLE_VALUES as f64 + 1.0];
+    for other in [&[0.0, 0.5, 2.0][..], &wide, &many] {
+        let h = ColumnStats::of(other).histogram;
+        assert_eq!((h.edges.len(), h.counts.len()), (BINS + 1, BINS), "{other:?}");
+    }
+}
+
 /// Each engine adds every scene-step it takes to the run's progress once, within a chunk (so
 /// that a watcher sees it move) and across chunks.
 #[test]

@@ -10,6 +10,9 @@ use super::table::Table;
 pub const QUANTILES: [f64; 7] = [0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99];
 /// Histogram bins.
 pub const BINS: usize = 20;
+/// At most this many distinct whole values make a column binned on its values (a count, a
+/// flag), one unit bin per whole number ([`whole_values`]).
+pub const MAX_WHOLE_VALUES: usize = 40;
 
 /// Statistics of one column over its finite values.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -30,7 +33,8 @@ pub struct ColumnStats {
     /// Quantiles at [`QUANTILES`] (linear interpolation between order statistics, numpy's
     /// default), keyed by level.
     pub quantiles: BTreeMap<String, f64>,
-    /// Histogram over [min, max].
+    /// Histogram: unit bins centred on the whole numbers from min to max for a column of
+    /// few whole values ([`whole_values`]), else [`BINS`] equal bins over [min, max].
     pub histogram: Histogram,
 }
 
@@ -89,25 +93,10 @@ impl ColumnStats {
             x.last().copied().unwrap_or(f64::NAN),
         );
         let quantiles = QUANTILES.iter().map(|&p| (p.to_string(), quantile(&x, p))).collect();
-        let bins = if n == 0 {
-            0
-        } else if min == max {
-            1
-        } else {
-            BINS
+        let histogram = match whole_values(&x) {
+            Some(values) => Histogram::of_whole_values(&values),
+            None => Histogram::equal_bins(&x),
         };
-        let width = (max - min) / bins.max(1) as f64;
-        let edges = match bins {
-            0 => Vec::new(),
-            _ => (0..=bins)
-                .map(|i| if i == bins { max } else { min + width * i as f64 })
-                .collect(),
-        };
-        let mut counts = vec![0; bins];
-        for v in &x {
-            let bin = if width > 0.0 { ((v - min) / width) as usize } else { 0 };
-            counts[bin.min(bins - 1)] += 1;
-        }
         Self {
             count: n,
             missing: values.len() - n,
@@ -116,9 +105,70 @@ impl ColumnStats {
             min,
             max,
             quantiles,
-            histogram: Histogram { edges, counts },
+            histogram,
         }
     }
+}
+
+impl Histogram {
+    /// [`BINS`] equal bins over [min, max] of `sorted` finite values (one bin [v, v] when
+    /// all are v; none when there is no value); a value on an inner edge goes to the bin it
+    /// starts.
+    fn equal_bins(sorted: &[f64]) -> Self {
+        let (Some(&min), Some(&max)) = (sorted.first(), sorted.last()) else {
+            return Self {
+                edges: Vec::new(),
+                counts: Vec::new(),
+            };
+        };
+        let bins = if min == max { 1 } else { BINS };
+        let width = (max - min) / bins as f64;
+        let edges = (0..=bins)
+            .map(|i| if i == bins { max } else { min + width * i as f64 })
+            .collect();
+        let mut counts = vec![0; bins];
+        for v in sorted {
+            let bin = if width > 0.0 { ((v - min) / width) as usize } else { 0 };
+            counts[bin.min(bins - 1)] += 1;
+        }
+        Self { edges, counts }
+    }
+
+    /// Unit bins [k − ½, k + ½] for every whole k from the first to the last of `values`
+    /// (distinct, increasing, with their counts), zero where a k is absent.
+    fn of_whole_values(values: &[(f64, usize)]) -> Self {
+        let (lo, hi) = (values[0].0, values[values.len() - 1].0);
+        let bins = (hi - lo) as usize + 1;
+        let mut counts = vec![0; bins];
+        for &(v, count) in values {
+            counts[(v - lo) as usize] = count;
+        }
+        let edges = (0..=bins).map(|k| lo - 0.5 + k as f64).collect();
+        Self { edges, counts }
+    }
+}
+
+/// The distinct values of `sorted` finite values with their counts, when they are at least
+/// one and at most [`MAX_WHOLE_VALUES`] whole numbers within 2 × [`MAX_WHOLE_VALUES`] of each
+/// other and below 2⁵² in size, where k ± ½ is exact (a count, a flag: what
+/// `histograms.png` draws as bars); `None` otherwise.
+pub fn whole_values(sorted: &[f64]) -> Option<Vec<(f64, usize)>> {
+    let (lo, hi) = (*sorted.first()?, *sorted.last()?);
+    let exact = lo.abs().max(hi.abs()) < 2f64.powi(52);
+    if !exact || sorted.iter().any(|v| v.fract() != 0.0) || hi - lo > 2.0 * MAX_WHOLE_VALUES as f64 {
+        return None;
+    }
+    let mut values: Vec<(f64, usize)> = Vec::new();
+    for &v in sorted {
+        match values.last_mut() {
+            Some((value, count)) if *value == v => *count += 1,
+            _ => values.push((v, 1)),
+        }
+        if values.len() > MAX_WHOLE_VALUES {
+            return None;
+        }
+    }
+    Some(values)
 }
 
 /// Quantile p of sorted values (NaN when empty).

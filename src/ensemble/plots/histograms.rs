@@ -7,12 +7,9 @@ use std::path::Path;
 use plotters::prelude::*;
 
 use super::{DrawResult, figure, span, tick_label};
-use crate::ensemble::stats::ColumnStats;
+use crate::ensemble::stats::{ColumnStats, whole_values};
 use crate::ensemble::table::Table;
 use crate::ensemble::units::label;
-
-/// At most this many distinct whole values make a column drawn as bars on its values.
-const MAX_BARS: usize = 40;
 
 /// The drawn parameters (columns between `scene` and `impacts`, the first three) and the
 /// main outputs: impacts, the last impact's time, the energy change, the first coordinate's
@@ -36,8 +33,8 @@ enum Shape {
     Empty,
     /// One value (to 1e-12 relative) in every scene.
     Constant(f64),
-    /// Few distinct whole numbers within 2 × [`MAX_BARS`] of each other (a count, a flag):
-    /// one bar per value.
+    /// Few distinct whole numbers close together (a count, a flag; [`whole_values`]): one
+    /// bar per value.
     Bars(Vec<(f64, usize)>),
     /// A histogram of the finite values.
     Histogram,
@@ -52,23 +49,9 @@ impl Shape {
         if hi - lo <= 1e-12 * lo.abs().max(hi.abs()) {
             return Self::Constant(lo);
         }
-        let mut bars: Vec<(f64, usize)> = Vec::new();
         let mut finite: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
-        // Whole numbers close enough together for bars a unit wide to show.
-        if finite.iter().any(|v| v.fract() != 0.0) || hi - lo > 2.0 * MAX_BARS as f64 {
-            return Self::Histogram;
-        }
         finite.sort_by(f64::total_cmp);
-        for v in finite {
-            match bars.last_mut() {
-                Some((value, count)) if *value == v => *count += 1,
-                _ => bars.push((v, 1)),
-            }
-            if bars.len() > MAX_BARS {
-                return Self::Histogram;
-            }
-        }
-        Self::Bars(bars)
+        whole_values(&finite).map_or(Self::Histogram, Self::Bars)
     }
 }
 
