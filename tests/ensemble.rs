@@ -407,6 +407,40 @@ fn statistics_of_empty_and_single_columns() {
     assert_eq!(two.std, std::f64::consts::FRAC_1_SQRT_2);
 }
 
+/// The 95 % intervals against published values: the mean of 1…10 within x̄ ∓ t s/√n with
+/// t_{0.975, 9} = 2.262157 (Student's t table); the median of 100 values between the 40th
+/// and the 61st (the order-statistic table of Campbell & Gardner, BMJ 296:1454, 1988); 3
+/// successes in 10 trials in Wilson's (0.1078, 0.6032) (statsmodels'
+/// `proportion_confint(3, 10, method="wilson")`); and intervals that 100 values cannot give
+/// (the 1 % quantile's) undefined.
+#[test]
+fn statistics_carry_their_confidence_intervals() {
+    use ricochet::ensemble::stats::ColumnStats;
+    let ten: Vec<f64> = (1..=10).map(f64::from).collect();
+    let s = ColumnStats::of(&ten);
+    let sem = (82.5f64 / 9.0).sqrt() / 10f64.sqrt();
+    assert!((s.sem - sem).abs() < 1e-15);
+    let t = (s.mean_ci95[1] - s.mean) / sem;
+    assert!((t - 2.262157).abs() < 1e-6, "t = {t}");
+    assert!((s.mean - s.mean_ci95[0] - t * sem).abs() < 1e-12);
+    assert!(s.probability.is_none() && s.probability_ci95.is_none());
+    let hundred: Vec<f64> = (1..=100).rev().map(f64::from).collect();
+    let s = ColumnStats::of(&hundred);
+    assert_eq!(s.quantile_ci95["0.5"], [40.0, 61.0]);
+    assert!(s.quantile_ci95["0.01"].iter().all(|x| x.is_nan()));
+    let mut flags = vec![0.0; 7];
+    flags.extend([1.0, 1.0, 1.0, f64::NAN]);
+    let s = ColumnStats::of(&flags);
+    assert_eq!(s.probability, Some(0.3));
+    let [lo, hi] = s.probability_ci95.unwrap();
+    assert!((lo - 0.1078).abs() < 5e-5 && (hi - 0.6032).abs() < 5e-5, "{lo} {hi}");
+    let json = serde_json::to_value(&s).unwrap();
+    assert_eq!(json["probability"], 0.3);
+    let one = serde_json::to_value(ColumnStats::of(&[2.0])).unwrap();
+    assert_eq!(one["mean_ci95"], serde_json::json!([null, null]));
+    assert!(one.get("probability").is_none());
+}
+
 /// A column of few whole numbers (a count, a flag) is binned on its values, one unit bin per
 /// whole number from min to max, as `histograms.png` draws it; fractional values, wide
 /// ranges and too many distinct values keep 20 equal bins.

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::intervals;
 use super::table::Table;
 
 /// The quantile levels reported.
@@ -26,6 +27,16 @@ pub struct ColumnStats {
     /// Sample standard deviation (n − 1; NaN below two finite values, as numpy's
     /// `std(ddof=1)`).
     pub std: f64,
+    /// Standard error of the mean, s/√n (NaN below two values).
+    pub sem: f64,
+    /// The mean's 95 % confidence interval (Student's t; [`intervals::mean_interval`]).
+    pub mean_ci95: [f64; 2],
+    /// For a column of zeros and ones (a flag, an event): the share of ones.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub probability: Option<f64>,
+    /// Its 95 % confidence interval (Wilson's; [`intervals::probability_interval`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub probability_ci95: Option<[f64; 2]>,
     /// Smallest value.
     pub min: f64,
     /// Largest value.
@@ -33,6 +44,9 @@ pub struct ColumnStats {
     /// Quantiles at [`QUANTILES`] (linear interpolation between order statistics, numpy's
     /// default), keyed by level.
     pub quantiles: BTreeMap<String, f64>,
+    /// Each quantile's distribution-free 95 % confidence interval, by order statistics
+    /// ([`intervals::quantile_interval`]; NaN where the scenes are too few).
+    pub quantile_ci95: BTreeMap<String, [f64; 2]>,
     /// Histogram: unit bins centred on the whole numbers from min to max for a column of
     /// few whole values ([`whole_values`]), else [`BINS`] equal bins over [min, max].
     pub histogram: Histogram,
@@ -93,6 +107,13 @@ impl ColumnStats {
             x.last().copied().unwrap_or(f64::NAN),
         );
         let quantiles = QUANTILES.iter().map(|&p| (p.to_string(), quantile(&x, p))).collect();
+        let quantile_ci95 = QUANTILES
+            .iter()
+            .map(|&p| (p.to_string(), intervals::quantile_interval(&x, p)))
+            .collect();
+        let sem = std / (n as f64).sqrt();
+        let ones = x.iter().filter(|&&v| v == 1.0).count();
+        let flag = n > 0 && x.iter().all(|&v| v == 0.0 || v == 1.0);
         let histogram = match whole_values(&x) {
             Some(values) => Histogram::of_whole_values(&values),
             None => Histogram::equal_bins(&x),
@@ -102,9 +123,14 @@ impl ColumnStats {
             missing: values.len() - n,
             mean,
             std,
+            sem,
+            mean_ci95: intervals::mean_interval(n, mean, std),
+            probability: flag.then_some(mean),
+            probability_ci95: flag.then(|| intervals::probability_interval(ones, n)),
             min,
             max,
             quantiles,
+            quantile_ci95,
             histogram,
         }
     }
