@@ -383,8 +383,8 @@ fn statistics_of_a_known_column() {
 /// or one (no spread); never −0.0, and no histogram edge without a value.
 #[test]
 fn statistics_of_empty_and_single_columns() {
-    let none = ricochet::ensemble::stats::ColumnStats::of(&[f64::NAN, f64::INFINITY]);
-    assert_eq!((none.count, none.missing), (0, 2));
+    let none = ricochet::ensemble::stats::ColumnStats::of(&[f64::NAN, f64::INFINITY, f64::NEG_INFINITY]);
+    assert_eq!((none.count, none.missing, none.nan, none.infinite), (0, 3, 1, 2));
     assert!(none.mean.is_nan() && none.std.is_nan() && none.min.is_nan() && none.max.is_nan());
     assert!(none.quantiles.values().all(|q| q.is_nan()));
     assert!(none.histogram.edges.is_empty() && none.histogram.counts.is_empty());

@@ -20,8 +20,13 @@ pub const MAX_WHOLE_VALUES: usize = 40;
 pub struct ColumnStats {
     /// Finite values.
     pub count: usize,
-    /// NaN or infinite values (e.g. the time of the last impact of a scene without one).
+    /// NaN or infinite values (e.g. the time of the last impact of a scene without one):
+    /// `nan` + `infinite`.
     pub missing: usize,
+    /// NaN values.
+    pub nan: usize,
+    /// Infinite values.
+    pub infinite: usize,
     /// Mean (NaN without a finite value; `null` in JSON).
     pub mean: f64,
     /// Sample standard deviation (n − 1; NaN below two finite values, as numpy's
@@ -121,6 +126,8 @@ impl ColumnStats {
         Self {
             count: n,
             missing: values.len() - n,
+            nan: values.iter().filter(|v| v.is_nan()).count(),
+            infinite: values.iter().filter(|v| v.is_infinite()).count(),
             mean,
             std,
             sem,
