@@ -41,11 +41,11 @@ pub fn quantile_interval(sorted: &[f64], p: f64) -> [f64; 2] {
     // The smallest k with F(k) ≥ tail; l − 1 is it, or the one below when F(k) > tail.
     let k = b.inverse_cdf(tail);
     let below = if b.cdf(k) <= tail { Some(k) } else { k.checked_sub(1) };
-    let upper = b.inverse_cdf(1.0 - tail) as usize;
+    let upper = b.inverse_cdf(1.0 - tail);
     match below {
         // l − 1 = below, u − 1 = upper: 0-based indices of x_(l) and x_(u).
-        Some(below) if (upper as u64) < n as u64 && b.cdf(upper as u64) >= 1.0 - tail => {
-            [sorted[below as usize], sorted[upper]]
+        Some(below) if upper < n as u64 && b.cdf(upper) >= 1.0 - tail => {
+            [sorted[below as usize], sorted[upper as usize]]
         }
         _ => UNDEFINED,
     }

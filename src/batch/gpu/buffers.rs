@@ -16,6 +16,12 @@ pub(super) fn storage(ctx: &GpuContext, label: &str, contents: &[u8]) -> wgpu::B
     })
 }
 
+/// The length a buffer grows to when `needed` items no longer fit: a quarter more (and one),
+/// never less than the `had` it holds, so that a scene growing by steps reallocates rarely.
+pub(crate) fn grown(needed: usize, had: usize) -> usize {
+    (needed + needed / 4 + 1).max(had)
+}
+
 /// An empty storage buffer of `bytes` (at least 16) that copies go to and from, for
 /// `what` (named in the error when it would pass the adapter's largest binding).
 pub(crate) fn storage_of(ctx: &GpuContext, what: &str, bytes: usize) -> Result<wgpu::Buffer> {

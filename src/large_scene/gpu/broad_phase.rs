@@ -7,7 +7,7 @@
 //! the margin by its rounding (a few ulps of the scene's size) so as to miss no pair within
 //! it, and may list a few more.
 
-use crate::batch::gpu::buffers::{bind_group, read_back_ranges, storage_of, uniform_of};
+use crate::batch::gpu::buffers::{bind_group, grown, read_back_ranges, storage_of, uniform_of};
 use crate::batch::gpu::kernel::{Bindings, compile, groups};
 use crate::batch::gpu::prefix_sum::{PrefixSum, Scan};
 use crate::batch::gpu::{GpuContext, Precision, shaders};
@@ -146,7 +146,7 @@ impl GpuBroadPhase {
             .is_some_and(|b| b.bodies >= n && b.walls >= walls.len());
         if !fits {
             let capacity = self.buffers.as_ref().map_or(8 * n, |b| b.capacity);
-            self.buffers = Some(self.allocate(n + n / 4 + 1, walls.len(), capacity)?);
+            self.buffers = Some(self.allocate(grown(n, 0), walls.len(), capacity)?);
         }
         let b = self.buffers.as_ref().expect("allocated");
         let sizes = Sizes {

@@ -5,7 +5,7 @@
 //! 32 … at a time until none is left uncoloured (a 4-byte read after each submit), and the
 //! colours come back.
 
-use crate::batch::gpu::buffers::{bind_group, read_back_ranges, storage_of, uniform_of};
+use crate::batch::gpu::buffers::{bind_group, grown, read_back_ranges, storage_of, uniform_of};
 use crate::batch::gpu::kernel::{Bindings, compile, groups};
 use crate::batch::gpu::{GpuContext, shaders};
 use crate::error::{Error, Result};
@@ -87,10 +87,9 @@ impl GpuColouring {
             .is_some_and(|b| b.pairs >= m && b.bodies >= bodies)
         {
             let old = self.buffers.as_ref();
-            let grow = |n: usize, had: usize| (n + n / 4 + 1).max(had);
             let (m, bodies) = (
-                grow(m, old.map_or(0, |b| b.pairs)),
-                grow(bodies, old.map_or(0, |b| b.bodies)),
+                grown(m, old.map_or(0, |b| b.pairs)),
+                grown(bodies, old.map_or(0, |b| b.bodies)),
             );
             let what = |part: &str| format!("the colouring's {part} ({m} pairs of {bodies} bodies)");
             let ctx = &self.ctx;

@@ -7,7 +7,7 @@ use super::layout::{buffer_lengths, geometry_of, incidence_of};
 use super::{
     BODY, Buffers, Dispatch, GEOMETRY, GEOMETRY_BUFFER, GpuSolver, IMPULSE, INCIDENCE, PAIRS, PARTIAL, VELOCITY,
 };
-use crate::batch::gpu::buffers::{storage_of, uniform_of};
+use crate::batch::gpu::buffers::{grown, storage_of, uniform_of};
 use crate::error::Result;
 use crate::large_scene::jacobi::split_blocks;
 use crate::large_scene::residual::ERROR_TERMS;
@@ -21,11 +21,10 @@ impl GpuSolver {
             .as_ref()
             .is_some_and(|b| b.bodies >= bodies && b.contacts >= contacts && b.slots >= slots);
         if !fits {
-            let grow = |n: usize| n + n / 4 + 1;
             let old = self.buffers.as_ref();
-            let bodies = grow(bodies).max(old.map_or(0, |b| b.bodies));
-            let contacts = grow(contacts).max(old.map_or(0, |b| b.contacts));
-            let slots = grow(slots).max(old.map_or(0, |b| b.slots));
+            let bodies = grown(bodies, old.map_or(0, |b| b.bodies));
+            let contacts = grown(contacts, old.map_or(0, |b| b.contacts));
+            let slots = grown(slots, old.map_or(0, |b| b.slots));
             let what = format!("a large scene of {bodies} bodies and {contacts} contacts");
             let lengths = buffer_lengths(bodies, contacts, self.precision);
             let [body, velocity, pairs, geometry, impulse, partial, incidence] =
