@@ -509,3 +509,29 @@ fn gpu_f64_and_the_cpu_lanes_give_the_same_bits() {
     }
     assert_eq!(compared, paths.len(), "every scenario compared");
 }
+
+/// The CPU lanes step scenes of one dof and one row (the dropped ball) with their sizes known
+/// at compile time, and skip the MLCP's error in free flight: the same bits as the kernel,
+/// which has neither, through every bounce of the shipped ball ensemble (40 scenes: two full
+/// groups of lanes and a padded one; 2000 steps, each ball bouncing at least once).
+#[test]
+fn the_ball_lanes_keep_the_kernels_bits_through_the_impacts() {
+    if common::gpu().is_none() {
+        return;
+    }
+    let gpu = GpuEngine::new(GpuContext::new().unwrap(), Some(Precision::F64)).unwrap();
+    let scenario = Scenario::load(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/bouncing_balls.toml")).unwrap();
+    let sampled: Vec<_> = (0..40).map(|i| scenario.sample(i).unwrap()).collect();
+    let steps = u32::try_from(scenario.steps()).unwrap();
+    let job = ricochet::ensemble::job(&scenario, &sampled, None, steps, &ricochet::batch::observe::NOTHING);
+    let (a, b) = (CpuEngine::new().run(&job).unwrap(), gpu.run(&job).unwrap());
+    let bits = |x: &[f64]| x.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&a.state), bits(&b.state), "state");
+    assert_eq!(bits(&a.extremes), bits(&b.extremes), "residual, penetration, cone");
+    assert_eq!(a.counters, b.counters, "counters");
+    assert!(
+        a.counters.iter().all(|c| c.impacts >= 1 && c.max_iterations >= 1),
+        "{:?}",
+        a.counters
+    );
+}

@@ -104,11 +104,23 @@ impl<T: Float, const L: usize> Neg for Lanes<T, L> {
 /// `a && b` per lane.
 #[inline(always)]
 pub fn and<const L: usize>(a: Mask<L>, b: Mask<L>) -> Mask<L> {
-    from_fn(|l| a[l] && b[l])
+    from_fn(|l| a[l] & b[l])
+}
+
+/// Whether some lane is set (every lane read: no early exit, so that it stays in vectors).
+#[inline(always)]
+pub fn any<const L: usize>(mask: Mask<L>) -> bool {
+    mask.iter().fold(0u8, |a, &b| a | u8::from(b)) != 0
+}
+
+/// Whether every lane is set (every lane read, as [`any`]).
+#[inline(always)]
+pub fn all<const L: usize>(mask: Mask<L>) -> bool {
+    mask.iter().fold(1u8, |a, &b| a & u8::from(b)) != 0
 }
 
 /// `a && !b` per lane.
 #[inline(always)]
 pub fn and_not<const L: usize>(a: Mask<L>, b: Mask<L>) -> Mask<L> {
-    from_fn(|l| a[l] && !b[l])
+    from_fn(|l| a[l] & !b[l])
 }

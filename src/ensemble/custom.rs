@@ -9,7 +9,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::sampling::scene_rng;
-use super::scene_spec::{SampledScene, SceneSpec};
+use super::scene_spec::{SampledScene, Sampler as TemplateSampler, SceneSpec};
 use crate::engine::Scene;
 use crate::error::{Error, Result};
 
@@ -20,6 +20,24 @@ pub type Built = (Box<dyn Scene>, Vec<(String, f64)>);
 /// scenario's seed, as a template's scene draws), returning it with the values it drew, named
 /// (its summary columns: the same names in the same order for every scene).
 pub type Build = dyn Fn(usize, &mut ChaCha8Rng) -> Result<Built> + Send + Sync;
+
+/// Draws the scenes of one ensemble ([`Scenes::sampler`]).
+pub enum Sampler<'a> {
+    /// A template's, with its design.
+    Template(TemplateSampler<'a>),
+    /// Built by code, with the names of scene 0's draws and the scenario's seed.
+    Custom(&'a Arc<Build>, &'a OnceLock<Vec<String>>, u64),
+}
+
+impl Sampler<'_> {
+    /// Scene `index` of the ensemble.
+    pub fn sample(&self, index: usize) -> Result<SampledScene> {
+        match self {
+            Self::Template(sampler) => sampler.sample(index),
+            Self::Custom(build, names, seed) => built(build, names, index, *seed),
+        }
+    }
+}
 
 /// Where a scenario's scenes come from.
 #[derive(Clone)]
@@ -38,28 +56,14 @@ impl Scenes {
 
     /// Scene `index` of an ensemble of `scenes` with `seed`.
     pub fn sample(&self, index: usize, (seed, scenes): (u64, usize)) -> Result<SampledScene> {
-        let (build, names) = match self {
-            Self::Template(spec) => return spec.sample(index, (seed, scenes)),
-            Self::Custom(build, names) => (build, names),
-        };
-        let (scene, drawn) = build(index, &mut scene_rng(seed, index as u64)).map_err(|e| Error::Scenario {
-            what: format!("scene {index} (built by your code)"),
-            reason: e.to_string(),
-        })?;
-        let these: Vec<&str> = drawn.iter().map(|(n, _)| n.as_str()).collect();
-        let first = names.get_or_init(|| these.iter().map(|n| n.to_string()).collect());
-        if these != first.iter().map(String::as_str).collect::<Vec<_>>() {
-            return Err(Error::Scenario {
-                what: format!("scene {index} (built by your code)"),
-                reason: format!(
-                    "drew {these:?}, where the first scene built drew {first:?}: every scene names the same values"
-                ),
-            });
-        }
-        Ok(SampledScene {
-            index,
-            drawn: drawn.into_iter().map(|(_, x)| x).collect(),
-            scene,
+        self.sampler((seed, scenes))?.sample(index)
+    }
+
+    /// The sampler of an ensemble of `scenes` with `seed`: what its scenes share, built once.
+    pub fn sampler(&self, (seed, scenes): (u64, usize)) -> Result<Sampler<'_>> {
+        Ok(match self {
+            Self::Template(spec) => Sampler::Template(spec.sampler((seed, scenes))?),
+            Self::Custom(build, names) => Sampler::Custom(build, names, seed),
         })
     }
 
@@ -76,6 +80,30 @@ impl Scenes {
             }
         }
     }
+}
+
+/// Scene `index` built by `build` from stream `index` of `seed`, checked to draw the values
+/// the first scene built drew (`names`, set by the first).
+fn built(build: &Arc<Build>, names: &OnceLock<Vec<String>>, index: usize, seed: u64) -> Result<SampledScene> {
+    let (scene, drawn) = build(index, &mut scene_rng(seed, index as u64)).map_err(|e| Error::Scenario {
+        what: format!("scene {index} (built by your code)"),
+        reason: e.to_string(),
+    })?;
+    let these: Vec<&str> = drawn.iter().map(|(n, _)| n.as_str()).collect();
+    let first = names.get_or_init(|| these.iter().map(|n| n.to_string()).collect());
+    if these != first.iter().map(String::as_str).collect::<Vec<_>>() {
+        return Err(Error::Scenario {
+            what: format!("scene {index} (built by your code)"),
+            reason: format!(
+                "drew {these:?}, where the first scene built drew {first:?}: every scene names the same values"
+            ),
+        });
+    }
+    Ok(SampledScene {
+        index,
+        drawn: drawn.into_iter().map(|(_, x)| x).collect(),
+        scene,
+    })
 }
 
 impl fmt::Debug for Scenes {

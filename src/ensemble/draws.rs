@@ -27,9 +27,9 @@ pub(super) fn check_draws(scenario: &Scenario, plan: &Plan, scenes: &Range<usize
     if plan.drawn.is_empty() {
         return Ok(());
     }
-    let coordinates = &plan.coordinates;
+    let (coordinates, sampler) = (&plan.coordinates, scenario.sampler()?);
     let bad = |s: usize| {
-        scenario
+        sampler
             .sample(s)
             .map_or(true, |scene| scene.scene.coordinate_names() != *coordinates)
     };
@@ -42,7 +42,7 @@ pub(super) fn check_draws(scenario: &Scenario, plan: &Plan, scenes: &Range<usize
         None => Ok(()),
         Some(_) if progress.cancelled() => Err(interrupted(0, false)),
         Some(s) => {
-            let scene = scenario.sample(s)?;
+            let scene = sampler.sample(s)?;
             let values: Vec<String> = (plan.drawn.iter().zip(&scene.drawn))
                 .map(|(name, value)| format!("{name} = {value}"))
                 .collect();

@@ -304,11 +304,12 @@ fn run_chunks(
         if !draws_first {
             check_draws(scenario, &plan, &(at..last), progress)?;
         }
+        let sampler = scenario.sampler()?;
         let sampled: Vec<SampledScene> = (at..last)
             .into_par_iter()
             .map(|s| match progress.cancelled() {
                 true => Err(interrupted(at - scenes.start, checkpoints.is_some())),
-                false => scenario.sample(s),
+                false => sampler.sample(s),
             })
             .collect::<Result<_>>()?;
         let mut job = engine::job(scenario, &sampled, None, steps, recording);

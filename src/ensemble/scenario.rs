@@ -26,7 +26,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::custom::Scenes;
+use super::custom::{Sampler, Scenes};
 use super::observables::{EventSettings, ObserveSpec, StrobeSettings};
 use super::scene_spec::SampledScene;
 use crate::batch::observe::{Observer, Recording};
@@ -483,6 +483,11 @@ impl Scenario {
     /// Scene `index`, drawn from its own stream.
     pub fn sample(&self, index: usize) -> Result<SampledScene> {
         self.scene.sample(index, (self.seed, self.scenes))
+    }
+
+    /// Draws its scenes, what they share built once ([`Scenario::sample`] of many scenes).
+    pub fn sampler(&self) -> Result<Sampler<'_>> {
+        self.scene.sampler((self.seed, self.scenes))
     }
 
     /// The K scenes whose trajectories are recorded: ⌊i N / K⌋ for i < K.

@@ -49,24 +49,63 @@ pub struct SampledScene {
     pub scene: Box<dyn Scene>,
 }
 
-impl SceneSpec {
-    /// Scene `index` of an ensemble of `scenes` with `seed`, drawn from its own random
-    /// stream and placed in the design of the swept parameters; a scene its draws make
-    /// invalid is an error naming the scene and its drawn values.
-    pub fn sample(&self, index: usize, (seed, scenes): (u64, usize)) -> Result<SampledScene> {
-        let mut draw = Draw::new(self, index, (seed, scenes))?;
-        let scene = self.build(index, &mut draw)?;
+/// Draws the scenes of one ensemble of a [`SceneSpec`]: the design of its swept parameters,
+/// which every scene shares, built once.
+pub struct Sampler<'a> {
+    spec: &'a SceneSpec,
+    seed: u64,
+    design: Design,
+}
+
+impl Sampler<'_> {
+    /// Scene `index`, drawn from its own random stream and placed in the design of the swept
+    /// parameters; a scene its draws make invalid is an error naming the scene and its drawn
+    /// values.
+    pub fn sample(&self, index: usize) -> Result<SampledScene> {
+        let mut draw = Draw::new(self, index, false);
+        let scene = self.spec.build(index, &mut draw)?;
         Ok(SampledScene {
             index,
             drawn: draw.drawn,
             scene,
         })
     }
+}
+
+impl SceneSpec {
+    /// The sampler of an ensemble of `scenes` with `seed` (refused where the swept parameters
+    /// do not fit it).
+    pub fn sampler(&self, (seed, scenes): (u64, usize)) -> Result<Sampler<'_>> {
+        // Every parameter by its name in draws (`x`, or `x[i]` for a vector's entries).
+        let named = self.parameters.iter().flat_map(|(name, value)| {
+            let entries: Vec<(String, &Parameter)> = match value {
+                Value::Parameter(p) => vec![(name.clone(), p)],
+                Value::Vector(entries) => entries
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| (format!("{name}[{i}]"), p))
+                    .collect(),
+                Value::Matrix(_) => Vec::new(),
+            };
+            entries
+        });
+        Ok(Sampler {
+            spec: self,
+            seed,
+            design: Design::new(named, seed, scenes)?,
+        })
+    }
+
+    /// Scene `index` of an ensemble of `scenes` with `seed` ([`Sampler::sample`]).
+    pub fn sample(&self, index: usize, (seed, scenes): (u64, usize)) -> Result<SampledScene> {
+        self.sampler((seed, scenes))?.sample(index)
+    }
 
     /// Checks the parameters (names, distributions, sizes) by building one scene, and returns
     /// the names of the drawn ones (the columns they get in summaries).
     pub fn drawn_names(&self, (seed, scenes): (u64, usize)) -> Result<Vec<String>> {
-        let mut draw = Draw::new(self, 0, (seed, scenes))?;
+        let sampler = self.sampler((seed, scenes))?;
+        let mut draw = Draw::new(&sampler, 0, true);
         self.build(0, &mut draw)?;
         let used: BTreeSet<&str> = draw.used.iter().map(String::as_str).collect();
         if let Some(unknown) = self.parameters.keys().find(|k| !used.contains(k.as_str())) {
@@ -104,40 +143,36 @@ impl SceneSpec {
 /// placing the swept ones in the design.
 struct Draw<'a> {
     spec: &'a SceneSpec,
+    design: &'a Design,
     index: usize,
     rng: ChaCha8Rng,
-    design: Design,
     /// Values of the drawn parameters, and their names.
     drawn: Vec<f64>,
     names: Vec<String>,
-    /// Every parameter the template asked for.
+    /// Whether to list in `used` every parameter the template asks for (to find unknown ones).
+    listing: bool,
     used: Vec<String>,
 }
 
 impl<'a> Draw<'a> {
-    fn new(spec: &'a SceneSpec, index: usize, (seed, scenes): (u64, usize)) -> Result<Self> {
-        // Every parameter by its name in draws (`x`, or `x[i]` for a vector's entries).
-        let named = spec.parameters.iter().flat_map(|(name, value)| {
-            let entries: Vec<(String, &Parameter)> = match value {
-                Value::Parameter(p) => vec![(name.clone(), p)],
-                Value::Vector(entries) => entries
-                    .iter()
-                    .enumerate()
-                    .map(|(i, p)| (format!("{name}[{i}]"), p))
-                    .collect(),
-                Value::Matrix(_) => Vec::new(),
-            };
-            entries
-        });
-        Ok(Self {
-            spec,
+    fn new(sampler: &'a Sampler, index: usize, listing: bool) -> Self {
+        Self {
+            spec: sampler.spec,
+            design: &sampler.design,
             index,
-            rng: scene_rng(seed, index as u64),
-            design: Design::new(named, seed, scenes)?,
+            rng: scene_rng(sampler.seed, index as u64),
             drawn: Vec::new(),
             names: Vec::new(),
+            listing,
             used: Vec::new(),
-        })
+        }
+    }
+
+    /// Lists `name` among the parameters asked for, when listing.
+    fn asked(&mut self, name: &str) {
+        if self.listing {
+            self.used.push(name.into());
+        }
     }
 
     fn wrong(name: &str, reason: &str) -> Error {
@@ -147,15 +182,15 @@ impl<'a> Draw<'a> {
         }
     }
 
-    fn draw(&mut self, name: String, p: &Parameter) -> Result<f64> {
-        p.validate(&name)?;
-        let x = match self.design.position(&name, self.index, &mut self.rng) {
+    fn draw(&mut self, name: &str, p: &Parameter) -> Result<f64> {
+        p.validate(name)?;
+        let x = match self.design.position(name, self.index, &mut self.rng) {
             Some(position) => p.at(position),
             None => p.sample(&mut self.rng),
         };
         if p.is_drawn() {
             self.drawn.push(x);
-            self.names.push(name);
+            self.names.push(name.into());
         }
         Ok(x)
     }
@@ -163,17 +198,17 @@ impl<'a> Draw<'a> {
 
 impl Parameters for Draw<'_> {
     fn scalar(&mut self, name: &str, _: &'static str, default: f64) -> Result<f64> {
-        self.used.push(name.into());
+        self.asked(name);
         match self.spec.parameters.get(name) {
             None => Ok(default),
-            Some(Value::Parameter(p)) => self.draw(name.into(), p),
+            Some(Value::Parameter(p)) => self.draw(name, p),
             Some(_) => Err(Self::wrong(name, "must be a number or a distribution")),
         }
     }
 
     /// A size (number of balls, nodes): a fixed integer ≥ 1.
     fn count(&mut self, name: &str, default: usize) -> Result<usize> {
-        self.used.push(name.into());
+        self.asked(name);
         match self.spec.parameters.get(name) {
             None => Ok(default),
             Some(Value::Parameter(Parameter::Fixed(x))) if *x >= 1.0 && x.fract() == 0.0 && *x <= 1e6 => {
@@ -187,7 +222,7 @@ impl Parameters for Draw<'_> {
     }
 
     fn vector(&mut self, name: &str, _: &'static str, len: usize, default: f64) -> Result<Vec<f64>> {
-        self.used.push(name.into());
+        self.asked(name);
         let entries = match self.spec.parameters.get(name) {
             None => return Ok(vec![default; len]),
             Some(Value::Vector(entries)) => entries,
@@ -205,12 +240,12 @@ impl Parameters for Draw<'_> {
             .clone()
             .iter()
             .enumerate()
-            .map(|(i, p)| self.draw(format!("{name}[{i}]"), p))
+            .map(|(i, p)| self.draw(&format!("{name}[{i}]"), p))
             .collect()
     }
 
     fn matrix(&mut self, name: &str, default: Option<&DMatrix<f64>>) -> Result<DMatrix<f64>> {
-        self.used.push(name.into());
+        self.asked(name);
         let rows = match (self.spec.parameters.get(name), default) {
             (None, Some(d)) => return Ok(d.clone()),
             (None, None) => return Err(Self::wrong(name, "is required by template linear")),

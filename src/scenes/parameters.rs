@@ -13,21 +13,27 @@ use crate::validate;
 /// its value and `reason`. Checked where the template reads its parameters, so that a drawn
 /// value that breaks it names its scene.
 pub fn require(template: &str, name: &str, value: f64, ok: bool, reason: &str) -> Result<()> {
-    validate::scalar(&format!("{template}: `{name}`"), value, ok, reason)
+    named(template, name, |what| validate::scalar(what, value, ok, reason))
+}
+
+/// `check` of the parameter `name` of `template`, the two named in its error (formatted only
+/// then: templates check every drawn scene's parameters).
+fn named(template: &str, name: &str, check: impl Fn(&str) -> Result<()>) -> Result<()> {
+    check("").or_else(|_| check(&format!("{template}: `{name}`")))
 }
 
 /// A template's parameter that the scene divides by or inverts (a mass, a length, a radius,
 /// a modulus): a positive normal number ([`validate::positive`]), else an error naming the
 /// template and the parameter.
 pub fn require_positive(template: &str, name: &str, value: f64) -> Result<()> {
-    validate::positive(&format!("{template}: `{name}`"), value)
+    named(template, name, |what| validate::positive(what, value))
 }
 
 /// A template's parameter that may vanish but not change sign (a friction coefficient, a
 /// damping, a spring's stiffness): ≥ 0 ([`validate::non_negative`]), else an error naming the
 /// template and the parameter.
 pub fn require_non_negative(template: &str, name: &str, value: f64) -> Result<()> {
-    validate::non_negative(&format!("{template}: `{name}`"), value)
+    named(template, name, |what| validate::non_negative(what, value))
 }
 
 /// Refuses a scene of `n` degrees of freedom and `m` rows set by the size parameter `name` =

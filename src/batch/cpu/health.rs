@@ -5,7 +5,7 @@
 use std::array::from_fn;
 
 use crate::batch::layout::{HealthCounters, IN_CONTACT, NOT_CONVERGED};
-use crate::contact::lanes::{LANES, Mask};
+use crate::contact::lanes::{LANES, Mask, any};
 
 /// [`HealthCounters`] of a group, lane-wise, in u32 arithmetic without branches so that the
 /// lanes stay in vector registers (flags as 0 or 1).
@@ -66,6 +66,10 @@ impl LaneHealth {
     /// The lane-wise [`HealthCounters::record_contact`] of the step just completed.
     #[inline(always)]
     pub(super) fn record(&mut self, loaded: Mask<LANES>) {
+        if !any(loaded) && self.in_contact.iter().fold(0, |a, &b| a | b) == 0 {
+            self.taken += 1;
+            return;
+        }
         let loaded = loaded.map(u32::from);
         let onset: [u32; LANES] = from_fn(|l| loaded[l] & !self.in_contact[l] & 1);
         self.taken += 1;

@@ -181,7 +181,8 @@ pub fn run_on<T: Float + Send + Sync>(
                 }))
             }));
             // Specialised (like the kernel's NONLINEAR constant) so that linear groups run
-            // without the Newton loop's bookkeeping.
+            // without the Newton loop's bookkeeping, and scenes of one dof and one row (a
+            // dropped ball: the main job) with their sizes known at compile time.
             let args = (
                 (headers, batch.rows_of(&headers[0])),
                 &scratch[..],
@@ -189,14 +190,16 @@ pub fn run_on<T: Float + Send + Sync>(
                 (&step, &batch.recording),
                 (steps, progress),
             );
+            let one = headers[0].ndof == 1 && headers[0].ncontacts == 1;
             match (
                 headers[0].flags & HAS_NONLINEAR != 0,
                 headers[0].flags & HAS_EQUALITY != 0,
             ) {
-                (false, false) => simulate_on::<T, false, false>(simd, args),
-                (false, true) => simulate_on::<T, false, true>(simd, args),
-                (true, false) => simulate_on::<T, true, false>(simd, args),
-                (true, true) => simulate_on::<T, true, true>(simd, args),
+                (false, false) if one => simulate_on::<T, false, false, 1, 1>(simd, args),
+                (false, false) => simulate_on::<T, false, false, 0, 0>(simd, args),
+                (false, true) => simulate_on::<T, false, true, 0, 0>(simd, args),
+                (true, false) => simulate_on::<T, true, false, 0, 0>(simd, args),
+                (true, true) => simulate_on::<T, true, true, 0, 0>(simd, args),
             }
         });
 }
@@ -229,17 +232,22 @@ type GroupRun<'a, T> = (
 
 /// [`simulate`] compiled for the instruction set `simd`: once per instruction set, with every
 /// stage inlined (`#[inline(always)]` down to the lanes), so the vector width is the CPU's.
-fn simulate_on<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(simd: Simd, run: GroupRun<'_, T>) {
+fn simulate_on<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>(
+    simd: Simd,
+    run: GroupRun<'_, T>,
+) {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn avx2<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(run: GroupRun<'_, T>) {
-        simulate::<T, NONLINEAR, EQUALITY>(run)
+    fn avx2<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>(
+        run: GroupRun<'_, T>,
+    ) {
+        simulate::<T, NONLINEAR, EQUALITY, N, M>(run)
     }
     match simd.isa() {
-        Isa::Baseline => simulate::<T, NONLINEAR, EQUALITY>(run),
+        Isa::Baseline => simulate::<T, NONLINEAR, EQUALITY, N, M>(run),
         // SAFETY: a `Simd` names only an instruction set this CPU has.
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => unsafe { avx2::<T, NONLINEAR, EQUALITY>(run) },
+        Isa::Avx2 => unsafe { avx2::<T, NONLINEAR, EQUALITY, N, M>(run) },
     }
 }
 
@@ -247,13 +255,13 @@ fn simulate_on<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(simd: Simd
 /// lockstep, stage by stage as the kernel's `simulate`. `values` is their packed q, v; `ops`
 /// their operators in lanes.
 #[inline(always)]
-fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(
+fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>(
     ((headers, rows), ops, (values, counters, extremes, observed), (step, recording), (steps, progress)): GroupRun<
         '_,
         T,
     >,
 ) {
-    let mut group = Group::<T, NONLINEAR, EQUALITY>::load(
+    let mut group = Group::<T, NONLINEAR, EQUALITY, N, M>::load(
         (headers, rows),
         ops,
         step,
@@ -310,7 +318,9 @@ fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(
 /// One nonsmooth RATTLE step of a group, stage by stage as the kernel's `rattle_step`
 /// ([`RATTLE_STAGES`]).
 #[inline(always)]
-fn rattle_step<T: Float, const NONLINEAR: bool, const EQUALITY: bool>(group: &mut Group<'_, T, NONLINEAR, EQUALITY>) {
+fn rattle_step<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>(
+    group: &mut Group<'_, T, NONLINEAR, EQUALITY, N, M>,
+) {
     group.rattle_start();
     group.half_kick(group.step_cosine(0));
     group.stage1_rows();

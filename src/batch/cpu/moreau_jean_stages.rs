@@ -10,14 +10,14 @@ use num_traits::Float;
 use super::health::LaneHealth;
 use super::lever::add_lever;
 use super::moreau_jean_rows::{
-    EQUALITY as EQUALITY_ROW, TANGENT, cone_violation, equality_row, friction_block, is_normal, lcp_error, normal_row,
-    residual, row_kind, within,
+    EQUALITY as EQUALITY_ROW, TANGENT, any_active, cone_violation, equality_row, friction_block, is_normal, lcp_error,
+    normal_row, residual, row_kind, within,
 };
 use super::sphere_rows::add_sphere_gap;
 use crate::batch::layout::{EXTREMES, HealthCounters, NON_FINITE, RATTLE, SceneHeader};
 use crate::batch::observe::Recording;
 use crate::batch::{OperatorOffsets, StepParams};
-use crate::contact::lanes::{LANES, Lanes, Mask, and, and_not};
+use crate::contact::lanes::{LANES, Lanes, Mask, all, and, and_not};
 
 mod forcing;
 mod newton;
@@ -29,8 +29,10 @@ type L<T> = Lanes<T, LANES>;
 /// The scenes of one group (equal sizes and flags, at most [`LANES`]) in lockstep: the
 /// kernel's private state, one lane per scene (padding lanes repeat the last scene).
 /// NONLINEAR and EQUALITY are the group's flags, as compile-time constants so that a linear
-/// group runs without the Newton loop's bookkeeping.
-pub(super) struct Group<'a, T, const NONLINEAR: bool, const EQUALITY: bool> {
+/// group runs without the Newton loop's bookkeeping; N and M, where not 0, are its degrees of
+/// freedom and rows, known at compile time so that a small scene's loops unroll (the same
+/// operations in the same order as with N = M = 0, which reads them from the headers).
+pub(super) struct Group<'a, T, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize> {
     n: usize,
     m: usize,
     flags: u32,
@@ -83,7 +85,9 @@ pub(super) type GroupArrays<'b, T> = (&'b [T], &'b [HealthCounters], &'b [T], &'
 /// The same, to write back.
 pub(super) type GroupArraysMut<'b, T> = (&'b mut [T], &'b mut [HealthCounters], &'b mut [T], &'b mut [T]);
 
-impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NONLINEAR, EQUALITY> {
+impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>
+    Group<'a, T, NONLINEAR, EQUALITY, N, M>
+{
     /// Gathers the group's state (`values`: q, v of each scene), health and observers'
     /// accumulators into lanes (the kernel's `load_scene`).
     #[inline(always)]
@@ -95,6 +99,10 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
         (values, counters, extremes, observed): GroupArrays<'_, T>,
     ) -> Self {
         let (n, m, scenes) = (headers[0].ndof as usize, headers[0].ncontacts as usize, headers.len());
+        assert!(
+            (N == 0 || N == n) && (M == 0 || M == m),
+            "a group of {n} dofs and {m} rows stepped as one of {N} and {M}"
+        );
         let lane = |l: usize| l.min(scenes - 1);
         let o = OperatorOffsets::new(n, m);
         let record = recording.len(n, m);
@@ -153,10 +161,22 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
         }
     }
 
+    /// The degrees of freedom n of each scene (N where N is not 0).
+    #[inline(always)]
+    fn n(&self) -> usize {
+        if N == 0 { self.n } else { N }
+    }
+
+    /// The rows m of each scene (M where M is not 0).
+    #[inline(always)]
+    fn m(&self) -> usize {
+        if M == 0 { self.m } else { M }
+    }
+
     /// Scatters the lanes back, flagging a non-finite state (the kernel's `store_scene`).
     #[inline(always)]
     pub(super) fn store(&self, (values, counters, extremes, observed): GroupArraysMut<'_, T>) {
-        let (n, health, slots) = (self.n, self.health.store(), self.observed.len());
+        let (n, health, slots) = (self.n(), self.health.store(), self.observed.len());
         for l in 0..self.scenes {
             let mut c = health[l];
             if !self.q.iter().chain(self.v.iter()).all(|x| x.0[l].is_finite()) {
@@ -198,7 +218,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
     /// Row r's output and rate at (`q`, `v`) ([`Group::row_output`]). Kernel: `row_output_at`.
     #[inline(always)]
     fn row_output_at(&self, r: usize, q: &[L<T>], v: &[L<T>]) -> (L<T>, L<T>) {
-        let (n, o, ops) = (self.n, self.o, self.ops);
+        let (n, o, ops) = (self.n(), self.o, self.ops);
         let two = Lanes::splat(T::one() + T::one());
         let (mut y, mut ydot) = (ops[o.offset + r], Lanes::zero());
         for j in 0..n {
@@ -224,7 +244,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
     /// G v_free + (e ẏ + f y) and λ = 0. Kernel: `outputs_and_activation`.
     #[inline(always)]
     pub(super) fn outputs_and_activation(&mut self) {
-        let (n, m, o, ops) = (self.n, self.m, self.o, self.ops);
+        let (n, m, o, ops) = (self.n(), self.m(), self.o, self.ops);
         let zero = Lanes::zero();
         let gamma_h = Lanes::splat(self.step.gamma * self.step.h);
         for r in 0..m {
@@ -272,17 +292,17 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
     /// Kernel: `solve_local` (one invocation is one lane: nothing to mask).
     #[inline(always)]
     fn solve(&mut self, delassus: usize, masked: bool) {
-        let (m, tol) = (self.m, self.step.tolerance);
+        let (m, tol) = (self.m(), self.step.tolerance);
         // D: the Newton iterate's own with nonlinear rows, else the scene's (the kernel's d_at).
         let ops = self.ops;
         let dd: &[L<T>] = if NONLINEAR { &self.dmat } else { &ops[delassus..] };
-        let (lcp_q, active, rows, mu) = (&self.lcp_q, &self.active, self.rows, self.mu);
+        let (lcp_q, active, rows, mu) = (&self.lcp_q[..m], &self.active[..m], self.rows, self.mu);
         let lambda = &mut self.lambda;
         let mut error = lcp_error(dd, lcp_q, active, (rows, mu), lambda);
         // A lane with an active row sweeps at least once, as Siconos's solvers do: λ = 0 is
         // never taken on the error alone, which for a huge μ (De Saxcé's ŵ_N = w_N + μ‖w_T‖)
         // or a huge ‖q‖ (whose square overflows) says "within" of a contact never pushed.
-        let idle: Mask<LANES> = from_fn(|l| active.iter().all(|a| !a[l]));
+        let idle: Mask<LANES> = active.iter().fold([true; LANES], |idle, &a| and_not(idle, a));
         let mut now = within(error, tol);
         let start = and(now, idle);
         let mut done = if masked {
@@ -291,7 +311,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
             start
         };
         let (mut sweeps, mut iteration) = ([0u32; LANES], 0);
-        while !done.iter().all(|&x| x) && iteration < self.step.max_iterations {
+        while !all(done) && iteration < self.step.max_iterations {
             for r in 0..m {
                 let kind = row_kind(rows, r);
                 if is_normal(kind) {
@@ -328,10 +348,16 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
         } else {
             [true; LANES]
         };
-        self.worst = if masked {
-            Lanes::select(solved, self.worst.max(residual(error)), self.worst)
+        // (√(0/1) = 0 in free flight, without the root)
+        let residual = if any_active(active) {
+            residual(error)
         } else {
-            self.worst.max(residual(error))
+            Lanes::zero()
+        };
+        self.worst = if masked {
+            Lanes::select(solved, self.worst.max(residual), self.worst)
+        } else {
+            self.worst.max(residual)
         };
         self.health.record_solve(solved, done, sweeps);
     }
@@ -347,7 +373,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
     /// nonlinear rows); `masked`: kept in the lanes `settled`. Kernel: `impulse_to_velocity`.
     #[inline(always)]
     fn impulse(&mut self, w_inv_ht: usize, masked: bool) {
-        let (n, m, ops) = (self.n, self.m, self.ops);
+        let (n, m, ops) = (self.n(), self.m(), self.ops);
         // W⁻¹Gᵀ: the Newton iterate's own with nonlinear rows, else the scene's (the kernel's wg_at).
         let wg: &[L<T>] = if NONLINEAR { &self.wgmat } else { &ops[w_inv_ht..] };
         for i in 0..n {
@@ -371,7 +397,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
             Lanes::splat(self.step.theta),
             Lanes::splat(T::one()),
         );
-        for i in 0..self.n {
+        for i in 0..self.n() {
             self.q[i] = self.q[i] + h * (theta * self.vi[i] + (one - theta) * self.vk[i]);
             self.v[i] = self.vi[i];
         }
@@ -382,7 +408,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'a, T, NON
     /// friction contacts. Kernel: `record_health`.
     #[inline(always)]
     pub(super) fn record_health(&mut self) {
-        for r in 0..self.m {
+        for r in 0..self.m() {
             let kind = row_kind(self.rows, r);
             if is_normal(kind) {
                 self.cone = self.cone.max(cone_violation(self.mu, &self.lambda, r, kind as usize));

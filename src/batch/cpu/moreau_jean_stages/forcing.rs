@@ -11,7 +11,9 @@ use super::{Group, L};
 use crate::batch::layout::{HAS_FORCING, HAS_STIFFNESS};
 use crate::contact::lanes::Lanes;
 
-impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINEAR, EQUALITY> {
+impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>
+    Group<'_, T, NONLINEAR, EQUALITY, N, M>
+{
     /// (1 − θ) cos(ω t_k + φ) + θ cos(ω t_{k+1} + φ), the weight of the harmonic F_ext in this
     /// step ([`Group::step_cosine`]; zero without one). Kernel: `harmonic_forcing` (which
     /// carries the second cosine to the next step: the same bits).
@@ -59,7 +61,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
         mix: L<T>,
         (a, b, c0, ch): (usize, usize, usize, usize),
     ) {
-        let (n, ops) = (self.n, self.ops);
+        let (n, ops) = (self.n(), self.ops);
         let forcing = self.flags & HAS_FORCING != 0;
         for i in 0..n {
             let c = ops[c0 + i];

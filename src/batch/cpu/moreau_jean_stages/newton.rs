@@ -11,14 +11,16 @@ use super::super::sphere_rows::add_normal;
 use super::{Group, L, LANES};
 use crate::contact::lanes::Lanes;
 
-impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINEAR, EQUALITY> {
+impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>
+    Group<'_, T, NONLINEAR, EQUALITY, N, M>
+{
     /// Newton iterate i (nonlinear rows): q^i = q_k + h((1 − θ) v_k + θ v^{i−1}) (v⁰ = v_k),
     /// G(q^i) row by row in the lanes still iterating, and whether every lane has stopped:
     /// the input of its last λ moved by at most the tolerance, ‖(G(q^{i−1}) − G(q^i))ᵀ λ‖ ≤
     /// tol (i > 0), or the iterations ran out (flagged). Kernel: `newton_jacobian`.
     #[inline(always)]
     pub(in crate::batch::cpu) fn newton_jacobian(&mut self, newton: u32) -> bool {
-        let n = self.n;
+        let n = self.n();
         if newton == 0 {
             self.vi.copy_from_slice(&self.vk);
             self.settled = [false; LANES];
@@ -55,7 +57,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
     /// row, at q^i (`at_iterate`) or at q, in the lanes not `settled`. Kernel: `jacobian`.
     #[inline(always)]
     pub(in crate::batch::cpu) fn jacobian(&mut self, at_iterate: bool) {
-        let (n, m, o, ops) = (self.n, self.m, self.o, self.ops);
+        let (n, m, o, ops) = (self.n(), self.m(), self.o, self.ops);
         let two = Lanes::splat(T::one() + T::one());
         let q = if at_iterate { &self.qi } else { &self.q };
         for r in 0..m {
@@ -82,8 +84,8 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
     #[inline(always)]
     fn input_of_lambda(&self, j: usize) -> L<T> {
         let mut p = Lanes::zero();
-        for r in 0..self.m {
-            p = p + self.gmat[r * self.n + j] * self.lambda[r];
+        for r in 0..self.m() {
+            p = p + self.gmat[r * self.n() + j] * self.lambda[r];
         }
         p
     }
@@ -92,7 +94,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
     /// iterating the MLCP vector G v_free + (e ẏ + f y) and λ = 0. Kernel: `newton_operators`.
     #[inline(always)]
     pub(in crate::batch::cpu) fn newton_operators(&mut self) {
-        let (n, m) = (self.n, self.m);
+        let (n, m) = (self.n(), self.m());
         self.iterate_operators(self.o.w_inv);
         for r in 0..m {
             let mut hv = Lanes::zero();
@@ -108,7 +110,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
     /// Kernel: `iterate_operators`.
     #[inline(always)]
     pub(in crate::batch::cpu) fn iterate_operators(&mut self, w_inv: usize) {
-        let (n, m, ops) = (self.n, self.m, self.ops);
+        let (n, m, ops) = (self.n(), self.m(), self.ops);
         for i in 0..n {
             for r in 0..m {
                 let mut x = Lanes::zero();

@@ -11,7 +11,9 @@ use super::{Group, L, LANES};
 use crate::batch::observe::{Accumulator, SLOTS, Signal, record_events};
 use crate::contact::lanes::Lanes;
 
-impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINEAR, EQUALITY> {
+impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>
+    Group<'_, T, NONLINEAR, EQUALITY, N, M>
+{
     /// Samples every observer's signal at the current q, v (λ: the last step's impulse) and
     /// folds it into its accumulator at the step count reached (`first`: the sample at t₀,
     /// which starts the accumulators); at a stroboscopic step, keeps q and v. Kernel: `observe`.
@@ -45,9 +47,10 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
             );
         }
         if let Some(j) = self.recording.strobe.and_then(|strobe| strobe.sample_at(steps)) {
-            let at = self.recording.sample_at(self.n, j);
-            self.observed[at..at + self.n].copy_from_slice(&self.q);
-            self.observed[at + self.n..at + 2 * self.n].copy_from_slice(&self.v);
+            let n = self.n();
+            let at = self.recording.sample_at(n, j);
+            self.observed[at..at + n].copy_from_slice(&self.q);
+            self.observed[at + n..at + 2 * n].copy_from_slice(&self.v);
         }
         if let (Some(max), false) = (self.recording.events, first) {
             self.record_events(max as usize, k);
@@ -57,7 +60,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
     /// The impact events of the step just taken ([`record_events`], lane by lane).
     #[inline(always)]
     fn record_events(&mut self, max: usize, k: L<T>) {
-        let (m, at) = (self.m, self.recording.events_at(self.n));
+        let (m, at) = (self.m(), self.recording.events_at(self.n()));
         for r in 0..m {
             self.after[r] = self.row_output(r).1;
         }

@@ -27,14 +27,16 @@ use num_traits::Float;
 use super::{Group, L, LANES};
 use crate::contact::lanes::Lanes;
 
-impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINEAR, EQUALITY> {
+impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>
+    Group<'_, T, NONLINEAR, EQUALITY, N, M>
+{
     /// ẏ⁻ = G(q_n) v_n of every row (kept for stage 2), the deepest penetration at q_n, and
     /// with nonlinear rows the stage-1 operators at q_n: G_n, W½⁻¹G_nᵀ and the chord matrix
     /// G_n W½⁻¹ G_nᵀ. Kernel: `rattle_start`.
     #[inline(always)]
     pub(in crate::batch::cpu) fn rattle_start(&mut self) {
         let zero = Lanes::zero();
-        for r in 0..self.m {
+        for r in 0..self.m() {
             let (y, ydot) = self.row_output(r);
             if !self.is_equality(r) {
                 self.deepest = self.deepest.max(zero - y);
@@ -61,11 +63,11 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
     #[inline(always)]
     pub(in crate::batch::cpu) fn stage1_rows(&mut self) {
         let (zero, h) = (Lanes::zero(), Lanes::splat(self.step.h));
-        for i in 0..self.n {
+        for i in 0..self.n() {
             self.qi[i] = self.q[i] + h * self.vf[i];
             self.vi[i] = self.vf[i];
         }
-        for r in 0..self.m {
+        for r in 0..self.m() {
             let (y, _) = self.row_output_at(r, &self.qi, &self.v);
             let candidate = y.le(zero);
             self.active[r] = if self.is_equality(r) { [true; LANES] } else { candidate };
@@ -82,11 +84,11 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
     #[inline(always)]
     pub(in crate::batch::cpu) fn stage1_residual(&mut self, iterate: u32) -> bool {
         let (zero, h) = (Lanes::zero(), Lanes::splat(self.step.h));
-        for i in 0..self.n {
+        for i in 0..self.n() {
             self.qi[i] = self.q[i] + h * self.vi[i];
         }
         let mut residual = zero;
-        for r in 0..self.m {
+        for r in 0..self.m() {
             let (y, _) = self.row_output_at(r, &self.qi, &self.v);
             let holds = self.lambda[r].gt(zero);
             let held = if self.is_equality(r) { [true; LANES] } else { holds };
@@ -111,7 +113,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
     /// W½⁻¹G_nᵀ P^{i+1}. Kernel: `stage1_solve`.
     #[inline(always)]
     pub(in crate::batch::cpu) fn stage1_solve(&mut self) {
-        let (m, o, ops) = (self.m, self.o, self.ops);
+        let (m, o, ops) = (self.m(), self.o, self.ops);
         let h = Lanes::splat(self.step.h);
         // The chord matrix with nonlinear rows, else the scene's D½ (as `solve` reads it).
         let dd: &[L<T>] = if NONLINEAR { &self.dmat } else { &ops[o.delassus..] };
@@ -132,12 +134,12 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
     #[inline(always)]
     pub(in crate::batch::cpu) fn stage1_update(&mut self) {
         let (zero, h) = (Lanes::zero(), Lanes::splat(self.step.h));
-        for i in 0..self.n {
+        for i in 0..self.n() {
             self.q[i] = self.q[i] + h * self.vi[i];
             self.v[i] = self.vi[i];
         }
         let tol = Lanes::splat(self.step.position_tolerance);
-        for r in 0..self.m {
+        for r in 0..self.m() {
             let (y, _) = self.row_output(r);
             let (pushed, touching) = (self.lambda[r].gt(zero), y.le(tol));
             let closed: [bool; LANES] = from_fn(|l| self.active[r][l] & (pushed[l] | touching[l]));
@@ -152,7 +154,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
     /// Kernel: `end_kick`.
     #[inline(always)]
     pub(in crate::batch::cpu) fn end_kick(&mut self, cosine: L<T>) {
-        let (n, m, o, ops) = (self.n, self.m, self.o, self.ops);
+        let (n, m, o, ops) = (self.n(), self.m(), self.o, self.ops);
         self.kick(cosine, (o.end_a, o.end_b, o.end_c, o.end_c_harmonic));
         // Every lane takes part from here on (G and stage 2).
         self.settled = [false; LANES];
@@ -190,7 +192,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool> Group<'_, T, NONLINE
         let o = self.o;
         self.solve(o.end_delassus, true);
         self.impulse(o.end_w_inv_ht, true);
-        for i in 0..self.n {
+        for i in 0..self.n() {
             self.v[i] = self.vi[i];
         }
     }
