@@ -9,7 +9,7 @@ use num_traits::Float;
 use super::super::moreau_jean_rows::{EQUALITY as EQUALITY_ROW, TANGENT, row_kind};
 use super::{Group, L, LANES};
 use crate::batch::observe::{Accumulator, SLOTS, Signal, record_events};
-use crate::contact::lanes::Lanes;
+use crate::contact::lanes::{Lanes, any};
 
 impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>
     Group<'_, T, NONLINEAR, EQUALITY, N, M>
@@ -61,19 +61,24 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
     #[inline(always)]
     fn record_events(&mut self, max: usize, k: L<T>) {
         let (m, at) = (self.m(), self.recording.events_at(self.n()));
+        let rows = self.rows;
+        let gap = |r: usize| !matches!(row_kind(rows, r), TANGENT | EQUALITY_ROW);
+        // Most steps change no row's contact state (a row carries an impulse where it did not,
+        // or the reverse): nothing to record or update in those lanes, tested in all at once.
+        let mut changes = [false; LANES];
+        for r in (0..m).filter(|&r| gap(r)) {
+            let (carries, carried) = (self.lambda[r].gt(Lanes::zero()), self.observed[at + 2 + r]);
+            changes = from_fn(|l| changes[l] | (carries[l] ^ (carried.0[l] != T::zero())));
+        }
+        if !any(changes) {
+            return;
+        }
         for r in 0..m {
             self.after[r] = self.row_output(r).1;
         }
-        let rows = self.rows;
-        let gap = |r: usize| !matches!(row_kind(rows, r), TANGENT | EQUALITY_ROW);
         let (lambda, rate, after) = (&self.lambda, &self.rate, &self.after);
         let (events, lane) = (&mut self.observed[at..], &mut self.event_lane);
-        for l in 0..LANES {
-            // Most steps change no row's contact state: nothing to record or update there.
-            let changes = (0..m).any(|r| gap(r) && (lambda[r].0[l] > T::zero()) != (events[2 + r].0[l] != T::zero()));
-            if !changes {
-                continue;
-            }
+        for l in (0..LANES).filter(|&l| changes[l]) {
             lane.clear();
             lane.extend(events.iter().map(|x| x.0[l]));
             record_events(
@@ -117,11 +122,11 @@ fn accumulate_lanes<T: Float>(kind: Accumulator, slots: &mut [L<T>], s: L<T>, k:
         Accumulator::Final | Accumulator::Integral => [true; LANES],
         Accumulator::FirstAbove => {
             let above = s.gt(threshold);
-            from_fn(|l| unset[l] && above[l])
+            from_fn(|l| unset[l] & above[l])
         }
         Accumulator::FirstBelow => {
             let below = threshold.gt(s);
-            from_fn(|l| unset[l] && below[l])
+            from_fn(|l| unset[l] & below[l])
         }
     };
     let value = match kind {
