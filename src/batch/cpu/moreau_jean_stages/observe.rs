@@ -8,7 +8,7 @@ use num_traits::Float;
 
 use super::super::moreau_jean_rows::{EQUALITY as EQUALITY_ROW, TANGENT, row_kind};
 use super::{Group, L, LANES};
-use crate::batch::observe::{Accumulator, SLOTS, Signal, record_events};
+use crate::batch::observe::{Accumulator, SLOTS, Signal, accumulate, record_events};
 use crate::contact::lanes::{Lanes, any};
 
 impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>
@@ -98,43 +98,15 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
     }
 }
 
-/// [`accumulate`](crate::batch::observe::accumulate) on every lane at once, in selects: the
-/// same operations on each lane's values, so the same bits. Kernel: `accumulate`.
+/// [`accumulate`] on every lane: each lane's slots gathered, folded by the scalar rule the
+/// kernel follows, and put back (a loop the compiler keeps in vectors). Kernel: `accumulate`.
 #[inline(always)]
 fn accumulate_lanes<T: Float>(kind: Accumulator, slots: &mut [L<T>], s: L<T>, k: L<T>, h: L<T>, first: bool) {
-    let (zero, one) = (Lanes::zero(), Lanes::splat(T::one()));
-    let threshold = slots[3];
-    if first {
-        slots[0] = match kind {
-            Accumulator::Max | Accumulator::Min | Accumulator::Final => s,
-            Accumulator::Integral => zero,
-            Accumulator::FirstAbove => Lanes::select(s.gt(threshold), one, zero),
-            Accumulator::FirstBelow => Lanes::select(threshold.gt(s), one, zero),
-        };
-        slots[1] = k;
-        slots[2] = s;
-        return;
+    for l in 0..LANES {
+        let mut lane: [T; SLOTS] = from_fn(|x| slots[x].0[l]);
+        accumulate(kind, &mut lane, s.0[l], k.0[l], h.0[l], first);
+        for (slot, value) in slots.iter_mut().zip(lane) {
+            slot.0[l] = value;
+        }
     }
-    let unset: [bool; LANES] = from_fn(|l| slots[0].0[l] == T::zero());
-    let take = match kind {
-        Accumulator::Max => s.gt(slots[0]),
-        Accumulator::Min => slots[0].gt(s),
-        Accumulator::Final | Accumulator::Integral => [true; LANES],
-        Accumulator::FirstAbove => {
-            let above = s.gt(threshold);
-            from_fn(|l| unset[l] & above[l])
-        }
-        Accumulator::FirstBelow => {
-            let below = threshold.gt(s);
-            from_fn(|l| unset[l] & below[l])
-        }
-    };
-    let value = match kind {
-        Accumulator::Max | Accumulator::Min | Accumulator::Final => s,
-        Accumulator::Integral => slots[0] + h * (Lanes::splat(T::from(0.5).unwrap_or_else(T::nan)) * (slots[2] + s)),
-        Accumulator::FirstAbove | Accumulator::FirstBelow => one,
-    };
-    slots[0] = Lanes::select(take, value, slots[0]);
-    slots[1] = Lanes::select(take, k, slots[1]);
-    slots[2] = s;
 }
