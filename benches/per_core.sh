@@ -43,7 +43,7 @@ for r in map(json.loads, sys.stdin):
 }
 cargo bench --bench yardstick --no-run --locked -q 2>/dev/null
 for round in 1 2 3; do
-    taskset -c 1 cargo bench --bench yardstick --locked -q -- --noplot yardstick 2>/dev/null | grep thrpt | sed 's/^ */yardstick /'
+    taskset -c 1 cargo bench --bench yardstick --locked -q -- --noplot yardstick 2>/dev/null | awk '/thrpt/ && !seen++ { sub(/^ */, "yardstick "); print }'
     for bin in "$@"; do one "$bin" "$dir/balls.toml" 200000; done
     for bin in "$@"; do one "$bin" "$dir/balls_observed.toml" 200000; done
 done
