@@ -106,7 +106,7 @@ pub fn check(scenario: &Scenario, watch: &impl Watch) -> Result<Check> {
     let (dof, rows) = plan.sizes();
     let names = plan.drawn.clone();
     let unbounded = || vec![(f64::INFINITY, f64::NEG_INFINITY); names.len()];
-    let built = built(scenario.scenes);
+    let (built, sampler) = (built(scenario.scenes), scenario.sampler()?);
     // Shown as a run of one step per scene built.
     let ranges = watch.watch("check: building the scenes", (built.len(), 1), |progress| {
         built
@@ -117,7 +117,7 @@ pub fn check(scenario: &Scenario, watch: &impl Watch) -> Result<Check> {
                         what: "while building the scenes".into(),
                     });
                 }
-                let drawn = scenario.sample(s).map(|scene| scene.drawn);
+                let drawn = sampler.sample(s).map(|scene| scene.drawn);
                 progress.add(1);
                 drawn
             })

@@ -6,7 +6,8 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use super::{Plan, Progress, Scenario, interrupted};
+use super::custom::Sampler;
+use super::{Plan, Progress, interrupted};
 use crate::error::{Error, Result};
 
 /// The largest run whose draws are all checked before its first chunk ([`check_draws`]).
@@ -15,7 +16,7 @@ pub(super) const DRAWS_CHECKED_FIRST: usize = 1 << 20;
 /// Builds every scene of `scenes` before any is stepped, so that a draw that makes a scene
 /// invalid (a restitution drawn above 1, …) stops the run at once, naming the lowest such
 /// scene and its drawn values, instead of after the chunks before it were computed. Without
-/// drawn parameters every scene is scene 0, which [`Scenario::validate`] built.
+/// drawn parameters every scene is scene 0, which [`super::Scenario::validate`] built.
 ///
 /// Up to [`DRAWS_CHECKED_FIRST`] scenes are checked before the first chunk; a larger run has
 /// each chunk's draws checked before it is stepped, so that it starts at once at any size.
@@ -23,11 +24,11 @@ pub(super) const DRAWS_CHECKED_FIRST: usize = 1 << 20;
 /// Every scene must also have scene 0's coordinates (the summary's columns and the engines'
 /// records are laid out for them): a draw that changes them (a disc pile whose drawn friction
 /// is 0 for some scenes only) is refused, naming the scene.
-pub(super) fn check_draws(scenario: &Scenario, plan: &Plan, scenes: &Range<usize>, progress: &Progress) -> Result<()> {
+pub(super) fn check_draws(sampler: &Sampler, plan: &Plan, scenes: &Range<usize>, progress: &Progress) -> Result<()> {
     if plan.drawn.is_empty() {
         return Ok(());
     }
-    let (coordinates, sampler) = (&plan.coordinates, scenario.sampler()?);
+    let coordinates = &plan.coordinates;
     let bad = |s: usize| {
         sampler
             .sample(s)

@@ -255,9 +255,10 @@ fn run_chunks(
             busy.min(memory_bound(sizes, recording))
         }
     };
+    let sampler = scenario.sampler()?;
     let draws_first = scenes.len() <= DRAWS_CHECKED_FIRST;
     if draws_first {
-        check_draws(scenario, &plan, &scenes, progress)?;
+        check_draws(&sampler, &plan, &scenes, progress)?;
     }
     log::debug!(
         "{}: scenes {scenes:?} in chunks of {chunk} on {}",
@@ -302,9 +303,8 @@ fn run_chunks(
         }
         let last = at.saturating_add(chunk).min(next);
         if !draws_first {
-            check_draws(scenario, &plan, &(at..last), progress)?;
+            check_draws(&sampler, &plan, &(at..last), progress)?;
         }
-        let sampler = scenario.sampler()?;
         let sampled: Vec<SampledScene> = (at..last)
             .into_par_iter()
             .map(|s| match progress.cancelled() {

@@ -199,7 +199,8 @@ pub(super) fn record(
     scenes: &[usize],
     progress: &Progress,
 ) -> Result<Table> {
-    let sampled: Vec<SampledScene> = scenes.iter().map(|&s| scenario.sample(s)).collect::<Result<_>>()?;
+    let sampler = scenario.sampler()?;
+    let sampled: Vec<SampledScene> = scenes.iter().map(|&s| sampler.sample(s)).collect::<Result<_>>()?;
     let n = coordinates.len();
     let mut table = Table::new(trajectory_columns(coordinates));
     if sampled.is_empty() {

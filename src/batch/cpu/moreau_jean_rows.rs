@@ -8,7 +8,7 @@ use std::array::from_fn;
 use num_traits::Float;
 
 use crate::batch::RowKind;
-use crate::contact::lanes::{LANES, Lanes, Mask, any};
+use crate::contact::lanes::{LANES, Lanes, Mask};
 use crate::contact::local::{friction_2d, friction_3d, friction_error};
 
 type L2<T> = Lanes<T, LANES>;
@@ -28,9 +28,6 @@ pub(super) fn lcp_error<T: Float>(
     let m = lcp_q.len();
     let zero = Lanes::zero();
     let (mut err, mut norm) = (zero, zero);
-    if !any_active(active) {
-        return (err, norm);
-    }
     // w_r = q_r + Σ_k D_rk λ_k (the kernel's `local_velocity`).
     let w = |r: usize| {
         let mut wr = lcp_q[r];
@@ -63,13 +60,6 @@ pub(super) fn lcp_error<T: Float>(
         norm = Lanes::select(active[r], norm + lcp_q[r] * lcp_q[r], norm);
     }
     (err, norm)
-}
-
-/// Whether some row is active in some lane (else the error is (0, 0) and λ = 0 solves the
-/// MLCP: a step in free flight skips both).
-#[inline(always)]
-pub(super) fn any_active(active: &[Mask<LANES>]) -> bool {
-    active.iter().fold(false, |a, &m| a | any(m))
 }
 
 /// [`RowKind::Equality`]'s code, one of the codes the stages branch on.

@@ -10,8 +10,8 @@ use num_traits::Float;
 use super::health::LaneHealth;
 use super::lever::add_lever;
 use super::moreau_jean_rows::{
-    EQUALITY as EQUALITY_ROW, TANGENT, any_active, cone_violation, equality_row, friction_block, is_normal, lcp_error,
-    normal_row, residual, row_kind, within,
+    EQUALITY as EQUALITY_ROW, TANGENT, cone_violation, equality_row, friction_block, is_normal, lcp_error, normal_row,
+    residual, row_kind, within,
 };
 use super::sphere_rows::add_sphere_gap;
 use crate::batch::layout::{EXTREMES, HealthCounters, NON_FINITE, RATTLE, SceneHeader};
@@ -298,11 +298,19 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
         let dd: &[L<T>] = if NONLINEAR { &self.dmat } else { &ops[delassus..] };
         let (lcp_q, active, rows, mu) = (&self.lcp_q[..m], &self.active[..m], self.rows, self.mu);
         let lambda = &mut self.lambda;
-        let mut error = lcp_error(dd, lcp_q, active, (rows, mu), lambda);
+        let zero = Lanes::zero();
         // A lane with an active row sweeps at least once, as Siconos's solvers do: λ = 0 is
         // never taken on the error alone, which for a huge μ (De Saxcé's ŵ_N = w_N + μ‖w_T‖)
         // or a huge ‖q‖ (whose square overflows) says "within" of a contact never pushed.
         let idle: Mask<LANES> = active.iter().fold([true; LANES], |idle, &a| and_not(idle, a));
+        // In free flight (no active row in any lane) λ = 0 solves the MLCP, its error is
+        // (0, 0) and its residual √(0/1) = 0: none of them is computed.
+        let flight = all(idle);
+        let mut error = if flight {
+            (zero, zero)
+        } else {
+            lcp_error(dd, lcp_q, active, (rows, mu), lambda)
+        };
         let mut now = within(error, tol);
         let start = and(now, idle);
         let mut done = if masked {
@@ -348,12 +356,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
         } else {
             [true; LANES]
         };
-        // (√(0/1) = 0 in free flight, without the root)
-        let residual = if any_active(active) {
-            residual(error)
-        } else {
-            Lanes::zero()
-        };
+        let residual = if flight { zero } else { residual(error) };
         self.worst = if masked {
             Lanes::select(solved, self.worst.max(residual), self.worst)
         } else {
