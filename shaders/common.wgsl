@@ -2,7 +2,7 @@
 // `real`, `REAL_MAX`, `REAL_EPSILON`, `sine_cosine`, the sizes `MAX_DOF`,
 // `MAX_CONTACTS`, `FIXED_DOF`, `FIXED_CONTACTS`, `PRIVATE_OPS`, `NONLINEAR`, `QUAD_MN`,
 // `QUAD_MM`, `NL_DOF`, `NL_CONTACTS`, `OBSERVERS`, `OBSERVED`, `RECORD`, `STROBE_FIRST`,
-// `STROBE_EVERY`, `STROBE_COUNT`, `EVENTS`, `EVENTS_AT`, `EVENT_ROWS`, and `StepParams` and `OperatorOffsets` (generated from
+// `STROBE_EVERY`, `STROBE_COUNT`, `EVENTS`, `EVENTS_AT`, `EVENT_ROWS`, `COMPRESSED`, and `StepParams` and `OperatorOffsets` (generated from
 // their one definition in src/batch/shared.rs), are defined by the host in front of this file
 // (f32 or f64, sizes of the batch): see src/batch/gpu/shaders.rs.
 
@@ -24,8 +24,8 @@ struct SceneHeader {
     operator_offset: u32,
     flags: u32,
     row_offset: u32,
-    pad1: u32,
-    pad2: u32,
+    h_entries: u32,
+    delassus_entries: u32,
 }
 
 // See batch::layout::HealthCounters.

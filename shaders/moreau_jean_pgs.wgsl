@@ -45,6 +45,11 @@ var<private> lambda: array<real, MAX_CONTACTS>;
 // Moreau–Jean kernel).
 var<private> wg_base: u32;
 var<private> d_base: u32;
+// Whether the scene stores H, W⁻¹Hᵀ and D by compressed rows (SPARSE), and where its patterns
+// start in row_kinds (h_span, d_span in moreau_jean_rows.wgsl).
+var<private> sparse: bool;
+var<private> h_pattern: u32;
+var<private> d_pattern: u32;
 var<private> p1: array<real, RATTLE_CONTACTS>;
 // Its health: counters, worst MLCP residual, deepest penetration, worst cone violation; and
 // cos(ω t_k + φ).
@@ -82,14 +87,19 @@ fn load_scene(s: u32) {
     n = select(hd.ndof, FIXED_DOF, FIXED_DOF > 0u);
     m = select(hd.ncontacts, FIXED_CONTACTS, FIXED_CONTACTS > 0u);
     flags = hd.flags;
-    o = operator_offsets(n, m);
+    // (A and B are stored with stiffness only.)
+    o = operator_offsets(n, m, select(0u, n * n, (flags & HAS_STIFFNESS) != 0u), hd.h_entries, hd.delassus_entries);
     scene_nonlinear = (hd.flags & HAS_NONLINEAR) != 0u;
     op_base = hd.operator_offset;
     wg_base = o.w_inv_ht;
     d_base = o.delassus;
+    sparse = (flags & SPARSE) != 0u;
+    h_pattern = hd.row_offset + m;
+    d_pattern = h_pattern + m + 1u + hd.h_entries;
     if (PRIVATE_OPS > 1u) {
-        // (Moreau–Jean's blocks end at o.end_a, RATTLE's at o.end.)
-        for (var k = 0u; k < select(select(o.quadratic, o.end_a, NONLINEAR), o.end, RATTLE); k++) {
+        // (Those a linear Moreau–Jean scene reads end at o.quadratic, a nonlinear one's at
+        // o.end_a, RATTLE's at o.end.)
+        for (var k = 0u; k < select(select(o.quadratic, o.end_a, NONLINEAR && scene_nonlinear), o.end, RATTLE); k++) {
             private_ops[k] = ops[op_base + k * params.stride];
         }
     }

@@ -24,12 +24,68 @@ fn d_at(k: u32) -> real {
     return op(d_base + k);
 }
 
-// w_r = q_r + Σ_k D_rk λ_k, row r of the MLCP at the current λ. Twin: the `w` closure of
-// lcp_error.
+// Where H (and W⁻¹Hᵀ, stored transposed) keeps row r's entries: the position of its first and
+// their count, every column of a dense scene, or its compressed row (SPARSE, the pattern P_H:
+// see src/batch/sparsity.rs). In a kernel without SPARSE scenes (COMPRESSED false) the count
+// is n, a constant where the sizes are fixed, so that the loops over it unroll as before.
+// Twin: Rows::span of Group::h_rows.
+fn h_span(r: u32) -> vec2<u32> {
+    if (COMPRESSED && sparse) {
+        let start = row_kinds[h_pattern + r];
+        return vec2<u32>(start, row_kinds[h_pattern + r + 1u] - start);
+    }
+    return vec2<u32>(r * n, n);
+}
+
+// The column of H's entry at position p, the k-th of its row. Twin: Rows::col.
+fn h_col(p: u32, k: u32) -> u32 {
+    if (COMPRESSED && sparse) {
+        return row_kinds[h_pattern + m + 1u + p];
+    }
+    return k;
+}
+
+// Where the Delassus matrix keeps row r's entries (d_at(p)), as h_span: every column, or the
+// pattern P_D of a SPARSE scene (always linear: never the Newton iterate's). Twin: Rows::span
+// of Group::d_rows.
+fn d_span(r: u32) -> vec2<u32> {
+    if (COMPRESSED && sparse) {
+        let start = row_kinds[d_pattern + r];
+        return vec2<u32>(start, row_kinds[d_pattern + r + 1u] - start);
+    }
+    return vec2<u32>(r * m, m);
+}
+
+// The column of the Delassus matrix's entry at position p, the k-th of its row. Twin:
+// Rows::col.
+fn d_col(p: u32, k: u32) -> u32 {
+    if (COMPRESSED && sparse) {
+        return row_kinds[d_pattern + m + 1u + p];
+    }
+    return k;
+}
+
+// D_rk, zero where not stored. Twin: Stored::at.
+fn d_entry(r: u32, k: u32) -> real {
+    if (!(COMPRESSED && sparse)) {
+        return d_at(r * m + k);
+    }
+    let span = d_span(r);
+    for (var i = 0u; i < span.y; i++) {
+        if (d_col(span.x + i, i) == k) {
+            return d_at(span.x + i);
+        }
+    }
+    return real(0.0);
+}
+
+// w_r = q_r + Σ_k D_rk λ_k, row r of the MLCP at the current λ. Twin: Stored::row_dot (the
+// `w` closure of lcp_error).
 fn local_velocity(r: u32) -> real {
     var w = lcp_q[r];
-    for (var k = 0u; k < m; k++) {
-        w = w + d_at(r * m + k) * lambda[k];
+    let span = d_span(r);
+    for (var i = 0u; i < span.y; i++) {
+        w = w + d_at(span.x + i) * lambda[d_col(span.x + i, i)];
     }
     return w;
 }
@@ -199,15 +255,15 @@ fn equality_row(lam: real, w: real, diagonal: real) -> real {
 fn friction_block(d: u32, r: u32, local: vec3<real>, lam: vec3<real>, mu: real) -> vec3<real> {
     if (d == 2u) {
         let w = array<vec2<real>, 2>(
-            vec2<real>(d_at(r * m + r), d_at(r * m + r + 1u)),
-            vec2<real>(d_at((r + 1u) * m + r), d_at((r + 1u) * m + r + 1u)),
+            vec2<real>(d_entry(r, r), d_entry(r, r + 1u)),
+            vec2<real>(d_entry(r + 1u, r), d_entry(r + 1u, r + 1u)),
         );
         let x = friction_2d(w, vec2<real>(local[0], local[1]), mu);
         return vec3<real>(x[0], x[1], real(0.0));
     }
     var w: array<vec3<real>, 3>;
     for (var a = 0u; a < 3u; a++) {
-        w[a] = vec3<real>(d_at((r + a) * m + r), d_at((r + a) * m + r + 1u), d_at((r + a) * m + r + 2u));
+        w[a] = vec3<real>(d_entry(r + a, r), d_entry(r + a, r + 1u), d_entry(r + a, r + 2u));
     }
     return friction_3d(w, local, lam, mu);
 }

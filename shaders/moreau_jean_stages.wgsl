@@ -58,18 +58,23 @@ fn row_output_at(r: u32, x: ptr<private, array<real, MAX_DOF>>) -> vec2<real> {
     let nonlinear = NONLINEAR && scene_nonlinear;
     var y = op(o.offset + r);
     var ydot = real(0.0);
-    for (var j = 0u; j < n; j++) {
-        let hrj = op(o.h + r * n + j);
-        if (nonlinear) {
-            let yrj = op(o.quadratic + r * n + j);
-            y = y + (hrj + yrj * (*x)[j]) * (*x)[j];
-            ydot = ydot + (hrj + 2.0 * yrj * (*x)[j]) * v[j];
-        } else {
+    if (!nonlinear) {
+        let span = h_span(r);
+        for (var i = 0u; i < span.y; i++) {
+            let hrj = op(o.h + span.x + i);
+            let j = h_col(span.x + i, i);
             y = y + hrj * (*x)[j];
             ydot = ydot + hrj * v[j];
         }
+        return vec2<real>(y, ydot);
     }
-    if (nonlinear && op(o.spheres + 6u * r) != 0.0) {
+    for (var j = 0u; j < n; j++) {
+        let hrj = op(o.h + r * n + j);
+        let yrj = op(o.quadratic + r * n + j);
+        y = y + (hrj + yrj * (*x)[j]) * (*x)[j];
+        ydot = ydot + (hrj + 2.0 * yrj * (*x)[j]) * v[j];
+    }
+    if (op(o.spheres + 6u * r) != 0.0) {
         // y += ‖x₁ − x₀‖ (not on a disc pair's tangent row), ẏ += u·(v₁ − v₀), u = n or t.
         let sep = separation(o.spheres + 6u * r, x);
         if (op(o.spheres + 6u * r) > 0.0) {
@@ -78,7 +83,7 @@ fn row_output_at(r: u32, x: ptr<private, array<real, MAX_DOF>>) -> vec2<real> {
         let base = o.spheres + 6u * r;
         ydot = add_normal_rate(base, pair_direction(base, sep), pair_lever(base, sep), ydot);
     }
-    if (nonlinear && has_lever(r)) {
+    if (has_lever(r)) {
         // y += a cos q_k + b sin q_k, ẏ += (b cos q_k − a sin q_k) v_k, term by term as
         // the twin (src/batch/cpu/lever.rs) adds them.
         let k = lever_angle(r);
@@ -103,8 +108,9 @@ fn outputs_and_activation() {
         // H v_free of a linear row (a nonlinear one's comes with its Newton iterate's G).
         var hv = real(0.0);
         if (!nonlinear) {
-            for (var j = 0u; j < n; j++) {
-                hv = hv + op(o.h + r * n + j) * vf[j];
+            let span = h_span(r);
+            for (var i = 0u; i < span.y; i++) {
+                hv = hv + op(o.h + span.x + i) * vf[h_col(span.x + i, i)];
             }
         }
         // A friction contact's tangent rows are active with the row before them (its normal
@@ -275,7 +281,7 @@ fn solve_local() {
                     for (var a = 0u; a < rows; a++) {
                         local[a] = local_velocity(r + a);
                         for (var b = 0u; b < rows; b++) {
-                            local[a] = local[a] - d_at((r + a) * m + r + b) * lam[b];
+                            local[a] = local[a] - d_entry(r + a, r + b) * lam[b];
                         }
                     }
                     lam = friction_block(rows, r, local, lam, op(o.mu + r));
@@ -290,7 +296,7 @@ fn solve_local() {
             }
             if (in_lcp[r]) {
                 let w = local_velocity(r);
-                let diagonal = d_at(r * m + r);
+                let diagonal = d_entry(r, r);
                 lambda[r] = select(normal_row(lambda[r], w, diagonal), equality_row(lambda[r], w, diagonal), is_equality(r));
             }
         }
@@ -307,6 +313,21 @@ fn solve_local() {
 
 // v^i = v_free + W⁻¹Gᵀ λ. Twin: Group::impulse_to_velocity.
 fn impulse_to_velocity() {
+    if (COMPRESSED && sparse) {
+        // Stored transposed by P_H: each λ_r scattered onto its dofs, so that every v_j adds
+        // its terms in the order of r, as the dense sum does (a SPARSE scene is linear).
+        for (var i = 0u; i < n; i++) {
+            vi[i] = vf[i];
+        }
+        for (var r = 0u; r < m; r++) {
+            let span = h_span(r);
+            for (var i = 0u; i < span.y; i++) {
+                let j = h_col(span.x + i, i);
+                vi[j] = vi[j] + wg_at(span.x + i) * lambda[r];
+            }
+        }
+        return;
+    }
     for (var i = 0u; i < n; i++) {
         var x = vf[i];
         for (var r = 0u; r < m; r++) {

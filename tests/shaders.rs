@@ -4,7 +4,7 @@
 use ricochet::batch::cpu::moreau_jean_pgs::{RATTLE_STAGES, STAGES};
 use ricochet::batch::gpu::moreau_jean_pgs::Params;
 use ricochet::batch::gpu::{Precision, shaders};
-use ricochet::batch::layout::{HealthCounters, RATTLE};
+use ricochet::batch::layout::{HAS_STIFFNESS, HealthCounters, RATTLE};
 use ricochet::batch::{ChainParams, OperatorOffsets, SceneHeader, StepParams};
 
 const SIZES: shaders::KernelSizes = shaders::KernelSizes {
@@ -12,8 +12,10 @@ const SIZES: shaders::KernelSizes = shaders::KernelSizes {
     max_contacts: 4,
     fixed_dof: 0,
     fixed_contacts: 0,
+    max_operators: 256,
     nonlinear: false,
     rattle: false,
+    compressed: true,
     observers: 2,
     strobe: (10, 5, 3),
     record: 8 + 3 * 16 + 2 + 4 + 5 * 4,
@@ -63,8 +65,10 @@ fn kernels_validate_in_both_precisions_and_for_fixed_sizes() {
             max_contacts: 4,
             fixed_dof: 3,
             fixed_contacts: 1,
+            max_operators: 64,
             nonlinear,
             rattle,
+            compressed: false,
             observers: 0,
             strobe: (0, 1, 0),
             record: 0,
@@ -230,16 +234,28 @@ fn operator_offsets_are_one_layout_for_host_and_kernel() {
         .collect();
     assert!(positions.windows(2).all(|w| w[0] < w[1]), "blocks out of order");
     for (n, m) in [(1, 1), (3, 2), (8, 5)] {
-        let o = OperatorOffsets::new(n, m);
+        // Dense, with stiffness: A, B, H, W⁻¹Hᵀ and D stored whole.
+        let o = SceneHeader::dense_offsets(n, m, HAS_STIFFNESS);
         // Moreau–Jean's blocks end where RATTLE's end kick begins.
         assert_eq!(o.end_a, 3 * n * n + 2 * n + 3 * n * m + m * m + 13 * m + 3);
         assert_eq!(o.quadratic, 2 * n * n + 2 * n + 2 * n * m + m * m + 4 * m + 3);
         assert_eq!(o.spheres, o.end_a - 9 * m);
         assert_eq!(o.lever, o.end_a - 3 * m);
         assert_eq!(o.end, o.end_a + 3 * n * n + 2 * n + n * m + m * m);
-        assert_eq!(SceneHeader::operator_len(n, m, 0), o.end_a);
-        assert_eq!(SceneHeader::operator_len(n, m, RATTLE), o.end);
+        assert_eq!(SceneHeader::operator_len(n, m, HAS_STIFFNESS), o.end_a);
+        assert_eq!(SceneHeader::operator_len(n, m, RATTLE | HAS_STIFFNESS), o.end);
+        // Without stiffness A and B (and the end kick's) are not stored.
+        let o = SceneHeader::dense_offsets(n, m, 0);
+        assert_eq!((o.a, o.b, o.c), (0, 0, 0));
+        assert_eq!(o.end_a, n * n + 2 * n + 3 * n * m + m * m + 13 * m + 3);
+        assert_eq!(o.end, o.end_a + n * n + 2 * n + n * m + m * m);
+        // Compressed: nh entries of H and W⁻¹Hᵀ, nd of D.
+        let (nh, nd) = (2 * m, 3 * m);
+        let o = OperatorOffsets::new(n, m, 0, nh, nd);
+        assert_eq!(o.quadratic, 2 * n + 2 * nh + nd + 4 * m + 3);
     }
+    // The WGSL function takes the same parameters.
+    assert!(wgsl.contains("fn operator_offsets(n: u32, m: u32, s: u32, nh: u32, nd: u32, )"));
 }
 
 /// The argument names of the WGSL function `name`.

@@ -20,12 +20,13 @@ pub struct Interleaved {
 }
 
 impl SceneBatch {
-    /// The batch interleaved, when all its scenes have the same sizes, flags and rows.
+    /// The batch interleaved, when all its scenes have the same sizes, flags, rows and
+    /// patterns.
     pub fn interleave(&self) -> Option<Interleaved> {
         let first = *self.headers.first()?;
         let same = |h: &SceneHeader| {
             (h.ndof, h.ncontacts, h.flags) == (first.ndof, first.ncontacts, first.flags)
-                && self.rows_of(h) == self.rows_of(&first)
+                && self.structure_of(h) == self.structure_of(&first)
         };
         if !self.headers.iter().all(same) {
             return None;

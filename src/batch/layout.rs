@@ -6,7 +6,9 @@ use super::shared::OperatorOffsets;
 
 /// Where one scene's data lives in the batch arrays: `state[state_offset ..]` holds q (ndof)
 /// then v (ndof), `operators[operator_offset ..]` the blocks of [`OperatorOffsets`],
-/// `row_kinds[row_offset ..]` the [`RowKind`] of each of its ncontacts rows.
+/// `row_kinds[row_offset ..]` the [`RowKind`] of each of its ncontacts rows and, for a
+/// [`SPARSE`] scene, the row patterns of its matrices after them
+/// ([`Pattern`](crate::batch::sparsity::Pattern)).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct SceneHeader {
@@ -18,16 +20,20 @@ pub struct SceneHeader {
     pub state_offset: u32,
     /// Offset of the scene's operators.
     pub operator_offset: u32,
-    /// Bit 0: A and B are nonzero (the scene has stiffness or damping). Bit 1: nonlinear rows
-    /// — Y nonzero or sphere–sphere gaps (the Jacobian G(q) moves: a Newton loop per step). Bit 2: F_ext has a
-    /// harmonic part. Bit 3: some row is an equality. Bit 4: friction contacts (both set from
-    /// the row kinds). Bit 5: the
-    /// scene is stepped by nonsmooth RATTLE. (Engines skip what a scene lacks.)
+    /// Bit 0: A and B are nonzero (the scene has stiffness or damping; else they are not
+    /// stored). Bit 1: nonlinear rows — Y nonzero or sphere–sphere gaps (the Jacobian G(q)
+    /// moves: a Newton loop per step). Bit 2: F_ext has a harmonic part. Bit 3: some row is an
+    /// equality. Bit 4: friction contacts (both set from the row kinds). Bit 5: the scene is
+    /// stepped by nonsmooth RATTLE. Bit 6: H, W⁻¹Hᵀ and the Delassus matrix are stored by
+    /// compressed rows ([`SPARSE`]). (Engines skip what a scene lacks.)
     pub flags: u32,
-    /// Offset of the scene's row kinds (scenes with the same rows may share them).
+    /// Offset of the scene's row kinds and patterns (scenes with the same rows and patterns
+    /// may share them).
     pub row_offset: u32,
-    /// Padding to 32 bytes.
-    pub pad: [u32; 2],
+    /// The entries stored of H and of W⁻¹Hᵀ: m n, or the pattern's when [`SPARSE`].
+    pub h_entries: u32,
+    /// The entries stored of the Delassus matrix: m², or the pattern's when [`SPARSE`].
+    pub delassus_entries: u32,
 }
 
 /// The kind of one row of a scene's MLCP, which says which local solve the row takes (as
@@ -74,10 +80,12 @@ impl SceneHeader {
     /// (an estimate of its cost, counted as lavapipe's loop limiter counts).
     pub fn cost_per_step(&self) -> u32 {
         let (n, m) = (self.ndof, self.ncontacts);
+        // The entries of H (and W⁻¹Hᵀ) and of D that the loops visit: all of them when dense.
+        let (nh, nd) = (self.h_entries, self.delassus_entries);
         let stiffness = if self.flags & HAS_STIFFNESS != 0 { n * n } else { 0 };
-        let lcp_error = 1 + m * (1 + m);
-        let solve = 5 * lcp_error + 4 * (1 + m * (1 + m)) + n * (1 + m);
-        let once = 1 + n + stiffness + m * (1 + 2 * n) + m + 2 * n;
+        let lcp_error = 1 + m + nd;
+        let solve = 5 * lcp_error + 4 * (1 + m + nd) + n + nh;
+        let once = 1 + n + stiffness + m + 2 * nh + m + 2 * n;
         // G, W⁻¹Gᵀ and D of nonlinear rows, rebuilt.
         let operators = 2 * n * (1 + m) + m * n * (1 + n) + m * m * (1 + n);
         if self.flags & RATTLE != 0 {
@@ -88,7 +96,7 @@ impl SceneHeader {
             } else {
                 (1, 0)
             };
-            return 2 * once + (passes + 1) * (solve + m * (1 + m)) + rebuilt;
+            return 2 * once + (passes + 1) * (solve + m + nd) + rebuilt;
         }
         if self.flags & HAS_NONLINEAR != 0 {
             // About three Newton iterations, each rebuilding G, W⁻¹Gᵀ and D.
@@ -113,6 +121,9 @@ pub const HAS_FRICTION: u32 = 16;
 /// `flags` bit: the scene is stepped by nonsmooth RATTLE (its operators are the half kick's
 /// and the end kick's) instead of Moreau–Jean.
 pub const RATTLE: u32 = 32;
+/// `flags` bit: the scene's H, W⁻¹Hᵀ and Delassus matrix are stored by compressed rows, their
+/// patterns after its row kinds (`batch::sparsity`); only linear Moreau–Jean scenes.
+pub const SPARSE: u32 = 64;
 
 impl SceneHeader {
     /// Length of the scene's state: 2n.
@@ -120,22 +131,45 @@ impl SceneHeader {
         2 * ndof
     }
 
-    /// Length of the operators of a scene of header `flags`: 3n² + 2n + 3nm + m² + 13m + 3,
-    /// and with [`RATTLE`] the end kick's 3n² + 2n + nm + m² more.
+    /// The entries of A and of B of a scene of header `flags`: n² with [`HAS_STIFFNESS`], else
+    /// none (they are not stored).
+    pub fn stiffness_len(ndof: usize, flags: u32) -> usize {
+        if flags & HAS_STIFFNESS != 0 { ndof * ndof } else { 0 }
+    }
+
+    /// Where the blocks of a dense scene of header `flags` start (H, W⁻¹Hᵀ and the Delassus
+    /// matrix stored whole).
+    pub fn dense_offsets(ndof: usize, ncontacts: usize, flags: u32) -> OperatorOffsets {
+        let stiffness = Self::stiffness_len(ndof, flags);
+        OperatorOffsets::new(ndof, ncontacts, stiffness, ndof * ncontacts, ncontacts * ncontacts)
+    }
+
+    /// Where the blocks of this scene's operators start.
+    pub fn offsets(&self) -> OperatorOffsets {
+        let (n, m) = (self.ndof as usize, self.ncontacts as usize);
+        let stiffness = Self::stiffness_len(n, self.flags);
+        OperatorOffsets::new(n, m, stiffness, self.h_entries as usize, self.delassus_entries as usize)
+    }
+
+    /// Length of the operators of a dense scene of header `flags`: 2s + 2n + 3nm + m² + 13m +
+    /// 3 + n² (s = n² with [`HAS_STIFFNESS`], else 0), and with [`RATTLE`] the end kick's
+    /// 2s + 2n + nm + m² + n² more (an upper bound of any scene's of these sizes and flags).
     pub fn operator_len(ndof: usize, ncontacts: usize, flags: u32) -> usize {
-        let o = OperatorOffsets::new(ndof, ncontacts);
+        let o = Self::dense_offsets(ndof, ncontacts, flags);
         if flags & RATTLE != 0 { o.end } else { o.end_a }
     }
 
-    /// Length of this scene's operators ([`SceneHeader::operator_len`]).
+    /// Length of this scene's operators: as [`SceneHeader::operator_len`] for its entries; a
+    /// [`SPARSE`] scene stores only the blocks a linear scene reads, those before `quadratic`.
     pub fn operators(&self) -> usize {
-        Self::operator_len(self.ndof as usize, self.ncontacts as usize, self.flags)
-    }
-
-    /// Length of the operators a scene without nonlinear rows reads, those before the
-    /// quadratic terms (2n² + 2n + 2nm + m² + 4m + 3).
-    pub fn linear_operator_len(ndof: usize, ncontacts: usize) -> usize {
-        OperatorOffsets::new(ndof, ncontacts).quadratic
+        let o = self.offsets();
+        if self.flags & RATTLE != 0 {
+            o.end
+        } else if self.flags & SPARSE != 0 {
+            o.quadratic
+        } else {
+            o.end_a
+        }
     }
 }
 
@@ -217,6 +251,7 @@ pub fn constants_wgsl() -> String {
         ("HAS_FORCING", HAS_FORCING),
         ("HAS_EQUALITY", HAS_EQUALITY),
         ("HAS_FRICTION", HAS_FRICTION),
+        ("SPARSE", SPARSE),
         ("NOT_CONVERGED", NOT_CONVERGED),
         ("NON_FINITE", NON_FINITE),
         ("IN_CONTACT", IN_CONTACT),

@@ -26,6 +26,9 @@ use nalgebra::{DMatrix, DVector};
 
 use super::gathered::Gathered;
 use super::layout::RowKind;
+// (Products by the nonzeros of their left factor: a scene of many bodies has a diagonal W⁻¹
+// and an H of a few entries per row.)
+use super::sparsity::{inverse as invert, product};
 use crate::error::{Error, Result};
 use crate::scheme::{NonsmoothRattleOSI, Stabilization};
 
@@ -179,15 +182,14 @@ impl LinearScene {
             g0,
         } = gathered;
         let m = hmat.nrows();
-        let inverse =
-            |w: DMatrix<f64>, what: &str| w.try_inverse().ok_or_else(|| Error::Singular { what: what.into() });
+        let inverse = |w: DMatrix<f64>, what: &str| invert(w).ok_or_else(|| Error::Singular { what: what.into() });
         // W, and the kick's A, B and the step length of F_ext in c.
         let (w_inv, a, b, span, beta, end_kick) = match reduction {
             Reduction::MoreauJean { theta, beta } => {
                 let w = &mass + &damping * (h * theta) + &stiffness * (h * h * theta * theta);
                 let w_inv = inverse(w, "iteration matrix W")?;
-                let a = &w_inv * (&damping * h + &stiffness * (h * h * theta));
-                let b = &w_inv * &stiffness * h;
+                let a = product(&w_inv, &(&damping * h + &stiffness * (h * h * theta)));
+                let b = product(&w_inv, &stiffness) * h;
                 (w_inv, a, b, h, beta, None)
             }
             Reduction::NonsmoothRattle => {
@@ -213,8 +215,8 @@ impl LinearScene {
             rows.iter()
                 .map(|&kind| if kind == RowKind::Equality { beta / h } else { 0.0 }),
         );
-        let winv_ht = &w_inv * hmat.transpose();
-        let delassus = &hmat * &winv_ht;
+        let winv_ht = product(&w_inv, &hmat.transpose());
+        let delassus = product(&hmat, &winv_ht);
         let scene = Self {
             a,
             b,
@@ -239,9 +241,14 @@ impl LinearScene {
             v0,
             end_kick,
         };
-        // PGS divides by the diagonal of G W⁻¹ Gᵀ, here at q₀.
-        let d0 = &g0 * &scene.w_inv * g0.transpose();
-        if let Some(row) = (0..m).find(|&r| d0[(r, r)] <= f64::EPSILON * d0.amax()) {
+        // PGS divides by the diagonal of G W⁻¹ Gᵀ, here at q₀ (D itself for linear rows).
+        let d0 = if scene.has_nonlinear() {
+            &g0 * &scene.w_inv * g0.transpose()
+        } else {
+            scene.delassus.clone()
+        };
+        let floor = f64::EPSILON * d0.amax();
+        if let Some(row) = (0..m).find(|&r| d0[(r, r)] <= floor) {
             return Err(Error::Unsupported {
                 what: row_name(row),
                 reason: "its row of G W⁻¹ Gᵀ has no positive diagonal at q₀ (G row is zero?): PGS cannot solve it"

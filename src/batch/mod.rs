@@ -25,6 +25,7 @@ mod outcome;
 pub mod progress;
 pub mod scene_batch;
 mod shared;
+pub mod sparsity;
 
 pub use bead_chain::{BeadChain, ChainOptions};
 pub use gathered::Gathered;

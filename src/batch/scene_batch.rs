@@ -3,11 +3,13 @@
 use std::ops::Range;
 
 use super::layout::{
-    EXTREMES, HAS_EQUALITY, HAS_FORCING, HAS_FRICTION, HAS_NONLINEAR, HAS_STIFFNESS, RATTLE, RowKind, SceneHeader,
+    EXTREMES, HAS_EQUALITY, HAS_FORCING, HAS_FRICTION, HAS_NONLINEAR, HAS_STIFFNESS, RATTLE, RowKind, SPARSE,
+    SceneHeader,
 };
 use super::linear_scene::LinearScene;
 use super::observe::Recording;
 use super::shared::OperatorOffsets;
+use super::sparsity::{Compressed, encoded_len};
 use crate::error::{Error, Result};
 use crate::scheme::LagrangianIntegrator;
 use crate::scheme::moreau_jean::{Activation, MoreauJeanOSI};
@@ -53,9 +55,13 @@ pub struct SceneBatch {
     pub state: Vec<f64>,
     /// The operators of every scene (see [`SceneHeader`]).
     pub operators: Vec<f64>,
-    /// The [`RowKind`] codes of every scene's rows (a scene with the rows of the scene
-    /// before it shares them).
+    /// The [`RowKind`] codes of every scene's rows, each [`SPARSE`] scene's patterns after
+    /// its codes (a scene with the rows and patterns of the scene before it shares them).
     pub row_kinds: Vec<u32>,
+    /// Whether [`SceneBatch::push`] stores a linear Moreau–Jean scene's H, W⁻¹Hᵀ and Delassus
+    /// matrix by compressed rows where that halves them ([`Compressed::of`]); true unless
+    /// set, false keeps every scene dense (the reference of the compressed layout).
+    pub compress: bool,
     /// What the engines record of every scene while stepping it (every scene's record has
     /// the same length: with stroboscopic samples the scenes have the same size).
     pub recording: Recording,
@@ -81,6 +87,7 @@ impl SceneBatch {
             state: Vec::new(),
             operators: Vec::new(),
             row_kinds: Vec::new(),
+            compress: true,
             recording: Recording::default(),
         })
     }
@@ -101,23 +108,36 @@ impl SceneBatch {
             | if scene.has_nonlinear() { HAS_NONLINEAR } else { 0 }
             | if scene.has_forcing() { HAS_FORCING } else { 0 }
             | if scene.end_kick.is_some() { RATTLE } else { 0 };
-        self.push_operators(
+        // Only linear Moreau–Jean scenes: nonlinear rows rebuild their operators dense.
+        let compressed = if self.compress && flags & (HAS_NONLINEAR | RATTLE) == 0 {
+            Compressed::of(&scene.h, &scene.winv_ht, &scene.delassus)
+        } else {
+            None
+        };
+        self.push_stored(
             flags,
-            scene.q0.as_slice(),
-            scene.v0.as_slice(),
-            &scene.rows,
+            (scene.q0.as_slice(), scene.v0.as_slice()),
+            (&scene.rows, compressed.as_ref()),
             |o, ops| {
                 let mut put = |at: usize, values: &mut dyn Iterator<Item = f64>| {
                     for (x, value) in ops[at..].iter_mut().zip(values) {
                         *x = value;
                     }
                 };
-                put(o.a, &mut row_major(&scene.a));
-                put(o.b, &mut row_major(&scene.b));
+                if flags & HAS_STIFFNESS != 0 {
+                    put(o.a, &mut row_major(&scene.a));
+                    put(o.b, &mut row_major(&scene.b));
+                }
                 put(o.c, &mut scene.c.iter().copied());
-                put(o.w_inv_ht, &mut row_major(&scene.winv_ht));
-                put(o.h, &mut row_major(&scene.h));
-                put(o.delassus, &mut row_major(&scene.delassus));
+                if let Some(c) = &compressed {
+                    put(o.w_inv_ht, &mut c.winv_ht_values(&scene.winv_ht));
+                    put(o.h, &mut c.h_values(&scene.h));
+                    put(o.delassus, &mut c.delassus_values(&scene.delassus));
+                } else {
+                    put(o.w_inv_ht, &mut row_major(&scene.winv_ht));
+                    put(o.h, &mut row_major(&scene.h));
+                    put(o.delassus, &mut row_major(&scene.delassus));
+                }
                 put(o.offset, &mut scene.offset.iter().copied());
                 put(o.restitution, &mut scene.restitution.iter().copied());
                 put(o.feedback, &mut scene.feedback.iter().copied());
@@ -127,13 +147,19 @@ impl SceneBatch {
                     o.frequency,
                     &mut [scene.omega, scene.phase, scene.forcing_end].into_iter(),
                 );
+                if compressed.is_some() {
+                    // (A compressed scene stores only what a linear row reads.)
+                    return;
+                }
                 put(o.quadratic, &mut row_major(&scene.quadratic));
                 put(o.w_inv, &mut row_major(&scene.w_inv));
                 put(o.spheres, &mut scene.distance.iter().flatten().copied());
                 put(o.lever, &mut scene.lever.iter().flatten().copied());
                 if let Some(end) = &scene.end_kick {
-                    put(o.end_a, &mut row_major(&end.a));
-                    put(o.end_b, &mut row_major(&end.b));
+                    if flags & HAS_STIFFNESS != 0 {
+                        put(o.end_a, &mut row_major(&end.a));
+                        put(o.end_b, &mut row_major(&end.b));
+                    }
                     put(o.end_c, &mut end.c.iter().copied());
                     put(o.end_c_harmonic, &mut end.c_harmonic.iter().copied());
                     put(o.end_w_inv_ht, &mut row_major(&end.winv_ht));
@@ -144,10 +170,11 @@ impl SceneBatch {
         )
     }
 
-    /// Appends a scene of initial state (`q0`, `v0`), rows of kinds `rows` and header `flags`
-    /// (the rows' own bits, [`HAS_EQUALITY`] and [`HAS_FRICTION`], are set from `rows`) whose
-    /// operators `fill` writes (into zeros, at the [`OperatorOffsets`] of its sizes): how a
-    /// scene known in closed form writes its rows without a [`LinearScene`].
+    /// Appends a dense scene of initial state (`q0`, `v0`), rows of kinds `rows` and header
+    /// `flags` (the rows' own bits, [`HAS_EQUALITY`] and [`HAS_FRICTION`], are set from `rows`)
+    /// whose operators `fill` writes (into zeros, at the [`OperatorOffsets`] of its sizes):
+    /// how a scene known in closed form writes its rows without a [`LinearScene`]. (A and B
+    /// are stored only with [`HAS_STIFFNESS`].)
     pub fn push_operators(
         &mut self,
         flags: u32,
@@ -156,9 +183,22 @@ impl SceneBatch {
         rows: &[RowKind],
         fill: impl FnOnce(&OperatorOffsets, &mut [f64]),
     ) -> Result<()> {
+        self.push_stored(flags, (q0, v0), (rows, None), fill)
+    }
+
+    /// [`SceneBatch::push_operators`] for a scene stored dense or by the patterns
+    /// `compressed` ([`SPARSE`]).
+    fn push_stored(
+        &mut self,
+        flags: u32,
+        (q0, v0): (&[f64], &[f64]),
+        (rows, compressed): (&[RowKind], Option<&Compressed>),
+        fill: impl FnOnce(&OperatorOffsets, &mut [f64]),
+    ) -> Result<()> {
         let (n, m) = (q0.len(), rows.len());
         // The kernel and the twin test these bits before a row's kind: they follow the rows.
-        let flags = flags & !(HAS_EQUALITY | HAS_FRICTION)
+        let flags = flags & !(HAS_EQUALITY | HAS_FRICTION | SPARSE)
+            | if compressed.is_some() { SPARSE } else { 0 }
             | if rows.contains(&RowKind::Equality) {
                 HAS_EQUALITY
             } else {
@@ -191,7 +231,14 @@ impl SceneBatch {
                 got: v0.len().to_string(),
             });
         }
-        let codes: Vec<u32> = rows.iter().map(|k| k.code()).collect();
+        let mut codes: Vec<u32> = rows.iter().map(|k| k.code()).collect();
+        let entries = match compressed {
+            Some(c) => {
+                codes.extend(c.encode());
+                (c.h.entries(), c.d.entries())
+            }
+            None => (m * n, m * m),
+        };
         let header = SceneHeader {
             ndof: offset(n)?,
             ncontacts: offset(m)?,
@@ -199,16 +246,15 @@ impl SceneBatch {
             operator_offset: offset(self.operators.len())?,
             flags,
             row_offset: self.intern_rows(&codes)?,
-            pad: [0; 2],
+            h_entries: offset(entries.0)?,
+            delassus_entries: offset(entries.1)?,
         };
         self.headers.push(header);
         self.state.extend_from_slice(q0);
         self.state.extend_from_slice(v0);
-        let o = OperatorOffsets::new(n, m);
         let start = self.operators.len();
-        self.operators
-            .resize(start + SceneHeader::operator_len(n, m, flags), 0.0);
-        fill(&o, &mut self.operators[start..]);
+        self.operators.resize(start + header.operators(), 0.0);
+        fill(&header.offsets(), &mut self.operators[start..]);
         Ok(())
     }
 
@@ -228,7 +274,7 @@ impl SceneBatch {
         // half appended.)
         offset(self.row_kinds.len() + other.row_kinds.len())?;
         for h in &other.headers {
-            let row_offset = self.intern_rows(other.rows_of(h))?;
+            let row_offset = self.intern_rows(other.structure_of(h))?;
             self.headers.push(SceneHeader {
                 state_offset: h.state_offset + state,
                 operator_offset: h.operator_offset + operators,
@@ -241,11 +287,12 @@ impl SceneBatch {
         Ok(())
     }
 
-    /// The offset in [`SceneBatch::row_kinds`] of a scene with rows `codes`: the scene
-    /// before it's when that one has the same rows, else theirs appended.
+    /// The offset in [`SceneBatch::row_kinds`] of a scene with rows and patterns `codes`
+    /// ([`SceneBatch::structure_of`]): the scene before it's when that one has the same,
+    /// else theirs appended.
     fn intern_rows(&mut self, codes: &[u32]) -> Result<u32> {
         if let Some(last) = self.headers.last()
-            && self.rows_of(last) == codes
+            && self.structure_of(last) == codes
         {
             return Ok(last.row_offset);
         }
@@ -258,6 +305,24 @@ impl SceneBatch {
     /// The row-kind codes of the scene of header `h`.
     pub fn rows_of(&self, h: &SceneHeader) -> &[u32] {
         &self.row_kinds[h.row_offset as usize..][..h.ncontacts as usize]
+    }
+
+    /// The row-kind codes of the scene of header `h` and, when it is [`SPARSE`], its
+    /// patterns after them: what scenes stepped alike share.
+    pub fn structure_of(&self, h: &SceneHeader) -> &[u32] {
+        let m = h.ncontacts as usize;
+        let patterns = if h.flags & SPARSE != 0 {
+            encoded_len(m, h.h_entries as usize, h.delassus_entries as usize)
+        } else {
+            0
+        };
+        &self.row_kinds[h.row_offset as usize..][..m + patterns]
+    }
+
+    /// The patterns of the [`SPARSE`] scene of header `h` (what follows its row kinds in
+    /// [`SceneBatch::structure_of`]).
+    pub fn patterns_of(&self, h: &SceneHeader) -> &[u32] {
+        &self.structure_of(h)[h.ncontacts as usize..]
     }
 
     /// The largest (ndof, ncontacts) of any scene.
@@ -338,11 +403,12 @@ impl SceneBatch {
                 .to_vec(),
             headers: Vec::with_capacity(range.len()),
             row_kinds: Vec::new(),
+            compress: self.compress,
             recording: self.recording.clone(),
         };
         for h in &self.headers[range] {
             // (Within the offsets of this batch: interning cannot overflow them.)
-            let row_offset = sliced.intern_rows(self.rows_of(h)).unwrap_or(h.row_offset);
+            let row_offset = sliced.intern_rows(self.structure_of(h)).unwrap_or(h.row_offset);
             sliced.headers.push(SceneHeader {
                 state_offset: h.state_offset - first.state_offset,
                 operator_offset: h.operator_offset - first.operator_offset,

@@ -62,13 +62,14 @@ macro_rules! shared_struct {
     };
 }
 
-/// Declares [`OperatorOffsets`]: where each block of a scene's operators starts, for n degrees
-/// of freedom and m rows, the blocks laid out in the order given with the sizes given; and
-/// `WGSL`, the same struct and `operator_offsets(n, m)` in WGSL.
+/// Declares [`OperatorOffsets`]: where each block of a scene's operators starts, the blocks
+/// laid out in the order given with the sizes given (expressions of the size parameters);
+/// and `WGSL`, the same struct and `operator_offsets(…)` in WGSL.
 macro_rules! operator_layout {
-    (($n:ident, $m:ident) => $($(#[$doc:meta])* $block:ident: $size:expr,)*) => {
+    (($($p:ident),*) => $($(#[$doc:meta])* $block:ident: $size:expr,)*) => {
         /// Where each block of one scene's operators starts (indices within the scene), all
-        /// matrices row-major. "Rows" are the rows of the step's MLCP (contacts and equalities).
+        /// dense matrices row-major. "Rows" are the rows of the step's MLCP (contacts and
+        /// equalities).
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub struct OperatorOffsets {
             $($(#[$doc])* pub $block: usize,)*
@@ -77,21 +78,21 @@ macro_rules! operator_layout {
         }
 
         impl OperatorOffsets {
-            /// The offsets for `n` degrees of freedom and `m` rows.
+            /// The offsets for the block sizes of the given parameters.
             #[allow(unused_assignments)]
-            pub fn new($n: usize, $m: usize) -> Self {
+            pub fn new($($p: usize),*) -> Self {
                 let mut k = 0;
                 $(let $block = k; k += $size;)*
                 Self { $($block,)* end: k }
             }
 
-            /// The struct and `operator_offsets(n, m)` in WGSL.
+            /// The struct and `operator_offsets(…)` in WGSL.
             pub const WGSL: &'static str = concat!(
                 "struct OperatorOffsets {\n",
                 $("    ", stringify!($block), ": u32,\n",)*
                 "    end: u32,\n}\n",
                 "// Twin: OperatorOffsets::new.\n",
-                "fn operator_offsets(n: u32, m: u32) -> OperatorOffsets {\n",
+                "fn operator_offsets(", $(stringify!($p), ": u32, ",)* ") -> OperatorOffsets {\n",
                 "    var o: OperatorOffsets;\n    var k = 0u;\n",
                 $("    o.", stringify!($block), " = k;\n    k = k + ", stringify!($size), ";\n",)*
                 "    o.end = k;\n    return o;\n}\n"
@@ -161,19 +162,22 @@ shared_struct! {
 }
 
 operator_layout! {
-    (n, m) =>
-    /// A = W⁻¹ (h C + h²θ K), of v_free = v_k − A v_k − B q_k + c (n × n).
-    a: n * n,
-    /// B = W⁻¹ h K (n × n).
-    b: n * n,
+    // n dof, m rows; s = n² with stiffness or damping, else 0 (A and B are not stored);
+    // nh and nd the entries stored of H (and of W⁻¹Hᵀ) and of the Delassus matrix: m n and
+    // m² when dense, the patterns' with compressed rows (`batch::sparsity`).
+    (n, m, s, nh, nd) =>
+    /// A = W⁻¹ (h C + h²θ K), of v_free = v_k − A v_k − B q_k + c (n × n; s).
+    a: s,
+    /// B = W⁻¹ h K (n × n; s).
+    b: s,
     /// c = W⁻¹ h f₀, the constant part of F_ext (n).
     c: n,
-    /// W⁻¹Hᵀ (n × m).
-    w_inv_ht: n * m,
-    /// H (m × n).
-    h: m * n,
-    /// The Delassus matrix H W⁻¹ Hᵀ (m × m).
-    delassus: m * m,
+    /// W⁻¹Hᵀ (n × m; compressed: its transpose by H's pattern, nh).
+    w_inv_ht: nh,
+    /// H (m × n; compressed: by its row pattern, nh).
+    h: nh,
+    /// The Delassus matrix H W⁻¹ Hᵀ (m × m; compressed: by its row pattern, nd).
+    delassus: nd,
     /// b, the constant of y = H q + b (m).
     offset: m,
     /// e, the restitution of each row (m).
@@ -199,10 +203,10 @@ operator_layout! {
     lever: 3 * m,
     /// From here on only nonsmooth RATTLE scenes have operators, those of the kick that ends
     /// their step, v* = v½ − A_e v½ − B_e q_{n+1} + c_e, with M where the blocks above hold
-    /// the half kick's W½ = M + (h/2) C: A_e = M⁻¹ (h/2) C (n × n).
-    end_a: n * n,
-    /// B_e = M⁻¹ (h/2) K (n × n).
-    end_b: n * n,
+    /// the half kick's W½ = M + (h/2) C: A_e = M⁻¹ (h/2) C (n × n; s).
+    end_a: s,
+    /// B_e = M⁻¹ (h/2) K (n × n; s).
+    end_b: s,
     /// c_e = M⁻¹ (h/2) f₀ (n).
     end_c: n,
     /// M⁻¹ (h/2) a, the harmonic part of the end kick (n).

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::watch::Watch;
 use super::{Backend, Scenario, open_engine, run_on};
 use crate::batch::SceneHeader;
-use crate::batch::layout::RATTLE;
+use crate::batch::layout::{HAS_STIFFNESS, RATTLE};
 use crate::error::{Error, Result};
 
 /// Scenes (on the reference stepper, on the batched engines) and steps of the timed sample
@@ -143,7 +143,7 @@ pub fn check(scenario: &Scenario, watch: &impl Watch) -> Result<Check> {
         + trajectories
         + n * strobe_samples as f64 * 24.0 * (2 * dof + 2) as f64
         + n * f64::from(max_events) * 24.0 * 6.0;
-    let bytes_per_scene = 16 * SceneHeader::operator_len(dof, rows, RATTLE) as u64;
+    let bytes_per_scene = 16 * SceneHeader::operator_len(dof, rows, RATTLE | HAS_STIFFNESS) as u64;
     let mut estimates = Vec::new();
     for backend in [Backend::Reference, Backend::Cpu, Backend::Gpu] {
         let engine = match open_engine(backend, scenario) {

@@ -195,8 +195,9 @@ pub fn run(scenario: &Scenario, options: &RunOptions, progress: &Progress) -> Re
 /// twice its operators and its record (8 bytes per value: the batch, and the engine's copy).
 /// The scenes have n dof and m rows (`sizes`) and keep `recording`.
 fn memory_bound((n, m): (usize, usize), recording: &Recording) -> usize {
-    // (RATTLE's length, the larger.)
-    let values = crate::batch::SceneHeader::operator_len(n, m, crate::batch::layout::RATTLE) + recording.len(n, m);
+    // (RATTLE's dense length with stiffness, the largest.)
+    use crate::batch::layout::{HAS_STIFFNESS, RATTLE};
+    let values = crate::batch::SceneHeader::operator_len(n, m, RATTLE | HAS_STIFFNESS) + recording.len(n, m);
     let per_scene = 16 * values as u64;
     crate::validate::machine_memory().map_or(usize::MAX, |bytes| (bytes / 4 / per_scene).max(1) as usize)
 }

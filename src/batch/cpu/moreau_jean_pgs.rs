@@ -184,7 +184,7 @@ pub fn run_on<T: Float + Send + Sync>(
             // without the Newton loop's bookkeeping, and scenes of one dof and one row (a
             // dropped ball: the main job) with their sizes known at compile time.
             let args = (
-                (headers, batch.rows_of(&headers[0])),
+                (headers, batch.structure_of(&headers[0])),
                 &scratch[..],
                 arrays,
                 (&step, &batch.recording),
@@ -204,11 +204,11 @@ pub fn run_on<T: Float + Send + Sync>(
         });
 }
 
-/// Consecutive runs of at most [`LANES`] scenes with the same sizes, flags and row kinds
-/// (the stages branch on a row's kind once per group).
+/// Consecutive runs of at most [`LANES`] scenes with the same sizes, flags, row kinds and
+/// patterns (the stages branch on a row's kind once per group).
 fn groups(batch: &SceneBatch) -> Vec<Range<usize>> {
     let headers = &batch.headers;
-    let kind = |h: &SceneHeader| (h.ndof, h.ncontacts, h.flags, batch.rows_of(h));
+    let kind = |h: &SceneHeader| (h.ndof, h.ncontacts, h.flags, batch.structure_of(h));
     let mut groups: Vec<Range<usize>> = Vec::new();
     for (s, h) in headers.iter().enumerate() {
         match groups.last_mut() {
@@ -219,7 +219,7 @@ fn groups(batch: &SceneBatch) -> Vec<Range<usize>> {
     groups
 }
 
-/// What [`simulate`] steps: the group's headers and row kinds, its operators in lanes, its q, v, counters,
+/// What [`simulate`] steps: the group's headers and row kinds (and patterns), its operators in lanes, its q, v, counters,
 /// extremes and observers' accumulators, the step parameters and observers, the number of
 /// steps and the run's progress.
 type GroupRun<'a, T> = (

@@ -8,10 +8,43 @@ use std::array::from_fn;
 use num_traits::Float;
 
 use crate::batch::RowKind;
+use crate::batch::sparsity::Rows;
 use crate::contact::lanes::{LANES, Lanes, Mask};
 use crate::contact::local::{friction_2d, friction_3d, friction_error};
 
 type L2<T> = Lanes<T, LANES>;
+
+/// A matrix in lanes as stored: its entries, and where each row keeps them (dense or by a
+/// row pattern). Kernel: `d_at` with `d_span`, `d_col`.
+#[derive(Clone, Copy)]
+pub(super) struct Stored<'a, T> {
+    values: &'a [L2<T>],
+    rows: Rows<'a>,
+}
+
+impl<'a, T: Float> Stored<'a, T> {
+    /// The matrix of entries `values` kept by `rows`.
+    #[inline(always)]
+    pub(super) fn new(values: &'a [L2<T>], rows: Rows<'a>) -> Self {
+        Self { values, rows }
+    }
+
+    /// init + Σ_k A_rk x_k over row r's stored entries, in the order of k.
+    #[inline(always)]
+    pub(super) fn row_dot(&self, r: usize, init: L2<T>, x: &[L2<T>]) -> L2<T> {
+        let mut sum = init;
+        for p in self.rows.span(r) {
+            sum = sum + self.values[p] * x[self.rows.col(r, p)];
+        }
+        sum
+    }
+
+    /// A_rk, zero where not stored.
+    #[inline(always)]
+    pub(super) fn at(&self, r: usize, k: usize) -> L2<T> {
+        self.rows.find(r, k).map_or(Lanes::zero(), |p| self.values[p])
+    }
+}
 
 /// Siconos's error ‖λ − max(0, λ − w)‖ / ‖q‖ over the active rows (w = q + D λ; w itself on
 /// equality rows; a friction contact's block counts its natural map ‖λ − P_K(λ − ŵ)‖²,
@@ -19,7 +52,7 @@ type L2<T> = Lanes<T, LANES>;
 /// squares, without roots. `rows` are the rows' [`RowKind`] codes, `mu` their μ.
 #[inline(always)]
 pub(super) fn lcp_error<T: Float>(
-    d: &[Lanes<T, LANES>],
+    d: Stored<'_, T>,
     lcp_q: &[Lanes<T, LANES>],
     active: &[Mask<LANES>],
     (rows, mu): (&[u32], &[Lanes<T, LANES>]),
@@ -29,13 +62,7 @@ pub(super) fn lcp_error<T: Float>(
     let zero = Lanes::zero();
     let (mut err, mut norm) = (zero, zero);
     // w_r = q_r + Σ_k D_rk λ_k (the kernel's `local_velocity`).
-    let w = |r: usize| {
-        let mut wr = lcp_q[r];
-        for k in 0..m {
-            wr = wr + d[r * m + k] * lambda[k];
-        }
-        wr
-    };
+    let w = |r: usize| d.row_dot(r, lcp_q[r], lambda);
     for r in 0..m {
         let kind = row_kind(rows, r);
         let x2 = if is_normal(kind) {
@@ -136,7 +163,7 @@ pub(super) fn equality_row<T: Float>(lambda: L2<T>, w: L2<T>, diagonal: L2<T>) -
 /// the friction part of `solve_local`).
 #[inline(always)]
 pub(super) fn friction_block<T: Float>(
-    dd: &[Lanes<T, LANES>],
+    dd: Stored<'_, T>,
     lcp_q: &[Lanes<T, LANES>],
     mu: &[Lanes<T, LANES>],
     lambda: &mut [Lanes<T, LANES>],
@@ -144,16 +171,12 @@ pub(super) fn friction_block<T: Float>(
     rows: usize,
     update: Mask<LANES>,
 ) {
-    let m = lcp_q.len();
-    let at = |a: usize, b: usize| dd[(r + a) * m + r + b];
+    let at = |a: usize, b: usize| dd.at(r + a, r + b);
     let mut lam = [Lanes::zero(); 3];
     lam[..rows].copy_from_slice(&lambda[r..r + rows]);
     let mut local = [Lanes::zero(); 3];
     for (a, la) in local.iter_mut().enumerate().take(rows) {
-        *la = lcp_q[r + a];
-        for k in 0..m {
-            *la = *la + dd[(r + a) * m + k] * lambda[k];
-        }
+        *la = dd.row_dot(r + a, lcp_q[r + a], lambda);
         for (b, lb) in lam.iter().enumerate().take(rows) {
             *la = *la - at(a, b) * *lb;
         }

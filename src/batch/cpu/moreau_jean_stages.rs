@@ -10,12 +10,13 @@ use num_traits::Float;
 use super::health::LaneHealth;
 use super::lever::add_lever;
 use super::moreau_jean_rows::{
-    EQUALITY as EQUALITY_ROW, TANGENT, cone_violation, equality_row, friction_block, is_normal, lcp_error, normal_row,
-    residual, row_kind, within,
+    EQUALITY as EQUALITY_ROW, Stored, TANGENT, cone_violation, equality_row, friction_block, is_normal, lcp_error,
+    normal_row, residual, row_kind, within,
 };
 use super::sphere_rows::add_sphere_gap;
-use crate::batch::layout::{EXTREMES, HealthCounters, NON_FINITE, RATTLE, SceneHeader};
+use crate::batch::layout::{EXTREMES, HealthCounters, NON_FINITE, RATTLE, SPARSE, SceneHeader};
 use crate::batch::observe::Recording;
+use crate::batch::sparsity::Rows;
 use crate::batch::{OperatorOffsets, StepParams};
 use crate::contact::lanes::{LANES, Lanes, Mask, all, and, and_not};
 
@@ -43,6 +44,8 @@ pub(super) struct Group<'a, T, const NONLINEAR: bool, const EQUALITY: bool, cons
     step: &'a StepParams<T>,
     /// The [`RowKind`](crate::batch::RowKind) code of each row (the group's scenes share them).
     rows: &'a [u32],
+    /// A [`SPARSE`] group's row patterns of H (and W⁻¹Hᵀ) and of D; `None` when dense.
+    patterns: Option<(Rows<'a>, Rows<'a>)>,
     /// Coulomb's μ of each row.
     mu: &'a [L<T>],
     q: Vec<L<T>>,
@@ -89,10 +92,11 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     Group<'a, T, NONLINEAR, EQUALITY, N, M>
 {
     /// Gathers the group's state (`values`: q, v of each scene), health and observers'
-    /// accumulators into lanes (the kernel's `load_scene`).
+    /// accumulators into lanes (the kernel's `load_scene`); `structure` is the scenes' row
+    /// kinds and patterns ([`SceneBatch::structure_of`](crate::batch::SceneBatch::structure_of)).
     #[inline(always)]
     pub(super) fn load(
-        (headers, rows): (&[SceneHeader], &'a [u32]),
+        (headers, structure): (&[SceneHeader], &'a [u32]),
         ops: &'a [L<T>],
         step: &'a StepParams<T>,
         recording: &'a Recording,
@@ -104,7 +108,8 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
             "a group of {n} dofs and {m} rows stepped as one of {N} and {M}"
         );
         let lane = |l: usize| l.min(scenes - 1);
-        let o = OperatorOffsets::new(n, m);
+        let o = headers[0].offsets();
+        let (rows, encoded) = structure.split_at(m);
         let record = recording.len(n, m);
         let load = |k: usize| Lanes(from_fn(|l| values[2 * n * lane(l) + k]));
         let zeros = |len: usize| vec![Lanes::zero(); len];
@@ -118,6 +123,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
             o,
             step,
             rows,
+            patterns: (headers[0].flags & SPARSE != 0).then(|| Rows::read(encoded, m, headers[0].h_entries as usize)),
             mu: &ops[o.mu..o.mu + m],
             q: (0..n).map(load).collect(),
             v: (0..n).map(|i| load(n + i)).collect(),
@@ -173,6 +179,27 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
         if M == 0 { self.m } else { M }
     }
 
+    /// Where H (and W⁻¹Hᵀ, transposed) keeps row r's entries: the pattern of a [`SPARSE`]
+    /// group, else every column (N of them where N is not 0: a group of compile-time sizes
+    /// is never compressed). Kernel: `h_span`, `h_col`.
+    #[inline(always)]
+    fn h_rows(&self) -> Rows<'a> {
+        match self.patterns {
+            Some((h, _)) if N == 0 => h,
+            _ => Rows::Dense(self.n()),
+        }
+    }
+
+    /// Where the scene's Delassus matrix keeps row r's entries: the pattern of a [`SPARSE`]
+    /// group, else every column (M where M is not 0). Kernel: `d_span`, `d_col`.
+    #[inline(always)]
+    fn d_rows(&self) -> Rows<'a> {
+        match self.patterns {
+            Some((_, d)) if M == 0 => d,
+            _ => Rows::Dense(self.m()),
+        }
+    }
+
     /// Scatters the lanes back, flagging a non-finite state (the kernel's `store_scene`).
     #[inline(always)]
     pub(super) fn store(&self, (values, counters, extremes, observed): GroupArraysMut<'_, T>) {
@@ -221,21 +248,23 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
         let (n, o, ops) = (self.n(), self.o, self.ops);
         let two = Lanes::splat(T::one() + T::one());
         let (mut y, mut ydot) = (ops[o.offset + r], Lanes::zero());
-        for j in 0..n {
-            let hrj = ops[o.h + r * n + j];
-            if NONLINEAR {
-                let yrj = ops[o.quadratic + r * n + j];
-                y = y + (hrj + yrj * q[j]) * q[j];
-                ydot = ydot + (hrj + two * yrj * q[j]) * v[j];
-            } else {
+        if !NONLINEAR {
+            let rows = self.h_rows();
+            for p in rows.span(r) {
+                let (hrj, j) = (ops[o.h + p], rows.col(r, p));
                 y = y + hrj * q[j];
                 ydot = ydot + hrj * v[j];
             }
+            return (y, ydot);
         }
-        if NONLINEAR {
-            add_sphere_gap(&ops[o.spheres + 6 * r..], q, v, &mut y, &mut ydot);
-            add_lever(&ops[o.lever + 3 * r..], q, v, &mut y, &mut ydot);
+        for j in 0..n {
+            let hrj = ops[o.h + r * n + j];
+            let yrj = ops[o.quadratic + r * n + j];
+            y = y + (hrj + yrj * q[j]) * q[j];
+            ydot = ydot + (hrj + two * yrj * q[j]) * v[j];
         }
+        add_sphere_gap(&ops[o.spheres + 6 * r..], q, v, &mut y, &mut ydot);
+        add_lever(&ops[o.lever + 3 * r..], q, v, &mut y, &mut ydot);
         (y, ydot)
     }
 
@@ -244,7 +273,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// G v_free + (e ẏ + f y) and λ = 0. Kernel: `outputs_and_activation`.
     #[inline(always)]
     pub(super) fn outputs_and_activation(&mut self) {
-        let (n, m, o, ops) = (self.n(), self.m(), self.o, self.ops);
+        let (m, o, ops, rows) = (self.m(), self.o, self.ops, self.h_rows());
         let zero = Lanes::zero();
         let gamma_h = Lanes::splat(self.step.gamma * self.step.h);
         for r in 0..m {
@@ -252,8 +281,8 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
             // H v_free of a linear row (a nonlinear one's comes with its Newton iterate's G).
             let mut hv = zero;
             if !NONLINEAR {
-                for j in 0..n {
-                    hv = hv + ops[o.h + r * n + j] * self.vf[j];
+                for p in rows.span(r) {
+                    hv = hv + ops[o.h + p] * self.vf[rows.col(r, p)];
                 }
             }
             let kind = row_kind(self.rows, r);
@@ -294,8 +323,11 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     fn solve(&mut self, delassus: usize, masked: bool) {
         let (m, tol) = (self.m(), self.step.tolerance);
         // D: the Newton iterate's own with nonlinear rows, else the scene's (the kernel's d_at).
-        let ops = self.ops;
-        let dd: &[L<T>] = if NONLINEAR { &self.dmat } else { &ops[delassus..] };
+        let dd = if NONLINEAR {
+            Stored::new(&self.dmat, Rows::Dense(m))
+        } else {
+            Stored::new(&self.ops[delassus..], self.d_rows())
+        };
         let (lcp_q, active, rows, mu) = (&self.lcp_q[..m], &self.active[..m], self.rows, self.mu);
         let lambda = &mut self.lambda;
         let zero = Lanes::zero();
@@ -329,11 +361,8 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
                 if kind == TANGENT {
                     continue;
                 }
-                let mut w = lcp_q[r];
-                for k in 0..m {
-                    w = w + dd[r * m + k] * lambda[k];
-                }
-                let diagonal = dd[r * m + r];
+                let w = dd.row_dot(r, lcp_q[r], lambda);
+                let diagonal = dd.at(r, r);
                 let updated = if kind == EQUALITY_ROW {
                     equality_row(lambda[r], w, diagonal)
                 } else {
@@ -379,6 +408,22 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
         let (n, m, ops) = (self.n(), self.m(), self.ops);
         // W⁻¹Gᵀ: the Newton iterate's own with nonlinear rows, else the scene's (the kernel's wg_at).
         let wg: &[L<T>] = if NONLINEAR { &self.wgmat } else { &ops[w_inv_ht..] };
+        if let Rows::Compressed(..) = self.h_rows()
+            && !NONLINEAR
+        {
+            // Stored transposed by P_H: each λ_r scattered onto its dofs, so that every v_j
+            // adds its terms in the order of r, as the dense sum does (a compressed scene is
+            // linear Moreau–Jean: never masked).
+            let rows = self.h_rows();
+            self.vi[..n].copy_from_slice(&self.vf[..n]);
+            for r in 0..m {
+                for p in rows.span(r) {
+                    let j = rows.col(r, p);
+                    self.vi[j] = self.vi[j] + wg[p] * self.lambda[r];
+                }
+            }
+            return;
+        }
         for i in 0..n {
             let mut x = self.vf[i];
             for r in 0..m {

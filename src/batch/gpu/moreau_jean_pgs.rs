@@ -8,7 +8,7 @@ use super::shaders::{self, KernelSizes};
 use super::{GpuContext, Precision};
 use crate::batch::BatchOutcome;
 use crate::batch::SceneBatch;
-use crate::batch::layout::{CUT_SHORT, EXTREMES, HAS_NONLINEAR, HealthCounters, SceneHeader};
+use crate::batch::layout::{CUT_SHORT, EXTREMES, HAS_NONLINEAR, HealthCounters, SPARSE, SceneHeader};
 use crate::batch::observe::{Observer, Recording, Signal};
 use crate::batch::{BatchOptions, Progress, StepParams};
 use crate::error::{Error, Result};
@@ -88,8 +88,16 @@ impl BatchKernel {
             max_contacts: m.next_power_of_two().max(4),
             fixed_dof: if uniform { n } else { 0 },
             fixed_contacts: if uniform { m } else { 0 },
+            max_operators: batch
+                .headers
+                .iter()
+                .map(|h| h.operators())
+                .max()
+                .unwrap_or(1)
+                .next_power_of_two(),
             nonlinear: batch.headers.iter().any(|h| h.flags & HAS_NONLINEAR != 0),
             rattle: batch.integrator == LagrangianIntegrator::Rattle,
+            compressed: batch.headers.iter().any(|h| h.flags & SPARSE != 0),
             observers: batch.recording.observers.len(),
             strobe: batch
                 .recording

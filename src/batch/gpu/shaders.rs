@@ -74,11 +74,19 @@ pub struct KernelSizes {
     pub fixed_dof: usize,
     /// The contacts of every scene when they are all equal, else 0.
     pub fixed_contacts: usize,
+    /// The length of the private copy of a scene's operators (≥ every scene's
+    /// [`SceneHeader::operators`](crate::batch::SceneHeader::operators)); scenes read them
+    /// from storage when it is over [`PRIVATE_OPS_LIMIT`].
+    pub max_operators: usize,
     /// Whether some scene has nonlinear rows, quadratic terms or sphere–sphere gaps (the
     /// kernel then runs a Newton loop per step).
     pub nonlinear: bool,
     /// Whether the scenes are stepped by nonsmooth RATTLE (else Moreau–Jean).
     pub rattle: bool,
+    /// Whether some scene stores its matrices by compressed rows
+    /// ([`SPARSE`](crate::batch::layout::SPARSE)); without, the dense loops keep their
+    /// constant trip counts.
+    pub compressed: bool,
     /// The number of observers (`batch::observe`).
     pub observers: usize,
     /// The stroboscopic steps (first, every, count; count 0: none).
@@ -94,23 +102,16 @@ pub struct KernelSizes {
 /// The scene-parallel Moreau–Jean + PGS kernel (entry point `main`) in `precision`, for
 /// scenes of the given sizes.
 pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
-    use crate::batch::layout::RATTLE;
-    use crate::batch::{OperatorOffsets, SceneHeader, StepParams};
+    use crate::batch::{OperatorOffsets, StepParams};
     let (n, m) = (sizes.max_dof.max(1), sizes.max_contacts.max(1));
-    let operators = if sizes.rattle {
-        SceneHeader::operator_len(n, m, RATTLE)
-    } else if sizes.nonlinear {
-        SceneHeader::operator_len(n, m, 0)
-    } else {
-        SceneHeader::linear_operator_len(n, m)
-    };
+    let operators = sizes.max_operators;
     let (quad_mn, quad_mm, nl_dof, nl_contacts) = if sizes.nonlinear {
         (m * n, m * m, n, m)
     } else {
         (1, 1, 1, 1)
     };
     let constants = format!(
-        "const MAX_DOF: u32 = {n}u;\nconst MAX_CONTACTS: u32 = {m}u;\nconst FIXED_DOF: u32 = {}u;\nconst FIXED_CONTACTS: u32 = {}u;\nconst PRIVATE_OPS: u32 = {}u;\nconst NONLINEAR: bool = {};\nconst QUAD_MN: u32 = {quad_mn}u;\nconst QUAD_MM: u32 = {quad_mm}u;\nconst NL_DOF: u32 = {nl_dof}u;\nconst NL_CONTACTS: u32 = {nl_contacts}u;\nconst SLIDE_ITERATIONS: u32 = {}u;\nconst OBSERVERS: u32 = {}u;\nconst OBSERVED: u32 = {}u;\nconst RECORD: u32 = {}u;\nconst STROBE_FIRST: u32 = {}u;\nconst STROBE_EVERY: u32 = {}u;\nconst STROBE_COUNT: u32 = {}u;\nconst EVENTS: u32 = {}u;\nconst EVENTS_AT: u32 = {}u;\nconst EVENT_ROWS: u32 = {}u;\nconst RATTLE: bool = {};\nconst RATTLE_CONTACTS: u32 = {}u;\n",
+        "const MAX_DOF: u32 = {n}u;\nconst MAX_CONTACTS: u32 = {m}u;\nconst FIXED_DOF: u32 = {}u;\nconst FIXED_CONTACTS: u32 = {}u;\nconst PRIVATE_OPS: u32 = {}u;\nconst NONLINEAR: bool = {};\nconst QUAD_MN: u32 = {quad_mn}u;\nconst QUAD_MM: u32 = {quad_mm}u;\nconst NL_DOF: u32 = {nl_dof}u;\nconst NL_CONTACTS: u32 = {nl_contacts}u;\nconst SLIDE_ITERATIONS: u32 = {}u;\nconst OBSERVERS: u32 = {}u;\nconst OBSERVED: u32 = {}u;\nconst RECORD: u32 = {}u;\nconst STROBE_FIRST: u32 = {}u;\nconst STROBE_EVERY: u32 = {}u;\nconst STROBE_COUNT: u32 = {}u;\nconst EVENTS: u32 = {}u;\nconst EVENTS_AT: u32 = {}u;\nconst EVENT_ROWS: u32 = {}u;\nconst RATTLE: bool = {};\nconst RATTLE_CONTACTS: u32 = {}u;\nconst COMPRESSED: bool = {};\n",
         sizes.fixed_dof,
         sizes.fixed_contacts,
         if operators <= PRIVATE_OPS_LIMIT { operators } else { 1 },
@@ -127,6 +128,7 @@ pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
         if sizes.events > 0 || sizes.rattle { m } else { 1 },
         sizes.rattle,
         if sizes.rattle { m } else { 1 },
+        sizes.compressed,
     );
     [
         real(precision).as_str(),
