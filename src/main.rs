@@ -72,6 +72,13 @@ enum Command {
         /// Run the reference stepper up to this many scenes.
         #[arg(long, default_value_t = 1000)]
         reference_up_to: usize,
+        /// Runs per backend and size: each row gives their median and spread.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+        repeat: u32,
+        /// The GPU's precision: auto (f64 where the adapter has it), f32, f64, or both (a row
+        /// each).
+        #[arg(long, default_value = "auto", value_parser = ["auto", "f32", "f64", "both"])]
+        precision: String,
         /// A large-scene scenario's sizes: its template scaled to about these many bodies,
         /// each run on one thread and on all cores (default 1000 10000).
         #[arg(long, num_args = 1..)]
@@ -195,6 +202,8 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             scenario,
             scenes,
             reference_up_to,
+            repeat,
+            precision,
             bodies,
             steps,
             max_sweeps,
@@ -212,7 +221,20 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
                 Some(path) => Scenario::load(&path)?,
                 None => Scenario::from_toml(DEFAULT_SCENARIO)?,
             };
-            bench(scenario, &scenes, reference_up_to)?;
+            use ricochet::ensemble::scenario::PrecisionChoice;
+            let precisions = match precision.as_str() {
+                "f32" => vec![PrecisionChoice::F32],
+                "f64" => vec![PrecisionChoice::F64],
+                "both" => vec![PrecisionChoice::F32, PrecisionChoice::F64],
+                _ => vec![PrecisionChoice::Auto],
+            };
+            let plan = ricochet::ensemble::bench::BenchPlan {
+                sizes: scenes,
+                reference_up_to,
+                repeat: repeat as usize,
+                precisions,
+            };
+            bench(scenario, &plan)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Merge { dirs, out } => {

@@ -119,8 +119,8 @@ fn no_runtime_dir_noise() {
     assert!(!stderr.contains("XDG_RUNTIME_DIR"), "{stderr}");
 }
 
-/// `ricochet bench` prints only JSON lines on stdout (one per backend and size); its table
-/// goes to stderr.
+/// `ricochet bench` prints only JSON lines on stdout (one per backend, precision and size,
+/// each the median of its runs); its table goes to stderr.
 #[test]
 fn bench_stdout_is_json_lines() {
     let output = Command::new(BIN)
@@ -131,6 +131,10 @@ fn bench_stdout_is_json_lines() {
             "8",
             "--reference-up-to",
             "8",
+            "--repeat",
+            "2",
+            "--precision",
+            "both",
         ])
         .output()
         .unwrap();
@@ -138,14 +142,30 @@ fn bench_stdout_is_json_lines() {
     let stdout = String::from_utf8(output.stdout).unwrap();
     let lines: Vec<&str> = stdout.lines().collect();
     assert!(lines.len() >= 2, "reference and CPU at least: {stdout}");
+    let mut gpu_precisions = Vec::new();
     for line in lines {
         let value: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{line}: {e}"));
         assert!(
             value["scene_steps_per_second"].as_f64().is_some_and(|r| r > 0.0),
             "{line}"
         );
+        let runs: Vec<f64> = serde_json::from_value(value["runs"].clone()).unwrap();
+        assert_eq!(runs.len(), 2, "{line}");
+        assert_eq!(value["seconds"].as_f64(), Some((runs[0] + runs[1]) / 2.0), "{line}");
+        if value["backend"] == "gpu" {
+            assert!(value["driver"].is_string(), "{line}");
+            gpu_precisions.push(value["precision"].as_str().unwrap().to_string());
+        } else {
+            assert_eq!(value["precision"], "f64", "{line}");
+        }
     }
-    assert!(String::from_utf8_lossy(&output.stderr).contains("scene-steps/s"));
+    // Where there is a GPU, a row for each precision it has (f32 always).
+    assert!(gpu_precisions.is_empty() || gpu_precisions.contains(&"f32".to_string()));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("scene-steps/s") && stderr.contains("medians of 2 runs"),
+        "{stderr}"
+    );
 }
 
 /// A truncated normal far in its tail (5.9 to 6 std out) is drawn at once, every value in

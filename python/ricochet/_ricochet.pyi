@@ -58,7 +58,13 @@ def start_large_run(text: str, origin: str, out: str, backend: str = "auto") -> 
 def start_verify(scenario: Scenario, scenes: int = 8, max_time: Optional[float] = None) -> Job:
     """Starts `verify`; its result is the verdict's JSON."""
 
-def start_bench(scenario: Scenario, sizes: list[int], reference_up_to: int = 1000) -> Job:
+def start_bench(
+    scenario: Scenario,
+    sizes: list[int],
+    reference_up_to: int = 1000,
+    repeat: int = 3,
+    precisions: list[str] = ["auto"],
+) -> Job:
     """Starts `bench`; its result is the rows' JSON."""
 
 def start_check(scenario: Scenario) -> Job:

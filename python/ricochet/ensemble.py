@@ -415,13 +415,21 @@ def bench(
     sizes: Sequence[int] = (1000,),
     reference_up_to: int = 1000,
     progress: bool = True,
+    repeat: int = 3,
+    precision: str = "auto",
 ) -> List[Dict[str, Any]]:
     """Every backend's throughput at each ensemble size, as `ricochet bench`: one dict per
-    (backend, size) with `backend`, `adapter`, `scenes`, `steps`, `seconds`,
-    `scene_steps_per_second`, `device_seconds`, `warmup_seconds`."""
+    (backend, size) with `backend`, `adapter`, `driver`, `precision`, `scenes`, `steps`,
+    `seconds` (the median of `repeat` runs), `runs`, `spread`, `scene_steps_per_second`,
+    `device_seconds`, `warmup_seconds`; the GPU at `precision` ("auto", "f32", "f64" or
+    "both", a row each)."""
     sizes = [_count("sizes", n, minimum=1, optional=False) for n in sizes]
     reference_up_to = _count("reference_up_to", reference_up_to, optional=False)
-    job = _ricochet.start_bench(load(scenario), sizes, reference_up_to)
+    repeat = _count("repeat", repeat, minimum=1, optional=False)
+    if precision not in ("auto", "f32", "f64", "both"):
+        raise ValueError(f"precision {precision!r}: expected 'auto', 'f32', 'f64' or 'both'")
+    precisions = ["f32", "f64"] if precision == "both" else [precision]
+    job = _ricochet.start_bench(load(scenario), sizes, reference_up_to, repeat, precisions)
     return json.loads(drive(job, progress))
 
 

@@ -140,19 +140,37 @@ pub fn start_verify(scenario: &Scenario, scenes: usize, max_time: Option<f64>) -
 }
 
 /// `ricochet bench`: every backend's throughput at each of `sizes` (the reference up to
-/// `reference_up_to` scenes); the rows as JSON.
+/// `reference_up_to` scenes), each the median of `repeat` runs, the GPU at each of
+/// `precisions` (`auto`, `f32`, `f64`); the rows as JSON.
 #[pyfunction]
-#[pyo3(signature = (scenario, sizes, reference_up_to=1000))]
-pub fn start_bench(scenario: &Scenario, sizes: Vec<usize>, reference_up_to: usize) -> PyResult<Job> {
+#[pyo3(signature = (scenario, sizes, reference_up_to=1000, repeat=3, precisions=vec!["auto".to_string()]))]
+pub fn start_bench(
+    scenario: &Scenario,
+    sizes: Vec<usize>,
+    reference_up_to: usize,
+    repeat: usize,
+    precisions: Vec<String>,
+) -> PyResult<Job> {
+    use ricochet::ensemble::scenario::PrecisionChoice;
+    let precisions = precisions
+        .iter()
+        .map(|p| match p.as_str() {
+            "auto" => Ok(PrecisionChoice::Auto),
+            "f32" => Ok(PrecisionChoice::F32),
+            "f64" => Ok(PrecisionChoice::F64),
+            other => Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "precision {other:?}: expected auto, f32 or f64"
+            ))),
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let plan = ensemble::bench::BenchPlan {
+        sizes,
+        reference_up_to,
+        repeat: repeat.max(1),
+        precisions,
+    };
     let scenario = scenario.inner.clone();
-    Job::start(move |watch| {
-        json(&ensemble::bench::bench(
-            scenario,
-            (&sizes, reference_up_to),
-            watch,
-            |_| Ok(()),
-        )?)
-    })
+    Job::start(move |watch| json(&ensemble::bench::bench(scenario, &plan, watch, |_| Ok(()))?))
 }
 
 /// `ricochet check`: the dry run's findings as JSON.

@@ -233,9 +233,14 @@ def test_verify_check_bench_and_templates(root):
     assert 1.0 <= ranges["height"][0] < ranges["height"][1] <= 2.0
     assert any(e["backend"] == "cpu" and e["scene_steps_per_second"] > 0 for e in found["estimates"])
 
-    rows = ricochet.bench(BALLS, sizes=[64], reference_up_to=64, progress=False)
+    rows = ricochet.bench(BALLS, sizes=[64], reference_up_to=64, progress=False, repeat=2)
     assert {r["backend"] for r in rows} >= {"reference", "cpu"}
     assert all(r["scenes"] == 64 and r["steps"] == 2000 and r["scene_steps_per_second"] > 0 for r in rows)
+    # Each row the median of its two runs, and their spread.
+    for r in rows:
+        assert len(r["runs"]) == 2 and r["seconds"] == sum(r["runs"]) / 2
+        assert r["spread"] == (max(r["runs"]) - min(r["runs"])) / r["seconds"]
+        assert r["precision"] in ("f32", "f64")
 
     templates = {t["name"]: t for t in ricochet.templates()}
     ball = {p["name"]: p for p in templates["bouncing_ball"]["parameters"]}
@@ -283,6 +288,10 @@ def test_bad_arguments_are_named():
         ricochet.verify(BALLS, scenes=0, progress=False)
     with pytest.raises(TypeError, match="sizes"):
         ricochet.bench(BALLS, sizes=[1.5], progress=False)
+    with pytest.raises(ValueError, match="precision"):
+        ricochet.bench(BALLS, sizes=[8], progress=False, precision="f16")
+    with pytest.raises(ValueError, match="repeat"):
+        ricochet.bench(BALLS, sizes=[8], progress=False, repeat=0)
 
 
 def test_unhealthy_scenes_are_warned_of_and_listed():

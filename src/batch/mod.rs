@@ -6,7 +6,8 @@
 //! nonsmooth RATTLE) step
 //! (computed once on the host in f64); a [`SceneBatch`] concatenates many of them with
 //! per-scene offsets, so scenes of different sizes share one batch, and splits into chunks
-//! that fit a device's buffer limits. The CPU lanes and the WGSL kernels read the same layout
+//! that fit a device's buffer limits; a scene whose matrices are mostly zeros keeps only their
+//! nonzeros ([`sparsity`]). The CPU lanes and the WGSL kernels read the same layout
 //! ([`layout`]) and leave the same [`BatchOutcome`]. A [`BeadChain`] is the other shape: one
 //! large scene whose contacts are solved in parallel.
 

@@ -4,7 +4,8 @@
 
 use std::process::ExitCode;
 
-use ricochet::ensemble::{Scenario, bench::bench as measure, verify::verify as compare};
+use ricochet::ensemble::bench::{BenchPlan, bench as measure};
+use ricochet::ensemble::{Scenario, verify::verify as compare};
 
 use super::progress::Bar;
 
@@ -62,30 +63,37 @@ pub fn verify(
     })
 }
 
-/// Every backend's throughput at `sizes`: one JSON line per run on stdout (for scripts) as it
-/// is measured, and a table for people on stderr at the end.
-pub fn bench(scenario: Scenario, sizes: &[usize], reference_up_to: usize) -> ricochet::Result<()> {
-    let rows = measure(scenario, (sizes, reference_up_to), &Bar, |row| {
-        out!("{}", serde_json::json!(row))
-    })?;
+/// Every backend's throughput as `plan` says: one JSON line per backend and size on stdout
+/// (for scripts) as it is measured, and a table for people on stderr at the end (the median
+/// of the runs, and their spread).
+pub fn bench(scenario: Scenario, plan: &BenchPlan) -> ricochet::Result<()> {
+    let rows = measure(scenario, plan, &Bar, |row| out!("{}", serde_json::json!(row)))?;
     log::info!(
-        "\n{:<45} {:>10} {:>10} {:>16} {:>10}",
+        "\n{:<45} {:>10} {:>10} {:>8} {:>16} {:>10}",
         "backend",
         "scenes",
         "seconds",
+        "spread",
         "scene-steps/s",
         "device s"
     );
-    for row in rows {
+    for row in &rows {
         let device = row.device_seconds.map_or("—".to_string(), |d| format!("{d:.3}"));
         log::info!(
-            "{:<45} {:>10} {:>10.3} {:>16.3e} {device:>10}",
+            "{:<45} {:>10} {:>10.3} {:>7.1}% {:>16.3e} {device:>10}",
             row.adapter,
             row.scenes,
             row.seconds,
+            100.0 * row.spread,
             row.scene_steps_per_second
         );
     }
+    let driver = rows.iter().find_map(|r| r.driver.as_deref());
+    log::info!(
+        "(medians of {} runs each; spread = (slowest − fastest) / median{})",
+        plan.repeat,
+        driver.map_or(String::new(), |d| format!("; GPU driver: {d}"))
+    );
     Ok(())
 }
 

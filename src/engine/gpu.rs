@@ -37,6 +37,10 @@ impl Engine for GpuEngine {
         format!("gpu {} {:?}", self.ctx.adapter_name(), self.precision)
     }
 
+    fn driver(&self) -> Option<String> {
+        Some(self.ctx.driver())
+    }
+
     fn double(&self) -> bool {
         self.precision == Precision::F64
     }

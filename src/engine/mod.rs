@@ -208,6 +208,11 @@ pub trait Engine {
     /// Whether it computes in f64 (else f32).
     fn double(&self) -> bool;
 
+    /// The adapter's driver and its version, where the engine runs on one (`bench` records it).
+    fn driver(&self) -> Option<String> {
+        None
+    }
+
     /// Runs `job`: the final q, v of every scene (batch layout) and each scene's health.
     fn run(&self, job: &Job<'_>) -> Result<BatchOutcome>;
 

@@ -128,6 +128,13 @@ impl GpuContext {
         format!("{} ({:?})", self.info.name, self.info.backend)
     }
 
+    /// The adapter's driver and its version, e.g. `llvmpipe Mesa 22.3.6 (LLVM 15.0.6)`.
+    pub fn driver(&self) -> String {
+        format!("{} {}", self.info.driver, self.info.driver_info)
+            .trim()
+            .to_string()
+    }
+
     /// Whether the adapter is a CPU implementation (such as lavapipe).
     pub fn is_cpu(&self) -> bool {
         self.info.device_type == wgpu::DeviceType::Cpu
