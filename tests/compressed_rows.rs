@@ -72,7 +72,7 @@ fn sliding_balls() -> Vec<Nsds> {
 /// `scenes` batched, compressed where that halves their matrices or kept dense.
 fn batch_of(scenes: &[Nsds], compress: bool) -> SceneBatch {
     let mut batch = SceneBatch::new(H, MoreauJeanOSI::default()).unwrap();
-    batch.compress = compress;
+    batch.compress_from = if compress { 1 } else { usize::MAX };
     for nsds in scenes {
         batch
             .push(&LinearScene::from_nsds(nsds, H, 0.5, Stabilization::None).unwrap())

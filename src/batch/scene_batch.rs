@@ -58,10 +58,12 @@ pub struct SceneBatch {
     /// The [`RowKind`] codes of every scene's rows, each [`SPARSE`] scene's patterns after
     /// its codes (a scene with the rows and patterns of the scene before it shares them).
     pub row_kinds: Vec<u32>,
-    /// Whether [`SceneBatch::push`] stores a linear Moreau–Jean scene's H, W⁻¹Hᵀ and Delassus
-    /// matrix by compressed rows where that halves them ([`Compressed::of`]); true unless
-    /// set, false keeps every scene dense (the reference of the compressed layout).
-    pub compress: bool,
+    /// [`SceneBatch::push`] stores a linear Moreau–Jean scene of at least this many rows by
+    /// compressed rows where that halves its H, W⁻¹Hᵀ and Delassus matrix
+    /// ([`Compressed::of`]): 1 unless set (the GPU engine's is
+    /// [`GPU_COMPRESSED_FROM`](super::sparsity::GPU_COMPRESSED_FROM)); `usize::MAX` keeps every
+    /// scene dense (the reference of the compressed layout).
+    pub compress_from: usize,
     /// What the engines record of every scene while stepping it (every scene's record has
     /// the same length: with stroboscopic samples the scenes have the same size).
     pub recording: Recording,
@@ -87,7 +89,7 @@ impl SceneBatch {
             state: Vec::new(),
             operators: Vec::new(),
             row_kinds: Vec::new(),
-            compress: true,
+            compress_from: 1,
             recording: Recording::default(),
         })
     }
@@ -109,7 +111,7 @@ impl SceneBatch {
             | if scene.has_forcing() { HAS_FORCING } else { 0 }
             | if scene.end_kick.is_some() { RATTLE } else { 0 };
         // Only linear Moreau–Jean scenes: nonlinear rows rebuild their operators dense.
-        let compressed = if self.compress && flags & (HAS_NONLINEAR | RATTLE) == 0 {
+        let compressed = if scene.ncontacts() >= self.compress_from && flags & (HAS_NONLINEAR | RATTLE) == 0 {
             Compressed::of(&scene.h, &scene.winv_ht, &scene.delassus)
         } else {
             None
@@ -403,7 +405,7 @@ impl SceneBatch {
                 .to_vec(),
             headers: Vec::with_capacity(range.len()),
             row_kinds: Vec::new(),
-            compress: self.compress,
+            compress_from: self.compress_from,
             recording: self.recording.clone(),
         };
         for h in &self.headers[range] {

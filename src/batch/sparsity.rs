@@ -19,6 +19,12 @@ use std::ops::Range;
 
 use nalgebra::DMatrix;
 
+/// The fewest rows of a scene the GPU engine stores compressed: below, the kernel's dense
+/// loops over a scene of fixed sizes have constant trip counts and unroll, which on lavapipe
+/// beats the compressed loops up to about 10 rows (Newton's cradles: BENCHMARKS.md §4.10).
+/// The CPU lanes gain from compression at any size.
+pub const GPU_COMPRESSED_FROM: usize = 12;
+
 /// One matrix's row pattern: row r's entries are at positions `start[r] .. start[r + 1]`, the
 /// column of position p is `cols[p]`.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -3,6 +3,7 @@
 use super::{BatchOutcome, Engine, Job, SCENES_IN_FLIGHT};
 use crate::batch::gpu::{BatchKernel, GpuContext, Precision};
 use crate::batch::layout::SceneHeader;
+use crate::batch::sparsity::GPU_COMPRESSED_FROM;
 use crate::error::Result;
 
 /// The most bytes of scene buffers a run hands the device at once: 2 GiB.
@@ -47,7 +48,7 @@ impl Engine for GpuEngine {
 
     /// See [`scenes_in_flight`].
     fn scenes_in_flight(&self, example: &Job<'_>) -> Result<usize> {
-        let batch = example.batch()?;
+        let batch = example.batch(GPU_COMPRESSED_FROM)?;
         let record = batch
             .headers
             .first()
@@ -58,7 +59,7 @@ impl Engine for GpuEngine {
     }
 
     fn run(&self, job: &Job<'_>) -> Result<BatchOutcome> {
-        let batch = job.batch()?;
+        let batch = job.batch(GPU_COMPRESSED_FROM)?;
         self.kernel.run(
             &self.ctx,
             &batch,

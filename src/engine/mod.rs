@@ -148,15 +148,17 @@ impl Job<'_> {
     }
 
     /// The scenes reduced to their step's operators in one batch (from `start` if given),
-    /// after [`Job::check_batched`].
+    /// after [`Job::check_batched`]; scenes of at least `compress_from` rows stored by
+    /// compressed rows where that halves their matrices ([`SceneBatch::compress_from`]).
     /// The scenes are assembled in parts on all cores, then appended in order: the batch is
     /// the one pushing them one by one gives.
-    fn batch(&self) -> Result<SceneBatch> {
+    fn batch(&self, compress_from: usize) -> Result<SceneBatch> {
         self.check_batched()?;
-        let empty = match self.integrator {
+        let mut empty = match self.integrator {
             LagrangianIntegrator::MoreauJean => SceneBatch::new(self.step, self.osi)?,
             LagrangianIntegrator::Rattle => SceneBatch::rattle(self.step)?,
         };
+        empty.compress_from = compress_from;
         let part = self.scenes.len().div_ceil(4 * rayon::current_num_threads()).max(1);
         let parts: Vec<SceneBatch> = self
             .scenes
