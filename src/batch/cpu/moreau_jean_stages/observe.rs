@@ -98,16 +98,30 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
     }
 }
 
-/// [`accumulate`] on every lane: each lane's slots gathered, folded by the scalar rule the
-/// kernel follows, and put back (as fast as the rule restated in selects was, measured on the
-/// observed ball ensemble). Kernel: `accumulate`.
+/// [`accumulate`] on every lane: each lane's slots folded by the scalar rule the kernel
+/// follows. The accumulator's kind is matched once, outside the lanes, so that each arm's
+/// loop over the lanes is the rule for one kind, compiled without branches (LLVM turns its
+/// guards into blends across the lanes). Kernel: `accumulate`.
 #[inline(always)]
 fn accumulate_lanes<T: Float>(kind: Accumulator, slots: &mut [L<T>], s: L<T>, k: L<T>, h: L<T>, first: bool) {
-    for l in 0..LANES {
-        let mut lane: [T; SLOTS] = from_fn(|x| slots[x].0[l]);
-        accumulate(kind, &mut lane, s.0[l], k.0[l], h.0[l], first);
-        for (slot, value) in slots.iter_mut().zip(lane) {
-            slot.0[l] = value;
+    /// The lanes folded by one `kind`, a constant where this is inlined.
+    #[inline(always)]
+    fn fold<T: Float>(kind: Accumulator, slots: &mut [L<T>; SLOTS], s: L<T>, k: L<T>, h: L<T>, first: bool) {
+        for l in 0..LANES {
+            let mut lane: [T; SLOTS] = from_fn(|x| slots[x].0[l]);
+            accumulate(kind, &mut lane, s.0[l], k.0[l], h.0[l], first);
+            for (slot, value) in slots.iter_mut().zip(lane) {
+                slot.0[l] = value;
+            }
         }
+    }
+    let slots: &mut [L<T>; SLOTS] = slots.try_into().expect("an observer has SLOTS slots");
+    match kind {
+        Accumulator::Max => fold(Accumulator::Max, slots, s, k, h, first),
+        Accumulator::Min => fold(Accumulator::Min, slots, s, k, h, first),
+        Accumulator::Final => fold(Accumulator::Final, slots, s, k, h, first),
+        Accumulator::Integral => fold(Accumulator::Integral, slots, s, k, h, first),
+        Accumulator::FirstAbove => fold(Accumulator::FirstAbove, slots, s, k, h, first),
+        Accumulator::FirstBelow => fold(Accumulator::FirstBelow, slots, s, k, h, first),
     }
 }
