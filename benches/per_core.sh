@@ -36,7 +36,10 @@ for b in 5 10 20 50 100; do
 done
 export RAYON_NUM_THREADS=1 VK_ICD_FILENAMES=/nonexistent
 one() {
-    taskset -c 1 "$1" bench "$2" --scenes "$3" --reference-up-to 0 -q 2>/dev/null | python3 -c "
+    # (The script alternates the rounds itself: one run per row where bench would repeat.)
+    local repeat=()
+    if "$1" bench --help | grep -q -- --repeat; then repeat=(--repeat 1); fi
+    taskset -c 1 "$1" bench "$2" --scenes "$3" --reference-up-to 0 "${repeat[@]}" -q 2>/dev/null | python3 -c "
 import json, sys
 for r in map(json.loads, sys.stdin):
     print('$1', '$(basename "$2")', r['scenes'], round(r['seconds'], 3), '%.3e' % r['scene_steps_per_second'])"
