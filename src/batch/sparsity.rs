@@ -164,8 +164,8 @@ pub enum Rows<'a> {
 }
 
 impl<'a> Rows<'a> {
-    /// The patterns of P_H and P_D of a SPARSE scene of m rows and nh, nd entries, whose
-    /// `encoded` patterns follow its row kinds.
+    /// P_H and P_D of a SPARSE scene of m rows and `h_entries` entries in P_H, read from
+    /// `encoded`, what follows its row kinds ([`Compressed::encode`]).
     pub fn read(encoded: &'a [u32], m: usize, h_entries: usize) -> (Self, Self) {
         let (h_start, rest) = encoded.split_at(m + 1);
         let (h_cols, rest) = rest.split_at(h_entries);
