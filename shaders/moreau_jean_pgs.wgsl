@@ -46,7 +46,7 @@ var<private> lambda: array<real, MAX_CONTACTS>;
 var<private> wg_base: u32;
 var<private> d_base: u32;
 // Whether the scene stores H, W⁻¹Hᵀ and D by compressed rows (SPARSE), and where its patterns
-// start in row_kinds (h_span, d_span in moreau_jean_rows.wgsl).
+// start in row_kinds (row_span in moreau_jean_rows.wgsl).
 var<private> sparse: bool;
 var<private> h_pattern: u32;
 var<private> d_pattern: u32;

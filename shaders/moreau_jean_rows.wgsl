@@ -24,43 +24,25 @@ fn d_at(k: u32) -> real {
     return op(d_base + k);
 }
 
-// Where H (and W⁻¹Hᵀ, stored transposed) keeps row r's entries: the position of its first and
-// their count, every column of a dense scene, or its compressed row (SPARSE, the pattern P_H:
-// see src/batch/sparsity.rs). In a kernel without SPARSE scenes (COMPRESSED false) the count
-// is n, a constant where the sizes are fixed, so that the loops over it unroll as before.
-// Twin: Rows::span of Group::h_rows.
-fn h_span(r: u32) -> vec2<u32> {
+// Where a stored matrix keeps row r's entries: the position of its first and their count.
+// Every one of `cols` columns in a dense scene; in a SPARSE scene the compressed row of the
+// pattern at `pattern` in row_kinds (H's and W⁻¹Hᵀ's at h_pattern, the Delassus matrix's at
+// d_pattern: see src/batch/sparsity.rs). In a kernel without SPARSE scenes (COMPRESSED false)
+// the count is `cols`, a constant where the sizes are fixed, so that the loops over it unroll.
+// Twin: Rows::span (of Group::h_rows, Group::d_rows).
+fn row_span(pattern: u32, r: u32, cols: u32) -> vec2<u32> {
     if (COMPRESSED && sparse) {
-        let start = row_kinds[h_pattern + r];
-        return vec2<u32>(start, row_kinds[h_pattern + r + 1u] - start);
+        let start = row_kinds[pattern + r];
+        return vec2<u32>(start, row_kinds[pattern + r + 1u] - start);
     }
-    return vec2<u32>(r * n, n);
+    return vec2<u32>(r * cols, cols);
 }
 
-// The column of H's entry at position p, the k-th of its row. Twin: Rows::col.
-fn h_col(p: u32, k: u32) -> u32 {
+// The column of the entry at position p, the k-th of its row, in the matrix of row_span's
+// `pattern`. Twin: Rows::col.
+fn row_col(pattern: u32, p: u32, k: u32) -> u32 {
     if (COMPRESSED && sparse) {
-        return row_kinds[h_pattern + m + 1u + p];
-    }
-    return k;
-}
-
-// Where the Delassus matrix keeps row r's entries (d_at(p)), as h_span: every column, or the
-// pattern P_D of a SPARSE scene (always linear: never the Newton iterate's). Twin: Rows::span
-// of Group::d_rows.
-fn d_span(r: u32) -> vec2<u32> {
-    if (COMPRESSED && sparse) {
-        let start = row_kinds[d_pattern + r];
-        return vec2<u32>(start, row_kinds[d_pattern + r + 1u] - start);
-    }
-    return vec2<u32>(r * m, m);
-}
-
-// The column of the Delassus matrix's entry at position p, the k-th of its row. Twin:
-// Rows::col.
-fn d_col(p: u32, k: u32) -> u32 {
-    if (COMPRESSED && sparse) {
-        return row_kinds[d_pattern + m + 1u + p];
+        return row_kinds[pattern + m + 1u + p];
     }
     return k;
 }
@@ -70,9 +52,9 @@ fn d_entry(r: u32, k: u32) -> real {
     if (!(COMPRESSED && sparse)) {
         return d_at(r * m + k);
     }
-    let span = d_span(r);
+    let span = row_span(d_pattern, r, m);
     for (var i = 0u; i < span.y; i++) {
-        if (d_col(span.x + i, i) == k) {
+        if (row_col(d_pattern, span.x + i, i) == k) {
             return d_at(span.x + i);
         }
     }
@@ -83,9 +65,9 @@ fn d_entry(r: u32, k: u32) -> real {
 // `w` closure of lcp_error).
 fn local_velocity(r: u32) -> real {
     var w = lcp_q[r];
-    let span = d_span(r);
+    let span = row_span(d_pattern, r, m);
     for (var i = 0u; i < span.y; i++) {
-        w = w + d_at(span.x + i) * lambda[d_col(span.x + i, i)];
+        w = w + d_at(span.x + i) * lambda[row_col(d_pattern, span.x + i, i)];
     }
     return w;
 }

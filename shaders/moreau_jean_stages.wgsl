@@ -59,10 +59,10 @@ fn row_output_at(r: u32, x: ptr<private, array<real, MAX_DOF>>) -> vec2<real> {
     var y = op(o.offset + r);
     var ydot = real(0.0);
     if (!nonlinear) {
-        let span = h_span(r);
+        let span = row_span(h_pattern, r, n);
         for (var i = 0u; i < span.y; i++) {
             let hrj = op(o.h + span.x + i);
-            let j = h_col(span.x + i, i);
+            let j = row_col(h_pattern, span.x + i, i);
             y = y + hrj * (*x)[j];
             ydot = ydot + hrj * v[j];
         }
@@ -108,9 +108,9 @@ fn outputs_and_activation() {
         // H v_free of a linear row (a nonlinear one's comes with its Newton iterate's G).
         var hv = real(0.0);
         if (!nonlinear) {
-            let span = h_span(r);
+            let span = row_span(h_pattern, r, n);
             for (var i = 0u; i < span.y; i++) {
-                hv = hv + op(o.h + span.x + i) * vf[h_col(span.x + i, i)];
+                hv = hv + op(o.h + span.x + i) * vf[row_col(h_pattern, span.x + i, i)];
             }
         }
         // A friction contact's tangent rows are active with the row before them (its normal
@@ -320,9 +320,9 @@ fn impulse_to_velocity() {
             vi[i] = vf[i];
         }
         for (var r = 0u; r < m; r++) {
-            let span = h_span(r);
+            let span = row_span(h_pattern, r, n);
             for (var i = 0u; i < span.y; i++) {
-                let j = h_col(span.x + i, i);
+                let j = row_col(h_pattern, span.x + i, i);
                 vi[j] = vi[j] + wg_at(span.x + i) * lambda[r];
             }
         }

@@ -154,7 +154,7 @@ pub fn inverse(w: DMatrix<f64>) -> Option<DMatrix<f64>> {
 
 /// Where a matrix keeps row r's entries: every column in a dense row-major matrix of `Dense`
 /// columns, or a compressed row's (a view of a [`RowPattern`] in `row_kinds`). The kernel's
-/// `h_span`, `h_col`, `d_span`, `d_col`.
+/// `row_span`, `row_col`.
 #[derive(Clone, Copy, Debug)]
 pub enum Rows<'a> {
     /// Row-major with this many columns.

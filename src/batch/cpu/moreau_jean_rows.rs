@@ -15,7 +15,7 @@ use crate::contact::local::{friction_2d, friction_3d, friction_error};
 type L2<T> = Lanes<T, LANES>;
 
 /// A matrix in lanes as stored: its entries, and where each row keeps them (dense or by a
-/// row pattern). Kernel: `d_at` with `d_span`, `d_col`.
+/// row pattern). Kernel: `d_at` with `row_span`, `row_col`.
 #[derive(Clone, Copy)]
 pub(super) struct Stored<'a, T> {
     values: &'a [L2<T>],

@@ -181,7 +181,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
 
     /// Where H (and W⁻¹Hᵀ, transposed) keeps row r's entries: the pattern of a [`SPARSE`]
     /// group, else every column (N of them where N is not 0: a group of compile-time sizes
-    /// is never compressed). Kernel: `h_span`, `h_col`.
+    /// is never compressed). Kernel: `row_span`, `row_col` of H's pattern.
     #[inline(always)]
     fn h_rows(&self) -> Rows<'a> {
         match self.patterns {
@@ -191,7 +191,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     }
 
     /// Where the scene's Delassus matrix keeps row r's entries: the pattern of a [`SPARSE`]
-    /// group, else every column (M where M is not 0). Kernel: `d_span`, `d_col`.
+    /// group, else every column (M where M is not 0). Kernel: `row_span`, `row_col` of D's pattern.
     #[inline(always)]
     fn d_rows(&self) -> Rows<'a> {
         match self.patterns {
@@ -408,13 +408,12 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
         let (n, m, ops) = (self.n(), self.m(), self.ops);
         // W⁻¹Gᵀ: the Newton iterate's own with nonlinear rows, else the scene's (the kernel's wg_at).
         let wg: &[L<T>] = if NONLINEAR { &self.wgmat } else { &ops[w_inv_ht..] };
-        if let Rows::Compressed(..) = self.h_rows()
+        if let rows @ Rows::Compressed(..) = self.h_rows()
             && !NONLINEAR
         {
             // Stored transposed by P_H: each λ_r scattered onto its dofs, so that every v_j
             // adds its terms in the order of r, as the dense sum does (a compressed scene is
             // linear Moreau–Jean: never masked).
-            let rows = self.h_rows();
             self.vi[..n].copy_from_slice(&self.vf[..n]);
             for r in 0..m {
                 for p in rows.span(r) {
