@@ -203,9 +203,9 @@ fn simulate(s: u32) {
     store_scene(s);
 }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(WORKGROUP)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let stride = groups.x * 64u;
+    let stride = groups.x * WORKGROUP;
     for (var s = gid.x; s < params.scenes; s += stride) {
         simulate(s);
     }

@@ -75,6 +75,11 @@ enum Command {
         /// Runs per backend and size: each row gives their median and spread.
         #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
         repeat: u32,
+        /// The backends measured (the GPU at each --precision; a large scene's CPU rows are
+        /// `cpu`'s).
+        #[arg(long, num_args = 1.., default_values_t = ["reference".to_string(), "cpu".into(), "gpu".into()],
+              value_parser = ["reference", "cpu", "gpu"])]
+        backends: Vec<String>,
         /// The GPU's precision: auto (f64 where the adapter has it), f32, f64, or both (a row
         /// each).
         #[arg(long, default_value = "auto", value_parser = ["auto", "f32", "f64", "both"])]
@@ -203,18 +208,28 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             scenes,
             reference_up_to,
             repeat,
+            backends,
             precision,
             bodies,
             steps,
             max_sweeps,
         } => {
+            use ricochet::ensemble::Backend;
+            let backends: Vec<Backend> = backends
+                .iter()
+                .map(|b| match b.as_str() {
+                    "reference" => Backend::Reference,
+                    "cpu" => Backend::Cpu,
+                    _ => Backend::Gpu,
+                })
+                .collect();
             if let Some(path) = scenario.as_ref().filter(|p| {
                 std::fs::read_to_string(p).is_ok_and(|t| ricochet::ensemble::large_scene::LargeScenario::is_large(&t))
             }) {
                 let sizes = if bodies.is_empty() { vec![1000, 10_000] } else { bodies };
                 let mut large = ricochet::ensemble::large_scene::LargeScenario::load(path)?;
                 large.solver.max_sweeps = max_sweeps.unwrap_or(large.solver.max_sweeps);
-                bench_large(&large, &sizes, steps)?;
+                bench_large(&large, (&sizes, steps), &backends)?;
                 return Ok(ExitCode::SUCCESS);
             }
             let scenario = match scenario {
@@ -229,6 +244,7 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
                 _ => vec![PrecisionChoice::Auto],
             };
             let plan = ricochet::ensemble::bench::BenchPlan {
+                backends,
                 sizes: scenes,
                 reference_up_to,
                 repeat: repeat as usize,

@@ -294,6 +294,42 @@ fn chunked_batches_give_the_same_results() {
     assert_eq!(results(&whole), results(&chunked));
 }
 
+/// The launch (invocations per workgroup, steps per dispatch) changes no bit: 24 scenes in
+/// workgroups of 32, 64 and 128 (one partial workgroup, one mostly idle), 300 steps in
+/// dispatches of 1000, 7 and 1.
+#[test]
+fn the_launch_changes_no_result() {
+    use ricochet::batch::gpu::Tuning;
+    if common::gpu().is_none() {
+        return;
+    }
+    let mut ctx = ricochet::batch::gpu::GpuContext::new().unwrap();
+    let batch = batch_of(&ensemble(24));
+    let results = |ctx: &GpuContext| {
+        let o = run_batch(ctx, &batch, Precision::F64, 300, &BatchOptions::for_precision(true)).unwrap();
+        (o.state, o.counters, o.extremes)
+    };
+    let default = results(&ctx);
+    for (workgroup_size, steps_per_dispatch) in [(32, 7), (128, 1), (64, 300)] {
+        let tuning = Tuning {
+            workgroup_size,
+            steps_per_dispatch,
+        };
+        ctx.set_tuning(tuning).unwrap();
+        assert_eq!(results(&ctx), default, "{tuning}");
+    }
+    // A workgroup past the device's limit is refused, naming the variable.
+    let huge = Tuning {
+        workgroup_size: 1 << 20,
+        steps_per_dispatch: 1,
+    };
+    let e = ctx.set_tuning(huge).unwrap_err().to_string();
+    assert!(
+        e.contains("RICOCHET_GPU_TUNING") && e.contains("invocations per workgroup"),
+        "{e}"
+    );
+}
+
 /// Siconos's BouncingBallTS.ref (t, q, v columns) from the GPU, one step per run: f64 to
 /// 1e-9; f32 to the rounding bound K ε (1 + |q| + K h |v|) with K = 2000, h = 0.005.
 #[test]

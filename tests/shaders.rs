@@ -21,6 +21,7 @@ const SIZES: shaders::KernelSizes = shaders::KernelSizes {
     record: 8 + 3 * 16 + 2 + 4 + 5 * 4,
     events: 4,
     events_at: 8 + 3 * 16,
+    workgroup: 128,
 };
 
 fn module(precision: Precision) -> naga::Module {
@@ -74,6 +75,7 @@ fn kernels_validate_in_both_precisions_and_for_fixed_sizes() {
             record: 0,
             events: 0,
             events_at: 0,
+            workgroup: 64,
         };
         let source = shaders::moreau_jean_pgs(precision, sizes);
         let module = naga::front::wgsl::parse_str(&source)

@@ -163,7 +163,9 @@ pub fn start_bench(
             ))),
         })
         .collect::<PyResult<Vec<_>>>()?;
+    use ensemble::Backend;
     let plan = ensemble::bench::BenchPlan {
+        backends: vec![Backend::Reference, Backend::Cpu, Backend::Gpu],
         sizes,
         reference_up_to,
         repeat: repeat.max(1),

@@ -101,16 +101,23 @@ pub fn bench(scenario: Scenario, plan: &BenchPlan) -> ricochet::Result<()> {
 /// on stdout and a table on stderr.
 pub fn bench_large(
     scenario: &ricochet::ensemble::large_scene::LargeScenario,
-    sizes: &[usize],
-    steps: u64,
+    (sizes, steps): (&[usize], u64),
+    backends: &[ricochet::ensemble::Backend],
 ) -> ricochet::Result<()> {
     use ricochet::ensemble::Backend;
     use ricochet::ensemble::large_scene::Method;
     use ricochet::ensemble::large_solver::solver;
     let mut rows = Vec::new();
-    // NSGS on one thread and on all, Jacobi on all; the GPU kernels where there is an adapter.
+    // NSGS on one thread and on all, Jacobi on all; the GPU kernels where there is an adapter
+    // (each where `backends` has it).
+    let cpus = if backends.contains(&Backend::Cpu) {
+        vec![(Some(1), Method::Nsgs), (None, Method::Nsgs), (None, Method::Jacobi)]
+    } else {
+        Vec::new()
+    };
     let mut gpus: Vec<_> = [Method::Nsgs, Method::Jacobi]
         .into_iter()
+        .filter(|_| backends.contains(&Backend::Gpu))
         .filter_map(|method| {
             solver(Backend::Gpu, method)
                 .inspect_err(|e| log::info!("no GPU engine in the bench: {e}"))
@@ -118,7 +125,7 @@ pub fn bench_large(
         })
         .collect();
     for &bodies in sizes {
-        for (threads, method) in [(Some(1), Method::Nsgs), (None, Method::Nsgs), (None, Method::Jacobi)] {
+        for &(threads, method) in &cpus {
             let (mut cpu, name, _) = solver(Backend::Cpu, method)?;
             let row = scenario.bench(bodies, steps, threads, (cpu.as_mut(), &name))?;
             out!("{}", serde_json::json!(row))?;

@@ -42,6 +42,10 @@ impl Engine for GpuEngine {
         Some(self.ctx.driver())
     }
 
+    fn tuning(&self) -> Option<String> {
+        Some(self.ctx.tuning().to_string())
+    }
+
     fn double(&self) -> bool {
         self.precision == Precision::F64
     }

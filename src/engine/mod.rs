@@ -215,6 +215,12 @@ pub trait Engine {
         None
     }
 
+    /// The kernel's launch (`workgroup=64,steps=1000`), where the engine runs on an adapter
+    /// (`bench` records it).
+    fn tuning(&self) -> Option<String> {
+        None
+    }
+
     /// Runs `job`: the final q, v of every scene (batch layout) and each scene's health.
     fn run(&self, job: &Job<'_>) -> Result<BatchOutcome>;
 

@@ -20,6 +20,8 @@ pub struct BenchRow {
     pub driver: Option<String>,
     /// `f64` or `f32`.
     pub precision: &'static str,
+    /// The kernel's launch (invocations per workgroup, steps per dispatch), on an adapter.
+    pub tuning: Option<String>,
     /// The scenario's name.
     pub scenario: String,
     /// The scenes stepped.
@@ -40,10 +42,12 @@ pub struct BenchRow {
     pub warmup_seconds: f64,
 }
 
-/// What `bench` measures: the ensemble sizes, the largest the reference stepper runs, the
-/// runs per size and the GPU's precisions.
+/// What `bench` measures: the backends, the ensemble sizes, the largest the reference stepper
+/// runs, the runs per size and the GPU's precisions.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BenchPlan {
+    /// The backends measured, of `Reference`, `Cpu` and `Gpu` (in that order).
+    pub backends: Vec<Backend>,
     /// Ensemble sizes.
     pub sizes: Vec<usize>,
     /// The reference stepper runs sizes up to this.
@@ -80,14 +84,21 @@ pub fn bench(
     let mut rows = Vec::new();
     let engines = [Backend::Reference, Backend::Cpu]
         .into_iter()
+        .filter(|b| plan.backends.contains(b))
         .map(|b| (b, None))
-        .chain(plan.precisions.iter().map(|&p| (Backend::Gpu, Some(p))));
+        .chain(
+            plan.precisions
+                .iter()
+                .filter(|_| plan.backends.contains(&Backend::Gpu))
+                .map(|&p| (Backend::Gpu, Some(p))),
+        );
     for (backend, precision) in engines {
         if let Some(p) = precision {
             scenario.solver.precision = p;
         }
         let engine = match open_engine(backend, &scenario) {
             Ok((engine, _)) => engine,
+            Err(e @ crate::error::Error::Argument { .. }) => return Err(e),
             Err(e) => {
                 log::info!("notice: {backend:?} skipped: {e}");
                 continue;
@@ -128,6 +139,7 @@ pub fn bench(
                 backend: engine.name().to_string(),
                 adapter: typical.engine.clone(),
                 driver: engine.driver(),
+                tuning: engine.tuning(),
                 precision: if engine.double() { "f64" } else { "f32" },
                 scenario: scenario.name.clone(),
                 scenes: n,

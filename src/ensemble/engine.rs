@@ -147,6 +147,8 @@ fn auto(scenario: &Scenario) -> Result<(Box<dyn Engine>, Option<String>)> {
                 ctx.adapter_name()
             )),
         )),
+        // A bad RICOCHET_GPU_TUNING is the user's to fix, not a missing GPU.
+        Err(e @ Error::Argument { .. }) => Err(e),
         Err(e) => Ok((
             Box::new(CpuEngine::new()),
             Some(format!("{e}: running on the CPU backend")),

@@ -6,6 +6,7 @@
 //! case-insensitive substring of the adapter's name or of its backend (`vulkan`, `metal`,
 //! `dx12`), e.g. `RICOCHET_ADAPTER=llvmpipe`.
 
+use super::tuning::Tuning;
 use crate::error::{Error, Result};
 
 /// The environment variable that picks an adapter by name or backend.
@@ -20,6 +21,7 @@ pub struct GpuContext {
     limits: wgpu::Limits,
     f64_supported: bool,
     timestamps: bool,
+    tuning: Tuning,
 }
 
 /// One adapter as listed by [`list_adapters`].
@@ -80,8 +82,10 @@ fn rank(device_type: wgpu::DeviceType) -> u8 {
 
 impl GpuContext {
     /// Opens the best adapter (or the one `RICOCHET_ADAPTER` names) with its own limits and,
-    /// where it has it, `SHADER_F64`.
+    /// where it has it, `SHADER_F64`; the kernel's launch is the default [`Tuning`] or the one
+    /// `RICOCHET_GPU_TUNING` gives.
     pub fn new() -> Result<Self> {
+        let tuning = Tuning::from_env()?;
         let wanted = std::env::var(ADAPTER_VAR).ok().map(|s| s.to_lowercase());
         let adapters = pollster::block_on(instance().enumerate_adapters(wgpu::Backends::all()));
         let matches = |a: &wgpu::Adapter| {
@@ -104,6 +108,7 @@ impl GpuContext {
         // Kernel times come from timestamp queries where the adapter has them.
         let features = adapter.features() & (wgpu::Features::SHADER_F64 | wgpu::Features::TIMESTAMP_QUERY);
         let limits = adapter.limits();
+        tuning.check(&limits)?;
         let desc = wgpu::DeviceDescriptor {
             label: Some("ricochet"),
             required_features: features,
@@ -120,6 +125,7 @@ impl GpuContext {
             limits,
             f64_supported,
             timestamps: features.contains(wgpu::Features::TIMESTAMP_QUERY),
+            tuning,
         })
     }
 
@@ -173,9 +179,27 @@ impl GpuContext {
         self.limits.min_uniform_buffer_offset_alignment
     }
 
+    /// The most workgroups one dispatch may have along x.
+    pub fn max_workgroups(&self) -> u32 {
+        self.limits.max_compute_workgroups_per_dimension
+    }
+
     /// How many storage buffers one shader stage may bind.
     pub fn storage_buffers_per_stage(&self) -> u32 {
         self.limits.max_storage_buffers_per_shader_stage
+    }
+
+    /// How the scene-parallel kernel is launched.
+    pub fn tuning(&self) -> Tuning {
+        self.tuning
+    }
+
+    /// Launches the scene-parallel kernel as `tuning` says (refused when the device takes
+    /// smaller workgroups).
+    pub fn set_tuning(&mut self, tuning: Tuning) -> Result<()> {
+        tuning.check(&self.limits)?;
+        self.tuning = tuning;
+        Ok(())
     }
 
     /// Lowers the binding size batches are split for (smaller chunks: less device memory).

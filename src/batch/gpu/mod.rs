@@ -10,10 +10,12 @@ pub(crate) mod kernel;
 pub mod moreau_jean_pgs;
 pub mod prefix_sum;
 pub mod shaders;
+pub mod tuning;
 
 pub use chain_jacobi::{ChainOutcome, run_chain};
 pub use context::{ADAPTER_VAR, AdapterSummary, GpuContext, list_adapters};
 pub use moreau_jean_pgs::{BatchKernel, run_batch};
+pub use tuning::{TUNING_VAR, Tuning};
 
 /// Value type of the GPU kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -21,8 +21,6 @@ use crate::scheme::LagrangianIntegrator;
 /// limiter ([`CUT_SHORT`]) are checked after a run; a chunk that stopped early is run again
 /// from its initial state with half as many steps per dispatch.
 pub const CPU_ADAPTER_LOOP_BUDGET: u32 = 30_000;
-/// At most this many steps per dispatch.
-pub const MAX_STEPS_PER_DISPATCH: u32 = 1000;
 
 /// At most this many submissions of dispatches per chunk, each reported when done (fewer
 /// when the chunk has fewer dispatches: 2000 steps at 1000 per dispatch make two).
@@ -112,6 +110,7 @@ impl BatchKernel {
                 .headers
                 .first()
                 .map_or(0, |h| batch.recording.events_at(h.ndof as usize)),
+            workgroup: ctx.tuning().workgroup_size,
         };
         let mut pipelines = self
             .pipelines
@@ -181,12 +180,13 @@ impl BatchKernel {
                 .max()
                 .unwrap_or(1)
                 .max(1);
+            let tuned = ctx.tuning().steps_per_dispatch;
             let mut per_dispatch = if ctx.is_cpu() {
-                CPU_ADAPTER_LOOP_BUDGET / cost
+                tuned.min(CPU_ADAPTER_LOOP_BUDGET / cost)
             } else {
-                MAX_STEPS_PER_DISPATCH
+                tuned
             };
-            per_dispatch = per_dispatch.clamp(1, MAX_STEPS_PER_DISPATCH);
+            per_dispatch = per_dispatch.max(1);
             let part = loop {
                 match run_chunk(
                     ctx,
@@ -348,7 +348,8 @@ fn run_chunk(
         mapped_at_creation: false,
     });
     let (full, rest) = (steps / per_dispatch, steps % per_dispatch);
-    let groups = scenes.div_ceil(64).clamp(1, 65_535);
+    let workgroup = ctx.tuning().workgroup_size;
+    let groups = scenes.div_ceil(workgroup).clamp(1, ctx.max_workgroups());
     let full_group = (full > 0).then(|| bind_group(per_dispatch));
     // (A run of no steps still dispatches once: the observers take their sample at t₀.)
     let rest_group = (rest > 0 || steps == 0).then(|| bind_group(rest));

@@ -97,6 +97,8 @@ pub struct KernelSizes {
     pub events: u32,
     /// Where a record's events part starts (`batch::observe::Recording::events_at`).
     pub events_at: usize,
+    /// Invocations per workgroup ([`Tuning`](super::Tuning)).
+    pub workgroup: u32,
 }
 
 /// The scene-parallel Moreau–Jean + PGS kernel (entry point `main`) in `precision`, for
@@ -111,7 +113,7 @@ pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
         (1, 1, 1, 1)
     };
     let constants = format!(
-        "const MAX_DOF: u32 = {n}u;\nconst MAX_CONTACTS: u32 = {m}u;\nconst FIXED_DOF: u32 = {}u;\nconst FIXED_CONTACTS: u32 = {}u;\nconst PRIVATE_OPS: u32 = {}u;\nconst NONLINEAR: bool = {};\nconst QUAD_MN: u32 = {quad_mn}u;\nconst QUAD_MM: u32 = {quad_mm}u;\nconst NL_DOF: u32 = {nl_dof}u;\nconst NL_CONTACTS: u32 = {nl_contacts}u;\nconst SLIDE_ITERATIONS: u32 = {}u;\nconst OBSERVERS: u32 = {}u;\nconst OBSERVED: u32 = {}u;\nconst RECORD: u32 = {}u;\nconst STROBE_FIRST: u32 = {}u;\nconst STROBE_EVERY: u32 = {}u;\nconst STROBE_COUNT: u32 = {}u;\nconst EVENTS: u32 = {}u;\nconst EVENTS_AT: u32 = {}u;\nconst EVENT_ROWS: u32 = {}u;\nconst RATTLE: bool = {};\nconst RATTLE_CONTACTS: u32 = {}u;\nconst COMPRESSED: bool = {};\n",
+        "const MAX_DOF: u32 = {n}u;\nconst MAX_CONTACTS: u32 = {m}u;\nconst FIXED_DOF: u32 = {}u;\nconst FIXED_CONTACTS: u32 = {}u;\nconst PRIVATE_OPS: u32 = {}u;\nconst NONLINEAR: bool = {};\nconst QUAD_MN: u32 = {quad_mn}u;\nconst QUAD_MM: u32 = {quad_mm}u;\nconst NL_DOF: u32 = {nl_dof}u;\nconst NL_CONTACTS: u32 = {nl_contacts}u;\nconst SLIDE_ITERATIONS: u32 = {}u;\nconst OBSERVERS: u32 = {}u;\nconst OBSERVED: u32 = {}u;\nconst RECORD: u32 = {}u;\nconst STROBE_FIRST: u32 = {}u;\nconst STROBE_EVERY: u32 = {}u;\nconst STROBE_COUNT: u32 = {}u;\nconst EVENTS: u32 = {}u;\nconst EVENTS_AT: u32 = {}u;\nconst EVENT_ROWS: u32 = {}u;\nconst RATTLE: bool = {};\nconst RATTLE_CONTACTS: u32 = {}u;\nconst COMPRESSED: bool = {};\nconst WORKGROUP: u32 = {}u;\n",
         sizes.fixed_dof,
         sizes.fixed_contacts,
         if operators <= PRIVATE_OPS_LIMIT { operators } else { 1 },
@@ -129,6 +131,7 @@ pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
         sizes.rattle,
         if sizes.rattle { m } else { 1 },
         sizes.compressed,
+        sizes.workgroup,
     );
     [
         real(precision).as_str(),
