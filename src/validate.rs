@@ -98,12 +98,17 @@ pub fn is_identifier(name: &str) -> bool {
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-/// The machine's memory in bytes (`MemTotal` of /proc/meminfo), where the system tells.
+/// The machine's memory in bytes (`MemTotal` of /proc/meminfo), where the system tells;
+/// read once per process (templates ask it per scene drawn, and reading the file costs more
+/// than building a small scene).
 pub fn machine_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    kib.checked_mul(1024)
+    static MEMORY: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+    *MEMORY.get_or_init(|| {
+        let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+        let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        kib.checked_mul(1024)
+    })
 }
 
 /// Bytes as a short text: `512 B`, `3.2 GB`, `8.0 TB`.

@@ -1,6 +1,8 @@
 //! A batch interleaved: identical scenes in component-major order, as the GPU kernel reads
 //! them coalesced.
 
+use rayon::prelude::*;
+
 use super::layout::SceneHeader;
 use super::scene_batch::SceneBatch;
 
@@ -32,15 +34,6 @@ impl SceneBatch {
             return None;
         }
         let (n, count) = (first.ndof as usize, self.len());
-        let spread = |packed: &[f64], len: usize| {
-            let mut out = vec![0.0; packed.len()];
-            for s in 0..count {
-                for k in 0..len {
-                    out[k * count + s] = packed[s * len + k];
-                }
-            }
-            out
-        };
         let headers = (0..count)
             .map(|s| SceneHeader {
                 state_offset: s as u32,
@@ -50,21 +43,50 @@ impl SceneBatch {
             .collect();
         Some(Interleaved {
             headers,
-            state: spread(&self.state, SceneHeader::state_len(n)),
-            operators: spread(&self.operators, first.operators()),
+            state: spread(&self.state, SceneHeader::state_len(n), count),
+            operators: spread(&self.operators, first.operators(), count),
             stride: count,
         })
     }
 
-    /// An interleaved state array put back in this batch's packed order.
+    /// An interleaved state array put back in this batch's packed order: `out[s · len + k] =
+    /// interleaved[k · count + s]`, blocks of scenes on all cores.
     pub fn deinterleave_state(&self, interleaved: &[f64]) -> Vec<f64> {
         let (count, len) = (self.len(), self.state.len() / self.len().max(1));
         let mut out = vec![0.0; self.state.len()];
-        for s in 0..count {
-            for k in 0..len {
-                out[s * len + k] = interleaved[k * count + s];
-            }
+        if len > 0 {
+            out.par_chunks_mut(BLOCK * len).enumerate().for_each(|(b, scenes)| {
+                for (i, scene) in scenes.chunks_exact_mut(len).enumerate() {
+                    let s = b * BLOCK + i;
+                    for (k, x) in scene.iter_mut().enumerate() {
+                        *x = interleaved[k * count + s];
+                    }
+                }
+            });
         }
         out
     }
+}
+
+/// Components (or scenes) one task of a transpose takes: 8 values are a 64-byte cache line.
+const BLOCK: usize = 8;
+
+/// `packed` (`count` scenes of `len` values each) in component-major order: `out[k · count +
+/// s] = packed[s · len + k]`. Blocks of [`BLOCK`] components on all cores: each reads a
+/// scene's block as one short run and writes its components as sequential streams.
+fn spread(packed: &[f64], len: usize, count: usize) -> Vec<f64> {
+    let mut out = vec![0.0; packed.len()];
+    if count > 0 {
+        out.par_chunks_mut(BLOCK * count).enumerate().for_each(|(b, rows)| {
+            let first = b * BLOCK;
+            let width = rows.len() / count;
+            for s in 0..count {
+                let from = &packed[s * len + first..s * len + first + width];
+                for (r, &x) in from.iter().enumerate() {
+                    rows[r * count + s] = x;
+                }
+            }
+        });
+    }
+    out
 }

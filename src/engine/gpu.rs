@@ -63,7 +63,13 @@ impl Engine for GpuEngine {
     }
 
     fn run(&self, job: &Job<'_>) -> Result<BatchOutcome> {
+        let assembly = std::time::Instant::now();
         let batch = job.batch(GPU_COMPRESSED_FROM)?;
+        log::debug!(
+            "{} scenes assembled in {:.3} s",
+            batch.len(),
+            assembly.elapsed().as_secs_f64()
+        );
         self.kernel.run(
             &self.ctx,
             &batch,

@@ -306,6 +306,7 @@ fn run_chunks(
         if !draws_first {
             check_draws(&sampler, &plan, &(at..last), progress)?;
         }
+        let sampling = Instant::now();
         let sampled: Vec<SampledScene> = (at..last)
             .into_par_iter()
             .map(|s| match progress.cancelled() {
@@ -322,10 +323,7 @@ fn run_chunks(
             return Err(interrupted(at - scenes.start, checkpoints.is_some()));
         }
         let seconds = stepping.elapsed().as_secs_f64();
-        log::debug!(
-            "scenes {at}..{last} stepped in {seconds:.3} s ({:.3e} scene-steps/s)",
-            (last - at) as f64 * f64::from(steps) / seconds
-        );
+        let sampled_in = stepping.duration_since(sampling).as_secs_f64();
         device_seconds = device_seconds.zip(outcome.device_seconds).map(|(a, b)| a + b);
         let [mut part, mut samples, mut impacts] = empty.clone();
         append_summary(
@@ -348,6 +346,12 @@ fn run_chunks(
         events.append(&impacts)?;
         // The chunk's scenes are many small allocations: free them on all cores.
         sampled.into_par_iter().for_each(drop);
+        log::debug!(
+            "scenes {at}..{last}: drawn in {sampled_in:.3} s, stepped in {seconds:.3} s ({:.3e} \
+             scene-steps/s), summarised in {:.3} s",
+            (last - at) as f64 * f64::from(steps) / seconds,
+            stepping.elapsed().as_secs_f64() - seconds
+        );
         computed += last - at;
         at = last;
     }

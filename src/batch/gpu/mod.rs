@@ -17,6 +17,9 @@ pub use context::{ADAPTER_VAR, AdapterSummary, GpuContext, list_adapters};
 pub use moreau_jean_pgs::{BatchKernel, run_batch};
 pub use tuning::{TUNING_VAR, Tuning};
 
+/// Values one task converts between f64 and the device's bytes.
+const CONVERTED: usize = 4096;
+
 /// Value type of the GPU kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Precision {
@@ -43,21 +46,40 @@ impl Precision {
         }
     }
 
-    /// `values` in this precision, as bytes.
+    /// `values` in this precision, as bytes (converted on all cores).
     pub(crate) fn bytes(self, values: &[f64]) -> Vec<u8> {
+        use rayon::prelude::*;
         match self {
-            Self::F32 => bytemuck::cast_slice(&values.iter().map(|&x| x as f32).collect::<Vec<f32>>()).to_vec(),
+            Self::F32 => {
+                let mut out = vec![0u8; 4 * values.len()];
+                out.par_chunks_mut(4 * CONVERTED)
+                    .zip(values.par_chunks(CONVERTED))
+                    .for_each(|(out, values)| {
+                        for (b, &x) in out.chunks_exact_mut(4).zip(values) {
+                            b.copy_from_slice(&(x as f32).to_ne_bytes());
+                        }
+                    });
+                out
+            }
             Self::F64 => bytemuck::cast_slice(values).to_vec(),
         }
     }
 
-    /// Values of this precision read from bytes, widened to f64.
+    /// Values of this precision read from bytes, widened to f64 (on all cores).
     pub(crate) fn values(self, bytes: &[u8]) -> Vec<f64> {
+        use rayon::prelude::*;
         match self {
-            Self::F32 => bytemuck::pod_collect_to_vec::<u8, f32>(bytes)
-                .into_iter()
-                .map(f64::from)
-                .collect(),
+            Self::F32 => {
+                let mut out = vec![0.0; bytes.len() / 4];
+                out.par_chunks_mut(CONVERTED)
+                    .zip(bytes.par_chunks(4 * CONVERTED))
+                    .for_each(|(out, bytes)| {
+                        for (x, b) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+                            *x = f64::from(f32::from_ne_bytes([b[0], b[1], b[2], b[3]]));
+                        }
+                    });
+                out
+            }
             Self::F64 => bytemuck::pod_collect_to_vec::<u8, f64>(bytes),
         }
     }
