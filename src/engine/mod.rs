@@ -176,6 +176,11 @@ impl Job<'_> {
             })
             .collect::<Result<_>>()?;
         let mut batch = empty;
+        batch.headers.reserve_exact(self.scenes.len());
+        batch.state.reserve_exact(parts.iter().map(|p| p.state.len()).sum());
+        batch
+            .operators
+            .reserve_exact(parts.iter().map(|p| p.operators.len()).sum());
         for part in &parts {
             batch.append(part)?;
         }

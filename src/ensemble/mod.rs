@@ -274,6 +274,10 @@ fn run_chunks(
         Table::new(records::event_columns()),
     ];
     let [mut summary, mut strobe, mut events] = empty.clone();
+    // (One allocation for the summary's rows, not a copy of the table at each doubling.)
+    summary
+        .values
+        .reserve_exact(scenes.len().saturating_mul(summary.columns.len()));
     let (checkpoints, finished) = match saved {
         None => (None, Vec::new()),
         Some((out, manifest, true)) => Checkpoints::resume(out, &manifest).map(|(c, f)| (Some(c), f))?,

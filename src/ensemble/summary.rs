@@ -116,15 +116,30 @@ pub(super) fn append_summary(
             ),
         });
     }
-    // The rows on all cores, in order; `offsets`: where each scene's q, v start in `outcome`.
-    let rows: Vec<Vec<f64>> = scenes
-        .par_iter()
-        .zip(offsets)
+    // The rows on all cores, each written in its place (and its scratch freed there);
+    // `offsets`: where each scene's q, v start in `outcome`.
+    let width = summary.columns.len();
+    let start = summary.values.len();
+    summary.values.resize(start + width * scenes.len(), 0.0);
+    let written = summary.values[start..]
+        .par_chunks_mut(width)
+        .zip(scenes.par_iter().zip(offsets))
         .enumerate()
-        .map(|(k, (scene, &offset))| summary_row((scenario, recording, sizes), scene, outcome, k, offset))
-        .collect::<Result<_>>()?;
-    for row in &rows {
-        summary.push(row);
+        .try_for_each(|(k, (out, (scene, &offset)))| {
+            let row = summary_row((scenario, recording, sizes), scene, outcome, k, offset)?;
+            if row.len() != width {
+                return Err(Error::Unsupported {
+                    what: format!("scene {}'s summary row", scene.index),
+                    reason: format!("{} values for {width} columns", row.len()),
+                });
+            }
+            out.copy_from_slice(&row);
+            Ok(())
+        });
+    if let Err(e) = written {
+        // (No half-written rows stay.)
+        summary.values.truncate(start);
+        return Err(e);
     }
     records::append(
         (strobe, events),
