@@ -950,3 +950,80 @@ fn quiet_and_verbose() {
     );
     std::fs::remove_dir_all(&out).ok();
 }
+
+/// `ricochet run` prints its answer: each drawn parameter and outcome with its 95 %
+/// interval, the numbers those of `stats.json` to the digits printed.
+#[test]
+fn run_prints_the_statistics_with_their_intervals() {
+    let out = scratch("statistics");
+    let run = Command::new(BIN)
+        .args([
+            "run",
+            &scenario("bouncing_balls.toml"),
+            "--scenes",
+            "300",
+            "--backend",
+            "cpu",
+            "-q",
+        ])
+        .args(["--out", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{stdout} {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let stats: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("stats.json")).unwrap()).unwrap();
+    let printed = |name: &str| {
+        let line = stdout
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("no line for {name} in {stdout}"));
+        line.split([' ', '[', ']', ','])
+            .filter_map(|w| w.parse::<f64>().ok())
+            .collect::<Vec<f64>>()
+    };
+    // Within half a unit of the last digit printed (`digits` significant ones).
+    let close = |printed: f64, exact: f64, digits: i32| {
+        let unit = if exact == 0.0 {
+            0.0
+        } else {
+            10f64.powi(exact.abs().log10().floor() as i32 + 1 - digits)
+        };
+        assert!((printed - exact).abs() <= 0.5001 * unit, "{printed} against {exact}");
+    };
+    // `height  mean ± half m (95 %), std s, median q, range [lo, hi]`: the numbers but 95.
+    let column = &stats["columns"]["height"];
+    let numbers = printed("height");
+    let [lo, hi] = [0, 1].map(|i| column["mean_ci95"][i].as_f64().unwrap());
+    close(numbers[0], column["mean"].as_f64().unwrap(), 4);
+    close(numbers[1], 0.5 * (hi - lo), 2);
+    close(numbers[2], column["std"].as_f64().unwrap(), 4);
+    close(numbers[4], column["min"].as_f64().unwrap(), 4);
+    close(numbers[5], column["max"].as_f64().unwrap(), 4);
+    // A flag as a probability with Wilson's interval.
+    let column = &stats["columns"]["in_contact"];
+    let numbers = printed("in_contact");
+    close(numbers[0], column["probability"].as_f64().unwrap(), 4);
+    assert!(stdout.contains("in_contact") && stdout.contains("P = "), "{stdout}");
+    // The intervals are left out of --json's line (stats.json has them).
+    let json = Command::new(BIN)
+        .args([
+            "run",
+            &scenario("bouncing_balls.toml"),
+            "--scenes",
+            "8",
+            "--backend",
+            "cpu",
+            "--json",
+        ])
+        .args(["--out", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let line = String::from_utf8_lossy(&json.stdout);
+    assert_eq!(line.lines().count(), 1, "{line}");
+    std::fs::remove_dir_all(&out).ok();
+}

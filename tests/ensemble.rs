@@ -436,6 +436,12 @@ fn statistics_carry_their_confidence_intervals() {
     assert!((lo - 0.1078).abs() < 5e-5 && (hi - 0.6032).abs() < 5e-5, "{lo} {hi}");
     let json = serde_json::to_value(&s).unwrap();
     assert_eq!(json["probability"], 0.3);
+    // None of 500 and all of 500: the interval ends at exactly 0 and 1, the other end at
+    // z² / (n + z²) from it (0.007624 at n = 500).
+    let [lo, hi] = ColumnStats::of(&[0.0; 500]).probability_ci95.unwrap();
+    assert!(lo == 0.0 && (hi - 0.007624).abs() < 5e-7, "{lo} {hi}");
+    let [lo, hi] = ColumnStats::of(&[1.0; 500]).probability_ci95.unwrap();
+    assert!(hi == 1.0 && (lo - 0.992376).abs() < 5e-7, "{lo} {hi}");
     let one = serde_json::to_value(ColumnStats::of(&[2.0])).unwrap();
     assert_eq!(one["mean_ci95"], serde_json::json!([null, null]));
     assert!(one.get("probability").is_none());

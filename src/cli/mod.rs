@@ -10,3 +10,4 @@ pub mod logger;
 pub mod plot;
 pub mod progress;
 pub mod run;
+pub mod statistics;

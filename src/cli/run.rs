@@ -170,6 +170,11 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
     };
     // The files first: what is computed is kept even where stdout is full or closed.
     let mut written = write(&files, &out)?;
+    let statistics = if json {
+        Vec::new()
+    } else {
+        super::statistics::lines(&files)
+    };
     written.push(provenance.write(&out)?);
     // The run's files are whole: its chunks are no longer needed.
     ricochet::ensemble::checkpoint::remove(&out)?;
@@ -179,7 +184,9 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
         object["files"] = serde_json::json!(written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>());
         out!("{object}")
     } else {
-        out!("{line}").and_then(|()| report_written(&written))
+        out!("{line}")
+            .and_then(|()| statistics.iter().try_for_each(|l| out!("{l}")))
+            .and_then(|()| report_written(&written))
     };
     if fail_on == Some(FailOn::Unhealthy) && !healthy {
         // Status 3 whatever became of stdout: the unhealthy scenes matter more.

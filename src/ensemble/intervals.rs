@@ -52,7 +52,9 @@ pub fn quantile_interval(sorted: &[f64], p: f64) -> [f64; 2] {
 }
 
 /// Wilson's score interval of a probability from `successes` of `n` trials:
-/// (p̂ + z²/2n ∓ z √(p̂(1 − p̂)/n + z²/4n²)) / (1 + z²/n) (Wilson, JASA 22:209, 1927).
+/// (p̂ + z²/2n ∓ z √(p̂(1 − p̂)/n + z²/4n²)) / (1 + z²/n) (Wilson, JASA 22:209, 1927). Its
+/// lower end is exactly 0 at p̂ = 0 and its upper end exactly 1 at p̂ = 1 (where the formula's
+/// two terms cancel, which floating point leaves ~1e-19 off).
 pub fn probability_interval(successes: usize, n: usize) -> [f64; 2] {
     if n == 0 {
         return UNDEFINED;
@@ -62,5 +64,8 @@ pub fn probability_interval(successes: usize, n: usize) -> [f64; 2] {
     let centre = p + z2 / (2.0 * n);
     let half = Z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
     let scale = 1.0 + z2 / n;
-    [(centre - half) / scale, (centre + half) / scale]
+    [
+        if successes == 0 { 0.0 } else { (centre - half) / scale },
+        if p == 1.0 { 1.0 } else { (centre + half) / scale },
+    ]
 }

@@ -1,0 +1,97 @@
+//! `ricochet run`'s printed answer: each drawn parameter, observable and impact column with
+//! its 95 % interval — the mean's (Student's t) or, for a column of zeros and ones, the
+//! probability's (Wilson's) — as `stats.json` gives them.
+
+use ricochet::ensemble::output::RunFiles;
+use ricochet::ensemble::stats::ColumnStats;
+
+/// The summary's outcome columns printed after the parameters and observables, and whether
+/// each is a flag (printed as a probability).
+const OUTCOMES: [(&str, bool); 3] = [("impacts", false), ("last_impact_time", false), ("in_contact", true)];
+
+/// One line per drawn parameter, observable and outcome column of `files`' summary. An
+/// observable of zeros and ones is a probability, a parameter never is.
+pub fn lines(files: &RunFiles) -> Vec<String> {
+    let info = &files.info;
+    let named = |names: &[String], flag: Option<bool>| names.iter().map(move |n| (n.clone(), flag)).collect::<Vec<_>>();
+    let columns: Vec<(String, Option<bool>)> = named(&info.parameters, Some(false))
+        .into_iter()
+        .chain(named(&info.observables, None))
+        .chain(OUTCOMES.map(|(n, flag)| (n.to_string(), Some(flag))))
+        .filter(|(name, _)| files.summary.index(name).is_some())
+        .collect();
+    let width = columns.iter().map(|(n, _)| n.chars().count()).max().unwrap_or(0);
+    columns
+        .iter()
+        .filter_map(|(name, flag)| {
+            let stats = ColumnStats::of(&files.summary.column(name)?);
+            let unit = info.units.get(name).map(String::as_str).unwrap_or_default();
+            let flag = flag.unwrap_or(stats.probability.is_some());
+            Some(format!("  {name:<width$}  {}", line(&stats, unit, flag)))
+        })
+        .collect()
+}
+
+/// A flag's `P = p [lo, hi] (95 %)`; a column's `mean ± half-width unit (95 %)`, its standard
+/// deviation, median and range, or its one value; then the scenes without a finite value.
+fn line(stats: &ColumnStats, unit: &str, flag: bool) -> String {
+    let unit = if unit.is_empty() {
+        String::new()
+    } else {
+        format!(" {unit}")
+    };
+    let mut text = match stats.probability_ci95.filter(|_| flag) {
+        _ if stats.count == 0 => return format!("no value in any of the {} scenes", stats.missing),
+        Some([lo, hi]) => format!("P = {} [{}, {}] (95 %)", sig(stats.mean, 4), sig(lo, 4), sig(hi, 4)),
+        None if stats.min == stats.max => format!("{}{unit} in every scene", sig(stats.min, 4)),
+        None => {
+            let [lo, hi] = stats.mean_ci95;
+            let median = stats.quantiles.get("0.5").copied().unwrap_or(f64::NAN);
+            format!(
+                "{} ± {}{unit} (95 %), std {}, median {}, range [{}, {}]",
+                sig(stats.mean, 4),
+                sig(0.5 * (hi - lo), 2),
+                sig(stats.std, 4),
+                sig(median, 4),
+                sig(stats.min, 4),
+                sig(stats.max, 4)
+            )
+        }
+    };
+    if stats.missing > 0 {
+        text.push_str(&format!("; {} scenes without a value", stats.missing));
+    }
+    text
+}
+
+/// `x` to `digits` significant digits: fixed-point from 10⁻³ to 10⁵, else in exponent
+/// form; `—` for NaN (a statistic undefined for so few scenes).
+fn sig(x: f64, digits: i32) -> String {
+    let magnitude = x.abs();
+    if x.is_nan() {
+        "—".into()
+    } else if x == 0.0 || !x.is_finite() {
+        format!("{x}")
+    } else if (1e-3..1e5).contains(&magnitude) {
+        let decimals = (digits - 1 - magnitude.log10().floor() as i32).max(0) as usize;
+        format!("{x:.decimals$}")
+    } else {
+        format!("{x:.*e}", (digits - 1).max(0) as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sig;
+
+    #[test]
+    fn significant_digits() {
+        assert_eq!(sig(1.23456, 4), "1.235");
+        assert_eq!(sig(0.0123456, 4), "0.01235");
+        assert_eq!(sig(0.0123456, 2), "0.012");
+        assert_eq!(sig(12345.6, 4), "12346");
+        assert_eq!(sig(1.5e-7, 4), "1.500e-7");
+        assert_eq!(sig(0.0, 4), "0");
+        assert_eq!(sig(f64::NAN, 4), "—");
+    }
+}
