@@ -1027,3 +1027,72 @@ fn run_prints_the_statistics_with_their_intervals() {
     assert_eq!(line.lines().count(), 1, "{line}");
     std::fs::remove_dir_all(&out).ok();
 }
+
+/// docs/slurm's scripts run as a Slurm array would run them — three tasks with IDs 1 to 3,
+/// then the merge — give one process's files byte for byte.
+#[cfg(unix)]
+#[test]
+fn a_slurm_array_reproduces_one_run() {
+    let out = scratch("slurm");
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs").join("slurm");
+    let options = ["--scenes", "60", "--backend", "cpu", "-q"];
+    let script = |name: &str| {
+        let mut command = Command::new("bash");
+        command
+            .arg(docs.join(name))
+            .env("RICOCHET", BIN)
+            .env_remove("SGE_TASK_ID");
+        command
+    };
+    for id in ["1", "2", "3"] {
+        let task = script("ensemble.sbatch")
+            .arg(scenario("bouncing_balls.toml"))
+            .arg(&out)
+            .args(options)
+            .env("SLURM_ARRAY_TASK_ID", id)
+            .env("SLURM_ARRAY_TASK_MIN", "1")
+            .env("SLURM_ARRAY_TASK_COUNT", "3")
+            .output()
+            .unwrap();
+        assert!(
+            task.status.success(),
+            "task {id}: {}",
+            String::from_utf8_lossy(&task.stderr)
+        );
+        let info = std::fs::read_to_string(out.join(format!("shard-{id}")).join("run.json")).unwrap();
+        let info: serde_json::Value = serde_json::from_str(&info).unwrap();
+        assert_eq!(info["shard"], serde_json::json!([id.parse::<usize>().unwrap() - 1, 3]));
+    }
+    let merge = script("merge.sbatch").arg(&out).output().unwrap();
+    assert!(
+        merge.status.success(),
+        "merge: {}",
+        String::from_utf8_lossy(&merge.stderr)
+    );
+    let one = Command::new(BIN)
+        .args(["run", &scenario("bouncing_balls.toml")])
+        .args(options)
+        .args(["--out", out.join("one").to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(one.status.success());
+    for file in ["summary.csv", "summary.npy", "stats.json"] {
+        let read = |dir: &str| std::fs::read(out.join(dir).join(file)).unwrap();
+        assert!(read("all") == read("one"), "{file} differs");
+    }
+    // Outside an array job, `--shard auto` says what it looked for.
+    let lost = Command::new(BIN)
+        .args(["run", &scenario("bouncing_balls.toml"), "--shard", "auto"])
+        .args(options)
+        .args(["--out", out.join("lost").to_str().unwrap()])
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env_remove("SGE_TASK_ID")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&lost.stderr);
+    assert!(
+        !lost.status.success() && stderr.contains("SLURM_ARRAY_TASK_ID"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&out).ok();
+}

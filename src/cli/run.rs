@@ -27,6 +27,7 @@ pub struct RunArgs {
     #[arg(long)]
     seed: Option<u64>,
     /// Runs shard i of n (scenes ⌊N i/n⌋ .. ⌊N (i+1)/n⌋); merge the directories afterwards.
+    /// `auto`: this Slurm or Grid Engine array task's shard (docs/slurm/).
     #[arg(long, default_value = "0/1")]
     shard: Shard,
     /// Scenes per chunk (bounds host memory; results do not depend on it). Default: what
