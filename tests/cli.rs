@@ -952,7 +952,8 @@ fn quiet_and_verbose() {
 }
 
 /// `ricochet run` prints its answer: each drawn parameter and outcome with its 95 %
-/// interval, the numbers those of `stats.json` to the digits printed.
+/// interval, the numbers those of `stats.json` to the digits printed; `provenance.json`
+/// names the processor, the threads and whether the build's tree was dirty.
 #[test]
 fn run_prints_the_statistics_with_their_intervals() {
     let out = scratch("statistics");
@@ -1009,6 +1010,15 @@ fn run_prints_the_statistics_with_their_intervals() {
     let numbers = printed("in_contact");
     close(numbers[0], column["probability"].as_f64().unwrap(), 4);
     assert!(stdout.contains("in_contact") && stdout.contains("P = "), "{stdout}");
+    // provenance.json says where and from what the numbers came.
+    let provenance: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("provenance.json")).unwrap()).unwrap();
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let cpu = provenance["cpu"].as_str().unwrap();
+    assert!(cpu.ends_with(&format!("({threads} threads)")), "{cpu}");
+    assert!(provenance["host"].as_str().unwrap().contains(std::env::consts::OS));
+    assert!(provenance["dirty"].is_boolean() || provenance["dirty"].is_null());
+    assert!(provenance["driver"].is_null(), "a CPU run has no driver");
     // The intervals are left out of --json's line (stats.json has them).
     let json = Command::new(BIN)
         .args([

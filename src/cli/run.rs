@@ -152,6 +152,7 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
         scenario_hash: scenario.fingerprint(),
         scenario_text: std::fs::read_to_string(&path).unwrap_or_default(),
         engine: run.engine.clone(),
+        driver: run.driver.clone(),
         arithmetic: run.arithmetic.clone(),
         resumed: resume,
         started: humantime::format_rfc3339_seconds(started).to_string(),
@@ -159,6 +160,8 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
         seconds: run.seconds,
         scene_steps_per_second: run.scene_steps as f64 / run.seconds,
         host: Provenance::host(),
+        cpu: Provenance::cpu(),
+        dirty: Provenance::dirty(),
     };
     // Held until the files are written and the chunks gone.
     let lock = run.lock.take();

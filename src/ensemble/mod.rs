@@ -125,6 +125,8 @@ impl Default for RunOptions {
 pub struct EnsembleRun {
     /// The backend, described.
     pub engine: String,
+    /// The adapter's driver and its version, where the engine runs on one.
+    pub driver: Option<String>,
     /// The engine kind and precision that computed the rows (`cpu f64`, `gpu f32`,
     /// `reference f64`): shards merge only when this is the same.
     pub arithmetic: String,
@@ -370,6 +372,7 @@ fn run_chunks(
     }
     Ok(EnsembleRun {
         engine: engine.describe(),
+        driver: engine.driver(),
         arithmetic: arithmetic(engine),
         notice: None,
         summary,

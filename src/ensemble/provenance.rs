@@ -28,6 +28,8 @@ pub struct Provenance {
     pub scenario_text: String,
     /// The engine, described (adapter, threads, instruction set).
     pub engine: String,
+    /// The adapter's driver and its version (GPU runs).
+    pub driver: Option<String>,
     /// The engine kind and precision.
     pub arithmetic: String,
     /// Whether the run continued an interrupted one (`--resume`).
@@ -40,8 +42,12 @@ pub struct Provenance {
     pub seconds: f64,
     /// Scene-steps per second computed in this run.
     pub scene_steps_per_second: f64,
-    /// The operating system and architecture.
+    /// The machine's name, operating system and architecture.
     pub host: String,
+    /// Its processor and the threads it offers (`Intel(R) Xeon(R) … (16 threads)`).
+    pub cpu: String,
+    /// Whether the build's git tree had uncommitted changes (`None` outside git).
+    pub dirty: Option<bool>,
 }
 
 impl Provenance {
@@ -61,6 +67,28 @@ impl Provenance {
             std::env::consts::OS,
             std::env::consts::ARCH
         )
+    }
+
+    /// This machine's processor (`model name` of /proc/cpuinfo, where the system tells) and
+    /// the threads it offers this process.
+    pub fn cpu() -> String {
+        let model = std::fs::read_to_string("/proc/cpuinfo").ok().and_then(|text| {
+            text.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, name)| name.trim().to_string())
+        });
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        format!(
+            "{} ({threads} threads)",
+            model.as_deref().unwrap_or("unknown processor")
+        )
+    }
+
+    /// Whether the build's tree had uncommitted changes to tracked files (`None` when it
+    /// was built outside git).
+    pub fn dirty() -> Option<bool> {
+        option_env!("RICOCHET_DIRTY").map(|d| d == "true")
     }
 
     /// Writes `provenance.json` into `dir` (atomically); returns its path.
