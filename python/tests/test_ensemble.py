@@ -254,10 +254,11 @@ def test_an_interrupted_run_resumes_from_its_checkpoints_to_the_same_numbers(tmp
     scenario, chunk = ricochet.load(slow()).with_size(48, None), 8
     kept = tmp_path / "run"
     job = _ricochet.start_run(scenario, "reference", "0/1", chunk, str(kept), False)
-    # Cancelled once two chunks' scene-steps are done: those chunks are kept on disk.
+    # Cancelled halfway through the third chunk, so that the first two are kept on disk (a
+    # cancel that lands as the second ends can find it not yet saved: it is then dropped).
     while not job.wait(0.01):
         _, done, _, steps = job.status()
-        if done >= 2 * chunk * steps:
+        if done >= (2 * chunk + chunk // 2) * steps:
             job.cancel()
     with pytest.raises(RuntimeError, match="interrupted"):
         job.result()
