@@ -43,50 +43,58 @@ impl SceneBatch {
             .collect();
         Some(Interleaved {
             headers,
-            state: spread(&self.state, SceneHeader::state_len(n), count),
-            operators: spread(&self.operators, first.operators(), count),
+            state: transpose(&self.state, count, SceneHeader::state_len(n)),
+            operators: transpose(&self.operators, count, first.operators()),
             stride: count,
         })
     }
 
     /// An interleaved state array put back in this batch's packed order: `out[s · len + k] =
-    /// interleaved[k · count + s]`, blocks of scenes on all cores.
+    /// interleaved[k · count + s]`.
     pub fn deinterleave_state(&self, interleaved: &[f64]) -> Vec<f64> {
         let (count, len) = (self.len(), self.state.len() / self.len().max(1));
-        let mut out = vec![0.0; self.state.len()];
-        if len > 0 {
-            out.par_chunks_mut(BLOCK * len).enumerate().for_each(|(b, scenes)| {
-                for (i, scene) in scenes.chunks_exact_mut(len).enumerate() {
-                    let s = b * BLOCK + i;
-                    for (k, x) in scene.iter_mut().enumerate() {
-                        *x = interleaved[k * count + s];
-                    }
-                }
-            });
-        }
-        out
+        transpose(interleaved, len, count)
     }
 }
 
-/// Components (or scenes) one task of a transpose takes: 8 values are a 64-byte cache line.
+/// Output rows one task of a transpose takes: 8 values are a 64-byte cache line.
 const BLOCK: usize = 8;
 
-/// `packed` (`count` scenes of `len` values each) in component-major order: `out[k · count +
-/// s] = packed[s · len + k]`. Blocks of [`BLOCK`] components on all cores: each reads a
-/// scene's block as one short run and writes its components as sequential streams.
-fn spread(packed: &[f64], len: usize, count: usize) -> Vec<f64> {
-    let mut out = vec![0.0; packed.len()];
-    if count > 0 {
-        out.par_chunks_mut(BLOCK * count).enumerate().for_each(|(b, rows)| {
+/// `values` (at least `rows` × `columns`, row-major) transposed: `out[c · rows + r] =
+/// values[r · columns + c]`. Blocks of [`BLOCK`] output rows on all cores: each reads a run
+/// of [`BLOCK`] values per input row and writes its rows as sequential streams.
+fn transpose(values: &[f64], rows: usize, columns: usize) -> Vec<f64> {
+    let mut out = vec![0.0; rows * columns];
+    if rows > 0 && columns > 0 {
+        out.par_chunks_mut(BLOCK * rows).enumerate().for_each(|(b, block)| {
             let first = b * BLOCK;
-            let width = rows.len() / count;
-            for s in 0..count {
-                let from = &packed[s * len + first..s * len + first + width];
-                for (r, &x) in from.iter().enumerate() {
-                    rows[r * count + s] = x;
+            let width = block.len() / rows;
+            for r in 0..rows {
+                let from = &values[r * columns + first..r * columns + first + width];
+                for (i, &x) in from.iter().enumerate() {
+                    block[i * rows + r] = x;
                 }
             }
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::transpose;
+
+    #[test]
+    fn transposes_any_shape_and_back() {
+        for (rows, columns) in [(1, 1), (3, 17), (17, 3), (9, 8), (64, 5), (0, 4)] {
+            let values: Vec<f64> = (0..rows * columns).map(|i| i as f64).collect();
+            let out = transpose(&values, rows, columns);
+            for r in 0..rows {
+                for c in 0..columns {
+                    assert_eq!(out[c * rows + r], values[r * columns + c], "{rows}×{columns}");
+                }
+            }
+            assert_eq!(transpose(&out, columns, rows), values);
+        }
+    }
 }
