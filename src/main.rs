@@ -265,7 +265,7 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             // (Read before writing: `out` may be one of the parts, whose provenance goes.)
             let finished = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
             let provenance = MergeProvenance::of(&dirs, command, finished);
-            let mut written = write(&merged, &out)?;
+            let mut written = write(&merged, &out)?.paths;
             written.push(provenance.write(&out)?);
             // (No earlier run's chunks stay beside the merged files.)
             ricochet::ensemble::checkpoint::remove(&out)?;
@@ -338,9 +338,9 @@ fn adapters() -> ricochet::Result<()> {
 }
 
 /// Writes the run's files into `out`, returning their paths.
-fn write(files: &RunFiles, out: &std::path::Path) -> ricochet::Result<Vec<PathBuf>> {
-    let (written, notice) = files.write(out)?;
-    if let Some(notice) = notice {
+fn write(files: &RunFiles, out: &std::path::Path) -> ricochet::Result<ricochet::ensemble::output::Written> {
+    let written = files.write(out)?;
+    if let Some(notice) = &written.notice {
         log::info!("notice: {notice}");
     }
     Ok(written)

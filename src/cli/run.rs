@@ -173,12 +173,13 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
         events: scenario.events.is_some().then_some(run.events),
     };
     // The files first: what is computed is kept even where stdout is full or closed.
-    let mut written = write(&files, &out)?;
+    let written = write(&files, &out)?;
     let statistics = if json {
         Vec::new()
     } else {
-        super::statistics::lines(&files)
+        super::statistics::lines(&files.info, &written.statistics)
     };
+    let mut written = written.paths;
     written.push(provenance.write(&out)?);
     // The run's files are whole: its chunks are no longer needed.
     ricochet::ensemble::checkpoint::remove(&out)?;

@@ -2,32 +2,31 @@
 //! its 95 % interval — the mean's (Student's t) or, for a column of zeros and ones, the
 //! probability's (Wilson's) — as `stats.json` gives them.
 
-use ricochet::ensemble::output::RunFiles;
-use ricochet::ensemble::stats::ColumnStats;
+use ricochet::ensemble::output::RunInfo;
+use ricochet::ensemble::stats::{ColumnStats, Statistics};
 
 /// The summary's outcome columns printed after the parameters and observables, and whether
 /// each is a flag (printed as a probability).
 const OUTCOMES: [(&str, bool); 3] = [("impacts", false), ("last_impact_time", false), ("in_contact", true)];
 
-/// One line per drawn parameter, observable and outcome column of `files`' summary. An
-/// observable of zeros and ones is a probability, a parameter never is.
-pub fn lines(files: &RunFiles) -> Vec<String> {
-    let info = &files.info;
-    let named = |names: &[String], flag: Option<bool>| names.iter().map(move |n| (n.clone(), flag)).collect::<Vec<_>>();
-    let columns: Vec<(String, Option<bool>)> = named(&info.parameters, Some(false))
-        .into_iter()
-        .chain(named(&info.observables, None))
-        .chain(OUTCOMES.map(|(n, flag)| (n.to_string(), Some(flag))))
-        .filter(|(name, _)| files.summary.index(name).is_some())
+/// One line per drawn parameter, observable and outcome column of a run (`info`), from its
+/// `statistics`. An observable of zeros and ones is a probability, a parameter never is.
+pub fn lines(info: &RunInfo, statistics: &Statistics) -> Vec<String> {
+    let parameters = info.parameters.iter().map(|n| (n.as_str(), Some(false)));
+    let observables = info.observables.iter().map(|n| (n.as_str(), None));
+    let outcomes = OUTCOMES.map(|(n, flag)| (n, Some(flag)));
+    let columns: Vec<(&str, &ColumnStats, Option<bool>)> = parameters
+        .chain(observables)
+        .chain(outcomes)
+        .filter_map(|(name, flag)| Some((name, statistics.columns.get(name)?, flag)))
         .collect();
-    let width = columns.iter().map(|(n, _)| n.chars().count()).max().unwrap_or(0);
+    let width = columns.iter().map(|(n, ..)| n.chars().count()).max().unwrap_or(0);
     columns
         .iter()
-        .filter_map(|(name, flag)| {
-            let stats = ColumnStats::of(&files.summary.column(name)?);
+        .map(|&(name, stats, flag)| {
             let unit = info.units.get(name).map(String::as_str).unwrap_or_default();
             let flag = flag.unwrap_or(stats.probability.is_some());
-            Some(format!("  {name:<width$}  {}", line(&stats, unit, flag)))
+            format!("  {name:<width$}  {}", line(stats, unit, flag))
         })
         .collect()
 }

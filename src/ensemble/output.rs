@@ -120,11 +120,23 @@ pub fn clear(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// What [`RunFiles::write`] wrote.
+#[derive(Clone, Debug)]
+pub struct Written {
+    /// The files, in the order written.
+    pub paths: Vec<PathBuf>,
+    /// The statistics `stats.json` holds.
+    pub statistics: Statistics,
+    /// Why the plots are missing, where they could not be drawn.
+    pub notice: Option<String>,
+}
+
 impl RunFiles {
     /// Replaces the result files of `dir` (created if needed) by these: an earlier run's go
     /// ([`clear`]) only now that these are ready, then each is written atomically. Returns
-    /// the paths written and, when the plots could not be drawn, why.
-    pub fn write(&self, dir: &Path) -> Result<(Vec<PathBuf>, Option<String>)> {
+    /// the paths written, the statistics of `stats.json` and, when the plots could not be
+    /// drawn, why.
+    pub fn write(&self, dir: &Path) -> Result<Written> {
         prepare_dir(dir)?;
         clear(dir)?;
         let path = |name: &str| dir.join(name);
@@ -145,7 +157,8 @@ impl RunFiles {
                 file(name, &|out| table.write_csv(out))?;
             }
         }
-        file("stats.json", &|out| json_to(out, &Statistics::of(&self.summary)))?;
+        let statistics = Statistics::of(&self.summary);
+        file("stats.json", &|out| json_to(out, &statistics))?;
         file("run.json", &|out| json_to(out, &self.info))?;
         #[cfg(feature = "plots")]
         let plots = {
@@ -160,13 +173,18 @@ impl RunFiles {
         };
         #[cfg(not(feature = "plots"))]
         let plots: std::result::Result<Vec<PathBuf>, String> = Err("this build has no `plots` feature".into());
-        match plots {
+        let notice = match plots {
             Ok(plots) => {
                 written.extend(plots);
-                Ok((written, None))
+                None
             }
-            Err(reason) => Ok((written, Some(format!("no plots: {reason}")))),
-        }
+            Err(reason) => Some(format!("no plots: {reason}")),
+        };
+        Ok(Written {
+            paths: written,
+            statistics,
+            notice,
+        })
     }
 
     /// Reads the directory a run (or a merge) wrote.
