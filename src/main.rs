@@ -13,10 +13,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use ricochet::ensemble::Scenario;
 use ricochet::ensemble::large_scene::LargeScenario;
 use ricochet::ensemble::output::RunFiles;
 use ricochet::ensemble::provenance::MergeProvenance;
+use ricochet::ensemble::{Backend, Scenario};
 
 #[derive(Parser)]
 #[command(
@@ -77,9 +77,11 @@ enum Command {
         repeat: u32,
         /// The backends measured (the GPU at each --precision; a large scene's CPU rows are
         /// `cpu`'s).
-        #[arg(long, num_args = 1.., default_values_t = ["reference".to_string(), "cpu".into(), "gpu".into()],
-              value_parser = ["reference", "cpu", "gpu"])]
-        backends: Vec<String>,
+        #[arg(long, num_args = 1.., default_values_t = [Backend::Reference, Backend::Cpu, Backend::Gpu],
+              value_parser = clap::builder::TypedValueParser::try_map(
+                  clap::builder::PossibleValuesParser::new(["reference", "cpu", "gpu"]),
+                  |b| b.parse::<Backend>()))]
+        backends: Vec<Backend>,
         /// The GPU's precision: auto (f64 where the adapter has it), f32, f64, or both (a row
         /// each).
         #[arg(long, default_value = "auto", value_parser = ["auto", "f32", "f64", "both"])]
@@ -214,15 +216,6 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             steps,
             max_sweeps,
         } => {
-            use ricochet::ensemble::Backend;
-            let backends: Vec<Backend> = backends
-                .iter()
-                .map(|b| match b.as_str() {
-                    "reference" => Backend::Reference,
-                    "cpu" => Backend::Cpu,
-                    _ => Backend::Gpu,
-                })
-                .collect();
             if let Some(path) = scenario.as_ref().filter(|p| {
                 std::fs::read_to_string(p).is_ok_and(|t| ricochet::ensemble::large_scene::LargeScenario::is_large(&t))
             }) {
