@@ -7,11 +7,10 @@
 
 mod common;
 
-use nalgebra::{DMatrix, DVector};
 use ricochet::batch::cpu::moreau_jean_pgs::{BatchState, run};
 use ricochet::batch::layout::SPARSE;
 use ricochet::batch::{BatchOptions, LinearScene, SceneBatch};
-use ricochet::model::{LagrangianLinearTIDS, LagrangianLinearTIR, NewtonImpactFrictionNSL, Nsds};
+use ricochet::model::{NewtonImpactFrictionNSL, Nsds};
 use ricochet::reference::Stabilization;
 use ricochet::scenes::newtons_cradle::NewtonsCradle;
 use ricochet::scheme::moreau_jean::MoreauJeanOSI;
@@ -45,24 +44,14 @@ fn sliding_balls() -> Vec<Nsds> {
             for b in 0..3 {
                 let x = 0.5 * b as f64;
                 let (vx, vy) = (0.3 + 0.2 * (s + b) as f64, 0.1 * b as f64 - 0.15 * s as f64);
-                let ball = LagrangianLinearTIDS::new(
-                    DVector::from_vec(vec![x, 0.0, radius + 0.01 * b as f64, 0.0, 0.0, 0.0]),
-                    DVector::from_vec(vec![vx, vy, 0.0, 0.0, 0.0, 0.0]),
-                    DMatrix::from_diagonal(&DVector::from_vec(vec![m, m, m, inertia, inertia, inertia])),
-                )
-                .unwrap()
-                .with_fext(DVector::from_vec(vec![0.0, 0.0, -9.81 * m, 0.0, 0.0, 0.0]))
-                .unwrap();
-                let ball = nsds.add(&format!("ball {b}"), ball);
-                #[rustfmt::skip]
-                let rows = DMatrix::from_row_slice(3, 6, &[
-                    0.0, 0.0, 1.0, 0.0, 0.0, 0.0,
-                    1.0, 0.0, 0.0, 0.0, -radius, 0.0,
-                    0.0, 1.0, 0.0, radius, 0.0, 0.0,
-                ]);
-                let floor = LagrangianLinearTIR::with_offset(rows, DVector::from_vec(vec![-radius, 0.0, 0.0])).unwrap();
                 let law = NewtonImpactFrictionNSL::new(0.2, 0.0, 0.1 + 0.1 * (s + b) as f64, 3).unwrap();
-                nsds.link(&format!("floor {b}"), law, floor, &[ball]).unwrap();
+                common::ball_on_rough_floor(
+                    &mut nsds,
+                    &format!("ball {b}"),
+                    (radius, m, [inertia; 3]),
+                    ([x, 0.0, radius + 0.01 * b as f64], [vx, vy]),
+                    law,
+                );
             }
             nsds
         })

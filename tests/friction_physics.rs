@@ -600,25 +600,16 @@ fn sliding_balls_end_rolling_on_every_engine() {
         (0.2, 0.7, 0.5, 3.0),
     ];
     let scene = |&(mu, vx, vy, stretch): &(f64, f64, f64, f64)| -> Nsds {
-        let ball = LagrangianLinearTIDS::new(
-            DVector::from_vec(vec![0.0, 0.0, radius, 0.0, 0.0, 0.0]),
-            DVector::from_vec(vec![vx, vy, 0.0, 0.0, 0.0, 0.0]),
-            DMatrix::from_diagonal(&DVector::from_vec(vec![m, m, m, stretch * inertia, inertia, inertia])),
-        )
-        .unwrap()
-        .with_fext(DVector::from_vec(vec![0.0, 0.0, -9.81 * m, 0.0, 0.0, 0.0]))
-        .unwrap();
         let mut nsds = Nsds::new();
-        let ball = nsds.add("ball", ball);
-        #[rustfmt::skip]
-        let rows = DMatrix::from_row_slice(3, 6, &[
-            0.0, 0.0, 1.0, 0.0, 0.0, 0.0,
-            1.0, 0.0, 0.0, 0.0, -radius, 0.0,
-            0.0, 1.0, 0.0, radius, 0.0, 0.0,
-        ]);
-        let floor = LagrangianLinearTIR::with_offset(rows, DVector::from_vec(vec![-radius, 0.0, 0.0])).unwrap();
         let law = NewtonImpactFrictionNSL::new(0.0, 0.0, mu, 3).unwrap();
-        nsds.link("floor", law, floor, &[ball]).unwrap();
+        let inertias = [stretch * inertia, inertia, inertia];
+        common::ball_on_rough_floor(
+            &mut nsds,
+            "ball",
+            (radius, m, inertias),
+            ([0.0, 0.0, radius], [vx, vy]),
+            law,
+        );
         nsds
     };
     let scenes: Vec<Nsds> = cases.iter().map(scene).collect();

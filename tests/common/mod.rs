@@ -123,3 +123,35 @@ pub fn shipped_scenarios() -> Vec<(PathBuf, bool)> {
 pub fn is_large_scene(path: &std::path::Path) -> bool {
     std::fs::read_to_string(path).is_ok_and(|t| ricochet::ensemble::large_scene::LargeScenario::is_large(&t))
 }
+
+/// Adds to `nsds` a ball (6 dof: x, y, z and three rotations; mass `m`, the rotations'
+/// inertias `inertia`, gravity along −z) starting at `q0` with velocity `v0`, and its
+/// contact with the floor z = 0 under `law`: three rows, the normal gap z − R and the contact
+/// point's tangential velocities vₓ − R ω_y and v_y + R ωₓ. Both are named after `name`.
+pub fn ball_on_rough_floor(
+    nsds: &mut ricochet::model::Nsds,
+    name: &str,
+    (radius, m, inertia): (f64, f64, [f64; 3]),
+    (q0, v0): ([f64; 3], [f64; 2]),
+    law: ricochet::model::NewtonImpactFrictionNSL,
+) {
+    use nalgebra::{DMatrix, DVector};
+    use ricochet::model::{LagrangianLinearTIDS, LagrangianLinearTIR};
+    let ball = LagrangianLinearTIDS::new(
+        DVector::from_vec(vec![q0[0], q0[1], q0[2], 0.0, 0.0, 0.0]),
+        DVector::from_vec(vec![v0[0], v0[1], 0.0, 0.0, 0.0, 0.0]),
+        DMatrix::from_diagonal(&DVector::from_vec(vec![m, m, m, inertia[0], inertia[1], inertia[2]])),
+    )
+    .unwrap()
+    .with_fext(DVector::from_vec(vec![0.0, 0.0, -9.81 * m, 0.0, 0.0, 0.0]))
+    .unwrap();
+    let ball = nsds.add(name, ball);
+    #[rustfmt::skip]
+    let rows = DMatrix::from_row_slice(3, 6, &[
+        0.0, 0.0, 1.0, 0.0, 0.0, 0.0,
+        1.0, 0.0, 0.0, 0.0, -radius, 0.0,
+        0.0, 1.0, 0.0, radius, 0.0, 0.0,
+    ]);
+    let floor = LagrangianLinearTIR::with_offset(rows, DVector::from_vec(vec![-radius, 0.0, 0.0])).unwrap();
+    nsds.link(&format!("{name} on the floor"), law, floor, &[ball]).unwrap();
+}
