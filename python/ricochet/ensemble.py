@@ -161,6 +161,9 @@ class EnsembleResult:
     - `failures`: `{scene: exception}` for the scenes whose Python functions raised (their
       summary rows have `finite` = 0; the other scenes' results stand). `run` warns when there
       are any.
+    - `stop`: where a stop rule (`[stop]`, or `run`'s `stop`) ended the run, as `run.json`
+      has it — `scenes`, `max_scenes`, `met`, and `targets` (each `column`, `count`, `mean`,
+      `half_width`, `wanted`, `met`); None without a rule.
     - `unhealthy`: the scenes that did not converge or became NaN or infinite (`converged`
       or `finite` = 0; their rows are kept); `run` warns when there are any, as the command
       line does.
@@ -179,6 +182,7 @@ class EnsembleResult:
     scene_steps: int
     failures: Dict[int, BaseException]
     scenario: "_ricochet.Scenario" = field(repr=False)
+    stop: Optional[Dict[str, Any]] = None
 
     @property
     def unhealthy(self) -> np.ndarray:
@@ -299,6 +303,7 @@ def run(
     build: Optional[Build] = None,
     checkpoints: Union[None, str, os.PathLike] = None,
     resume: bool = False,
+    stop: Optional[Dict[str, Any]] = None,
 ) -> EnsembleResult:
     """Runs a Monte Carlo ensemble, as `ricochet run` does, and returns its results as numpy
     arrays (`EnsembleResult`).
@@ -317,6 +322,12 @@ def run(
         (Ctrl-C, a killed kernel) can be continued: the same call with `resume=True` runs
         only the chunks not kept, and its results are those of an uninterrupted run.
         Without `resume` a run starts afresh there.
+    stop: run until precise, as a scenario's `[stop]` table: `{"min_scenes": 1000,
+        "every": 1000, "max_scenes": 10**6, "target": [{"column": "impacts", "half_width":
+        0.01}]}` stops at the first test point (min_scenes, then every `every` scenes) where
+        each target column's mean has a 95 % interval no wider than ± `half_width` (or ±
+        `relative` × |mean|); `scenes` (or `max_scenes`) is the cap. The result's `stop` says
+        where and why. Not with `shard`.
 
     The same scenario and seed give the same numbers as the command line, bit for bit, on
     the same backend. The GIL is released while the scenes are stepped; Ctrl-C stops the run
@@ -326,7 +337,16 @@ def run(
     scenes, seed = _count("scenes", scenes, minimum=1), _count("seed", seed)
     chunk = _count("chunk", chunk, minimum=1)
     guard = _Guard(build)
-    parsed = guard.call(lambda: load(scenario, guard.build).with_size(scenes, seed))
+    if stop is not None and scenes is not None and stop.get("max_scenes", scenes) != scenes:
+        raise ValueError(f"stop: max_scenes = {stop['max_scenes']} and scenes = {scenes}: give the cap once")
+
+    def parse() -> "_ricochet.Scenario":
+        parsed = load(scenario, guard.build)
+        if stop is not None:
+            parsed = parsed.with_stop(json.dumps(stop))
+        return parsed.with_size(scenes, seed)
+
+    parsed = guard.call(parse)
     directory = None if checkpoints is None else os.fspath(checkpoints)
     result = guard.drive(lambda: _ricochet.start_run(parsed, backend, _shard(shard), chunk, directory, resume), progress)
     strobe = _table(result["strobe"])
@@ -354,6 +374,7 @@ def run(
         scene_steps=result["scene_steps"],
         failures=failures,
         scenario=parsed,
+        stop=None if result["stop"] is None else json.loads(result["stop"]),
     )
     _health(ensemble)
     return ensemble

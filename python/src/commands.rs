@@ -24,7 +24,8 @@ fn json(value: &impl serde::Serialize) -> ricochet::Result<Output> {
 /// `resume`). The result is a dict: `engine`,
 /// `arithmetic`, `notice`, `seconds`, `device_seconds`, `scene_steps`, the `.npy` bytes of
 /// `summary`, `trajectories`, `strobe` and `events` (the last two `None` when the scenario
-/// records none), `stats` (JSON), and `failures`: `[(scene, exception)]` for the scenes
+/// records none), `stats` (JSON), `stop` (JSON of where `[stop]` stopped the run, or `None`),
+/// and `failures`: `[(scene, exception)]` for the scenes
 /// whose Python functions raised (their summary rows are not finite).
 #[pyfunction]
 #[pyo3(signature = (scenario, backend="auto", shard="0/1", chunk=None, checkpoints=None, resume=false))]
@@ -56,6 +57,7 @@ pub fn start_run(
             ensemble::run(&scenario, &options, progress)
         })?;
         let stats = serde_json::to_string(&Statistics::of(&run.summary)).unwrap_or_default();
+        let stop = run.stop.as_ref().map(|s| serde_json::to_string(s).unwrap_or_default());
         let tables = [
             Some(npy(&run.summary, &INTEGER_COLUMNS)),
             Some(npy(&run.trajectories, &["scene"])),
@@ -79,6 +81,7 @@ pub fn start_run(
             result.set_item("device_seconds", run.device_seconds)?;
             result.set_item("scene_steps", run.scene_steps)?;
             result.set_item("stats", stats)?;
+            result.set_item("stop", stop)?;
             for (name, table) in ["summary", "trajectories", "strobe", "events"].into_iter().zip(tables) {
                 match table {
                     Some(bytes) => result.set_item(name, PyBytes::new(py, &bytes?))?,

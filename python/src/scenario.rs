@@ -102,6 +102,24 @@ impl Scenario {
         })
     }
 
+    /// This scenario with the stop rule `stop`, the JSON of a dict of `[stop]`'s shape
+    /// (`min_scenes`, `every`, `max_scenes`, `target`: a list of `{column, half_width}` or
+    /// `{column, relative}`); its `max_scenes` becomes the scenario's `scenes` (checked again).
+    fn with_stop(&self, stop: &str) -> PyResult<Self> {
+        let mut rule: ensemble::stop::StopRule =
+            serde_json::from_str(stop).map_err(|e| PyValueError::new_err(format!("stop: {e}")))?;
+        let mut inner = self.inner.clone();
+        if let Some(max) = rule.max_scenes.take() {
+            inner.scenes = max;
+        }
+        inner.stop = Some(rule);
+        inner.validate().map_err(exception)?;
+        Ok(Self {
+            inner,
+            failures: self.failures.clone(),
+        })
+    }
+
     /// The scenario's name.
     #[getter]
     fn name(&self) -> String {

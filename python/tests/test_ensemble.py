@@ -108,6 +108,38 @@ def test_scenes_seed_and_shards():
     assert not np.array_equal(other.summary["height"], whole.summary["height"][:20])
 
 
+def test_a_stop_rule_runs_until_the_interval_is_met():
+    """`stop=` is `[stop]`: the run ends at the first test point where the mean height's 95 %
+    interval (checked here with numpy and Student's t) is ± 0.05 m or narrower."""
+    stop = {"min_scenes": 20, "every": 10, "target": [{"column": "height", "half_width": 0.05}]}
+    result = ricochet.run(BALLS, scenes=1000, backend="cpu", progress=False, stop=stop)
+    n = len(result.summary)
+    assert result.stop["scenes"] == n and result.stop["met"] and result.stop["max_scenes"] == 1000
+    assert n >= 20 and (n - 20) % 10 == 0
+    height = result.summary["height"]
+
+    def half_width(k):
+        # Student's t_{0.975, ν} by its Cornish–Fisher expansion (to ~1e-6 for ν ≥ 19).
+        z, nu = 1.959963984540054, k - 1
+        t = z + (z**3 + z) / (4 * nu) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * nu**2)
+        return t * height[:k].std(ddof=1) / np.sqrt(k)
+
+    assert half_width(n) <= 0.05 and (n == 20 or half_width(n - 10) > 0.05)
+    assert result.stop["targets"][0]["half_width"] == pytest.approx(half_width(n), rel=1e-5)
+    lo, hi = result.stats["columns"]["height"]["mean_ci95"]
+    assert result.stop["targets"][0]["half_width"] == pytest.approx((hi - lo) / 2, rel=1e-12)
+    # The same as the scenario's own table; max_scenes is the cap.
+    text = BALLS.replace("scenes = 200\n", "") + "[stop]\nmin_scenes = 20\nevery = 10\nmax_scenes = 1000\n[[stop.target]]\ncolumn = \"height\"\nhalf_width = 0.05\n"
+    assert ricochet.run(text, backend="cpu", progress=False).summary.tobytes() == result.summary.tobytes()
+    assert ricochet.run(BALLS, backend="cpu", progress=False).stop is None
+    with pytest.raises(ValueError, match="give the cap once"):
+        ricochet.run(BALLS, scenes=10, stop=dict(stop, max_scenes=20), progress=False)
+    with pytest.raises(ValueError, match="min_scenes"):
+        ricochet.run(BALLS, stop=dict(stop, min_scenes=1), progress=False)
+    with pytest.raises(ValueError, match="shard"):
+        ricochet.run(BALLS, shard=(1, 2), stop=stop, progress=False)
+
+
 def test_the_reference_and_the_cpu_backend_agree():
     cpu = ricochet.run(BALLS, scenes=16, backend="cpu", progress=False)
     reference = ricochet.run(BALLS, scenes=16, backend="reference", progress=False)

@@ -132,6 +132,10 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
         run.scene_steps as f64 / run.seconds
     );
     let healthy = report_health(&run.summary);
+    let stopped = run.stop.as_ref().map(super::statistics::stopped);
+    if run.stop.as_ref().is_some_and(|s| !s.met) {
+        log::warn!("[stop]: the targets were not met within the cap; raise `scenes` or widen them");
+    }
     let summary_json = serde_json::json!({
         "scenario": scenario.name,
         "scenes": run.summary.rows(),
@@ -142,6 +146,7 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
         "scene_steps_per_second": run.scene_steps as f64 / run.seconds,
         "healthy": healthy,
         "notice": run.notice,
+        "stop": run.stop,
     });
     let (ricochet, commit) = Provenance::build();
     let provenance = Provenance {
@@ -190,6 +195,7 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
         out!("{object}")
     } else {
         out!("{line}")
+            .and_then(|()| stopped.iter().try_for_each(|l| out!("{l}")))
             .and_then(|()| statistics.iter().try_for_each(|l| out!("{l}")))
             .and_then(|()| report_written(&written))
     };

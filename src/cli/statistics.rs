@@ -4,6 +4,7 @@
 
 use ricochet::ensemble::output::RunInfo;
 use ricochet::ensemble::stats::{ColumnStats, Statistics};
+use ricochet::ensemble::stop::Stopped;
 
 /// The summary's outcome columns printed after the parameters and observables, and whether
 /// each is a flag (printed as a probability).
@@ -29,6 +30,31 @@ pub fn lines(info: &RunInfo, statistics: &Statistics) -> Vec<String> {
             format!("  {name:<width$}  {}", line(stats, unit, flag))
         })
         .collect()
+}
+
+/// Where `[stop]` ended a run: `stopped at n of at most N scenes: every target met (x: ±w ≤
+/// wanted, …)`, or that the cap came first.
+pub fn stopped(stop: &Stopped) -> String {
+    let targets: Vec<String> = stop
+        .targets
+        .iter()
+        .map(|t| {
+            let (w, wanted) = (t.half_width.unwrap_or(f64::NAN), t.wanted.unwrap_or(f64::NAN));
+            let sign = if t.met { "≤" } else { "above" };
+            format!("{}: ±{} {sign} {}", t.column, sig(w, 2), sig(wanted, 2))
+        })
+        .collect();
+    let verdict = if stop.met {
+        "every target met"
+    } else {
+        "the cap came first"
+    };
+    format!(
+        "stopped at {} of at most {} scenes: {verdict} ({})",
+        stop.scenes,
+        stop.max_scenes,
+        targets.join(", ")
+    )
 }
 
 /// A flag's `P = p [lo, hi] (95 %)`; a column's `mean ± half-width unit (95 %)`, its standard

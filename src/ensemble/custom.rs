@@ -30,6 +30,14 @@ pub enum Sampler<'a> {
 }
 
 impl Sampler<'_> {
+    /// A template's design of its swept parameters (`None`: scenes built by code).
+    pub fn design(&self) -> Option<&super::design::Design> {
+        match self {
+            Self::Template(sampler) => Some(sampler.design()),
+            Self::Custom(..) => None,
+        }
+    }
+
     /// Scene `index` of the ensemble.
     pub fn sample(&self, index: usize) -> Result<SampledScene> {
         match self {

@@ -117,6 +117,11 @@ impl Design {
         self.points
     }
 
+    /// Whether a parameter is drawn by Latin hypercube (whose strata only all N scenes cover).
+    pub fn latin_hypercube(&self) -> bool {
+        self.axes.iter().any(|(_, axis)| matches!(axis, Axis::Lhs { .. }))
+    }
+
     /// Where parameter `name` lies in scene `index` (`None`: not swept); a Latin-hypercube
     /// jitter is drawn from the scene's stream `rng`.
     pub fn position(&self, name: &str, index: usize, rng: &mut ChaCha8Rng) -> Option<Position> {

@@ -61,6 +61,7 @@ mod scene_toml;
 mod shard;
 pub mod shipped;
 pub mod stats;
+pub mod stop;
 mod summary;
 pub mod table;
 pub mod units;
@@ -153,6 +154,8 @@ pub struct EnsembleRun {
     pub lock: Option<lock::DirLock>,
     /// What the run knew of its scenario: sizes, coordinates, columns and their units.
     pub plan: Plan,
+    /// Where `[stop]` stopped the run, and why.
+    pub stop: Option<stop::Stopped>,
 }
 
 /// Runs the scenes of `options.shard`, adding the scene-steps done to `progress` as the
@@ -287,6 +290,16 @@ fn run_chunks(
         Some((out, manifest, false)) => (Some(Checkpoints::fresh(out, &manifest)?), Vec::new()),
     };
     let mut finished = finished.into_iter().peekable();
+    let mut stop = match &scenario.stop {
+        Some(rule) => Some(stop::StopTest::new(
+            rule,
+            &plan.columns,
+            (&scenes, scenario.scenes),
+            sampler.design(),
+        )?),
+        None => None,
+    };
+    let mut stopped = None;
     let mut computed = 0;
     let mut device_seconds = Some(0.0);
     let mut at = scenes.start;
@@ -299,6 +312,12 @@ fn run_chunks(
             events.append(&chunk.events).map_err(kept)?;
             at = chunk.scenes.end;
             progress.add_resumed(chunk.scenes.len() as u64 * u64::from(steps));
+            if let Some(test) = &mut stop {
+                stopped = test.add(&chunk.summary)?;
+                if stopped.is_some() {
+                    break;
+                }
+            }
             continue;
         }
         let next = finished.peek().map_or(scenes.end, |c| c.scenes.start.min(scenes.end));
@@ -308,7 +327,9 @@ fn run_chunks(
                 reason: format!("overlaps the others or lies outside scenes {scenes:?}"),
             });
         }
-        let last = at.saturating_add(chunk).min(next);
+        // (A chunk ends on the stop rule's next test, so that the test sees whole chunks.)
+        let test = stop.as_ref().map_or(usize::MAX, stop::StopTest::next_test);
+        let last = at.saturating_add(chunk).min(next).min(test);
         if !draws_first {
             check_draws(&sampler, &plan, &(at..last), progress)?;
         }
@@ -360,9 +381,16 @@ fn run_chunks(
         );
         computed += last - at;
         at = last;
+        if let Some(test) = &mut stop {
+            stopped = test.add(&part)?;
+            if stopped.is_some() {
+                break;
+            }
+        }
     }
+    let all = stopped.as_ref().map_or(scenario.scenes, |s| s.scenes);
     let recorded: Vec<usize> = scenario
-        .recorded_scenes()
+        .recorded_among(all)
         .into_iter()
         .filter(|s| scenes.contains(s))
         .collect();
@@ -384,5 +412,6 @@ fn run_chunks(
         scene_steps: computed as u64 * u64::from(steps),
         lock: None,
         plan,
+        stop: stopped,
     })
 }

@@ -6,7 +6,8 @@
 //! - `strobe.csv`: every scene's stroboscopic samples (scenarios with `[strobe]`);
 //! - `events.csv`: every scene's impact events (scenarios with `[events]`);
 //! - `run.json`: the scenario's name, seed, scene count, the shard, the scenario's
-//!   fingerprint and the engine kind and precision that computed the rows;
+//!   fingerprint and the engine kind and precision that computed the rows (and, for a run
+//!   `[stop]` ended, where and why);
 //! - `histograms.png`, `trajectories.png`: see `super::plots` (with the `plots` feature).
 
 use std::collections::BTreeMap;
@@ -47,6 +48,9 @@ pub struct RunInfo {
     /// The units of the columns whose unit is known ([`super::units::column_units`]).
     #[serde(default)]
     pub units: BTreeMap<String, String>,
+    /// Where `[stop]` stopped the run (its `scenes` are those run) and why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<super::stop::Stopped>,
 }
 
 /// A run's results, as written to or read from a directory.
@@ -302,13 +306,14 @@ impl RunInfo {
         Self {
             scenario: scenario.name.clone(),
             seed: scenario.seed,
-            scenes: scenario.scenes,
+            scenes: run.stop.as_ref().map_or(scenario.scenes, |s| s.scenes),
             shard: [shard.index, shard.count],
             scenario_hash: scenario.fingerprint(),
             arithmetic: run.arithmetic.clone(),
             parameters: run.plan.drawn.clone(),
             observables: scenario.observe.iter().map(|o| o.name.clone()).collect(),
             units: run.plan.units.clone(),
+            stop: run.stop.clone(),
         }
     }
 }

@@ -29,6 +29,7 @@ use serde::{Deserialize, Serialize};
 use super::custom::{Sampler, Scenes};
 use super::observables::{EventSettings, ObserveSpec, StrobeSettings};
 use super::scene_spec::SampledScene;
+use super::stop::StopRule;
 use crate::batch::observe::{Observer, Recording};
 use crate::engine::velocity_name;
 use crate::error::{Error, Result};
@@ -68,6 +69,9 @@ pub struct Scenario {
     /// `[events]`: every scene's impacts (`events.csv`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub events: Option<EventSettings>,
+    /// `[stop]`: run until the targets are met, `scenes` at most ([`StopRule`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<StopRule>,
 }
 
 fn default_scenes() -> usize {
@@ -230,6 +234,7 @@ impl Scenario {
             observe: Vec::new(),
             strobe: None,
             events: None,
+            stop: None,
         };
         scenario.validate()?;
         Ok(scenario)
@@ -245,10 +250,22 @@ impl Scenario {
                     .into(),
             });
         }
-        let scenario: Self = toml::from_str(text).map_err(|e| Error::Scenario {
+        let toml_error = |e: toml::de::Error| Error::Scenario {
             what: "TOML".into(),
             reason: e.to_string(),
-        })?;
+        };
+        let mut scenario: Self = toml::from_str(text).map_err(toml_error)?;
+        // `[stop] max_scenes` is the cap, `scenes`, when that is not given (once read, the
+        // cap is `scenes` only: `--scenes` changes it).
+        if let Some(stop) = &mut scenario.stop {
+            let table: toml::Table = toml::from_str(text).map_err(toml_error)?;
+            match stop.max_scenes {
+                // (Both given and different: `validate` names them.)
+                Some(max) if table.contains_key("scenes") && max != scenario.scenes => {}
+                Some(max) => (scenario.scenes, stop.max_scenes) = (max, None),
+                None => {}
+            }
+        }
         scenario.validate()?;
         Ok(scenario)
     }
@@ -305,6 +322,9 @@ impl Scenario {
                 what: "scenes".into(),
                 reason: "must be ≥ 1".into(),
             });
+        }
+        if let Some(stop) = &self.stop {
+            stop.validate(self.scenes)?;
         }
         if self.record.stride == 0 {
             return Err(Error::Scenario {
@@ -492,7 +512,13 @@ impl Scenario {
 
     /// The K scenes whose trajectories are recorded: ⌊i N / K⌋ for i < K.
     pub fn recorded_scenes(&self) -> Vec<usize> {
-        let (n, k) = (self.scenes, self.record.trajectories.min(self.scenes));
+        self.recorded_among(self.scenes)
+    }
+
+    /// The K scenes of the first `n` whose trajectories are recorded: ⌊i n / K⌋ for i < K
+    /// (a run stopped at n scenes records these).
+    pub fn recorded_among(&self, n: usize) -> Vec<usize> {
+        let k = self.record.trajectories.min(n);
         let mut scenes: Vec<usize> = (0..k).map(|i| i * n / k).collect();
         scenes.dedup();
         scenes

@@ -58,6 +58,11 @@ pub struct Sampler<'a> {
 }
 
 impl Sampler<'_> {
+    /// The design of the swept parameters.
+    pub fn design(&self) -> &Design {
+        &self.design
+    }
+
     /// Scene `index`, drawn from its own random stream and placed in the design of the swept
     /// parameters; a scene its draws make invalid is an error naming the scene and its drawn
     /// values.
