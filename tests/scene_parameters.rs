@@ -5,7 +5,7 @@
 //! template's own check, which names its scene.
 
 use ricochet::ensemble::Scenario;
-use ricochet::ensemble::design::Design;
+use ricochet::ensemble::design::{Design, Draws};
 use ricochet::ensemble::sampling::{Distribution, Parameter};
 
 /// A scenario of `scenes` scenes of `template` with the `[scene]` lines `lines`.
@@ -207,12 +207,17 @@ fn a_grid_of_too_many_points_states_the_limit() {
     assert!(e.contains("height") && e.contains("2³² − 1"), "{e}");
     let limit = u32::MAX as usize;
     let too_many = Parameter::Drawn(Distribution::Grid(0.0, 1.0, limit + 1));
-    let e = Design::new(std::iter::once(("height".to_string(), &too_many)), 1, limit + 1)
+    let draws = |scenes| Draws {
+        seed: 1,
+        scenes,
+        design: None,
+    };
+    let e = Design::new(std::iter::once(("height".to_string(), &too_many)), draws(limit + 1))
         .unwrap_err()
         .to_string();
     assert!(e.contains("parameter `height`") && e.contains("2³² − 1"), "{e}");
     let most = Parameter::Drawn(Distribution::Grid(0.0, 1.0, limit));
-    let design = Design::new(std::iter::once(("height".to_string(), &most)), 1, limit).unwrap();
+    let design = Design::new(std::iter::once(("height".to_string(), &most)), draws(limit)).unwrap();
     assert_eq!(design.grid_points(), limit);
 }
 

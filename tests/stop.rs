@@ -62,7 +62,10 @@ fn a_run_stops_at_the_first_test_where_every_target_is_met() {
     let n = stop.scenes;
     assert!(stop.met, "{stop:?}");
     assert_eq!(stop.max_scenes, 3000);
-    assert!(n >= 200 && (n - 200).is_multiple_of(100), "stopped at {n}, not a test point");
+    assert!(
+        n >= 200 && (n - 200).is_multiple_of(100),
+        "stopped at {n}, not a test point"
+    );
     assert_eq!(run.summary.rows(), n);
     assert_eq!(
         run.summary.column("scene").unwrap(),
@@ -208,7 +211,7 @@ fn what_a_stop_rule_cannot_do_is_refused() {
     let lhs = text("height = { lhs = [1.0, 2.0] }", HEIGHT);
     refused(&Scenario::from_toml(&lhs).unwrap(), whole, "Latin hypercube");
     let grid = text("height = { grid = [1.0, 2.0, 3] }", HEIGHT);
-    refused(&Scenario::from_toml(&grid).unwrap(), whole, "whole passes");
+    refused(&Scenario::from_toml(&grid).unwrap(), whole, "whole blocks");
     let passes = text("height = { grid = [1.0, 2.0, 4] }", HEIGHT);
     assert!(
         ensemble::run(

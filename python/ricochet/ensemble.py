@@ -164,6 +164,9 @@ class EnsembleResult:
     - `stop`: where a stop rule (`[stop]`, or `run`'s `stop`) ended the run, as `run.json`
       has it — `scenes`, `max_scenes`, `met`, and `targets` (each `column`, `count`, `mean`,
       `half_width`, `wanted`, `met`); None without a rule.
+    - `sensitivity`: a Saltelli design's (`design = "saltelli"`) Sobol indices, as
+      `sensitivity.json` has them: `{output: {parameter: {"S1", "S1_ci95", "ST",
+      "ST_ci95"}}}` (first-order and total, 95 % bootstrap intervals); None without one.
     - `unhealthy`: the scenes that did not converge or became NaN or infinite (`converged`
       or `finite` = 0; their rows are kept); `run` warns when there are any, as the command
       line does.
@@ -183,6 +186,7 @@ class EnsembleResult:
     failures: Dict[int, BaseException]
     scenario: "_ricochet.Scenario" = field(repr=False)
     stop: Optional[Dict[str, Any]] = None
+    sensitivity: Optional[Dict[str, Dict[str, Dict[str, Any]]]] = None
 
     @property
     def unhealthy(self) -> np.ndarray:
@@ -375,6 +379,7 @@ def run(
         failures=failures,
         scenario=parsed,
         stop=None if result["stop"] is None else json.loads(result["stop"]),
+        sensitivity=None if result["sensitivity"] is None else json.loads(result["sensitivity"]),
     )
     _health(ensemble)
     return ensemble

@@ -58,6 +58,10 @@ pub fn start_run(
         })?;
         let stats = serde_json::to_string(&Statistics::of(&run.summary)).unwrap_or_default();
         let stop = run.stop.as_ref().map(|s| serde_json::to_string(s).unwrap_or_default());
+        let sensitivity = (!run.plan.saltelli.is_empty()).then(|| {
+            let indices = ensemble::sensitivity::of(&run.summary, &run.plan.saltelli, scenario.seed);
+            serde_json::to_string(&indices).unwrap_or_default()
+        });
         let tables = [
             Some(npy(&run.summary, &INTEGER_COLUMNS)),
             Some(npy(&run.trajectories, &["scene"])),
@@ -82,6 +86,7 @@ pub fn start_run(
             result.set_item("scene_steps", run.scene_steps)?;
             result.set_item("stats", stats)?;
             result.set_item("stop", stop)?;
+            result.set_item("sensitivity", sensitivity)?;
             for (name, table) in ["summary", "trajectories", "strobe", "events"].into_iter().zip(tables) {
                 match table {
                     Some(bytes) => result.set_item(name, PyBytes::new(py, &bytes?))?,

@@ -140,6 +140,19 @@ def test_a_stop_rule_runs_until_the_interval_is_met():
         ricochet.run(BALLS, shard=(1, 2), stop=stop, progress=False)
 
 
+def test_a_saltelli_design_gives_sobol_indices():
+    """A ball's first impact time (one impact in 0.7 s) is its drop height's alone."""
+    text = BALLS.replace("seed = 11", "seed = 11\ndesign = \"saltelli\"").replace("final = 2.0", "final = 0.7")
+    result = ricochet.run(text, scenes=4 * 512, backend="cpu", progress=False)
+    t = result.sensitivity["last_impact_time"]
+    assert t["height"]["S1"] == pytest.approx(1.0, abs=0.08)
+    assert t["height"]["ST"] == pytest.approx(1.0, abs=0.08)
+    assert t["restitution"]["S1"] == 0.0 and t["restitution"]["ST"] == 0.0
+    lo, hi = t["height"]["ST_ci95"]
+    assert lo <= t["height"]["ST"] <= hi
+    assert ricochet.run(BALLS, scenes=8, backend="cpu", progress=False).sensitivity is None
+
+
 def test_the_reference_and_the_cpu_backend_agree():
     cpu = ricochet.run(BALLS, scenes=16, backend="cpu", progress=False)
     reference = ricochet.run(BALLS, scenes=16, backend="reference", progress=False)

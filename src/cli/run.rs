@@ -182,7 +182,11 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
     let statistics = if json {
         Vec::new()
     } else {
-        super::statistics::lines(&files.info, &written.statistics)
+        let mut lines = super::statistics::lines(&files.info, &written.statistics);
+        if let Some(sensitivity) = &written.sensitivity {
+            lines.extend(super::statistics::sensitivity_lines(&files.info, sensitivity));
+        }
+        lines
     };
     let mut written = written.paths;
     written.push(provenance.write(&out)?);

@@ -3,6 +3,7 @@
 //! probability's (Wilson's) — as `stats.json` gives them.
 
 use ricochet::ensemble::output::RunInfo;
+use ricochet::ensemble::sensitivity::Sensitivity;
 use ricochet::ensemble::stats::{ColumnStats, Statistics};
 use ricochet::ensemble::stop::Stopped;
 
@@ -30,6 +31,42 @@ pub fn lines(info: &RunInfo, statistics: &Statistics) -> Vec<String> {
             format!("  {name:<width$}  {}", line(stats, unit, flag))
         })
         .collect()
+}
+
+/// A Saltelli design's answer: for each observable and outcome column that varies, each
+/// parameter's first-order and total Sobol index with its 95 % bootstrap interval.
+pub fn sensitivity_lines(info: &RunInfo, sensitivity: &Sensitivity) -> Vec<String> {
+    let columns: Vec<&str> = info
+        .observables
+        .iter()
+        .map(String::as_str)
+        .chain(OUTCOMES.map(|(n, _)| n))
+        .filter(|c| sensitivity.contains_key(*c))
+        .collect();
+    if columns.is_empty() {
+        return Vec::new();
+    }
+    let width = columns.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+    let mut lines = vec!["Sobol indices (first order S1, total ST; 95 % bootstrap intervals):".to_string()];
+    for column in columns {
+        let parts: Vec<String> = info
+            .saltelli
+            .iter()
+            .filter_map(|p| {
+                let x = sensitivity[column].get(p)?;
+                let interval = |[lo, hi]: [f64; 2]| format!("[{}, {}]", sig(lo, 2), sig(hi, 2));
+                Some(format!(
+                    "{p} S1 {} {} ST {} {}",
+                    sig(x.s1, 3),
+                    interval(x.s1_ci95),
+                    sig(x.st, 3),
+                    interval(x.st_ci95)
+                ))
+            })
+            .collect();
+        lines.push(format!("  {column:<width$}  {}", parts.join("; ")));
+    }
+    lines
 }
 
 /// Where `[stop]` ended a run: `stopped at n of at most N scenes: every target met (x: ±w ≤

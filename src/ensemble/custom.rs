@@ -8,6 +8,7 @@ use std::sync::{Arc, OnceLock};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use super::design::Draws;
 use super::sampling::scene_rng;
 use super::scene_spec::{SampledScene, Sampler as TemplateSampler, SceneSpec};
 use crate::engine::Scene;
@@ -62,27 +63,34 @@ impl Scenes {
         Self::Custom(Arc::new(build), Arc::default())
     }
 
-    /// Scene `index` of an ensemble of `scenes` with `seed`.
-    pub fn sample(&self, index: usize, (seed, scenes): (u64, usize)) -> Result<SampledScene> {
-        self.sampler((seed, scenes))?.sample(index)
+    /// Scene `index` of the ensemble `draws`.
+    pub fn sample(&self, index: usize, draws: Draws) -> Result<SampledScene> {
+        self.sampler(draws)?.sample(index)
     }
 
-    /// The sampler of an ensemble of `scenes` with `seed`: what its scenes share, built once.
-    pub fn sampler(&self, (seed, scenes): (u64, usize)) -> Result<Sampler<'_>> {
+    /// The sampler of the ensemble `draws`: what its scenes share, built once.
+    pub fn sampler(&self, draws: Draws) -> Result<Sampler<'_>> {
         Ok(match self {
-            Self::Template(spec) => Sampler::Template(spec.sampler((seed, scenes))?),
-            Self::Custom(build, names) => Sampler::Custom(build, names, seed),
+            Self::Template(spec) => Sampler::Template(spec.sampler(draws)?),
+            Self::Custom(..) if draws.design.is_some() => {
+                return Err(Error::Scenario {
+                    what: "design".into(),
+                    reason: "your `build` draws its own values: a top-level design places a template's parameters only"
+                        .into(),
+                });
+            }
+            Self::Custom(build, names) => Sampler::Custom(build, names, draws.seed),
         })
     }
 
     /// The names of the drawn values (their summary columns).
-    pub fn drawn_names(&self, (seed, scenes): (u64, usize)) -> Result<Vec<String>> {
+    pub fn drawn_names(&self, draws: Draws) -> Result<Vec<String>> {
         match self {
-            Self::Template(spec) => spec.drawn_names((seed, scenes)),
+            Self::Template(spec) => spec.drawn_names(draws),
             Self::Custom(_, names) => {
                 // (Known once a scene is built: build scene 0 only if none was.)
                 if names.get().is_none() {
-                    self.sample(0, (seed, scenes))?;
+                    self.sample(0, draws)?;
                 }
                 Ok(names.get().cloned().unwrap_or_default())
             }

@@ -9,7 +9,13 @@
 //! replicas), d counting the Sobol parameters in the same order; `{ lhs = [a, b] }` a Latin
 //! hypercube over the N scenes: scene s in stratum π_d(s) of N, jittered uniformly within it,
 //! π_d a permutation drawn from the seed (Kensler's hashed permutation: computed for one
-//! index without the others). Every value depends on (seed, N, s) only, so shards are exact.
+//! index without the others). With the scenario's top-level `design = "saltelli"`, the drawn
+//! `uniform = [a, b]` parameters (d of them) span Saltelli's design for Sobol indices
+//! (Saltelli et al., Comput. Phys. Commun. 181:259, 2010): base point j of N takes rows A_j
+//! and B_j from coordinates 0..d and d..2d of Sobol point j (digitally shifted as above), and
+//! scenes j (d + 2) + k run A_j (k = 0), A_j with coordinate i from B_j (k = i + 1, "AB_i") and
+//! B_j (k = d + 1) — SALib's order. Every value depends on (seed, N, s) only, so shards are
+//! exact.
 //! A sweep is refused, naming its parameter, when it would not give the values it says: a
 //! grid of one point between different ends, of more than 2³² − 1 points, or whose span
 //! (b − a, or b/a on a log grid) overflows.
@@ -18,12 +24,32 @@ use std::sync::OnceLock;
 
 use rand::{Rng as _, RngExt};
 use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
 
 use super::sampling::{Distribution, Parameter, Position, scene_rng};
 use crate::error::{Error, Result};
 
 /// Sobol dimensions available (the direction numbers of `JoeKuoD6::minimal`).
 const SOBOL_DIMENSIONS: usize = 100;
+
+/// A scenario's top-level `design`: how its drawn parameters are placed together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DesignKind {
+    /// Saltelli's design for first-order and total Sobol indices ([`super::sensitivity`]).
+    Saltelli,
+}
+
+/// What places an ensemble's scenes: its seed, its size and its top-level design.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Draws {
+    /// The scenario's seed.
+    pub seed: u64,
+    /// Its scenes N.
+    pub scenes: usize,
+    /// Its top-level design.
+    pub design: Option<DesignKind>,
+}
 
 /// The swept parameters of a scenario and where each scene lies among them.
 #[derive(Clone, Debug)]
@@ -32,6 +58,8 @@ pub struct Design {
     axes: Vec<(String, Axis)>,
     /// Points of the grid: the product of the gridded parameters' sizes.
     points: usize,
+    /// Parameters of a Saltelli design (0 without one).
+    saltelli: usize,
     seed: u64,
     scenes: usize,
 }
@@ -41,32 +69,44 @@ enum Axis {
     Grid { stride: usize, points: usize },
     Sobol { dimension: usize },
     Lhs { dimension: usize },
+    Saltelli { dimension: usize },
 }
 
 impl Design {
-    /// The design of the `parameters` (named, in order) of an ensemble of `scenes` scenes with
-    /// `seed`; an error when the scenes are not a whole number of grid passes, or too many
-    /// Sobol or Latin-hypercube parameters or scenes.
-    pub fn new<'a>(
-        parameters: impl Iterator<Item = (String, &'a Parameter)>,
-        seed: u64,
-        scenes: usize,
-    ) -> Result<Self> {
-        let (mut axes, mut sobol, mut lhs) = (Vec::new(), 0, 0);
+    /// The design of the `parameters` (named, in order) of the ensemble `draws`; an error
+    /// when the scenes are not a whole number of grid passes or Saltelli groups, or too many
+    /// Sobol, Latin-hypercube or Saltelli parameters or scenes.
+    pub fn new<'a>(parameters: impl Iterator<Item = (String, &'a Parameter)>, draws: Draws) -> Result<Self> {
+        let Draws { seed, scenes, design } = draws;
+        let (mut axes, mut sobol, mut lhs, mut saltelli) = (Vec::new(), 0, 0, 0);
         for (name, p) in parameters {
-            let axis = match p {
-                Parameter::Drawn(Distribution::Grid(_, _, n) | Distribution::LogGrid(_, _, n)) => {
-                    Axis::Grid { stride: 1, points: *n }
+            let axis = match (design, p) {
+                (Some(DesignKind::Saltelli), Parameter::Drawn(Distribution::Uniform(_))) => {
+                    saltelli += 1;
+                    Axis::Saltelli {
+                        dimension: saltelli - 1,
+                    }
                 }
-                Parameter::Drawn(Distribution::Sobol(_)) => {
-                    sobol += 1;
-                    Axis::Sobol { dimension: sobol - 1 }
+                (Some(DesignKind::Saltelli), Parameter::Drawn(_)) => {
+                    return Err(Error::Scenario {
+                        what: format!("parameter `{name}`"),
+                        reason: "design = \"saltelli\" places `uniform = [a, b]` parameters (its box), not other draws or sweeps: make it uniform or fixed".into(),
+                    });
                 }
-                Parameter::Drawn(Distribution::Lhs(_)) => {
-                    lhs += 1;
-                    Axis::Lhs { dimension: lhs - 1 }
-                }
-                _ => continue,
+                (_, p) => match p {
+                    Parameter::Drawn(Distribution::Grid(_, _, n) | Distribution::LogGrid(_, _, n)) => {
+                        Axis::Grid { stride: 1, points: *n }
+                    }
+                    Parameter::Drawn(Distribution::Sobol(_)) => {
+                        sobol += 1;
+                        Axis::Sobol { dimension: sobol - 1 }
+                    }
+                    Parameter::Drawn(Distribution::Lhs(_)) => {
+                        lhs += 1;
+                        Axis::Lhs { dimension: lhs - 1 }
+                    }
+                    _ => continue,
+                },
             };
             // Its own mistakes first: they say more than the grid's size.
             p.validate(&name)?;
@@ -98,6 +138,9 @@ impl Design {
                 reason: format!("{sobol} parameters drawn by Sobol: at most {SOBOL_DIMENSIONS}"),
             });
         }
+        if design == Some(DesignKind::Saltelli) {
+            check_saltelli(saltelli, scenes)?;
+        }
         if lhs > 0 && u32::try_from(scenes).is_err() {
             return Err(Error::Scenario {
                 what: "lhs".into(),
@@ -107,9 +150,36 @@ impl Design {
         Ok(Self {
             axes,
             points,
+            saltelli,
             seed,
             scenes,
         })
+    }
+
+    /// The scenes of one whole block of the design, which a subset of the scenes must keep
+    /// whole to stay balanced: a pass over the grid, or a Saltelli group (d + 2).
+    pub fn block(&self) -> usize {
+        if self.saltelli > 0 {
+            self.saltelli + 2
+        } else {
+            self.points
+        }
+    }
+
+    /// The parameters of a Saltelli design, in its order (scene k = i + 1 of a group takes
+    /// parameter i from B); none without one.
+    pub fn saltelli_parameters(&self) -> Vec<String> {
+        let order = |axis: &Axis| match axis {
+            Axis::Saltelli { dimension } => Some(*dimension),
+            _ => None,
+        };
+        let mut named: Vec<(usize, &String)> = self
+            .axes
+            .iter()
+            .filter_map(|(name, axis)| Some((order(axis)?, name)))
+            .collect();
+        named.sort();
+        named.into_iter().map(|(_, name)| name.clone()).collect()
     }
 
     /// Points of the grid (1 without gridded parameters).
@@ -138,8 +208,48 @@ impl Design {
                 let stratum = permute(index as u32, n, key);
                 Position::Unit((f64::from(stratum) + rng.random::<f64>()) / f64::from(n))
             }
+            Axis::Saltelli { dimension } => {
+                let d = self.saltelli;
+                let (point, k) = (index / (d + 2), index % (d + 2));
+                // B's coordinate in B_j and in AB_i for i = dimension, A's elsewhere.
+                let coordinate = if k == d + 1 || k == dimension + 1 {
+                    d + dimension
+                } else {
+                    dimension
+                };
+                let shift = scene_rng(self.seed, u64::MAX - 2 * coordinate as u64).next_u64();
+                Position::Unit(unit(sobol(point as u64, coordinate) ^ shift))
+            }
         })
     }
+}
+
+/// Refuses a Saltelli design of `d` parameters that cannot be run as one: no parameter,
+/// more than the Sobol dimensions hold (2d coordinates), or scenes that are not N (d + 2).
+fn check_saltelli(d: usize, scenes: usize) -> Result<()> {
+    let wrong = |reason: String| {
+        Err(Error::Scenario {
+            what: "design = \"saltelli\"".into(),
+            reason,
+        })
+    };
+    if d == 0 {
+        return wrong("no parameter is drawn `uniform = [a, b]`: nothing to find the indices of".into());
+    }
+    if 2 * d > SOBOL_DIMENSIONS {
+        return wrong(format!(
+            "{d} parameters: at most {} (each takes two Sobol coordinates)",
+            SOBOL_DIMENSIONS / 2
+        ));
+    }
+    if !scenes.is_multiple_of(d + 2) {
+        let n = (scenes / (d + 2)).max(1);
+        return wrong(format!(
+            "{scenes} scenes: the design runs N (d + 2) scenes for its d = {d} parameters — scenes = {} for N = {n}",
+            n * (d + 2)
+        ));
+    }
+    Ok(())
 }
 
 /// The most points a grid may have: 2³² − 1.
@@ -280,7 +390,12 @@ mod tests {
     fn sweeps_that_lose_or_overflow_their_values_are_refused() {
         let design = |p: Distribution, scenes: usize| {
             let p = Parameter::Drawn(p);
-            Design::new(std::iter::once(("x".to_string(), &p)), 7, scenes).map(|d| d.grid_points())
+            let draws = Draws {
+                seed: 7,
+                scenes,
+                design: None,
+            };
+            Design::new(std::iter::once(("x".to_string(), &p)), draws).map(|d| d.grid_points())
         };
         let refused = |p: Distribution, scenes: usize, says: &str| {
             let e = design(p.clone(), scenes).unwrap_err().to_string();

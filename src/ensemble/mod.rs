@@ -58,6 +58,7 @@ pub mod sampling;
 pub mod scenario;
 pub mod scene_spec;
 mod scene_toml;
+pub mod sensitivity;
 mod shard;
 pub mod shipped;
 pub mod stats;

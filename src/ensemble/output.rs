@@ -8,7 +8,9 @@
 //! - `run.json`: the scenario's name, seed, scene count, the shard, the scenario's
 //!   fingerprint and the engine kind and precision that computed the rows (and, for a run
 //!   `[stop]` ended, where and why);
-//! - `histograms.png`, `trajectories.png`: see `super::plots` (with the `plots` feature).
+//! - `sensitivity.json`: a Saltelli design's Sobol indices ([`super::sensitivity`]);
+//! - `histograms.png`, `trajectories.png`, `scatter.png`, `sensitivity.png`: see
+//!   `super::plots` (with the `plots` feature).
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -48,6 +50,9 @@ pub struct RunInfo {
     /// The units of the columns whose unit is known ([`super::units::column_units`]).
     #[serde(default)]
     pub units: BTreeMap<String, String>,
+    /// A Saltelli design's parameters, in its order (none without one).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub saltelli: Vec<String>,
     /// Where `[stop]` stopped the run (its `scenes` are those run) and why.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop: Option<super::stop::Stopped>,
@@ -77,10 +82,11 @@ fn open(path: &Path) -> Result<BufReader<File>> {
 pub use super::atomic::prepare_dir;
 
 /// Every file a run or a merge writes into its directory.
-pub const FILES: [&str; 11] = [
+pub const FILES: [&str; 13] = [
     "summary.csv",
     "summary.npy",
     "stats.json",
+    "sensitivity.json",
     "run.json",
     "provenance.json",
     "trajectories.csv",
@@ -89,6 +95,7 @@ pub const FILES: [&str; 11] = [
     "histograms.png",
     "trajectories.png",
     "scatter.png",
+    "sensitivity.png",
 ];
 
 /// Removes from `dir` the result files an earlier run or merge wrote there (the [`FILES`] and
@@ -131,6 +138,8 @@ pub struct Written {
     pub paths: Vec<PathBuf>,
     /// The statistics `stats.json` holds.
     pub statistics: Statistics,
+    /// The Sobol indices `sensitivity.json` holds (a Saltelli design's run).
+    pub sensitivity: Option<super::sensitivity::Sensitivity>,
     /// Why the plots are missing, where they could not be drawn.
     pub notice: Option<String>,
 }
@@ -164,6 +173,11 @@ impl RunFiles {
         let statistics = Statistics::of(&self.summary);
         file("stats.json", &|out| json_to(out, &statistics))?;
         file("run.json", &|out| json_to(out, &self.info))?;
+        let sensitivity = (!self.info.saltelli.is_empty())
+            .then(|| super::sensitivity::of(&self.summary, &self.info.saltelli, self.info.seed));
+        if let Some(sensitivity) = &sensitivity {
+            file("sensitivity.json", &|out| json_to(out, sensitivity))?;
+        }
         #[cfg(feature = "plots")]
         let plots = {
             let info = &self.info;
@@ -172,6 +186,7 @@ impl RunFiles {
                 units: &info.units,
                 parameters: &info.parameters,
                 observables: &info.observables,
+                sensitivity: sensitivity.as_ref().map(|s| (info.saltelli.as_slice(), s)),
             };
             super::plots::draw(dir, &run, &self.summary, &self.trajectories)?
         };
@@ -187,6 +202,7 @@ impl RunFiles {
         Ok(Written {
             paths: written,
             statistics,
+            sensitivity,
             notice,
         })
     }
@@ -313,6 +329,7 @@ impl RunInfo {
             parameters: run.plan.drawn.clone(),
             observables: scenario.observe.iter().map(|o| o.name.clone()).collect(),
             units: run.plan.units.clone(),
+            saltelli: run.plan.saltelli.clone(),
             stop: run.stop.clone(),
         }
     }

@@ -23,6 +23,8 @@ pub struct Plan {
     pub coordinates: Vec<String>,
     /// The drawn parameters' names ([`Scenario::drawn_names`]).
     pub drawn: Vec<String>,
+    /// A Saltelli design's parameters, in its order (none without one).
+    pub saltelli: Vec<String>,
     /// What the engines record ([`Scenario::recording`]).
     pub recording: Recording,
     /// The summary's columns ([`super::summary_columns`]).
@@ -49,6 +51,14 @@ impl Scenario {
         let coordinates = self.checked_coordinates(first.coordinate_names())?;
         let (dof, rows) = (first.dof(), first.nsds()?.gap_rows().len());
         let drawn = self.drawn_names()?;
+        let saltelli = match self.design {
+            Some(_) => self
+                .sampler()?
+                .design()
+                .map(|d| d.saltelli_parameters())
+                .unwrap_or_default(),
+            None => Vec::new(),
+        };
         let observers = self.observers_of(&drawn, &coordinates, rows)?;
         let recording = self.recording_of(observers)?;
         let columns = super::summary::columns(self, &drawn, &coordinates)?;
@@ -59,6 +69,7 @@ impl Scenario {
             rows,
             coordinates,
             drawn,
+            saltelli,
             recording,
             columns,
             units,

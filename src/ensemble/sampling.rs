@@ -165,7 +165,8 @@ impl Parameter {
 
     /// The value of a swept parameter at `position`: grid point i of n is a + (b − a) i/(n − 1)
     /// (a·(b/a)^{i/(n−1)} on a log grid; b exactly at the end, a alone when n = 1); a Sobol or
-    /// Latin-hypercube coordinate u gives a + (b − a) u. NaN for a parameter that is not swept
+    /// Latin-hypercube coordinate u (or a uniform parameter's in a Saltelli design) gives
+    /// a + (b − a) u. NaN for a parameter that is not swept
     /// that way.
     pub fn at(&self, position: Position) -> f64 {
         let fraction = |i: usize, n: usize| if n > 1 { i as f64 / (n - 1) as f64 } else { 0.0 };
@@ -174,9 +175,10 @@ impl Parameter {
             (Self::Drawn(Distribution::Grid(a, b, n)), Position::Grid(i)) => a + (b - a) * fraction(i, *n),
             (Self::Drawn(Distribution::LogGrid(a, b, n)), Position::Grid(i)) if i + 1 == *n && *n > 1 => *b,
             (Self::Drawn(Distribution::LogGrid(a, b, n)), Position::Grid(i)) => a * (b / a).powf(fraction(i, *n)),
-            (Self::Drawn(Distribution::Sobol([a, b]) | Distribution::Lhs([a, b])), Position::Unit(u)) => {
-                a + (b - a) * u
-            }
+            (
+                Self::Drawn(Distribution::Sobol([a, b]) | Distribution::Lhs([a, b]) | Distribution::Uniform([a, b])),
+                Position::Unit(u),
+            ) => a + (b - a) * u,
             _ => f64::NAN,
         }
     }

@@ -27,6 +27,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::custom::{Sampler, Scenes};
+use super::design::{DesignKind, Draws};
 use super::observables::{EventSettings, ObserveSpec, StrobeSettings};
 use super::scene_spec::SampledScene;
 use super::stop::StopRule;
@@ -50,6 +51,10 @@ pub struct Scenario {
     /// Seed of the scenes' random streams.
     #[serde(default)]
     pub seed: u64,
+    /// How the drawn parameters are placed together: `"saltelli"` for Sobol indices
+    /// ([`super::design`], [`super::sensitivity`]); by default each is drawn on its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub design: Option<DesignKind>,
     /// The template and its parameters.
     pub scene: Scenes,
     /// Time stepping.
@@ -224,6 +229,7 @@ impl Scenario {
             name: name.into(),
             scenes,
             seed,
+            design: None,
             scene: Scenes::custom(build),
             time,
             solver: SolverSettings::default(),
@@ -495,19 +501,28 @@ impl Scenario {
         }
     }
 
+    /// What places the scenes: seed, size and design.
+    pub fn draws(&self) -> Draws {
+        Draws {
+            seed: self.seed,
+            scenes: self.scenes,
+            design: self.design,
+        }
+    }
+
     /// Names of the drawn parameters, in the order of their summary columns.
     pub fn drawn_names(&self) -> Result<Vec<String>> {
-        self.scene.drawn_names((self.seed, self.scenes))
+        self.scene.drawn_names(self.draws())
     }
 
     /// Scene `index`, drawn from its own stream.
     pub fn sample(&self, index: usize) -> Result<SampledScene> {
-        self.scene.sample(index, (self.seed, self.scenes))
+        self.scene.sample(index, self.draws())
     }
 
     /// Draws its scenes, what they share built once ([`Scenario::sample`] of many scenes).
     pub fn sampler(&self) -> Result<Sampler<'_>> {
-        self.scene.sampler((self.seed, self.scenes))
+        self.scene.sampler(self.draws())
     }
 
     /// The K scenes whose trajectories are recorded: ⌊i N / K⌋ for i < K.

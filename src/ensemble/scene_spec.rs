@@ -9,7 +9,7 @@ use nalgebra::DMatrix;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
-use super::design::Design;
+use super::design::{Design, Draws};
 use super::sampling::{Parameter, scene_rng};
 use crate::engine::Scene;
 use crate::error::{Error, Result};
@@ -78,9 +78,9 @@ impl Sampler<'_> {
 }
 
 impl SceneSpec {
-    /// The sampler of an ensemble of `scenes` with `seed` (refused where the swept parameters
-    /// do not fit it).
-    pub fn sampler(&self, (seed, scenes): (u64, usize)) -> Result<Sampler<'_>> {
+    /// The sampler of the ensemble `draws` (refused where the swept parameters do not fit
+    /// it).
+    pub fn sampler(&self, draws: Draws) -> Result<Sampler<'_>> {
         // Every parameter by its name in draws (`x`, or `x[i]` for a vector's entries).
         let named = self.parameters.iter().flat_map(|(name, value)| {
             let entries: Vec<(String, &Parameter)> = match value {
@@ -96,20 +96,20 @@ impl SceneSpec {
         });
         Ok(Sampler {
             spec: self,
-            seed,
-            design: Design::new(named, seed, scenes)?,
+            seed: draws.seed,
+            design: Design::new(named, draws)?,
         })
     }
 
-    /// Scene `index` of an ensemble of `scenes` with `seed` ([`Sampler::sample`]).
-    pub fn sample(&self, index: usize, (seed, scenes): (u64, usize)) -> Result<SampledScene> {
-        self.sampler((seed, scenes))?.sample(index)
+    /// Scene `index` of the ensemble `draws` ([`Sampler::sample`]).
+    pub fn sample(&self, index: usize, draws: Draws) -> Result<SampledScene> {
+        self.sampler(draws)?.sample(index)
     }
 
     /// Checks the parameters (names, distributions, sizes) by building one scene, and returns
     /// the names of the drawn ones (the columns they get in summaries).
-    pub fn drawn_names(&self, (seed, scenes): (u64, usize)) -> Result<Vec<String>> {
-        let sampler = self.sampler((seed, scenes))?;
+    pub fn drawn_names(&self, draws: Draws) -> Result<Vec<String>> {
+        let sampler = self.sampler(draws)?;
         let mut draw = Draw::new(&sampler, 0, true);
         self.build(0, &mut draw)?;
         let used: BTreeSet<&str> = draw.used.iter().map(String::as_str).collect();

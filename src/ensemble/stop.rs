@@ -174,7 +174,8 @@ pub struct StopTest<'a> {
 impl<'a> StopTest<'a> {
     /// The test of `rule` over a run of `scenes` (which must be all of them, 0..`cap`) whose
     /// summary has `columns`; refused where the design could not stop early: a Latin hypercube (its
-    /// strata cover all N scenes only together), or test points that cut a pass over the grid.
+    /// strata cover all N scenes only together), or test points that cut a block of the design (a
+    /// pass over a grid, a Saltelli group).
     pub fn new(
         rule: &'a StopRule,
         columns: &[String],
@@ -200,13 +201,13 @@ impl<'a> StopTest<'a> {
                     "an `lhs` design covers its strata only with all its scenes: use `sobol` (any prefix of it is spread out) or remove [stop]".into(),
                 ));
             }
-            let points = design.grid_points();
+            let block = design.block();
             let every = rule.every();
-            if !(rule.min_scenes.is_multiple_of(points) && every.is_multiple_of(points)) {
+            if !(rule.min_scenes.is_multiple_of(block) && every.is_multiple_of(block)) {
                 return Err(wrong(
                     "min_scenes and every".into(),
                     format!(
-                        "{} and {every} must be whole passes over the grid's {points} points, so that each test sees whole passes",
+                        "{} and {every} must be whole blocks of the design's {block} scenes (a pass over a grid, a Saltelli group), so that each test sees whole blocks",
                         rule.min_scenes
                     ),
                 ));

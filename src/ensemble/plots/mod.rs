@@ -11,6 +11,7 @@ use plotters::prelude::*;
 mod axes;
 mod discs;
 mod histograms;
+mod sensitivity;
 mod trajectories;
 
 use super::atomic::write_atomically;
@@ -77,6 +78,8 @@ pub struct Run<'a> {
     pub parameters: &'a [String],
     /// The observables' columns.
     pub observables: &'a [String],
+    /// A Saltelli design's parameters (in its order) and the indices found.
+    pub sensitivity: Option<(&'a [String], &'a super::sensitivity::Sensitivity)>,
 }
 
 impl Run<'_> {
@@ -91,8 +94,9 @@ impl Run<'_> {
     }
 }
 
-/// Draws `histograms.png`, `trajectories.png` and, with drawn parameters, `scatter.png` (the
-/// observables against the drawn parameters) of `run` into `dir`; returns the files written,
+/// Draws `histograms.png`, `trajectories.png`, with drawn parameters `scatter.png` (the
+/// observables against the drawn parameters) and with a Saltelli design `sensitivity.png` (its
+/// Sobol indices) of `run` into `dir`; returns the files written,
 /// or the reason there are none.
 pub fn draw(
     dir: &Path,
@@ -126,6 +130,14 @@ pub fn draw(
         let path = dir.join("scatter.png");
         write_atomically(&path, |partial| {
             draw_scatter_grid(partial, summary, run).map_err(|e| fail(&path, e.to_string()))
+        })?;
+        written.push(path);
+    }
+    if let Some((parameters, indices)) = run.sensitivity.filter(|(_, s)| sensitivity::any(s, run.observables)) {
+        let path = dir.join("sensitivity.png");
+        write_atomically(&path, |partial| {
+            sensitivity::draw(partial, indices, (parameters, run.observables), title)
+                .map_err(|e| fail(&path, e.to_string()))
         })?;
         written.push(path);
     }
