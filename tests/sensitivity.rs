@@ -148,3 +148,59 @@ fn what_a_saltelli_design_cannot_place_is_refused() {
     );
     refused(BALLS.replace("\"saltelli\"", "\"salteli\""), "salteli");
 }
+
+/// `ricochet run --shard i/3` three times, then `ricochet merge`: the merged directory's
+/// `sensitivity.json` is the one run's, byte for byte (the indices come from the merged
+/// summary, read back from its CSV files).
+#[test]
+fn merged_shards_write_the_one_runs_indices() {
+    let dir = std::env::temp_dir().join(format!("ricochet-sensitivity-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("balls.toml");
+    std::fs::write(&file, BALLS.replace("scenes = 4096", "scenes = 400")).unwrap();
+    let ricochet = |args: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_ricochet"))
+            .args(args)
+            .arg("-q")
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    };
+    let path = |name: &str| dir.join(name).display().to_string();
+    let file = file.display().to_string();
+    ricochet(&["run", &file, "--backend", "cpu", "--out", &path("one")]);
+    for i in 0..3 {
+        let shard = format!("{i}/3");
+        ricochet(&[
+            "run",
+            &file,
+            "--backend",
+            "cpu",
+            "--shard",
+            &shard,
+            "--out",
+            &path(&format!("part{i}")),
+        ]);
+    }
+    ricochet(&[
+        "merge",
+        &path("part0"),
+        &path("part1"),
+        &path("part2"),
+        "--out",
+        &path("all"),
+    ]);
+    let read = |d: &str| std::fs::read(dir.join(d).join("sensitivity.json")).unwrap();
+    assert_eq!(read("all"), read("one"));
+    let indices: serde_json::Value = serde_json::from_slice(&read("one")).unwrap();
+    assert!(
+        indices["last_impact_time"]["height"]["ST"].as_f64().unwrap() > 0.9,
+        "{indices}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -164,6 +164,51 @@ fn a_resumed_run_stops_where_an_uninterrupted_one_does() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A rule met inside the chunks a run kept (here a finished run's, resumed) stops there
+/// too, taking no scene past it.
+#[test]
+fn a_rule_met_inside_kept_chunks_stops_there() {
+    let scenario = balls(HEIGHT);
+    let dir = std::env::temp_dir().join(format!("ricochet-stop-kept-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    let options = |resume| RunOptions {
+        backend: Backend::Cpu,
+        chunk: Some(100),
+        checkpoints: Some(dir.clone()),
+        resume,
+        ..Default::default()
+    };
+    let mut first = ensemble::run(&scenario, &options(false), &Progress::new()).unwrap();
+    drop(first.lock.take());
+    let resumed = Progress::new();
+    let mut again = ensemble::run(&scenario, &options(true), &resumed).unwrap();
+    drop(again.lock.take());
+    let n = first.stop.as_ref().unwrap().scenes;
+    assert_eq!(
+        resumed.resumed(),
+        n as u64 * scenario.steps(),
+        "every scene run was kept"
+    );
+    assert_eq!((again.stop, again.summary), (first.stop, first.summary));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A flag that has been 0 in every scene so far has a zero-width mean interval, yet a rare
+/// event may still come: its target is not met (its half-width is Wilson's, as stats.json
+/// gives it), and the run goes on to the cap.
+#[test]
+fn a_flag_never_seen_set_is_not_known_yet() {
+    let mut scenario = balls(&HEIGHT.replace("\"height\"\nhalf_width = 0.02", "\"in_contact\"\nhalf_width = 0.5"));
+    scenario.scenes = 600;
+    let run = run(&scenario, None);
+    let flags = run.summary.column("in_contact").unwrap();
+    assert!(flags.iter().all(|&f| f == 0.0), "no ball rests within 1 s");
+    let stop = run.stop.unwrap();
+    assert_eq!((stop.scenes, stop.met), (600, false), "{stop:?}");
+    let [lo, hi] = ColumnStats::of(&flags).probability_ci95.unwrap();
+    assert_eq!(stop.targets[0].half_width, Some((hi - lo) / 2.0));
+}
+
 /// `max_scenes` is the cap where `scenes` is not given, and must agree with it where it is.
 #[test]
 fn max_scenes_is_the_cap() {
@@ -212,6 +257,12 @@ fn what_a_stop_rule_cannot_do_is_refused() {
     refused(&Scenario::from_toml(&lhs).unwrap(), whole, "Latin hypercube");
     let grid = text("height = { grid = [1.0, 2.0, 3] }", HEIGHT);
     refused(&Scenario::from_toml(&grid).unwrap(), whole, "whole blocks");
+    let saltelli = text(DRAWS, HEIGHT).replace("seed = 11", "seed = 11\ndesign = \"saltelli\"");
+    refused(
+        &Scenario::from_toml(&saltelli.replace("every = 100", "every = 102")).unwrap(),
+        whole,
+        "whole blocks of the design's 4 scenes",
+    );
     let passes = text("height = { grid = [1.0, 2.0, 4] }", HEIGHT);
     assert!(
         ensemble::run(

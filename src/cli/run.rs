@@ -91,10 +91,7 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
             refused: given.iter().filter(|(_, g)| *g).map(|(flag, _)| *flag).collect(),
         });
     }
-    let mut scenario = Scenario::load(&path)?;
-    scenario.scenes = scenes.unwrap_or(scenario.scenes);
-    scenario.seed = seed.unwrap_or(scenario.seed);
-    scenario.validate()?;
+    let scenario = Scenario::load_with(&path, (scenes, seed))?;
     let options = RunOptions {
         backend,
         chunk,

@@ -263,7 +263,9 @@ fn run_chunks(
         }
     };
     let sampler = scenario.sampler()?;
-    let draws_first = scenes.len() <= DRAWS_CHECKED_FIRST;
+    // (A stop rule's cap may be far more scenes than it runs: their draws are checked per
+    // chunk, and the summary grows as it needs.)
+    let draws_first = scenario.stop.is_none() && scenes.len() <= DRAWS_CHECKED_FIRST;
     if draws_first {
         check_draws(&sampler, &plan, &scenes, progress)?;
     }
@@ -281,9 +283,11 @@ fn run_chunks(
     ];
     let [mut summary, mut strobe, mut events] = empty.clone();
     // (One allocation for the summary's rows, not a copy of the table at each doubling.)
-    summary
-        .values
-        .reserve_exact(scenes.len().saturating_mul(summary.columns.len()));
+    if scenario.stop.is_none() {
+        summary
+            .values
+            .reserve_exact(scenes.len().saturating_mul(summary.columns.len()));
+    }
     let (checkpoints, finished) = match saved {
         None => (None, Vec::new()),
         Some((out, manifest, true)) => Checkpoints::resume(out, &manifest).map(|(c, f)| (Some(c), f))?,

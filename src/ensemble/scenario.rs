@@ -248,6 +248,14 @@ impl Scenario {
 
     /// Parses and checks a scenario.
     pub fn from_toml(text: &str) -> Result<Self> {
+        let scenario = Self::parse(text)?;
+        scenario.validate()?;
+        Ok(scenario)
+    }
+
+    /// Parses a scenario without checking its numbers (set what overrides them, then
+    /// [`Scenario::validate`]).
+    fn parse(text: &str) -> Result<Self> {
         if super::large_scene::LargeScenario::is_large(text) {
             return Err(Error::Scenario {
                 what: "[large_scene]".into(),
@@ -272,18 +280,31 @@ impl Scenario {
                 None => {}
             }
         }
-        scenario.validate()?;
         Ok(scenario)
     }
 
     /// Reads and checks a scenario file.
     pub fn load(path: impl AsRef<Path>) -> Result<Self> {
+        Self::load_with(path, (None, None))
+    }
+
+    /// Reads a scenario file, sets the `scenes` and `seed` given (the command line's
+    /// `--scenes`, `--seed`) and checks it: a `[stop]` rule or a Saltelli design is checked
+    /// against the scenes it will run. Errors name the file.
+    pub fn load_with(path: impl AsRef<Path>, (scenes, seed): (Option<usize>, Option<u64>)) -> Result<Self> {
         let path = path.as_ref();
         let text = std::fs::read_to_string(path).map_err(|e| Error::Parse {
             file: path.display().to_string(),
             reason: e.to_string(),
         })?;
-        Self::from_toml(&text).map_err(|e| match e {
+        let read = || {
+            let mut scenario = Self::parse(&text)?;
+            scenario.scenes = scenes.unwrap_or(scenario.scenes);
+            scenario.seed = seed.unwrap_or(scenario.seed);
+            scenario.validate()?;
+            Ok(scenario)
+        };
+        read().map_err(|e| match e {
             Error::Scenario { what, reason } => Error::Scenario {
                 what: format!("{}: {what}", path.display()),
                 reason,

@@ -119,8 +119,12 @@ impl StopRule {
                 format!("{} is more than the cap of {scenes} scenes", self.min_scenes),
             );
         }
-        if self.every == Some(0) {
-            return wrong("every", "must be at least 1 scene".into());
+        match self.every {
+            Some(0) => return wrong("every", "must be at least 1 scene".into()),
+            Some(every) if every > scenes => {
+                return wrong("every", format!("{every} is more than the cap of {scenes} scenes"));
+            }
+            _ => {}
         }
         if self.target.is_empty() {
             return wrong(
@@ -153,7 +157,7 @@ impl StopRule {
     pub fn next_test(&self, at: usize, scenes: usize) -> usize {
         let test = match at.checked_sub(self.min_scenes) {
             None => self.min_scenes,
-            Some(past) => self.min_scenes + (past / self.every() + 1).saturating_mul(self.every()),
+            Some(past) => at.saturating_add(self.every() - past % self.every()),
         };
         test.min(scenes)
     }
@@ -281,12 +285,31 @@ impl<'a> StopTest<'a> {
 
 /// Count, mean and sum of squared deviations of the finite values seen, updated one value at
 /// a time in scene order (Welford, Technometrics 4:419, 1962): the same bits whatever the
-/// chunks, and the same mean and deviation as `stats.json`'s to rounding.
-#[derive(Clone, Copy, Debug, Default)]
+/// chunks, and the same mean and deviation as `stats.json`'s to rounding; also whether every
+/// value so far is 0 or 1 (a flag) and how many are 1, and whether they all are equal.
+#[derive(Clone, Copy, Debug)]
 struct Moments {
     n: usize,
     mean: f64,
     m2: f64,
+    ones: usize,
+    flag: bool,
+    first: f64,
+    varied: bool,
+}
+
+impl Default for Moments {
+    fn default() -> Self {
+        Self {
+            n: 0,
+            mean: 0.0,
+            m2: 0.0,
+            ones: 0,
+            flag: true,
+            first: f64::NAN,
+            varied: false,
+        }
+    }
 }
 
 impl Moments {
@@ -295,22 +318,35 @@ impl Moments {
         if !x.is_finite() {
             return;
         }
+        if self.n == 0 {
+            self.first = x;
+        }
+        self.varied |= x != self.first;
+        self.flag &= x == 0.0 || x == 1.0;
+        self.ones += usize::from(x == 1.0);
         self.n += 1;
         let d = x - self.mean;
         self.mean += d / self.n as f64;
         self.m2 += d * (x - self.mean);
     }
 
-    /// `target` at these moments: the half-width of the mean's 95 % interval,
-    /// t_{0.975, n−1} √(M/(n − 1)) / √n, against the one wanted.
+    /// `target` at these moments: the half-width of the mean's 95 % interval — Student's
+    /// t_{0.975, n−1} √(M/(n − 1)) / √n, or for a flag half of Wilson's interval of its
+    /// probability (as `stats.json` gives them) — against the one wanted. Values that are all
+    /// equal so far meet nothing: their interval has no width, yet the next scene may differ
+    /// (a rare event not seen yet).
     fn reached(&self, target: &Target) -> Reached {
         let mean = (self.n > 0).then_some(self.mean);
-        let std = if self.n < 2 {
-            f64::NAN
+        let [lo, hi] = if self.flag && self.n > 0 {
+            intervals::probability_interval(self.ones, self.n)
         } else {
-            (self.m2 / (self.n - 1) as f64).sqrt()
+            let std = if self.n < 2 {
+                f64::NAN
+            } else {
+                (self.m2 / (self.n - 1) as f64).sqrt()
+            };
+            intervals::mean_interval(self.n, self.mean, std)
         };
-        let [lo, hi] = intervals::mean_interval(self.n, self.mean, std);
         let half_width = Some((hi - lo) / 2.0).filter(|w| w.is_finite());
         let wanted = match (target.half_width, target.relative) {
             (Some(w), _) => Some(w),
@@ -323,7 +359,7 @@ impl Moments {
             mean,
             half_width,
             wanted,
-            met: half_width.zip(wanted).is_some_and(|(w, wanted)| w <= wanted),
+            met: self.varied && half_width.zip(wanted).is_some_and(|(w, wanted)| w <= wanted),
         }
     }
 }
@@ -381,13 +417,25 @@ mod tests {
         let stats = super::super::stats::ColumnStats::of(&(0..10).map(f64::from).collect::<Vec<_>>());
         let half = (stats.mean_ci95[1] - stats.mean_ci95[0]) / 2.0;
         assert!((reached.half_width.unwrap() - half).abs() < 1e-14);
-        let one = Moments {
-            n: 1,
-            mean: 3.0,
-            m2: 0.0,
-        };
+        let mut one = Moments::default();
+        one.push(3.0);
         assert_eq!(one.reached(&target).half_width, None);
         assert!(!one.reached(&target).met);
+        // A flag's interval is Wilson's; values all equal so far meet nothing.
+        let mut flag = Moments::default();
+        for x in [0.0, 1.0, 0.0, 0.0] {
+            flag.push(x);
+        }
+        let [lo, hi] = intervals::probability_interval(1, 4);
+        assert_eq!(flag.reached(&target).half_width, Some((hi - lo) / 2.0));
+        let mut zeros = Moments::default();
+        (0..1000).for_each(|_| zeros.push(0.0));
+        let wide = Target {
+            column: "x".into(),
+            half_width: Some(1.0),
+            relative: None,
+        };
+        assert!(!zeros.reached(&wide).met, "1000 zeros: a rare event may still come");
     }
 
     #[test]
@@ -399,6 +447,7 @@ mod tests {
         refused(rule(1, None), 10, "at least 2");
         refused(rule(20, None), 10, "more than the cap");
         refused(rule(2, Some(0)), 10, "at least 1");
+        refused(rule(2, Some(11)), 10, "more than the cap");
         refused(
             StopRule {
                 max_scenes: Some(9),
