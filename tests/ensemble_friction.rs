@@ -302,6 +302,14 @@ fn woodpeckers_on_every_backend() {
     let cpu = run(&scenario, Backend::Cpu, 1 << 16, ALL);
     assert!(col(&cpu, "converged").iter().all(|&c| c == 1.0));
     assert!(col(&cpu, "impacts").iter().all(|&c| c >= 2.0), "every woodpecker pecks");
+    // The scenario's answer, the mean of ẏ (trapezoids), is the sleeve's drop over the run:
+    // θ = ½ moves y by h (ẏ_k + ẏ_{k+1})/2 a step, from y = 0.
+    for (rate, y) in col(&cpu, "descent_velocity").iter().zip(col(&cpu, "y")) {
+        assert!(
+            *rate < 0.0 && (rate * 0.2 - y).abs() <= 1e-12,
+            "{rate} × 0.2 s vs y = {y}"
+        );
+    }
     for case in engines(Some(1e-9), Some(1e-3)) {
         let other = case.run(&scenario);
         assert!(col(&other, "cone_violation").iter().all(|&c| c == 0.0), "{case}: cone");

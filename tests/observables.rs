@@ -191,7 +191,8 @@ fn toppling_times_on_every_engine() {
         "{text}\n[[observe]]\nname = \"toppled_right\"\nsignal = \"q2\"\nreduce = \"first_below\"\nthreshold = -1.0\n\
          [[observe]]\nname = \"toppled_left\"\nsignal = \"q2\"\nreduce = \"first_above\"\nthreshold = 1.0\n\
          [[observe]]\nname = \"swing\"\nsignal = \"q2\"\nreduce = \"max\"\n\
-         [[observe]]\nname = \"gap\"\nsignal = \"y0\"\nreduce = \"max\"\n"
+         [[observe]]\nname = \"gap\"\nsignal = \"y0\"\nreduce = \"max\"\n\
+         [[observe]]\nname = \"fell\"\nsignal = \"q1\"\nreduce = \"ever_below\"\nthreshold = 0.2\n"
     ))
     .unwrap();
     scenario.scenes = 16;
@@ -219,11 +220,26 @@ fn toppling_times_on_every_engine() {
             "scene {s}: toppled both ways"
         );
         assert!(swing[s] >= angle[s], "scene {s}");
+        // The scenario's own answer and this test's flag say the same.
+        assert_eq!(
+            col(&cpu, "toppled")[s],
+            f64::from(u8::from(fallen)),
+            "scene {s}: toppled"
+        );
+        assert_eq!(col(&cpu, "fell")[s], f64::from(u8::from(fallen)), "scene {s}: fell");
         toppled += usize::from(fallen);
     }
     assert!(toppled > 0 && toppled < angle.len(), "{toppled} toppled");
     let reference = run(&scenario, Backend::Reference, PrecisionChoice::Auto);
-    for name in ["toppled_right", "toppled_left", "swing", "gap"] {
+    for name in [
+        "toppled_right",
+        "toppled_left",
+        "swing",
+        "gap",
+        "fell",
+        "toppled",
+        "toppled_at",
+    ] {
         for (a, b) in col(&reference, name).iter().zip(col(&cpu, name)) {
             assert!(
                 a.is_nan() && b.is_nan() || (a - b).abs() <= 1e-9,
@@ -233,7 +249,15 @@ fn toppling_times_on_every_engine() {
     }
     if common::gpu().is_some() {
         let gpu = run(&scenario, Backend::Gpu, PrecisionChoice::F64);
-        for name in ["toppled_right", "toppled_left", "swing", "gap"] {
+        for name in [
+            "toppled_right",
+            "toppled_left",
+            "swing",
+            "gap",
+            "fell",
+            "toppled",
+            "toppled_at",
+        ] {
             let same = (col(&gpu, name).iter().zip(col(&cpu, name))).all(|(a, b)| a.to_bits() == b.to_bits());
             assert!(same, "GPU f64 vs CPU lanes, {name}");
         }
@@ -298,7 +322,11 @@ fn bad_observables_are_refused_with_their_name() {
         ),
         (
             "name = \"a\"\nsignal = \"q0\"\nreduce = \"first_above\"",
-            "`a`: first_above and first_below need",
+            "`a`: first_above, first_below, ever_above and ever_below need",
+        ),
+        (
+            "name = \"a\"\nsignal = \"q0\"\nreduce = \"ever_below\"",
+            "`a`: first_above, first_below, ever_above and ever_below need",
         ),
         (
             "name = \"a\"\nsignal = \"q0\"\nreduce = \"max\"\nthreshold = 1",

@@ -49,7 +49,7 @@ impl Signal {
 
 /// How the samples s(t₀), s(t₁), … s(t_N) are reduced to one number (in scenarios:
 /// `max`, `min`, `final`, `mean`, `integral`, `time_of_max`, `time_of_min`, `first_above`,
-/// `first_below`).
+/// `first_below`, `ever_above`, `ever_below`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Reduce {
@@ -71,6 +71,10 @@ pub enum Reduce {
     FirstAbove,
     /// The first t_k with s(t_k) < threshold (NaN if none).
     FirstBelow,
+    /// 1 if some s(t_k) > threshold, else 0: a flag (an event's probability over the scenes).
+    EverAbove,
+    /// 1 if some s(t_k) < threshold, else 0.
+    EverBelow,
 }
 
 /// What the engines keep per observer: max, min, final value, integral, first above, first
@@ -213,7 +217,8 @@ pub struct Observer {
     pub signal: Signal,
     /// Its reduction.
     pub reduce: Reduce,
-    /// The threshold of [`Reduce::FirstAbove`] and [`Reduce::FirstBelow`] (ignored otherwise).
+    /// The threshold of [`Reduce::FirstAbove`], [`Reduce::FirstBelow`], [`Reduce::EverAbove`]
+    /// and [`Reduce::EverBelow`] (ignored otherwise).
     pub threshold: f64,
 }
 
@@ -225,8 +230,8 @@ impl Observer {
             Reduce::Min | Reduce::TimeOfMin => Accumulator::Min,
             Reduce::Final => Accumulator::Final,
             Reduce::Mean | Reduce::Integral => Accumulator::Integral,
-            Reduce::FirstAbove => Accumulator::FirstAbove,
-            Reduce::FirstBelow => Accumulator::FirstBelow,
+            Reduce::FirstAbove | Reduce::EverAbove => Accumulator::FirstAbove,
+            Reduce::FirstBelow | Reduce::EverBelow => Accumulator::FirstBelow,
         }
     }
 
@@ -255,6 +260,7 @@ impl Observer {
             Reduce::TimeOfMax | Reduce::TimeOfMin => time,
             Reduce::FirstAbove | Reduce::FirstBelow if found => time,
             Reduce::FirstAbove | Reduce::FirstBelow => f64::NAN,
+            Reduce::EverAbove | Reduce::EverBelow => f64::from(u8::from(found)),
         }
     }
 }
@@ -365,6 +371,8 @@ mod tests {
         assert_eq!(reduce(Reduce::FirstAbove, &s, 2.0), 1.5);
         assert_eq!(reduce(Reduce::FirstAbove, &s, 0.0), 1.0, "the sample at t₀ counts");
         assert!(reduce(Reduce::FirstAbove, &s, 5.0).is_nan(), "never above: NaN");
+        assert_eq!(reduce(Reduce::EverAbove, &s, 2.0), 1.0);
+        assert_eq!(reduce(Reduce::EverAbove, &s, 5.0), 0.0, "never above: 0");
         assert_eq!(reduce(Reduce::Mean, &[4.0], 0.0), 4.0, "no step: the one sample");
     }
 }

@@ -6,7 +6,8 @@
 //! name = "first_bounce"   # its summary column
 //! signal = "v0"           # q<i>, v<i>, y<r>, ydot<r>, lambda<r> or energy
 //! reduce = "first_above"  # max, min, final, mean, integral, time_of_max, time_of_min,
-//! threshold = 0.0         #   first_above, first_below (these two take a threshold)
+//! threshold = 0.0         #   first_above, first_below (the time), ever_above, ever_below
+//!                         #   (1 or 0: a flag); these four take a threshold
 //! ```
 
 use serde::{Deserialize, Serialize};
@@ -27,7 +28,7 @@ pub struct ObserveSpec {
     pub signal: String,
     /// The reduction.
     pub reduce: Reduce,
-    /// The threshold of `first_above` and `first_below`.
+    /// The threshold of `first_above`, `first_below`, `ever_above` and `ever_below`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub threshold: Option<f64>,
 }
@@ -63,11 +64,22 @@ impl ObserveSpec {
                 self.signal
             )));
         }
-        let crossing = matches!(self.reduce, Reduce::FirstAbove | Reduce::FirstBelow);
+        let crossing = matches!(
+            self.reduce,
+            Reduce::FirstAbove | Reduce::FirstBelow | Reduce::EverAbove | Reduce::EverBelow
+        );
         let threshold = match (crossing, self.threshold) {
             (true, Some(c)) if c.is_finite() => c,
-            (true, _) => return Err(fail("first_above and first_below need a finite `threshold`".into())),
-            (false, Some(_)) => return Err(fail("only first_above and first_below take a `threshold`".into())),
+            (true, _) => {
+                return Err(fail(
+                    "first_above, first_below, ever_above and ever_below need a finite `threshold`".into(),
+                ));
+            }
+            (false, Some(_)) => {
+                return Err(fail(
+                    "only first_above, first_below, ever_above and ever_below take a `threshold`".into(),
+                ));
+            }
             (false, None) => 0.0,
         };
         Ok(Observer {

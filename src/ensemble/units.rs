@@ -67,6 +67,7 @@ pub(super) fn units(
             Reduce::TimeOfMax | Reduce::TimeOfMin | Reduce::FirstAbove | Reduce::FirstBelow => Some("s".to_string()),
             Reduce::Integral => signal.map(|u| format!("{u}·s")),
             Reduce::Max | Reduce::Min | Reduce::Final | Reduce::Mean => signal,
+            Reduce::EverAbove | Reduce::EverBelow => None,
         };
         if let Some(unit) = unit.filter(|u| !u.is_empty()) {
             units.insert(spec.name.clone(), unit);
