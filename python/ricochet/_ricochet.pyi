@@ -52,6 +52,10 @@ def start_run(
 ) -> Job:
     """Starts an ensemble; its result is a dict of `.npy` bytes and numbers."""
 
+def summarise(scenario: Scenario, columns: list[str], values: bytes) -> tuple[str, Optional[str]]:
+    """The statistics' JSON and a Saltelli design's indices' JSON (or None) of a summary given
+    as its column names and its rows × columns f64 values: what a run computes of its rows."""
+
 def start_large_run(text: str, origin: str, out: str, backend: str = "auto") -> Job:
     """Starts a large-scene run writing into `out`; its result is the run's JSON."""
 

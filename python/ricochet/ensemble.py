@@ -308,6 +308,9 @@ def run(
     checkpoints: Union[None, str, os.PathLike] = None,
     resume: bool = False,
     stop: Optional[Dict[str, Any]] = None,
+    client: Any = None,
+    shards: Optional[int] = None,
+    retries: int = 1,
 ) -> EnsembleResult:
     """Runs a Monte Carlo ensemble, as `ricochet run` does, and returns its results as numpy
     arrays (`EnsembleResult`).
@@ -332,6 +335,14 @@ def run(
         each target column's mean has a 95 % interval no wider than ± `half_width` (or ±
         `relative` × |mean|); `scenes` (or `max_scenes`) is the cap. The result's `stop` says
         where and why. Not with `shard`.
+    client: a `dask.distributed.Client`: the scenes run as `shards` Dask tasks (default: one
+        per worker), each shard's rows computed where Dask puts it and retried up to
+        `retries` times where its worker fails; the result is the one a single process gives
+        (the same summary bytes, statistics and indices). A shard that still fails raises
+        RuntimeError naming its scenes. The workers need ricochet installed (and a scenario
+        file's path, or use a TOML text or dict); each uses its own cores or GPU (pick one per
+        worker with `RICOCHET_ADAPTER`). Not with `shard`, `stop` or `checkpoints`; no
+        progress bar.
 
     The same scenario and seed give the same numbers as the command line, bit for bit, on
     the same backend. The GIL is released while the scenes are stepped; Ctrl-C stops the run
@@ -340,17 +351,38 @@ def run(
     """
     scenes, seed = _count("scenes", scenes, minimum=1), _count("seed", seed)
     chunk = _count("chunk", chunk, minimum=1)
+    if client is not None:
+        given = {"shard": shard is not None, "stop": stop is not None, "checkpoints": checkpoints is not None}
+        if any(given.values()):
+            named = ", ".join(k for k, v in given.items() if v)
+            raise ValueError(f"client: {named} cannot be given with a Dask client (it shards the run itself)")
+        shards = _count("shards", shards, minimum=1)
+        retries = _count("retries", retries, optional=False)
     guard = _Guard(build)
     if stop is not None and scenes is not None and stop.get("max_scenes", scenes) != scenes:
         raise ValueError(f"stop: max_scenes = {stop['max_scenes']} and scenes = {scenes}: give the cap once")
 
+    if stop is not None:
+        if not isinstance(stop, dict):
+            raise TypeError(f"stop must be a dict of [stop]'s keys, not {type(stop).__name__}")
+        for key in ("min_scenes", "every", "max_scenes"):
+            _count(f"stop's {key}", stop.get(key), minimum=1, optional=key != "min_scenes")
+
     def parse() -> "_ricochet.Scenario":
-        parsed = load(scenario, guard.build)
-        if stop is not None:
-            parsed = parsed.with_stop(json.dumps(stop))
-        return parsed.with_size(scenes, seed)
+        # (The scenes first: the stop rule is checked against the cap they set.)
+        parsed = load(scenario, guard.build).with_size(scenes, seed)
+        return parsed if stop is None else parsed.with_stop(json.dumps(stop))
 
     parsed = guard.call(parse)
+    if client is not None:
+        from ._cluster import run_on
+
+        # (Workers get the parsed scenario, which pickles, unless `build` makes the scenes.)
+        job = (scenario if build is not None else parsed, parsed, build)
+        sizes = (scenes, seed) if build is not None else (None, None)
+        ensemble = guard.call(lambda: run_on(client, job, sizes, (backend, chunk), shards, retries))
+        _health(ensemble)
+        return ensemble
     directory = None if checkpoints is None else os.fspath(checkpoints)
     result = guard.drive(lambda: _ricochet.start_run(parsed, backend, _shard(shard), chunk, directory, resume), progress)
     strobe = _table(result["strobe"])

@@ -99,6 +99,37 @@ pub fn start_run(
     })
 }
 
+/// What a run computes of its summary, for one put together from shards (`run(...,
+/// client=)`): the statistics (stats.json's JSON) and, for a Saltelli design's `scenario`,
+/// the Sobol indices (sensitivity.json's JSON, else `None`) of the table whose `columns` are
+/// named and whose rows × columns values are `values` (f64, native byte order) — the same
+/// numbers as a run of all its scenes computes.
+#[pyfunction]
+pub fn summarise(scenario: &Scenario, columns: Vec<String>, values: &[u8]) -> PyResult<(String, Option<String>)> {
+    if columns.is_empty() || !values.len().is_multiple_of(8 * columns.len()) {
+        return Err(PyValueError::new_err(format!(
+            "summarise: {} bytes are not rows of {} f64 columns",
+            values.len(),
+            columns.len()
+        )));
+    }
+    let values: Vec<f64> = values
+        .chunks_exact(8)
+        .map(|b| f64::from_ne_bytes(b.try_into().unwrap_or_default()))
+        .collect();
+    let table = ensemble::Table { columns, values };
+    let stats = serde_json::to_string(&Statistics::of(&table)).unwrap_or_default();
+    let saltelli = match scenario.inner.design {
+        Some(_) => scenario.inner.plan().map_err(exception)?.saltelli,
+        None => Vec::new(),
+    };
+    let sensitivity = (!saltelli.is_empty()).then(|| {
+        let indices = ensemble::sensitivity::of(&table, &saltelli, scenario.inner.seed);
+        serde_json::to_string(&indices).unwrap_or_default()
+    });
+    Ok((stats, sensitivity))
+}
+
 /// `ricochet run` on a large-scene scenario (`text`, read from `origin`): one scene stepped
 /// on `backend` (`auto`, `gpu`, `cpu`), its files written into `out`; the run as JSON
 /// (`engine`, `notice`, `bodies`, `steps`, `resumed_steps`, `seconds`, `contact_iterations`,

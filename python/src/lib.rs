@@ -24,6 +24,7 @@ fn _ricochet(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<custom::Rng>()?;
     m.add_function(wrap_pyfunction!(custom::custom_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(commands::start_run, m)?)?;
+    m.add_function(wrap_pyfunction!(commands::summarise, m)?)?;
     m.add_function(wrap_pyfunction!(commands::start_large_run, m)?)?;
     m.add_function(wrap_pyfunction!(commands::start_verify, m)?)?;
     m.add_function(wrap_pyfunction!(commands::start_bench, m)?)?;
