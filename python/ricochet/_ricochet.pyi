@@ -56,6 +56,12 @@ def summarise(scenario: Scenario, columns: list[str], values: bytes) -> tuple[st
     """The statistics' JSON and a Saltelli design's indices' JSON (or None) of a summary given
     as its column names and its rows × columns f64 values: what a run computes of its rows."""
 
+def write_run(scenario: Scenario, dir: str, tables: list[Optional[tuple[list[str], bytes]]], run: str) -> list[str]:
+    """Writes `ricochet run`'s files for a run's tables (summary, trajectories, strobe, events)."""
+
+def read_run(dir: str) -> dict[str, Any]:
+    """A run directory's tables (`.npy` bytes), run.json, statistics and indices (JSON)."""
+
 def start_large_run(text: str, origin: str, out: str, backend: str = "auto") -> Job:
     """Starts a large-scene run writing into `out`; its result is the run's JSON."""
 

@@ -77,14 +77,19 @@ def _shipped(scenario: Union[str, "os.PathLike[str]"]) -> Optional[str]:
     return _ricochet.shipped_scenarios().get(stem)
 
 
-def load(scenario: ScenarioLike, build: Optional[Build] = None) -> "_ricochet.Scenario":
+def load(scenario: ScenarioLike, build: Optional[Build] = None) -> Any:
     """Parses and checks a scenario: a path to a TOML file, a TOML text (anything with a
     newline or an `=` that is not an existing file), or a dict of the TOML's shape (as
     `tomllib.load` gives). Raises ValueError naming the key, line or file that is wrong.
 
     With `build`, the scenes are your own: `build(index, rng)` makes scene `index` and the
     scenario holds the rest (`name`, `scenes`, `seed`, `time`, `solver`, `record`,
-    `observe`, `strobe`, `events`; no `scene`)."""
+    `observe`, `strobe`, `events`; no `scene`).
+
+    A run's directory (one holding `run.json`: `ricochet run`'s, `ricochet merge`'s or
+    `EnsembleResult.save`'s) is read back as its `EnsembleResult` instead."""
+    if isinstance(scenario, (str, os.PathLike)) and build is None and os.path.isfile(os.path.join(scenario, "run.json")):
+        return _load_run(os.fspath(scenario))
     if isinstance(scenario, _ricochet.Scenario):
         if build is not None:
             raise ValueError("a parsed Scenario already has its scenes: give build with a dict or a TOML text")
@@ -118,6 +123,54 @@ def _table(data: Optional[bytes]) -> Optional[np.ndarray]:
     if data is None:
         return None
     return np.load(io.BytesIO(data), allow_pickle=False, max_header_size=len(data))
+
+
+def _columns(table: np.ndarray) -> Tuple[List[str], bytes]:
+    """A structured array as its column names and its rows × columns doubles (the library's
+    tables: counts and flags are whole numbers, exact as doubles)."""
+    names = list(table.dtype.names)
+    values = np.stack([table[n].astype(np.float64) for n in names], axis=-1) if len(table) else np.zeros((0, len(names)))
+    return names, np.ascontiguousarray(values).tobytes()
+
+
+def _load_run(directory: str) -> "EnsembleResult":
+    """The run directory `directory` (see `EnsembleResult.save`) as an `EnsembleResult`."""
+    read = _ricochet.read_run(directory)
+    info = json.loads(read["info"])
+    provenance_path = os.path.join(directory, "provenance.json")
+    provenance: Dict[str, Any] = {}
+    if os.path.isfile(provenance_path):
+        with open(provenance_path, encoding="utf-8") as f:
+            provenance = json.load(f)
+    # A merge's provenance holds its parts'.
+    source = provenance if "scenario_text" in provenance else next(iter(provenance.get("parts") or []), None) or {}
+    text = source.get("scenario_text")
+    if not text:
+        raise ValueError(f"{directory}: its provenance.json does not hold the scenario's text: cannot rebuild the result")
+    stop = info.get("stop")
+    scenario = _ricochet.Scenario(text, "toml").with_size(None if stop else info["scenes"], info["seed"])
+    if scenario.fingerprint != info["scenario_hash"]:
+        raise ValueError(f"{directory}: the scenario in provenance.json is not the one run.json ran (fingerprints differ)")
+    strobe = _table(read["strobe"])
+    seconds = float(source.get("seconds", float("nan")))
+    return EnsembleResult(
+        summary=_table(read["summary"]),
+        trajectories=Samples.of(_table(read["trajectories"])),
+        strobe=None if strobe is None else Samples.of(strobe),
+        events=_table(read["events"]),
+        stats=json.loads(read["stats"]),
+        engine=source.get("engine", ""),
+        arithmetic=info["arithmetic"],
+        notice=None,
+        seconds=seconds,
+        device_seconds=None,
+        scene_steps=int(round(float(source.get("scene_steps_per_second", 0.0)) * seconds)) if seconds == seconds else 0,
+        failures={},
+        scenario=scenario,
+        stop=stop,
+        sensitivity=None if read["sensitivity"] is None else json.loads(read["sensitivity"]),
+        shard=tuple(info["shard"]),
+    )
 
 
 @dataclass(frozen=True)
@@ -167,6 +220,10 @@ class EnsembleResult:
     - `sensitivity`: a Saltelli design's (`design = "saltelli"`) Sobol indices, as
       `sensitivity.json` has them: `{output: {parameter: {"S1", "S1_ci95", "ST",
       "ST_ci95"}}}` (first-order and total, 95 % bootstrap intervals); None without one.
+    - `shard`: (i, n), the shard of the scenes these are.
+
+    `save(dir)` writes the files `ricochet run` writes; `ricochet.load(dir)` reads such a
+    directory (the command line's, a merge's or a saved one) back into an `EnsembleResult`.
     - `unhealthy`: the scenes that did not converge or became NaN or infinite (`converged`
       or `finite` = 0; their rows are kept); `run` warns when there are any, as the command
       line does.
@@ -187,6 +244,7 @@ class EnsembleResult:
     scenario: "_ricochet.Scenario" = field(repr=False)
     stop: Optional[Dict[str, Any]] = None
     sensitivity: Optional[Dict[str, Dict[str, Dict[str, Any]]]] = None
+    shard: Tuple[int, int] = (0, 1)
 
     @property
     def unhealthy(self) -> np.ndarray:
@@ -194,6 +252,23 @@ class EnsembleResult:
         summary = self.summary
         bad = (summary["converged"] == 0) | (summary["finite"] == 0)
         return summary["scene"][bad]
+
+    def save(self, directory: Union[str, os.PathLike]) -> List[str]:
+        """Writes the files `ricochet run` writes into `directory` (summary.csv and .npy,
+        stats.json, run.json, trajectories.csv, strobe.csv, events.csv, sensitivity.json, and
+        a provenance.json holding the scenario as TOML; not the pictures), replacing an
+        earlier run's; `ricochet.load(directory)` reads them back. Returns the paths written."""
+        tables = [self.summary, self.trajectories.table, None if self.strobe is None else self.strobe.table, self.events]
+        run = {
+            "engine": self.engine,
+            "arithmetic": self.arithmetic,
+            "seconds": self.seconds,
+            "scene_steps": self.scene_steps,
+            "shard": list(self.shard),
+            "stop": self.stop,
+        }
+        columns = [None if t is None else _columns(t) for t in tables]
+        return _ricochet.write_run(self.scenario, os.fspath(directory), columns, json.dumps(run))
 
     def to_pandas(self) -> Any:
         """The summary as a pandas DataFrame (pandas must be installed)."""
@@ -370,7 +445,10 @@ def run(
 
     def parse() -> "_ricochet.Scenario":
         # (The scenes first: the stop rule is checked against the cap they set.)
-        parsed = load(scenario, guard.build).with_size(scenes, seed)
+        parsed = load(scenario, guard.build)
+        if isinstance(parsed, EnsembleResult):
+            raise ValueError(f"{os.fspath(scenario)}: a run's directory is a result (ricochet.load reads it), not a scenario to run")
+        parsed = parsed.with_size(scenes, seed)
         return parsed if stop is None else parsed.with_stop(json.dumps(stop))
 
     parsed = guard.call(parse)
@@ -412,6 +490,7 @@ def run(
         scenario=parsed,
         stop=None if result["stop"] is None else json.loads(result["stop"]),
         sensitivity=None if result["sensitivity"] is None else json.loads(result["sensitivity"]),
+        shard=tuple(int(x) for x in _shard(shard).split("/")),
     )
     _health(ensemble)
     return ensemble

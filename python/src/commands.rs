@@ -106,18 +106,7 @@ pub fn start_run(
 /// numbers as a run of all its scenes computes.
 #[pyfunction]
 pub fn summarise(scenario: &Scenario, columns: Vec<String>, values: &[u8]) -> PyResult<(String, Option<String>)> {
-    if columns.is_empty() || !values.len().is_multiple_of(8 * columns.len()) {
-        return Err(PyValueError::new_err(format!(
-            "summarise: {} bytes are not rows of {} f64 columns",
-            values.len(),
-            columns.len()
-        )));
-    }
-    let values: Vec<f64> = values
-        .chunks_exact(8)
-        .map(|b| f64::from_ne_bytes(b.try_into().unwrap_or_default()))
-        .collect();
-    let table = ensemble::Table { columns, values };
+    let table = crate::files::table((columns, values.to_vec()))?;
     let stats = serde_json::to_string(&Statistics::of(&table)).unwrap_or_default();
     let saltelli = match scenario.inner.design {
         Some(_) => scenario.inner.plan().map_err(exception)?.saltelli,

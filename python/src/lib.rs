@@ -9,6 +9,7 @@ mod callbacks;
 mod commands;
 mod convert;
 mod custom;
+mod files;
 mod job;
 mod model;
 mod scenario;
@@ -25,6 +26,8 @@ fn _ricochet(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(custom::custom_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(commands::start_run, m)?)?;
     m.add_function(wrap_pyfunction!(commands::summarise, m)?)?;
+    m.add_function(wrap_pyfunction!(files::write_run, m)?)?;
+    m.add_function(wrap_pyfunction!(files::read_run, m)?)?;
     m.add_function(wrap_pyfunction!(commands::start_large_run, m)?)?;
     m.add_function(wrap_pyfunction!(commands::start_verify, m)?)?;
     m.add_function(wrap_pyfunction!(commands::start_bench, m)?)?;

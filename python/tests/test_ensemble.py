@@ -75,6 +75,31 @@ def test_run_gives_the_command_lines_numbers_bit_for_bit(root, cli, tmp_path):
     assert result.scene_steps == 60 * 30_000
 
 
+def test_a_result_saves_the_command_lines_files_and_loads_back(root, cli, tmp_path):
+    """`save` writes the files `ricochet run` writes (the same bytes), and `load` reads a
+    saved directory or the command line's back into the same result."""
+    scenario = study(root, tmp_path)
+    out = tmp_path / "cli"
+    subprocess.run([cli, "-q", "run", scenario, "--backend", "cpu", "--seed", "4", "--out", out], check=True, capture_output=True)
+    result = ricochet.run(scenario, seed=4, backend="cpu", progress=False)
+    written = result.save(tmp_path / "saved")
+    assert any(p.endswith("provenance.json") for p in written)
+    for name in ["summary.csv", "summary.npy", "stats.json", "run.json", "trajectories.csv", "strobe.csv", "events.csv"]:
+        assert (tmp_path / "saved" / name).read_bytes() == (out / name).read_bytes(), name
+    for directory in [tmp_path / "saved", out]:
+        back = ricochet.load(directory)
+        assert isinstance(back, ricochet.EnsembleResult)
+        assert back.summary.tobytes() == result.summary.tobytes()
+        assert back.summary.dtype == result.summary.dtype
+        assert back.stats == result.stats
+        assert back.scenario.fingerprint == result.scenario.fingerprint
+        for ours, theirs in [(back.trajectories.table, result.trajectories.table), (back.strobe.table, result.strobe.table), (back.events, result.events)]:
+            assert ours.tobytes() == theirs.tobytes()
+        assert back.arithmetic == "cpu f64" and back.shard == (0, 1)
+    with pytest.raises(ValueError, match="a run's directory is a result"):
+        ricochet.run(out, progress=False)
+
+
 def test_samples_are_indexed_by_scene_sample_coordinate():
     result = ricochet.run(BALLS, backend="cpu", progress=False)
     samples = result.trajectories
