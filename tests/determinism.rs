@@ -42,14 +42,14 @@ const PINNED: &[(&str, &str, u64)] = &[
     ("pendulum_hitting_wall", "reference", 0xce97f020a6d60a1f),
     ("pendulum_hitting_wall_rattle", "cpu", 0x8c78e1e93453d7e8),
     ("pendulum_hitting_wall_rattle", "reference", 0xdca2331c34eb5dda),
-    ("rocking_block", "cpu", 0x8e418f531da918be),
-    ("rocking_block", "reference", 0x167a8417e75ceaed),
+    ("rocking_block", "cpu", 0xc9c81630eab23c0b),
+    ("rocking_block", "reference", 0xa64df1246fb8e610),
     ("spinning_balls", "cpu", 0x40a28c805353c81a),
     ("spinning_balls", "reference", 0x3e31e4da400b8f4e),
     ("spring_stop", "cpu", 0x3a60d7d5a19b7ad1),
     ("spring_stop", "reference", 0x88f0479f1954e2bc),
-    ("woodpecker", "cpu", 0x635f08bf3d1e1e18),
-    ("woodpecker", "reference", 0xb37b4906a0fd4f57),
+    ("woodpecker", "cpu", 0x8ae1b81b8d49a70c),
+    ("woodpecker", "reference", 0x08d2f84e223b2d16),
 ];
 
 #[test]

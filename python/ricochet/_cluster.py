@@ -2,6 +2,7 @@
 Dask task each (retried by Dask where a worker fails), and puts the shards back together
 into the result one process gives — the same summary bytes, statistics and indices."""
 
+import dataclasses
 import json
 import time
 from typing import Any, List, Optional, Tuple
@@ -16,7 +17,9 @@ def _shard(source: Any, sizes: Tuple[Optional[int], Optional[int]], build: Any, 
     from .ensemble import run
 
     (scenes, seed), (backend, chunk) = sizes, options
-    return run(source, scenes=scenes, seed=seed, backend=backend, shard=where, progress=False, chunk=chunk, build=build)
+    result = run(source, scenes=scenes, seed=seed, backend=backend, shard=where, progress=False, chunk=chunk, build=build)
+    # (A scenario whose scenes `build` makes does not pickle: the client has it.)
+    return dataclasses.replace(result, scenario=None)
 
 
 def _range(scenes: int, index: int, count: int) -> Tuple[int, int]:
@@ -47,12 +50,13 @@ def run_on(client: Any, job: Tuple[Any, Any, Any], sizes: Tuple[Optional[int], O
     for i, future in enumerate(futures):
         try:
             parts.append(future.result())
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, KeyboardInterrupt, SystemExit):
+            # (Bad input is the same error as at home; Ctrl-C stops waiting.)
+            client.cancel(futures)
             raise
-        except BaseException as error:
+        except Exception as error:
+            client.cancel(futures)
             lo, hi = _range(parsed.scenes, i, shards)
-            for other in futures[i + 1 :]:
-                other.cancel()
             raise RuntimeError(
                 f"shard {i}/{shards} (scenes {lo}..{hi}) of `{parsed.name}` failed on the cluster"
                 f" after {retries} retries: {type(error).__name__}: {error}"

@@ -8,11 +8,15 @@ __version__: str
 class Scenario:
     """A parsed and checked scenario."""
 
-    def __init__(self, source: str, kind: str) -> None:
+    def __init__(self, source: str, kind: str, scenes: Optional[int] = None, seed: Optional[int] = None) -> None:
         """`source` is a path (`kind="path"`), a TOML text (`"toml"`) or the JSON of a dict of
-        the TOML's shape (`"json"`). Raises ValueError naming what is wrong."""
+        the TOML's shape (`"json"`); `scenes` and `seed` replace its own before it is
+        checked. Raises ValueError naming what is wrong."""
     def with_size(self, scenes: Optional[int] = None, seed: Optional[int] = None) -> Scenario:
         """This scenario with another number of scenes or seed (checked again)."""
+    @property
+    def stop(self) -> Optional[str]:
+        """Its stop rule as JSON, or None."""
     @property
     def name(self) -> str: ...
     @property

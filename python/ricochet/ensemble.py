@@ -142,29 +142,41 @@ def _load_run(directory: str) -> "EnsembleResult":
     if os.path.isfile(provenance_path):
         with open(provenance_path, encoding="utf-8") as f:
             provenance = json.load(f)
-    # A merge's provenance holds its parts'.
-    source = provenance if "scenario_text" in provenance else next(iter(provenance.get("parts") or []), None) or {}
-    text = source.get("scenario_text")
+    # A merge's provenance holds its parts' ([directory, provenance or null] each).
+    parts = [p[1] for p in provenance.get("parts") or [] if isinstance(p, list) and len(p) == 2 and isinstance(p[1], dict)]
+    sources = [provenance] if "scenario_text" in provenance else parts
+    text = next((p.get("scenario_text") for p in sources if p.get("scenario_text")), None)
     if not text:
-        raise ValueError(f"{directory}: its provenance.json does not hold the scenario's text: cannot rebuild the result")
+        raise ValueError(
+            f"{directory}: its provenance.json holds no scenario text (a result of scenes built by a Python"
+            " function, or files from elsewhere): the result cannot be rebuilt"
+        )
     stop = info.get("stop")
-    scenario = _ricochet.Scenario(text, "toml").with_size(None if stop else info["scenes"], info["seed"])
+    # The scenes run.json ran (a stop rule's cap), as --scenes and --seed set them.
+    scenes = stop["max_scenes"] if stop else info["scenes"]
+    scenario = _ricochet.Scenario(text, "toml", scenes, info["seed"])
     if scenario.fingerprint != info["scenario_hash"]:
         raise ValueError(f"{directory}: the scenario in provenance.json is not the one run.json ran (fingerprints differ)")
     strobe = _table(read["strobe"])
-    seconds = float(source.get("seconds", float("nan")))
+
+    def number(part: Dict[str, Any], key: str) -> float:
+        value = part.get(key)
+        return float("nan") if value is None else float(value)
+
+    seconds = sum(number(p, "seconds") for p in sources)
+    scene_steps = sum(number(p, "seconds") * number(p, "scene_steps_per_second") for p in sources)
     return EnsembleResult(
         summary=_table(read["summary"]),
         trajectories=Samples.of(_table(read["trajectories"])),
         strobe=None if strobe is None else Samples.of(strobe),
         events=_table(read["events"]),
         stats=json.loads(read["stats"]),
-        engine=source.get("engine", ""),
+        engine=", ".join(sorted({str(p.get("engine", "")) for p in sources})),
         arithmetic=info["arithmetic"],
         notice=None,
         seconds=seconds,
         device_seconds=None,
-        scene_steps=int(round(float(source.get("scene_steps_per_second", 0.0)) * seconds)) if seconds == seconds else 0,
+        scene_steps=int(round(scene_steps)) if math.isfinite(scene_steps) else 0,
         failures={},
         scenario=scenario,
         stop=stop,
@@ -426,8 +438,18 @@ def run(
     """
     scenes, seed = _count("scenes", scenes, minimum=1), _count("seed", seed)
     chunk = _count("chunk", chunk, minimum=1)
+    if stop is not None:
+        if not isinstance(stop, dict):
+            raise TypeError(f"stop must be a dict of [stop]'s keys, not {type(stop).__name__}")
+        for key in ("min_scenes", "every", "max_scenes"):
+            _count(f"stop's {key}", stop.get(key), minimum=1, optional=key != "min_scenes")
     if client is not None:
-        given = {"shard": shard is not None, "stop": stop is not None, "checkpoints": checkpoints is not None}
+        given = {
+            "shard": shard is not None,
+            "stop": stop is not None,
+            "checkpoints": checkpoints is not None,
+            "resume": resume,
+        }
         if any(given.values()):
             named = ", ".join(k for k, v in given.items() if v)
             raise ValueError(f"client: {named} cannot be given with a Dask client (it shards the run itself)")
@@ -436,12 +458,6 @@ def run(
     guard = _Guard(build)
     if stop is not None and scenes is not None and stop.get("max_scenes", scenes) != scenes:
         raise ValueError(f"stop: max_scenes = {stop['max_scenes']} and scenes = {scenes}: give the cap once")
-
-    if stop is not None:
-        if not isinstance(stop, dict):
-            raise TypeError(f"stop must be a dict of [stop]'s keys, not {type(stop).__name__}")
-        for key in ("min_scenes", "every", "max_scenes"):
-            _count(f"stop's {key}", stop.get(key), minimum=1, optional=key != "min_scenes")
 
     def parse() -> "_ricochet.Scenario":
         # (The scenes first: the stop rule is checked against the cap they set.)
@@ -452,6 +468,8 @@ def run(
         return parsed if stop is None else parsed.with_stop(json.dumps(stop))
 
     parsed = guard.call(parse)
+    if client is not None and parsed.stop is not None:
+        raise ValueError(f"client: scenario `{parsed.name}` has a [stop] rule, which needs every scene before a test point: run it in one process")
     if client is not None:
         from ._cluster import run_on
 
@@ -490,7 +508,7 @@ def run(
         scenario=parsed,
         stop=None if result["stop"] is None else json.loads(result["stop"]),
         sensitivity=None if result["sensitivity"] is None else json.loads(result["sensitivity"]),
-        shard=tuple(int(x) for x in _shard(shard).split("/")),
+        shard=tuple(result["shard"]),
     )
     _health(ensemble)
     return ensemble

@@ -25,7 +25,7 @@ fn json(value: &impl serde::Serialize) -> ricochet::Result<Output> {
 /// `arithmetic`, `notice`, `seconds`, `device_seconds`, `scene_steps`, the `.npy` bytes of
 /// `summary`, `trajectories`, `strobe` and `events` (the last two `None` when the scenario
 /// records none), `stats` (JSON), `stop` (JSON of where `[stop]` stopped the run, or `None`),
-/// and `failures`: `[(scene, exception)]` for the scenes
+/// `shard` ([i, n], `auto` resolved), and `failures`: `[(scene, exception)]` for the scenes
 /// whose Python functions raised (their summary rows are not finite).
 #[pyfunction]
 #[pyo3(signature = (scenario, backend="auto", shard="0/1", chunk=None, checkpoints=None, resume=false))]
@@ -69,6 +69,7 @@ pub fn start_run(
             scenario.events.is_some().then(|| npy(&run.events, &["scene", "row"])),
         ];
         let raised = failures.take();
+        let shard = [options.shard.index, options.shard.count];
         let output: Output = Box::new(move |py| {
             let result = PyDict::new(py);
             result.set_item(
@@ -78,6 +79,7 @@ pub fn start_run(
                     .map(|(scene, e)| (scene, e.into_value(py)))
                     .collect::<Vec<_>>(),
             )?;
+            result.set_item("shard", shard)?;
             result.set_item("engine", &run.engine)?;
             result.set_item("arithmetic", &run.arithmetic)?;
             result.set_item("notice", &run.notice)?;

@@ -31,8 +31,13 @@ pub fn table((columns, values): (Vec<String>, Vec<u8>)) -> PyResult<Table> {
 }
 
 /// The scenario as a TOML text (its JSON form without the keys it leaves unset, which TOML
-/// cannot hold), which `ricochet.load` parses back to the same scenario.
+/// cannot hold, and without its seed, which `run.json` holds and TOML may not: a u64),
+/// which `ricochet.load` parses back to the same scenario; empty for scenes a Python function
+/// builds (the text cannot hold the function).
 fn toml_text(scenario: &ricochet::ensemble::Scenario) -> PyResult<String> {
+    if matches!(scenario.scene, ricochet::ensemble::custom::Scenes::Custom(..)) {
+        return Ok(String::new());
+    }
     fn unset_removed(value: serde_json::Value) -> serde_json::Value {
         match value {
             serde_json::Value::Object(map) => map
@@ -44,7 +49,10 @@ fn toml_text(scenario: &ricochet::ensemble::Scenario) -> PyResult<String> {
             other => other,
         }
     }
-    let json = serde_json::to_value(scenario).map_err(|e| PyValueError::new_err(format!("scenario: {e}")))?;
+    let mut json = serde_json::to_value(scenario).map_err(|e| PyValueError::new_err(format!("scenario: {e}")))?;
+    if let Some(map) = json.as_object_mut() {
+        map.remove("seed");
+    }
     let value: toml::Value = serde_json::from_value(unset_removed(json))
         .map_err(|e| PyValueError::new_err(format!("scenario: no TOML form: {e}")))?;
     toml::to_string(&value).map_err(|e| PyValueError::new_err(format!("scenario: no TOML form: {e}")))
@@ -71,6 +79,8 @@ pub fn write_run(
         return Err(PyValueError::new_err("write_run: a run has a summary and trajectories"));
     };
     let inner = &scenario.inner;
+    // (First what may fail: the directory is cleared only once the files are ready.)
+    let scenario_text = toml_text(inner)?;
     let plan = inner.plan().map_err(exception)?;
     let stop: Option<Stopped> = serde_json::from_value(run["stop"].clone()).unwrap_or_default();
     let shard = serde_json::from_value::<[usize; 2]>(run["shard"].clone()).unwrap_or([0, 1]);
@@ -102,10 +112,10 @@ pub fn write_run(
     let provenance = Provenance {
         ricochet,
         commit,
-        command: std::env::args().collect(),
+        command: std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect(),
         scenario_file: String::new(),
         scenario_hash: inner.fingerprint(),
-        scenario_text: toml_text(inner)?,
+        scenario_text,
         engine: text("engine"),
         driver: run["driver"].as_str().map(String::from),
         arithmetic: text("arithmetic"),

@@ -48,18 +48,21 @@ impl Failures {
 #[pymethods]
 impl Scenario {
     /// Parses `source`: a path when `kind` is `"path"`, a TOML text when `"toml"`, and the
-    /// JSON of a dict of the TOML's shape when `"json"`.
+    /// JSON of a dict of the TOML's shape when `"json"`; `scenes` and `seed`, where given,
+    /// replace its own before it is checked.
     #[new]
-    fn new(source: &str, kind: &str) -> PyResult<Self> {
+    #[pyo3(signature = (source, kind, scenes=None, seed=None))]
+    fn new(source: &str, kind: &str, scenes: Option<usize>, seed: Option<u64>) -> PyResult<Self> {
+        let sizes = (scenes, seed);
         let inner = match kind {
-            "path" => ensemble::Scenario::load(source),
-            "toml" => ensemble::Scenario::from_toml(source),
+            "path" => ensemble::Scenario::load_with(source, sizes),
+            "toml" => ensemble::Scenario::from_toml_with(source, sizes),
             "json" => {
                 let value: toml::Value = serde_json::from_str(source)
                     .map_err(|e| PyValueError::new_err(format!("scenario: the dict is not a scenario's shape: {e}")))?;
                 let text = toml::to_string(&value)
                     .map_err(|e| PyValueError::new_err(format!("scenario: the dict has no TOML form: {e}")))?;
-                ensemble::Scenario::from_toml(&text)
+                ensemble::Scenario::from_toml_with(&text, sizes)
             }
             _ => {
                 return Err(PyValueError::new_err(format!(
@@ -142,6 +145,15 @@ impl Scenario {
     #[getter]
     fn steps(&self) -> u64 {
         self.inner.steps()
+    }
+
+    /// Its stop rule (`[stop]`) as JSON, or `None`.
+    #[getter]
+    fn stop(&self) -> Option<String> {
+        self.inner
+            .stop
+            .as_ref()
+            .map(|s| serde_json::to_string(s).unwrap_or_default())
     }
 
     /// A hash of everything it says (as `run.json`'s).

@@ -98,6 +98,17 @@ def test_a_result_saves_the_command_lines_files_and_loads_back(root, cli, tmp_pa
         assert back.arithmetic == "cpu f64" and back.shard == (0, 1)
     with pytest.raises(ValueError, match="a run's directory is a result"):
         ricochet.run(out, progress=False)
+    # Shards the command line ran and merged, with --scenes (two passes over the grid).
+    parts = []
+    for i in range(2):
+        part = tmp_path / f"part{i}"
+        subprocess.run([cli, "-q", "run", scenario, "--backend", "cpu", "--scenes", "120", "--shard", f"{i}/2", "--out", part], check=True, capture_output=True)
+        parts.append(part)
+    subprocess.run([cli, "-q", "merge", *parts, "--out", tmp_path / "merged"], check=True, capture_output=True)
+    merged = ricochet.load(tmp_path / "merged")
+    whole = ricochet.run(scenario, scenes=120, backend="cpu", progress=False)
+    assert merged.summary.tobytes() == whole.summary.tobytes() and merged.stats == whole.stats
+    assert merged.scenario.scenes == 120 and merged.scene_steps == whole.scene_steps
 
 
 def test_samples_are_indexed_by_scene_sample_coordinate():
@@ -163,6 +174,8 @@ def test_a_stop_rule_runs_until_the_interval_is_met():
         ricochet.run(BALLS, stop=dict(stop, min_scenes=1), progress=False)
     with pytest.raises(ValueError, match="stop's every"):
         ricochet.run(BALLS, stop=dict(stop, every=-1), progress=False)
+    with pytest.raises(TypeError, match="stop must be a dict"):
+        ricochet.run(BALLS, stop=[1], progress=False)
     with pytest.raises(ValueError, match="shard"):
         ricochet.run(BALLS, scenes=1000, shard=(1, 2), stop=stop, progress=False)
 
@@ -456,6 +469,9 @@ def test_a_dask_cluster_gives_the_one_process_result():
                 assert spread.scene_steps == one.scene_steps and "3 shards on Dask" in spread.engine
             with pytest.raises(ValueError, match="stop"):
                 ricochet.run(BALLS, client=client, stop={"min_scenes": 2, "target": []})
+            own = BALLS + "[stop]\nmin_scenes = 20\n[[stop.target]]\ncolumn = \"height\"\nhalf_width = 0.1\n"
+            with pytest.raises(ValueError, match="has a \\[stop\\] rule"):
+                ricochet.run(own, client=client)
             # A scenario the workers refuse is the same ValueError as at home.
             with pytest.raises(ValueError, match="bogus"):
                 ricochet.run(BALLS, client=client, backend="bogus")

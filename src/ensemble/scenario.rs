@@ -248,7 +248,15 @@ impl Scenario {
 
     /// Parses and checks a scenario.
     pub fn from_toml(text: &str) -> Result<Self> {
-        let scenario = Self::parse(text)?;
+        Self::from_toml_with(text, (None, None))
+    }
+
+    /// Parses a scenario, sets the `scenes` and `seed` given and checks it (a `[stop]` rule or
+    /// a Saltelli design is checked against the scenes it will run).
+    pub fn from_toml_with(text: &str, (scenes, seed): (Option<usize>, Option<u64>)) -> Result<Self> {
+        let mut scenario = Self::parse(text)?;
+        scenario.scenes = scenes.unwrap_or(scenario.scenes);
+        scenario.seed = seed.unwrap_or(scenario.seed);
         scenario.validate()?;
         Ok(scenario)
     }
@@ -297,14 +305,7 @@ impl Scenario {
             file: path.display().to_string(),
             reason: e.to_string(),
         })?;
-        let read = || {
-            let mut scenario = Self::parse(&text)?;
-            scenario.scenes = scenes.unwrap_or(scenario.scenes);
-            scenario.seed = seed.unwrap_or(scenario.seed);
-            scenario.validate()?;
-            Ok(scenario)
-        };
-        read().map_err(|e| match e {
+        Self::from_toml_with(&text, (scenes, seed)).map_err(|e| match e {
             Error::Scenario { what, reason } => Error::Scenario {
                 what: format!("{}: {what}", path.display()),
                 reason,
