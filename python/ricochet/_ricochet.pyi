@@ -15,6 +15,9 @@ class Scenario:
     def with_size(self, scenes: Optional[int] = None, seed: Optional[int] = None) -> Scenario:
         """This scenario with another number of scenes or seed (checked again)."""
     @property
+    def units(self) -> str:
+        """The units of its summary columns whose unit is known, as JSON."""
+    @property
     def stop(self) -> Optional[str]:
         """Its stop rule as JSON, or None."""
     @property

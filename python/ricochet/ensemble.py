@@ -233,6 +233,8 @@ class EnsembleResult:
       `sensitivity.json` has them: `{output: {parameter: {"S1", "S1_ci95", "ST",
       "ST_ci95"}}}` (first-order and total, 95 % bootstrap intervals); None without one.
     - `shard`: (i, n), the shard of the scenes these are.
+    - `intervals`, `indices`: `stats`' intervals and the Sobol indices as structured arrays;
+      `to_pandas()` and `to_xarray()` (with units) the summary as a DataFrame or a Dataset.
 
     `save(dir)` writes the files `ricochet run` writes; `ricochet.load(dir)` reads such a
     directory (the command line's, a merge's or a saved one) back into an `EnsembleResult`.
@@ -282,11 +284,66 @@ class EnsembleResult:
         columns = [None if t is None else _columns(t) for t in tables]
         return _ricochet.write_run(self.scenario, os.fspath(directory), columns, json.dumps(run))
 
+    @property
+    def intervals(self) -> np.ndarray:
+        """`stats`' estimates with their 95 % intervals as arrays: one row per summary column
+        (but `scene`) with `column`, `count`, `mean`, `sem`, `mean_lo`, `mean_hi` (Student's
+        t), and for a column of zeros and ones `probability`, `probability_lo`,
+        `probability_hi` (Wilson's; NaN for other columns)."""
+        fields = ["mean", "sem", "mean_lo", "mean_hi", "probability", "probability_lo", "probability_hi"]
+        columns = self.stats["columns"]
+        names = [n for n in self.summary.dtype.names if n in columns]
+        width = max([len(n) for n in names] + [1])
+        table = np.zeros(len(names), dtype=[("column", f"U{width}"), ("count", np.int64)] + [(f, np.float64) for f in fields])
+
+        def number(value: Any) -> float:
+            return float("nan") if value is None else float(value)
+
+        for i, name in enumerate(names):
+            c = columns[name]
+            mean_ci = c.get("mean_ci95") or [None, None]
+            p_ci = c.get("probability_ci95") or [None, None]
+            values = [c.get("mean"), c.get("sem"), *mean_ci, c.get("probability"), *p_ci]
+            table[i] = (name, c["count"], *[number(v) for v in values])
+        return table
+
+    @property
+    def indices(self) -> Optional[np.ndarray]:
+        """A Saltelli design's Sobol indices as arrays (None without one): one row per output
+        and parameter with `output`, `parameter`, `S1`, `S1_lo`, `S1_hi`, `ST`, `ST_lo`,
+        `ST_hi` (95 % bootstrap intervals)."""
+        if self.sensitivity is None:
+            return None
+        rows = [(output, parameter, x) for output, by in self.sensitivity.items() for parameter, x in by.items()]
+        width = max([len(r[0]) for r in rows] + [len(r[1]) for r in rows] + [1])
+        fields = ["S1", "S1_lo", "S1_hi", "ST", "ST_lo", "ST_hi"]
+        table = np.zeros(len(rows), dtype=[("output", f"U{width}"), ("parameter", f"U{width}")] + [(f, np.float64) for f in fields])
+        for i, (output, parameter, x) in enumerate(rows):
+            values = [x["S1"], *x["S1_ci95"], x["ST"], *x["ST_ci95"]]
+            table[i] = (output, parameter, *[float("nan") if v is None else v for v in values])
+        return table
+
     def to_pandas(self) -> Any:
         """The summary as a pandas DataFrame (pandas must be installed)."""
         import pandas
 
         return pandas.DataFrame(self.summary)
+
+    def to_xarray(self) -> Any:
+        """The summary as an xarray Dataset over the dimension `scene` (xarray must be
+        installed): a variable per column with its `units` attribute where known, and the
+        scenario's name, seed and fingerprint as the dataset's attributes."""
+        import xarray
+
+        units = json.loads(self.scenario.units)
+        scenes = self.summary["scene"]
+        variables = {
+            name: xarray.Variable("scene", self.summary[name], attrs={"units": units[name]} if name in units else {})
+            for name in self.summary.dtype.names
+            if name != "scene"
+        }
+        attrs = {"scenario": self.scenario.name, "seed": self.scenario.seed, "fingerprint": self.scenario.fingerprint}
+        return xarray.Dataset(variables, coords={"scene": scenes}, attrs=attrs)
 
     def __repr__(self) -> str:
         return (

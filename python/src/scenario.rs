@@ -147,6 +147,14 @@ impl Scenario {
         self.inner.steps()
     }
 
+    /// The units of its summary columns whose unit is known, as JSON (`{"height": "m", …}`,
+    /// as `run.json`'s `units`).
+    #[getter]
+    fn units(&self) -> PyResult<String> {
+        let plan = self.inner.plan().map_err(exception)?;
+        Ok(serde_json::to_string(&plan.units).unwrap_or_default())
+    }
+
     /// Its stop rule (`[stop]`) as JSON, or `None`.
     #[getter]
     fn stop(&self) -> Option<String> {

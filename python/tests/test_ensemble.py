@@ -193,6 +193,30 @@ def test_a_saltelli_design_gives_sobol_indices():
     assert ricochet.run(BALLS, scenes=8, backend="cpu", progress=False).sensitivity is None
 
 
+def test_intervals_and_indices_as_arrays_and_xarray():
+    result = ricochet.run(BALLS, backend="cpu", progress=False)
+    rows = {r["column"]: r for r in result.intervals}
+    height = result.stats["columns"]["height"]
+    assert rows["height"]["count"] == 200 and rows["height"]["mean"] == height["mean"]
+    assert [rows["height"]["mean_lo"], rows["height"]["mean_hi"]] == height["mean_ci95"]
+    assert np.isnan(rows["height"]["probability"])
+    flag = result.stats["columns"]["in_contact"]
+    assert [rows["in_contact"]["probability_lo"], rows["in_contact"]["probability_hi"]] == flag["probability_ci95"]
+    assert result.indices is None
+    saltelli = BALLS.replace("seed = 11", "seed = 11\ndesign = \"saltelli\"").replace("final = 2.0", "final = 0.7")
+    design = ricochet.run(saltelli, scenes=400, backend="cpu", progress=False)
+    indices = {(r["output"], r["parameter"]): r for r in design.indices}
+    t = design.sensitivity["last_impact_time"]["height"]
+    assert indices[("last_impact_time", "height")]["ST"] == t["ST"]
+    assert [indices[("last_impact_time", "height")]["S1_lo"], indices[("last_impact_time", "height")]["S1_hi"]] == t["S1_ci95"]
+    xarray = _installed("xarray")
+    dataset = result.to_xarray()
+    assert isinstance(dataset, xarray.Dataset)
+    assert np.array_equal(dataset["height"].values, result.summary["height"])
+    assert dataset["height"].attrs["units"] == "m" and dataset.attrs["seed"] == 11
+    assert list(dataset["scene"].values) == list(range(200))
+
+
 def test_the_reference_and_the_cpu_backend_agree():
     cpu = ricochet.run(BALLS, scenes=16, backend="cpu", progress=False)
     reference = ricochet.run(BALLS, scenes=16, backend="reference", progress=False)
@@ -440,15 +464,19 @@ def test_scenarios_and_results_pickle():
     assert back.summary.tobytes() == result.summary.tobytes() and back.scenario.fingerprint == result.scenario.fingerprint
 
 
-def _distributed():
-    """dask.distributed, which CI installs (a missing one fails there, skips elsewhere)."""
+def _installed(module):
+    """An optional module CI installs (xarray, dask.distributed): a missing one fails there,
+    skips the test elsewhere."""
+    import importlib
     import os
 
     if os.environ.get("CI") == "true":
-        import distributed
+        return importlib.import_module(module)
+    return pytest.importorskip(module)
 
-        return distributed
-    return pytest.importorskip("distributed")
+
+def _distributed():
+    return _installed("distributed")
 
 
 def test_a_dask_cluster_gives_the_one_process_result():
