@@ -333,3 +333,13 @@ fn the_command_line_reports_where_it_stopped() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `ricochet check` times a stop rule's scenario as any other (its sample of a few scenes is
+/// not a shard the rule refuses).
+#[test]
+fn check_times_a_scenario_with_a_stop_rule() {
+    let found = ensemble::check::check(&balls(HEIGHT), &ensemble::Unwatched).unwrap();
+    let cpu = found.estimates.iter().find(|e| e.backend == Backend::Cpu).unwrap();
+    assert!(cpu.unavailable.is_none(), "{:?}", cpu.unavailable);
+    assert!(cpu.scene_steps_per_second > 0.0);
+}

@@ -161,7 +161,8 @@ pub fn check(scenario: &Scenario, watch: &impl Watch) -> Result<Check> {
             }
         };
         let mut sample = scenario.clone();
-        (sample.strobe, sample.events) = (None, None);
+        // (A few scenes of a few steps, timed: no samples, events or stop rule.)
+        (sample.strobe, sample.events, sample.stop) = (None, None, None);
         let k = if backend == Backend::Reference {
             SAMPLE.0
         } else {
