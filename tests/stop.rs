@@ -343,3 +343,21 @@ fn check_times_a_scenario_with_a_stop_rule() {
     assert!(cpu.unavailable.is_none(), "{:?}", cpu.unavailable);
     assert!(cpu.scene_steps_per_second > 0.0);
 }
+
+/// `verify` and `bench` run a stop rule's scenario as a fixed number of scenes (the first
+/// few, or each size measured): the rule is not theirs to apply.
+#[test]
+fn verify_and_bench_take_a_scenario_with_a_stop_rule() {
+    let verdict = ensemble::verify::verify(balls(HEIGHT), 4, Some(0.05), &ensemble::Unwatched).unwrap();
+    assert!(verdict.ok && verdict.scenes == 4, "{:?}", verdict.engines.len());
+    let plan = ensemble::bench::BenchPlan {
+        backends: vec![Backend::Cpu],
+        sizes: vec![3000],
+        reference_up_to: 0,
+        repeat: 1,
+        precisions: vec![],
+    };
+    let rows = ensemble::bench::bench(balls(HEIGHT), &plan, &ensemble::Unwatched, |_| Ok(())).unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].scenes, 3000, "every scene of the size measured");
+}

@@ -80,6 +80,8 @@ pub fn bench(
     mut row: impl FnMut(&BenchRow) -> Result<()>,
 ) -> Result<Vec<BenchRow>> {
     scenario.record.trajectories = 0;
+    // (Each size is measured whole: a stop rule would end it early.)
+    scenario.stop = None;
     let base = scenario.scenes;
     let mut rows = Vec::new();
     let engines = [Backend::Reference, Backend::Cpu]

@@ -111,7 +111,8 @@ pub fn verify(
     // The ensemble's first scenes (its size stays: it places swept parameters).
     let scenes = scenes.min(scenario.scenes);
     scenario.record.trajectories = 0;
-    (scenario.strobe, scenario.events) = (None, None);
+    // (The first `scenes` scenes, compared: no samples, events or stop rule.)
+    (scenario.strobe, scenario.events, scenario.stop) = (None, None, None);
     if let Some(t) = max_time {
         crate::validate::scalar("--max-time", t, t > 0.0 && t.is_finite(), "must be a positive time (s)")?;
         scenario.time.final_time = scenario.time.final_time.min(t);
