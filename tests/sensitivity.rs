@@ -84,7 +84,7 @@ fn a_balls_first_impact_time_depends_on_its_height_alone() {
     let scenario = Scenario::from_toml(BALLS).unwrap();
     let run = run(&scenario, Shard { index: 0, count: 1 });
     assert_eq!(run.plan.saltelli, ["height", "restitution"]);
-    let s = sensitivity::of(&run.summary, &run.plan.saltelli, scenario.seed);
+    let s = sensitivity::of(&run.summary, &run.plan.saltelli, scenario.seed).unwrap();
     let t = &s["last_impact_time"];
     let height: &Indices = &t["height"];
     assert!(
@@ -113,7 +113,12 @@ fn a_balls_first_impact_time_depends_on_its_height_alone() {
     for part in &parts[1..] {
         merged.append(part).unwrap();
     }
-    assert_eq!(sensitivity::of(&merged, &run.plan.saltelli, scenario.seed), s);
+    assert_eq!(sensitivity::of(&merged, &run.plan.saltelli, scenario.seed), Some(s));
+    assert_eq!(
+        sensitivity::of(&merged, &[], scenario.seed),
+        None,
+        "no design, no indices"
+    );
 }
 
 fn run_part(scenario: &Scenario, index: usize) -> ensemble::Table {

@@ -36,7 +36,7 @@ def _concatenate(tables: List[Optional[np.ndarray]]) -> Optional[np.ndarray]:
 def run_on(client: Any, job: Tuple[Any, Any, Any], sizes: Tuple[Optional[int], Optional[int]], options: Tuple[str, Optional[int]], shards: Optional[int], retries: int) -> Any:
     """The ensemble of `job` = (source, parsed scenario, build) run as `shards` Dask tasks on
     `client` (default: one per worker), merged."""
-    from .ensemble import EnsembleResult, Samples
+    from .ensemble import EnsembleResult, Samples, _columns
 
     source, parsed, build = job
     if shards is None:
@@ -68,9 +68,7 @@ def run_on(client: Any, job: Tuple[Any, Any, Any], sizes: Tuple[Optional[int], O
             " rounding; give every worker the same backend (backend=\"cpu\", or one GPU kind)"
         )
     summary = np.concatenate([p.summary for p in parts])
-    names = list(summary.dtype.names)
-    values = np.stack([summary[n].astype(np.float64) for n in names], axis=-1)
-    stats, sensitivity = _ricochet.summarise(parsed, names, np.ascontiguousarray(values).tobytes())
+    stats, sensitivity = _ricochet.summarise(parsed, *_columns(summary))
     strobe = _concatenate([None if p.strobe is None else p.strobe.table for p in parts])
     device = [p.device_seconds for p in parts]
     failures = {}

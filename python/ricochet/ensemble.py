@@ -125,6 +125,20 @@ def _table(data: Optional[bytes]) -> Optional[np.ndarray]:
     return np.load(io.BytesIO(data), allow_pickle=False, max_header_size=len(data))
 
 
+def _tables(read: Dict[str, Any]) -> Dict[str, Any]:
+    """The result's tables, statistics and indices from the library's dict of `.npy` bytes
+    (`summary`, `trajectories`, `strobe`, `events`) and JSON (`stats`, `sensitivity`)."""
+    strobe = _table(read["strobe"])
+    return {
+        "summary": _table(read["summary"]),
+        "trajectories": Samples.of(_table(read["trajectories"])),
+        "strobe": None if strobe is None else Samples.of(strobe),
+        "events": _table(read["events"]),
+        "stats": json.loads(read["stats"]),
+        "sensitivity": None if read["sensitivity"] is None else json.loads(read["sensitivity"]),
+    }
+
+
 def _columns(table: np.ndarray) -> Tuple[List[str], bytes]:
     """A structured array as its column names and its rows × columns doubles (the library's
     tables: counts and flags are whole numbers, exact as doubles)."""
@@ -157,7 +171,6 @@ def _load_run(directory: str) -> "EnsembleResult":
     scenario = _ricochet.Scenario(text, "toml", scenes, info["seed"])
     if scenario.fingerprint != info["scenario_hash"]:
         raise ValueError(f"{directory}: the scenario in provenance.json is not the one run.json ran (fingerprints differ)")
-    strobe = _table(read["strobe"])
 
     def number(part: Dict[str, Any], key: str) -> float:
         value = part.get(key)
@@ -166,11 +179,7 @@ def _load_run(directory: str) -> "EnsembleResult":
     seconds = sum(number(p, "seconds") for p in sources)
     scene_steps = sum(number(p, "seconds") * number(p, "scene_steps_per_second") for p in sources)
     return EnsembleResult(
-        summary=_table(read["summary"]),
-        trajectories=Samples.of(_table(read["trajectories"])),
-        strobe=None if strobe is None else Samples.of(strobe),
-        events=_table(read["events"]),
-        stats=json.loads(read["stats"]),
+        **_tables(read),
         engine=", ".join(sorted({str(p.get("engine", "")) for p in sources})),
         arithmetic=info["arithmetic"],
         notice=None,
@@ -180,7 +189,6 @@ def _load_run(directory: str) -> "EnsembleResult":
         failures={},
         scenario=scenario,
         stop=stop,
-        sensitivity=None if read["sensitivity"] is None else json.loads(read["sensitivity"]),
         shard=tuple(info["shard"]),
     )
 
@@ -538,7 +546,6 @@ def run(
         return ensemble
     directory = None if checkpoints is None else os.fspath(checkpoints)
     result = guard.drive(lambda: _ricochet.start_run(parsed, backend, _shard(shard), chunk, directory, resume), progress)
-    strobe = _table(result["strobe"])
     failures = dict(result["failures"])
     if failures:
         scene, error = next(iter(failures.items()))
@@ -550,11 +557,7 @@ def run(
             stacklevel=2,
         )
     ensemble = EnsembleResult(
-        summary=_table(result["summary"]),
-        trajectories=Samples.of(_table(result["trajectories"])),
-        strobe=None if strobe is None else Samples.of(strobe),
-        events=_table(result["events"]),
-        stats=json.loads(result["stats"]),
+        **_tables(result),
         engine=result["engine"],
         arithmetic=result["arithmetic"],
         notice=result["notice"],
@@ -564,7 +567,6 @@ def run(
         failures=failures,
         scenario=parsed,
         stop=None if result["stop"] is None else json.loads(result["stop"]),
-        sensitivity=None if result["sensitivity"] is None else json.loads(result["sensitivity"]),
         shard=tuple(result["shard"]),
     )
     _health(ensemble)

@@ -4,10 +4,11 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
-use ricochet::ensemble::{self, INTEGER_COLUMNS, RunOptions, Shard, Statistics};
+use ricochet::ensemble::{self, INTEGER_COLUMNS, RunOptions, Shard};
 use ricochet::scenes::template::Template;
 
 use crate::convert::{exception, npy};
+use crate::files::summarised;
 use crate::job::{Job, Output};
 use crate::scenario::Scenario;
 
@@ -56,12 +57,8 @@ pub fn start_run(
         let run = ricochet::ensemble::Watch::watch(watch, &scenario.name, (total, scenario.steps()), |progress| {
             ensemble::run(&scenario, &options, progress)
         })?;
-        let stats = serde_json::to_string(&Statistics::of(&run.summary)).unwrap_or_default();
+        let (stats, sensitivity) = summarised(&run.summary, &run.plan.saltelli, scenario.seed);
         let stop = run.stop.as_ref().map(|s| serde_json::to_string(s).unwrap_or_default());
-        let sensitivity = (!run.plan.saltelli.is_empty()).then(|| {
-            let indices = ensemble::sensitivity::of(&run.summary, &run.plan.saltelli, scenario.seed);
-            serde_json::to_string(&indices).unwrap_or_default()
-        });
         let tables = [
             Some(npy(&run.summary, &INTEGER_COLUMNS)),
             Some(npy(&run.trajectories, &["scene"])),
@@ -109,16 +106,11 @@ pub fn start_run(
 #[pyfunction]
 pub fn summarise(scenario: &Scenario, columns: Vec<String>, values: &[u8]) -> PyResult<(String, Option<String>)> {
     let table = crate::files::table((columns, values.to_vec()))?;
-    let stats = serde_json::to_string(&Statistics::of(&table)).unwrap_or_default();
     let saltelli = match scenario.inner.design {
         Some(_) => scenario.inner.plan().map_err(exception)?.saltelli,
         None => Vec::new(),
     };
-    let sensitivity = (!saltelli.is_empty()).then(|| {
-        let indices = ensemble::sensitivity::of(&table, &saltelli, scenario.inner.seed);
-        serde_json::to_string(&indices).unwrap_or_default()
-    });
-    Ok((stats, sensitivity))
+    Ok(summarised(&table, &saltelli, scenario.inner.seed))
 }
 
 /// `ricochet run` on a large-scene scenario (`text`, read from `origin`): one scene stepped

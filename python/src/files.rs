@@ -153,11 +153,17 @@ pub fn read_run<'py>(py: Python<'py>, dir: PathBuf) -> PyResult<Bound<'py, PyDic
         }
     }
     result.set_item("info", json(&files.info))?;
-    result.set_item("stats", json(&Statistics::of(&files.summary)))?;
-    let saltelli = &files.info.saltelli;
-    let indices = (!saltelli.is_empty()).then(|| sensitivity::of(&files.summary, saltelli, files.info.seed));
-    result.set_item("sensitivity", indices.as_ref().map(json))?;
+    let (stats, indices) = summarised(&files.summary, &files.info.saltelli, files.info.seed);
+    result.set_item("stats", stats)?;
+    result.set_item("sensitivity", indices)?;
     Ok(result)
+}
+
+/// What a run computes of its `summary`, as JSON: the statistics and, for a Saltelli design
+/// of the parameters `saltelli` (else `None`), the Sobol indices drawn from `seed`.
+pub fn summarised(summary: &Table, saltelli: &[String], seed: u64) -> (String, Option<String>) {
+    let indices = sensitivity::of(summary, saltelli, seed);
+    (json(&Statistics::of(summary)), indices.as_ref().map(json))
 }
 
 /// The JSON text of `value`.

@@ -169,17 +169,12 @@ impl Design {
     /// The parameters of a Saltelli design, in its order (scene k = i + 1 of a group takes
     /// parameter i from B); none without one.
     pub fn saltelli_parameters(&self) -> Vec<String> {
-        let order = |axis: &Axis| match axis {
-            Axis::Saltelli { dimension } => Some(*dimension),
-            _ => None,
-        };
-        let mut named: Vec<(usize, &String)> = self
-            .axes
+        // (`new` numbers their dimensions in the axes' order.)
+        self.axes
             .iter()
-            .filter_map(|(name, axis)| Some((order(axis)?, name)))
-            .collect();
-        named.sort();
-        named.into_iter().map(|(_, name)| name.clone()).collect()
+            .filter(|(_, axis)| matches!(axis, Axis::Saltelli { .. }))
+            .map(|(name, _)| name.clone())
+            .collect()
     }
 
     /// Points of the grid (1 without gridded parameters).

@@ -173,8 +173,7 @@ impl RunFiles {
         let statistics = Statistics::of(&self.summary);
         file("stats.json", &|out| json_to(out, &statistics))?;
         file("run.json", &|out| json_to(out, &self.info))?;
-        let sensitivity = (!self.info.saltelli.is_empty())
-            .then(|| super::sensitivity::of(&self.summary, &self.info.saltelli, self.info.seed));
+        let sensitivity = super::sensitivity::of(&self.summary, &self.info.saltelli, self.info.seed);
         if let Some(sensitivity) = &sensitivity {
             file("sensitivity.json", &|out| json_to(out, sensitivity))?;
         }

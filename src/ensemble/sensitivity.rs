@@ -55,9 +55,13 @@ pub struct Indices {
 pub type Sensitivity = BTreeMap<String, BTreeMap<String, Indices>>;
 
 /// The indices of every output column of `summary` (not `scene`, not a parameter), a run
-/// of a Saltelli design of the `parameters` (in the design's order) with `seed`. Only the
-/// whole groups of d + 2 scenes in the table count (a shard may hold part of one).
-pub fn of(summary: &Table, parameters: &[String], seed: u64) -> Sensitivity {
+/// of a Saltelli design of the `parameters` (in the design's order) with `seed`; `None`
+/// without parameters (a run of no Saltelli design). Only the whole groups of d + 2 scenes in
+/// the table count (a shard may hold part of one).
+pub fn of(summary: &Table, parameters: &[String], seed: u64) -> Option<Sensitivity> {
+    if parameters.is_empty() {
+        return None;
+    }
     let d = parameters.len();
     let scene = summary.column("scene").unwrap_or_default();
     let group = d + 2;
@@ -73,7 +77,7 @@ pub fn of(summary: &Table, parameters: &[String], seed: u64) -> Sensitivity {
         .iter()
         .filter(|c| *c != "scene" && !parameters.contains(c))
         .collect();
-    outputs
+    let sensitivity = outputs
         .par_iter()
         .filter_map(|&name| {
             let column = summary.column(name)?;
@@ -84,7 +88,8 @@ pub fn of(summary: &Table, parameters: &[String], seed: u64) -> Sensitivity {
             let indices = indices(&f, d, seed)?;
             Some((name.clone(), parameters.iter().cloned().zip(indices).collect()))
         })
-        .collect()
+        .collect();
+    Some(sensitivity)
 }
 
 /// The indices of the d parameters from an output `f` in the design's order (groups of
