@@ -38,7 +38,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Runs an ensemble and writes summary.csv, summary.npy, stats.json, trajectories.csv and plots.
+    /// Runs an ensemble and writes summary.parquet (or .csv, .npy), stats.json, trajectories and plots.
     #[command(allow_negative_numbers = true)]
     Run(RunArgs),
     /// Runs K scenes on the reference stepper, the CPU backend and the GPU, and fails if they differ.
@@ -105,6 +105,10 @@ enum Command {
         /// Output directory.
         #[arg(long)]
         out: PathBuf,
+        /// The tables' formats, comma-separated: csv, npy, parquet (default: the first
+        /// directory's).
+        #[arg(long, value_delimiter = ',')]
+        format: Vec<ricochet::ensemble::formats::Format>,
     },
     /// Lists the GPU adapters (pick one with RICOCHET_ADAPTER=name-or-backend).
     Adapters,
@@ -246,13 +250,16 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             bench(scenario, &plan)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Merge { dirs, out } => {
+        Command::Merge { dirs, out, format } => {
             ricochet::ensemble::output::prepare_dir(&out)?;
             let parts = dirs
                 .iter()
                 .map(|d| RunFiles::read(d))
                 .collect::<ricochet::Result<Vec<_>>>()?;
-            let merged = RunFiles::merge(parts)?;
+            let mut merged = RunFiles::merge(parts)?;
+            if !format.is_empty() {
+                merged.info.formats = format;
+            }
             let command: Vec<String> = std::env::args().collect();
             let _lock = ricochet::ensemble::lock::DirLock::acquire(&out, &command.join(" "))?;
             // (Read before writing: `out` may be one of the parts, whose provenance goes.)

@@ -55,7 +55,7 @@ fn a_full_stdout_is_an_error_and_the_files_are_written() {
         out.to_str().unwrap(),
     ]);
     failed_on_stdout(&run, "run");
-    for file in ["summary.csv", "summary.npy", "stats.json", "run.json"] {
+    for file in ["summary.parquet", "stats.json", "run.json"] {
         assert!(out.join(file).is_file(), "{file} written");
     }
     #[cfg(unix)]
@@ -64,12 +64,12 @@ fn a_full_stdout_is_an_error_and_the_files_are_written() {
         use std::os::unix::fs::PermissionsExt;
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         std::fs::write(out.join("mine"), b"").unwrap();
-        assert_eq!(mode(&out.join("summary.csv")), mode(&out.join("mine")));
+        assert_eq!(mode(&out.join("summary.parquet")), mode(&out.join("mine")));
     }
     let merged = scratch("full-merged");
     let merge = to_full_stdout(&["merge", out.to_str().unwrap(), "--out", merged.to_str().unwrap()]);
     failed_on_stdout(&merge, "merge");
-    assert!(merged.join("summary.csv").is_file());
+    assert!(merged.join("summary.parquet").is_file());
     failed_on_stdout(
         &to_full_stdout(&["verify", &scenario("bouncing_balls.toml"), "--scenes", "2"]),
         "verify",
@@ -101,7 +101,7 @@ fn a_closed_stdout_is_an_error_and_the_files_are_written() {
     drop(child.stdout.take());
     let output = child.wait_with_output().unwrap();
     failed_on_stdout(&output, "run | (closed)");
-    assert!(out.join("summary.csv").is_file());
+    assert!(out.join("summary.parquet").is_file());
     std::fs::remove_dir_all(&out).ok();
 }
 
@@ -186,6 +186,8 @@ height = { truncated_normal = { mean = 0.0, std = 1.0, min = 5.9, max = 6.0 } }
 [time]
 step = 1e-3
 final = 0.1
+[output]
+formats = ["csv"]
 "#,
     )
     .unwrap();
@@ -254,7 +256,7 @@ fn fail_on_unhealthy_is_an_exit_status() {
         "{}",
         String::from_utf8_lossy(&strict.stderr)
     );
-    assert!(out.join("summary.csv").is_file());
+    assert!(out.join("summary.parquet").is_file());
     std::fs::remove_dir_all(&out).ok();
     std::fs::remove_file(&file).ok();
 }
@@ -415,7 +417,7 @@ fn a_killed_run_resumes_to_the_same_files() {
     let whole = base.join("whole");
     assert!(run(&whole, &["--chunk", "5"]).status.success());
     let expected = contents(&whole);
-    assert!(expected.iter().any(|(name, _)| name == "strobe.csv"));
+    assert!(expected.iter().any(|(name, _)| name == "strobe.parquet"));
     for (after, signal) in [(1, "-KILL"), (5, "-INT"), (20, "-KILL")] {
         // Over a complete earlier run (of another seed): its files stay until replaced.
         let out = base.join(format!("killed-{after}"));
@@ -552,7 +554,7 @@ fn resume_refuses_a_changed_chunk_naming_it() {
             stderr.contains("cannot resume from this chunk") && stderr.contains(&format!("{}.summary.csv", stems[0])),
             "{what}: {stderr}"
         );
-        assert!(!out.join("summary.csv").exists(), "{what}: a result was written");
+        assert!(!out.join("summary.parquet").exists(), "{what}: a result was written");
     }
     for kind in ["summary.csv", "strobe.csv", "events.csv", "done.json"] {
         std::fs::remove_file(chunks.join(format!("{}.{kind}", stems[0]))).unwrap();
@@ -595,7 +597,7 @@ fn a_directory_in_use_is_refused_naming_its_holder() {
         stderr.contains("in use by another run") && stderr.contains("the test's own run"),
         "{stderr}"
     );
-    assert!(!out.join("summary.csv").exists() && !out.join(".chunks").exists());
+    assert!(!out.join("summary.parquet").exists() && !out.join(".chunks").exists());
     drop(held);
     assert!(run(&out).status.success());
     let _held = ricochet::ensemble::lock::DirLock::acquire(&other, "another merge").unwrap();
@@ -606,7 +608,7 @@ fn a_directory_in_use_is_refused_naming_its_holder() {
     let stderr = String::from_utf8_lossy(&merge.stderr);
     assert_eq!(merge.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("another merge"), "{stderr}");
-    assert!(!other.join("summary.csv").exists());
+    assert!(!other.join("summary.parquet").exists());
     std::fs::remove_dir_all(&base).ok();
 }
 
@@ -626,7 +628,7 @@ fn a_failed_run_keeps_the_earlier_results() {
     };
     assert!(run(&good).status.success());
     let earlier = contents(&out);
-    assert!(earlier.iter().any(|(name, _)| name.ends_with("summary.csv")));
+    assert!(earlier.iter().any(|(name, _)| name.ends_with("summary.parquet")));
     let stiff = std::fs::read_to_string(&good)
         .unwrap()
         .replace("[time]", "[time]\nintegrator = \"rattle\"")
@@ -704,7 +706,7 @@ fn a_bad_font_is_named_and_never_read_forever() {
         let stderr = String::from_utf8_lossy(&run.stderr);
         assert!(run.status.success(), "{font}: {stderr}");
         assert!(stderr.contains(font) && stderr.contains(says), "{font}: {stderr}");
-        assert!(out.join("summary.csv").is_file() && !out.join("histograms.png").exists());
+        assert!(out.join("summary.parquet").is_file() && !out.join("histograms.png").exists());
     }
     std::fs::remove_dir_all(&base).ok();
 }
@@ -896,7 +898,7 @@ fn run_and_verify_speak_json() {
             .as_array()
             .unwrap()
             .iter()
-            .any(|f| f.as_str().unwrap().ends_with("summary.csv"))
+            .any(|f| f.as_str().unwrap().ends_with("summary.parquet"))
     );
     let verify = Command::new(BIN)
         .args(["verify", &scenario("bouncing_balls.toml"), "--scenes", "4", "--json"])
@@ -1086,7 +1088,7 @@ fn a_slurm_array_reproduces_one_run() {
         .output()
         .unwrap();
     assert!(one.status.success());
-    for file in ["summary.csv", "summary.npy", "stats.json"] {
+    for file in ["summary.parquet", "stats.json"] {
         let read = |dir: &str| std::fs::read(out.join(dir).join(file)).unwrap();
         assert!(read("all") == read("one"), "{file} differs");
     }

@@ -5,6 +5,7 @@
 mod common;
 
 use common::engines::{BALLS, run};
+use ricochet::ensemble::formats::Format;
 use ricochet::ensemble::output::RunFiles;
 use ricochet::ensemble::output::RunInfo;
 use ricochet::ensemble::{self, Backend, RunOptions, Scenario, Shard, Table};
@@ -33,6 +34,19 @@ fn results_do_not_depend_on_chunking_or_sharding() {
     let mut scenario = Scenario::from_toml(&format!("{BALLS}{observed}")).unwrap();
     scenario.scenes = 301;
     scenario.time.final_time = 0.8;
+    scenario.output.formats = Format::ALL.to_vec();
+    // Each shard in other formats: a merge reads any and writes the same bits.
+    let shards = [
+        &[Format::Csv][..],
+        &[Format::Npy],
+        &[Format::Parquet],
+        &[Format::Csv, Format::Npy],
+    ];
+    let in_formats = |formats: &[Format]| {
+        let mut s = scenario.clone();
+        s.output.formats = formats.to_vec();
+        s
+    };
     let all = Shard { index: 0, count: 1 };
     let tmp = std::env::temp_dir().join(format!("ricochet-shards-{}", std::process::id()));
     let one = tmp.join("one");
@@ -40,20 +54,23 @@ fn results_do_not_depend_on_chunking_or_sharding() {
     let again = tmp.join("again");
     files(&scenario, Backend::Cpu, 7, all).write(&again).unwrap();
     assert_eq!(read_dir(&one), read_dir(&again), "chunks of 7 scenes");
-    let strobe = RunFiles::read(&one).unwrap().strobe.expect("strobe.csv");
+    let strobe = RunFiles::read(&one).unwrap().strobe.expect("strobe.parquet");
     assert_eq!(strobe.rows(), 301 * 4, "samples at 0.1, 0.3, 0.5, 0.7 s");
     let parts: Vec<RunFiles> = (0..4)
         .map(|i| {
             let dir = tmp.join(format!("part{i}"));
-            files(&scenario, Backend::Cpu, 50, Shard { index: i, count: 4 })
+            files(&in_formats(shards[i]), Backend::Cpu, 50, Shard { index: i, count: 4 })
                 .write(&dir)
                 .unwrap();
             RunFiles::read(&dir).unwrap()
         })
         .collect();
     let merged = tmp.join("merged");
-    RunFiles::merge(parts).unwrap().write(&merged).unwrap();
-    assert_eq!(read_dir(&one), read_dir(&merged), "4 shards merged");
+    let mut all_formats = RunFiles::merge(parts).unwrap();
+    assert_eq!(all_formats.info.formats, [Format::Csv], "the first part's");
+    all_formats.info.formats = Format::ALL.to_vec();
+    all_formats.write(&merged).unwrap();
+    assert_eq!(read_dir(&one), read_dir(&merged), "4 shards in 3 formats merged");
     let other_seed = Scenario {
         seed: 100,
         ..scenario.clone()
@@ -184,6 +201,8 @@ fn outputs_are_whole_or_absent() {
                 "cpu",
                 "--scenes",
                 scenes,
+                "--format",
+                "csv,npy,parquet",
                 "--out",
             ])
             .arg(out)

@@ -295,7 +295,7 @@ fn the_command_line_reports_where_it_stopped() {
             .output()
             .unwrap()
     };
-    let output = ricochet(&["--scenes", "2000"]);
+    let output = ricochet(&["--scenes", "2000", "--format", "csv"]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),

@@ -221,7 +221,7 @@ class EnsembleResult:
 
     - `summary`: one row per scene (a numpy structured array: `scene`, the drawn
       parameters, the observables, `impacts`, …, the same numbers and types as the command
-      line's `summary.npy`); `to_pandas()` makes it a DataFrame.
+      line's `summary.parquet`); `to_pandas()` makes it a DataFrame.
     - `trajectories`: the recorded scenes' `Samples` every `record.stride` steps.
     - `strobe`: every scene's `Samples` at the `[strobe]` times (None without `[strobe]`).
     - `events`: one row per impact (`scene, t, row, ydot_before, ydot_after, impulse`; None
@@ -275,11 +275,13 @@ class EnsembleResult:
         bad = (summary["converged"] == 0) | (summary["finite"] == 0)
         return summary["scene"][bad]
 
-    def save(self, directory: Union[str, os.PathLike]) -> List[str]:
-        """Writes the files `ricochet run` writes into `directory` (summary.csv and .npy,
-        stats.json, run.json, trajectories.csv, strobe.csv, events.csv, sensitivity.json, and
-        a provenance.json holding the scenario as TOML; not the pictures), replacing an
-        earlier run's; `ricochet.load(directory)` reads them back. Returns the paths written."""
+    def save(self, directory: Union[str, os.PathLike], formats: Optional[Sequence[str]] = None) -> List[str]:
+        """Writes the files `ricochet run` writes into `directory` (the tables summary,
+        trajectories, strobe and events in each of `formats` — "csv", "npy", "parquet";
+        by default the scenario's `[output] formats`, Parquet unless it says otherwise —,
+        stats.json, run.json, sensitivity.json, and a provenance.json holding the scenario as
+        TOML; not the pictures), replacing an earlier run's; `ricochet.load(directory)` reads
+        them back. Returns the paths written."""
         tables = [self.summary, self.trajectories.table, None if self.strobe is None else self.strobe.table, self.events]
         run = {
             "engine": self.engine,
@@ -288,6 +290,7 @@ class EnsembleResult:
             "scene_steps": self.scene_steps,
             "shard": list(self.shard),
             "stop": self.stop,
+            "formats": None if formats is None else list(formats),
         }
         columns = [None if t is None else _columns(t) for t in tables]
         return _ricochet.write_run(self.scenario, os.fspath(directory), columns, json.dumps(run))

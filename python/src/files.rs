@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
+use ricochet::ensemble::formats::Format;
 use ricochet::ensemble::output::{RunFiles, RunInfo};
 use ricochet::ensemble::provenance::Provenance;
 use ricochet::ensemble::stop::Stopped;
@@ -61,7 +62,8 @@ fn toml_text(scenario: &ricochet::ensemble::Scenario) -> PyResult<String> {
 /// Writes into `dir` the files `ricochet run` writes for a run of `scenario`: the `tables`
 /// (summary, trajectories, strobe, events; each column names and f64 row bytes, the last two
 /// `None` where the scenario records none) of the run `run` describes (JSON: `engine`,
-/// `driver`, `arithmetic`, `seconds`, `scene_steps`, `shard` [i, n], `stop`), and a
+/// `driver`, `arithmetic`, `seconds`, `scene_steps`, `shard` [i, n], `stop`, and
+/// `formats`, the tables' formats where not the scenario's `[output] formats`), and a
 /// `provenance.json` holding the scenario as TOML. Returns the paths written.
 #[pyfunction]
 pub fn write_run(
@@ -84,6 +86,11 @@ pub fn write_run(
     let plan = inner.plan().map_err(exception)?;
     let stop: Option<Stopped> = serde_json::from_value(run["stop"].clone()).unwrap_or_default();
     let shard = serde_json::from_value::<[usize; 2]>(run["shard"].clone()).unwrap_or([0, 1]);
+    let formats: Vec<Format> = match &run["formats"] {
+        serde_json::Value::Null => inner.output.formats.clone(),
+        given => serde_json::from_value(given.clone())
+            .map_err(|e| PyValueError::new_err(format!("formats: {e} (csv, npy or parquet)")))?,
+    };
     let info = RunInfo {
         scenario: inner.name.clone(),
         seed: inner.seed,
@@ -96,6 +103,7 @@ pub fn write_run(
         units: plan.units,
         saltelli: plan.saltelli,
         stop,
+        formats,
     };
     let files = RunFiles {
         info,

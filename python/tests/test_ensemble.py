@@ -2,6 +2,8 @@
 
 import _thread
 import csv
+import json
+import os
 import subprocess
 import threading
 import time
@@ -53,7 +55,7 @@ def test_run_gives_the_command_lines_numbers_bit_for_bit(root, cli, tmp_path):
     scenario = study(root, tmp_path)
     out = tmp_path / "out"
     subprocess.run(
-        [cli, "-q", "run", scenario, "--backend", "cpu", "--seed", "4", "--out", out],
+        [cli, "-q", "run", scenario, "--backend", "cpu", "--seed", "4", "--format", "csv,npy", "--out", out],
         check=True,
         capture_output=True,
     )
@@ -80,13 +82,26 @@ def test_a_result_saves_the_command_lines_files_and_loads_back(root, cli, tmp_pa
     saved directory or the command line's back into the same result."""
     scenario = study(root, tmp_path)
     out = tmp_path / "cli"
-    subprocess.run([cli, "-q", "run", scenario, "--backend", "cpu", "--seed", "4", "--out", out], check=True, capture_output=True)
+    every = ["csv", "npy", "parquet"]
+    subprocess.run([cli, "-q", "run", scenario, "--backend", "cpu", "--seed", "4", "--format", ",".join(every), "--out", out], check=True, capture_output=True)
     result = ricochet.run(scenario, seed=4, backend="cpu", progress=False)
-    written = result.save(tmp_path / "saved")
+    written = result.save(tmp_path / "saved", formats=every)
     assert any(p.endswith("provenance.json") for p in written)
-    for name in ["summary.csv", "summary.npy", "stats.json", "run.json", "trajectories.csv", "strobe.csv", "events.csv"]:
+    tables = [f"{t}.{f}" for t in ["summary", "trajectories", "strobe", "events"] for f in every]
+    for name in tables + ["stats.json", "run.json"]:
         assert (tmp_path / "saved" / name).read_bytes() == (out / name).read_bytes(), name
-    for directory in [tmp_path / "saved", out]:
+    # By default one table per kind, Parquet, that pandas reads with the columns' units.
+    plain = result.save(tmp_path / "plain")
+    assert sorted(os.path.basename(p) for p in plain if not p.endswith(".json")) == ["events.parquet", "strobe.parquet", "summary.parquet", "trajectories.parquet"]
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    frame = pd.read_parquet(tmp_path / "plain" / "summary.parquet")
+    assert frame["impacts"].dtype == np.int64
+    assert np.array_equal(frame.to_numpy(float), columns(result.summary), equal_nan=True)
+    assert frame.attrs["units"] == json.loads(result.scenario.units)
+    with pytest.raises(ValueError, match="hdf5"):
+        result.save(tmp_path / "bad", formats=["hdf5"])
+    for directory in [tmp_path / "saved", out, tmp_path / "plain"]:
         back = ricochet.load(directory)
         assert isinstance(back, ricochet.EnsembleResult)
         assert back.summary.tobytes() == result.summary.tobytes()

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use ricochet::ensemble::formats::Format;
 use ricochet::ensemble::large_scene::LargeScenario;
 use ricochet::ensemble::output::{RunFiles, RunInfo};
 use ricochet::ensemble::provenance::Provenance;
@@ -50,6 +51,10 @@ pub struct RunArgs {
     /// Print one JSON object (the run, its throughput, health and files) instead of text.
     #[arg(long)]
     json: bool,
+    /// The tables' formats, comma-separated: csv, npy, parquet (overrides `[output] formats`;
+    /// default parquet where the build has it, else csv).
+    #[arg(long, value_delimiter = ',')]
+    format: Vec<Format>,
 }
 
 /// What makes `run` fail after writing its files.
@@ -72,6 +77,7 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
         resume,
         fail_on,
         json,
+        format,
     } = args;
     let path = scenario;
     if std::fs::read_to_string(&path).is_ok_and(|text| LargeScenario::is_large(&text)) {
@@ -81,6 +87,7 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
             ("--shard", shard.count != 1),
             ("--chunk", chunk.is_some()),
             ("--fail-on", fail_on.is_some()),
+            ("--format", !format.is_empty()),
         ];
         return run_large(LargeArgs {
             path: &path,
@@ -91,7 +98,11 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
             refused: given.iter().filter(|(_, g)| *g).map(|(flag, _)| *flag).collect(),
         });
     }
-    let scenario = Scenario::load_with(&path, (scenes, seed))?;
+    let mut scenario = Scenario::load_with(&path, (scenes, seed))?;
+    if !format.is_empty() {
+        Format::check(&format)?;
+        scenario.output.formats = format;
+    }
     let options = RunOptions {
         backend,
         chunk,

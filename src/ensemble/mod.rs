@@ -40,6 +40,7 @@ pub mod design;
 mod draws;
 mod engine;
 pub mod fingerprint;
+pub mod formats;
 pub mod intervals;
 pub mod large_bench;
 pub mod large_output;

@@ -1,10 +1,12 @@
 //! The files of a run directory, written the same way by a run and by a merge of shards:
 //!
-//! - `summary.csv`, `summary.npy`: one row per scene (see [`super::summary_columns`]);
+//! - `summary.{parquet,csv,npy}`: one row per scene (see [`super::summary_columns`]);
 //! - `stats.json`: [`Statistics`] of every summary column;
-//! - `trajectories.csv`: the recorded scenes;
-//! - `strobe.csv`: every scene's stroboscopic samples (scenarios with `[strobe]`);
-//! - `events.csv`: every scene's impact events (scenarios with `[events]`);
+//! - `trajectories.*`: the recorded scenes;
+//! - `strobe.*`: every scene's stroboscopic samples (scenarios with `[strobe]`);
+//! - `events.*`: every scene's impact events (scenarios with `[events]`);
+//!
+//! each table in every format of `[output] formats` ([`super::formats`]);
 //! - `run.json`: the scenario's name, seed, scene count, the shard, the scenario's
 //!   fingerprint and the engine kind and precision that computed the rows (and, for a run
 //!   `[stop]` ended, where and why);
@@ -16,6 +18,8 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufReader, BufWriter};
 use std::path::{Path, PathBuf};
+
+use super::formats::{self, Columns, Format};
 
 use serde::{Deserialize, Serialize};
 
@@ -56,19 +60,22 @@ pub struct RunInfo {
     /// Where `[stop]` stopped the run (its `scenes` are those run) and why.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop: Option<super::stop::Stopped>,
+    /// The formats of the tables (`[output] formats`); a merge writes these.
+    #[serde(default = "Format::defaults")]
+    pub formats: Vec<Format>,
 }
 
 /// A run's results, as written to or read from a directory.
 pub struct RunFiles {
     /// `run.json`.
     pub info: RunInfo,
-    /// `summary.csv`.
+    /// `summary.*`.
     pub summary: Table,
-    /// `trajectories.csv`.
+    /// `trajectories.*`.
     pub trajectories: Table,
-    /// `strobe.csv`, where the scenario asks for stroboscopic samples.
+    /// `strobe.*`, where the scenario asks for stroboscopic samples.
     pub strobe: Option<Table>,
-    /// `events.csv`, where the scenario asks for impact events.
+    /// `events.*`, where the scenario asks for impact events.
     pub events: Option<Table>,
 }
 
@@ -81,42 +88,48 @@ fn open(path: &Path) -> Result<BufReader<File>> {
 
 pub use super::atomic::prepare_dir;
 
-/// Every file a run or a merge writes into its directory.
-pub const FILES: [&str; 13] = [
-    "summary.csv",
-    "summary.npy",
-    "stats.json",
-    "sensitivity.json",
-    "run.json",
-    "provenance.json",
-    "trajectories.csv",
-    "strobe.csv",
-    "events.csv",
-    "histograms.png",
-    "trajectories.png",
-    "scatter.png",
-    "sensitivity.png",
-];
+/// The tables of a run directory, each `{stem}.{extension}` in every format written.
+pub const TABLES: [&str; 4] = ["summary", "trajectories", "strobe", "events"];
 
-/// Removes from `dir` the result files an earlier run or merge wrote there (the [`FILES`] and
+/// Every file a run or a merge writes into its directory: the [`TABLES`] in every format,
+/// the JSON files and the plots.
+pub fn files() -> Vec<String> {
+    let tables = TABLES
+        .iter()
+        .flat_map(|stem| Format::ALL.map(|f| format!("{stem}.{}", f.extension())));
+    let others = [
+        "stats.json",
+        "sensitivity.json",
+        "run.json",
+        "provenance.json",
+        "histograms.png",
+        "trajectories.png",
+        "scatter.png",
+        "sensitivity.png",
+    ];
+    tables.chain(others.map(String::from)).collect()
+}
+
+/// Removes from `dir` the result files an earlier run or merge wrote there (the [`files`] and
 /// the half-written `.partial-` forms a killed run left), so that a directory never holds
 /// files of two runs; other files, the chunks of a run among them, are left alone.
 pub fn clear(dir: &Path) -> Result<()> {
+    let files = files();
     let partial: Vec<String> = std::fs::read_dir(dir)
         .map(|entries| {
             entries
                 .filter_map(|e| e.ok()?.file_name().into_string().ok())
                 .filter(|name| {
                     // Only the temporary forms of our own files (`.partial-<stem>.…`).
-                    FILES.iter().any(|f| {
-                        let stem = f.rsplit_once('.').map_or(*f, |(stem, _)| stem);
+                    files.iter().any(|f| {
+                        let stem = f.rsplit_once('.').map_or(f.as_str(), |(stem, _)| stem);
                         name.starts_with(&format!("{}{stem}.", super::atomic::PARTIAL))
                     })
                 })
                 .collect()
         })
         .unwrap_or_default();
-    for name in FILES.iter().map(|f| f.to_string()).chain(partial) {
+    for name in files.iter().cloned().chain(partial) {
         let path = dir.join(name);
         match std::fs::remove_file(&path) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
@@ -160,14 +173,23 @@ impl RunFiles {
             written.push(p);
             Ok(())
         };
-        file("summary.csv", &|out| self.summary.write_csv(out))?;
-        file("summary.npy", &|out| {
-            self.summary.write_npy(out, &super::summary::INTEGER_COLUMNS)
-        })?;
-        file("trajectories.csv", &|out| self.trajectories.write_csv(out))?;
-        for (name, table) in [("strobe.csv", &self.strobe), ("events.csv", &self.events)] {
-            if let Some(table) = table {
-                file(name, &|out| table.write_csv(out))?;
+        Format::check(&self.info.formats)?;
+        let columns = Columns {
+            integers: &super::summary::INTEGER_COLUMNS,
+            units: &self.info.units,
+        };
+        let tables = [
+            Some(&self.summary),
+            Some(&self.trajectories),
+            self.strobe.as_ref(),
+            self.events.as_ref(),
+        ];
+        for (stem, table) in TABLES.iter().zip(tables) {
+            let Some(table) = table else { continue };
+            for &format in &self.info.formats {
+                file(&format!("{stem}.{}", format.extension()), &|out| {
+                    formats::write(table, format, out, columns)
+                })?;
             }
         }
         let statistics = Statistics::of(&self.summary);
@@ -208,9 +230,11 @@ impl RunFiles {
 
     /// Reads the directory a run (or a merge) wrote.
     pub fn read(dir: &Path) -> Result<Self> {
-        let read_table = |name: &str| {
-            let p = dir.join(name);
-            Table::read_csv(open(&p)?, &p.display().to_string())
+        let required = |stem: &str| {
+            formats::read(dir, stem)?.ok_or_else(|| Error::Parse {
+                file: dir.join(format!("{stem}.*")).display().to_string(),
+                reason: "no such table (csv, npy or parquet) in the directory".into(),
+            })
         };
         let p = dir.join("run.json");
         let info: RunInfo = serde_json::from_reader(open(&p)?).map_err(|e| Error::Parse {
@@ -219,16 +243,10 @@ impl RunFiles {
         })?;
         Ok(Self {
             info,
-            summary: read_table("summary.csv")?,
-            trajectories: read_table("trajectories.csv")?,
-            strobe: match dir.join("strobe.csv").exists() {
-                true => Some(read_table("strobe.csv")?),
-                false => None,
-            },
-            events: match dir.join("events.csv").exists() {
-                true => Some(read_table("events.csv")?),
-                false => None,
-            },
+            summary: required("summary")?,
+            trajectories: required("trajectories")?,
+            strobe: formats::read(dir, "strobe")?,
+            events: formats::read(dir, "events")?,
         })
     }
 
@@ -330,6 +348,7 @@ impl RunInfo {
             units: run.plan.units.clone(),
             saltelli: run.plan.saltelli.clone(),
             stop: run.stop.clone(),
+            formats: scenario.output.formats.clone(),
         }
     }
 }

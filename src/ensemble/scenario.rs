@@ -77,6 +77,10 @@ pub struct Scenario {
     /// `[stop]`: run until the targets are met, `scenes` at most ([`StopRule`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop: Option<StopRule>,
+    /// `[output]`: the tables' formats. Not serialized: how results are written is not
+    /// what is computed, so the [`Scenario::fingerprint`] leaves it out.
+    #[serde(default, skip_serializing)]
+    pub output: super::formats::OutputSettings,
 }
 
 fn default_scenes() -> usize {
@@ -241,6 +245,7 @@ impl Scenario {
             strobe: None,
             events: None,
             stop: None,
+            output: Default::default(),
         };
         scenario.validate()?;
         Ok(scenario)
@@ -351,6 +356,7 @@ impl Scenario {
                 reason: "must be ≥ 1".into(),
             });
         }
+        super::formats::Format::check(&self.output.formats)?;
         if let Some(stop) = &self.stop {
             stop.validate(self.scenes)?;
         }
