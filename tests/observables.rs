@@ -700,3 +700,43 @@ fn a_run_builds_scene_zero_once_per_use() {
     );
     assert_eq!(builds.load(Ordering::SeqCst) - before, 5, "builds of scene 0 in a run");
 }
+
+/// `[[derive]]` on the shipped billiard shots: the object ball's `direction`, computed from
+/// each row's final velocity, is the cut angle asin(offset / 2R) up to the few degrees of
+/// throw the balls' friction adds, on the CPU lanes and the reference alike; the derived
+/// columns close the summary with their units.
+#[test]
+fn derived_columns_answer_the_billiard_shot() {
+    let mut scenario = common::engines::shipped("billiard_shots.toml");
+    scenario.scenes = 12;
+    scenario.record.trajectories = 0;
+    let lanes = run(&scenario, Backend::Cpu, PrecisionChoice::Auto);
+    let columns = &lanes.summary.columns;
+    assert_eq!(columns[columns.len() - 2..], ["direction", "object_speed"]);
+    let (vx, vy) = (col(&lanes, "x_object_dot"), col(&lanes, "y_object_dot"));
+    let (offset, direction) = (col(&lanes, "offset"), col(&lanes, "direction"));
+    let radius = 0.028575;
+    for i in 0..vx.len() {
+        // (To rounding: the parser may fold 180 / PI first.)
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-14 * b.abs();
+        assert!(close(direction[i], vy[i].atan2(vx[i]).to_degrees()), "scene {i}");
+        assert!(close(col(&lanes, "object_speed")[i], vx[i].hypot(vy[i])), "scene {i}");
+        let cut = (offset[i] / (2.0 * radius)).asin().to_degrees();
+        assert!(
+            (direction[i] - cut).abs() < 4.0,
+            "scene {i}: {} against the cut angle {cut}",
+            direction[i]
+        );
+    }
+    let reference = run(&scenario, Backend::Reference, PrecisionChoice::Auto);
+    let gap = common::engines::deviation(&lanes, &reference, "direction");
+    assert!(gap < 1e-6, "lanes and reference differ by {gap} degrees");
+    let info =
+        ricochet::ensemble::output::RunInfo::new(&scenario, ricochet::ensemble::Shard { index: 0, count: 1 }, &lanes);
+    assert_eq!(info.units.get("direction").map(String::as_str), Some("deg"));
+    assert_eq!(
+        info.observables,
+        ["direction", "object_speed"],
+        "the study's answers, for the plots"
+    );
+}

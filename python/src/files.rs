@@ -99,7 +99,7 @@ pub fn write_run(
         scenario_hash: inner.fingerprint(),
         arithmetic: text("arithmetic"),
         parameters: plan.drawn,
-        observables: inner.observe.iter().map(|o| o.name.clone()).collect(),
+        observables: inner.answers(),
         units: plan.units,
         saltelli: plan.saltelli,
         stop,

@@ -36,6 +36,7 @@ pub mod bench;
 pub mod check;
 pub mod checkpoint;
 pub mod custom;
+pub mod derive;
 pub mod design;
 mod draws;
 mod engine;

@@ -48,7 +48,8 @@ pub struct RunInfo {
     /// The drawn (or swept) parameters' columns.
     #[serde(default)]
     pub parameters: Vec<String>,
-    /// The observables' columns (`[[observe]]`).
+    /// The columns that answer the study: the observables (`[[observe]]`), then the derived
+    /// columns (`[[derive]]`).
     #[serde(default)]
     pub observables: Vec<String>,
     /// The units of the columns whose unit is known ([`super::units::column_units`]).
@@ -344,7 +345,7 @@ impl RunInfo {
             scenario_hash: scenario.fingerprint(),
             arithmetic: run.arithmetic.clone(),
             parameters: run.plan.drawn.clone(),
-            observables: scenario.observe.iter().map(|o| o.name.clone()).collect(),
+            observables: scenario.answers(),
             units: run.plan.units.clone(),
             saltelli: run.plan.saltelli.clone(),
             stop: run.stop.clone(),

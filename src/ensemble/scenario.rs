@@ -68,6 +68,9 @@ pub struct Scenario {
     /// `[[observe]]`: observables, each a summary column.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub observe: Vec<ObserveSpec>,
+    /// `[[derive]]`: summary columns computed from the others ([`super::derive`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub derive: Vec<super::derive::DeriveSpec>,
     /// `[strobe]`: the state of every scene at t₀ + k T (`strobe.csv`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strobe: Option<StrobeSettings>,
@@ -242,6 +245,7 @@ impl Scenario {
                 ..RecordSettings::default()
             },
             observe: Vec::new(),
+            derive: Vec::new(),
             strobe: None,
             events: None,
             stop: None,

@@ -4,6 +4,7 @@
 use nalgebra::DVector;
 use rayon::prelude::*;
 
+use super::derive::Derived;
 use super::scene_spec::SampledScene;
 use super::{Engine, Scenario, Table, engine, records};
 use crate::batch::layout::{EXTREMES, HealthCounters, NON_FINITE, NOT_CONVERGED};
@@ -32,7 +33,8 @@ pub const INTEGER_COLUMNS: [&str; 7] = [
 /// `cone_violation` (max over steps and friction contacts of ‖λ_T‖ − μ λ_N, ≥ 0: 0 when
 /// Coulomb's cone holds),
 /// `energy_initial`, `energy_change` (final − initial), `lcp_residual` (worst Siconos
-/// error), `lcp_iterations` (most sweeps in a step), `converged` and `finite` (1 or 0).
+/// error), `lcp_iterations` (most sweeps in a step), `converged` and `finite` (1 or 0), then
+/// the derived columns (`[[derive]]`, in their order).
 ///
 /// Read off the scenario's [`Plan`](super::Plan): an error in its observers or `[events]`
 /// is this function's error too.
@@ -78,6 +80,9 @@ pub(super) fn columns(scenario: &Scenario, drawn: &[String], coordinates: &[Stri
             reason: "two columns have this name (a drawn parameter, a coordinate or its velocity, or an output column): rename the parameter or the coordinate".into(),
         });
     }
+    // (Compiled here to check the expressions before any scene runs.)
+    Derived::compile(&scenario.derive, &columns)?;
+    columns.extend(scenario.derive.iter().map(|d| d.name.clone()));
     Ok(columns)
 }
 
@@ -119,6 +124,10 @@ pub(super) fn append_summary(
     // The rows on all cores, each written in its place (and its scratch freed there);
     // `offsets`: where each scene's q, v start in `outcome`.
     let width = summary.columns.len();
+    let derived = Derived::compile(
+        &scenario.derive,
+        &summary.columns[..width.saturating_sub(scenario.derive.len())],
+    )?;
     let start = summary.values.len();
     summary.values.resize(start + width * scenes.len(), 0.0);
     let written = summary.values[start..]
@@ -126,7 +135,8 @@ pub(super) fn append_summary(
         .zip(scenes.par_iter().zip(offsets))
         .enumerate()
         .try_for_each(|(k, (out, (scene, &offset)))| {
-            let row = summary_row((scenario, recording, sizes), scene, outcome, k, offset)?;
+            let mut row = summary_row((scenario, recording, sizes), scene, outcome, k, offset)?;
+            Derived::extend(&derived, &mut row)?;
             if row.len() != width {
                 return Err(Error::Unsupported {
                     what: format!("scene {}'s summary row", scene.index),

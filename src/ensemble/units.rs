@@ -73,6 +73,11 @@ pub(super) fn units(
             units.insert(spec.name.clone(), unit);
         }
     }
+    for spec in &scenario.derive {
+        if let Some(unit) = &spec.unit {
+            units.insert(spec.name.clone(), unit.clone());
+        }
+    }
     units.retain(|_, unit| !unit.is_empty());
     units
 }
