@@ -258,6 +258,7 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
                 .collect::<ricochet::Result<Vec<_>>>()?;
             let mut merged = RunFiles::merge(parts)?;
             if !format.is_empty() {
+                ricochet::ensemble::formats::Format::check(&format)?;
                 merged.info.formats = format;
             }
             let command: Vec<String> = std::env::args().collect();

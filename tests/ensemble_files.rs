@@ -304,3 +304,88 @@ fn resumed_chunks_are_done_not_computed() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A directory holds one run's tables: a run in other formats removes the earlier run's,
+/// a stray file of another format (an older version's) is never read, a `run.json` without
+/// `formats` is read in the formats there, and a bad list of formats is refused before the
+/// earlier run's files go.
+#[test]
+fn a_directory_is_read_in_the_formats_its_run_wrote() {
+    let mut scenario = Scenario::from_toml(BALLS).unwrap();
+    scenario.scenes = 6;
+    let all = Shard { index: 0, count: 1 };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let with = |seed: u64, formats: &[Format]| {
+        let mut s = scenario.clone();
+        (s.seed, s.output.formats) = (seed, formats.to_vec());
+        files(&s, Backend::Cpu, 1 << 16, all)
+    };
+    let first = with(1, &[Format::Csv, Format::Npy]);
+    first.write(&out).unwrap();
+    let second = with(2, &[Format::Parquet]);
+    second.write(&out).unwrap();
+    let names: Vec<String> = read_dir(&out).into_iter().map(|(n, _)| n).collect();
+    assert!(
+        !names.iter().any(|n| n.ends_with(".csv") || n.ends_with(".npy")),
+        "{names:?}"
+    );
+    // An older version's summary.csv beside them is not this run's.
+    let stray = dir.path().join("stray");
+    first.write(&stray).unwrap();
+    std::fs::copy(stray.join("summary.csv"), out.join("summary.csv")).unwrap();
+    assert_eq!(RunFiles::read(&out).unwrap().summary, second.summary);
+    // A run.json from before `formats`: the formats there (NPY before CSV).
+    let json = std::fs::read_to_string(stray.join("run.json")).unwrap();
+    let mut old: serde_json::Value = serde_json::from_str(&json).unwrap();
+    old.as_object_mut().unwrap().remove("formats");
+    std::fs::write(stray.join("run.json"), old.to_string()).unwrap();
+    let read = RunFiles::read(&stray).unwrap();
+    assert_eq!(
+        (read.info.formats, read.summary),
+        (vec![Format::Csv, Format::Npy], first.summary.clone())
+    );
+    // Refused before anything is removed.
+    let mut bad = with(3, &[Format::Csv]);
+    bad.info.formats = vec![Format::Csv, Format::Csv];
+    let e = bad.write(&out).unwrap_err().to_string();
+    assert!(e.contains("names csv twice"), "{e}");
+    assert_eq!(RunFiles::read(&out).unwrap().summary, second.summary);
+}
+
+/// A column named like a count but holding other numbers (an observable called
+/// `events_dropped` in a scenario without `[events]`, a NaN) stays a double in NPY and
+/// Parquet: every format holds the same bits.
+#[test]
+fn only_whole_columns_are_stored_as_integers() {
+    let mut table = Table::new(["scene", "events_dropped", "impacts"].map(String::from).to_vec());
+    table.push(&[0.0, 0.25, 1.0]);
+    table.push(&[1.0, f64::NAN, 2.0]);
+    assert_eq!(table.integer_columns(&ensemble::INTEGER_COLUMNS), [true, false, true]);
+    let dir = tempfile::tempdir().unwrap();
+    let mut formats = Format::ALL.to_vec();
+    formats.retain(|f| *f != Format::Parquet || cfg!(feature = "parquet"));
+    for format in formats {
+        let path = dir.path().join(format!("summary.{}", format.extension()));
+        let units = Default::default();
+        let columns = ricochet::ensemble::formats::Columns {
+            integers: &ensemble::INTEGER_COLUMNS,
+            units: &units,
+        };
+        let mut file = std::fs::File::create(&path).unwrap();
+        ricochet::ensemble::formats::write(&table, format, &mut file, columns).unwrap();
+        drop(file);
+        let back = ricochet::ensemble::formats::read(dir.path(), "summary", &[format])
+            .unwrap()
+            .unwrap();
+        assert!(
+            back.values
+                .iter()
+                .zip(&table.values)
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "{format}: {:?}",
+            back.values
+        );
+        std::fs::remove_file(&path).unwrap();
+    }
+}

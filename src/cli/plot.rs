@@ -3,7 +3,7 @@
 use ricochet::ensemble::Table;
 use ricochet::ensemble::output::RunFiles;
 
-/// Draws `y` against `x` of `table`.csv in a run's directory, titled with its scenario, seed
+/// Draws `y` against `x` of a run directory's `table`, titled with its scenario, seed
 /// and scene count.
 #[cfg(feature = "plots")]
 pub fn plot(dir: &std::path::Path, (x, y): (&str, &str), table: &str, out: &std::path::Path) -> ricochet::Result<()> {
@@ -21,7 +21,7 @@ pub fn plot(dir: &std::path::Path, (x, y): (&str, &str), table: &str, out: &std:
     };
     if rows.columns.is_empty() {
         return Err(ricochet::Error::Parse {
-            file: dir.join(format!("{table}.csv")).display().to_string(),
+            file: dir.join(format!("{table}.*")).display().to_string(),
             reason: "not in this run (its scenario has no [events] or [strobe])".into(),
         });
     }

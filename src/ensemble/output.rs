@@ -61,8 +61,10 @@ pub struct RunInfo {
     /// Where `[stop]` stopped the run (its `scenes` are those run) and why.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop: Option<super::stop::Stopped>,
-    /// The formats of the tables (`[output] formats`); a merge writes these.
-    #[serde(default = "Format::defaults")]
+    /// The formats of the tables (`[output] formats`): a directory's tables are read from
+    /// these only, and a merge writes them. (Empty in a `run.json` written before it was
+    /// recorded: [`RunFiles::read`] takes the formats the summary is there in.)
+    #[serde(default)]
     pub formats: Vec<Format>,
 }
 
@@ -164,6 +166,8 @@ impl RunFiles {
     /// the paths written, the statistics of `stats.json` and, when the plots could not be
     /// drawn, why.
     pub fn write(&self, dir: &Path) -> Result<Written> {
+        // (Checked before the earlier run's files go.)
+        Format::check(&self.info.formats)?;
         prepare_dir(dir)?;
         clear(dir)?;
         let path = |name: &str| dir.join(name);
@@ -174,7 +178,6 @@ impl RunFiles {
             written.push(p);
             Ok(())
         };
-        Format::check(&self.info.formats)?;
         let columns = Columns {
             integers: &super::summary::INTEGER_COLUMNS,
             units: &self.info.units,
@@ -231,23 +234,36 @@ impl RunFiles {
 
     /// Reads the directory a run (or a merge) wrote.
     pub fn read(dir: &Path) -> Result<Self> {
-        let required = |stem: &str| {
-            formats::read(dir, stem)?.ok_or_else(|| Error::Parse {
-                file: dir.join(format!("{stem}.*")).display().to_string(),
-                reason: "no such table (csv, npy or parquet) in the directory".into(),
-            })
-        };
         let p = dir.join("run.json");
-        let info: RunInfo = serde_json::from_reader(open(&p)?).map_err(|e| Error::Parse {
+        let mut info: RunInfo = serde_json::from_reader(open(&p)?).map_err(|e| Error::Parse {
             file: p.display().to_string(),
             reason: e.to_string(),
         })?;
+        if info.formats.is_empty() {
+            info.formats = formats::present(dir, "summary");
+        }
+        let required = |stem: &str| {
+            formats::read(dir, stem, &info.formats)?.ok_or_else(|| Error::Parse {
+                file: dir.join(format!("{stem}.*")).display().to_string(),
+                reason: format!(
+                    "no such table in the directory, in the formats its run.json names ({})",
+                    info.formats
+                        .iter()
+                        .map(|f| f.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            })
+        };
+        let (summary, trajectories) = (required("summary")?, required("trajectories")?);
+        let strobe = formats::read(dir, "strobe", &info.formats)?;
+        let events = formats::read(dir, "events", &info.formats)?;
         Ok(Self {
             info,
-            summary: required("summary")?,
-            trajectories: required("trajectories")?,
-            strobe: formats::read(dir, "strobe")?,
-            events: formats::read(dir, "events")?,
+            summary,
+            trajectories,
+            strobe,
+            events,
         })
     }
 

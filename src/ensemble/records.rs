@@ -1,12 +1,12 @@
 //! What the engines recorded of each scene ([`Recording`]) as tables: the stroboscopic
-//! samples (`strobe.csv`) and the impact events (`events.csv`).
+//! samples (`strobe.*`) and the impact events (`events.*`).
 
 use super::Table;
 use super::scene_spec::SampledScene;
 use crate::batch::BatchOutcome;
 use crate::batch::observe::{EVENT, Recording};
 
-/// The columns of `events.csv`: `scene, t, row, ydot_before, ydot_after, impulse`.
+/// The columns of the events table: `scene, t, row, ydot_before, ydot_after, impulse`.
 pub fn event_columns() -> Vec<String> {
     ["scene", "t", "row", "ydot_before", "ydot_after", "impulse"]
         .map(String::from)

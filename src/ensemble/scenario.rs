@@ -71,10 +71,10 @@ pub struct Scenario {
     /// `[[derive]]`: summary columns computed from the others ([`super::derive`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub derive: Vec<super::derive::DeriveSpec>,
-    /// `[strobe]`: the state of every scene at t₀ + k T (`strobe.csv`).
+    /// `[strobe]`: the state of every scene at t₀ + k T (the `strobe` table).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strobe: Option<StrobeSettings>,
-    /// `[events]`: every scene's impacts (`events.csv`).
+    /// `[events]`: every scene's impacts (the `events` table).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub events: Option<EventSettings>,
     /// `[stop]`: run until the targets are met, `scenes` at most ([`StopRule`]).

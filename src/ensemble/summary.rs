@@ -13,7 +13,7 @@ use crate::batch::{BatchOutcome, Progress};
 use crate::engine::velocity_name;
 use crate::error::{Error, Result};
 
-/// The summary columns that hold counts and flags: integers in `summary.npy`.
+/// The summary columns that hold counts and flags: integers in NPY and Parquet files.
 pub const INTEGER_COLUMNS: [&str; 7] = [
     "scene",
     "events_dropped",

@@ -24,7 +24,8 @@ use super::Table;
 use crate::error::{Error, Result};
 
 /// A table's file format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, strum::EnumString, strum::Display)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, strum::Display)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 #[strum(serialize_all = "lowercase")]
 pub enum Format {
@@ -109,10 +110,29 @@ impl Default for OutputSettings {
 /// How the binary formats type and label a table's columns.
 #[derive(Clone, Copy)]
 pub struct Columns<'a> {
-    /// The columns that hold counts and flags: 64-bit integers in NPY and Parquet.
+    /// The columns that hold counts and flags: 64-bit integers in NPY and Parquet where
+    /// every value is a whole number ([`Table::integer_columns`]).
     pub integers: &'a [&'a str],
     /// The units of the columns whose unit is known (Parquet's field metadata).
     pub units: &'a BTreeMap<String, String>,
+}
+
+impl Table {
+    /// Which columns NPY and Parquet store as 64-bit integers: those named in `integers`
+    /// whose every value is a whole number within ±2⁵³ (so that the integer holds the same
+    /// bits); any other column — an observable that took such a name, a NaN — stays double.
+    pub fn integer_columns(&self, integers: &[&str]) -> Vec<bool> {
+        let c = self.columns.len();
+        (self.columns.iter().enumerate())
+            .map(|(j, name)| {
+                integers.contains(&name.as_str())
+                    && (0..self.rows()).all(|i| {
+                        let x = self.values[i * c + j];
+                        x.fract() == 0.0 && x.abs() <= 2f64.powi(53) && !(x == 0.0 && x.is_sign_negative())
+                    })
+            })
+            .collect()
+    }
 }
 
 /// Writes `table` in `format` to `out`.
@@ -127,10 +147,20 @@ pub fn write(table: &Table, format: Format, out: &mut (impl Write + Send), colum
     }
 }
 
-/// Reads the table `dir/{stem}.*` from the first of its files there (Parquet, NPY, CSV), or
-/// `None` when there is none. A Parquet file in a build without the feature is read from
-/// another format, or named in the error when it is the only one.
-pub fn read(dir: &Path, stem: &str) -> Result<Option<Table>> {
+/// The formats in which `dir` holds the table `stem` (in [`Format::ALL`]'s order).
+pub fn present(dir: &Path, stem: &str) -> Vec<Format> {
+    Format::ALL
+        .into_iter()
+        .filter(|f| dir.join(format!("{stem}.{}", f.extension())).exists())
+        .collect()
+}
+
+/// Reads the table `dir/{stem}.*` from the first of `formats` that is there (binary ones
+/// first: Parquet, NPY, then CSV), or `None` when none is. `formats` are those the run wrote
+/// (`run.json`): a file of another format is another run's and is never read. A Parquet
+/// file in a build without the feature is read from another format, or named in the error
+/// when it is the only one.
+pub fn read(dir: &Path, stem: &str, formats: &[Format]) -> Result<Option<Table>> {
     let path = |format: Format| dir.join(format!("{stem}.{}", format.extension()));
     let open = |path: &Path| {
         std::fs::File::open(path)
@@ -140,7 +170,7 @@ pub fn read(dir: &Path, stem: &str) -> Result<Option<Table>> {
                 reason: format!("cannot open: {e}"),
             })
     };
-    for format in READ_ORDER {
+    for format in READ_ORDER.into_iter().filter(|f| formats.contains(f)) {
         let p = path(format);
         if !p.exists() {
             continue;
@@ -155,7 +185,7 @@ pub fn read(dir: &Path, stem: &str) -> Result<Option<Table>> {
             Format::Parquet => continue,
         }));
     }
-    match path(Format::Parquet).exists() {
+    match formats.contains(&Format::Parquet) && path(Format::Parquet).exists() {
         true => Err(Error::Parse {
             file: path(Format::Parquet).display().to_string(),
             reason: "this build has no `parquet` feature to read it (and no other format of the table is there)".into(),

@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 impl Table {
     /// Writes the table as a `.npy` structured array, fields named after the columns:
     /// little-endian 64-bit integers (`<i8`) for the columns named in `integers` (counts,
-    /// flags: their values are whole numbers), doubles (`<f8`) for the others;
+    /// flags) whose values are whole ([`Table::integer_columns`]), doubles (`<f8`) for the others;
     /// `pandas.DataFrame(numpy.load(path))`. Format version 1.0, whose header length is 2
     /// bytes, or 2.0 (4 bytes) when the column names need more than 65 535 bytes (a 2000-ball
     /// cradle has 8000 state columns). numpy reads headers over 10 kB only with
@@ -16,7 +16,7 @@ impl Table {
     /// structured dtype, but panics on one over 64 KiB — an assertion in its `write_header` —
     /// the very case this writer's version 2.0 exists for.)
     pub fn write_npy(&self, mut out: impl Write, integers: &[&str]) -> Result<()> {
-        let integer: Vec<bool> = self.columns.iter().map(|c| integers.contains(&c.as_str())).collect();
+        let integer = self.integer_columns(integers);
         let fields: Vec<String> = (self.columns.iter().zip(&integer))
             .map(|(c, &i)| format!("('{c}', '{}')", if i { "<i8" } else { "<f8" }))
             .collect();
@@ -49,7 +49,7 @@ impl Table {
         for i in 0..self.rows() {
             row.clear();
             for (x, &whole) in self.row(i).iter().zip(&integer) {
-                // (`as` saturates; the integer columns hold counts and flags.)
+                // (Exact: the integer columns' values are whole numbers within ±2⁵³.)
                 row.extend(if whole {
                     (*x as i64).to_le_bytes()
                 } else {
@@ -73,9 +73,10 @@ impl Table {
         input.read_to_end(&mut bytes)?;
         let (header, body) = header(&bytes).ok_or_else(|| fail("not a .npy file (bad magic or header)".into()))?;
         let (fields, rows) = descr_and_shape(header).ok_or_else(|| {
+            let shown: String = header.trim_end().chars().take(200).collect();
             fail(format!(
-                "a .npy of a one-dimensional structured array of <f8 and <i8 fields was expected, the header is {}",
-                header.trim_end()
+                "a .npy of a one-dimensional structured array of <f8 and <i8 fields was expected, the header is {shown}{}",
+                if shown.len() < header.trim_end().len() { " …" } else { "" }
             ))
         })?;
         let width = 8 * fields.len();
@@ -121,28 +122,39 @@ fn header(bytes: &[u8]) -> Option<(&str, &[u8])> {
     Some((std::str::from_utf8(header).ok()?, body))
 }
 
-/// The fields (name, whether `<i8`) and the row count of a header
-/// `{'descr': [('a', '<f8'), …], 'fortran_order': False, 'shape': (n,), }`.
+/// The fields (name, whether `<i8`) and the row count of a header, a Python dict literal
+/// `{'descr': [('a', '<f8'), …], 'fortran_order': False, 'shape': (n,), }` with its keys in
+/// any order and any spacing.
 fn descr_and_shape(header: &str) -> Option<(Vec<(String, bool)>, usize)> {
-    let descr = header.split_once("'descr': [")?.1;
-    let (descr, rest) = descr.split_once("]")?;
-    let mut fields = Vec::new();
-    for field in descr.split("),").map(str::trim).filter(|f| !f.is_empty()) {
-        let field = field.trim_start_matches('(').trim_end_matches(')');
-        let (name, kind) = field.rsplit_once(',')?;
-        let unquote = |s: &str| s.trim().strip_prefix('\'')?.strip_suffix('\'').map(str::to_owned);
-        let whole = match unquote(kind)?.as_str() {
-            "<i8" => true,
-            "<f8" => false,
-            _ => return None,
-        };
-        fields.push((unquote(name)?, whole));
-    }
-    if !rest.contains("'fortran_order': False") {
+    let value = |key: &str| {
+        let at = header.find(&format!("'{key}'"))? + key.len() + 2;
+        header[at..].trim_start().strip_prefix(':').map(str::trim_start)
+    };
+    let descr = value("descr")?.strip_prefix('[')?;
+    let descr = &descr[..descr.find(']')?];
+    // The quoted strings, in order: name, type, name, type, …
+    let quoted: Vec<&str> = descr.split('\'').skip(1).step_by(2).collect();
+    if !quoted.len().is_multiple_of(2) {
         return None;
     }
-    let shape = rest.split_once("'shape': (")?.1.split_once(')')?.0;
-    let rows = shape.trim().strip_suffix(',')?.trim().parse().ok()?;
+    let fields = quoted
+        .chunks_exact(2)
+        .map(|pair| match pair[1] {
+            "<i8" => Some((pair[0].to_string(), true)),
+            "<f8" => Some((pair[0].to_string(), false)),
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    if !value("fortran_order")?.starts_with("False") {
+        return None;
+    }
+    let shape = value("shape")?.strip_prefix('(')?;
+    let rows = shape[..shape.find(')')?]
+        .trim()
+        .strip_suffix(',')?
+        .trim()
+        .parse()
+        .ok()?;
     Some((fields, rows))
 }
 
@@ -173,6 +185,25 @@ mod tests {
             e.contains("t.npy") && e.contains("3 rows of 3 fields need 72 bytes"),
             "{e}"
         );
+        // numpy's own spellings: no spaces, keys in another order, a trailing comma.
+        for header in [
+            "{'shape':(3,),'fortran_order':False,'descr':[('scene','<i8'),('z','<f8'),('impacts','<i8')]}",
+            "{'descr': [('scene', '<i8'), ('z', '<f8'), ('impacts', '<i8'),], 'fortran_order': False, 'shape': (3,), }",
+        ] {
+            let mut other = b"\x93NUMPY\x01\x00".to_vec();
+            other.extend((header.len() as u16).to_le_bytes());
+            other.extend(header.as_bytes());
+            let body = &bytes[bytes.len() - 72..];
+            other.extend(body);
+            let back = Table::read_npy(&other[..], "t.npy").unwrap();
+            assert_eq!(back.columns, table.columns, "{header}");
+            assert!(
+                back.values
+                    .iter()
+                    .zip(&table.values)
+                    .all(|(a, b)| a.to_bits() == b.to_bits())
+            );
+        }
         let e = Table::read_npy(&b"PK\x03\x04"[..], "t.npy").unwrap_err().to_string();
         assert!(e.contains("not a .npy file"), "{e}");
     }

@@ -24,7 +24,7 @@ const BATCH: usize = 1 << 16;
 
 impl Table {
     /// Writes the table as Parquet: the columns named in `integers` as `INT64` (counts and
-    /// flags), the others as `DOUBLE`, zstd level 3, a column's unit from `units` as its
+    /// flags, where whole: [`Table::integer_columns`]), the others as `DOUBLE`, zstd level 3, a column's unit from `units` as its
     /// field's `unit` metadata.
     pub fn write_parquet(
         &self,
@@ -33,7 +33,7 @@ impl Table {
         units: &BTreeMap<String, String>,
     ) -> Result<()> {
         let fail = |e: parquet::errors::ParquetError| Error::Io(std::io::Error::other(e.to_string()));
-        let whole: Vec<bool> = self.columns.iter().map(|c| integers.contains(&c.as_str())).collect();
+        let whole = self.integer_columns(integers);
         let fields: Vec<Field> = (self.columns.iter().zip(&whole))
             .map(|(name, &whole)| {
                 let kind = if whole { DataType::Int64 } else { DataType::Float64 };
@@ -58,7 +58,7 @@ impl Table {
             let columns: Vec<ArrayRef> = (0..c)
                 .map(|j| {
                     let values = rows.clone().map(|i| self.values[i * c + j]);
-                    // (`as` saturates; the integer columns hold counts and flags.)
+                    // (Exact: the integer columns' values are whole numbers within ±2⁵³.)
                     match whole[j] {
                         true => Arc::new(Int64Array::from_iter_values(values.map(|x| x as i64))) as ArrayRef,
                         false => Arc::new(Float64Array::from_iter_values(values)) as ArrayRef,
