@@ -534,16 +534,12 @@ fn resume_refuses_a_changed_chunk_naming_it() {
         .collect();
     stems.sort();
     assert!(stems.len() >= 2, "{stems:?}");
-    let summary = |stem: &str| chunks.join(format!("{stem}.summary.csv"));
-    let original = std::fs::read_to_string(summary(&stems[0])).unwrap();
-    let lines: Vec<&str> = original.lines().collect();
-    let other = std::fs::read_to_string(summary(&stems[1])).unwrap();
+    let summary = |stem: &str| chunks.join(format!("{stem}.summary.npy"));
+    let original = std::fs::read(summary(&stems[0])).unwrap();
+    let other = std::fs::read(summary(&stems[1])).unwrap();
     for (what, tampered) in [
-        (
-            "its last row dropped",
-            format!("{}\n", lines[..lines.len() - 1].join("\n")),
-        ),
-        ("its header only", format!("{}\n", lines[0])),
+        ("its last row cut short", original[..original.len() - 8].to_vec()),
+        ("its header only", original[..128].to_vec()),
         ("another chunk's rows", other),
     ] {
         std::fs::write(summary(&stems[0]), tampered).unwrap();
@@ -551,12 +547,12 @@ fn resume_refuses_a_changed_chunk_naming_it() {
         let stderr = String::from_utf8_lossy(&refused.stderr);
         assert_eq!(refused.status.code(), Some(1), "{what}: {stderr}");
         assert!(
-            stderr.contains("cannot resume from this chunk") && stderr.contains(&format!("{}.summary.csv", stems[0])),
+            stderr.contains("cannot resume from this chunk") && stderr.contains(&format!("{}.summary.npy", stems[0])),
             "{what}: {stderr}"
         );
         assert!(!out.join("summary.parquet").exists(), "{what}: a result was written");
     }
-    for kind in ["summary.csv", "strobe.csv", "events.csv", "done.json"] {
+    for kind in ["summary.npy", "strobe.npy", "events.npy", "done.json"] {
         std::fs::remove_file(chunks.join(format!("{}.{kind}", stems[0]))).unwrap();
     }
     let resumed = resume(&file, &out);

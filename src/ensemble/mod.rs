@@ -367,17 +367,18 @@ fn run_chunks(
             &outcome,
             &job.offsets().0,
         )?;
+        let part = Chunk {
+            scenes: at..last,
+            summary: part,
+            strobe: samples,
+            events: impacts,
+        };
         if let Some(checkpoints) = &checkpoints {
-            checkpoints.save(&Chunk {
-                scenes: at..last,
-                summary: part.clone(),
-                strobe: samples.clone(),
-                events: impacts.clone(),
-            })?;
+            checkpoints.save(&part)?;
         }
-        summary.append(&part)?;
-        strobe.append(&samples)?;
-        events.append(&impacts)?;
+        summary.append(&part.summary)?;
+        strobe.append(&part.strobe)?;
+        events.append(&part.events)?;
         // The chunk's scenes are many small allocations: free them on all cores.
         sampled.into_par_iter().for_each(drop);
         log::debug!(
@@ -389,7 +390,7 @@ fn run_chunks(
         computed += last - at;
         at = last;
         if let Some(test) = &mut stop {
-            stopped = test.add(&part)?;
+            stopped = test.add(&part.summary)?;
             if stopped.is_some() {
                 break;
             }
