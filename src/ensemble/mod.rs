@@ -61,6 +61,7 @@ pub mod scenario;
 pub mod scene_spec;
 mod scene_toml;
 pub mod sensitivity;
+mod settings;
 mod shard;
 pub mod shipped;
 pub mod stats;
