@@ -740,3 +740,24 @@ fn derived_columns_answer_the_billiard_shot() {
         "the study's answers, for the plots"
     );
 }
+
+/// `[[derive]]` on the shipped Newton's cradle: `transfer`, the last ball's share of the
+/// launch speed, is ((1 + e)/2)^(b − 1) — each of the b − 1 binary impacts of equal masses
+/// passes on (1 + e)/2 of the speed under Newton's law — to rounding, on every engine run here.
+#[test]
+fn the_cradle_transfers_the_speed_newtons_law_predicts() {
+    let mut scenario = common::engines::shipped("newtons_cradle.toml");
+    scenario.scenes = 16;
+    scenario.record.trajectories = 0;
+    for backend in [Backend::Cpu, Backend::Reference] {
+        let run = run(&scenario, backend, PrecisionChoice::Auto);
+        let (e, transfer) = (col(&run, "restitution"), col(&run, "transfer"));
+        for (i, (e, transfer)) in e.iter().zip(&transfer).enumerate() {
+            let predicted = ((1.0 + e) / 2.0).powi(4);
+            assert!(
+                (transfer - predicted).abs() < 1e-12,
+                "{backend:?} scene {i}: {transfer} against {predicted}"
+            );
+        }
+    }
+}
