@@ -366,7 +366,7 @@ fn only_whole_columns_are_stored_as_integers() {
     let mut formats = Format::ALL.to_vec();
     formats.retain(|f| *f != Format::Parquet || cfg!(feature = "parquet"));
     for format in formats {
-        let path = dir.path().join(format!("summary.{}", format.extension()));
+        let path = dir.path().join(format.file("summary"));
         let units = Default::default();
         let columns = ricochet::ensemble::formats::Columns {
             integers: &ensemble::INTEGER_COLUMNS,

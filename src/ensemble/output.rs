@@ -19,11 +19,10 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter};
 use std::path::{Path, PathBuf};
 
-use super::formats::{self, Columns, Format};
-
 use serde::{Deserialize, Serialize};
 
 use super::atomic::{json_to, write_file};
+use super::formats::{self, Columns, Format};
 use super::{Shard, Statistics, Table};
 use crate::error::{Error, Result};
 
@@ -82,13 +81,6 @@ pub struct RunFiles {
     pub events: Option<Table>,
 }
 
-fn open(path: &Path) -> Result<BufReader<File>> {
-    File::open(path).map(BufReader::new).map_err(|e| Error::Parse {
-        file: path.display().to_string(),
-        reason: format!("cannot open: {e}"),
-    })
-}
-
 pub use super::atomic::prepare_dir;
 
 /// The tables of a run directory, each `{stem}.{extension}` in every format written.
@@ -97,9 +89,7 @@ pub const TABLES: [&str; 4] = ["summary", "trajectories", "strobe", "events"];
 /// Every file a run or a merge writes into its directory: the [`TABLES`] in every format,
 /// the JSON files and the plots.
 pub fn files() -> Vec<String> {
-    let tables = TABLES
-        .iter()
-        .flat_map(|stem| Format::ALL.map(|f| format!("{stem}.{}", f.extension())));
+    let tables = TABLES.iter().flat_map(|stem| Format::ALL.map(|f| f.file(stem)));
     let others = [
         "stats.json",
         "sensitivity.json",
@@ -191,9 +181,7 @@ impl RunFiles {
         for (stem, table) in TABLES.iter().zip(tables) {
             let Some(table) = table else { continue };
             for &format in &self.info.formats {
-                file(&format!("{stem}.{}", format.extension()), &|out| {
-                    formats::write(table, format, out, columns)
-                })?;
+                file(&format.file(stem), &|out| formats::write(table, format, out, columns))?;
             }
         }
         let statistics = Statistics::of(&self.summary);
@@ -235,10 +223,11 @@ impl RunFiles {
     /// Reads the directory a run (or a merge) wrote.
     pub fn read(dir: &Path) -> Result<Self> {
         let p = dir.join("run.json");
-        let mut info: RunInfo = serde_json::from_reader(open(&p)?).map_err(|e| Error::Parse {
-            file: p.display().to_string(),
-            reason: e.to_string(),
-        })?;
+        let mut info: RunInfo =
+            serde_json::from_reader(BufReader::new(formats::open(&p)?)).map_err(|e| Error::Parse {
+                file: p.display().to_string(),
+                reason: e.to_string(),
+            })?;
         if info.formats.is_empty() {
             info.formats = formats::present(dir, "summary");
         }

@@ -50,6 +50,11 @@ impl Format {
         }
     }
 
+    /// The file of the table `stem` in this format: `{stem}.{extension}`.
+    pub fn file(self, stem: &str) -> String {
+        format!("{stem}.{}", self.extension())
+    }
+
     /// Every format, as the files a run may leave (`{stem}.{extension}`).
     pub const ALL: [Format; 3] = [Format::Csv, Format::Npy, Format::Parquet];
 
@@ -147,11 +152,19 @@ pub fn write(table: &Table, format: Format, out: &mut (impl Write + Send), colum
     }
 }
 
+/// `path` opened for reading; the error names the file.
+pub fn open(path: &Path) -> Result<std::fs::File> {
+    std::fs::File::open(path).map_err(|e| Error::Parse {
+        file: path.display().to_string(),
+        reason: format!("cannot open: {e}"),
+    })
+}
+
 /// The formats in which `dir` holds the table `stem` (in [`Format::ALL`]'s order).
 pub fn present(dir: &Path, stem: &str) -> Vec<Format> {
     Format::ALL
         .into_iter()
-        .filter(|f| dir.join(format!("{stem}.{}", f.extension())).exists())
+        .filter(|f| dir.join(f.file(stem)).exists())
         .collect()
 }
 
@@ -161,15 +174,8 @@ pub fn present(dir: &Path, stem: &str) -> Vec<Format> {
 /// file in a build without the feature is read from another format, or named in the error
 /// when it is the only one.
 pub fn read(dir: &Path, stem: &str, formats: &[Format]) -> Result<Option<Table>> {
-    let path = |format: Format| dir.join(format!("{stem}.{}", format.extension()));
-    let open = |path: &Path| {
-        std::fs::File::open(path)
-            .map(std::io::BufReader::new)
-            .map_err(|e| Error::Parse {
-                file: path.display().to_string(),
-                reason: format!("cannot open: {e}"),
-            })
-    };
+    let path = |format: Format| dir.join(format.file(stem));
+    let buffered = |path: &Path| open(path).map(std::io::BufReader::new);
     for format in READ_ORDER.into_iter().filter(|f| formats.contains(f)) {
         let p = path(format);
         if !p.exists() {
@@ -177,8 +183,8 @@ pub fn read(dir: &Path, stem: &str, formats: &[Format]) -> Result<Option<Table>>
         }
         let name = p.display().to_string();
         return Ok(Some(match format {
-            Format::Csv => Table::read_csv(open(&p)?, &name)?,
-            Format::Npy => Table::read_npy(open(&p)?, &name)?,
+            Format::Csv => Table::read_csv(buffered(&p)?, &name)?,
+            Format::Npy => Table::read_npy(buffered(&p)?, &name)?,
             #[cfg(feature = "parquet")]
             Format::Parquet => Table::read_parquet(&p)?,
             #[cfg(not(feature = "parquet"))]

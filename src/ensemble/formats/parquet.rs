@@ -80,8 +80,7 @@ impl Table {
             file: path.display().to_string(),
             reason,
         };
-        let file = std::fs::File::open(path).map_err(|e| fail(format!("cannot open: {e}")))?;
-        let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+        let reader = ParquetRecordBatchReaderBuilder::try_new(super::open(path)?)
             .and_then(|b| b.build())
             .map_err(|e| fail(format!("not a readable Parquet file: {e}")))?;
         let schema = reader.schema();
