@@ -156,6 +156,7 @@ fn batched_engines_in_f64_match_the_reference() {
         step: H,
         osi: MoreauJeanOSI::default(),
         integrator: ricochet::scheme::LagrangianIntegrator::MoreauJean,
+        locate_impacts: false,
         stabilization: Stabilization::None,
         solver: SolverKind::Pgs,
         tolerance: None,

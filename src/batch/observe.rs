@@ -178,16 +178,17 @@ impl Recording {
 }
 
 /// Records in `events` (a record's events part: count, dropped, row flags, events) the rows
-/// whose impulse `lambda(r)` > 0 in the step ending at step count `k` while it was 0 in the
-/// step before (an impact's onset), on the contact rows `gap(r)` of `m`, with ẏ before
-/// `before(r)` and after `after(r)`; beyond `max` events, counts them as dropped. Kernel twin:
-/// `record_events` in `shaders/observe.wgsl`.
+/// whose impulse `lambda(r)` > 0 in the step just taken while it was 0 in the step before (an
+/// impact's onset), on the contact rows `gap(r)` of `m`, at step count `k(r)` (the end of
+/// the step, or within it where the impact was located), with ẏ before `before(r)` and after
+/// `after(r)`; beyond `max` events, counts them as dropped. Kernel twin: `record_events` in
+/// `shaders/observe.wgsl`.
 #[allow(clippy::too_many_arguments)]
 pub fn record_events<T: Float>(
     events: &mut [T],
     m: usize,
     max: usize,
-    k: T,
+    k: impl Fn(usize) -> T,
     gap: impl Fn(usize) -> bool,
     lambda: impl Fn(usize) -> T,
     before: impl Fn(usize) -> T,
@@ -200,7 +201,7 @@ pub fn record_events<T: Float>(
             if count < max {
                 let at = 2 + m + EVENT * count;
                 let row = T::from(r).unwrap_or_else(T::nan);
-                events[at..at + EVENT].copy_from_slice(&[k, row, before(r), after(r), lambda(r)]);
+                events[at..at + EVENT].copy_from_slice(&[k(r), row, before(r), after(r), lambda(r)]);
                 events[0] = events[0] + T::one();
             } else {
                 events[1] = events[1] + T::one();

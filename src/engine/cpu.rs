@@ -60,6 +60,7 @@ impl Engine for CpuEngine {
             counters: state.counters,
             extremes: state.extremes,
             observed: state.observed,
+            impact_times: Vec::new(),
             device_seconds: None,
         })
     }

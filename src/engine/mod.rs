@@ -32,10 +32,22 @@ pub use reference::ReferenceEngine;
 pub use scene::{Scene, velocity_name};
 
 /// Why the batched engines (CPU lanes, GPU kernel) cannot run a job with `solver`, the
-/// relaxation `omega` and `observers`: they solve with PGS and ω = 1, and refuse anything else
-/// rather than run plain PGS silently, and they do not compute the energy (the reference
-/// engine does); `None` when they can.
-pub fn batched_refusal(solver: SolverKind, omega: Option<f64>, observers: &[Observer]) -> Option<Error> {
+/// relaxation `omega`, `observers` and impacts located inside the step (`locate_impacts`):
+/// they solve with PGS and ω = 1, and refuse anything else rather than run plain PGS
+/// silently, they do not compute the energy and they apply each impact at the end of its step
+/// (the reference engine does both); `None` when they can.
+pub fn batched_refusal(
+    solver: SolverKind,
+    omega: Option<f64>,
+    observers: &[Observer],
+    locate_impacts: bool,
+) -> Option<Error> {
+    if locate_impacts {
+        return Some(Error::Unsupported {
+            what: "locating impacts inside the step (`locate_impacts`)".into(),
+            reason: "the batched engines apply each impact at the end of its step: use the reference backend".into(),
+        });
+    }
     if solver != SolverKind::Pgs {
         return Some(Error::Unsupported {
             what: format!("solver {solver:?}"),
@@ -71,6 +83,9 @@ pub struct Job<'a> {
     pub osi: MoreauJeanOSI,
     /// The integrator of the Lagrangian scenes (Moreau–Jean with `osi`, or RATTLE).
     pub integrator: LagrangianIntegrator,
+    /// Locate each impact inside its step (Moreau–Jean on the reference engine; the batched
+    /// engines refuse it).
+    pub locate_impacts: bool,
     /// What holds equality rows on their manifold.
     pub stabilization: Stabilization,
     /// The reference engine's solver (the batched engines run PGS).
@@ -135,7 +150,7 @@ impl Job<'_> {
     /// The batched engines refuse what [`batched_refusal`] refuses.
     fn check_batched(&self) -> Result<()> {
         self.check()?;
-        batched_refusal(self.solver, self.omega, &self.recording.observers).map_or(Ok(()), Err)
+        batched_refusal(self.solver, self.omega, &self.recording.observers, self.locate_impacts).map_or(Ok(()), Err)
     }
 
     /// The batched engines' options in f64 (`double`) or f32.

@@ -55,20 +55,25 @@ impl Engine for ReferenceEngine {
             counters: Vec::new(),
             extremes: Vec::new(),
             observed: Vec::new(),
+            impact_times: Vec::new(),
             device_seconds: None,
         };
-        for (state, counters, extremes, observed) in per_scene {
+        for (state, counters, extremes, observed, impact_time) in per_scene {
             outcome.state.extend(state);
             outcome.counters.push(counters);
             outcome.extremes.extend(extremes);
             outcome.observed.extend(observed);
+            if job.locate_impacts {
+                outcome.impact_times.push(impact_time);
+            }
         }
         Ok(outcome)
     }
 }
 
-/// What one scene's run leaves: its final q, v, counters, extremes and observers' accumulators.
-type SceneOutcome = (Vec<f64>, HealthCounters, [f64; EXTREMES], Vec<f64>);
+/// What one scene's run leaves: its final q, v, counters, extremes, observers' accumulators
+/// and the located time of its last impact (NaN without one, or without location).
+type SceneOutcome = (Vec<f64>, HealthCounters, [f64; EXTREMES], Vec<f64>, f64);
 
 /// Scene `s` of the job's run; `at` is where its q, v start in the job's start state.
 fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Result<SceneOutcome> {
@@ -88,6 +93,7 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
     };
     let mut sim = TimeStepping::new(nsds, integrator, t0, job.step)?;
     sim.stabilization = job.stabilization;
+    sim.locate_impacts = job.locate_impacts;
     if let Some((_, state)) = job.start {
         // (A first-order scene's state is x; its ẋ follows.)
         sim.set_state(&state[at..at + if first_order { n } else { 2 * n }])?;
@@ -111,6 +117,7 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
     // A step that misses the tolerance goes on, flagged, as on the batched engines.
     sim.lenient = true;
     let mut counters = HealthCounters::default();
+    let mut impact_time = f64::NAN;
     let mut extremes = [f64::MIN; EXTREMES];
     // The deepest penetration −y over the gap rows at the start of each step and at the end.
     let penetration = |sim: &TimeStepping, extremes: &mut [f64; EXTREMES]| -> Result<()> {
@@ -155,15 +162,19 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
             observed[at + n..at + 2 * n].copy_from_slice(rates.as_slice());
         }
         if let (Some(max), true) = (job.recording.events, k > 0) {
+            // A row's first located impact of the step stands for its onset: its time (as a
+            // fractional step count), ẏ before and after and impulse; else the step's.
+            let located = |r: usize| sim.last_impacts().iter().find(|i| i.row == r);
+            let end = sim.time();
             observe::record_events(
                 &mut observed[job.recording.events_at(n)..],
                 m,
                 max as usize,
-                f64::from(k),
+                |r| located(r).map_or(f64::from(k), |i| f64::from(k) - (end - i.t) / job.step),
                 |r| gaps[r],
-                |r| sample.lambda[r],
-                |r| rate[r],
-                |r| sample.ydot.get(r).copied().unwrap_or(f64::NAN),
+                |r| located(r).map_or(sample.lambda[r], |i| i.lambda),
+                |r| located(r).map_or(rate[r], |i| i.ydot_before),
+                |r| located(r).map_or_else(|| sample.ydot.get(r).copied().unwrap_or(f64::NAN), |i| i.ydot_after),
             );
         }
         if job.recording.events.is_some() {
@@ -213,7 +224,23 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
         for &(row, d, mu) in &contacts {
             extremes[2] = extremes[2].max(cone::violation(&lambda.as_slice()[row..row + d], mu));
         }
+        let onsets = counters.impacts;
         counters.record_contact(lambda.iter().zip(&gaps).any(|(&l, &gap)| gap && l > 0.0));
+        if job.locate_impacts {
+            // Every located impact counts (one per time: a cradle's chain is one impact), and
+            // the last one's time is the last impact time — through an accumulation, where
+            // the contact carries an impulse in every step and has no more onsets.
+            let located = sim.last_impacts();
+            let times = located.windows(2).filter(|w| w[1].t != w[0].t).count() + usize::from(!located.is_empty());
+            if let Some(last) = located.last() {
+                counters.impacts = onsets + times as u32;
+                counters.last_impact = counters.steps;
+                impact_time = last.t;
+            } else if counters.impacts > onsets {
+                // An onset the scheme applied at the step's end.
+                impact_time = sim.time();
+            }
+        }
         observe(&sim, &mut observed, k + 1)?;
     }
     // (A scene stopped by a non-finite step is done too.)
@@ -225,5 +252,5 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
     if !state.iter().all(|x| x.is_finite()) {
         counters.flags |= NON_FINITE;
     }
-    Ok((state, counters, extremes, observed))
+    Ok((state, counters, extremes, observed, impact_time))
 }

@@ -77,8 +77,13 @@ pub(super) fn open_planned(
     let reference = || -> Box<dyn Engine> { Box::new(ReferenceEngine) };
     // What keeps the scenario off the batched engines: its solver settings, its observers,
     // then its scenes.
-    let refused =
-        batched_refusal(scenario.solver.kind, scenario.solver.omega, observers).or_else(|| unbatchable(scenario));
+    let refused = batched_refusal(
+        scenario.solver.kind,
+        scenario.solver.omega,
+        observers,
+        scenario.time.locate_impacts,
+    )
+    .or_else(|| unbatchable(scenario));
     match backend {
         Backend::Gpu | Backend::Cpu if let Some(e) = refused => Err(e),
         Backend::Gpu => Ok((open_gpu(scenario)?, None)),
@@ -106,6 +111,7 @@ pub fn job<'a>(
         step: scenario.time.step,
         osi: scenario.osi(),
         integrator: scenario.time.integrator,
+        locate_impacts: scenario.time.locate_impacts,
         stabilization: scenario.stabilization(),
         solver: scenario.solver.kind,
         tolerance: scenario.solver.tolerance,

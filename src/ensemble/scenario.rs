@@ -213,6 +213,13 @@ impl Scenario {
         if t.integrator == LagrangianIntegrator::Rattle {
             self.check_rattle()?;
         }
+        if t.locate_impacts && t.integrator != LagrangianIntegrator::MoreauJean {
+            return Err(Error::Scenario {
+                what: "time.locate_impacts".into(),
+                reason: "impacts are located under Moreau–Jean only so far: drop `integrator = \"rattle\"` or the key"
+                    .into(),
+            });
+        }
         if let Some(tol) = self.solver.tolerance {
             validate::scalar("solver tolerance", tol, tol > 0.0, "must be > 0")?;
         }

@@ -30,6 +30,15 @@ pub struct TimeSettings {
     /// (nonsmooth RATTLE, second order; every backend).
     #[serde(default, skip_serializing_if = "is_moreau_jean")]
     pub integrator: LagrangianIntegrator,
+    /// Locate each impact inside its step and apply it at its time, instead of at the end of
+    /// the step (Moreau–Jean, reference backend). Default false; left out of the scenario's
+    /// fingerprint when false, so that runs from before the key resume.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub locate_impacts: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn is_moreau_jean(integrator: &LagrangianIntegrator) -> bool {
@@ -134,6 +143,7 @@ impl TimeSettings {
             gamma: half(),
             stabilization: StabilizationChoice::None,
             integrator: LagrangianIntegrator::MoreauJean,
+            locate_impacts: false,
         }
     }
 }

@@ -25,8 +25,9 @@ pub const INTEGER_COLUMNS: [&str; 7] = [
 ];
 
 /// The summary columns: `scene`, the drawn parameters, the observables (`[[observe]]`, in
-/// their order), `impacts` (contact onsets),
-/// `last_impact_time` (end of the step of the last one; NaN without impacts), `in_contact`
+/// their order), `impacts` (contact onsets; with `[time] locate_impacts`, every located
+/// impact besides), `last_impact_time` (end of the step of the last one, or its located time;
+/// NaN without impacts), `in_contact`
 /// (1 if a contact carried an impulse in the last step: at rest on a support),
 /// the final state (the coordinates by name, `z`, `theta`, …, or `q0…`, then their
 /// velocities `z_dot`, … or `v0…`), `max_penetration` (max over steps of −y, ≥ 0),
@@ -191,10 +192,10 @@ fn summary_row(
         row.push(records::dropped(recording, sizes, outcome, k));
     }
     row.push(f64::from(c.impacts));
-    row.push(if c.impacts > 0 {
-        f64::from(c.last_impact) * scenario.time.step
-    } else {
-        f64::NAN
+    row.push(match outcome.impact_times.get(k) {
+        Some(&located) => located,
+        None if c.impacts > 0 => f64::from(c.last_impact) * scenario.time.step,
+        None => f64::NAN,
     });
     row.push(flag(c.in_contact()));
     row.extend(state);

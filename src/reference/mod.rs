@@ -5,6 +5,7 @@
 
 mod euler_moreau;
 mod euler_moreau_newton;
+mod impact_location;
 mod integrator;
 mod moreau_jean;
 mod nonsmooth_rattle;
@@ -14,6 +15,7 @@ mod time_stepping;
 mod trajectory;
 
 pub use crate::scheme::Stabilization;
+pub use impact_location::{LocatedImpact, MAX_IMPACTS_PER_CONTACT, MAX_LOCATED_IMPACTS, MIN_FLIGHT, TIME_TOLERANCE};
 pub use integrator::{Integrator, OneStepIntegrator, StepReport, StepSettings};
 pub use state::SceneState;
 pub use time_stepping::TimeStepping;

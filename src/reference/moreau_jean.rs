@@ -3,6 +3,7 @@
 
 use nalgebra::{DMatrix, DVector, Dyn, LU};
 
+use super::impact_location;
 use super::integrator::{OneStepIntegrator, StepReport, StepSettings};
 use super::projection::is_holonomic;
 use super::state::{SceneState, SchemeMemory};
@@ -49,19 +50,99 @@ impl OneStepIntegrator for MoreauJeanOSI {
     }
 
     fn step(&self, state: &mut SceneState, settings: &StepSettings) -> Result<StepReport> {
-        step(state, settings, *self)
+        if settings.locate_impacts {
+            impact_location::check(state)?;
+            return impact_location::located_step(state, settings, *self);
+        }
+        step_over(state, settings, *self, &Span::grid(state))
     }
 }
 
-fn step(ts: &mut SceneState, settings: &StepSettings, osi: MoreauJeanOSI) -> Result<StepReport> {
-    let (h, theta) = (ts.h, osi.theta);
-    let (t_k, t_next) = (ts.time(), ts.time_at(ts.k + 1));
+/// What one Moreau–Jean solve spans: a grid step [t_k, t_{k+1}], a sub-step of a located
+/// step, or the zero-length step of an impact ([`impact_location`]).
+pub(super) struct Span<'a> {
+    /// Its start and end times.
+    t: f64,
+    t_next: f64,
+    /// Its length (t_next − t, or h exactly on the grid).
+    h: f64,
+    /// Interactions left out of its problem (a located step's trial leaves the open ones out).
+    excluded: &'a [usize],
+    /// Instead of the scheme's activation test, a unilateral row takes part when it is closed
+    /// or closes within the time `tol`: y + tol · min(ẏ, 0) ≤ 0 (an impact, a settling
+    /// contact).
+    closed: Option<f64>,
+    /// Interactions whose restitution is taken as 0 (a contact settling at the end of an
+    /// accumulation of impacts).
+    plastic: &'a [usize],
+}
+
+impl<'a> Span<'a> {
+    /// The grid step from t_k.
+    fn grid(ts: &SceneState) -> Self {
+        Self {
+            t: ts.time(),
+            t_next: ts.time_at(ts.k + 1),
+            h: ts.h,
+            excluded: &[],
+            closed: None,
+            plastic: &[],
+        }
+    }
+
+    /// A sub-step from t of length h, without the `excluded` interactions.
+    pub(super) fn sub(t: f64, h: f64, excluded: &'a [usize]) -> Self {
+        Self {
+            t,
+            t_next: t + h,
+            h,
+            excluded,
+            closed: None,
+            plastic: &[],
+        }
+    }
+
+    /// A sub-step from t of length h whose problem holds the closed rows (y ≤ 0), whatever
+    /// their ẏ, the `plastic` ones without restitution: the rest of a step where an
+    /// accumulation of impacts has converged and its contacts settle.
+    pub(super) fn settling(t: f64, h: f64, plastic: &'a [usize]) -> Self {
+        Self {
+            closed: Some(0.0),
+            plastic,
+            ..Self::sub(t, h, &[])
+        }
+    }
+
+    /// The impact at t, rows closing within `tol` included.
+    pub(super) fn impact(t: f64, tol: f64) -> Self {
+        Self {
+            t,
+            t_next: t,
+            h: 0.0,
+            excluded: &[],
+            closed: Some(tol),
+            plastic: &[],
+        }
+    }
+}
+
+/// One Moreau–Jean solve over `span`: v_{k+1} from the (Newton-linearised) θ-step and its
+/// LCP/MLCP, then q_{k+1} = q_k + h[θ v_{k+1} + (1−θ) v_k].
+pub(super) fn step_over(
+    ts: &mut SceneState,
+    settings: &StepSettings,
+    osi: MoreauJeanOSI,
+    span: &Span<'_>,
+) -> Result<StepReport> {
+    let (h, theta) = (span.h, osi.theta);
+    let (t_k, t_next) = (span.t, span.t_next);
     let (q_k, v_k) = (ts.q.clone(), ts.v.clone());
     // One pass for linear scenes, or when asked (with G at q_k).
     let single_pass = ts.nsds.is_linear() || settings.newton.single_pass;
-    let rows = active_set(ts, settings, &osi, &q_k, &v_k)?;
+    let rows = active_set(ts, settings, &osi, (&q_k, &v_k), span)?;
     let f_k = dynamics(ts, t_k, &q_k, &v_k)?.force;
     let context = |ts: &SceneState| format!(" at step {} (t = {t_next})", ts.k + 1);
+    let grid = span.h == ts.h;
 
     let mut v = v_k.clone();
     // The impulse and report of the last iterate.
@@ -83,13 +164,22 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: MoreauJeanOSI) -> Res
                     newton_residual: residual,
                     ..*report
                 };
-                return commit(ts, &osi, &q_k, &v_k, v, last.p.clone(), last.lambda_all.clone(), report);
+                return commit(
+                    ts,
+                    (&osi, h),
+                    &q_k,
+                    &v_k,
+                    v,
+                    last.p.clone(),
+                    last.lambda_all.clone(),
+                    report,
+                );
             }
         }
         if iteration > settings.newton.max_iterations {
             break;
         }
-        let w = iteration_matrix(ts, &dyn_i, h, theta)?;
+        let w = iteration_matrix(ts, &dyn_i, (h, grid), theta)?;
         let v_free = &v - w.solve(&r_free).ok_or_else(singular)?;
         let (impulse, lcp) = impulse(ts, settings, &rows, &w, &g, q_g, &v_free, (t_next, theta), &context(ts))?;
         v = &v_free + w.solve(&impulse.p).ok_or_else(singular)?;
@@ -100,7 +190,7 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: MoreauJeanOSI) -> Res
             ..Default::default()
         };
         if single_pass {
-            return commit(ts, &osi, &q_k, &v_k, v, impulse.p, impulse.lambda_all, report);
+            return commit(ts, (&osi, h), &q_k, &v_k, v, impulse.p, impulse.lambda_all, report);
         }
         input = Some((impulse, report));
     }
@@ -112,7 +202,7 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: MoreauJeanOSI) -> Res
             newton_residual: residual,
             ..report
         };
-        return commit(ts, &osi, &q_k, &v_k, v, last.p, last.lambda_all, report);
+        return commit(ts, (&osi, h), &q_k, &v_k, v, last.p, last.lambda_all, report);
     }
     Err(Error::NotConverged {
         solver: "Newton loop".into(),
@@ -127,7 +217,7 @@ fn step(ts: &mut SceneState, settings: &StepSettings, osi: MoreauJeanOSI) -> Res
 #[allow(clippy::too_many_arguments)]
 fn commit(
     ts: &mut SceneState,
-    osi: &MoreauJeanOSI,
+    (osi, h): (&MoreauJeanOSI, f64),
     q_k: &DVector<f64>,
     v_k: &DVector<f64>,
     v: DVector<f64>,
@@ -135,7 +225,7 @@ fn commit(
     lambda: DVector<f64>,
     report: StepReport,
 ) -> Result<StepReport> {
-    ts.q = DVector::from_fn(q_k.len(), |i, _| osi.position(q_k[i], v_k[i], v[i], ts.h));
+    ts.q = DVector::from_fn(q_k.len(), |i, _| osi.position(q_k[i], v_k[i], v[i], h));
     ts.v = v;
     ts.p = p;
     ts.lambda = lambda;
@@ -172,31 +262,38 @@ pub(super) fn dynamics(ts: &SceneState, t: f64, q: &DVector<f64>, v: &DVector<f6
     Ok(out)
 }
 
-/// W = M − hθ ∂F/∂v − h²θ² ∂F/∂q, LU-factorised; cached when every system is linear.
-fn iteration_matrix(ts: &mut SceneState, d: &Dynamics, h: f64, theta: f64) -> Result<LU<f64, Dyn, Dyn>> {
-    if let SchemeMemory::IterationMatrix(w) = &ts.memory {
+/// W = M − hθ ∂F/∂v − h²θ² ∂F/∂q, LU-factorised; cached when every system is linear and h is
+/// the grid's (`grid`).
+fn iteration_matrix(
+    ts: &mut SceneState,
+    d: &Dynamics,
+    (h, grid): (f64, bool),
+    theta: f64,
+) -> Result<LU<f64, Dyn, Dyn>> {
+    if let (SchemeMemory::IterationMatrix(w), true) = (&ts.memory, grid) {
         return Ok(w.clone());
     }
     let w = (&d.mass - &d.dv * (h * theta) - &d.dq * (h * h * theta * theta)).lu();
     if !w.is_invertible() {
         return Err(singular());
     }
-    if ts.nsds.systems_are_linear() {
+    if grid && ts.nsds.systems_are_linear() {
         ts.memory = SchemeMemory::IterationMatrix(w.clone());
     }
     Ok(w)
 }
 
 /// The interactions in this step's problem: every active equality, and the others with
-/// ỹ = y(q̂) + γ h ẏ_k ≤ 0 (first component), q̂ chosen by [`Activation`].
+/// ỹ = y(q̂) + γ h ẏ_k ≤ 0 (first component), q̂ chosen by [`Activation`] (an impact
+/// [`Span`]'s test instead where it has one), less the span's excluded ones.
 fn active_set(
     ts: &SceneState,
     settings: &StepSettings,
     osi: &MoreauJeanOSI,
-    q_k: &DVector<f64>,
-    v_k: &DVector<f64>,
+    (q_k, v_k): (&DVector<f64>, &DVector<f64>),
+    span: &Span<'_>,
 ) -> Result<Vec<ActiveRow>> {
-    let (t_k, h) = (ts.time(), ts.h);
+    let (t_k, h) = (span.t, span.h);
     let q_pred = q_k + v_k * h;
     let q_hat = match osi.activation {
         Activation::Current => q_k,
@@ -208,13 +305,13 @@ fn active_set(
         let idx = ts.indices(inter);
         let local = |x: &DVector<f64>| SceneState::gather(&idx, x);
         let z = ts.z_of(inter);
-        if !inter.relation.is_active() {
+        if !inter.relation.is_active() || span.excluded.contains(&index) {
             offset += inter.size();
             continue;
         }
         if inter.law.is_equality() {
             let constant = match settings.stabilization {
-                Stabilization::Baumgarte { beta } if is_holonomic(inter) => {
+                Stabilization::Baumgarte { beta } if is_holonomic(inter) && span.h > 0.0 => {
                     inter.output(&local(q_k), &z, t_k)? * (beta / h)
                 }
                 _ => DVector::zeros(inter.size()),
@@ -234,10 +331,16 @@ fn active_set(
             Some(linearisation) => linearisation?.y0,
             None => inter.output(&local(q_hat), &z, t_k)?,
         };
-        if osi.is_active(y[0], ydot_k[0], h) {
+        let active = match span.closed {
+            Some(tol) => y[0] + tol * ydot_k[0].min(0.0) <= 0.0,
+            None => osi.is_active(y[0], ydot_k[0], h),
+        };
+        if active {
             let (scale, constant) = if let Some(linearisation) = compliant(ts, inter, &local(&q_pred), offset) {
                 let y_pred = linearisation?.y0;
                 (h * osi.theta, y_pred + ydot_k * (h * (1.0 - osi.theta)))
+            } else if span.plastic.contains(&index) {
+                (1.0, DVector::zeros(inter.size()))
             } else {
                 (1.0, inter.law.impact_term(&ydot_k))
             };

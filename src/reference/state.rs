@@ -5,6 +5,7 @@
 
 use nalgebra::{DMatrix, DVector, Dyn, LU};
 
+use super::impact_location::LocatedImpact;
 use crate::error::{Error, Result};
 use crate::model::{DsId, Interaction, Nsds};
 
@@ -30,6 +31,8 @@ pub struct SceneState {
     offsets: Vec<usize>,
     /// What the one-step integrator keeps from one step to the next.
     pub(crate) memory: SchemeMemory,
+    /// The impacts the last step located (none unless it locates them).
+    pub(crate) impacts: Vec<LocatedImpact>,
 }
 
 /// What a one-step integrator keeps from one step to the next, its own: one kind per scheme.
@@ -98,6 +101,7 @@ impl SceneState {
             lambda: DVector::zeros(m),
             offsets,
             memory: SchemeMemory::None,
+            impacts: Vec::new(),
         }
     }
 

@@ -6,6 +6,7 @@
 use nalgebra::DVector;
 
 use super::euler_moreau_newton;
+use super::impact_location::LocatedImpact;
 use super::integrator::{Integrator, OneStepIntegrator, StepReport, StepSettings};
 use super::projection;
 use super::state::{SceneState, SchemeMemory};
@@ -41,6 +42,10 @@ pub struct TimeStepping {
     /// iterate, flagged in [`TimeStepping::last_report`] (default: such a step is an error).
     /// A position projection that fails stays an error either way.
     pub lenient: bool,
+    /// Locate each impact inside its step and apply it at its time (Moreau–Jean only;
+    /// default off: every impact at the end of its step, as in Siconos). See
+    /// [`TimeStepping::last_impacts`].
+    pub locate_impacts: bool,
     last: StepReport,
 }
 
@@ -61,6 +66,7 @@ impl TimeStepping {
             friction_solver: None,
             friction_options: FrictionOptions::default(),
             lenient: false,
+            locate_impacts: false,
             last: StepReport::default(),
         })
     }
@@ -84,6 +90,7 @@ impl TimeStepping {
             friction: self.friction_solver,
             friction_options: self.friction_options,
             lenient: self.lenient,
+            locate_impacts: self.locate_impacts,
         }
     }
 
@@ -286,6 +293,12 @@ impl TimeStepping {
         self.last
     }
 
+    /// The impacts the last step located, in time order ([`TimeStepping::locate_impacts`];
+    /// empty otherwise).
+    pub fn last_impacts(&self) -> &[LocatedImpact] {
+        &self.state.impacts
+    }
+
     /// Advances one step, then applies the [`Stabilization`] and measures the constraint
     /// residual. On error (a solver that did not converge, a singular matrix, a user closure
     /// returning NaN) the state is left at the start of the step.
@@ -310,6 +323,7 @@ impl TimeStepping {
                 let s = &mut self.state;
                 let newton;
                 (s.q, s.v, s.p, s.lambda, s.k, newton) = saved;
+                s.impacts.clear();
                 s.memory = newton.map_or(SchemeMemory::None, SchemeMemory::Newton);
                 Err(e)
             }

@@ -169,6 +169,7 @@ impl BatchKernel {
             counters: Vec::new(),
             extremes: Vec::new(),
             observed: Vec::new(),
+            impact_times: Vec::new(),
             device_seconds: ctx.has_timestamps().then_some(0.0),
         };
         for range in batch.chunks(max_bytes, precision.size())? {
@@ -439,6 +440,7 @@ fn run_chunk(
         counters,
         extremes: precision.values(&extremes)[..EXTREMES * chunk.len()].to_vec(),
         observed: precision.values(&observed)[..observed_len].to_vec(),
+        impact_times: Vec::new(),
         device_seconds,
     }))
 }

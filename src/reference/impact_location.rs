@@ -1,0 +1,480 @@
+//! Impacts at their times inside a Moreau–Jean step.
+//!
+//! A located step from t_k to t_{k+1} = t_k + h:
+//! 1. **Trial**: a Moreau–Jean step over what is left of the step, with the unilateral
+//!    interactions open at its start (y > 0) left out of its problem: their free motion.
+//! 2. If one of them closes in the trial (y ≤ 0 at its end, or its cubic Hermite interpolant
+//!    dips below zero inside), the first crossing time τ* is found: the Hermite root first,
+//!    then a safeguarded Newton iteration on the gap at the end of trial steps of length τ,
+//!    kept on the closed side (y ≤ 0, |y| ≤ tol |ẏ|, tol = [`TIME_TOLERANCE`] · h), so that
+//!    the impacting row is closed when the impact is applied.
+//! 3. **Impact**: the trial step of length τ* is kept, then a zero-length Moreau–Jean step
+//!    applies the impact at t_k + τ*: W = M, v_free = v⁻ and the problem over every row with
+//!    y + tol · min(ẏ, 0) ≤ 0 (rows closing within the tolerance take part: simultaneous
+//!    impacts are solved together), `0 ≤ λ ⟂ H M⁻¹Hᵀ λ + H v⁻ + e H v⁻ ≥ 0` with friction
+//!    where the law has it — Moreau's impact law at t*.
+//! 4. The rest of the step starts again at 1, up to [`MAX_LOCATED_IMPACTS`] impacts, after
+//!    which it is a plain Moreau–Jean step over what is left: how an accumulation of impacts
+//!    is passed (a row closed at the start of a sub-step is the scheme's, as without location).
+//!
+//! For constant forces and θ = ½ the trial's gaps are exact quadratics in τ, so the Hermite
+//! root is the crossing time to rounding. The step's p and λ are the sums over its sub-steps
+//! and impacts (the step's percussion), as Moreau–Jean's λ is the step's.
+
+use nalgebra::DVector;
+
+use super::integrator::{StepReport, StepSettings};
+use super::moreau_jean::{Span, step_over};
+use super::state::SceneState;
+use crate::error::{Error, Result};
+use crate::model::Interaction;
+use crate::scheme::MoreauJeanOSI;
+
+/// Impacts located in one step on one contact, at most: one more is an accumulation of
+/// impacts cut short, and the contact settles over the rest of the step.
+pub const MAX_IMPACTS_PER_CONTACT: usize = 64;
+
+/// Impacts located in one step, at most; the rest of the step is plain Moreau–Jean.
+pub const MAX_LOCATED_IMPACTS: usize = 256;
+
+/// The tolerance on an impact time, relative to h.
+pub const TIME_TOLERANCE: f64 = 1e-12;
+
+/// Trial steps spent on one crossing, at most (the bracket shrinks to rounding long before).
+const MAX_TRIALS: usize = 60;
+
+/// One impact located inside a step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LocatedImpact {
+    /// Its time t*.
+    pub t: f64,
+    /// The first (normal) row of the interaction, in the scene's λ vector.
+    pub row: usize,
+    /// ẏ of that row just before the impact.
+    pub ydot_before: f64,
+    /// ẏ just after.
+    pub ydot_after: f64,
+    /// The impact's normal impulse λ.
+    pub lambda: f64,
+}
+
+/// A unilateral interaction whose crossing can be located: its index, its first row in λ,
+/// and its gap y and rate ẏ (first components) at the start of the sub-step.
+#[derive(Clone, Copy, Debug)]
+struct Gap {
+    index: usize,
+    row: usize,
+    y: f64,
+    ydot: f64,
+}
+
+/// The state a sub-step starts from, to go back to between trials.
+struct Start {
+    q: DVector<f64>,
+    v: DVector<f64>,
+}
+
+impl Start {
+    fn of(ts: &SceneState) -> Self {
+        Self {
+            q: ts.q.clone(),
+            v: ts.v.clone(),
+        }
+    }
+
+    fn restore(&self, ts: &mut SceneState) {
+        ts.q.copy_from(&self.q);
+        ts.v.copy_from(&self.v);
+    }
+}
+
+/// The step's percussion and report, summed over its sub-steps.
+struct Sums {
+    p: DVector<f64>,
+    lambda: DVector<f64>,
+    report: StepReport,
+}
+
+impl Sums {
+    fn add(&mut self, ts: &SceneState, report: StepReport) {
+        self.p += &ts.p;
+        self.lambda += &ts.lambda;
+        let r = &mut self.report;
+        r.newton_iterations = r.newton_iterations.max(report.newton_iterations);
+        r.newton_residual = r.newton_residual.max(report.newton_residual);
+        r.active = r.active.max(report.active);
+        r.missed_tolerance |= report.missed_tolerance;
+        // The worst solve of the step stands for it.
+        r.lcp = match (r.lcp, report.lcp) {
+            (Some(a), Some(b)) if b.residual > a.residual || !b.converged => Some(b),
+            (None, b) => b,
+            (a, _) => a,
+        };
+    }
+}
+
+/// Whether an interaction's crossings are located: a unilateral law on a Lagrangian relation.
+fn locatable(inter: &Interaction) -> bool {
+    !inter.law.is_equality() && inter.relation.is_lagrangian() && inter.relation.is_active()
+}
+
+/// Refuses what a zero-length impact step cannot hold: compliant relations (their D/h).
+pub(super) fn check(ts: &SceneState) -> Result<()> {
+    match ts.nsds.interactions().iter().find(|i| i.relation.is_compliant()) {
+        Some(_) => Err(Error::Unsupported {
+            what: "impact location with a compliant relation".into(),
+            reason: "a compliant contact has no impact time: its force acts over the step (D/h)".into(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// The located gaps at (q, v, t): every locatable interaction's first y and ẏ.
+fn gaps(ts: &SceneState, t: f64) -> Result<Vec<Gap>> {
+    let mut out = Vec::new();
+    let mut row = 0;
+    for (index, inter) in ts.nsds.interactions().iter().enumerate() {
+        if locatable(inter) {
+            let idx = ts.indices(inter);
+            let (q, v, z) = (
+                SceneState::gather(&idx, &ts.q),
+                SceneState::gather(&idx, &ts.v),
+                ts.z_of(inter),
+            );
+            out.push(Gap {
+                index,
+                row,
+                y: inter.output(&q, &z, t)?[0],
+                ydot: inter.velocity(&q, &v, &z, t)?[0],
+            });
+        }
+        row += inter.size();
+    }
+    Ok(out)
+}
+
+/// One step of `ts` from t_k to t_{k+1} with its impacts located (see the module's doc):
+/// the step's report, and its impacts pushed to `ts.impacts`.
+pub(super) fn located_step(ts: &mut SceneState, settings: &StepSettings, osi: MoreauJeanOSI) -> Result<StepReport> {
+    let t_end = ts.time_at(ts.k + 1);
+    let tol = TIME_TOLERANCE * ts.h;
+    let mut t = ts.time();
+    let mut sums = Sums {
+        p: DVector::zeros(ts.p.len()),
+        lambda: DVector::zeros(ts.lambda.len()),
+        report: StepReport::default(),
+    };
+    // Rows an impact left separating at y ≤ 0 (this step's last, or the previous step's) are
+    // open too: their next crossing is the return of that flight.
+    let mut recent: Vec<usize> = ts.impacts.iter().map(|i| i.row).collect();
+    ts.impacts.clear();
+    // Located impacts per interaction in this step, and in all.
+    let mut counts: Vec<(usize, usize)> = Vec::new();
+    let mut total = 0;
+    while t < t_end {
+        let length = t_end - t;
+        if total >= MAX_LOCATED_IMPACTS {
+            let report = step_over(ts, settings, osi, &Span::sub(t, length, &[]))?;
+            sums.add(ts, report);
+            break;
+        }
+        let start = Start::of(ts);
+        let open: Vec<Gap> = gaps(ts, t)?
+            .into_iter()
+            .filter(|g| g.y > 0.0 || g.ydot > 0.0 && recent.contains(&g.row))
+            .collect();
+        let excluded: Vec<usize> = open.iter().map(|g| g.index).collect();
+        let report = step_over(ts, settings, osi, &Span::sub(t, length, &excluded))?;
+        let context = (&start, &open[..], &excluded[..], &recent[..]);
+        let (tau, gap, settles) = match crossing(ts, settings, osi, context, (t, length), tol, report)? {
+            Crossing::None => {
+                sums.add(ts, report);
+                break;
+            }
+            Crossing::TooSoon(gap) => {
+                start.restore(ts);
+                (0.0, gap, true)
+            }
+            Crossing::At {
+                tau,
+                report,
+                gap,
+                settling_speed,
+            } => {
+                sums.add(ts, report);
+                let speed = gaps(ts, t + tau)?
+                    .iter()
+                    .find(|g| g.index == gap)
+                    .map_or(0.0, |g| -g.ydot);
+                (tau, gap, speed <= settling_speed)
+            }
+        };
+        t = if tau < length { t + tau } else { t_end };
+        let count = match counts.iter_mut().find(|(index, _)| *index == gap) {
+            Some((_, count)) => count,
+            None => {
+                counts.push((gap, 0));
+                &mut counts.last_mut().expect("just pushed").1
+            }
+        };
+        *count += 1;
+        if settles || *count > MAX_IMPACTS_PER_CONTACT {
+            // The accumulation has converged (its remaining flights sum to less than
+            // MIN_FLIGHT · h / (1 − e)), or is cut at the cap: the contact settles plastically
+            // over the rest of the step, and the touch-down is no impact.
+            if t < t_end {
+                let report = step_over(ts, settings, osi, &Span::settling(t, t_end - t, &[gap]))?;
+                sums.add(ts, report);
+            }
+            break;
+        }
+        // The impact: a zero-length step at t*.
+        let before = gaps(ts, t)?;
+        let report = step_over(ts, settings, osi, &Span::impact(t, tol))?;
+        sums.add(ts, report);
+        let after = gaps(ts, t)?;
+        let impacts: Vec<LocatedImpact> = before
+            .iter()
+            .zip(&after)
+            .filter(|(g, _)| ts.lambda[g.row] > 0.0)
+            .map(|(g, a)| LocatedImpact {
+                t,
+                row: g.row,
+                ydot_before: g.ydot,
+                ydot_after: a.ydot,
+                lambda: ts.lambda[g.row],
+            })
+            .collect();
+        // (A crossing that the law leaves without impulse, a row closing at rest, still counts
+        // towards the caps.)
+        total += 1;
+        recent = impacts.iter().map(|i| i.row).collect();
+        ts.impacts.extend(impacts);
+    }
+    ts.p = sums.p;
+    ts.lambda = sums.lambda;
+    Ok(sums.report)
+}
+
+/// What the trial over the rest of a step found.
+enum Crossing {
+    /// No open gap closes: the trial stands.
+    None,
+    /// The first crossing, at τ* from the sub-step's start (`ts` advanced to it by a trial
+    /// step of that length, whose report this is), of the interaction `gap`; a
+    /// touch-down at or below `settling_speed` (the speed a flight of [`MIN_FLIGHT`] · h
+    /// gains at the gap's acceleration in the trial) settles the contact.
+    At {
+        tau: f64,
+        report: StepReport,
+        gap: usize,
+        settling_speed: f64,
+    },
+    /// The interaction an impact left separating closes again within [`MIN_FLIGHT`] · h: it
+    /// settles.
+    TooSoon(usize),
+}
+
+/// A flight after an impact shorter than this, relative to h, is not located: the contact is
+/// settling (an accumulation of impacts ends there) and the scheme takes the rest of the step.
+pub const MIN_FLIGHT: f64 = 1e-6;
+
+/// After the trial step over `length` (its `report`), where its open gaps first close.
+#[allow(clippy::too_many_arguments)]
+fn crossing(
+    ts: &mut SceneState,
+    settings: &StepSettings,
+    osi: MoreauJeanOSI,
+    (start, open, excluded, recent): (&Start, &[Gap], &[usize], &[usize]),
+    (t, length): (f64, f64),
+    tol: f64,
+    report: StepReport,
+) -> Result<Crossing> {
+    if open.is_empty() {
+        return Ok(Crossing::None);
+    }
+    let end = gaps_of(ts, t + length, open)?;
+    // The first Hermite root over the open gaps, and the gap it belongs to.
+    let first = open
+        .iter()
+        .zip(&end)
+        .filter_map(|(g, e)| {
+            let acceleration = (e.ydot - g.ydot) / length;
+            first_root(g.y, g.ydot * length, e.y, e.ydot * length).map(|s| (s, *g, acceleration))
+        })
+        .reduce(|a, b| if b.0 < a.0 { b } else { a });
+    let Some((guess, gap, acceleration)) = first else {
+        return Ok(Crossing::None);
+    };
+    if guess * length < MIN_FLIGHT * ts.h && recent.contains(&gap.row) {
+        return Ok(Crossing::TooSoon(gap.index));
+    }
+    let closed_end = closest(&end).0 <= 0.0;
+    let trial = |ts: &mut SceneState, tau: f64| -> Result<(f64, f64, StepReport)> {
+        start.restore(ts);
+        let report = step_over(ts, settings, osi, &Span::sub(t, tau, excluded))?;
+        let (y, ydot) = closest(&gaps_of(ts, t + tau, open)?);
+        Ok((y, ydot, report))
+    };
+    // [a, b]: the gap is open at a, closed at b (b = None: not seen closed yet).
+    let (mut a, mut b) = (0.0, closed_end.then_some((length, report)));
+    let mut tau = guess * length;
+    let mut last = None;
+    for _ in 0..MAX_TRIALS {
+        let (y, ydot, report) = trial(ts, tau)?;
+        if y <= 0.0 {
+            b = Some((tau, report));
+            if -y <= tol * -ydot.min(0.0) {
+                last = Some(tau);
+                break;
+            }
+        } else {
+            a = tau;
+        }
+        let hi = b.map_or(length, |(b, _)| b);
+        if hi - a <= f64::EPSILON * hi {
+            break;
+        }
+        if b.is_none() && ydot >= 0.0 {
+            // Open and opening, never seen closed: a graze of the interpolant.
+            break;
+        }
+        // Newton on the gap; from the open side half a tolerance past the root, so that the
+        // next trial lands closed.
+        let newton = if ydot < 0.0 {
+            tau - y / ydot + if y > 0.0 { tol / 2.0 } else { 0.0 }
+        } else {
+            f64::NAN
+        };
+        tau = if newton > a && newton < hi {
+            newton
+        } else {
+            0.5 * (a + hi)
+        };
+    }
+    let Some((b, report)) = b else {
+        // The trial over the whole length stands.
+        start.restore(ts);
+        step_over(ts, settings, osi, &Span::sub(t, length, excluded))?;
+        return Ok(Crossing::None);
+    };
+    if last != Some(b) {
+        trial(ts, b)?;
+    }
+    Ok(Crossing::At {
+        tau: b,
+        report,
+        gap: gap.index,
+        settling_speed: MIN_FLIGHT * ts.h * acceleration.abs(),
+    })
+}
+
+/// The open gaps' y and ẏ at the state `ts` holds, at time t.
+fn gaps_of(ts: &SceneState, t: f64, open: &[Gap]) -> Result<Vec<Gap>> {
+    let all = gaps(ts, t)?;
+    Ok(open
+        .iter()
+        .map(|g| *all.iter().find(|a| a.index == g.index).expect("an open gap is a gap"))
+        .collect())
+}
+
+/// The smallest gap and its rate.
+fn closest(gaps: &[Gap]) -> (f64, f64) {
+    gaps.iter()
+        .map(|g| (g.y, g.ydot))
+        .reduce(|a, b| if b.0 < a.0 { b } else { a })
+        .unwrap_or((f64::INFINITY, 0.0))
+}
+
+/// The first s ∈ (0, 1] where the cubic Hermite interpolant p(s) of p(0) = `y0`,
+/// p′(0) = `d0`, p(1) = `y1`, p′(1) = `d1` goes from open (p > 0) to closed (p ≤ 0), if it
+/// does: from y0 > 0, its first root; from y0 ≤ 0 rising, the root after it rose.
+///
+/// p(s) = a s³ + b s² + d0 s + y0 with a = 2(y0 − y1) + d0 + d1, b = 3(y1 − y0) − 2 d0 − d1;
+/// [0, 1] is cut at the roots of p′ into monotone pieces, and the first piece that starts open
+/// and ends closed is bisected to rounding.
+pub(crate) fn first_root(y0: f64, d0: f64, y1: f64, d1: f64) -> Option<f64> {
+    if !(y0.is_finite() && d0.is_finite() && y1.is_finite() && d1.is_finite()) {
+        return None;
+    }
+    let a = 2.0 * (y0 - y1) + d0 + d1;
+    let b = 3.0 * (y1 - y0) - 2.0 * d0 - d1;
+    let p = |s: f64| if s >= 1.0 { y1 } else { ((a * s + b) * s + d0) * s + y0 };
+    // p′(s) = 3a s² + 2b s + d0.
+    let mut cuts: Vec<f64> = quadratic_roots(3.0 * a, 2.0 * b, d0)
+        .into_iter()
+        .filter(|s| *s > 0.0 && *s < 1.0)
+        .collect();
+    cuts.sort_by(f64::total_cmp);
+    cuts.push(1.0);
+    let mut lo = 0.0;
+    for hi in cuts {
+        if p(lo) > 0.0 && p(hi) <= 0.0 {
+            let (mut lo, mut hi) = (lo, hi);
+            loop {
+                let mid = 0.5 * (lo + hi);
+                if mid <= lo || mid >= hi {
+                    return Some(hi);
+                }
+                if p(mid) <= 0.0 {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
+            }
+        }
+        lo = hi;
+    }
+    None
+}
+
+/// The real roots of a x² + b x + c (a linear or constant one when a = 0).
+fn quadratic_roots(a: f64, b: f64, c: f64) -> Vec<f64> {
+    if a == 0.0 {
+        return if b == 0.0 { Vec::new() } else { vec![-c / b] };
+    }
+    let disc = b * b - 4.0 * a * c;
+    if disc < 0.0 {
+        return Vec::new();
+    }
+    // The stable pair: q = −(b + sign(b) √disc)/2, roots q/a and c/q.
+    let q = -0.5 * (b + b.signum() * disc.sqrt());
+    if q == 0.0 { vec![0.0] } else { vec![q / a, c / q] }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hermite_root_of_a_falling_body_is_its_landing_time() {
+        // y(τ) = 1 − 2τ − 4.9τ² over τ ∈ [0, 1]: exact in the cubic, root at
+        // (−2 + √(4 + 19.6))/9.8.
+        let y = |t: f64| 1.0 - 2.0 * t - 4.9 * t * t;
+        let yd = |t: f64| -2.0 - 9.8 * t;
+        let s = first_root(y(0.0), yd(0.0), y(1.0), yd(1.0)).unwrap();
+        let exact = (-2.0 + (4.0f64 + 19.6).sqrt()) / 9.8;
+        assert!((s - exact).abs() <= 4.0 * f64::EPSILON, "{s} vs {exact}");
+    }
+
+    #[test]
+    fn a_dip_inside_the_step_is_found_and_a_miss_is_not() {
+        // y(s) = (s − ½)² − 0.01: closes at 0.4 and opens again at 0.6.
+        let y = |s: f64| (s - 0.5) * (s - 0.5) - 0.01;
+        let yd = |s: f64| 2.0 * (s - 0.5);
+        let s = first_root(y(0.0), yd(0.0), y(1.0), yd(1.0)).unwrap();
+        assert!((s - 0.4).abs() < 1e-15, "{s}");
+        // (s − ½)² + 0.01 never closes; a closed start going down is no crossing.
+        assert_eq!(first_root(0.26, -1.0, 0.26, 1.0), None);
+        assert_eq!(first_root(0.0, -1.0, -1.0, -1.0), None);
+        assert_eq!(first_root(-1e-300, -1.0, -1.0, -1.0), None);
+    }
+
+    #[test]
+    fn a_flight_from_the_floor_returns_at_its_end() {
+        // y(s) = s − s², from y = 0 going up: back at s = 1; at s = ½ for 2s − 4s².
+        assert_eq!(first_root(0.0, 1.0, 0.0, -1.0), Some(1.0));
+        let s = first_root(0.0, 2.0, -2.0, -6.0).unwrap();
+        assert!((s - 0.5).abs() < 1e-15, "{s}");
+    }
+}

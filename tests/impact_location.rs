@@ -1,0 +1,279 @@
+//! Impacts located inside the step (`TimeStepping::locate_impacts`) against exact solutions:
+//! the bouncing ball's impact times and apexes, energy at and between impacts, the impact
+//! oscillator's impact times converging as h shrinks, Newton's cradle, and the refusals.
+
+use ricochet::reference::{Integrator, LocatedImpact, TimeStepping};
+use ricochet::scenes::{
+    bouncing_ball::BouncingBall, impact_oscillator::ImpactOscillator, newtons_cradle::NewtonsCradle,
+};
+
+const G: f64 = 9.81;
+
+/// Steps `sim` `steps` times and returns every located impact.
+fn impacts_of(sim: &mut TimeStepping, steps: usize) -> Vec<LocatedImpact> {
+    let mut impacts = Vec::new();
+    for _ in 0..steps {
+        sim.step().unwrap();
+        impacts.extend_from_slice(sim.last_impacts());
+    }
+    impacts
+}
+
+/// The ball dropped from z₀ (y = z, the radius not subtracted) lands at t₁ = √(2 z₀/g) with
+/// v₁ = g t₁, then at t_{n+1} = t_n + 2 eⁿ v₁/g, leaving with eⁿ v₁ and climbing to
+/// e^{2n} z₀. Located, every impact of a flight longer than two steps is there to 1e-12
+/// (relative), and so is every apex, read from the energy of the state at a step's end.
+#[test]
+fn the_ball_lands_and_climbs_exactly() {
+    for (e, z0, h) in [(0.9, 1.0, 1e-3), (0.7, 2.0, 5e-4), (0.5, 1.5, 1e-3), (0.95, 0.5, 2e-3)] {
+        let ball = BouncingBall {
+            restitution: e,
+            height: z0,
+            step: h,
+            ..Default::default()
+        };
+        let mut sim = ball.simulation().unwrap();
+        sim.locate_impacts = true;
+        let (t1, v1) = ((2.0 * z0 / G).sqrt(), (2.0 * z0 * G).sqrt());
+        let mut apexes = Vec::new();
+        let mut impacts = Vec::new();
+        let mut before = sim.v(ricochet::model::DsId(0))[0];
+        // Through the 12th impact.
+        let last = t1 + (1..12).map(|n| 2.0 * e.powi(n) * v1 / G).sum::<f64>();
+        for _ in 0..((last + 0.05) / h) as usize {
+            sim.step().unwrap();
+            impacts.extend_from_slice(sim.last_impacts());
+            let (z, v) = (sim.q(ricochet::model::DsId(0))[0], sim.v(ricochet::model::DsId(0))[0]);
+            if before > 0.0 && v <= 0.0 && sim.last_impacts().is_empty() {
+                apexes.push(z + v * v / (2.0 * G));
+            }
+            before = v;
+        }
+        // Flights longer than two steps.
+        let bounces = (0..)
+            .take_while(|&n| 2.0 * e.powi(n) * v1 / G > 2.0 * h)
+            .count()
+            .min(12);
+        assert!(
+            impacts.len() >= bounces && bounces >= 5,
+            "e = {e}: {} impacts",
+            impacts.len()
+        );
+        let mut t_exact = t1;
+        for (n, impact) in impacts.iter().take(bounces).enumerate() {
+            let v_in = e.powi(n as i32) * v1;
+            assert!(
+                (impact.t - t_exact).abs() <= 1e-12 * t_exact,
+                "e = {e}: impact {n} at {} vs {t_exact}",
+                impact.t
+            );
+            assert!(
+                (impact.ydot_before + v_in).abs() <= 1e-12 * v1,
+                "e = {e}: impact {n} {impact:?}"
+            );
+            assert!(
+                (impact.ydot_after - e * v_in).abs() <= 1e-12 * v1,
+                "e = {e}: impact {n} {impact:?}"
+            );
+            assert!(((1.0 + e) * v_in - impact.lambda).abs() <= 1e-12 * v1, "{impact:?}");
+            let apex = z0 * e.powi(2 * (n as i32 + 1));
+            if n + 1 < bounces {
+                assert!(
+                    (apexes[n] - apex).abs() <= 1e-12 * z0,
+                    "e = {e}: apex {n} {} vs {apex}",
+                    apexes[n]
+                );
+            }
+            t_exact += 2.0 * e.powi(n as i32 + 1) * v1 / G;
+        }
+    }
+}
+
+/// Through the accumulation point and on to rest, energy never grows (e ≤ 1), and an
+/// elastic ball keeps it to 1e-10 over 10⁵ steps.
+#[test]
+fn energy_is_never_gained_and_kept_when_elastic() {
+    for e in [0.0, 0.5, 0.9, 1.0] {
+        let mut sim = BouncingBall {
+            restitution: e,
+            step: 1e-3,
+            ..Default::default()
+        }
+        .simulation()
+        .unwrap();
+        sim.locate_impacts = true;
+        let e0 = sim.energy().unwrap();
+        let (mut most, mut least) = (e0, e0);
+        let mut located = 0;
+        for _ in 0..100_000 {
+            sim.step().unwrap();
+            located += sim.last_impacts().len();
+            let energy = sim.energy().unwrap();
+            most = most.max(energy);
+            least = least.min(energy);
+        }
+        assert!(most <= e0 * (1.0 + 1e-12), "e = {e}: energy grew from {e0} to {most}");
+        if e == 1.0 {
+            assert!(least >= e0 * (1.0 - 1e-10), "e = 1: energy fell from {e0} to {least}");
+            // 100 s of bounces of 0.903 s.
+            assert!(located >= 110, "{located} impacts located");
+        }
+        if e < 1.0 {
+            // At rest on the floor at the end, within the scheme's penetration g h² of it.
+            let (z, v) = (sim.q(ricochet::model::DsId(0))[0], sim.v(ricochet::model::DsId(0))[0]);
+            assert!(z.abs() <= G * 1e-6 && v.abs() < 1e-9, "e = {e}: z = {z}, v = {v}");
+        }
+    }
+}
+
+/// The impact oscillator (a forced spring against a stop: no closed form) has impact times
+/// converging at second order as h halves when located, measured against the located run at
+/// h/32; Moreau–Jean's own impact times are late by up to h.
+#[test]
+fn the_impact_oscillator_impact_times_converge_at_second_order() {
+    let times = |step: f64, locate: bool| -> Vec<f64> {
+        let oscillator = ImpactOscillator {
+            step,
+            ..Default::default()
+        };
+        let mut sim = oscillator.simulation().unwrap();
+        sim.locate_impacts = locate;
+        let steps = (30.0 / step).round() as usize;
+        if locate {
+            impacts_of(&mut sim, steps).iter().map(|i| i.t).collect()
+        } else {
+            let mut t = Vec::new();
+            let mut loaded = false;
+            for _ in 0..steps {
+                sim.step().unwrap();
+                let now = sim.lambda()[0] > 0.0;
+                if now && !loaded {
+                    t.push(sim.time());
+                }
+                loaded = now;
+            }
+            t
+        }
+    };
+    let h = 2e-3;
+    let exact = times(h / 32.0, true);
+    println!("impact times {exact:?}");
+    assert!(exact.len() >= 3, "{} impacts", exact.len());
+    let error = |t: &[f64]| {
+        assert!(t.len() >= 3);
+        (0..3).map(|i| (t[i] - exact[i]).abs()).fold(0.0, f64::max)
+    };
+    let (coarse, fine) = (error(&times(h, true)), error(&times(h / 2.0, true)));
+    let plain = error(&times(h, false));
+    println!("impact-time error: located {coarse:.2e} (h), {fine:.2e} (h/2); Moreau–Jean {plain:.2e} (h)");
+    assert!(fine <= coarse / 3.5, "second order: {fine} vs {coarse}");
+    assert!(coarse <= plain / 10.0, "located {coarse} vs Moreau–Jean {plain}");
+}
+
+/// The cradle's first ball meets the resting chain: its impact is located and solved with
+/// the chain at once, so that e = 1 hands the whole velocity to the last ball, keeping
+/// momentum and energy to rounding.
+#[test]
+fn newtons_cradle_is_solved_at_its_located_impact() {
+    let cradle = NewtonsCradle::default();
+    let (mut sim, balls) = cradle.simulation().unwrap();
+    sim.locate_impacts = true;
+    let (p0, e0) = (cradle.mass * cradle.velocity, sim.energy().unwrap());
+    let impacts = impacts_of(&mut sim, 1_000);
+    assert!(!impacts.is_empty());
+    let v: Vec<f64> = balls.iter().map(|&b| sim.v(b)[0]).collect();
+    let momentum: f64 = v.iter().map(|v| cradle.mass * v).sum();
+    assert!((momentum - p0).abs() <= 1e-12, "momentum {momentum} vs {p0}");
+    assert!((sim.energy().unwrap() - e0).abs() <= 1e-12 * e0);
+    for (i, &vi) in v.iter().enumerate() {
+        let expected = if i + 1 == balls.len() { cradle.velocity } else { 0.0 };
+        assert!(
+            (vi - expected).abs() <= 1e-12,
+            "ball {i}: v = {vi}, expected {expected}"
+        );
+    }
+}
+
+/// Schemes without located impacts say so by name.
+#[test]
+fn rattle_refuses_located_impacts_by_name() {
+    let mut sim = BouncingBall::default().simulation().unwrap();
+    sim.set_integrator(Integrator::NonsmoothRattle(Default::default()))
+        .unwrap();
+    sim.locate_impacts = true;
+    let error = sim.step().unwrap_err().to_string();
+    assert!(error.contains("RATTLE") && error.contains("moreau-jean"), "{error}");
+}
+
+/// `[time] locate_impacts` in an ensemble: the automatic backend takes the reference stepper
+/// (saying why), whose `last_impact_time` is the accumulation time
+/// t∞ = t₁ + 2 e v₁ / (g (1 − e)) of each ball and whose events are at the exact impact times;
+/// the batched backends refuse the key by name.
+#[test]
+fn an_ensemble_locates_its_impacts_on_the_reference_backend() {
+    use ricochet::ensemble::{self, Backend, RunOptions, Scenario};
+    let text = r#"
+name = "located"
+scenes = 24
+seed = 5
+[scene]
+template = "bouncing_ball"
+height = { uniform = [0.5, 2.0] }
+restitution = { uniform = [0.5, 0.9] }
+radius = 0.1
+[time]
+step = 1e-3
+final = 12.0
+locate_impacts = true
+[events]
+max = 8
+"#;
+    let scenario = Scenario::from_toml(text).unwrap();
+    let run = |backend| {
+        let options = RunOptions {
+            backend,
+            ..Default::default()
+        };
+        ensemble::run(&scenario, &options, &ensemble::Progress::new())
+    };
+    for backend in [Backend::Cpu, Backend::Gpu] {
+        let Err(error) = run(backend) else {
+            panic!("{backend:?} ran with locate_impacts");
+        };
+        let error = error.to_string();
+        assert!(
+            error.contains("locate_impacts") && error.contains("reference"),
+            "{error}"
+        );
+    }
+    let located = run(Backend::Auto).unwrap();
+    assert!(
+        located.notice.as_deref().is_some_and(|n| n.contains("reference")),
+        "{:?}",
+        located.notice
+    );
+    let col = |name: &str| located.summary.column(name).unwrap();
+    let (heights, restitutions, last) = (col("height"), col("restitution"), col("last_impact_time"));
+    let events = (
+        located.events.column("scene").unwrap(),
+        located.events.column("t").unwrap(),
+    );
+    for s in 0..heights.len() {
+        let (d, e) = (heights[s] - 0.1, restitutions[s]);
+        let (t1, v1) = ((2.0 * d / G).sqrt(), (2.0 * G * d).sqrt());
+        let t_inf = t1 + 2.0 * e * v1 / (G * (1.0 - e));
+        assert!((last[s] - t_inf).abs() < 1e-5, "scene {s}: {} vs t∞ = {t_inf}", last[s]);
+        let times: Vec<f64> = (events.0.iter().zip(&events.1))
+            .filter(|(scene, _)| **scene == s as f64)
+            .map(|(_, t)| *t)
+            .collect();
+        let mut exact = t1;
+        for (n, t) in times.iter().take(5).enumerate() {
+            assert!(
+                (t - exact).abs() < 1e-9 * exact,
+                "scene {s}: impact {n} at {t} vs {exact}"
+            );
+            exact += 2.0 * e.powi(n as i32 + 1) * v1 / G;
+        }
+    }
+}
