@@ -277,3 +277,61 @@ max = 8
         }
     }
 }
+
+/// K(k), the complete elliptic integral of the first kind, by the arithmetic–geometric mean:
+/// K = π / (2 AGM(1, √(1 − k²))).
+fn elliptic_k(k: f64) -> f64 {
+    let (mut a, mut b) = (1.0f64, (1.0 - k * k).sqrt());
+    // (Quadratic convergence: a few iterations reach rounding.)
+    for _ in 0..16 {
+        (a, b) = (0.5 * (a + b), (a * b).sqrt());
+    }
+    std::f64::consts::PI / (2.0 * a)
+}
+
+/// The pendulum (L = 1 m, released at rest from the horizontal) hits a wall at the bottom of
+/// its swing: it arrives at T(θ₀)/4 = √(L/g) K(sin(θ₀/2)), leaves with e times its speed,
+/// swings up to θ₁ = acos(1 − e²(1 − cos θ₀)) and is back after T(θ₁)/2, and so on. Between
+/// impacts the constrained motion is Moreau–Jean's, first order (README, "Choosing an
+/// integrator"), so located impact times are first-order too — but smoothly so: halving h
+/// halves their error, and the Richardson extrapolation 2 t(h/2) − t(h) is ten times closer
+/// to the elliptic times than t(h/2). Moreau–Jean's own impact times, late by a fraction of h
+/// that varies from impact to impact, have no such expansion.
+#[test]
+fn the_pendulum_hits_the_wall_at_the_elliptic_times() {
+    use ricochet::scenes::pendulum::Pendulum;
+    let e = 0.8;
+    let period = |theta: f64| 4.0 * (1.0 / G).sqrt() * elliptic_k((theta / 2.0).sin());
+    let mut exact = vec![period(std::f64::consts::FRAC_PI_2) / 4.0];
+    let mut cos = 0.0f64;
+    for _ in 0..3 {
+        cos = 1.0 - e * e * (1.0 - cos);
+        exact.push(exact.last().unwrap() + period(cos.acos()) / 2.0);
+    }
+    let times = |step: f64| -> Vec<f64> {
+        let mut sim = Pendulum {
+            step,
+            ..Pendulum::hitting_wall(e)
+        }
+        .simulation()
+        .unwrap();
+        sim.locate_impacts = true;
+        let mut times = Vec::new();
+        while sim.time() < exact[3] + 0.1 {
+            sim.step().unwrap();
+            times.extend(sim.last_impacts().iter().map(|i| i.t));
+        }
+        assert_eq!(times.len(), 4, "h = {step}: {times:?}");
+        times
+    };
+    let error = |t: &[f64]| t.iter().zip(&exact).map(|(t, x)| (t - x).abs()).fold(0.0, f64::max);
+    let (coarse, fine) = (times(1e-3), times(5e-4));
+    let extrapolated: Vec<f64> = coarse.iter().zip(&fine).map(|(c, f)| 2.0 * f - c).collect();
+    let (coarse, fine, extrapolated) = (error(&coarse), error(&fine), error(&extrapolated));
+    println!("pendulum impact times: {coarse:.2e} (h = 1e-3), {fine:.2e} (h/2), extrapolated {extrapolated:.2e}");
+    assert!(
+        fine <= 0.55 * coarse && fine >= 0.45 * coarse,
+        "first order: {fine} vs {coarse}"
+    );
+    assert!(extrapolated <= 0.1 * fine, "smooth in h: {extrapolated} vs {fine}");
+}

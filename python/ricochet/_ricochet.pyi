@@ -274,6 +274,7 @@ class TimeStepping:
         solver: str = "lemke",
         stabilization: str = "none",
         beta: float = 0.5,
+        locate_impacts: bool = False,
     ) -> None: ...
     @property
     def time(self) -> float: ...

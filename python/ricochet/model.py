@@ -97,7 +97,8 @@ class Trajectory:
     the interactions' outputs `y[k, r]` and rates `ydot[k, r]` (Lagrangian), the multipliers
     `lambda_[k, r]` (rows in the order of the links; NaN at the start), the systems' discrete
     states `z[k, j]`, the mechanical `energy[k]` and the `constraint_residual[k]`, max |g(q)|
-    over the holonomic equalities."""
+    over the holonomic equalities; with `locate_impacts`, the located `impacts[i]`: time,
+    row, ẏ before, ẏ after and impulse λ of each (shape (0, 5) without)."""
 
     t: np.ndarray
     q: np.ndarray
@@ -109,6 +110,7 @@ class Trajectory:
     z: np.ndarray
     energy: np.ndarray
     constraint_residual: np.ndarray
+    impacts: np.ndarray
 
 
 class TimeStepping:
@@ -121,6 +123,8 @@ class TimeStepping:
     impacts). An LCP per step solved by `solver` ("lemke", Siconos's default; "pgs",
     "jacobi", "enumerative"). Equality constraints drift at O(h) unless `stabilization` is
     "baumgarte" (gain `beta` ∈ (0, 1]) or "projection" (onto g(q) = 0 after every step).
+    `locate_impacts=True` (Moreau–Jean) applies each impact at its time inside the step
+    instead of at the step's end, and records it in the trajectory's `impacts`.
     Bad input raises ValueError."""
 
     def __init__(
@@ -135,8 +139,11 @@ class TimeStepping:
         solver: str = "lemke",
         stabilization: str = "none",
         beta: float = 0.5,
+        locate_impacts: bool = False,
     ) -> None:
-        self._sim = _TimeStepping(nsds, h, t0, integrator, theta, gamma, activation, solver, stabilization, beta)
+        self._sim = _TimeStepping(
+            nsds, h, t0, integrator, theta, gamma, activation, solver, stabilization, beta, locate_impacts
+        )
 
     @property
     def time(self) -> float:

@@ -5,7 +5,7 @@ import pytest
 
 import ricochet
 
-def bouncing_ball(e=0.9, integrator="moreau_jean"):
+def bouncing_ball(e=0.9, integrator="moreau_jean", locate_impacts=False):
     m, r, g = 1.0, 0.1, 9.81
     ball = ricochet.LagrangianLinearTIDS(
         q0=np.array([1.0, 0.0, 0.0]),
@@ -16,7 +16,7 @@ def bouncing_ball(e=0.9, integrator="moreau_jean"):
     nsds = ricochet.Nsds()
     b = nsds.add("ball", ball)
     nsds.link("floor", ricochet.NewtonImpactNSL(e), ricochet.LagrangianLinearTIR([[1.0, 0.0, 0.0]]), [b])
-    return ricochet.TimeStepping(nsds, h=0.005, theta=0.5, integrator=integrator)
+    return ricochet.TimeStepping(nsds, h=0.005, theta=0.5, integrator=integrator, locate_impacts=locate_impacts)
 
 
 def test_bouncing_ball_ts_reproduces_siconos_to_1e_12(siconos):
@@ -39,6 +39,22 @@ def test_an_elastic_ball_keeps_its_energy_and_rattle_too():
         assert np.abs(trajectory.energy - trajectory.energy[0]).max() < 0.05 * abs(trajectory.energy[0])
         # Never far through the floor.
         assert trajectory.y[:, 0].min() > -0.05
+
+
+def test_located_impacts_are_at_the_exact_times():
+    # Dropped from y = 1 m: impacts at t1 = sqrt(2/g), then every 2 e^n v1 / g, arriving at
+    # e^n v1 and leaving at e^(n+1) v1.
+    g, e = 9.81, 0.9
+    trajectory = bouncing_ball(e=e, locate_impacts=True).run(3.0)
+    t1, v1 = np.sqrt(2.0 / g), np.sqrt(2.0 * g)
+    n = np.arange(len(trajectory.impacts))
+    exact = t1 + np.concatenate([[0.0], np.cumsum(2.0 * e ** (n[1:]) * v1 / g)])
+    assert len(n) >= 3
+    assert np.abs(trajectory.impacts[:, 0] - exact).max() < 1e-12
+    assert np.abs(trajectory.impacts[:, 2] + e**n * v1).max() < 1e-12
+    assert np.abs(trajectory.impacts[:, 3] - e ** (n + 1) * v1).max() < 1e-12
+    # Off, nothing is located.
+    assert bouncing_ball(e=e).run(1.0).impacts.shape == (0, 5)
 
 
 def test_bad_models_are_value_errors():

@@ -2,24 +2,33 @@
 //!
 //! A located step from t_k to t_{k+1} = t_k + h:
 //! 1. **Trial**: a Moreau–Jean step over what is left of the step, with the unilateral
-//!    interactions open at its start (y > 0) left out of its problem: their free motion.
-//! 2. If one of them closes in the trial (y ≤ 0 at its end, or its cubic Hermite interpolant
-//!    dips below zero inside), the first crossing time τ* is found: the Hermite root first,
-//!    then a safeguarded Newton iteration on the gap at the end of trial steps of length τ,
-//!    kept on the closed side (y ≤ 0, |y| ≤ tol |ẏ|, tol = [`TIME_TOLERANCE`] · h), so that
-//!    the impacting row is closed when the impact is applied.
+//!    interactions open at its start left out of its problem: their free motion. Open: y > 0,
+//!    or y ≤ 0 and separating (ẏ > 0) just after a located impact (its flight's return).
+//! 2. If one of them closes in the trial (its cubic Hermite interpolant from y, ẏ at both
+//!    ends goes from y > 0 to y ≤ 0), the first crossing time τ* is found: the Hermite root
+//!    first, then a safeguarded Newton iteration on the gap at the end of trial steps of
+//!    length τ, kept on the closed side (y ≤ 0, |y| ≤ tol |ẏ|, tol = [`TIME_TOLERANCE`] · h),
+//!    so that the impacting row is closed when the impact is applied.
 //! 3. **Impact**: the trial step of length τ* is kept, then a zero-length Moreau–Jean step
 //!    applies the impact at t_k + τ*: W = M, v_free = v⁻ and the problem over every row with
 //!    y + tol · min(ẏ, 0) ≤ 0 (rows closing within the tolerance take part: simultaneous
 //!    impacts are solved together), `0 ≤ λ ⟂ H M⁻¹Hᵀ λ + H v⁻ + e H v⁻ ≥ 0` with friction
 //!    where the law has it — Moreau's impact law at t*.
-//! 4. The rest of the step starts again at 1, up to [`MAX_LOCATED_IMPACTS`] impacts, after
-//!    which it is a plain Moreau–Jean step over what is left: how an accumulation of impacts
-//!    is passed (a row closed at the start of a sub-step is the scheme's, as without location).
+//! 4. The rest of the step starts again at 1.
+//!
+//! **Accumulations of impacts** (a ball coming to rest: flights e, e², … shorter each time)
+//! are passed, not stalled in: a flight after an impact shorter than [`MIN_FLIGHT`] · h (a
+//! touch-down slower than such a flight gains), or a contact's impact past
+//! [`MAX_IMPACTS_PER_CONTACT`] in one step, ends its accumulation — the remaining flights sum
+//! to less than MIN_FLIGHT · h / (1 − e) — and the contact settles over the rest of the step:
+//! a Moreau–Jean step whose problem holds the closed rows, that contact's without restitution.
+//! Past [`MAX_LOCATED_IMPACTS`] impacts in one step, its rest is plain Moreau–Jean. Open rows
+//! crossing in the rest of a step that settled are the next step's (late by up to h).
 //!
 //! For constant forces and θ = ½ the trial's gaps are exact quadratics in τ, so the Hermite
-//! root is the crossing time to rounding. The step's p and λ are the sums over its sub-steps
-//! and impacts (the step's percussion), as Moreau–Jean's λ is the step's.
+//! root is the crossing time to rounding; otherwise a trial step over τ is the scheme's own
+//! motion, second order in τ, and so are the impact times. The step's p and λ are the sums
+//! over its sub-steps and impacts (the step's percussion), as Moreau–Jean's λ is the step's.
 
 use nalgebra::DVector;
 

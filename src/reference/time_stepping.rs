@@ -354,7 +354,8 @@ impl TimeStepping {
     }
 
     /// Steps until `t_final` (the number of steps is ⌈(t_final − t)/h⌉), appending the
-    /// initial sample (if `trajectory` is empty) and one sample after every step. What was
+    /// initial sample (if `trajectory` is empty), one sample after every step and the step's
+    /// located impacts. What was
     /// recorded before an error stays in `trajectory`.
     pub fn run(&mut self, t_final: f64, trajectory: &mut Trajectory) -> Result<()> {
         let steps = self.steps_until(t_final)?;
@@ -364,6 +365,7 @@ impl TimeStepping {
         for _ in 0..steps {
             self.step()?;
             trajectory.samples.push(self.sample()?);
+            trajectory.impacts.extend_from_slice(self.last_impacts());
         }
         Ok(())
     }

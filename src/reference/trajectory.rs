@@ -4,6 +4,8 @@ use std::io::Write;
 
 use nalgebra::DVector;
 
+use super::impact_location::LocatedImpact;
+
 /// The output variables at one time, over the whole scene.
 ///
 /// Vectors over systems are concatenated in the order the systems were added; vectors over
@@ -39,6 +41,9 @@ pub struct Sample {
 pub struct Trajectory {
     /// The samples in time order.
     pub samples: Vec<Sample>,
+    /// The impacts located inside the steps, in time order (empty unless
+    /// [`TimeStepping::locate_impacts`](super::TimeStepping::locate_impacts)).
+    pub impacts: Vec<LocatedImpact>,
 }
 
 impl Trajectory {

@@ -70,10 +70,11 @@ impl TimeStepping {
     /// (`"predicted"`); `euler_moreau` for first-order systems, θ = `theta`, the relation at
     /// x_{k+γ}; `rattle`), the LCP `solver` (`lemke`, `pgs`, `jacobi`, `enumerative`) and the
     /// `stabilization` of equality constraints (`none`, `baumgarte` with gain `beta`,
-    /// `projection`).
+    /// `projection`); `locate_impacts`: each impact applied at its time inside the step
+    /// (Moreau–Jean).
     #[new]
     #[pyo3(signature = (nsds, h, t0=0.0, integrator="moreau_jean", theta=0.5, gamma=None, activation="current",
-                        solver="lemke", stabilization="none", beta=0.5))]
+                        solver="lemke", stabilization="none", beta=0.5, locate_impacts=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         nsds: &Nsds,
@@ -86,6 +87,7 @@ impl TimeStepping {
         solver: &str,
         stabilization: &str,
         beta: f64,
+        locate_impacts: bool,
     ) -> PyResult<Self> {
         let integrator = self::integrator(integrator, theta, gamma, activation)?;
         // By the names scenario files use.
@@ -106,12 +108,14 @@ impl TimeStepping {
             reference::TimeStepping::new(nsds.inner.clone(), integrator, t0, h).map_err(|e| raised_or(&failures, e))?;
         inner.solver = solver;
         inner.stabilization = stabilization;
+        inner.locate_impacts = locate_impacts;
         Ok(Self { inner, failures })
     }
 
     /// Steps to `t_final` (the GIL released). Returns the samples of every step, the start
     /// included — a dict of name → (bytes of f64, shape) for `t`, `q`, `v`, `p`, `y`, `ydot`,
-    /// `lambda`, `z`, `energy`, `constraint_residual`, or `None` when nothing was recorded — and the exception that
+    /// `lambda`, `z`, `energy`, `constraint_residual`, `impacts` (located: t, row, ẏ before,
+    /// ẏ after, λ), or `None` when nothing was recorded — and the exception that
     /// stopped the run, if one did (the samples are then those before it).
     fn run(&mut self, py: Python<'_>, t_final: f64) -> PyResult<(Option<Py<PyAny>>, Option<PyErr>)> {
         let mut trajectory = Trajectory::default();
@@ -154,6 +158,10 @@ impl TimeStepping {
         for (name, field) in scalars {
             put(name, samples.iter().map(field).collect(), &[samples.len()])?;
         }
+        let impacts: Vec<f64> = (trajectory.impacts.iter())
+            .flat_map(|i| [i.t, i.row as f64, i.ydot_before, i.ydot_after, i.lambda])
+            .collect();
+        put("impacts", impacts, &[trajectory.impacts.len(), 5])?;
         Ok((Some(out.into_any().unbind()), error))
     }
 
