@@ -104,15 +104,20 @@ fn energy_is_never_gained_and_kept_when_elastic() {
         sim.locate_impacts = true;
         let e0 = sim.energy().unwrap();
         let (mut most, mut least) = (e0, e0);
-        let mut located = 0;
+        let (mut located, mut deepest) = (0, 0.0f64);
         for _ in 0..100_000 {
             sim.step().unwrap();
             located += sim.last_impacts().len();
+            deepest = deepest.min(sim.q(ricochet::model::DsId(0))[0]);
             let energy = sim.energy().unwrap();
             most = most.max(energy);
             least = least.min(energy);
         }
         assert!(most <= e0 * (1.0 + 1e-12), "e = {e}: energy grew from {e0} to {most}");
+        // Never through the floor by more than the located impacts' tolerance (Moreau–Jean
+        // alone sinks by up to g h²/2 ≈ 5e-6 m at each impact).
+        println!("e = {e}: deepest z {deepest:e}");
+        assert!(deepest >= -1e-10, "e = {e}: z reached {deepest}");
         if e == 1.0 {
             assert!(least >= e0 * (1.0 - 1e-10), "e = 1: energy fell from {e0} to {least}");
             // 100 s of bounces of 0.903 s.
@@ -194,21 +199,33 @@ fn newtons_cradle_is_solved_at_its_located_impact() {
     }
 }
 
-/// Schemes without located impacts say so by name.
+/// What cannot locate impacts says so by name: nonsmooth RATTLE, and Baumgarte
+/// stabilisation (whose β c/h would act over every sub-step).
 #[test]
-fn rattle_refuses_located_impacts_by_name() {
+fn rattle_and_baumgarte_refuse_located_impacts_by_name() {
     let mut sim = BouncingBall::default().simulation().unwrap();
     sim.set_integrator(Integrator::NonsmoothRattle(Default::default()))
         .unwrap();
     sim.locate_impacts = true;
     let error = sim.step().unwrap_err().to_string();
     assert!(error.contains("RATTLE") && error.contains("moreau-jean"), "{error}");
+    let mut sim = ricochet::scenes::pendulum::Pendulum {
+        stabilization: ricochet::scheme::Stabilization::Baumgarte { beta: 0.2 },
+        ..ricochet::scenes::pendulum::Pendulum::hitting_wall(0.8)
+    }
+    .simulation()
+    .unwrap();
+    sim.locate_impacts = true;
+    let error = sim.step().unwrap_err().to_string();
+    assert!(error.contains("Baumgarte"), "{error}");
+    assert_eq!(sim.steps(), 0, "the refused step left the state");
 }
 
 /// `[time] locate_impacts` in an ensemble: the automatic backend takes the reference stepper
 /// (saying why), whose `last_impact_time` is the accumulation time
-/// t∞ = t₁ + 2 e v₁ / (g (1 − e)) of each ball and whose events are at the exact impact times;
-/// the batched backends refuse the key by name.
+/// t∞ = t₁ + 2 e v₁ / (g (1 − e)) of each ball, whose events are at the exact impact times and
+/// whose `first_above`/`first_below` times fall inside the step; the batched backends refuse
+/// the key by name.
 #[test]
 fn an_ensemble_locates_its_impacts_on_the_reference_backend() {
     use ricochet::ensemble::{self, Backend, RunOptions, Scenario};
@@ -227,6 +244,21 @@ final = 12.0
 locate_impacts = true
 [events]
 max = 8
+[[observe]]
+name = "first_impact"
+signal = "lambda0"
+reduce = "first_above"
+threshold = 0.0
+[[observe]]
+name = "half_way"
+signal = "y0"
+reduce = "first_below"
+threshold = 0.2
+[[observe]]
+name = "fast"
+signal = "z_dot"
+reduce = "first_below"
+threshold = -2.0
 "#;
     let scenario = Scenario::from_toml(text).unwrap();
     let run = |backend| {
@@ -254,6 +286,7 @@ max = 8
     );
     let col = |name: &str| located.summary.column(name).unwrap();
     let (heights, restitutions, last) = (col("height"), col("restitution"), col("last_impact_time"));
+    let (first_impact, half_way, fast) = (col("first_impact"), col("half_way"), col("fast"));
     let events = (
         located.events.column("scene").unwrap(),
         located.events.column("t").unwrap(),
@@ -263,10 +296,30 @@ max = 8
         let (t1, v1) = ((2.0 * d / G).sqrt(), (2.0 * G * d).sqrt());
         let t_inf = t1 + 2.0 * e * v1 / (G * (1.0 - e));
         assert!((last[s] - t_inf).abs() < 1e-5, "scene {s}: {} vs t∞ = {t_inf}", last[s]);
+        // first_above/first_below inside the step: the impulse at its located impact, the gap
+        // on its Hermite interpolant (exact here), the speed on the chord (exact: linear).
+        assert!(
+            (first_impact[s] - t1).abs() < 1e-12,
+            "scene {s}: first impact {}",
+            first_impact[s]
+        );
+        let half = (2.0 * (d - 0.2) / G).sqrt();
+        assert!(
+            (half_way[s] - half).abs() < 1e-12,
+            "scene {s}: y < 0.2 at {} vs {half}",
+            half_way[s]
+        );
+        assert!(
+            (fast[s] - 2.0 / G).abs() < 1e-12,
+            "scene {s}: ż < −2 at {} vs {}",
+            fast[s],
+            2.0 / G
+        );
         let times: Vec<f64> = (events.0.iter().zip(&events.1))
             .filter(|(scene, _)| **scene == s as f64)
             .map(|(_, t)| *t)
             .collect();
+        assert!(times.len() >= 5, "scene {s}: {} events", times.len());
         let mut exact = t1;
         for (n, t) in times.iter().take(5).enumerate() {
             assert!(

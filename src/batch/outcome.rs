@@ -18,7 +18,8 @@ pub struct BatchOutcome {
     /// accumulators of the job's observers, its stroboscopic samples and its impact events.
     pub observed: Vec<f64>,
     /// With impacts located inside the step (the reference engine's `locate_impacts`), per
-    /// scene the time of its last impact's onset (NaN without one); empty otherwise, where
+    /// scene the time of its last impact — located, or an onset the scheme applied at a
+    /// step's end — (NaN without one); empty otherwise, where
     /// [`HealthCounters::last_impact`] gives it to the step.
     pub impact_times: Vec<f64>,
     /// Seconds the device spent in the kernel's dispatches, where the adapter measures it

@@ -15,12 +15,12 @@ use rayon::prelude::*;
 
 use super::{BatchOutcome, Engine, Job, Scene};
 use crate::batch::layout::{EXTREMES, HealthCounters, NON_FINITE, NOT_CONVERGED};
-use crate::batch::observe::{self, SLOTS, Signal, accumulate};
+use crate::batch::observe::{self, Accumulator, Observer, SLOTS, Signal, accumulate};
 use crate::batch::progress::TICK;
 use crate::error::{Error, Result};
 use crate::numerics::SolverOptions;
 use crate::numerics::friction::{FrictionOptions, cone};
-use crate::reference::{Integrator, TimeStepping};
+use crate::reference::{Integrator, TimeStepping, first_root};
 use crate::scheme::{EulerMoreauOSI, LagrangianIntegrator, NonsmoothRattleOSI};
 
 /// [`TimeStepping`] per scene, in f64.
@@ -94,6 +94,11 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
     let mut sim = TimeStepping::new(nsds, integrator, t0, job.step)?;
     sim.stabilization = job.stabilization;
     sim.locate_impacts = job.locate_impacts;
+    if job.locate_impacts {
+        // Refused here, naming the scene, rather than flagged at its first step.
+        sim.check_impact_location()
+            .map_err(|e| e.in_place(&format!("scene {}", job.first_scene + s)))?;
+    }
     if let Some((_, state)) = job.start {
         // (A first-order scene's state is x; its ẋ follows.)
         sim.set_state(&state[at..at + if first_order { n } else { 2 * n }])?;
@@ -137,6 +142,9 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
     // its start, the last sample's).
     let m = gaps.len();
     let mut rate = vec![0.0; m];
+    // Each observer's signal rate at the last sample (v for q, ẏ for y), to place a
+    // first_above/first_below crossing inside its step when impacts are located.
+    let mut previous_rate = vec![f64::NAN; job.recording.observers.len()];
     let mut observe = |sim: &TimeStepping, observed: &mut [f64], k: u32| -> Result<()> {
         if job.recording.is_empty() {
             return Ok(());
@@ -144,17 +152,29 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
         let sample = sim.sample()?;
         let rates = if first_order { sim.rates()? } else { sample.v.clone() };
         let observers = &job.recording.observers;
-        for (observer, slots) in observers.iter().zip(observed.chunks_mut(SLOTS)) {
-            let s = match observer.signal {
-                Signal::Q(i) => sample.q[i],
+        let end = sim.time();
+        for ((observer, slots), previous) in observers.iter().zip(observed.chunks_mut(SLOTS)).zip(&mut previous_rate) {
+            let ydot = |r: usize| sample.ydot.get(r).copied().unwrap_or(f64::NAN);
+            let (s, rate) = match observer.signal {
+                Signal::Q(i) => (sample.q[i], Some(rates[i])),
                 // (First-order scenes have no ẏ.)
-                Signal::V(i) => rates[i],
-                Signal::Y(r) => sample.y[r],
-                Signal::Ydot(r) => sample.ydot.get(r).copied().unwrap_or(f64::NAN),
-                Signal::Lambda(r) => sample.lambda[r],
-                Signal::Energy => sample.energy,
+                Signal::V(i) => (rates[i], None),
+                Signal::Y(r) => (sample.y[r], Some(ydot(r))),
+                Signal::Ydot(r) => (ydot(r), None),
+                Signal::Lambda(r) => (sample.lambda[r], None),
+                Signal::Energy => (sample.energy, None),
             };
-            accumulate(observer.accumulator(), slots, s, f64::from(k), job.step, k == 0);
+            let at = match observer.signal {
+                _ if !job.locate_impacts || k == 0 => f64::from(k),
+                Signal::Lambda(r) => {
+                    let impact = sim.last_impacts().iter().find(|i| i.row == r);
+                    let at = impact.map(|i| f64::from(k) - (end - i.t) / job.step);
+                    crossing_count(observer, slots, (s, rate, *previous), (k, job.step), at)
+                }
+                _ => crossing_count(observer, slots, (s, rate, *previous), (k, job.step), None),
+            };
+            accumulate(observer.accumulator(), slots, s, at, job.step, k == 0);
+            *previous = rate.unwrap_or(f64::NAN);
         }
         if let Some(j) = job.recording.strobe.and_then(|strobe| strobe.sample_at(k)) {
             let at = job.recording.sample_at(n, j);
@@ -253,4 +273,48 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
         counters.flags |= NON_FINITE;
     }
     Ok((state, counters, extremes, observed, impact_time))
+}
+
+/// The step count, fractional, at which a `first_above`/`first_below` observer's signal
+/// crosses its threshold c in the step ending at count k, when impacts are located: an
+/// impulse at its located impact (`impact`), a signal with a rate (q with v, y with ẏ) on the
+/// cubic Hermite interpolant of (s, ṡ) over the step, any other on the chord; k itself where
+/// the accumulator does not turn now (or nothing better is known). `signal` is (s, ṡ, the
+/// previous sample's ṡ); the previous s is the accumulator's own (`slots[2]`).
+fn crossing_count(
+    observer: &Observer,
+    slots: &[f64],
+    (s, rate, previous_rate): (f64, Option<f64>, f64),
+    (k, h): (u32, f64),
+    impact: Option<f64>,
+) -> f64 {
+    let (value, previous, c) = (slots[0], slots[2], slots[3]);
+    let end = f64::from(k);
+    // +1 above, −1 below: g = sign (c − signal) is > 0 before the crossing, ≤ 0 after.
+    let sign = match observer.accumulator() {
+        Accumulator::FirstAbove => 1.0,
+        Accumulator::FirstBelow => -1.0,
+        _ => return end,
+    };
+    if value != 0.0 || sign * (s - c) <= 0.0 {
+        return end;
+    }
+    if let Signal::Lambda(_) = observer.signal {
+        return impact.unwrap_or(end);
+    }
+    let fraction = match rate {
+        Some(rate) if previous_rate.is_finite() && rate.is_finite() => {
+            // (The interpolant runs over the step as [0, 1]: its slopes are h ṡ.)
+            first_root(
+                sign * (c - previous),
+                -sign * previous_rate * h,
+                sign * (c - s),
+                -sign * rate * h,
+            )
+        }
+        _ => Some((c - previous) / (s - previous)),
+    };
+    fraction
+        .filter(|f| (0.0..=1.0).contains(f))
+        .map_or(end, |f| end - 1.0 + f)
 }

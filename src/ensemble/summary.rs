@@ -25,8 +25,9 @@ pub const INTEGER_COLUMNS: [&str; 7] = [
 ];
 
 /// The summary columns: `scene`, the drawn parameters, the observables (`[[observe]]`, in
-/// their order), `impacts` (contact onsets; with `[time] locate_impacts`, every located
-/// impact besides), `last_impact_time` (end of the step of the last one, or its located time;
+/// their order), `impacts` (contact onsets; with `[time] locate_impacts`, the located
+/// impacts, one per time, and the onsets of steps without one), `last_impact_time` (end of
+/// the step of the last one, or its located time;
 /// NaN without impacts), `in_contact`
 /// (1 if a contact carried an impulse in the last step: at rest on a support),
 /// the final state (the coordinates by name, `z`, `theta`, …, or `q0…`, then their

@@ -12,7 +12,7 @@
 //! 3. **Impact**: the trial step of length τ* is kept, then a zero-length Moreau–Jean step
 //!    applies the impact at t_k + τ*: W = M, v_free = v⁻ and the problem over every row with
 //!    y + tol · min(ẏ, 0) ≤ 0 (rows closing within the tolerance take part: simultaneous
-//!    impacts are solved together), `0 ≤ λ ⟂ H M⁻¹Hᵀ λ + H v⁻ + e H v⁻ ≥ 0` with friction
+//!    impacts are solved together), `0 ≤ λ ⟂ H M⁻¹Hᵀ λ + H v⁻ + e H v⁻ + ∂h/∂t ≥ 0` with friction
 //!    where the law has it — Moreau's impact law at t*.
 //! 4. The rest of the step starts again at 1.
 //!
@@ -20,7 +20,8 @@
 //! are passed, not stalled in: a flight after an impact shorter than [`MIN_FLIGHT`] · h (a
 //! touch-down slower than such a flight gains), or a contact's impact past
 //! [`MAX_IMPACTS_PER_CONTACT`] in one step, ends its accumulation — the remaining flights sum
-//! to less than MIN_FLIGHT · h / (1 − e) — and the contact settles over the rest of the step:
+//! to less than 2e · MIN_FLIGHT · h / (1 − e); the cap has no such bound — and the contact
+//! settles over the rest of the step:
 //! a Moreau–Jean step whose problem holds the closed rows, that contact's without restitution.
 //! Past [`MAX_LOCATED_IMPACTS`] impacts in one step, its rest is plain Moreau–Jean. Open rows
 //! crossing in the rest of a step that settled are the next step's (late by up to h).
@@ -34,10 +35,10 @@ use nalgebra::DVector;
 
 use super::integrator::{StepReport, StepSettings};
 use super::moreau_jean::{Span, step_over};
-use super::state::SceneState;
+use super::state::{LocatedImpact, SceneState};
 use crate::error::{Error, Result};
 use crate::model::Interaction;
-use crate::scheme::MoreauJeanOSI;
+use crate::scheme::{MoreauJeanOSI, Stabilization};
 
 /// Impacts located in one step on one contact, at most: one more is an accumulation of
 /// impacts cut short, and the contact settles over the rest of the step.
@@ -49,23 +50,9 @@ pub const MAX_LOCATED_IMPACTS: usize = 256;
 /// The tolerance on an impact time, relative to h.
 pub const TIME_TOLERANCE: f64 = 1e-12;
 
-/// Trial steps spent on one crossing, at most (the bracket shrinks to rounding long before).
+/// Trial steps spent on one crossing, at most (Newton reaches the tolerance in one to three
+/// where the interpolant is good; then the closed end of the bracket is taken).
 const MAX_TRIALS: usize = 60;
-
-/// One impact located inside a step.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct LocatedImpact {
-    /// Its time t*.
-    pub t: f64,
-    /// The first (normal) row of the interaction, in the scene's λ vector.
-    pub row: usize,
-    /// ẏ of that row just before the impact.
-    pub ydot_before: f64,
-    /// ẏ just after.
-    pub ydot_after: f64,
-    /// The impact's normal impulse λ.
-    pub lambda: f64,
-}
 
 /// A unilateral interaction whose crossing can be located: its index, its first row in λ,
 /// and its gap y and rate ẏ (first components) at the start of the sub-step.
@@ -127,15 +114,23 @@ fn locatable(inter: &Interaction) -> bool {
     !inter.law.is_equality() && inter.relation.is_lagrangian() && inter.relation.is_active()
 }
 
-/// Refuses what a zero-length impact step cannot hold: compliant relations (their D/h).
-pub(super) fn check(ts: &SceneState) -> Result<()> {
-    match ts.nsds.interactions().iter().find(|i| i.relation.is_compliant()) {
-        Some(_) => Err(Error::Unsupported {
+/// Refuses what sub-steps and a zero-length impact step cannot hold: compliant relations
+/// (no impact time: their force acts over the step, D/h) and Baumgarte stabilisation (its
+/// β c(q)/h would act over each sub-step, however short).
+pub(super) fn check(ts: &SceneState, settings: &StepSettings) -> Result<()> {
+    if ts.nsds.interactions().iter().any(|i| i.relation.is_compliant()) {
+        return Err(Error::Unsupported {
             what: "impact location with a compliant relation".into(),
             reason: "a compliant contact has no impact time: its force acts over the step (D/h)".into(),
-        }),
-        None => Ok(()),
+        });
     }
+    if let Stabilization::Baumgarte { .. } = settings.stabilization {
+        return Err(Error::Unsupported {
+            what: "impact location with Baumgarte stabilisation".into(),
+            reason: "its feedback β c(q)/h would act over every sub-step: use projection or none".into(),
+        });
+    }
+    Ok(())
 }
 
 /// The located gaps at (q, v, t): every locatable interaction's first y and ẏ.
@@ -229,7 +224,7 @@ pub(super) fn located_step(ts: &mut SceneState, settings: &StepSettings, osi: Mo
         *count += 1;
         if settles || *count > MAX_IMPACTS_PER_CONTACT {
             // The accumulation has converged (its remaining flights sum to less than
-            // MIN_FLIGHT · h / (1 − e)), or is cut at the cap: the contact settles plastically
+            // 2e · MIN_FLIGHT · h / (1 − e)), or is cut at the cap: the contact settles plastically
             // over the rest of the step, and the touch-down is no impact.
             if t < t_end {
                 let report = step_over(ts, settings, osi, &Span::settling(t, t_end - t, &[gap]))?;
@@ -313,16 +308,25 @@ fn crossing(
         })
         .reduce(|a, b| if b.0 < a.0 { b } else { a });
     let Some((guess, gap, acceleration)) = first else {
-        return Ok(Crossing::None);
+        // A row an impact left at y ≤ 0, separating too slowly to rise above 0, that ends
+        // the trial closed: its flight is below resolution, and it settles.
+        let sinking = open.iter().zip(&end).find(|(g, e)| g.y <= 0.0 && e.y <= 0.0);
+        return Ok(sinking.map_or(Crossing::None, |(g, _)| Crossing::TooSoon(g.index)));
     };
     if guess * length < MIN_FLIGHT * ts.h && recent.contains(&gap.row) {
         return Ok(Crossing::TooSoon(gap.index));
     }
-    let closed_end = closest(&end).0 <= 0.0;
+    // The crossing followed is that gap's (the others close later, by their interpolants).
+    let of_gap = |gaps: &[Gap]| {
+        gaps.iter()
+            .find(|g| g.index == gap.index)
+            .map_or((f64::NAN, 0.0), |g| (g.y, g.ydot))
+    };
+    let closed_end = of_gap(&end).0 <= 0.0;
     let trial = |ts: &mut SceneState, tau: f64| -> Result<(f64, f64, StepReport)> {
         start.restore(ts);
         let report = step_over(ts, settings, osi, &Span::sub(t, tau, excluded))?;
-        let (y, ydot) = closest(&gaps_of(ts, t + tau, open)?);
+        let (y, ydot) = of_gap(&gaps_of(ts, t + tau, open)?);
         Ok((y, ydot, report))
     };
     // [a, b]: the gap is open at a, closed at b (b = None: not seen closed yet).
@@ -385,14 +389,6 @@ fn gaps_of(ts: &SceneState, t: f64, open: &[Gap]) -> Result<Vec<Gap>> {
         .iter()
         .map(|g| *all.iter().find(|a| a.index == g.index).expect("an open gap is a gap"))
         .collect())
-}
-
-/// The smallest gap and its rate.
-fn closest(gaps: &[Gap]) -> (f64, f64) {
-    gaps.iter()
-        .map(|g| (g.y, g.ydot))
-        .reduce(|a, b| if b.0 < a.0 { b } else { a })
-        .unwrap_or((f64::INFINITY, 0.0))
 }
 
 /// The first s ∈ (0, 1] where the cubic Hermite interpolant p(s) of p(0) = `y0`,

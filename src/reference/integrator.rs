@@ -57,9 +57,6 @@ pub struct StepSettings {
     /// flagged in the [`StepReport`] (as Siconos goes on, with a warning); otherwise such a
     /// step is an [`Error::NotConverged`].
     pub lenient: bool,
-    /// Locate each impact inside its step and apply it there (Moreau–Jean only; see
-    /// [`impact_location`](super::impact_location)).
-    pub locate_impacts: bool,
 }
 
 impl StepSettings {
@@ -206,14 +203,6 @@ impl OneStepIntegrator for Integrator {
     fn step(&self, state: &mut SceneState, settings: &StepSettings) -> Result<StepReport> {
         match self {
             Self::MoreauJean(osi) => osi.step(state, settings),
-            Self::EulerMoreau(_) if settings.locate_impacts => Err(Error::Unsupported {
-                what: "impact location under Euler–Moreau".into(),
-                reason: "a first-order system has no impacts to locate".into(),
-            }),
-            Self::NonsmoothRattle(_) if settings.locate_impacts => Err(Error::Unsupported {
-                what: "impact location under nonsmooth RATTLE".into(),
-                reason: "located impacts are Moreau–Jean's so far: run the scene with moreau-jean".into(),
-            }),
             Self::EulerMoreau(osi) => osi.step(state, settings),
             Self::NonsmoothRattle(osi) => osi.step(state, settings),
         }

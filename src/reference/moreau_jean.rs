@@ -3,7 +3,6 @@
 
 use nalgebra::{DMatrix, DVector, Dyn, LU};
 
-use super::impact_location;
 use super::integrator::{OneStepIntegrator, StepReport, StepSettings};
 use super::projection::is_holonomic;
 use super::state::{SceneState, SchemeMemory};
@@ -50,16 +49,12 @@ impl OneStepIntegrator for MoreauJeanOSI {
     }
 
     fn step(&self, state: &mut SceneState, settings: &StepSettings) -> Result<StepReport> {
-        if settings.locate_impacts {
-            impact_location::check(state)?;
-            return impact_location::located_step(state, settings, *self);
-        }
         step_over(state, settings, *self, &Span::grid(state))
     }
 }
 
 /// What one Moreau–Jean solve spans: a grid step [t_k, t_{k+1}], a sub-step of a located
-/// step, or the zero-length step of an impact ([`impact_location`]).
+/// step, or the zero-length step of an impact ([`super::impact_location`]).
 pub(super) struct Span<'a> {
     /// Its start and end times.
     t: f64,
@@ -69,8 +64,8 @@ pub(super) struct Span<'a> {
     /// Interactions left out of its problem (a located step's trial leaves the open ones out).
     excluded: &'a [usize],
     /// Instead of the scheme's activation test, a unilateral row takes part when it is closed
-    /// or closes within the time `tol`: y + tol · min(ẏ, 0) ≤ 0 (an impact, a settling
-    /// contact).
+    /// or closes within the time `tol`: y + tol · min(ẏ, 0) ≤ 0 (every row of an impact; the
+    /// `plastic` rows of a settling span).
     closed: Option<f64>,
     /// Interactions whose restitution is taken as 0 (a contact settling at the end of an
     /// accumulation of impacts).
@@ -102,9 +97,10 @@ impl<'a> Span<'a> {
         }
     }
 
-    /// A sub-step from t of length h whose problem holds the closed rows (y ≤ 0), whatever
-    /// their ẏ, the `plastic` ones without restitution: the rest of a step where an
-    /// accumulation of impacts has converged and its contacts settle.
+    /// A sub-step from t of length h whose problem holds the `plastic` interactions where
+    /// they are closed (ỹ ≤ 0 at the activation's q̂), whatever their ẏ, without restitution,
+    /// and the others by the scheme's test: the rest of a step where an accumulation of
+    /// impacts has converged and its contact settles.
     pub(super) fn settling(t: f64, h: f64, plastic: &'a [usize]) -> Self {
         Self {
             closed: Some(0.0),
@@ -331,9 +327,12 @@ fn active_set(
             Some(linearisation) => linearisation?.y0,
             None => inter.output(&local(q_hat), &z, t_k)?,
         };
+        // (A settling span tests its plastic rows so, the others by the scheme.)
         let active = match span.closed {
-            Some(tol) => y[0] + tol * ydot_k[0].min(0.0) <= 0.0,
-            None => osi.is_active(y[0], ydot_k[0], h),
+            Some(tol) if span.plastic.is_empty() || span.plastic.contains(&index) => {
+                y[0] + tol * ydot_k[0].min(0.0) <= 0.0
+            }
+            _ => osi.is_active(y[0], ydot_k[0], h),
         };
         if active {
             let (scale, constant) = if let Some(linearisation) = compliant(ts, inter, &local(&q_pred), offset) {

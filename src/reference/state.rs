@@ -5,9 +5,23 @@
 
 use nalgebra::{DMatrix, DVector, Dyn, LU};
 
-use super::impact_location::LocatedImpact;
 use crate::error::{Error, Result};
 use crate::model::{DsId, Interaction, Nsds};
+
+/// One impact located inside a step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LocatedImpact {
+    /// Its time t*.
+    pub t: f64,
+    /// The first (normal) row of the interaction, in the scene's λ vector.
+    pub row: usize,
+    /// ẏ of that row just before the impact.
+    pub ydot_before: f64,
+    /// ẏ just after.
+    pub ydot_after: f64,
+    /// The impact's normal impulse λ.
+    pub lambda: f64,
+}
 
 /// One scene at step k: t_k = t₀ + k h, (q_k, v_k), the last input p and impulse λ.
 pub struct SceneState {

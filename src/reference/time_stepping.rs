@@ -6,10 +6,10 @@
 use nalgebra::DVector;
 
 use super::euler_moreau_newton;
-use super::impact_location::LocatedImpact;
+use super::impact_location;
 use super::integrator::{Integrator, OneStepIntegrator, StepReport, StepSettings};
 use super::projection;
-use super::state::{SceneState, SchemeMemory};
+use super::state::{LocatedImpact, SceneState, SchemeMemory};
 use super::trajectory::{Sample, Trajectory};
 use crate::error::{Error, Result};
 use crate::model::relation::first_order_nonlinear::At;
@@ -90,7 +90,6 @@ impl TimeStepping {
             friction: self.friction_solver,
             friction_options: self.friction_options,
             lenient: self.lenient,
-            locate_impacts: self.locate_impacts,
         }
     }
 
@@ -192,6 +191,7 @@ impl TimeStepping {
         }
         self.state.q.copy_from_slice(&qv[..n]);
         self.state.v.copy_from_slice(&qv[n..]);
+        self.state.impacts.clear();
         Ok(())
     }
 
@@ -313,6 +313,7 @@ impl TimeStepping {
             s.k,
             // (Only the Newton memory is worth its copy: the others are rebuilt.)
             s.memory.newton().cloned(),
+            s.impacts.clone(),
         );
         match self.advance() {
             Ok(report) => {
@@ -322,17 +323,43 @@ impl TimeStepping {
             Err(e) => {
                 let s = &mut self.state;
                 let newton;
-                (s.q, s.v, s.p, s.lambda, s.k, newton) = saved;
-                s.impacts.clear();
+                (s.q, s.v, s.p, s.lambda, s.k, newton, s.impacts) = saved;
                 s.memory = newton.map_or(SchemeMemory::None, SchemeMemory::Newton);
                 Err(e)
             }
         }
     }
 
+    /// Whether this simulation's impacts can be located ([`TimeStepping::locate_impacts`]):
+    /// under Moreau–Jean, without compliant relations or Baumgarte stabilisation; otherwise
+    /// the refusal, naming what stands in the way.
+    pub fn check_impact_location(&self) -> Result<()> {
+        match self.integrator {
+            Integrator::MoreauJean(_) => impact_location::check(&self.state, &self.settings()),
+            Integrator::EulerMoreau(_) => Err(Error::Unsupported {
+                what: "impact location under Euler–Moreau".into(),
+                reason: "a first-order system has no impacts to locate".into(),
+            }),
+            Integrator::NonsmoothRattle(_) => Err(Error::Unsupported {
+                what: "impact location under nonsmooth RATTLE".into(),
+                reason: "located impacts are Moreau–Jean's so far: run the scene with moreau-jean".into(),
+            }),
+        }
+    }
+
     fn advance(&mut self) -> Result<StepReport> {
         let settings = self.settings();
-        let mut report = self.integrator.step(&mut self.state, &settings)?;
+        let mut report = match self.integrator {
+            Integrator::MoreauJean(osi) if self.locate_impacts => {
+                self.check_impact_location()?;
+                impact_location::located_step(&mut self.state, &settings, osi)?
+            }
+            _ if self.locate_impacts => return Err(self.check_impact_location().expect_err("refused")),
+            _ => {
+                self.state.impacts.clear();
+                self.integrator.step(&mut self.state, &settings)?
+            }
+        };
         self.state.k += 1;
         report.constraint_residual = match self.stabilization {
             Stabilization::Projection {

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use nalgebra::DVector;
 
-use super::impact_location::LocatedImpact;
+use super::state::LocatedImpact;
 
 /// The output variables at one time, over the whole scene.
 ///
