@@ -1,6 +1,8 @@
 //! One Moreau–Jean step of a Lagrangian scene on the CPU, in f64: [`MoreauJeanOSI`] as a
 //! [`OneStepIntegrator`] (the formulas are in [`crate::scheme::moreau_jean`]).
 
+mod span;
+
 use nalgebra::{DMatrix, DVector, Dyn, LU};
 
 use super::integrator::{OneStepIntegrator, StepReport, StepSettings};
@@ -11,6 +13,7 @@ use crate::model::Interaction;
 use crate::model::relation::CompliantLinearisation;
 use crate::numerics::friction::mixed::Block;
 use crate::scheme::{Activation, MoreauJeanOSI, Stabilization};
+pub(super) use span::Span;
 
 /// An interaction taking part in this step's LCP, whose row block of the LCP vector is
 /// `scale · G v_free + constant + ∂h/∂t`.
@@ -50,75 +53,6 @@ impl OneStepIntegrator for MoreauJeanOSI {
 
     fn step(&self, state: &mut SceneState, settings: &StepSettings) -> Result<StepReport> {
         step_over(state, settings, *self, &Span::grid(state))
-    }
-}
-
-/// What one Moreau–Jean solve spans: a grid step [t_k, t_{k+1}], a sub-step of a located
-/// step, or the zero-length step of an impact ([`super::impact_location`]).
-pub(super) struct Span<'a> {
-    /// Its start and end times.
-    t: f64,
-    t_next: f64,
-    /// Its length (t_next − t, or h exactly on the grid).
-    h: f64,
-    /// Interactions left out of its problem (a located step's trial leaves the open ones out).
-    excluded: &'a [usize],
-    /// Instead of the scheme's activation test, a unilateral row takes part when it is closed
-    /// or closes within the time `tol`: y + tol · min(ẏ, 0) ≤ 0 (every row of an impact; the
-    /// `plastic` rows of a settling span).
-    closed: Option<f64>,
-    /// Interactions whose restitution is taken as 0 (a contact settling at the end of an
-    /// accumulation of impacts).
-    plastic: &'a [usize],
-}
-
-impl<'a> Span<'a> {
-    /// The grid step from t_k.
-    fn grid(ts: &SceneState) -> Self {
-        Self {
-            t: ts.time(),
-            t_next: ts.time_at(ts.k + 1),
-            h: ts.h,
-            excluded: &[],
-            closed: None,
-            plastic: &[],
-        }
-    }
-
-    /// A sub-step from t of length h, without the `excluded` interactions.
-    pub(super) fn sub(t: f64, h: f64, excluded: &'a [usize]) -> Self {
-        Self {
-            t,
-            t_next: t + h,
-            h,
-            excluded,
-            closed: None,
-            plastic: &[],
-        }
-    }
-
-    /// A sub-step from t of length h whose problem holds the `plastic` interactions where
-    /// they are closed (ỹ ≤ 0 at the activation's q̂), whatever their ẏ, without restitution,
-    /// and the others by the scheme's test: the rest of a step where an accumulation of
-    /// impacts has converged and its contact settles.
-    pub(super) fn settling(t: f64, h: f64, plastic: &'a [usize]) -> Self {
-        Self {
-            closed: Some(0.0),
-            plastic,
-            ..Self::sub(t, h, &[])
-        }
-    }
-
-    /// The impact at t, rows closing within `tol` included.
-    pub(super) fn impact(t: f64, tol: f64) -> Self {
-        Self {
-            t,
-            t_next: t,
-            h: 0.0,
-            excluded: &[],
-            closed: Some(tol),
-            plastic: &[],
-        }
     }
 }
 
