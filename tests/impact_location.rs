@@ -319,7 +319,9 @@ threshold = -2.0
             .filter(|(scene, _)| **scene == s as f64)
             .map(|(_, t)| *t)
             .collect();
-        assert!(times.len() >= 5, "scene {s}: {} events", times.len());
+        // Every located impact is an event (8 kept per scene), in time order.
+        assert_eq!(times.len(), 8, "scene {s}: {} events", times.len());
+        assert!(times.windows(2).all(|w| w[0] < w[1]), "scene {s}: {times:?}");
         let mut exact = t1;
         for (n, t) in times.iter().take(5).enumerate() {
             assert!(

@@ -182,19 +182,28 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
             observed[at + n..at + 2 * n].copy_from_slice(rates.as_slice());
         }
         if let (Some(max), true) = (job.recording.events, k > 0) {
-            // A row's first located impact of the step stands for its onset: its time (as a
-            // fractional step count), ẏ before and after and impulse; else the step's.
-            let located = |r: usize| sim.last_impacts().iter().find(|i| i.row == r);
-            let end = sim.time();
+            let (events, end) = (&mut observed[job.recording.events_at(n)..], sim.time());
+            // Every located impact is an event, at its time (a fractional step count); its
+            // row is then loaded, so that the onsets below do not count it again.
+            for i in sim.last_impacts() {
+                let count = f64::from(k) - (end - i.t) / job.step;
+                observe::push_event(
+                    events,
+                    m,
+                    max as usize,
+                    [count, i.row as f64, i.ydot_before, i.ydot_after, i.lambda],
+                );
+                events[2 + i.row] = 1.0;
+            }
             observe::record_events(
-                &mut observed[job.recording.events_at(n)..],
+                events,
                 m,
                 max as usize,
-                |r| located(r).map_or(f64::from(k), |i| f64::from(k) - (end - i.t) / job.step),
+                f64::from(k),
                 |r| gaps[r],
-                |r| located(r).map_or(sample.lambda[r], |i| i.lambda),
-                |r| located(r).map_or(rate[r], |i| i.ydot_before),
-                |r| located(r).map_or_else(|| sample.ydot.get(r).copied().unwrap_or(f64::NAN), |i| i.ydot_after),
+                |r| sample.lambda[r],
+                |r| rate[r],
+                |r| sample.ydot.get(r).copied().unwrap_or(f64::NAN),
             );
         }
         if job.recording.events.is_some() {

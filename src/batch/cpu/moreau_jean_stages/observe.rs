@@ -85,7 +85,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
                 lane,
                 m,
                 max,
-                |_| k.0[l],
+                k.0[l],
                 gap,
                 |r| lambda[r].0[l],
                 |r| rate[r].0[l],
