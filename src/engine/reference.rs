@@ -152,12 +152,14 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
         let sample = sim.sample()?;
         let rates = if first_order { sim.rates()? } else { sample.v.clone() };
         let observers = &job.recording.observers;
-        let end = sim.time();
+        // (First-order scenes have no ẏ.)
+        let ydot = |r: usize| sample.ydot.get(r).copied().unwrap_or(f64::NAN);
+        // A time inside the step just taken as a fractional step count.
+        let (end, count) = (sim.time(), f64::from(k));
+        let count_at = |t: f64| count - (end - t) / job.step;
         for ((observer, slots), previous) in observers.iter().zip(observed.chunks_mut(SLOTS)).zip(&mut previous_rate) {
-            let ydot = |r: usize| sample.ydot.get(r).copied().unwrap_or(f64::NAN);
             let (s, rate) = match observer.signal {
                 Signal::Q(i) => (sample.q[i], Some(rates[i])),
-                // (First-order scenes have no ẏ.)
                 Signal::V(i) => (rates[i], None),
                 Signal::Y(r) => (sample.y[r], Some(ydot(r))),
                 Signal::Ydot(r) => (ydot(r), None),
@@ -168,7 +170,7 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
                 _ if !job.locate_impacts || k == 0 => f64::from(k),
                 Signal::Lambda(r) => {
                     let impact = sim.last_impacts().iter().find(|i| i.row == r);
-                    let at = impact.map(|i| f64::from(k) - (end - i.t) / job.step);
+                    let at = impact.map(|i| count_at(i.t));
                     crossing_count(observer, slots, (s, rate, *previous), (k, job.step), at)
                 }
                 _ => crossing_count(observer, slots, (s, rate, *previous), (k, job.step), None),
@@ -182,16 +184,15 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
             observed[at + n..at + 2 * n].copy_from_slice(rates.as_slice());
         }
         if let (Some(max), true) = (job.recording.events, k > 0) {
-            let (events, end) = (&mut observed[job.recording.events_at(n)..], sim.time());
+            let events = &mut observed[job.recording.events_at(n)..];
             // Every located impact is an event, at its time (a fractional step count); its
             // row is then loaded, so that the onsets below do not count it again.
             for i in sim.last_impacts() {
-                let count = f64::from(k) - (end - i.t) / job.step;
                 observe::push_event(
                     events,
                     m,
                     max as usize,
-                    [count, i.row as f64, i.ydot_before, i.ydot_after, i.lambda],
+                    [count_at(i.t), i.row as f64, i.ydot_before, i.ydot_after, i.lambda],
                 );
                 events[2 + i.row] = 1.0;
             }
@@ -199,17 +200,16 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
                 events,
                 m,
                 max as usize,
-                f64::from(k),
+                count,
                 |r| gaps[r],
                 |r| sample.lambda[r],
                 |r| rate[r],
-                |r| sample.ydot.get(r).copied().unwrap_or(f64::NAN),
+                ydot,
             );
         }
         if job.recording.events.is_some() {
-            // (First-order scenes have no ẏ.)
             for (r, x) in rate.iter_mut().enumerate() {
-                *x = sample.ydot.get(r).copied().unwrap_or(f64::NAN);
+                *x = ydot(r);
             }
         }
         Ok(())

@@ -31,6 +31,8 @@
 //! motion, second order in τ, and so are the impact times. The step's p and λ are the sums
 //! over its sub-steps and impacts (the step's percussion), as Moreau–Jean's λ is the step's.
 
+use std::collections::BTreeMap;
+
 use nalgebra::DVector;
 
 use super::integrator::{StepReport, StepSettings};
@@ -173,7 +175,7 @@ pub(super) fn located_step(ts: &mut SceneState, settings: &StepSettings, osi: Mo
     let mut recent: Vec<usize> = ts.impacts.iter().map(|i| i.row).collect();
     ts.impacts.clear();
     // Located impacts per interaction in this step, and in all.
-    let mut counts: Vec<(usize, usize)> = Vec::new();
+    let mut counts: BTreeMap<usize, usize> = BTreeMap::new();
     let mut total = 0;
     while t < t_end {
         let length = t_end - t;
@@ -190,6 +192,8 @@ pub(super) fn located_step(ts: &mut SceneState, settings: &StepSettings, osi: Mo
         let excluded: Vec<usize> = open.iter().map(|g| g.index).collect();
         let report = step_over(ts, settings, osi, &Span::sub(t, length, &excluded))?;
         let context = (&start, &open[..], &excluded[..], &recent[..]);
+        // (`settles`: None when the contact settles whatever its speed, else the touch-down
+        // speed at or below which it does.)
         let (tau, gap, settles) = match crossing(ts, settings, osi, context, (t, length), tol, report)? {
             Crossing::None => {
                 sums.add(ts, report);
@@ -197,7 +201,7 @@ pub(super) fn located_step(ts: &mut SceneState, settings: &StepSettings, osi: Mo
             }
             Crossing::TooSoon(gap) => {
                 start.restore(ts);
-                (0.0, gap, true)
+                (0.0, gap, None)
             }
             Crossing::At {
                 tau,
@@ -206,21 +210,17 @@ pub(super) fn located_step(ts: &mut SceneState, settings: &StepSettings, osi: Mo
                 settling_speed,
             } => {
                 sums.add(ts, report);
-                let speed = gaps(ts, t + tau)?
-                    .iter()
-                    .find(|g| g.index == gap)
-                    .map_or(0.0, |g| -g.ydot);
-                (tau, gap, speed <= settling_speed)
+                (tau, gap, Some(settling_speed))
             }
         };
         t = if tau < length { t + tau } else { t_end };
-        let count = match counts.iter_mut().find(|(index, _)| *index == gap) {
-            Some((_, count)) => count,
-            None => {
-                counts.push((gap, 0));
-                &mut counts.last_mut().expect("just pushed").1
-            }
-        };
+        // The gaps at t*, before the impact (a touch-down's speed is read from them).
+        let before = gaps(ts, t)?;
+        let settles = settles.is_none_or(|settling| {
+            let speed = before.iter().find(|g| g.index == gap).map_or(0.0, |g| -g.ydot);
+            speed <= settling
+        });
+        let count = counts.entry(gap).or_insert(0);
         *count += 1;
         if settles || *count > MAX_IMPACTS_PER_CONTACT {
             // The accumulation has converged (its remaining flights sum to less than
@@ -233,7 +233,6 @@ pub(super) fn located_step(ts: &mut SceneState, settings: &StepSettings, osi: Mo
             break;
         }
         // The impact: a zero-length step at t*.
-        let before = gaps(ts, t)?;
         let report = step_over(ts, settings, osi, &Span::impact(t, tol))?;
         sums.add(ts, report);
         let after = gaps(ts, t)?;

@@ -18,7 +18,7 @@ use crate::model::{
 };
 use crate::numerics::friction::{FrictionOptions, FrictionSolver};
 use crate::numerics::{SolverKind, SolverOptions};
-use crate::scheme::{NewtonOptions, Stabilization};
+use crate::scheme::{MoreauJeanOSI, NewtonOptions, Stabilization};
 use crate::validate;
 
 /// The time-stepping simulation of one scene.
@@ -334,8 +334,14 @@ impl TimeStepping {
     /// under Moreau–Jean, without compliant relations or Baumgarte stabilisation; otherwise
     /// the refusal, naming what stands in the way.
     pub fn check_impact_location(&self) -> Result<()> {
+        self.locating_osi().map(|_| ())
+    }
+
+    /// The Moreau–Jean integrator whose impacts are located, or the refusal
+    /// ([`TimeStepping::check_impact_location`]).
+    fn locating_osi(&self) -> Result<MoreauJeanOSI> {
         match self.integrator {
-            Integrator::MoreauJean(_) => impact_location::check(&self.state, &self.settings()),
+            Integrator::MoreauJean(osi) => impact_location::check(&self.state, &self.settings()).map(|()| osi),
             Integrator::EulerMoreau(_) => Err(Error::Unsupported {
                 what: "impact location under Euler–Moreau".into(),
                 reason: "a first-order system has no impacts to locate".into(),
@@ -349,16 +355,12 @@ impl TimeStepping {
 
     fn advance(&mut self) -> Result<StepReport> {
         let settings = self.settings();
-        let mut report = match self.integrator {
-            Integrator::MoreauJean(osi) if self.locate_impacts => {
-                self.check_impact_location()?;
-                impact_location::located_step(&mut self.state, &settings, osi)?
-            }
-            _ if self.locate_impacts => return Err(self.check_impact_location().expect_err("refused")),
-            _ => {
-                self.state.impacts.clear();
-                self.integrator.step(&mut self.state, &settings)?
-            }
+        let mut report = if self.locate_impacts {
+            let osi = self.locating_osi()?;
+            impact_location::located_step(&mut self.state, &settings, osi)?
+        } else {
+            self.state.impacts.clear();
+            self.integrator.step(&mut self.state, &settings)?
         };
         self.state.k += 1;
         report.constraint_residual = match self.stabilization {
