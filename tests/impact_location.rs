@@ -221,13 +221,13 @@ fn rattle_and_baumgarte_refuse_located_impacts_by_name() {
     assert_eq!(sim.steps(), 0, "the refused step left the state");
 }
 
-/// `[time] locate_impacts` in an ensemble: the automatic backend takes the reference stepper
-/// (saying why), whose `last_impact_time` is the accumulation time
-/// t∞ = t₁ + 2 e v₁ / (g (1 − e)) of each ball, whose events are at the exact impact times and
-/// whose `first_above`/`first_below` times fall inside the step; the batched backends refuse
-/// the key by name.
+/// `[time] locate_impacts` in an ensemble, on the reference stepper and on the CPU lanes (which
+/// the automatic backend takes, saying why): `last_impact_time` is the accumulation time
+/// t∞ = t₁ + 2 e v₁ / (g (1 − e)) of each ball, the events are at the exact impact times and
+/// the `first_above`/`first_below` times fall inside the step; both engines agree to rounding;
+/// the GPU refuses the key by name.
 #[test]
-fn an_ensemble_locates_its_impacts_on_the_reference_backend() {
+fn an_ensemble_locates_its_impacts_on_the_reference_and_cpu_backends() {
     use ricochet::ensemble::{self, Backend, RunOptions, Scenario};
     let text = r#"
 name = "located"
@@ -268,67 +268,91 @@ threshold = -2.0
         };
         ensemble::run(&scenario, &options, &ensemble::Progress::new())
     };
-    for backend in [Backend::Cpu, Backend::Gpu] {
-        let Err(error) = run(backend) else {
-            panic!("{backend:?} ran with locate_impacts");
-        };
-        let error = error.to_string();
-        assert!(
-            error.contains("locate_impacts") && error.contains("reference"),
-            "{error}"
-        );
-    }
-    let located = run(Backend::Auto).unwrap();
+    let Err(error) = run(Backend::Gpu) else {
+        panic!("the GPU ran with locate_impacts");
+    };
+    let error = error.to_string();
     assert!(
-        located.notice.as_deref().is_some_and(|n| n.contains("reference")),
+        error.contains("locate_impacts") && error.contains("CPU backend"),
+        "{error}"
+    );
+    let auto = run(Backend::Auto).unwrap();
+    assert!(
+        auto.notice.as_deref().is_some_and(|n| n.contains("CPU backend")),
         "{:?}",
-        located.notice
+        auto.notice
     );
-    let col = |name: &str| located.summary.column(name).unwrap();
-    let (heights, restitutions, last) = (col("height"), col("restitution"), col("last_impact_time"));
-    let (first_impact, half_way, fast) = (col("first_impact"), col("half_way"), col("fast"));
-    let events = (
-        located.events.column("scene").unwrap(),
-        located.events.column("t").unwrap(),
-    );
-    for s in 0..heights.len() {
-        let (d, e) = (heights[s] - 0.1, restitutions[s]);
-        let (t1, v1) = ((2.0 * d / G).sqrt(), (2.0 * G * d).sqrt());
-        let t_inf = t1 + 2.0 * e * v1 / (G * (1.0 - e));
-        assert!((last[s] - t_inf).abs() < 1e-5, "scene {s}: {} vs t∞ = {t_inf}", last[s]);
-        // first_above/first_below inside the step: the impulse at its located impact, the gap
-        // on its Hermite interpolant (exact here), the speed on the chord (exact: linear).
-        assert!(
-            (first_impact[s] - t1).abs() < 1e-12,
-            "scene {s}: first impact {}",
-            first_impact[s]
+    let reference = run(Backend::Reference).unwrap();
+    for name in [
+        "impacts",
+        "last_impact_time",
+        "first_impact",
+        "half_way",
+        "fast",
+        "z",
+        "z_dot",
+    ] {
+        let (a, b) = (
+            auto.summary.column(name).unwrap(),
+            reference.summary.column(name).unwrap(),
         );
-        let half = (2.0 * (d - 0.2) / G).sqrt();
-        assert!(
-            (half_way[s] - half).abs() < 1e-12,
-            "scene {s}: y < 0.2 at {} vs {half}",
-            half_way[s]
-        );
-        assert!(
-            (fast[s] - 2.0 / G).abs() < 1e-12,
-            "scene {s}: ż < −2 at {} vs {}",
-            fast[s],
-            2.0 / G
-        );
-        let times: Vec<f64> = (events.0.iter().zip(&events.1))
-            .filter(|(scene, _)| **scene == s as f64)
-            .map(|(_, t)| *t)
-            .collect();
-        // Every located impact is an event (8 kept per scene), in time order.
-        assert_eq!(times.len(), 8, "scene {s}: {} events", times.len());
-        assert!(times.windows(2).all(|w| w[0] < w[1]), "scene {s}: {times:?}");
-        let mut exact = t1;
-        for (n, t) in times.iter().take(5).enumerate() {
+        for (s, (a, b)) in a.iter().zip(&b).enumerate() {
             assert!(
-                (t - exact).abs() < 1e-9 * exact,
-                "scene {s}: impact {n} at {t} vs {exact}"
+                (a - b).abs() <= 1e-9 * b.abs().max(1.0),
+                "scene {s}: {name} {a} (cpu) vs {b} (reference)"
             );
-            exact += 2.0 * e.powi(n as i32 + 1) * v1 / G;
+        }
+    }
+    let (a, b) = (auto.events.column("t").unwrap(), reference.events.column("t").unwrap());
+    assert_eq!(a.len(), b.len(), "events");
+    assert!(a.iter().zip(&b).all(|(a, b)| (a - b).abs() <= 1e-9 * b), "event times");
+    for located in [&auto, &reference] {
+        let col = |name: &str| located.summary.column(name).unwrap();
+        let (heights, restitutions, last) = (col("height"), col("restitution"), col("last_impact_time"));
+        let (first_impact, half_way, fast) = (col("first_impact"), col("half_way"), col("fast"));
+        let events = (
+            located.events.column("scene").unwrap(),
+            located.events.column("t").unwrap(),
+        );
+        for s in 0..heights.len() {
+            let (d, e) = (heights[s] - 0.1, restitutions[s]);
+            let (t1, v1) = ((2.0 * d / G).sqrt(), (2.0 * G * d).sqrt());
+            let t_inf = t1 + 2.0 * e * v1 / (G * (1.0 - e));
+            assert!((last[s] - t_inf).abs() < 1e-5, "scene {s}: {} vs t∞ = {t_inf}", last[s]);
+            // first_above/first_below inside the step: the impulse at its located impact, the gap
+            // on its Hermite interpolant (exact here), the speed on the chord (exact: linear).
+            assert!(
+                (first_impact[s] - t1).abs() < 1e-12,
+                "scene {s}: first impact {}",
+                first_impact[s]
+            );
+            let half = (2.0 * (d - 0.2) / G).sqrt();
+            assert!(
+                (half_way[s] - half).abs() < 1e-12,
+                "scene {s}: y < 0.2 at {} vs {half}",
+                half_way[s]
+            );
+            assert!(
+                (fast[s] - 2.0 / G).abs() < 1e-12,
+                "scene {s}: ż < −2 at {} vs {}",
+                fast[s],
+                2.0 / G
+            );
+            let times: Vec<f64> = (events.0.iter().zip(&events.1))
+                .filter(|(scene, _)| **scene == s as f64)
+                .map(|(_, t)| *t)
+                .collect();
+            // Every located impact is an event (8 kept per scene), in time order.
+            assert_eq!(times.len(), 8, "scene {s}: {} events", times.len());
+            assert!(times.windows(2).all(|w| w[0] < w[1]), "scene {s}: {times:?}");
+            let mut exact = t1;
+            for (n, t) in times.iter().take(5).enumerate() {
+                assert!(
+                    (t - exact).abs() < 1e-9 * exact,
+                    "scene {s}: impact {n} at {t} vs {exact}"
+                );
+                exact += 2.0 * e.powi(n as i32 + 1) * v1 / G;
+            }
         }
     }
 }
@@ -389,4 +413,85 @@ fn the_pendulum_hits_the_wall_at_the_elliptic_times() {
         "first order: {fine} vs {coarse}"
     );
     assert!(extrapolated <= 0.1 * fine, "smooth in h: {extrapolated} vs {fine}");
+}
+
+/// The CPU lanes hold W = M only: a scene with stiffness (the impact oscillator's spring) is
+/// refused by name on the CPU backend, and the automatic backend takes the reference stepper
+/// for it, saying why.
+#[test]
+fn the_cpu_lanes_refuse_located_impacts_with_stiffness_by_name() {
+    use ricochet::ensemble::{Backend, Scenario, open_engine};
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/impact_oscillator.toml"))
+        .unwrap()
+        .replace("[time]\n", "[time]\nlocate_impacts = true\n");
+    let scenario = Scenario::from_toml(&text).unwrap();
+    let Err(error) = open_engine(Backend::Cpu, &scenario) else {
+        panic!("the CPU lanes took a stiff scene with locate_impacts");
+    };
+    let error = error.to_string();
+    assert!(error.contains("stiffness") && error.contains("scene 0"), "{error}");
+    let (engine, notice) = open_engine(Backend::Auto, &scenario).unwrap();
+    assert_eq!(engine.name(), "reference");
+    assert!(notice.is_some_and(|n| n.contains("stiffness")));
+}
+
+/// The CPU lanes' located steps give the same bits whatever the grouping of the scenes: a
+/// run of 40 balls and the runs of its halves agree bit for bit (state, counters, impact
+/// times).
+#[test]
+fn located_impacts_on_the_cpu_lanes_do_not_depend_on_the_grouping() {
+    use ricochet::batch::observe::NOTHING;
+    use ricochet::engine::{CpuEngine, Engine, Job, Scene};
+    use ricochet::scenes::dropped_ball::DroppedBall;
+    use ricochet::scheme::{LagrangianIntegrator, MoreauJeanOSI, Stabilization};
+    let balls: Vec<DroppedBall> = (0..40)
+        .map(|i| DroppedBall {
+            height: 0.5 + 0.037 * f64::from(i),
+            restitution: 0.5 + 0.011 * f64::from(i),
+            ..DroppedBall::default()
+        })
+        .collect();
+    let progress = ricochet::batch::Progress::new();
+    let run = |scenes: &[DroppedBall], first: usize| {
+        let job = Job {
+            scenes: scenes.iter().map(|b| b as &dyn Scene).collect(),
+            first_scene: first,
+            step: 1e-3,
+            osi: MoreauJeanOSI::default(),
+            integrator: LagrangianIntegrator::MoreauJean,
+            locate_impacts: true,
+            stabilization: Stabilization::None,
+            solver: ricochet::numerics::SolverKind::Pgs,
+            tolerance: None,
+            max_iterations: 200,
+            omega: None,
+            start: None,
+            steps: 4000,
+            recording: &NOTHING,
+            progress: &progress,
+        };
+        CpuEngine::new().run(&job).unwrap()
+    };
+    let whole = run(&balls, 0);
+    let (a, b) = (run(&balls[..13], 0), run(&balls[13..], 13));
+    assert_eq!(whole.state, [a.state, b.state].concat());
+    assert_eq!(whole.counters, [a.counters, b.counters].concat());
+    let bits = |t: &[f64]| t.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(
+        bits(&whole.impact_times),
+        bits(&[a.impact_times, b.impact_times].concat())
+    );
+    // Each ball has come to rest by t = 4 s at its accumulation time t∞.
+    for (s, ball) in balls.iter().enumerate() {
+        let (d, e) = (ball.height - ball.radius, ball.restitution);
+        let (t1, v1) = ((2.0 * d / G).sqrt(), (2.0 * G * d).sqrt());
+        let t_inf = t1 + 2.0 * e * v1 / (G * (1.0 - e));
+        if t_inf < 3.9 {
+            assert!(
+                (whole.impact_times[s] - t_inf).abs() < 1e-5,
+                "ball {s}: {} vs {t_inf}",
+                whole.impact_times[s]
+            );
+        }
+    }
 }

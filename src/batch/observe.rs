@@ -13,6 +13,7 @@
 use num_traits::Float;
 
 use crate::error::{Error, Result};
+use crate::reference::first_root;
 
 /// What is observed of a scene, in the engines' numbering (rows as the scene's
 /// interactions list them, each interaction's rows in order).
@@ -214,6 +215,49 @@ pub fn push_event<T: Float>(events: &mut [T], m: usize, max: usize, event: [T; E
     } else {
         events[1] = events[1] + T::one();
     }
+}
+
+/// The step count, fractional, at which a `first_above`/`first_below` observer's signal
+/// crosses its threshold c in the step ending at count `k`, when impacts are located: an
+/// impulse at its located impact (`impact`, a fractional count), a signal with a rate (q with
+/// v, y with ẏ) on the cubic Hermite interpolant of (s, ṡ) over the step of length `h`, any
+/// other on the chord; k itself where the accumulator does not turn now (or nothing better is
+/// known). The signal is (s, ṡ, the previous sample's ṡ); the previous s is the accumulator's
+/// own (`slots[2]`). The reference engine's and the CPU lanes' rule.
+pub fn crossing_count<T: Float>(
+    observer: &Observer,
+    slots: &[T],
+    (s, rate, previous_rate): (T, Option<T>, T),
+    (k, h): (T, T),
+    impact: Option<T>,
+) -> T {
+    let (value, previous, c) = (slots[0], slots[2], slots[3]);
+    let (zero, one) = (T::zero(), T::one());
+    // +1 above, −1 below: g = sign (c − signal) is > 0 before the crossing, ≤ 0 after.
+    let sign = match observer.accumulator() {
+        Accumulator::FirstAbove => one,
+        Accumulator::FirstBelow => -one,
+        _ => return k,
+    };
+    if value != zero || sign * (s - c) <= zero {
+        return k;
+    }
+    if let Signal::Lambda(_) = observer.signal {
+        return impact.unwrap_or(k);
+    }
+    let fraction = match rate {
+        Some(rate) if previous_rate.is_finite() && rate.is_finite() => {
+            // (The interpolant runs over the step as [0, 1]: its slopes are h ṡ.)
+            first_root(
+                sign * (c - previous),
+                -sign * previous_rate * h,
+                sign * (c - s),
+                -sign * rate * h,
+            )
+        }
+        _ => Some((c - previous) / (s - previous)),
+    };
+    fraction.filter(|&f| f >= zero && f <= one).map_or(k, |f| k - one + f)
 }
 
 /// One observable: a signal, its reduction, and the threshold of `first_above`/`first_below`.

@@ -19,6 +19,9 @@ pub struct BatchOptions {
     /// complementarity residual is ≤ this: the reference's 1e-13 in f64, 1e-5 in f32 (a few
     /// hundred times f32's round-off of a unit-size y).
     pub position_tolerance: f64,
+    /// Locate each impact inside its step (Moreau–Jean without stiffness or damping on the
+    /// CPU lanes; `batch::cpu::moreau_jean_stages::located`).
+    pub locate_impacts: bool,
 }
 
 impl BatchOptions {
@@ -36,6 +39,7 @@ impl BatchOptions {
             } else {
                 1e-5
             },
+            locate_impacts: false,
         }
     }
 }

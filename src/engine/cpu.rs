@@ -44,7 +44,7 @@ impl Engine for CpuEngine {
     }
 
     fn run(&self, job: &Job<'_>) -> Result<BatchOutcome> {
-        let batch = job.batch(1)?;
+        let batch = job.batch(1, false)?;
         let mut state = BatchState::<f64>::new(&batch);
         let options = job.batch_options(true);
         moreau_jean_pgs::run_on(
@@ -60,7 +60,7 @@ impl Engine for CpuEngine {
             counters: state.counters,
             extremes: state.extremes,
             observed: state.observed,
-            impact_times: Vec::new(),
+            impact_times: state.impact_times,
             device_seconds: None,
         })
     }

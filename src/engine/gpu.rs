@@ -52,7 +52,7 @@ impl Engine for GpuEngine {
 
     /// See [`scenes_in_flight`].
     fn scenes_in_flight(&self, example: &Job<'_>) -> Result<usize> {
-        let batch = example.batch(GPU_COMPRESSED_FROM)?;
+        let batch = example.batch(GPU_COMPRESSED_FROM, true)?;
         let record = batch
             .headers
             .first()
@@ -64,7 +64,7 @@ impl Engine for GpuEngine {
 
     fn run(&self, job: &Job<'_>) -> Result<BatchOutcome> {
         let assembly = std::time::Instant::now();
-        let batch = job.batch(GPU_COMPRESSED_FROM)?;
+        let batch = job.batch(GPU_COMPRESSED_FROM, true)?;
         log::debug!(
             "{} scenes assembled in {:.3} s",
             batch.len(),

@@ -20,6 +20,7 @@ mod scene;
 use rayon::prelude::*;
 
 pub use crate::batch::BatchOutcome;
+use crate::batch::layout::HAS_STIFFNESS;
 use crate::batch::observe::{self, Observer, Recording, Signal};
 use crate::batch::{BatchOptions, Progress, SceneBatch};
 use crate::error::{Error, Result};
@@ -32,22 +33,10 @@ pub use reference::ReferenceEngine;
 pub use scene::{Scene, velocity_name};
 
 /// Why the batched engines (CPU lanes, GPU kernel) cannot run a job with `solver`, the
-/// relaxation `omega`, `observers` and impacts located inside the step (`locate_impacts`):
-/// they solve with PGS and ω = 1, and refuse anything else rather than run plain PGS
-/// silently, they do not compute the energy and they apply each impact at the end of its step
-/// (the reference engine does both); `None` when they can.
-pub fn batched_refusal(
-    solver: SolverKind,
-    omega: Option<f64>,
-    observers: &[Observer],
-    locate_impacts: bool,
-) -> Option<Error> {
-    if locate_impacts {
-        return Some(Error::Unsupported {
-            what: "locating impacts inside the step (`locate_impacts`)".into(),
-            reason: "the batched engines apply each impact at the end of its step: use the reference backend".into(),
-        });
-    }
+/// relaxation `omega` and `observers`: they solve with PGS and ω = 1, and refuse anything else
+/// rather than run plain PGS silently, and they do not compute the energy (the reference
+/// engine does); `None` when they can.
+pub fn batched_refusal(solver: SolverKind, omega: Option<f64>, observers: &[Observer]) -> Option<Error> {
     if solver != SolverKind::Pgs {
         return Some(Error::Unsupported {
             what: format!("solver {solver:?}"),
@@ -69,6 +58,44 @@ pub fn batched_refusal(
         })
 }
 
+/// Why an engine cannot locate impacts inside the step for a job of `integrator` and
+/// `stabilization` on the GPU (`gpu`) or the CPU lanes: the WGSL kernels apply each impact at
+/// the end of its step; the lanes locate them under Moreau–Jean, without Baumgarte's feedback
+/// (β c(q)/h would act over every sub-step, however short). Scenes with stiffness or damping
+/// are refused by the lanes when their batch is built ([`CpuEngine`]). `None` when it can.
+pub fn location_refusal(gpu: bool, integrator: LagrangianIntegrator, stabilization: Stabilization) -> Option<Error> {
+    let what = || "locating impacts inside the step (`locate_impacts`)".to_string();
+    if gpu {
+        return Some(Error::Unsupported {
+            what: format!("{} on the GPU", what()),
+            reason: "the WGSL kernels apply each impact at the end of its step: use the CPU backend, whose lanes \
+                     locate them, or the reference backend"
+                .into(),
+        });
+    }
+    if integrator != LagrangianIntegrator::MoreauJean {
+        return Some(Error::Unsupported {
+            what: format!("{} with RATTLE", what()),
+            reason: "impacts are located under Moreau–Jean only".into(),
+        });
+    }
+    matches!(stabilization, Stabilization::Baumgarte { .. }).then(|| Error::Unsupported {
+        what: format!("{} with Baumgarte stabilisation", what()),
+        reason: "its feedback β c(q)/h would act over every sub-step: use none".into(),
+    })
+}
+
+/// Why the CPU lanes cannot locate the impacts of scene `scene`: it has stiffness or damping
+/// (a sub-step of length τ needs W(τ) = M + θτC + θ²τ²K; the lanes hold W = M only).
+pub fn stiff_location_refusal(scene: usize) -> Error {
+    Error::Unsupported {
+        what: format!("locating impacts in scene {scene} on the CPU lanes: it has stiffness or damping"),
+        reason: "a sub-step of length τ needs W(τ) = M + θτC + θ²τ²K and the lanes hold W = M only: use the \
+                 reference backend"
+            .into(),
+    }
+}
+
 /// A run: `steps` steps of every scene (Moreau–Jean or nonsmooth RATTLE), from its initial
 /// state or from `start`.
 #[derive(Clone)]
@@ -83,8 +110,8 @@ pub struct Job<'a> {
     pub osi: MoreauJeanOSI,
     /// The integrator of the Lagrangian scenes (Moreau–Jean with `osi`, or RATTLE).
     pub integrator: LagrangianIntegrator,
-    /// Locate each impact inside its step (Moreau–Jean on the reference engine; the batched
-    /// engines refuse it).
+    /// Locate each impact inside its step (Moreau–Jean on the reference engine and the CPU
+    /// lanes; the GPU kernels refuse it, [`location_refusal`]).
     pub locate_impacts: bool,
     /// What holds equality rows on their manifold.
     pub stabilization: Stabilization,
@@ -147,10 +174,16 @@ impl Job<'_> {
         Ok(())
     }
 
-    /// The batched engines refuse what [`batched_refusal`] refuses.
-    fn check_batched(&self) -> Result<()> {
+    /// The batched engines refuse what [`batched_refusal`] refuses, and the GPU (`gpu`) or
+    /// the CPU lanes what [`location_refusal`] refuses where impacts are located.
+    fn check_batched(&self, gpu: bool) -> Result<()> {
         self.check()?;
-        batched_refusal(self.solver, self.omega, &self.recording.observers, self.locate_impacts).map_or(Ok(()), Err)
+        if self.locate_impacts
+            && let Some(e) = location_refusal(gpu, self.integrator, self.stabilization)
+        {
+            return Err(e);
+        }
+        batched_refusal(self.solver, self.omega, &self.recording.observers).map_or(Ok(()), Err)
     }
 
     /// The batched engines' options in f64 (`double`) or f32.
@@ -158,6 +191,7 @@ impl Job<'_> {
         BatchOptions {
             tolerance: self.tolerance(double),
             max_iterations: self.max_iterations,
+            locate_impacts: self.locate_impacts,
             ..BatchOptions::for_precision(double)
         }
     }
@@ -166,9 +200,11 @@ impl Job<'_> {
     /// after [`Job::check_batched`]; scenes of at least `compress_from` rows stored by
     /// compressed rows where that halves their matrices ([`SceneBatch::compress_from`]).
     /// The scenes are assembled in parts on all cores, then appended in order: the batch is
-    /// the one pushing them one by one gives.
-    fn batch(&self, compress_from: usize) -> Result<SceneBatch> {
-        self.check_batched()?;
+    /// the one pushing them one by one gives. For the GPU (`gpu`) or the CPU lanes, which
+    /// refuse located impacts in scenes with stiffness or damping (a sub-step of length τ
+    /// needs W(τ) = M + θτC + θ²τ²K; the lanes hold W = M only).
+    fn batch(&self, compress_from: usize, gpu: bool) -> Result<SceneBatch> {
+        self.check_batched(gpu)?;
         let mut empty = match self.integrator {
             LagrangianIntegrator::MoreauJean => SceneBatch::new(self.step, self.osi)?,
             LagrangianIntegrator::Rattle => SceneBatch::rattle(self.step)?,
@@ -205,6 +241,9 @@ impl Job<'_> {
         }
         for (s, h) in batch.headers.iter().enumerate() {
             observe::check(&self.recording.observers, s, h.ndof as usize, h.ncontacts as usize)?;
+            if self.locate_impacts && h.flags & HAS_STIFFNESS != 0 {
+                return Err(stiff_location_refusal(self.first_scene + s));
+            }
             let first = batch.headers[0];
             let len = |h: &crate::batch::SceneHeader| self.recording.len(h.ndof as usize, h.ncontacts as usize);
             if len(h) != len(&first) {

@@ -15,12 +15,12 @@ use rayon::prelude::*;
 
 use super::{BatchOutcome, Engine, Job, Scene};
 use crate::batch::layout::{EXTREMES, HealthCounters, NON_FINITE, NOT_CONVERGED};
-use crate::batch::observe::{self, Accumulator, Observer, SLOTS, Signal, accumulate};
+use crate::batch::observe::{self, SLOTS, Signal, accumulate};
 use crate::batch::progress::TICK;
 use crate::error::{Error, Result};
 use crate::numerics::SolverOptions;
 use crate::numerics::friction::{FrictionOptions, cone};
-use crate::reference::{Integrator, TimeStepping, first_root};
+use crate::reference::{Integrator, TimeStepping};
 use crate::scheme::{EulerMoreauOSI, LagrangianIntegrator, NonsmoothRattleOSI};
 
 /// [`TimeStepping`] per scene, in f64.
@@ -171,9 +171,9 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
                 Signal::Lambda(r) => {
                     let impact = sim.last_impacts().iter().find(|i| i.row == r);
                     let at = impact.map(|i| count_at(i.t));
-                    crossing_count(observer, slots, (s, rate, *previous), (k, job.step), at)
+                    observe::crossing_count(observer, slots, (s, rate, *previous), (f64::from(k), job.step), at)
                 }
-                _ => crossing_count(observer, slots, (s, rate, *previous), (k, job.step), None),
+                _ => observe::crossing_count(observer, slots, (s, rate, *previous), (f64::from(k), job.step), None),
             };
             accumulate(observer.accumulator(), slots, s, at, job.step, k == 0);
             *previous = rate.unwrap_or(f64::NAN);
@@ -282,48 +282,4 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
         counters.flags |= NON_FINITE;
     }
     Ok((state, counters, extremes, observed, impact_time))
-}
-
-/// The step count, fractional, at which a `first_above`/`first_below` observer's signal
-/// crosses its threshold c in the step ending at count k, when impacts are located: an
-/// impulse at its located impact (`impact`), a signal with a rate (q with v, y with ẏ) on the
-/// cubic Hermite interpolant of (s, ṡ) over the step, any other on the chord; k itself where
-/// the accumulator does not turn now (or nothing better is known). `signal` is (s, ṡ, the
-/// previous sample's ṡ); the previous s is the accumulator's own (`slots[2]`).
-fn crossing_count(
-    observer: &Observer,
-    slots: &[f64],
-    (s, rate, previous_rate): (f64, Option<f64>, f64),
-    (k, h): (u32, f64),
-    impact: Option<f64>,
-) -> f64 {
-    let (value, previous, c) = (slots[0], slots[2], slots[3]);
-    let end = f64::from(k);
-    // +1 above, −1 below: g = sign (c − signal) is > 0 before the crossing, ≤ 0 after.
-    let sign = match observer.accumulator() {
-        Accumulator::FirstAbove => 1.0,
-        Accumulator::FirstBelow => -1.0,
-        _ => return end,
-    };
-    if value != 0.0 || sign * (s - c) <= 0.0 {
-        return end;
-    }
-    if let Signal::Lambda(_) = observer.signal {
-        return impact.unwrap_or(end);
-    }
-    let fraction = match rate {
-        Some(rate) if previous_rate.is_finite() && rate.is_finite() => {
-            // (The interpolant runs over the step as [0, 1]: its slopes are h ṡ.)
-            first_root(
-                sign * (c - previous),
-                -sign * previous_rate * h,
-                sign * (c - s),
-                -sign * rate * h,
-            )
-        }
-        _ => Some((c - previous) / (s - previous)),
-    };
-    fraction
-        .filter(|f| (0.0..=1.0).contains(f))
-        .map_or(end, |f| end - 1.0 + f)
 }

@@ -11,7 +11,9 @@ use crate::batch::observe::{Observer, Recording};
 use crate::batch::progress::UNWATCHED;
 #[cfg(feature = "gpu")]
 use crate::engine::GpuEngine;
-use crate::engine::{CpuEngine, Engine, Job, ReferenceEngine, batched_refusal};
+use crate::engine::{
+    CpuEngine, Engine, Job, ReferenceEngine, batched_refusal, location_refusal, stiff_location_refusal,
+};
 use crate::error::{Error, Result};
 
 /// Where to run.
@@ -77,21 +79,30 @@ pub(super) fn open_planned(
     let reference = || -> Box<dyn Engine> { Box::new(ReferenceEngine) };
     // What keeps the scenario off the batched engines: its solver settings, its observers,
     // then its scenes.
-    let refused = batched_refusal(
-        scenario.solver.kind,
-        scenario.solver.omega,
-        observers,
-        scenario.time.locate_impacts,
-    )
-    .or_else(|| unbatchable(scenario));
+    let refused =
+        batched_refusal(scenario.solver.kind, scenario.solver.omega, observers).or_else(|| unbatchable(scenario));
+    // Impacts located: on the CPU lanes (or the reference stepper), not on the GPU.
+    let located = scenario.time.locate_impacts;
+    let (integrator, stabilization) = (scenario.time.integrator, scenario.stabilization());
+    let lanes_refused = if located {
+        location_refusal(false, integrator, stabilization).or_else(|| unlocatable(scenario))
+    } else {
+        None
+    };
     match backend {
         Backend::Gpu | Backend::Cpu if let Some(e) = refused => Err(e),
+        Backend::Gpu if let Some(e) = location_refusal(true, integrator, stabilization).filter(|_| located) => Err(e),
+        Backend::Cpu if let Some(e) = lanes_refused => Err(e),
         Backend::Gpu => Ok((open_gpu(scenario)?, None)),
         Backend::Cpu => Ok((Box::new(CpuEngine::new()), None)),
         Backend::Reference => Ok((reference(), None)),
-        Backend::Auto if let Some(e) = refused => {
+        Backend::Auto if let Some(e) = refused.or(lanes_refused) => {
             Ok((reference(), Some(format!("{e}: running on the reference stepper"))))
         }
+        Backend::Auto if located => Ok((
+            Box::new(CpuEngine::new()),
+            Some("the GPU kernels apply each impact at the end of its step: locating them on the CPU backend".into()),
+        )),
         Backend::Auto => auto(scenario),
     }
 }
@@ -182,6 +193,17 @@ fn no_gpu_feature() -> Error {
         what: "the GPU backend".into(),
         reason: "this build of ricochet has no `gpu` feature (cargo build --features gpu)".into(),
     }
+}
+
+/// Why the CPU lanes cannot locate the impacts of the scenario's scenes (judged on scene 0):
+/// stiffness or damping, as the engine refuses it when it builds the batch.
+fn unlocatable(scenario: &Scenario) -> Option<Error> {
+    let scene = scenario.sample(0).ok()?;
+    let linear = scene
+        .scene
+        .linear(scenario.time.step, scenario.time.theta, scenario.stabilization())
+        .ok()?;
+    linear.has_stiffness().then(|| stiff_location_refusal(0))
 }
 
 /// Why the batched engines cannot run the scenario's scenes (judged on scene 0), if they cannot.

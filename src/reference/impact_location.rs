@@ -34,6 +34,7 @@
 use std::collections::BTreeMap;
 
 use nalgebra::DVector;
+use num_traits::Float;
 
 use super::integrator::{StepReport, StepSettings};
 use super::moreau_jean::{Span, step_over};
@@ -396,31 +397,40 @@ fn gaps_of(ts: &SceneState, t: f64, open: &[Gap]) -> Result<Vec<Gap>> {
 ///
 /// p(s) = a s³ + b s² + d0 s + y0 with a = 2(y0 − y1) + d0 + d1, b = 3(y1 − y0) − 2 d0 − d1;
 /// [0, 1] is cut at the roots of p′ into monotone pieces, and the first piece that starts open
-/// and ends closed is bisected to rounding.
-pub(crate) fn first_root(y0: f64, d0: f64, y1: f64, d1: f64) -> Option<f64> {
+/// and ends closed is bisected to rounding. In f64 or f32 (the CPU lanes'), without allocating.
+pub(crate) fn first_root<T: Float>(y0: T, d0: T, y1: T, d1: T) -> Option<T> {
     if !(y0.is_finite() && d0.is_finite() && y1.is_finite() && d1.is_finite()) {
         return None;
     }
-    let a = 2.0 * (y0 - y1) + d0 + d1;
-    let b = 3.0 * (y1 - y0) - 2.0 * d0 - d1;
-    let p = |s: f64| if s >= 1.0 { y1 } else { ((a * s + b) * s + d0) * s + y0 };
-    // p′(s) = 3a s² + 2b s + d0.
-    let mut cuts: Vec<f64> = quadratic_roots(3.0 * a, 2.0 * b, d0)
-        .into_iter()
-        .filter(|s| *s > 0.0 && *s < 1.0)
-        .collect();
-    cuts.sort_by(f64::total_cmp);
-    cuts.push(1.0);
-    let mut lo = 0.0;
-    for hi in cuts {
-        if p(lo) > 0.0 && p(hi) <= 0.0 {
+    let (zero, one) = (T::zero(), T::one());
+    let (two, three) = (one + one, one + one + one);
+    let a = two * (y0 - y1) + d0 + d1;
+    let b = three * (y1 - y0) - two * d0 - d1;
+    let p = |s: T| if s >= one { y1 } else { ((a * s + b) * s + d0) * s + y0 };
+    // p′(s) = 3a s² + 2b s + d0: its roots inside (0, 1), in order, then 1.
+    let (roots, count) = quadratic_roots(three * a, two * b, d0);
+    let mut cuts = [one; 3];
+    let mut len = 0;
+    for &s in &roots[..count] {
+        if s > zero && s < one {
+            cuts[len] = s;
+            len += 1;
+        }
+    }
+    if len == 2 && cuts[1] < cuts[0] {
+        cuts.swap(0, 1);
+    }
+    let half = one / two;
+    let mut lo = zero;
+    for &hi in &cuts[..=len] {
+        if p(lo) > zero && p(hi) <= zero {
             let (mut lo, mut hi) = (lo, hi);
             loop {
-                let mid = 0.5 * (lo + hi);
+                let mid = half * (lo + hi);
                 if mid <= lo || mid >= hi {
                     return Some(hi);
                 }
-                if p(mid) <= 0.0 {
+                if p(mid) <= zero {
                     hi = mid;
                 } else {
                     lo = mid;
@@ -432,18 +442,20 @@ pub(crate) fn first_root(y0: f64, d0: f64, y1: f64, d1: f64) -> Option<f64> {
     None
 }
 
-/// The real roots of a x² + b x + c (a linear or constant one when a = 0).
-fn quadratic_roots(a: f64, b: f64, c: f64) -> Vec<f64> {
-    if a == 0.0 {
-        return if b == 0.0 { Vec::new() } else { vec![-c / b] };
+/// The real roots of a x² + b x + c (a linear or constant one when a = 0), and how many.
+fn quadratic_roots<T: Float>(a: T, b: T, c: T) -> ([T; 2], usize) {
+    let zero = T::zero();
+    if a == zero {
+        return if b == zero { ([zero; 2], 0) } else { ([-c / b, zero], 1) };
     }
-    let disc = b * b - 4.0 * a * c;
-    if disc < 0.0 {
-        return Vec::new();
+    let four = T::from(4.0).unwrap_or_else(T::nan);
+    let disc = b * b - four * a * c;
+    if disc < zero {
+        return ([zero; 2], 0);
     }
     // The stable pair: q = −(b + sign(b) √disc)/2, roots q/a and c/q.
-    let q = -0.5 * (b + b.signum() * disc.sqrt());
-    if q == 0.0 { vec![0.0] } else { vec![q / a, c / q] }
+    let q = -(b + b.signum() * disc.sqrt()) / (T::one() + T::one());
+    if q == zero { ([zero; 2], 1) } else { ([q / a, c / q], 2) }
 }
 
 #[cfg(test)]

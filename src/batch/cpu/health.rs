@@ -81,6 +81,30 @@ impl LaneHealth {
         self.in_contact = loaded;
     }
 
+    /// Impacts counted, per lane.
+    #[inline(always)]
+    pub(super) fn impacts(&self) -> [u32; LANES] {
+        self.impacts
+    }
+
+    /// After [`LaneHealth::record`] of a located step: in the lanes with located impacts
+    /// (`times` distinct times), they are its impacts (counted `before` it, plus `times`) and
+    /// it is the last impact's step; the lanes where an onset the scheme applied at the step's
+    /// end was counted instead.
+    #[inline(always)]
+    pub(super) fn record_located(&mut self, before: [u32; LANES], times: [u32; LANES]) -> Mask<LANES> {
+        let step = self.taken;
+        from_fn(|l| {
+            if times[l] > 0 {
+                self.impacts[l] = before[l] + times[l];
+                self.last_impact[l] = self.steps[l] + step;
+                false
+            } else {
+                self.impacts[l] > before[l]
+            }
+        })
+    }
+
     #[inline(always)]
     pub(super) fn store(&self) -> [HealthCounters; LANES] {
         from_fn(|l| {

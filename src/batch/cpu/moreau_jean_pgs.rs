@@ -29,7 +29,7 @@ use std::ops::Range;
 use num_traits::Float;
 use rayon::prelude::*;
 
-use super::moreau_jean_stages::{Group, GroupArraysMut};
+use super::moreau_jean_stages::Group;
 use super::simd::{Isa, Simd};
 use crate::batch::layout::{EXTREMES, HAS_EQUALITY, HAS_NONLINEAR, HealthCounters, RATTLE, SceneHeader};
 use crate::batch::observe::Recording;
@@ -82,6 +82,10 @@ pub struct BatchState<T> {
     /// Per scene its record ([`Recording`]): the accumulators of the batch's observers, its
     /// stroboscopic samples and its impact events.
     pub observed: Vec<T>,
+    /// With impacts located inside the step ([`BatchOptions::locate_impacts`]), per scene the
+    /// time of its last impact (NaN before one; a run that locates them sizes it); empty
+    /// otherwise.
+    pub impact_times: Vec<T>,
 }
 
 impl<T: Float> BatchState<T> {
@@ -97,6 +101,7 @@ impl<T: Float> BatchState<T> {
                 .iter()
                 .flat_map(|h| batch.recording.initial::<T>(h.ndof as usize, h.ncontacts as usize))
                 .collect(),
+            impact_times: Vec::new(),
         }
     }
 }
@@ -143,14 +148,20 @@ pub fn run_on<T: Float + Send + Sync>(
         newton_max_iterations: options.newton_max_iterations,
     }
     .map(|x| T::from(x).unwrap_or_else(T::nan));
+    let locate = options.locate_impacts;
+    if locate && state.impact_times.len() != batch.len() {
+        state.impact_times = vec![T::nan(); batch.len()];
+    }
     // Split the arrays into the disjoint parts of each group, then step the groups in parallel.
     let mut parts = Vec::new();
-    let (mut values, mut counters, mut extremes, mut observed) = (
+    let (mut values, mut counters, mut extremes, mut observed, mut times) = (
         state.state.as_mut_slice(),
         state.counters.as_mut_slice(),
         state.extremes.as_mut_slice(),
         state.observed.as_mut_slice(),
+        state.impact_times.as_mut_slice(),
     );
+
     let record = batch
         .headers
         .first()
@@ -165,8 +176,9 @@ pub fn run_on<T: Float + Send + Sync>(
         let (c, rest_c) = std::mem::take(&mut counters).split_at_mut(group.len());
         let (e, rest_e) = std::mem::take(&mut extremes).split_at_mut(EXTREMES * group.len());
         let (o, rest_o) = std::mem::take(&mut observed).split_at_mut(record * group.len());
-        (values, counters, extremes, observed) = (rest, rest_c, rest_e, rest_o);
-        parts.push((group, (v, c, e, o)));
+        let (t, rest_t) = std::mem::take(&mut times).split_at_mut(if locate { group.len() } else { 0 });
+        (values, counters, extremes, observed, times) = (rest, rest_c, rest_e, rest_o, rest_t);
+        parts.push((group, (v, c, e, o, t)));
     }
     parts
         .into_par_iter()
@@ -187,7 +199,7 @@ pub fn run_on<T: Float + Send + Sync>(
                 (headers, batch.structure_of(&headers[0])),
                 &scratch[..],
                 arrays,
-                (&step, &batch.recording),
+                (&step, (&batch.recording, locate)),
                 (steps, progress),
             );
             let one = headers[0].ndof == 1 && headers[0].ncontacts == 1;
@@ -219,14 +231,21 @@ fn groups(batch: &SceneBatch) -> Vec<Range<usize>> {
     groups
 }
 
-/// What [`simulate`] steps: the group's headers and row kinds (and patterns), its operators in lanes, its q, v, counters,
-/// extremes and observers' accumulators, the step parameters and observers, the number of
-/// steps and the run's progress.
+/// What [`simulate`] steps: the group's headers and row kinds (and patterns), its operators
+/// in lanes, its q, v, counters, extremes, observers' accumulators and impact times, the step
+/// parameters, observers and whether impacts are located, the number of steps and the run's
+/// progress.
 type GroupRun<'a, T> = (
     (&'a [SceneHeader], &'a [u32]),
     &'a [Lanes<T, LANES>],
-    GroupArraysMut<'a, T>,
-    (&'a StepParams<T>, &'a Recording),
+    (
+        &'a mut [T],
+        &'a mut [HealthCounters],
+        &'a mut [T],
+        &'a mut [T],
+        &'a mut [T],
+    ),
+    (&'a StepParams<T>, (&'a Recording, bool)),
     (u32, &'a Progress),
 );
 
@@ -256,7 +275,7 @@ fn simulate_on<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: u
 /// their operators in lanes.
 #[inline(always)]
 fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>(
-    ((headers, rows), ops, (values, counters, extremes, observed), (step, recording), (steps, progress)): GroupRun<
+    ((headers, rows), ops, (values, counters, extremes, observed, times), (step, recording), (steps, progress)): GroupRun<
         '_,
         T,
     >,
@@ -268,10 +287,13 @@ fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usiz
         recording,
         (&*values, &*counters, &*extremes, &*observed),
     );
+    group.load_impact_times(times);
     if group.at_start() {
         group.observe(true);
     }
     let rattle = headers[0].flags & RATTLE != 0;
+    let locate = recording.1;
+    debug_assert!(!(locate && rattle), "impact location is refused with RATTLE");
     // The steps in blocks of TICK, each reported when done.
     let mut done = 0;
     while done < steps && !progress.cancelled() {
@@ -285,25 +307,12 @@ fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usiz
             continue;
         }
         for _ in 0..block {
-            group.free_velocity(group.harmonic_forcing());
-            group.outputs_and_activation();
-            let mut newton = 0;
-            loop {
-                if NONLINEAR {
-                    if group.newton_jacobian(newton) {
-                        break;
-                    }
-                    group.newton_operators();
-                }
-                group.solve_local();
-                group.impulse_to_velocity();
-                newton += 1;
-                if !NONLINEAR {
-                    break;
-                }
+            if locate {
+                group.located_step();
+            } else {
+                group.solve_step();
+                group.record_health();
             }
-            group.update_position();
-            group.record_health();
             group.observe(false);
         }
         done += block;
@@ -313,6 +322,7 @@ fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usiz
     // final state too (each step counts its start); the rest of what it computes is dropped.
     group.outputs_and_activation();
     group.store((values, counters, extremes, observed));
+    group.store_impact_times(times);
 }
 
 /// One nonsmooth RATTLE step of a group, stage by stage as the kernel's `rattle_step`

@@ -20,7 +20,10 @@ use crate::batch::sparsity::Rows;
 use crate::batch::{OperatorOffsets, StepParams};
 use crate::contact::lanes::{LANES, Lanes, Mask, all, and, and_not};
 
+pub(super) use located::{Located, SubSpan};
+
 mod forcing;
+mod located;
 mod newton;
 mod observe;
 mod rattle;
@@ -80,6 +83,11 @@ pub(super) struct Group<'a, T, const NONLINEAR: bool, const EQUALITY: bool, cons
     observed: Vec<L<T>>,
     /// RATTLE: the stage-1 percussion P¹ (empty for Moreau–Jean).
     p1: Vec<L<T>>,
+    /// With impacts located inside the step: the span of the sub-step being taken (read by
+    /// the stages in place of the grid step) and the located step's own state.
+    span: Option<SubSpan<T>>,
+    spanning: bool,
+    located: Option<Box<Located<T>>>,
 }
 
 /// A group's arrays in the batch: q, v of each scene, its counters, its extremes and its
@@ -99,7 +107,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
         (headers, structure): (&[SceneHeader], &'a [u32]),
         ops: &'a [L<T>],
         step: &'a StepParams<T>,
-        recording: &'a Recording,
+        (recording, locate): (&'a Recording, bool),
         (values, counters, extremes, observed): GroupArrays<'_, T>,
     ) -> Self {
         let (n, m, scenes) = (headers[0].ndof as usize, headers[0].ncontacts as usize, headers.len());
@@ -164,6 +172,9 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
             } else {
                 Vec::new()
             },
+            span: locate.then(|| SubSpan::new(m)),
+            spanning: false,
+            located: locate.then(|| Box::new(Located::new(n, m, structure, recording.observers.len()))),
         }
     }
 
@@ -275,7 +286,10 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     pub(super) fn outputs_and_activation(&mut self) {
         let (m, o, ops, rows) = (self.m(), self.o, self.ops, self.h_rows());
         let zero = Lanes::zero();
-        let gamma_h = Lanes::splat(self.step.gamma * self.step.h);
+        let gamma_h = match self.sub_span() {
+            Some(span) => Lanes::splat(self.step.gamma) * span.tau,
+            None => Lanes::splat(self.step.gamma * self.step.h),
+        };
         for r in 0..m {
             let (y, ydot) = self.row_output(r);
             // H v_free of a linear row (a nonlinear one's comes with its Newton iterate's G).
@@ -300,6 +314,13 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
                 self.rate[r] = ydot;
             }
             self.lcp_base[r] = ops[o.restitution + r] * ydot;
+            if let Some(span) = self.span.as_ref().filter(|_| self.spanning) {
+                // A located sub-step's rows: left out, closed within its tolerance, plastic.
+                let (closed, scheme) = ((y + span.tol * ydot.min(zero)).le(zero), self.active[r]);
+                let test: Mask<LANES> = from_fn(|l| if span.closed[r][l] { closed[l] } else { scheme[l] });
+                self.active[r] = and_not(test, span.excluded[r]);
+                self.lcp_base[r] = Lanes::select(span.plastic[r], zero, self.lcp_base[r]);
+            }
             if EQUALITY {
                 self.lcp_base[r] = self.lcp_base[r] + ops[o.feedback + r] * y;
             }
@@ -440,7 +461,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     #[inline(always)]
     pub(super) fn update_position(&mut self) {
         let (h, theta, one) = (
-            Lanes::splat(self.step.h),
+            self.span_length(),
             Lanes::splat(self.step.theta),
             Lanes::splat(T::one()),
         );
@@ -448,6 +469,43 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
             self.q[i] = self.q[i] + h * (theta * self.vi[i] + (one - theta) * self.vk[i]);
             self.v[i] = self.vi[i];
         }
+    }
+
+    /// The span of the located sub-step being taken, if one is (the grid step otherwise).
+    #[inline(always)]
+    fn sub_span(&self) -> Option<&SubSpan<T>> {
+        self.span.as_ref().filter(|_| self.spanning)
+    }
+
+    /// The length of the step being taken in each lane: h, or a located sub-step's τ.
+    #[inline(always)]
+    fn span_length(&self) -> L<T> {
+        self.sub_span().map_or(Lanes::splat(self.step.h), |span| span.tau)
+    }
+
+    /// Moreau–Jean's step from the free velocity to the new position (`simulate`'s loop
+    /// body, before its health and observers): [`STAGES`](super::moreau_jean_pgs::STAGES)
+    /// from `harmonic_forcing` to `update_position`, the Newton loop with nonlinear rows.
+    #[inline(always)]
+    pub(super) fn solve_step(&mut self) {
+        self.free_velocity(self.harmonic_forcing());
+        self.outputs_and_activation();
+        let mut newton = 0;
+        loop {
+            if NONLINEAR {
+                if self.newton_jacobian(newton) {
+                    break;
+                }
+                self.newton_operators();
+            }
+            self.solve_local();
+            self.impulse_to_velocity();
+            newton += 1;
+            if !NONLINEAR {
+                break;
+            }
+        }
+        self.update_position();
     }
 
     /// Counts the step: an impact when some contact (not an equality row) carries an impulse

@@ -26,8 +26,9 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
         (Lanes::splat(T::one()) - theta) * self.step_cosine(0) + theta * self.step_cosine(1)
     }
 
-    /// cos(ω t + φ) at t = t_{k+ahead} of each lane's step k, 0 from the force's end on or
-    /// without a harmonic F_ext (the kernel's cosine, `sine_cosine`). Kernel: `step_cosine`.
+    /// cos(ω t + φ) at t = t_{k+ahead} of each lane's step k (of a located sub-step: its
+    /// start, or its end when `ahead` = 1), 0 from the force's end on or without a harmonic
+    /// F_ext (the kernel's cosine, `sine_cosine`). Kernel: `step_cosine`.
     #[inline(always)]
     pub(in crate::batch::cpu) fn step_cosine(&self, ahead: u32) -> L<T> {
         if self.flags & HAS_FORCING == 0 {
@@ -36,8 +37,15 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
         let (step, frequency) = (self.step, self.o.frequency);
         let (omega, phase, end) = (self.ops[frequency], self.ops[frequency + 1], self.ops[frequency + 2]);
         let steps = self.health.steps();
+        let span = self.sub_span();
         Lanes(from_fn(|l| {
-            let t = step.t0 + T::from(steps[l] + ahead).unwrap_or_else(T::nan) * step.h;
+            let t = match span {
+                None => step.t0 + T::from(steps[l] + ahead).unwrap_or_else(T::nan) * step.h,
+                Some(span) => {
+                    let end = if ahead == 0 { T::zero() } else { span.tau.0[l] };
+                    self.step_start(steps[l]) + span.start.0[l] + end
+                }
+            };
             if t < end.0[l] {
                 sine_cosine(omega.0[l] * t + phase.0[l]).1
             } else {
@@ -46,7 +54,8 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
         }))
     }
 
-    /// v_free = v_k + c − A v_k − B q_k, c = c₀ + W⁻¹ h a · mix; keeps v_k.
+    /// v_free = v_k + c − A v_k − B q_k, c = c₀ + W⁻¹ h a · mix; keeps v_k. Over a located
+    /// sub-step of length τ (W = M: no stiffness nor damping), c · τ/h.
     /// Kernel: `free_velocity`.
     #[inline(always)]
     pub(in crate::batch::cpu) fn free_velocity(&mut self, mix: L<T>) {
@@ -63,9 +72,12 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
     ) {
         let (n, ops) = (self.n(), self.ops);
         let forcing = self.flags & HAS_FORCING != 0;
+        // (c₀ and c_h are h M⁻¹ F: a sub-step's are τ/h of them.)
+        let share = self.sub_span().map(|span| span.tau / Lanes::splat(self.step.h));
         for i in 0..n {
             let c = ops[c0 + i];
-            let mut x = self.v[i] + if forcing { c + ops[ch + i] * mix } else { c };
+            let c = if forcing { c + ops[ch + i] * mix } else { c };
+            let mut x = self.v[i] + share.map_or(c, |share| c * share);
             if self.flags & HAS_STIFFNESS != 0 {
                 for j in 0..n {
                     x = x - ops[a + i * n + j] * self.v[j] - ops[b + i * n + j] * self.q[j];

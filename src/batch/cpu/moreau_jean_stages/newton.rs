@@ -14,7 +14,8 @@ use crate::contact::lanes::Lanes;
 impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>
     Group<'_, T, NONLINEAR, EQUALITY, N, M>
 {
-    /// Newton iterate i (nonlinear rows): q^i = q_k + h((1 − θ) v_k + θ v^{i−1}) (v⁰ = v_k),
+    /// Newton iterate i (nonlinear rows): q^i = q_k + h((1 − θ) v_k + θ v^{i−1}) (v⁰ = v_k; h
+    /// a located sub-step's τ),
     /// G(q^i) row by row in the lanes still iterating, and whether every lane has stopped:
     /// the input of its last λ moved by at most the tolerance, ‖(G(q^{i−1}) − G(q^i))ᵀ λ‖ ≤
     /// tol (i > 0), or the iterations ran out (flagged). Kernel: `newton_jacobian`.
@@ -25,7 +26,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
             self.vi.copy_from_slice(&self.vk);
             self.settled = [false; LANES];
         }
-        let (h, theta) = (Lanes::splat(self.step.h), Lanes::splat(self.step.theta));
+        let (h, theta) = (self.span_length(), Lanes::splat(self.step.theta));
         let one = Lanes::splat(T::one());
         for i in 0..n {
             self.qi[i] = self.q[i] + h * ((one - theta) * self.vk[i] + theta * self.vi[i]);

@@ -8,7 +8,7 @@ use num_traits::Float;
 
 use super::super::moreau_jean_rows::{EQUALITY as EQUALITY_ROW, TANGENT, row_kind};
 use super::{Group, L, LANES};
-use crate::batch::observe::{Accumulator, SLOTS, Signal, accumulate, record_events};
+use crate::batch::observe::{Accumulator, SLOTS, Signal, accumulate, crossing_count, push_event, record_events};
 use crate::contact::lanes::{Lanes, any};
 
 impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>
@@ -26,25 +26,51 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
         let steps = self.health.steps()[0];
         let k: L<T> = Lanes::splat(T::from(steps).unwrap_or_else(T::nan));
         let observers = &self.recording.observers;
+        let h = Lanes::splat(self.step.h);
         for (i, observer) in observers.iter().enumerate() {
-            let s = match observer.signal {
-                Signal::Q(j) => self.q[j],
-                Signal::V(j) => self.v[j],
-                Signal::Y(r) => self.row_output(r).0,
-                Signal::Ydot(r) => self.row_output(r).1,
-                Signal::Lambda(r) => self.lambda[r],
+            let (s, rate) = match observer.signal {
+                Signal::Q(j) => (self.q[j], Some(self.v[j])),
+                Signal::V(j) => (self.v[j], None),
+                Signal::Y(r) => {
+                    let (y, ydot) = self.row_output(r);
+                    (y, Some(ydot))
+                }
+                Signal::Ydot(r) => (self.row_output(r).1, None),
+                Signal::Lambda(r) => (self.lambda[r], None),
                 // Refused before a batched run (`Job::check_batched`).
-                Signal::Energy => Lanes::splat(T::nan()),
+                Signal::Energy => (Lanes::splat(T::nan()), None),
             };
-            let h = Lanes::splat(self.step.h);
-            accumulate_lanes(
+            let slots = &mut self.observed[SLOTS * i..SLOTS * (i + 1)];
+            // With located impacts, a first crossing inside the step at its time.
+            let crossing = matches!(
                 observer.accumulator(),
-                &mut self.observed[SLOTS * i..SLOTS * (i + 1)],
-                s,
-                k,
-                h,
-                first,
+                Accumulator::FirstAbove | Accumulator::FirstBelow
             );
+            let at = match &mut self.located {
+                Some(located) if crossing => {
+                    let at = if first {
+                        k
+                    } else {
+                        Lanes(from_fn(|l| {
+                            let lane: [T; SLOTS] = from_fn(|x| slots[x].0[l]);
+                            let impact = match observer.signal {
+                                Signal::Lambda(r) => located
+                                    .impacts
+                                    .iter()
+                                    .find(|i| i.lane == l && i.row == r)
+                                    .map(|i| k.0[l] - (h.0[l] - i.s) / h.0[l]),
+                                _ => None,
+                            };
+                            let signal = (s.0[l], rate.map(|r| r.0[l]), located.previous_rate[i].0[l]);
+                            crossing_count(observer, &lane, signal, (k.0[l], h.0[l]), impact)
+                        }))
+                    };
+                    located.previous_rate[i] = rate.unwrap_or(Lanes::splat(T::nan()));
+                    at
+                }
+                _ => k,
+            };
+            accumulate_lanes(observer.accumulator(), slots, s, at, h, first);
         }
         if let Some(j) = self.recording.strobe.and_then(|strobe| strobe.sample_at(steps)) {
             let n = self.n();
@@ -70,6 +96,10 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
             let (carries, carried) = (self.lambda[r].gt(Lanes::zero()), self.observed[at + 2 + r]);
             changes = from_fn(|l| changes[l] | (carries[l] ^ (carried.0[l] != T::zero())));
         }
+        // (A located impact is an event whether or not its row carried an impulse before.)
+        for i in self.located.iter().flat_map(|located| &located.impacts) {
+            changes[i.lane] = true;
+        }
         if !any(changes) {
             return;
         }
@@ -78,9 +108,19 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
         }
         let (lambda, rate, after) = (&self.lambda, &self.rate, &self.after);
         let (events, lane) = (&mut self.observed[at..], &mut self.event_lane);
+        let located = self.located.as_ref().map_or(&[][..], |located| &located.impacts[..]);
         for l in (0..LANES).filter(|&l| changes[l]) {
             lane.clear();
             lane.extend(events.iter().map(|x| x.0[l]));
+            // Every located impact is an event, at its time (a fractional step count); its
+            // row is then loaded, so that the onsets below do not count it again.
+            let h = self.step.h;
+            for i in located.iter().filter(|i| i.lane == l) {
+                let count = k.0[l] - (h - i.s) / h;
+                let row = T::from(i.row).unwrap_or_else(T::nan);
+                push_event(lane, m, max, [count, row, i.ydot_before, i.ydot_after, i.lambda]);
+                lane[2 + i.row] = T::one();
+            }
             record_events(
                 lane,
                 m,
