@@ -20,7 +20,7 @@ mod scene;
 use rayon::prelude::*;
 
 pub use crate::batch::BatchOutcome;
-use crate::batch::layout::HAS_STIFFNESS;
+use crate::batch::layout::{HAS_NONLINEAR, HAS_STIFFNESS};
 use crate::batch::observe::{self, Observer, Recording, Signal};
 use crate::batch::{BatchOptions, Progress, SceneBatch};
 use crate::error::{Error, Result};
@@ -61,8 +61,8 @@ pub fn batched_refusal(solver: SolverKind, omega: Option<f64>, observers: &[Obse
 /// Why an engine cannot locate impacts inside the step for a job of `integrator` and
 /// `stabilization` on the GPU (`gpu`) or the CPU lanes: the WGSL kernels apply each impact at
 /// the end of its step; the lanes locate them under Moreau–Jean, without Baumgarte's feedback
-/// (β c(q)/h would act over every sub-step, however short). Scenes with stiffness or damping
-/// are refused by the lanes when their batch is built ([`CpuEngine`]). `None` when it can.
+/// (β c(q)/h would act over every sub-step, however short). The lanes refuse some scenes when
+/// their batch is built ([`lanes_location_refusal`]). `None` when it can.
 pub fn location_refusal(gpu: bool, integrator: LagrangianIntegrator, stabilization: Stabilization) -> Option<Error> {
     let what = || "locating impacts inside the step (`locate_impacts`)".to_string();
     if gpu {
@@ -85,15 +85,22 @@ pub fn location_refusal(gpu: bool, integrator: LagrangianIntegrator, stabilizati
     })
 }
 
-/// Why the CPU lanes cannot locate the impacts of scene `scene`: it has stiffness or damping
-/// (a sub-step of length τ needs W(τ) = M + θτC + θ²τ²K; the lanes hold W = M only).
-pub fn stiff_location_refusal(scene: usize) -> Error {
-    Error::Unsupported {
-        what: format!("locating impacts in scene {scene} on the CPU lanes: it has stiffness or damping"),
-        reason: "a sub-step of length τ needs W(τ) = M + θτC + θ²τ²K and the lanes hold W = M only: use the \
-                 reference backend"
-            .into(),
-    }
+/// Why the CPU lanes cannot locate the impacts of scene `scene`, with `stiffness` or damping
+/// (a sub-step of length τ needs W(τ) = M + θτC + θ²τ²K; the lanes hold W = M only) or
+/// `nonlinear` rows (levers, sphere gaps, quadratic outputs: their located impacts do not yet
+/// match the reference stepper's counts, measured on the rocking block); `None` when they can.
+pub fn lanes_location_refusal(scene: usize, stiffness: bool, nonlinear: bool) -> Option<Error> {
+    let reason = if stiffness {
+        "it has stiffness or damping: a sub-step of length τ needs W(τ) = M + θτC + θ²τ²K and the lanes hold W = M only"
+    } else if nonlinear {
+        "it has nonlinear rows, whose located impacts on the lanes are not yet checked against the reference stepper"
+    } else {
+        return None;
+    };
+    Some(Error::Unsupported {
+        what: format!("locating impacts in scene {scene} on the CPU lanes"),
+        reason: format!("{reason}: use the reference backend"),
+    })
 }
 
 /// A run: `steps` steps of every scene (Moreau–Jean or nonsmooth RATTLE), from its initial
@@ -201,8 +208,7 @@ impl Job<'_> {
     /// compressed rows where that halves their matrices ([`SceneBatch::compress_from`]).
     /// The scenes are assembled in parts on all cores, then appended in order: the batch is
     /// the one pushing them one by one gives. For the GPU (`gpu`) or the CPU lanes, which
-    /// refuse located impacts in scenes with stiffness or damping (a sub-step of length τ
-    /// needs W(τ) = M + θτC + θ²τ²K; the lanes hold W = M only).
+    /// refuse located impacts in some scenes ([`lanes_location_refusal`]).
     fn batch(&self, compress_from: usize, gpu: bool) -> Result<SceneBatch> {
         self.check_batched(gpu)?;
         let mut empty = match self.integrator {
@@ -241,8 +247,14 @@ impl Job<'_> {
         }
         for (s, h) in batch.headers.iter().enumerate() {
             observe::check(&self.recording.observers, s, h.ndof as usize, h.ncontacts as usize)?;
-            if self.locate_impacts && h.flags & HAS_STIFFNESS != 0 {
-                return Err(stiff_location_refusal(self.first_scene + s));
+            if self.locate_impacts
+                && let Some(e) = lanes_location_refusal(
+                    self.first_scene + s,
+                    h.flags & HAS_STIFFNESS != 0,
+                    h.flags & HAS_NONLINEAR != 0,
+                )
+            {
+                return Err(e);
             }
             let first = batch.headers[0];
             let len = |h: &crate::batch::SceneHeader| self.recording.len(h.ndof as usize, h.ncontacts as usize);

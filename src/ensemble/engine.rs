@@ -12,7 +12,7 @@ use crate::batch::progress::UNWATCHED;
 #[cfg(feature = "gpu")]
 use crate::engine::GpuEngine;
 use crate::engine::{
-    CpuEngine, Engine, Job, ReferenceEngine, batched_refusal, location_refusal, stiff_location_refusal,
+    CpuEngine, Engine, Job, ReferenceEngine, batched_refusal, lanes_location_refusal, location_refusal,
 };
 use crate::error::{Error, Result};
 
@@ -195,15 +195,15 @@ fn no_gpu_feature() -> Error {
     }
 }
 
-/// Why the CPU lanes cannot locate the impacts of the scenario's scenes (judged on scene 0):
-/// stiffness or damping, as the engine refuses it when it builds the batch.
+/// Why the CPU lanes cannot locate the impacts of the scenario's scenes (judged on scene 0),
+/// as the engine refuses them when it builds the batch ([`lanes_location_refusal`]).
 fn unlocatable(scenario: &Scenario) -> Option<Error> {
     let scene = scenario.sample(0).ok()?;
     let linear = scene
         .scene
         .linear(scenario.time.step, scenario.time.theta, scenario.stabilization())
         .ok()?;
-    linear.has_stiffness().then(|| stiff_location_refusal(0))
+    lanes_location_refusal(0, linear.has_stiffness(), linear.has_nonlinear())
 }
 
 /// Why the batched engines cannot run the scenario's scenes (judged on scene 0), if they cannot.
