@@ -536,7 +536,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
                 for l in (0..LANES).filter(|&l| impact[l]) {
                     total[l] += 1;
                     let mut any_row = false;
-                    for r in 0..m {
+                    for (r, before) in before.iter().enumerate() {
                         let lambda = loc.lambda_last[r].0[l];
                         let carries = loc.gap[r] && lambda > zero;
                         loc.recent[r][l] = carries;
@@ -547,7 +547,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
                                 lane: l,
                                 row: r,
                                 s: s[l],
-                                ydot_before: before[r].0[l],
+                                ydot_before: before.0[l],
                                 ydot_after: self.row_output(r).1.0[l],
                                 lambda,
                             });
