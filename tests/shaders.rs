@@ -358,9 +358,14 @@ fn the_kernel_and_its_cpu_twin_have_the_same_stages() {
         // (In the time loop: the observers' first sample comes before it.)
         let kernel = &source[source.find("fn simulate(").unwrap()..];
         let kernel = &kernel[kernel.find("for (var k = 0u; k < params.steps").unwrap()..];
+        // (The twin's loop body: `Group::solve_step`, then its health and observers.)
+        let stages = include_str!("../src/batch/cpu/moreau_jean_stages.rs");
+        let solve = &stages[stages.find("fn solve_step(").unwrap()..];
+        let solve = &solve[..solve.find("\n    }\n").unwrap()];
         let twin_driver = include_str!("../src/batch/cpu/moreau_jean_pgs.rs");
         let twin_driver = &twin_driver[twin_driver.find("fn simulate<").unwrap()..];
         let twin_driver = &twin_driver[twin_driver.find("for _ in 0..block").unwrap()..];
+        let twin_driver = &format!("{solve}{twin_driver}");
         for positions in [
             order(kernel, &|s| format!("{s}(")),
             order(twin_driver, &|s| format!(".{s}(")),
