@@ -1,0 +1,162 @@
+//! The sub-steps of a located step: a span set per lane, one pass of the group's Moreau–Jean
+//! stages over it in the lanes that take part (the others frozen), its percussion kept or
+//! undone, and the bound that tells the steps with no crossing from the rest.
+
+use std::array::from_fn;
+
+use num_traits::Float;
+
+use super::super::{Group, L, LANES};
+use super::{Located, Walk};
+use crate::contact::lanes::{Lanes, Mask, any};
+use crate::reference::MAX_LOCATED_IMPACTS;
+
+impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>
+    Group<'a, T, NONLINEAR, EQUALITY, N, M>
+{
+    /// Sets the span of the next sub-step: from `start`, of length `tau`, rows left out
+    /// where `excluded`, tested closed within `tol` where `closed`, without restitution where
+    /// `plastic`.
+    #[inline(always)]
+    pub(super) fn set_span(
+        &mut self,
+        (start, tau, tol): (L<T>, L<T>, L<T>),
+        excluded: impl Fn(usize) -> Mask<LANES>,
+        closed: impl Fn(usize) -> Mask<LANES>,
+        plastic: impl Fn(usize) -> Mask<LANES>,
+    ) {
+        let m = self.m();
+        let span = self.span.as_mut().expect("a located group has a span");
+        (span.start, span.tau, span.tol) = (start, tau, tol);
+        for r in 0..m {
+            span.excluded[r] = excluded(r);
+            span.closed[r] = closed(r);
+            span.plastic[r] = plastic(r);
+        }
+    }
+
+    /// One Moreau–Jean sub-step over the span set, in the lanes `lanes`; the others are
+    /// frozen (τ = 0, every row out) and keep their q, v. Keeps the λ of the lanes stepped.
+    #[inline(always)]
+    pub(super) fn sub_step(&mut self, lanes: Mask<LANES>, located: &mut Located<T>) {
+        let (n, m) = (self.n(), self.m());
+        let frozen = lanes.map(|x| !x);
+        let span = self.span.as_mut().expect("a located group has a span");
+        span.tau = Lanes::select(lanes, span.tau, Lanes::zero());
+        for r in 0..m {
+            span.excluded[r] = from_fn(|l| span.excluded[r][l] | frozen[l]);
+        }
+        located.kept_q[..n].copy_from_slice(&self.q[..n]);
+        located.kept_v[..n].copy_from_slice(&self.v[..n]);
+        self.spanning = true;
+        self.solve_step();
+        self.spanning = false;
+        for i in 0..n {
+            self.q[i] = Lanes::select(lanes, self.q[i], located.kept_q[i]);
+            self.v[i] = Lanes::select(lanes, self.v[i], located.kept_v[i]);
+        }
+        for r in 0..m {
+            located.lambda_last[r] = Lanes::select(lanes, self.lambda[r], located.lambda_last[r]);
+        }
+    }
+
+    /// A trial sub-step in the lanes `lanes`, from `start` over `tau`, the open rows left out.
+    #[inline(always)]
+    pub(super) fn trial(&mut self, lanes: Mask<LANES>, (start, tau): (L<T>, L<T>), loc: &mut Located<T>) {
+        let open = &loc.open;
+        self.set_span(
+            (start, tau, Lanes::zero()),
+            |r| open[r],
+            |_| [false; LANES],
+            |_| [false; LANES],
+        );
+        self.sub_step(lanes, loc);
+    }
+
+    /// Adds the last sub-step's λ of the lanes `lanes` to the step's percussion.
+    #[inline(always)]
+    pub(super) fn commit(&self, lanes: Mask<LANES>, located: &mut Located<T>) {
+        for r in 0..self.m() {
+            let sum = located.lambda_sum[r] + located.lambda_last[r];
+            located.lambda_sum[r] = Lanes::select(lanes, sum, located.lambda_sum[r]);
+        }
+    }
+
+    /// Puts the lanes `lanes` back at the sub-step's start.
+    #[inline(always)]
+    pub(super) fn restore(&mut self, lanes: Mask<LANES>, located: &Located<T>) {
+        for i in 0..self.n() {
+            self.q[i] = Lanes::select(lanes, located.q0[i], self.q[i]);
+            self.v[i] = Lanes::select(lanes, located.v0[i], self.v[i]);
+        }
+    }
+
+    /// Holds the sub-step's start: q, v, the gaps, and the open rows of the lanes still
+    /// walking — a gap row that is open (y > 0) or that an impact left separating (ẏ > 0),
+    /// in a lane under its cap of located impacts.
+    #[inline(always)]
+    pub(super) fn hold_start(&self, loc: &mut Located<T>, walk: &Walk<T>) {
+        let (n, zero) = (self.n(), T::zero());
+        loc.q0[..n].copy_from_slice(&self.q[..n]);
+        loc.v0[..n].copy_from_slice(&self.v[..n]);
+        for r in 0..self.m() {
+            (loc.y0[r], loc.ydot0[r]) = self.row_output(r);
+            let (y, ydot, recent) = (loc.y0[r], loc.ydot0[r], loc.recent[r]);
+            loc.open[r] = from_fn(|l| {
+                loc.gap[r]
+                    && !walk.finished[l]
+                    && walk.total[l] < MAX_LOCATED_IMPACTS
+                    && (y.0[l] > zero || ydot.0[l] > zero && recent[l])
+            });
+        }
+    }
+
+    /// The gaps of the open rows at the end of the sub-step just taken (of length `length`
+    /// from the gaps `y0`, `ydot0`), and the lanes where one may have closed: its Hermite
+    /// interpolant p(s) = y0 H₀₀ + τ ẏ0 H₁₀ + y1 H₀₁ + τ ẏ1 H₁₁ is ≥ min(y0, y1) −
+    /// (4/27) τ (|ẏ0| + |ẏ1|) (H₀₀ + H₀₁ = 1, both ≥ 0, |H₁₀|, |H₁₁| ≤ 4/27): above
+    /// 0.15 τ (|ẏ0| + |ẏ1|), it does not close. Most steps of a flight end here, all lanes at once.
+    #[inline(always)]
+    pub(super) fn end_gaps(&self, loc: &mut Located<T>, length: L<T>) -> Mask<LANES> {
+        let bound = Lanes::splat(T::from(0.15).unwrap_or_else(T::nan));
+        let mut closing = [false; LANES];
+        for r in (0..self.m()).filter(|&r| any(loc.open[r])) {
+            (loc.y1[r], loc.ydot1[r]) = self.row_output(r);
+            let (y0, d0, y1, d1) = (loc.y0[r], loc.ydot0[r], loc.y1[r], loc.ydot1[r]);
+            let clear = (bound * length * (d0.abs() + d1.abs())).le(y0.min(y1));
+            closing = from_fn(|l| closing[l] | (loc.open[r][l] & !clear[l]));
+        }
+        closing
+    }
+
+    /// The step's start (every lane at t_k): its gaps and open rows. Where the grid step
+    /// leaves every open row out of its problem (y + γ h ẏ > 0) and none may close in it,
+    /// that step is the located step's trial and stands — most steps, at the cost of a plain
+    /// one; whether it was.
+    #[inline(always)]
+    pub(super) fn grid_step_stands(&mut self, loc: &mut Located<T>) -> bool {
+        let (n, m, zero) = (self.n(), self.m(), Lanes::zero());
+        let gamma_h = Lanes::splat(self.step.gamma * self.step.h);
+        let mut inside = false;
+        for r in 0..m {
+            let (y, ydot) = self.row_output(r);
+            (loc.y0[r], loc.ydot0[r]) = (y, ydot);
+            let (positive, rising, recent) = (y.gt(zero), ydot.gt(zero), loc.recent[r]);
+            loc.open[r] = from_fn(|l| loc.gap[r] && (positive[l] || rising[l] && recent[l]));
+            let active = (y + gamma_h * ydot).le(zero);
+            inside |= any::<LANES>(from_fn(|l| loc.open[r][l] & active[l]));
+        }
+        if inside {
+            return false;
+        }
+        loc.q0[..n].copy_from_slice(&self.q[..n]);
+        loc.v0[..n].copy_from_slice(&self.v[..n]);
+        self.solve_step();
+        if any(self.end_gaps(loc, Lanes::splat(self.step.h))) {
+            let all = [true; LANES];
+            self.restore(all, loc);
+            return false;
+        }
+        true
+    }
+}
