@@ -7,8 +7,9 @@
 //! 2. If one of them closes in the trial (its cubic Hermite interpolant from y, ẏ at both
 //!    ends goes from y > 0 to y ≤ 0), the first crossing time τ* is found: the Hermite root
 //!    first, then a safeguarded Newton iteration on the gap at the end of trial steps of
-//!    length τ, kept on the closed side (y ≤ 0, |y| ≤ tol |ẏ|, tol = [`TIME_TOLERANCE`] · h),
-//!    so that the impacting row is closed when the impact is applied.
+//!    length τ, kept on the closed side (y ≤ 0, |y| ≤ tol |ẏ| + 2 φ, tol = [`TIME_TOLERANCE`] · h,
+//!    φ the rounding floor of y: [`rounding_floor`]), so that the impacting row is closed when
+//!    the impact is applied.
 //! 3. **Impact**: the trial step of length τ* is kept, then a zero-length Moreau–Jean step
 //!    applies the impact at t_k + τ*: W = M, v_free = v⁻ and the problem over every row with
 //!    y + tol · min(ẏ, 0) ≤ 0 (rows closing within the tolerance take part: simultaneous
@@ -58,13 +59,27 @@ pub const TIME_TOLERANCE: f64 = 1e-12;
 const MAX_TRIALS: usize = 60;
 
 /// A unilateral interaction whose crossing can be located: its index, its first row in λ,
-/// and its gap y and rate ẏ (first components) at the start of the sub-step.
+/// its gap y and rate ẏ (first components) at the start of the sub-step, and the rounding
+/// floor of y ([`rounding_floor`]).
 #[derive(Clone, Copy, Debug)]
 struct Gap {
     index: usize,
     row: usize,
     y: f64,
     ydot: f64,
+    floor: f64,
+}
+
+/// Ulps of its terms within which a gap's sign is rounding: [`rounding_floor`].
+const FLOOR_ULPS: f64 = 4.0;
+
+/// The rounding floor of a gap y = h(q) with first Jacobian row G: 4 ε (|y| + Σⱼ |Gⱼ qⱼ|),
+/// the size of the rounding in y from its terms (a ball's gap z − R near rest is known to
+/// ε z, however small it is). Within it, y's sign is noise: a trial that ends closed within
+/// two floors of the crossing is at the crossing, where |y| ≤ tol |ẏ| would ask for more
+/// digits than y has once |ẏ| is small (an accumulation of impacts).
+pub(crate) fn rounding_floor<T: Float>(y: T, terms: T) -> T {
+    T::from(FLOOR_ULPS).unwrap_or_else(T::nan) * T::epsilon() * (y.abs() + terms)
 }
 
 /// The state a sub-step starts from, to go back to between trials.
@@ -148,11 +163,15 @@ fn gaps(ts: &SceneState, t: f64) -> Result<Vec<Gap>> {
                 SceneState::gather(&idx, &ts.v),
                 ts.z_of(inter),
             );
+            let y = inter.output(&q, &z, t)?[0];
+            let g = inter.jacobian(&q, &z, t)?;
+            let terms = g.row(0).iter().zip(q.iter()).map(|(g, q)| (g * q).abs()).sum();
             out.push(Gap {
                 index,
                 row,
-                y: inter.output(&q, &z, t)?[0],
+                y,
                 ydot: inter.velocity(&q, &v, &z, t)?[0],
+                floor: rounding_floor(y, terms),
             });
         }
         row += inter.size();
@@ -320,24 +339,24 @@ fn crossing(
     let of_gap = |gaps: &[Gap]| {
         gaps.iter()
             .find(|g| g.index == gap.index)
-            .map_or((f64::NAN, 0.0), |g| (g.y, g.ydot))
+            .map_or((f64::NAN, 0.0, 0.0), |g| (g.y, g.ydot, g.floor))
     };
     let closed_end = of_gap(&end).0 <= 0.0;
-    let trial = |ts: &mut SceneState, tau: f64| -> Result<(f64, f64, StepReport)> {
+    let trial = |ts: &mut SceneState, tau: f64| -> Result<(f64, f64, f64, StepReport)> {
         start.restore(ts);
         let report = step_over(ts, settings, osi, &Span::sub(t, tau, excluded))?;
-        let (y, ydot) = of_gap(&gaps_of(ts, t + tau, open)?);
-        Ok((y, ydot, report))
+        let (y, ydot, floor) = of_gap(&gaps_of(ts, t + tau, open)?);
+        Ok((y, ydot, floor, report))
     };
     // [a, b]: the gap is open at a, closed at b (b = None: not seen closed yet).
     let (mut a, mut b) = (0.0, closed_end.then_some((length, report)));
     let mut tau = guess * length;
     let mut last = None;
     for _ in 0..MAX_TRIALS {
-        let (y, ydot, report) = trial(ts, tau)?;
+        let (y, ydot, floor, report) = trial(ts, tau)?;
         if y <= 0.0 {
             b = Some((tau, report));
-            if -y <= tol * -ydot.min(0.0) {
+            if -y <= tol * -ydot.min(0.0) + 2.0 * floor {
                 last = Some(tau);
                 break;
             }
@@ -352,10 +371,10 @@ fn crossing(
             // Open and opening, never seen closed: a graze of the interpolant.
             break;
         }
-        // Newton on the gap; from the open side half a tolerance past the root, so that the
-        // next trial lands closed.
+        // Newton on the gap; from the open side half a tolerance and a rounding floor's time
+        // past the root, so that the next trial lands closed.
         let newton = if ydot < 0.0 {
-            tau - y / ydot + if y > 0.0 { tol / 2.0 } else { 0.0 }
+            tau - y / ydot + if y > 0.0 { tol / 2.0 - floor / ydot } else { 0.0 }
         } else {
             f64::NAN
         };
@@ -397,7 +416,10 @@ fn gaps_of(ts: &SceneState, t: f64, open: &[Gap]) -> Result<Vec<Gap>> {
 ///
 /// p(s) = a s³ + b s² + d0 s + y0 with a = 2(y0 − y1) + d0 + d1, b = 3(y1 − y0) − 2 d0 − d1;
 /// [0, 1] is cut at the roots of p′ into monotone pieces, and the first piece that starts open
-/// and ends closed is bisected to rounding. In f64 or f32 (the CPU lanes'), without allocating.
+/// and ends closed is narrowed by Newton's method (each iterate kept while it falls in the
+/// bracket), closed around the last iterate and bisected to rounding: the bisection
+/// alone would take some 50 halvings, Newton and the probes bring it to a handful. In f64 or
+/// f32 (the CPU lanes'), without allocating.
 pub(crate) fn first_root<T: Float>(y0: T, d0: T, y1: T, d1: T) -> Option<T> {
     if !(y0.is_finite() && d0.is_finite() && y1.is_finite() && d1.is_finite()) {
         return None;
@@ -420,26 +442,66 @@ pub(crate) fn first_root<T: Float>(y0: T, d0: T, y1: T, d1: T) -> Option<T> {
     if len == 2 && cuts[1] < cuts[0] {
         cuts.swap(0, 1);
     }
-    let half = one / two;
     let mut lo = zero;
     for &hi in &cuts[..=len] {
         if p(lo) > zero && p(hi) <= zero {
-            let (mut lo, mut hi) = (lo, hi);
-            loop {
-                let mid = half * (lo + hi);
-                if mid <= lo || mid >= hi {
-                    return Some(hi);
-                }
-                if p(mid) <= zero {
-                    hi = mid;
-                } else {
-                    lo = mid;
-                }
-            }
+            let slope = |s: T| (three * a * s + two * b) * s + d0;
+            return Some(monotone_root(p, slope, lo, hi));
         }
         lo = hi;
     }
     None
+}
+
+/// Newton iterations taken before the bracket is closed around the last one.
+const NEWTON_STEPS: usize = 8;
+
+/// The smallest s in [`lo`, `hi`] (to rounding) where `p`, open at `lo` (p > 0) and closed
+/// at `hi` (p ≤ 0), is closed: from the secant point, Newton's iterates s − p(s)/p′(s), each
+/// narrowing the bracket while it falls inside it; then the bracket closed to a few ulps
+/// around the last iterate where p changes sign there; then bisection to adjacent floats,
+/// returning the closed end.
+fn monotone_root<T: Float>(p: impl Fn(T) -> T, slope: impl Fn(T) -> T, lo: T, hi: T) -> T {
+    let (zero, half, eps) = (T::zero(), T::from(0.5).unwrap_or_else(T::nan), T::epsilon());
+    let (mut lo, mut hi) = (lo, hi);
+    let (open, closed) = (p(lo), p(hi));
+    let mut x = lo + open * (hi - lo) / (open - closed);
+    for _ in 0..NEWTON_STEPS {
+        if !(x > lo && x < hi) {
+            break;
+        }
+        let px = p(x);
+        if px <= zero {
+            hi = x;
+        } else {
+            lo = x;
+        }
+        let next = x - px / slope(x);
+        let converged = (next - x).abs() <= eps * next.abs();
+        x = next;
+        if converged {
+            break;
+        }
+    }
+    let delta = T::from(8.0).unwrap_or_else(T::nan) * eps * x.abs();
+    let (below, above) = (x - delta, x + delta);
+    if below > lo && below < hi && p(below) > zero {
+        lo = below;
+    }
+    if above > lo && above < hi && p(above) <= zero {
+        hi = above;
+    }
+    loop {
+        let mid = half * (lo + hi);
+        if mid <= lo || mid >= hi {
+            return hi;
+        }
+        if p(mid) <= zero {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
 }
 
 /// The real roots of a x² + b x + c (a linear or constant one when a = 0), and how many.

@@ -15,8 +15,8 @@ mod time_stepping;
 mod trajectory;
 
 pub use crate::scheme::Stabilization;
-pub(crate) use impact_location::first_root;
 pub use impact_location::{MAX_IMPACTS_PER_CONTACT, MAX_LOCATED_IMPACTS, MIN_FLIGHT, TIME_TOLERANCE};
+pub(crate) use impact_location::{first_root, rounding_floor};
 pub use integrator::{Integrator, OneStepIntegrator, StepReport, StepSettings};
 pub use state::{LocatedImpact, SceneState};
 pub use time_stepping::TimeStepping;

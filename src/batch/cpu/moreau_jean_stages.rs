@@ -279,6 +279,25 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
         (y, ydot)
     }
 
+    /// Σⱼ |H_rj q_j|: the size of row r's terms at q, whose rounding bounds y's
+    /// ([`rounding_floor`](crate::reference::rounding_floor)); of a nonlinear row (which the
+    /// located lanes, its only reader, refuse), those of its H and quadratic part.
+    pub(super) fn output_terms(&self, r: usize) -> L<T> {
+        let (n, o, ops, q) = (self.n(), self.o, self.ops, &self.q);
+        let mut terms = Lanes::zero();
+        if !NONLINEAR {
+            let rows = self.h_rows();
+            for p in rows.span(r) {
+                terms = terms + (ops[o.h + p] * q[rows.col(r, p)]).abs();
+            }
+            return terms;
+        }
+        for j in 0..n {
+            terms = terms + ((ops[o.h + r * n + j] + ops[o.quadratic + r * n + j] * q[j]) * q[j]).abs();
+        }
+        terms
+    }
+
     /// Outputs y and ẏ of every row ([`Group::row_output`]) at q_k, v_k, activation
     /// (equality rows, or y + γ h ẏ ≤ 0), the deepest penetration, the MLCP vector
     /// G v_free + (e ẏ + f y) and λ = 0. Kernel: `outputs_and_activation`.

@@ -178,12 +178,14 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
         loc.impacts.clear();
         loc.times = [0; LANES];
         for r in 0..m {
-            loc.lambda_sum[r] = Lanes::zero();
-            loc.counts[r] = [0; LANES];
             loc.recent[r] = loc.recent_next[r];
             loc.recent_next[r] = [false; LANES];
         }
         if !self.grid_step_stands(loc) {
+            for r in 0..m {
+                loc.lambda_sum[r] = Lanes::zero();
+                loc.counts[r] = [0; LANES];
+            }
             self.locate_impacts(loc);
             for r in 0..m {
                 self.lambda[r] = loc.lambda_sum[r];
@@ -244,6 +246,10 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
         let before = self.health.impacts();
         self.record_health();
         let located = self.located.as_mut().expect("a located group");
+        if located.times == [0; LANES] && self.health.impacts() == before {
+            // (Most steps: no impact, located or applied at the step's end.)
+            return;
+        }
         let onsets = self.health.record_located(before, located.times);
         let steps = self.health.steps();
         for l in (0..LANES).filter(|&l| onsets[l]) {

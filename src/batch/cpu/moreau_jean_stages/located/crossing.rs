@@ -9,7 +9,7 @@ use num_traits::Float;
 use super::super::{Group, LANES};
 use super::{Located, MAX_TRIALS, Walk};
 use crate::contact::lanes::{Lanes, Mask, any};
-use crate::reference::{MIN_FLIGHT, TIME_TOLERANCE, first_root};
+use crate::reference::{MIN_FLIGHT, TIME_TOLERANCE, first_root, rounding_floor};
 
 /// What a lane's trial over the rest of its step found.
 #[derive(Clone, Copy)]
@@ -77,9 +77,10 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     }
 
     /// Refines the crossings together: trial sub-steps of length τ from the start, Newton on
-    /// the gap y(τ) (from the open side half a tolerance past the root, so that the next
-    /// trial lands closed), bisection where Newton leaves the bracket; until y(τ) ≤ 0 within
-    /// TIME_TOLERANCE · h · |ẏ|, or the bracket is down to rounding. Each crossing lane then
+    /// the gap y(τ) (from the open side half a tolerance and a rounding floor's time φ/|ẏ|
+    /// past the root, so that the next trial lands closed), bisection where Newton leaves the
+    /// bracket; until y(τ) ≤ 0 within TIME_TOLERANCE · h · |ẏ| + 2φ (φ: `rounding_floor`),
+    /// or the bracket is down to rounding. Each crossing lane then
     /// holds its closed end (never seen closed: the whole trial stands), its λ committed.
     #[inline(always)]
     pub(super) fn refine(&mut self, loc: &mut Located<T>, walk: &Walk<T>, found: &mut [Found<T>; LANES]) {
@@ -113,10 +114,11 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
                 };
                 let (y, ydot) = self.row_output(*row);
                 let (y, ydot) = (y.0[l], ydot.0[l]);
+                let floor = rounding_floor(y, self.output_terms(*row).0[l]);
                 *held = *tau;
                 if y <= zero {
                     *b = Some(*tau);
-                    if -y <= tol * -ydot.min(zero) {
+                    if -y <= tol * -ydot.min(zero) + (floor + floor) {
                         *refining = false;
                         continue;
                     }
@@ -131,7 +133,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
                     continue;
                 }
                 let newton = if ydot < zero {
-                    *tau - y / ydot + if y > zero { tol * half } else { zero }
+                    *tau - y / ydot + if y > zero { tol * half - floor / ydot } else { zero }
                 } else {
                     T::nan()
                 };

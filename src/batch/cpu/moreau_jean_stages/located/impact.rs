@@ -34,8 +34,8 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
             impact: [false; LANES],
             row_of: [0; LANES],
         };
-        for l in 0..LANES {
-            let (row, tau, settling_speed) = match found[l] {
+        for (l, found) in found.iter().enumerate() {
+            let (row, tau, settling_speed) = match *found {
                 Found::TooSoon(row) => (row, zero, None),
                 Found::Refine {
                     row,

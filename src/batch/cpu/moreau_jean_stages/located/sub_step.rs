@@ -46,8 +46,9 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
         for r in 0..m {
             span.excluded[r] = from_fn(|l| span.excluded[r][l] | frozen[l]);
         }
-        located.kept_q[..n].copy_from_slice(&self.q[..n]);
-        located.kept_v[..n].copy_from_slice(&self.v[..n]);
+        for i in 0..n {
+            (located.kept_q[i], located.kept_v[i]) = (self.q[i], self.v[i]);
+        }
         self.spanning = true;
         self.solve_step();
         self.spanning = false;
@@ -97,8 +98,9 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     #[inline(always)]
     pub(super) fn hold_start(&self, loc: &mut Located<T>, walk: &Walk<T>) {
         let (n, zero) = (self.n(), T::zero());
-        loc.q0[..n].copy_from_slice(&self.q[..n]);
-        loc.v0[..n].copy_from_slice(&self.v[..n]);
+        for i in 0..n {
+            (loc.q0[i], loc.v0[i]) = (self.q[i], self.v[i]);
+        }
         for r in 0..self.m() {
             (loc.y0[r], loc.ydot0[r]) = self.row_output(r);
             let (y, ydot, recent) = (loc.y0[r], loc.ydot0[r], loc.recent[r]);
@@ -118,13 +120,15 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// 0.15 τ (|ẏ0| + |ẏ1|), it does not close. Most steps of a flight end here, all lanes at once.
     #[inline(always)]
     pub(super) fn end_gaps(&self, loc: &mut Located<T>, length: L<T>) -> Mask<LANES> {
-        let bound = Lanes::splat(T::from(0.15).unwrap_or_else(T::nan));
+        let bound = T::from(0.15).unwrap_or_else(T::nan);
         let mut closing = [false; LANES];
         for r in (0..self.m()).filter(|&r| any(loc.open[r])) {
             (loc.y1[r], loc.ydot1[r]) = self.row_output(r);
             let (y0, d0, y1, d1) = (loc.y0[r], loc.ydot0[r], loc.y1[r], loc.ydot1[r]);
-            let clear = (bound * length * (d0.abs() + d1.abs())).le(y0.min(y1));
-            closing = from_fn(|l| closing[l] | (loc.open[r][l] & !clear[l]));
+            for (l, closing) in closing.iter_mut().enumerate() {
+                let clear = bound * length.0[l] * (d0.0[l].abs() + d1.0[l].abs()) <= y0.0[l].min(y1.0[l]);
+                *closing |= loc.open[r][l] & !clear;
+            }
         }
         closing
     }
@@ -135,22 +139,28 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// one; whether it was.
     #[inline(always)]
     pub(super) fn grid_step_stands(&mut self, loc: &mut Located<T>) -> bool {
-        let (n, m, zero) = (self.n(), self.m(), Lanes::zero());
-        let gamma_h = Lanes::splat(self.step.gamma * self.step.h);
+        let (n, m, zero) = (self.n(), self.m(), T::zero());
+        let gamma_h = self.step.gamma * self.step.h;
+        // (Plain loops over the lanes: this runs every step, beside a step that is short for
+        // a small scene.)
         let mut inside = false;
         for r in 0..m {
             let (y, ydot) = self.row_output(r);
             (loc.y0[r], loc.ydot0[r]) = (y, ydot);
-            let (positive, rising, recent) = (y.gt(zero), ydot.gt(zero), loc.recent[r]);
-            loc.open[r] = from_fn(|l| loc.gap[r] && (positive[l] || rising[l] && recent[l]));
-            let active = (y + gamma_h * ydot).le(zero);
-            inside |= any::<LANES>(from_fn(|l| loc.open[r][l] & active[l]));
+            let (gap, recent) = (loc.gap[r], loc.recent[r]);
+            let open = &mut loc.open[r];
+            for l in 0..LANES {
+                let (y, ydot) = (y.0[l], ydot.0[l]);
+                open[l] = gap & ((y > zero) | (ydot > zero) & recent[l]);
+                inside |= open[l] & (y + gamma_h * ydot <= zero);
+            }
         }
         if inside {
             return false;
         }
-        loc.q0[..n].copy_from_slice(&self.q[..n]);
-        loc.v0[..n].copy_from_slice(&self.v[..n]);
+        for i in 0..n {
+            (loc.q0[i], loc.v0[i]) = (self.q[i], self.v[i]);
+        }
         self.solve_step();
         if any(self.end_gaps(loc, Lanes::splat(self.step.h))) {
             let all = [true; LANES];
