@@ -6,6 +6,10 @@
 //! each lane its own start and length; the lanes that take no part in it are frozen (τ = 0,
 //! every row out: the identity, and their q, v kept as they were).
 //!
+//! Here: the located step's state and its walk through the step; in `sub_step` the spans,
+//! passes and the grid-step fast path; in `crossing` the first crossing and its refinement;
+//! in `impact` what happens at a touch-down (settling or an impact).
+//!
 //! Sub-steps of length τ ≠ h need W(τ) = M + θτC + θ²τ²K: the lanes hold W = M only, so scenes
 //! with stiffness or damping are refused before a run (`engine::CpuEngine`).
 
@@ -13,7 +17,6 @@ use std::array::from_fn;
 
 use num_traits::Float;
 
-use self::crossing::Found;
 use super::super::moreau_jean_rows::{EQUALITY as EQUALITY_ROW, TANGENT, row_kind};
 use super::{Group, L, LANES};
 use crate::contact::lanes::{Lanes, Mask, all, any};
@@ -131,6 +134,27 @@ impl<T: Float> Located<T> {
             previous_rate: vec![Lanes::splat(T::nan()); observers],
         }
     }
+}
+
+/// What a lane's trial over the rest of its step found.
+#[derive(Clone, Copy)]
+enum Found<T> {
+    /// Nothing to do: the lane's step is done, or its trial stands.
+    Nothing,
+    /// The row an impact left separating closes again within MIN_FLIGHT · h: it settles.
+    TooSoon(usize),
+    /// A crossing of `row` being refined: the bracket [a, b] (b = None: not seen closed),
+    /// the trial length τ to try next, the length τ of the state the lane holds, and the
+    /// touch-down speed at or below which the contact settles.
+    Refine {
+        row: usize,
+        a: T,
+        b: Option<T>,
+        tau: T,
+        held: T,
+        settling_speed: T,
+        refining: bool,
+    },
 }
 
 /// Where each lane's walk through its step stands: the offset s from t_k its next sub-step

@@ -7,30 +7,9 @@ use std::array::from_fn;
 use num_traits::Float;
 
 use super::super::{Group, LANES};
-use super::{Located, MAX_TRIALS, Walk};
+use super::{Found, Located, MAX_TRIALS, Walk};
 use crate::contact::lanes::{Lanes, Mask, any};
 use crate::reference::{MIN_FLIGHT, TIME_TOLERANCE, first_root, rounding_floor};
-
-/// What a lane's trial over the rest of its step found.
-#[derive(Clone, Copy)]
-pub(super) enum Found<T> {
-    /// Nothing to do: the lane's step is done, or its trial stands.
-    Nothing,
-    /// The row an impact left separating closes again within MIN_FLIGHT · h: it settles.
-    TooSoon(usize),
-    /// A crossing of `row` being refined: the bracket [a, b] (b = None: not seen closed),
-    /// the trial length τ to try next, the length τ of the state the lane holds, and the
-    /// touch-down speed at or below which the contact settles.
-    Refine {
-        row: usize,
-        a: T,
-        b: Option<T>,
-        tau: T,
-        held: T,
-        settling_speed: T,
-        refining: bool,
-    },
-}
 
 impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>
     Group<'a, T, NONLINEAR, EQUALITY, N, M>

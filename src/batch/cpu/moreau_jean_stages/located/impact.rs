@@ -7,8 +7,7 @@ use std::array::from_fn;
 use num_traits::Float;
 
 use super::super::{Group, LANES};
-use super::crossing::Found;
-use super::{Impact, Located, Walk};
+use super::{Found, Impact, Located, Walk};
 use crate::contact::lanes::{Lanes, Mask};
 use crate::reference::{MAX_IMPACTS_PER_CONTACT, TIME_TOLERANCE};
 
