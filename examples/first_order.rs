@@ -2,7 +2,7 @@
 //! Filippov sliding mode, the StepSystem gene networks, the NonLinearSwitch buck stage, the
 //! OptimalControl bang-bang problem, the RelayBiSimulation controller (its rows, z its held
 //! control) and the cubic-resistor circuit — each the scene the tests check against
-//! Siconos's reference (tests/first_order_nonlinear.rs).
+//! Siconos's reference (tests/integration/first_order_nonlinear.rs).
 //!
 //! cargo run --release --example first_order -- --system step-system --out genes.csv [--final-time 3]
 

@@ -8,7 +8,7 @@ pub fn fnv1a(bytes: &[u8]) -> String {
 }
 
 /// h₀ = 14695981039346656037, h ← (h ⊕ byte) · 1099511628211 (mod 2⁶⁴) over `bytes` (also
-/// the pinned hashes of `tests/determinism.rs`).
+/// the pinned hashes of `tests/integration/determinism.rs`).
 pub fn fnv1a_64(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)

@@ -67,6 +67,18 @@ impl Interaction {
 
     /// ẏ = G0(q, t) v + ∂h/∂t.
     pub fn velocity(&self, q: &DVector<f64>, v: &DVector<f64>, z: &DVector<f64>, t: f64) -> Result<DVector<f64>> {
-        Ok(self.jacobian(q, z, t)? * v + self.relation.hdot(q, z, t, self.size())?)
+        self.velocity_with(&self.jacobian(q, z, t)?, q, v, z, t)
+    }
+
+    /// ẏ = G0 v + ∂h/∂t with G0 = `g`, the Jacobian at (q, t) already at hand.
+    pub fn velocity_with(
+        &self,
+        g: &DMatrix<f64>,
+        q: &DVector<f64>,
+        v: &DVector<f64>,
+        z: &DVector<f64>,
+        t: f64,
+    ) -> Result<DVector<f64>> {
+        Ok(g * v + self.relation.hdot(q, z, t, self.size())?)
     }
 }

@@ -37,6 +37,7 @@ use std::collections::BTreeMap;
 use nalgebra::DVector;
 use num_traits::Float;
 
+use super::hermite_root::first_root;
 use super::integrator::{StepReport, StepSettings};
 use super::moreau_jean::{Span, step_over};
 use super::state::{LocatedImpact, SceneState};
@@ -170,7 +171,7 @@ fn gaps(ts: &SceneState, t: f64) -> Result<Vec<Gap>> {
                 index,
                 row,
                 y,
-                ydot: inter.velocity(&q, &v, &z, t)?[0],
+                ydot: inter.velocity_with(&g, &q, &v, &z, t)?[0],
                 floor: rounding_floor(y, terms),
             });
         }
@@ -408,151 +409,4 @@ fn gaps_of(ts: &SceneState, t: f64, open: &[Gap]) -> Result<Vec<Gap>> {
         .iter()
         .map(|g| *all.iter().find(|a| a.index == g.index).expect("an open gap is a gap"))
         .collect())
-}
-
-/// The first s ∈ (0, 1] where the cubic Hermite interpolant p(s) of p(0) = `y0`,
-/// p′(0) = `d0`, p(1) = `y1`, p′(1) = `d1` goes from open (p > 0) to closed (p ≤ 0), if it
-/// does: from y0 > 0, its first root; from y0 ≤ 0 rising, the root after it rose.
-///
-/// p(s) = a s³ + b s² + d0 s + y0 with a = 2(y0 − y1) + d0 + d1, b = 3(y1 − y0) − 2 d0 − d1;
-/// [0, 1] is cut at the roots of p′ into monotone pieces, and the first piece that starts open
-/// and ends closed is narrowed by Newton's method (each iterate kept while it falls in the
-/// bracket), closed around the last iterate and bisected to rounding: the bisection
-/// alone would take some 50 halvings, Newton and the probes bring it to a handful. In f64 or
-/// f32 (the CPU lanes'), without allocating.
-pub(crate) fn first_root<T: Float>(y0: T, d0: T, y1: T, d1: T) -> Option<T> {
-    if !(y0.is_finite() && d0.is_finite() && y1.is_finite() && d1.is_finite()) {
-        return None;
-    }
-    let (zero, one) = (T::zero(), T::one());
-    let (two, three) = (one + one, one + one + one);
-    let a = two * (y0 - y1) + d0 + d1;
-    let b = three * (y1 - y0) - two * d0 - d1;
-    let p = |s: T| if s >= one { y1 } else { ((a * s + b) * s + d0) * s + y0 };
-    // p′(s) = 3a s² + 2b s + d0: its roots inside (0, 1), in order, then 1.
-    let (roots, count) = quadratic_roots(three * a, two * b, d0);
-    let mut cuts = [one; 3];
-    let mut len = 0;
-    for &s in &roots[..count] {
-        if s > zero && s < one {
-            cuts[len] = s;
-            len += 1;
-        }
-    }
-    if len == 2 && cuts[1] < cuts[0] {
-        cuts.swap(0, 1);
-    }
-    let mut lo = zero;
-    for &hi in &cuts[..=len] {
-        if p(lo) > zero && p(hi) <= zero {
-            let slope = |s: T| (three * a * s + two * b) * s + d0;
-            return Some(monotone_root(p, slope, lo, hi));
-        }
-        lo = hi;
-    }
-    None
-}
-
-/// Newton iterations taken before the bracket is closed around the last one.
-const NEWTON_STEPS: usize = 8;
-
-/// The smallest s in [`lo`, `hi`] (to rounding) where `p`, open at `lo` (p > 0) and closed
-/// at `hi` (p ≤ 0), is closed: from the secant point, Newton's iterates s − p(s)/p′(s), each
-/// narrowing the bracket while it falls inside it; then the bracket closed to a few ulps
-/// around the last iterate where p changes sign there; then bisection to adjacent floats,
-/// returning the closed end.
-fn monotone_root<T: Float>(p: impl Fn(T) -> T, slope: impl Fn(T) -> T, lo: T, hi: T) -> T {
-    let (zero, half, eps) = (T::zero(), T::from(0.5).unwrap_or_else(T::nan), T::epsilon());
-    let (mut lo, mut hi) = (lo, hi);
-    let (open, closed) = (p(lo), p(hi));
-    let mut x = lo + open * (hi - lo) / (open - closed);
-    for _ in 0..NEWTON_STEPS {
-        if !(x > lo && x < hi) {
-            break;
-        }
-        let px = p(x);
-        if px <= zero {
-            hi = x;
-        } else {
-            lo = x;
-        }
-        let next = x - px / slope(x);
-        let converged = (next - x).abs() <= eps * next.abs();
-        x = next;
-        if converged {
-            break;
-        }
-    }
-    let delta = T::from(8.0).unwrap_or_else(T::nan) * eps * x.abs();
-    let (below, above) = (x - delta, x + delta);
-    if below > lo && below < hi && p(below) > zero {
-        lo = below;
-    }
-    if above > lo && above < hi && p(above) <= zero {
-        hi = above;
-    }
-    loop {
-        let mid = half * (lo + hi);
-        if mid <= lo || mid >= hi {
-            return hi;
-        }
-        if p(mid) <= zero {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-    }
-}
-
-/// The real roots of a x² + b x + c (a linear or constant one when a = 0), and how many.
-fn quadratic_roots<T: Float>(a: T, b: T, c: T) -> ([T; 2], usize) {
-    let zero = T::zero();
-    if a == zero {
-        return if b == zero { ([zero; 2], 0) } else { ([-c / b, zero], 1) };
-    }
-    let four = T::from(4.0).unwrap_or_else(T::nan);
-    let disc = b * b - four * a * c;
-    if disc < zero {
-        return ([zero; 2], 0);
-    }
-    // The stable pair: q = −(b + sign(b) √disc)/2, roots q/a and c/q.
-    let q = -(b + b.signum() * disc.sqrt()) / (T::one() + T::one());
-    if q == zero { ([zero; 2], 1) } else { ([q / a, c / q], 2) }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_hermite_root_of_a_falling_body_is_its_landing_time() {
-        // y(τ) = 1 − 2τ − 4.9τ² over τ ∈ [0, 1]: exact in the cubic, root at
-        // (−2 + √(4 + 19.6))/9.8.
-        let y = |t: f64| 1.0 - 2.0 * t - 4.9 * t * t;
-        let yd = |t: f64| -2.0 - 9.8 * t;
-        let s = first_root(y(0.0), yd(0.0), y(1.0), yd(1.0)).unwrap();
-        let exact = (-2.0 + (4.0f64 + 19.6).sqrt()) / 9.8;
-        assert!((s - exact).abs() <= 4.0 * f64::EPSILON, "{s} vs {exact}");
-    }
-
-    #[test]
-    fn a_dip_inside_the_step_is_found_and_a_miss_is_not() {
-        // y(s) = (s − ½)² − 0.01: closes at 0.4 and opens again at 0.6.
-        let y = |s: f64| (s - 0.5) * (s - 0.5) - 0.01;
-        let yd = |s: f64| 2.0 * (s - 0.5);
-        let s = first_root(y(0.0), yd(0.0), y(1.0), yd(1.0)).unwrap();
-        assert!((s - 0.4).abs() < 1e-15, "{s}");
-        // (s − ½)² + 0.01 never closes; a closed start going down is no crossing.
-        assert_eq!(first_root(0.26, -1.0, 0.26, 1.0), None);
-        assert_eq!(first_root(0.0, -1.0, -1.0, -1.0), None);
-        assert_eq!(first_root(-1e-300, -1.0, -1.0, -1.0), None);
-    }
-
-    #[test]
-    fn a_flight_from_the_floor_returns_at_its_end() {
-        // y(s) = s − s², from y = 0 going up: back at s = 1; at s = ½ for 2s − 4s².
-        assert_eq!(first_root(0.0, 1.0, 0.0, -1.0), Some(1.0));
-        let s = first_root(0.0, 2.0, -2.0, -6.0).unwrap();
-        assert!((s - 0.5).abs() < 1e-15, "{s}");
-    }
 }

@@ -5,6 +5,7 @@
 
 mod euler_moreau;
 mod euler_moreau_newton;
+mod hermite_root;
 mod impact_location;
 mod integrator;
 mod moreau_jean;
@@ -15,8 +16,9 @@ mod time_stepping;
 mod trajectory;
 
 pub use crate::scheme::Stabilization;
+pub(crate) use hermite_root::first_root;
+pub(crate) use impact_location::rounding_floor;
 pub use impact_location::{MAX_IMPACTS_PER_CONTACT, MAX_LOCATED_IMPACTS, MIN_FLIGHT, TIME_TOLERANCE};
-pub(crate) use impact_location::{first_root, rounding_floor};
 pub use integrator::{Integrator, OneStepIntegrator, StepReport, StepSettings};
 pub use state::{LocatedImpact, SceneState};
 pub use time_stepping::TimeStepping;

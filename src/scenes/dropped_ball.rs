@@ -6,7 +6,7 @@
 //! c = W⁻¹ h F_ext = (1/m)(−m g) h, A = B = 0; so as a [`Scene`] it gives the batched engines
 //! its operators, and the ensemble its energy ½ m v² + m g z, without building an [`Nsds`]
 //! (each is computed with the operations, in the order, of the `Nsds` reduction it replaces,
-//! so the bits are the same: `tests/scenes.rs`).
+//! so the bits are the same: `tests/integration/scenes.rs`).
 
 use nalgebra::{DMatrix, DVector};
 

@@ -171,7 +171,7 @@ impl NewtonsCradle {
 
 /// The cradle in closed form: M = m I, no force, H with rows e_{i+1} − e_i, b = −2R; the
 /// batched engines get its operators (through the same reduction as its `Nsds`'s, so the same
-/// bits: `tests/scenes.rs`) without an `Nsds` being built.
+/// bits: `tests/integration/scenes.rs`) without an `Nsds` being built.
 impl Scene for NewtonsCradle {
     fn nsds(&self) -> Result<Nsds> {
         Ok(NewtonsCradle::nsds(self)?.0)

@@ -20,6 +20,7 @@ use num_traits::Float;
 use super::super::moreau_jean_rows::{EQUALITY as EQUALITY_ROW, TANGENT, row_kind};
 use super::{Group, L, LANES};
 use crate::contact::lanes::{Lanes, Mask, all, any};
+use crate::reference::{MIN_FLIGHT, TIME_TOLERANCE};
 
 mod crossing;
 mod impact;
@@ -158,12 +159,15 @@ enum Found<T> {
 }
 
 /// Where each lane's walk through its step stands: the offset s from t_k its next sub-step
-/// starts at, the length h − s of its rest, whether it is done, and its located impacts.
+/// starts at, the length h − s of its rest, whether it is done, and its located impacts;
+/// with the step's time tolerances, TIME_TOLERANCE · h and MIN_FLIGHT · h.
 struct Walk<T> {
     s: [T; LANES],
     length: [T; LANES],
     finished: Mask<LANES>,
     total: [usize; LANES],
+    tol: T,
+    min_flight: T,
 }
 
 impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>
@@ -230,6 +234,8 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
             length: [zero; LANES],
             finished: [false; LANES],
             total: [0; LANES],
+            tol: T::from(TIME_TOLERANCE).unwrap_or_else(T::nan) * self.step.h,
+            min_flight: T::from(MIN_FLIGHT).unwrap_or_else(T::nan) * self.step.h,
         };
         while !all(walk.finished) {
             self.hold_start(loc, &walk);

@@ -9,7 +9,7 @@ use num_traits::Float;
 use super::super::{Group, LANES};
 use super::{Found, Located, MAX_TRIALS, Walk};
 use crate::contact::lanes::{Lanes, Mask, any};
-use crate::reference::{MIN_FLIGHT, TIME_TOLERANCE, first_root, rounding_floor};
+use crate::reference::{first_root, rounding_floor};
 
 impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>
     Group<'a, T, NONLINEAR, EQUALITY, N, M>
@@ -20,7 +20,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     pub(super) fn crossings(&self, loc: &Located<T>, walk: &Walk<T>, closing: Mask<LANES>) -> [Found<T>; LANES] {
         let m = self.m();
         let zero = T::zero();
-        let min_flight = T::from(MIN_FLIGHT).unwrap_or_else(T::nan) * self.step.h;
+        let min_flight = walk.min_flight;
         from_fn(|l| {
             if walk.finished[l] || !closing[l] {
                 return Found::Nothing;
@@ -64,7 +64,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     #[inline(always)]
     pub(super) fn refine(&mut self, loc: &mut Located<T>, walk: &Walk<T>, found: &mut [Found<T>; LANES]) {
         let (zero, half) = (T::zero(), T::from(0.5).unwrap_or_else(T::nan));
-        let tol = T::from(TIME_TOLERANCE).unwrap_or_else(T::nan) * self.step.h;
+        let tol = walk.tol;
         let eps = T::epsilon();
         let s = Lanes(walk.s);
         for _ in 0..MAX_TRIALS {

@@ -9,7 +9,7 @@ use num_traits::Float;
 use super::super::{Group, LANES};
 use super::{Found, Impact, Located, Walk};
 use crate::contact::lanes::{Lanes, Mask};
-use crate::reference::{MAX_IMPACTS_PER_CONTACT, TIME_TOLERANCE};
+use crate::reference::MAX_IMPACTS_PER_CONTACT;
 
 /// The crossing lanes at their touch-down: those that settle, those that impact, and the
 /// row each touches down on.
@@ -82,8 +82,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// each row left with λ > 0 is a located impact, recent until the next step ends.
     #[inline(always)]
     pub(super) fn impacts(&mut self, loc: &mut Located<T>, walk: &mut Walk<T>, touch: &Touchdowns) {
-        let (m, h, zero) = (self.m(), self.step.h, T::zero());
-        let tol = T::from(TIME_TOLERANCE).unwrap_or_else(T::nan) * h;
+        let (m, h, zero, tol) = (self.m(), self.step.h, T::zero(), walk.tol);
         let steps = self.health.steps();
         for r in 0..m {
             loc.ydot_before[r] = self.row_output(r).1;

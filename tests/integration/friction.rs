@@ -3,7 +3,7 @@
 //! 4.4.0 numerics library), property tests on random problems built around a known solution,
 //! and bad input.
 
-mod common;
+use crate::common;
 
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;

@@ -310,14 +310,14 @@ fn same_stages(stages: &[(&str, &[&str])], (module, source): (&naga::Module, &st
 #[test]
 fn the_kernel_and_its_cpu_twin_have_the_same_stages() {
     let twin = [
-        include_str!("../src/batch/cpu/moreau_jean_stages.rs"),
-        include_str!("../src/batch/cpu/moreau_jean_stages/newton.rs"),
-        include_str!("../src/batch/cpu/moreau_jean_stages/observe.rs"),
-        include_str!("../src/batch/cpu/moreau_jean_stages/rattle.rs"),
-        include_str!("../src/batch/cpu/moreau_jean_stages/forcing.rs"),
+        include_str!("../../src/batch/cpu/moreau_jean_stages.rs"),
+        include_str!("../../src/batch/cpu/moreau_jean_stages/newton.rs"),
+        include_str!("../../src/batch/cpu/moreau_jean_stages/observe.rs"),
+        include_str!("../../src/batch/cpu/moreau_jean_stages/rattle.rs"),
+        include_str!("../../src/batch/cpu/moreau_jean_stages/forcing.rs"),
     ]
     .concat();
-    let driver = include_str!("../src/batch/cpu/moreau_jean_pgs.rs");
+    let driver = include_str!("../../src/batch/cpu/moreau_jean_pgs.rs");
     // RATTLE's stages, in rattle_step: the same names, arguments and order in both.
     for nonlinear in [false, true] {
         let sizes = shaders::KernelSizes {
@@ -359,10 +359,10 @@ fn the_kernel_and_its_cpu_twin_have_the_same_stages() {
         let kernel = &source[source.find("fn simulate(").unwrap()..];
         let kernel = &kernel[kernel.find("for (var k = 0u; k < params.steps").unwrap()..];
         // (The twin's loop body: `Group::solve_step`, then its health and observers.)
-        let stages = include_str!("../src/batch/cpu/moreau_jean_stages.rs");
+        let stages = include_str!("../../src/batch/cpu/moreau_jean_stages.rs");
         let solve = &stages[stages.find("fn solve_step(").unwrap()..];
         let solve = &solve[..solve.find("\n    }\n").unwrap()];
-        let twin_driver = include_str!("../src/batch/cpu/moreau_jean_pgs.rs");
+        let twin_driver = include_str!("../../src/batch/cpu/moreau_jean_pgs.rs");
         let twin_driver = &twin_driver[twin_driver.find("fn simulate<").unwrap()..];
         let twin_driver = &twin_driver[twin_driver.find("for _ in 0..block").unwrap()..];
         let twin_driver = &format!("{solve}{twin_driver}");

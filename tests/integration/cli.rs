@@ -3,7 +3,7 @@
 //! the same; a missing `XDG_RUNTIME_DIR` is not the user's noise; `bench` keeps stdout to
 //! JSON lines.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -1,7 +1,7 @@
 //! The MLCP solvers on Siconos's numerics MLCP test collection (Apache-2.0, in
 //! ../shared/data/siconos/numerics-mlcp), and on problems with a known solution.
 
-mod common;
+use crate::common;
 
 use nalgebra::{DMatrix, DVector};
 use ricochet::error::Error;

@@ -5,7 +5,7 @@
 //! Cradles of 12 balls (tridiagonal D, frictionless impacts through the chain) and balls
 //! sliding on a rough floor in 3-D (block-diagonal D: the friction blocks read by entry).
 
-mod common;
+use crate::common;
 
 use ricochet::batch::cpu::moreau_jean_pgs::{BatchState, run};
 use ricochet::batch::layout::SPARSE;

@@ -3,7 +3,7 @@
 //! landing on a rough floor (the rigid-body impulse), a rocking block (Housner's ratio), the
 //! Coulomb cone at every step, and no energy gained.
 
-mod common;
+use crate::common;
 
 use nalgebra::{DMatrix, DVector};
 use ricochet::batch::cpu::moreau_jean_pgs::{BatchState, run};

@@ -2,7 +2,7 @@
 //! identities of the scheme, equal across engines (the GPU kernel in f64 to the CPU lanes'
 //! bits), and bad declarations refused with the observable named.
 
-mod common;
+use crate::common;
 
 use ricochet::ensemble::scenario::PrecisionChoice;
 use ricochet::ensemble::{self, Backend, EnsembleRun, RunOptions, Scenario};

@@ -2,7 +2,7 @@
 //! f64 — against the f64 reference stepper, scene by scene, on ensembles of bouncing balls,
 //! Newton's cradles and bead columns, mixed in one batch.
 
-mod common;
+use crate::common;
 
 use nalgebra::{DMatrix, DVector};
 use ricochet::batch::BatchOptions;

@@ -3,7 +3,7 @@
 //! every body–wall pair a linear relation; W assembled, NSGS per step): pours of discs and
 //! spheres, with and without friction and restitution, stay within the solvers' tolerance.
 
-mod common;
+use crate::common;
 
 use ricochet::large_scene::reference::REFERENCE_BODIES;
 use ricochet::large_scene::{Dimension, LargeScene};

@@ -1,7 +1,7 @@
 //! Bad scenarios are clear errors naming the key, line, value or scene: mistaken values,
 //! invalid draws, meaningless physics, relaxation, shard and chunk arithmetic, overflow.
 
-mod common;
+use crate::common;
 
 use common::engines::{ALL, BALLS, col, run};
 use ricochet::ensemble::{self, Backend, RunOptions, Scenario, Shard};

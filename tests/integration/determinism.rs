@@ -8,7 +8,7 @@
 //! `gpu_vs_cpu.rs`'s `gpu_f64_and_the_cpu_lanes_give_the_same_bits`, rather than here: its
 //! bits are the adapter's.)
 
-mod common;
+use crate::common;
 
 use ricochet::ensemble::fingerprint::fnv1a_64;
 use ricochet::ensemble::{self, Backend, RunOptions, Scenario, Shard};

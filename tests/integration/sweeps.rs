@@ -53,7 +53,7 @@ fn grids_are_the_cartesian_product_repeated() {
     assert_eq!((values[11][1], values[11][2]), (2.0, 1.0));
     assert!(values[..12].iter().zip(&values[12..]).all(|(a, b)| a[0] != b[0]));
     // A one-point grid is its value where both ends are it (one between different ends
-    // would drop b: refused, tests/scene_parameters.rs).
+    // would drop b: refused, tests/integration/scene_parameters.rs).
     let (_, single) = draws(&scenario(2, 3, "height = { grid = [1.5, 1.5, 1] }"));
     assert_eq!(single, [[1.5], [1.5]]);
 }

@@ -3,7 +3,7 @@
 //! pyramid still with the floor carrying its weight, loses energy at e = 0, keeps to the cone,
 //! and gives the same bits on any number of threads.
 
-mod common;
+use crate::common;
 
 use nalgebra::DVector;
 use ricochet::large_scene::{CpuSolver, Dimension, JacobiSolver, LargeScene, StepReport};

@@ -3,7 +3,7 @@
 //! error, thread-count invariance, and the physics of piles (rest, floor load = weight,
 //! energy, cone, frictionless).
 
-mod common;
+use crate::common;
 
 use nalgebra::DVector;
 use ricochet::large_scene::broad_phase::{Pair, candidate_pairs, gap};

@@ -1,7 +1,7 @@
 //! Large-scene scenarios as jobs: the shipped ones run from their files and write
 //! `series.csv` and `final.csv`; bad input is refused naming the key, the bodies or the wall.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

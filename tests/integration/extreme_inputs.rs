@@ -5,8 +5,6 @@
 //! reads "within" there: De Saxcé's ŵ_N = w_N + μ‖w_T‖ for a huge μ, and ‖q‖² overflowing for
 //! a huge q. They now sweep at least once where a row is active, as Siconos's solvers do.
 
-mod common;
-
 use ricochet::ensemble::{self, Backend, RunOptions, Scenario};
 
 /// A one-scene scenario of `template` with `parameters`, over `steps` steps of 1 ms.
@@ -44,7 +42,7 @@ fn batched() -> Vec<Backend> {
     #[allow(unused_mut)]
     let mut backends = vec![Backend::Cpu];
     #[cfg(feature = "gpu")]
-    if common::gpu().is_some() {
+    if crate::common::gpu().is_some() {
         backends.push(Backend::Gpu);
     }
     backends

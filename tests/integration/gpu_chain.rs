@@ -1,7 +1,7 @@
 //! The contact-parallel bead chain: its CPU twin against the reference stepper, and the
 //! WGSL kernels (f64, f32) against the twin.
 
-mod common;
+use crate::common;
 
 use nalgebra::{DMatrix, DVector};
 use ricochet::batch::BeadChain;

@@ -2,7 +2,7 @@
 //! discs, spinning balls, billiard shots, woodpeckers): the CPU lanes against the reference
 //! stepper and the GPU kernel in f64 and f32, and against the physics each scene must show.
 
-mod common;
+use crate::common;
 
 use common::engines::{ALL, col, engines, run, shipped};
 use ricochet::ensemble::scenario::PrecisionChoice;

@@ -4,7 +4,7 @@
 //! independent implementation reached, a closed-form circuit, a linear relation written as a
 //! nonlinear one, and the errors of bad input.
 
-mod common;
+use crate::common;
 
 use nalgebra::{DMatrix, DVector};
 use ricochet::model::{DsId, FirstOrderNonLinearDS, FirstOrderNonLinearR, FirstOrderType2R, Jacobian, Nsds};

@@ -1,7 +1,7 @@
 //! Siconos's reference trajectories (siconos-tutorials, Apache-2.0, in ../shared/data/siconos)
 //! reproduced column by column to 1e-9.
 
-mod common;
+use crate::common;
 
 use nalgebra::{DMatrix, DVector};
 use ricochet::io::siconos::read_ref;

@@ -1,7 +1,7 @@
 //! The CPU lanes give the same bits on every instruction set this CPU has (the portable
 //! binary picks one at run time): every shipped scenario, in f64 and f32.
 
-mod common;
+use crate::common;
 
 use ricochet::batch::cpu::moreau_jean_pgs::{BatchState, run_on};
 use ricochet::batch::cpu::simd::Simd;

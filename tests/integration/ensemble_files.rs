@@ -2,7 +2,7 @@
 //! `summary.npy`'s layout, files whole or absent, merges that refuse parts that differ,
 //! resumed chunks, and the shipped scenarios through `ricochet verify`.
 
-mod common;
+use crate::common;
 
 use common::engines::{BALLS, run};
 use ricochet::ensemble::formats::Format;

@@ -4,7 +4,7 @@
 //! the wall held at round-off without stabilisation, no penetration; the f32 twin within the
 //! rounding bound; what it refuses.
 
-mod common;
+use crate::common;
 
 use ricochet::batch::cpu::moreau_jean_pgs::{self, BatchState};
 use ricochet::batch::{BatchOptions, LinearScene, SceneBatch};

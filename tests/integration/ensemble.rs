@@ -3,7 +3,7 @@
 //! `common/engines.rs`), health columns and progress. Friction scenes: `ensemble_friction.rs`;
 //! files, shards, merges and resumes: `ensemble_files.rs`; bad scenarios: `ensemble_inputs.rs`.
 
-mod common;
+use crate::common;
 
 use common::engines::{ALL, BALLS, Case, col, differ, engines, run, shipped};
 use ricochet::ensemble::scenario::PrecisionChoice;
@@ -197,7 +197,7 @@ fn dumbbells_bounce_as_one_ball_on_every_backend() {
         );
     }
     assert!(ambiguous.len() < z0.len() / 20);
-    // f32: K steps of rounding, K ε (1 + |q| + K h |v|) ≈ 1.2e-3 (see tests/gpu_vs_cpu.rs),
+    // f32: K steps of rounding, K ε (1 + |q| + K h |v|) ≈ 1.2e-3 (see tests/integration/gpu_vs_cpu.rs),
     // and impact counts equal away from T.
     for case in engines(None, Some(1.2e-3)) {
         let gpu = case.run(&scenario);

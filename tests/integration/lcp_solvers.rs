@@ -1,7 +1,7 @@
 //! Every LCP solver on Siconos's numerics LCP test collection (Apache-2.0, in
 //! ../shared/data/siconos/numerics-lcp), and on random problems with known solutions.
 
-mod common;
+use crate::common;
 
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
