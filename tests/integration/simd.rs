@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use ricochet::batch::cpu::moreau_jean_pgs::{BatchState, run_on};
+use ricochet::batch::cpu::moreau_jean_pgs::{BatchState, LaneFloat, run_on};
 use ricochet::batch::cpu::simd::Simd;
 use ricochet::batch::{BatchOptions, SceneBatch};
 use ricochet::ensemble::Scenario;
@@ -24,11 +24,7 @@ fn batch(path: &std::path::Path) -> SceneBatch {
     batch
 }
 
-fn run<T: num_traits::Float + Send + Sync + std::fmt::Debug>(
-    simd: Simd,
-    batch: &SceneBatch,
-    double: bool,
-) -> BatchState<T> {
+fn run<T: LaneFloat + std::fmt::Debug>(simd: Simd, batch: &SceneBatch, double: bool) -> BatchState<T> {
     let operators: Vec<T> = batch.operators.iter().map(|&x| T::from(x).unwrap()).collect();
     let mut state = BatchState::<T>::new(batch);
     run_on(

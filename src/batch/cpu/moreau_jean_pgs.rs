@@ -37,6 +37,22 @@ use crate::batch::progress::{Progress, TICK};
 use crate::batch::{BatchOptions, SceneBatch, StepParams};
 use crate::contact::lanes::{LANES, Lanes};
 
+/// A float the lanes step in: f64 (the CPU engine's) or f32 (the GPU f32 kernels' twin).
+pub trait LaneFloat: Float + Send + Sync {
+    /// Whether groups in this float locate impacts inside the step: f64 only (the CPU engine
+    /// locates in f64; no f32 engine locates), so that the f32 lanes are compiled without
+    /// the located step.
+    const LOCATES: bool;
+}
+
+impl LaneFloat for f64 {
+    const LOCATES: bool = true;
+}
+
+impl LaneFloat for f32 {
+    const LOCATES: bool = false;
+}
+
 /// The stages of a step in the order they run, with their arguments: the kernel's stage
 /// functions (`shaders/moreau_jean_stages.wgsl`) and the twin's methods
 /// (`moreau_jean_stages.rs`) carry these names and arguments (a test checks both).
@@ -109,7 +125,7 @@ impl<T: Float> BatchState<T> {
 /// Advances every scene of `batch` by `steps` steps (scenes are independent: this is the
 /// loop the GPU runs one invocation per scene). `operators` is `batch.operators` in `T`.
 /// The lanes run on the widest instruction set of this CPU ([`Simd::detect`]).
-pub fn run<T: Float + Send + Sync>(
+pub fn run<T: LaneFloat>(
     batch: &SceneBatch,
     operators: &[T],
     state: &mut BatchState<T>,
@@ -128,7 +144,7 @@ pub fn run<T: Float + Send + Sync>(
 
 /// [`run`] on the instruction set `simd` (the same bits on every one), adding the
 /// scene-steps done to `progress` as the groups go.
-pub fn run_on<T: Float + Send + Sync>(
+pub fn run_on<T: LaneFloat>(
     simd: Simd,
     batch: &SceneBatch,
     operators: &[T],
@@ -251,13 +267,13 @@ type GroupRun<'a, T> = (
 
 /// [`simulate`] compiled for the instruction set `simd`: once per instruction set, with every
 /// stage inlined (`#[inline(always)]` down to the lanes), so the vector width is the CPU's.
-fn simulate_on<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>(
+fn simulate_on<T: LaneFloat, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>(
     simd: Simd,
     run: GroupRun<'_, T>,
 ) {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn avx2<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>(
+    fn avx2<T: LaneFloat, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>(
         run: GroupRun<'_, T>,
     ) {
         simulate::<T, NONLINEAR, EQUALITY, N, M>(run)
@@ -274,7 +290,7 @@ fn simulate_on<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: u
 /// lockstep, stage by stage as the kernel's `simulate`. `values` is their packed q, v; `ops`
 /// their operators in lanes.
 #[inline(always)]
-fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>(
+fn simulate<T: LaneFloat, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>(
     ((headers, rows), ops, (values, counters, extremes, observed, times), (step, recording), (steps, progress)): GroupRun<
         '_,
         T,
@@ -292,10 +308,13 @@ fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usiz
         group.observe(true);
     }
     let rattle = headers[0].flags & RATTLE != 0;
-    // Located impacts are refused with RATTLE and with nonlinear rows (`engine::CpuEngine`):
-    // the located step is not compiled into the nonlinear groups.
+    // Located impacts are refused with RATTLE and with nonlinear rows (`engine::CpuEngine`),
+    // and run in f64 only: the located step is compiled into the other groups only.
     let locate = recording.1;
-    debug_assert!(!(locate && (rattle || NONLINEAR)), "impact location is refused here");
+    debug_assert!(
+        !(locate && (rattle || NONLINEAR || !T::LOCATES)),
+        "impact location is refused here"
+    );
     // The steps in blocks of TICK, each reported when done.
     let mut done = 0;
     while done < steps && !progress.cancelled() {
@@ -309,7 +328,7 @@ fn simulate<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usiz
             continue;
         }
         for _ in 0..block {
-            if locate && !NONLINEAR {
+            if T::LOCATES && !NONLINEAR && locate {
                 group.located_step();
             } else {
                 group.solve_step();
