@@ -1,7 +1,6 @@
 //! The first crossing of a gap inside a step: the first root of the cubic Hermite
 //! interpolant of y from its values and rates at both ends (Hairer, Nørsett & Wanner,
-//! *Solving Ordinary Differential Equations I*, §II.6, dense output), found without
-//! allocating, in f64 or f32 (the CPU lanes').
+//! *Solving Ordinary Differential Equations I*, §II.6, dense output).
 
 use num_traits::Float;
 

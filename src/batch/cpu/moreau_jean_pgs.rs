@@ -313,7 +313,7 @@ fn simulate<T: LaneFloat, const NONLINEAR: bool, const EQUALITY: bool, const N: 
     let locate = recording.1;
     debug_assert!(
         !(locate && (rattle || NONLINEAR || !T::LOCATES)),
-        "impact location is refused here"
+        "impact location is refused with RATTLE, nonlinear rows and f32"
     );
     // The steps in blocks of TICK, each reported when done.
     let mut done = 0;
