@@ -19,19 +19,22 @@
 // Per body: v (3), then ω (3).
 @group(0) @binding(2) var<storage, read_write> velocity: array<real>;
 // Per contact: body i, body j (≥ bodies: a wall), active (0 or 1), 0.
-@group(0) @binding(3) var<storage, read> pairs: array<vec4<u32>>;
-// Per contact, GEOMETRY values: frame n, t₁, t₂ (9), w_N, w_T, μ, target ê (3), q (3).
-@group(0) @binding(4) var<storage, read> geometry: array<real>;
+@group(0) @binding(3) var<storage, read_write> pairs: array<vec4<u32>>;
+// Per contact, GEOMETRY values: frame n, t₁, t₂ (9), w_N, w_T, μ, target ê (3), q (3), the
+// gap g (at GAP).
+@group(0) @binding(4) var<storage, read_write> geometry: array<real>;
 // Per contact: r (3), then Δr of the last sweep (3).
 @group(0) @binding(5) var<storage, read_write> impulse: array<real>;
 // The solve's CONTROL values (below), then per block of BLOCK contacts, ERROR_TERMS partial
 // sums.
 @group(0) @binding(6) var<storage, read_write> partial: array<real>;
 // Jacobi's incidence: per body k, its active contacts in increasing order are
-// incidence[bodies + 1 + incidence[k] .. bodies + 1 + incidence[k + 1]].
-@group(0) @binding(7) var<storage, read> incidence: array<u32>;
+// incidence[bodies + 1 + incidence[k] .. bodies + 1 + incidence[k + 1]]; or the step's
+// integer counts (large_scene_step.wgsl).
+@group(0) @binding(7) var<storage, read_write> incidence: array<u32>;
 
-const GEOMETRY: u32 = 18u;
+const GEOMETRY: u32 = 19u;
+const GAP: u32 = 18u;
 const ERROR_TERMS: u32 = 5u;
 
 // The control at the head of `partial`, written by the host before the first sweep: the

@@ -3,7 +3,7 @@
 
 use super::large_scene::LargeScenario;
 use crate::error::{Error, Result};
-use crate::large_scene::ContactSolver;
+use crate::large_scene::Stepper;
 
 /// One measurement of [`LargeScenario::bench`].
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -37,7 +37,7 @@ impl LargeScenario {
         bodies: usize,
         steps: u64,
         threads: Option<usize>,
-        (solver, engine): (&mut dyn ContactSolver, &str),
+        (solver, engine): (&mut dyn Stepper, &str),
     ) -> Result<LargeBench> {
         let scaled = Self {
             large_scene: self.large_scene.scaled(bodies),
@@ -55,12 +55,12 @@ impl LargeScenario {
         let (iterations, sweeps, contacts, seconds) = pool.install(|| -> Result<_> {
             let started = std::time::Instant::now();
             let (mut iterations, mut sweeps, mut contacts) = (0.0, 0.0, 0);
-            for _ in 0..steps {
-                let report = scene.step_on(solver)?;
+            solver.advance(&mut scene, steps, &mut |report| {
                 iterations += (report.active * report.sweeps) as f64;
                 sweeps += report.sweeps as f64;
                 contacts = report.active;
-            }
+                true
+            })?;
             Ok((iterations, sweeps, contacts, started.elapsed().as_secs_f64()))
         })?;
         let n = scene.bodies.len();

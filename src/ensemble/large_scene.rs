@@ -25,7 +25,7 @@ use super::lock::DirLock;
 use crate::batch::Progress;
 use crate::error::{Error, Result};
 use crate::io::vtk;
-use crate::large_scene::{ContactSolver, LargeScene, SolverOptions};
+use crate::large_scene::{LargeScene, SolverOptions, Stepper};
 use crate::scenes::chute_3d::Chute3d;
 use crate::scenes::hopper_2d::Hopper2d;
 use crate::scenes::pile_3d::Pile3d;
@@ -321,7 +321,7 @@ impl LargeScenario {
         super::fingerprint::fnv1a(&serde_json::to_vec(&hashed).unwrap_or_default())
     }
 
-    /// Runs the scene to the final time with its stage `solve` on `solver` ([`solver`]),
+    /// Runs the scene to the final time, its steps taken by `solver` ([`solver`]),
     /// writing `series.csv`, `final.csv` and the snapshots into `out` (held against other
     /// runs meanwhile, [`DirLock`]); adds each step to `progress` and, when it is
     /// cancelled, keeps the state and stops with [`Error::Interrupted`]. Every
@@ -329,18 +329,12 @@ impl LargeScenario {
     /// with `resume` the run continues from there, else it starts afresh.
     ///
     /// [`solver`]: super::large_solver::solver
-    pub fn run(
-        &self,
-        out: &Path,
-        solver: &mut dyn ContactSolver,
-        resume: bool,
-        progress: &Progress,
-    ) -> Result<LargeRun> {
+    pub fn run(&self, out: &Path, solver: &mut dyn Stepper, resume: bool, progress: &Progress) -> Result<LargeRun> {
         prepare_dir(out)?;
         let command: Vec<String> = std::env::args().collect();
         let _lock = DirLock::acquire(out, &command.join(" "))?;
         let mut scene = self.build()?;
-        let checkpoint = Checkpoint::new(out, self.fingerprint(), solver.name());
+        let checkpoint = Checkpoint::new(out, self.fingerprint(), solver.engine());
         let (mut series, mut tally) = (vec![series_row(&scene, None)], Tally::default());
         if resume {
             let resumed = checkpoint.load()?;
@@ -367,18 +361,41 @@ impl LargeScenario {
             }
         }
         let every_checkpoint = self.output.checkpoint;
+        let every = self.output.every;
+        // The next step after k at which the state is read: a series row, a snapshot, a
+        // checkpoint or the end (the solver takes the steps between at once).
+        let next_read = |k: u64| {
+            let after = |period: u64| (period > 0).then(|| (k / period + 1) * period);
+            [
+                Some(steps),
+                after(every),
+                after(every_snapshot),
+                after(every_checkpoint),
+            ]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(steps)
+            .min(steps)
+        };
         let started = std::time::Instant::now();
-        for k in first + 1..=steps {
-            let report = scene.step_on(solver)?;
-            tally.contact_iterations += (report.active * report.sweeps) as u64;
-            tally.unconverged_steps += u64::from(!report.converged);
-            if k % self.output.every == 0 || k == steps {
-                series.push(series_row(&scene, Some(&report)));
+        let mut k = first;
+        while k < steps {
+            let mut last = None;
+            solver.advance(&mut scene, next_read(k) - k, &mut |report| {
+                tally.contact_iterations += (report.active * report.sweeps) as u64;
+                tally.unconverged_steps += u64::from(!report.converged);
+                last = Some(report);
+                progress.add(1);
+                !progress.cancelled()
+            })?;
+            k = scene.steps;
+            if k % every == 0 || k == steps {
+                series.push(series_row(&scene, last.as_ref()));
             }
             if snapshot_due(k) {
                 snapshots.push(snapshot(out, &scene, k)?);
             }
-            progress.add(1);
             if k < steps && progress.cancelled() {
                 checkpoint.save(&scene, &series, tally)?;
                 return Err(Error::Interrupted {

@@ -1,22 +1,23 @@
-//! The engine of a large scene's stage `solve` for a `--backend` and a `[solver] method`:
-//! coloured NSGS or Jacobi with mass splitting, on every CPU core or on a GPU.
+//! The engine of a large scene's steps for a `--backend` and a `[solver] method`: coloured
+//! NSGS or Jacobi with mass splitting, on every CPU core or on a GPU (NSGS there with the
+//! whole step on the device, Jacobi with its sweeps there).
 
 use super::engine::Backend;
 use super::large_scene::Method;
 use crate::error::{Error, Result};
-use crate::large_scene::{ContactSolver, CpuSolver, JacobiSolver};
+use crate::large_scene::{CpuSolver, JacobiSolver, Stepper};
 
-/// The stage `solve` of a large scene by `method` on `backend`, its engine's name, and why
+/// The steps of a large scene by `method` on `backend`, its engine's name, and why
 /// `auto` did not take a GPU: `auto` a hardware GPU (f64 where it has it), else the CPU; `gpu`
 /// the best adapter, software ones included; `cpu` every core; `reference` is refused (the
 /// dense reference checks small large scenes from the library, `LargeScene::reference`).
-pub fn solver(backend: Backend, method: Method) -> Result<(Box<dyn ContactSolver>, String, Option<String>)> {
-    let cpu = || -> (Box<dyn ContactSolver>, String) {
-        let solver: Box<dyn ContactSolver> = match method {
+pub fn solver(backend: Backend, method: Method) -> Result<(Box<dyn Stepper>, String, Option<String>)> {
+    let cpu = || -> (Box<dyn Stepper>, String) {
+        let solver: Box<dyn Stepper> = match method {
             Method::Nsgs => Box::new(CpuSolver::default()),
             Method::Jacobi => Box::new(JacobiSolver::default()),
         };
-        let name = solver.name();
+        let name = solver.engine();
         (solver, name)
     };
     match backend {
@@ -36,12 +37,13 @@ pub fn solver(backend: Backend, method: Method) -> Result<(Box<dyn ContactSolver
     }
 }
 
-/// The large-scene kernel sweeping by `method` on the best adapter (refused when it is a
-/// software one and `software` is false), f64 where the adapter has it.
+/// The large-scene kernels on the best adapter (refused when it is a software one and
+/// `software` is false), f64 where the adapter has it: the whole step for NSGS
+/// ([`GpuScene`](crate::large_scene::GpuScene)), the sweeps for Jacobi.
 #[cfg(feature = "gpu")]
-fn gpu(software: bool, method: Method) -> Result<(Box<dyn ContactSolver>, String)> {
+fn gpu(software: bool, method: Method) -> Result<(Box<dyn Stepper>, String)> {
     use crate::batch::gpu::{GpuContext, Precision};
-    use crate::large_scene::GpuSolver;
+    use crate::large_scene::{GpuScene, GpuSolver};
     let ctx = GpuContext::new()?;
     if ctx.is_cpu() && !software {
         return Err(Error::Unsupported {
@@ -54,16 +56,16 @@ fn gpu(software: bool, method: Method) -> Result<(Box<dyn ContactSolver>, String
     } else {
         Precision::F32
     };
-    let solver = match method {
-        Method::Nsgs => GpuSolver::new(&ctx, precision)?,
-        Method::Jacobi => GpuSolver::jacobi(&ctx, precision)?,
+    let solver: Box<dyn Stepper> = match method {
+        Method::Nsgs => Box::new(GpuScene::new(&ctx, precision)?),
+        Method::Jacobi => Box::new(GpuSolver::jacobi(&ctx, precision)?),
     };
-    let name = solver.name();
-    Ok((Box::new(solver), name))
+    let name = solver.engine();
+    Ok((solver, name))
 }
 
 #[cfg(not(feature = "gpu"))]
-fn gpu(_: bool, _: Method) -> Result<(Box<dyn ContactSolver>, String)> {
+fn gpu(_: bool, _: Method) -> Result<(Box<dyn Stepper>, String)> {
     Err(Error::Unsupported {
         what: "the GPU backend".into(),
         reason: "this build of ricochet has no `gpu` feature (cargo build --features gpu)".into(),

@@ -17,6 +17,10 @@
 //!   update_position  x_{k+1} = x_k + h (θ v_{k+1} + (1 − θ) v_k)
 //!   discharge        a body below the sink (if any) leaves the scene, at rest
 //! ```
+//! [`LargeScene::step_on`] runs the stages on the host around a [`ContactSolver`];
+//! `gpu::GpuScene` runs them all on a device, the scene held there between broad phases
+//! ([`Stepper`] takes steps either way).
+//!
 //! Every order comes from body ids (pairs by key, colours in key order, sums in contact order),
 //! never from thread scheduling: any number of threads gives the same bits.
 
@@ -32,13 +36,15 @@ pub mod residual;
 mod scene;
 pub mod solve;
 pub mod state;
+pub mod stepper;
 pub mod walls;
 
 pub use bodies::{Bodies, Dimension};
 #[cfg(feature = "gpu")]
-pub use gpu::GpuSolver;
+pub use gpu::{GpuScene, GpuSolver};
 pub use jacobi::JacobiSolver;
 pub use scene::{LargeScene, StepReport};
 pub use solve::{ContactSolver, CpuSolver, SolverOptions};
 pub use state::SceneState;
+pub use stepper::Stepper;
 pub use walls::{Shape, Wall};

@@ -237,7 +237,7 @@ impl LargeScene {
     /// Whether a pair outside the candidates could touch during this step: the broad
     /// phase's pairs had g > δ, and two bodies close at most 2 (d_max + h v_max), d_max the
     /// largest displacement since the rebuild, v_max the largest speed.
-    fn rebuild_due(&self) -> bool {
+    pub(super) fn rebuild_due(&self) -> bool {
         if self.steps == 0 {
             return true;
         }
@@ -250,15 +250,21 @@ impl LargeScene {
                 (dot(d, d).sqrt(), dot(b.v[k], b.v[k]).sqrt())
             })
             .reduce(|| (0.0, 0.0), |a, c| (a.0.max(c.0), a.1.max(c.1)));
+        self.may_close(moved, speed)
+    }
+
+    /// Whether two bodies out of reach at the broad phase may touch during this step when
+    /// none moved farther than `moved` since then nor moves faster than `speed`:
+    /// 2 (d_max + h v_max) ≥ δ (or NaN: a NaN state rebuilds, and the broad phase names it).
+    pub(super) fn may_close(&self, moved: f64, speed: f64) -> bool {
         let closing = 2.0 * (moved + self.h * speed);
-        // (a NaN state rebuilds, and the broad phase names it)
         closing >= self.margin || closing.is_nan()
     }
 
     /// Stage `broad_phase`: the candidate pairs found by `solver` ([`ContactSolver::pairs`]),
     /// coloured by it (greedily in priority order, [`ContactSolver::colour`]) and sorted by (colour, key); each keeps its pair's
     /// world impulse from the last step (matched by key) for the warm start.
-    fn broad_phase(&mut self, solver: &mut dyn ContactSolver) -> Result<()> {
+    pub(super) fn broad_phase(&mut self, solver: &mut dyn ContactSolver) -> Result<()> {
         let pairs = solver.pairs(&self.bodies, &self.walls, self.margin)?;
         let colour = solver.colour(&pairs, self.bodies.len())?;
         let mut old: Vec<(Pair, [f64; 3])> = self.contacts.iter().map(|c| (c.pair, world_impulse(c))).collect();

@@ -31,6 +31,8 @@ mod gpu_chain;
 mod gpu_vs_cpu;
 mod impact_location;
 mod large_scene;
+#[cfg(feature = "gpu")]
+mod large_scene_device;
 mod large_scene_jacobi;
 mod large_scene_reference;
 #[cfg(feature = "cli")]

@@ -11,6 +11,7 @@ const OBSERVE: &str = include_str!("../../../shaders/observe.wgsl");
 const RATTLE_STAGES: &str = include_str!("../../../shaders/rattle_stages.wgsl");
 const CHAIN_JACOBI: &str = include_str!("../../../shaders/chain_jacobi.wgsl");
 const LARGE_SCENE_NSGS: &str = include_str!("../../../shaders/large_scene_nsgs.wgsl");
+const LARGE_SCENE_STEP: &str = include_str!("../../../shaders/large_scene_step.wgsl");
 const LARGE_SCENE_BROAD_PHASE: &str = include_str!("../../../shaders/large_scene_broad_phase.wgsl");
 const LARGE_SCENE_COLOURING: &str = include_str!("../../../shaders/large_scene_colouring.wgsl");
 const INVOCATION: &str = include_str!("../../../shaders/invocation.wgsl");
@@ -157,8 +158,11 @@ pub fn chain_jacobi(precision: Precision) -> String {
 }
 
 /// The large scene's sweeps (entry points `solve_colour`, `solve_overflow`, `jacobi_solve`,
-/// `jacobi_apply`, `block_sums`, `light_test`, `error_test`) in `precision`, after `prelude`:
-/// the host's `BLOCK` and `Dispatch` (`large_scene::gpu`).
+/// `jacobi_apply`, `block_sums`, `light_test`, `error_test`) and the other stages of its
+/// step (`narrow_phase`, `free_velocity`, `contact_q`, `warm_start_colour`,
+/// `warm_start_overflow`, `contact_tally`, `skip_solve`, `update_position`, `body_tally`,
+/// `report`) in `precision`, after `prelude`: the host's `BLOCK` and `Dispatch`
+/// (`large_scene::gpu`).
 pub fn large_scene_nsgs(precision: Precision, prelude: &str) -> String {
     let slide = format!(
         "const SLIDE_ITERATIONS: u32 = {}u;\n",
@@ -171,6 +175,7 @@ pub fn large_scene_nsgs(precision: Precision, prelude: &str) -> String {
         INVOCATION,
         CONTACT_LOCAL,
         LARGE_SCENE_NSGS,
+        LARGE_SCENE_STEP,
     ]
     .concat()
 }

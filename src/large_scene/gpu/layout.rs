@@ -1,14 +1,17 @@
 //! What the large-scene kernel's buffers hold and how big they are: each contact's geometry
 //! as the kernel reads it, Jacobi's incidence lists, and the bytes per buffer.
 
+use super::resident::{COUNTS, scene_values};
 use super::{BLOCK, CONTROL, ERROR_TERMS, GEOMETRY, GpuBroadPhase, GpuColouring, Precision};
 use crate::large_scene::narrow_phase::Contact;
 
-/// The bytes of the storage buffers for `bodies` bodies and `contacts` contacts: per body
-/// 1/m, R/I, R, v and ω; per contact its pair, geometry, r and Δr, Jacobi's incidence; the
-/// control and the blocks' partial sums.
-pub(super) fn buffer_lengths(bodies: usize, contacts: usize, precision: Precision) -> [usize; 7] {
+/// The bytes of the storage buffers for `bodies` bodies, `contacts` contacts and a scene
+/// of `scene` values: per body 1/m, R/I, R, v and ω; per contact its pair, geometry, r and
+/// Δr, Jacobi's incidence (or the step's counts per block); the control and the blocks'
+/// partial sums; the scene.
+pub(super) fn buffer_lengths(bodies: usize, contacts: usize, scene: usize, precision: Precision) -> [usize; 8] {
     let size = precision.size();
+    let counts = COUNTS + contacts.div_ceil(BLOCK) + bodies.div_ceil(BLOCK);
     [
         3 * bodies * size,
         6 * bodies * size,
@@ -16,15 +19,18 @@ pub(super) fn buffer_lengths(bodies: usize, contacts: usize, precision: Precisio
         GEOMETRY * contacts * size,
         6 * contacts * size,
         (CONTROL + ERROR_TERMS * contacts.div_ceil(BLOCK)) * size,
-        (bodies + 1 + 2 * contacts) * 4,
+        (bodies + 1 + 2 * contacts).max(counts) * 4,
+        scene * size,
     ]
 }
 
 /// The device memory a scene of `bodies` bodies and `contacts` candidate contacts takes in
-/// `precision`: the sweeps' storage buffers, the broad phase's and the colouring's (before
-/// the quarter more each adds when it grows them).
+/// `precision` on the whole-step engine ([`super::GpuScene`], walls aside): the storage
+/// buffers, the broad phase's and the colouring's (before the quarter more each adds when
+/// it grows them).
 pub fn device_bytes(bodies: usize, contacts: usize, precision: Precision) -> usize {
-    buffer_lengths(bodies, contacts, precision).iter().sum::<usize>()
+    let scene = scene_values(0, bodies, contacts);
+    buffer_lengths(bodies, contacts, scene, precision).iter().sum::<usize>()
         + GpuBroadPhase::bytes(bodies, contacts, precision)
         + GpuColouring::bytes(bodies, contacts)
 }
@@ -60,6 +66,7 @@ pub(super) fn geometry_of(c: &Contact) -> [f64; GEOMETRY] {
     g[9..12].copy_from_slice(&[c.w[0], c.w[1], c.law.mu()]);
     g[12..15].copy_from_slice(&c.target);
     g[15..18].copy_from_slice(&c.q);
+    g[18] = c.gap;
     g
 }
 
@@ -67,26 +74,31 @@ pub(super) fn geometry_of(c: &Contact) -> [f64; GEOMETRY] {
 mod tests {
     use super::*;
 
-    /// The sweeps take per body 76 bytes in f64 (1/m, R/I, R, v, ω and an incidence
-    /// offset), per contact 216 (pair 16, geometry 144, r and Δr 48, incidence 8), plus the
-    /// control and one block sum per 256 contacts (f32: 40 and 120); the broad phase per body
-    /// 44 (f32: 28) and 4 to 8 per bucket, 8 per pair; the colouring 12 per body and 12 per
-    /// pair. 10⁶ spheres with 3·10⁶ contacts (coordination 6) fit in 1 GiB.
+    /// The whole step takes per body 204 bytes in f64 (1/m, R/I, R, v, ω, an incidence
+    /// offset and its 16 values of state), per contact 224 (pair 16, geometry 152, r and Δr
+    /// 48, incidence 8), plus the control, one block sum per 256 contacts and the scene's
+    /// head, report and tallies (f32: 104 and 124); the broad phase per body 44 (f32: 28)
+    /// and 4 to 8 per bucket, 8 per pair; the colouring 12 per body and 12 per pair.
+    /// 10⁶ spheres with 3·10⁶ contacts (coordination 6) fit in 1 GiB.
     #[test]
     fn a_million_packed_spheres_fit_in_a_gigabyte() {
         let (n, m): (usize, usize) = (1_000_000, 3_000_000);
         let blocks = (CONTROL + ERROR_TERMS * m.div_ceil(BLOCK)) * 8;
+        let scene = (16 + 4 + 4 * m.div_ceil(BLOCK)) * 8;
         let buckets: usize = 1 << 21;
         let scans = 4 * ((buckets + 1).div_ceil(256) + (n + 1).div_ceil(256));
         let grid = 4 * (buckets + 1) + 8 * m + scans;
         let colouring = 12 * n + 12 * m + 16;
         let f64_bytes = device_bytes(n, m, Precision::F64);
-        assert_eq!(f64_bytes, 76 * n + 4 + 216 * m + blocks + 44 * n + 4 + grid + colouring);
+        assert_eq!(
+            f64_bytes,
+            204 * n + 4 + 224 * m + blocks + scene + 44 * n + 4 + grid + colouring
+        );
         assert!(f64_bytes < 1 << 30, "{f64_bytes}");
         let f32_bytes = device_bytes(n, m, Precision::F32);
         assert_eq!(
             f32_bytes,
-            40 * n + 4 + 120 * m + blocks / 2 + 28 * n + 4 + grid + colouring
+            104 * n + 4 + 124 * m + blocks / 2 + scene / 2 + 28 * n + 4 + grid + colouring
         );
     }
 }

@@ -11,16 +11,19 @@
 //! contacts go up with the contacts, and a sweep is two dispatches, every contact's solve
 //! then every body's gather. Kernels: `solve_colour`, `solve_overflow`, `jacobi_solve`,
 //! `jacobi_apply`, `block_sums`, `light_test` and `error_test`
-//! (`shaders/large_scene_nsgs.wgsl`).
+//! (`shaders/large_scene_nsgs.wgsl`). [`GpuScene`] keeps the scene itself on the device
+//! between broad phases and runs the whole step there (`shaders/large_scene_step.wgsl`).
 
 mod broad_phase;
 mod colouring;
 mod layout;
+mod resident;
 mod upload;
 
 pub use broad_phase::GpuBroadPhase;
 pub use colouring::GpuColouring;
 pub use layout::device_bytes;
+pub use resident::GpuScene;
 
 use super::broad_phase::Pair;
 use super::residual::{BLOCK, ERROR_TERMS};
@@ -31,8 +34,8 @@ use crate::batch::gpu::kernel::{Bindings, compile, groups};
 use crate::batch::gpu::{GpuContext, Precision, shaders};
 use crate::error::{Error, Result};
 
-/// Values per contact in the geometry buffer: frame (9), w_N, w_T, μ, ê (3), q (3).
-const GEOMETRY: usize = 18;
+/// Values per contact in the geometry buffer: frame (9), w_N, w_T, μ, ê (3), q (3), g.
+const GEOMETRY: usize = 19;
 
 /// The control values at the head of the partial sums (the kernel's `CONTROL`): state,
 /// sweeps, tolerance, cap, ε, residual, converged, one unused.
@@ -61,13 +64,15 @@ struct Dispatch {
 
 const PRELUDE: &str = "struct Dispatch {\n    first: u32,\n    end: u32,\n    bodies: u32,\n    dimension: u32,\n    terms: u32,\n    zero: u32,\n    pad1: u32,\n    pad2: u32,\n}\n";
 
-/// The device buffers, sized for `bodies` bodies, `contacts` contacts and `slots` dispatches.
+/// The device buffers, sized for `bodies` bodies, `contacts` contacts, `slots` dispatches
+/// and a scene of `scene` values ([`GpuScene`]'s; none for the sweeps alone).
 struct Buffers {
     bodies: usize,
     contacts: usize,
     slots: usize,
+    scene: usize,
     dispatch: wgpu::Buffer,
-    storage: [wgpu::Buffer; 7],
+    storage: [wgpu::Buffer; 8],
     group: wgpu::BindGroup,
 }
 
@@ -78,6 +83,16 @@ const GEOMETRY_BUFFER: usize = 3;
 const IMPULSE: usize = 4;
 const PARTIAL: usize = 5;
 const INCIDENCE: usize = 6;
+const SCENE: usize = 7;
+
+/// The order of a step's sweeps: the colours as ranges of the contacts (the last the
+/// overflow colour when `overflow`), and the numbers of contacts and bodies.
+struct SweepOrder<'a> {
+    colours: &'a [std::ops::Range<usize>],
+    overflow: bool,
+    contacts: usize,
+    bodies: usize,
+}
 
 /// The large scene's sweeps on one device, f32 or f64 (see the module's documentation).
 pub struct GpuSolver {
@@ -94,6 +109,8 @@ pub struct GpuSolver {
     block_sums: wgpu::ComputePipeline,
     light_test: wgpu::ComputePipeline,
     error_test: wgpu::ComputePipeline,
+    /// The other stages of a step, for [`GpuScene`].
+    stages: resident::Stages,
     /// Sweeps the last step needed: the next step's first submit.
     guess: usize,
     /// The broad phase's pairs on the device.
@@ -118,10 +135,10 @@ impl GpuSolver {
 
     fn compile(ctx: &GpuContext, precision: Precision, jacobi: bool) -> Result<Self> {
         ctx.check_precision(precision)?;
-        // Seven storage buffers (wgpu's default limit per shader stage is eight).
+        // Eight storage buffers (wgpu's default limit per shader stage).
         let bindings = Bindings {
             dynamic_uniform: true,
-            read_only: &[true, false, true, true, false, false, true],
+            read_only: &[true, false, false, false, false, false, false, false],
         };
         let prelude = format!("const BLOCK: u32 = {BLOCK}u;\n{PRELUDE}");
         let source = shaders::large_scene_nsgs(precision, &prelude);
@@ -133,6 +150,16 @@ impl GpuSolver {
             "block_sums",
             "light_test",
             "error_test",
+            "narrow_phase",
+            "free_velocity",
+            "contact_q",
+            "warm_start_colour",
+            "warm_start_overflow",
+            "contact_tally",
+            "skip_solve",
+            "update_position",
+            "body_tally",
+            "report",
         ];
         let (
             layout,
@@ -144,8 +171,30 @@ impl GpuSolver {
                 block_sums,
                 light_test,
                 error_test,
+                narrow_phase,
+                free_velocity,
+                contact_q,
+                warm_start_colour,
+                warm_start_overflow,
+                contact_tally,
+                skip_solve,
+                update_position,
+                body_tally,
+                report,
             ],
         ) = compile(ctx, ("large_scene_nsgs", "large-scene"), source, bindings, names)?;
+        let stages = resident::Stages {
+            narrow_phase,
+            free_velocity,
+            contact_q,
+            warm_start_colour,
+            warm_start_overflow,
+            contact_tally,
+            skip_solve,
+            update_position,
+            body_tally,
+            report,
+        };
         Ok(Self {
             ctx: ctx.clone(),
             precision,
@@ -157,6 +206,7 @@ impl GpuSolver {
             block_sums,
             light_test,
             error_test,
+            stages,
             guess: 8,
             broad_phase: GpuBroadPhase::new(ctx, precision)?,
             colouring: GpuColouring::new(ctx)?,
@@ -173,10 +223,13 @@ impl GpuSolver {
         let mut encoder = self.ctx.device.create_command_encoder(&Default::default());
         {
             let mut pass = encoder.begin_compute_pass(&Default::default());
-            for _ in 0..sweeps {
-                self.record_sweep(&mut pass, coloured, bodies);
-                self.record_test(&mut pass, coloured.contacts.len(), slots);
-            }
+            let order = SweepOrder {
+                colours: coloured.colours,
+                overflow: coloured.overflow,
+                contacts: coloured.contacts.len(),
+                bodies,
+            };
+            self.record_sweeps(&mut pass, &order, sweeps, slots);
         }
         let [partial, velocity, impulse] = read_back(
             &self.ctx,
@@ -191,12 +244,20 @@ impl GpuSolver {
         Ok([partial?, velocity?, impulse?].map(|bytes| self.precision.values(&bytes)))
     }
 
+    /// Records `sweeps` sweeps, each followed by the stopping test.
+    fn record_sweeps(&self, pass: &mut wgpu::ComputePass, order: &SweepOrder, sweeps: usize, slots: [usize; 2]) {
+        for _ in 0..sweeps {
+            self.record_sweep(pass, order);
+            self.record_test(pass, order.contacts, slots);
+        }
+    }
+
     /// Records one sweep: the colours' dispatches in order (Jacobi: every contact's solve,
     /// then every body's gather).
-    fn record_sweep(&self, pass: &mut wgpu::ComputePass, coloured: &Coloured, bodies: usize) {
+    fn record_sweep(&self, pass: &mut wgpu::ComputePass, order: &SweepOrder) {
         let buffers = self.buffers.as_ref().expect("uploaded");
         if self.jacobi.is_some() {
-            let sizes = [coloured.contacts.len(), bodies];
+            let sizes = [order.contacts, order.bodies];
             for (k, (pipeline, size)) in [&self.jacobi_solve, &self.jacobi_apply]
                 .into_iter()
                 .zip(sizes)
@@ -209,14 +270,26 @@ impl GpuSolver {
             }
             return;
         }
-        for (k, range) in coloured.colours.iter().enumerate() {
+        self.record_colours(pass, order, [&self.solve_colour, &self.solve_overflow]);
+    }
+
+    /// Records `kernels` (one per colour, one for the overflow colour) over the contacts of
+    /// each colour in order: a dispatch per colour, the overflow by one invocation.
+    fn record_colours(
+        &self,
+        pass: &mut wgpu::ComputePass,
+        order: &SweepOrder,
+        [colour, overflow]: [&wgpu::ComputePipeline; 2],
+    ) {
+        let buffers = self.buffers.as_ref().expect("uploaded");
+        for (k, range) in order.colours.iter().enumerate() {
             pass.set_bind_group(0, &buffers.group, &[(self.stride as usize * k) as u32]);
-            if coloured.overflow && k + 1 == coloured.colours.len() {
-                pass.set_pipeline(&self.solve_overflow);
+            if order.overflow && k + 1 == order.colours.len() {
+                pass.set_pipeline(overflow);
                 pass.dispatch_workgroups(1, 1, 1);
             } else {
                 let (x, y) = groups(range.len());
-                pass.set_pipeline(&self.solve_colour);
+                pass.set_pipeline(colour);
                 pass.dispatch_workgroups(x, y, 1);
             }
         }
@@ -273,7 +346,7 @@ impl ContactSolver for GpuSolver {
                 reason: format!("its control counts sweeps exactly up to {F32_SWEEPS}"),
             });
         }
-        let slots = self.upload(state, coloured, options)?;
+        let slots = self.upload(state, coloured, options, &[])?;
         let n = state.bodies.len();
         let (mut recorded, mut batch) = (0, self.guess.clamp(1, cap));
         let [control, velocity, impulse] = loop {

@@ -5,7 +5,7 @@
 
 use super::layout::{buffer_lengths, geometry_of, incidence_of};
 use super::{
-    BODY, Buffers, Dispatch, GEOMETRY, GEOMETRY_BUFFER, GpuSolver, IMPULSE, INCIDENCE, PAIRS, PARTIAL, VELOCITY,
+    BODY, Buffers, Dispatch, GEOMETRY, GEOMETRY_BUFFER, GpuSolver, IMPULSE, INCIDENCE, PAIRS, PARTIAL, SCENE, VELOCITY,
 };
 use crate::batch::gpu::buffers::{grown, storage_of, uniform_of};
 use crate::error::Result;
@@ -14,22 +14,46 @@ use crate::large_scene::residual::ERROR_TERMS;
 use crate::large_scene::solve::{Coloured, SolverOptions, Velocities};
 
 impl GpuSolver {
-    /// The buffers, grown (by a quarter more than asked) when the scene outgrows them.
-    fn buffers(&mut self, bodies: usize, contacts: usize, slots: usize) -> Result<&Buffers> {
+    /// The buffers, grown (by a quarter more than asked) when the scene outgrows them; a
+    /// scene of `scene` values ([`super::GpuScene`]'s; 0 for the sweeps alone).
+    fn buffers(&mut self, bodies: usize, contacts: usize, slots: usize, scene: usize) -> Result<&Buffers> {
         let fits = self
             .buffers
             .as_ref()
-            .is_some_and(|b| b.bodies >= bodies && b.contacts >= contacts && b.slots >= slots);
+            .is_some_and(|b| b.bodies >= bodies && b.contacts >= contacts && b.slots >= slots && b.scene >= scene);
         if !fits {
             let old = self.buffers.as_ref();
             let bodies = grown(bodies, old.map_or(0, |b| b.bodies));
             let contacts = grown(contacts, old.map_or(0, |b| b.contacts));
             let slots = grown(slots, old.map_or(0, |b| b.slots));
+            let scene = if scene == 0 {
+                0
+            } else {
+                grown(scene, old.map_or(0, |b| b.scene))
+            };
             let what = format!("a large scene of {bodies} bodies and {contacts} contacts");
-            let lengths = buffer_lengths(bodies, contacts, self.precision);
-            let [body, velocity, pairs, geometry, impulse, partial, incidence] =
-                lengths.map(|bytes| storage_of(&self.ctx, &what, bytes));
-            let storage = [body?, velocity?, pairs?, geometry?, impulse?, partial?, incidence?];
+            let lengths = buffer_lengths(bodies, contacts, scene, self.precision);
+            let storage = lengths.map(|bytes| storage_of(&self.ctx, &what, bytes));
+            let [
+                body,
+                velocity,
+                pairs,
+                geometry,
+                impulse,
+                partial,
+                incidence,
+                scene_buffer,
+            ] = storage;
+            let storage = [
+                body?,
+                velocity?,
+                pairs?,
+                geometry?,
+                impulse?,
+                partial?,
+                incidence?,
+                scene_buffer?,
+            ];
             let dispatch = uniform_of(&self.ctx, "dispatch", self.stride * slots as u64);
             let device = &self.ctx.device;
             let mut entries = vec![wgpu::BindGroupEntry {
@@ -53,6 +77,7 @@ impl GpuSolver {
                 bodies,
                 contacts,
                 slots,
+                scene,
                 dispatch,
                 storage,
                 group,
@@ -63,12 +88,14 @@ impl GpuSolver {
 
     /// Writes the step's bodies, velocities, contacts, dispatches and the solve's control
     /// (`options`) to the device (for Jacobi, the split blocks in the contacts' geometry and
-    /// the bodies' incidence); returns the slots of the light and the full error's dispatches.
+    /// the bodies' incidence), and `scene` unless it is empty ([`super::GpuScene`]'s);
+    /// returns the slots of the light and the full error's dispatches.
     pub(super) fn upload(
         &mut self,
         state: &Velocities,
         coloured: &Coloured,
         options: &SolverOptions,
+        scene: &[f64],
     ) -> Result<[usize; 2]> {
         let (b, contacts) = (state.bodies, &*coloured.contacts);
         let (n, m) = (b.len(), contacts.len());
@@ -103,7 +130,7 @@ impl GpuSolver {
         let precision = self.precision;
         let stride = self.stride as usize;
         let queue = self.ctx.queue.clone();
-        let buffers = self.buffers(n, m, slots.len())?;
+        let buffers = self.buffers(n, m, slots.len(), scene.len())?;
         let body: Vec<f64> = (0..n)
             .flat_map(|k| [b.inverse_mass(k), b.spin_per_impulse(k), b.radius[k]])
             .collect();
@@ -120,6 +147,9 @@ impl GpuSolver {
         queue.write_buffer(&buffers.storage[PAIRS], 0, bytemuck::cast_slice(&pairs));
         queue.write_buffer(&buffers.storage[GEOMETRY_BUFFER], 0, &precision.bytes(&geometry));
         queue.write_buffer(&buffers.storage[IMPULSE], 0, &precision.bytes(&impulse));
+        if !scene.is_empty() {
+            queue.write_buffer(&buffers.storage[SCENE], 0, &precision.bytes(scene));
+        }
         if !incidence.is_empty() {
             queue.write_buffer(&buffers.storage[INCIDENCE], 0, bytemuck::cast_slice(&incidence));
         }

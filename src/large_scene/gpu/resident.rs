@@ -1,0 +1,363 @@
+//! [`GpuScene`]: the whole step of a large scene on the device. The scene goes up once
+//! after each broad phase (bodies, walls, laws, the pairs in sweep order with their carried
+//! impulses) and stays there while no pair outside the candidates can touch: each step is
+//! one submit of `narrow_phase`, `free_velocity`, `contact_q`, `warm_start` (colour by
+//! colour), the active count, the sweeps with their stopping test, `update_position` with
+//! `discharge` and the tallies of the step's report (more submits of sweeps when the solve
+//! needs them) — the control, four values and two counts come back, nothing per body or
+//! contact. At a broad phase, and when [`Stepper::advance`] returns, the state comes back
+//! to the host. Every stage is the twin's ([`LargeScene::step_on`] with
+//! [`super::super::CpuSolver`]) in the same order, so f64 gives its bits on lavapipe.
+
+use super::{
+    BLOCK, CONTROL, DONE, F32_SWEEPS, GEOMETRY, GEOMETRY_BUFFER, GpuSolver, IMPULSE, INCIDENCE, PAIRS, PARTIAL, SCENE,
+    SweepOrder,
+};
+use crate::batch::gpu::buffers::read_back_ranges;
+use crate::batch::gpu::kernel::groups;
+use crate::batch::gpu::{GpuContext, Precision};
+use crate::error::{Error, Result};
+use crate::large_scene::narrow_phase::Contact;
+use crate::large_scene::solve::{Coloured, ContactSolver, Velocities};
+use crate::large_scene::stepper::Stepper;
+use crate::large_scene::walls::Shape;
+use crate::large_scene::{LargeScene, StepReport};
+
+/// The integer counts at the head of the incidence buffer (the kernel's `COUNTS`): active
+/// contacts, bodies discharged.
+pub(super) const COUNTS: usize = 2;
+/// The scene buffer's head, values per wall, per body, the report and per block (the
+/// kernel's `HEAD`, `WALL`, `BODY_STATE`, `REPORT`, `TALLY`).
+const HEAD: usize = 16;
+const WALL: usize = 12;
+const BODY_STATE: usize = 16;
+const REPORT: usize = 4;
+const TALLY: usize = 4;
+
+/// The values of the scene buffer for `walls` walls, `bodies` bodies and `contacts`
+/// contacts.
+pub(super) fn scene_values(walls: usize, bodies: usize, contacts: usize) -> usize {
+    HEAD + WALL * walls + BODY_STATE * bodies + REPORT + TALLY * contacts.div_ceil(BLOCK).max(bodies.div_ceil(BLOCK))
+}
+
+/// The kernels of the stages around the sweeps (`shaders/large_scene_step.wgsl`).
+pub(super) struct Stages {
+    pub(super) narrow_phase: wgpu::ComputePipeline,
+    pub(super) free_velocity: wgpu::ComputePipeline,
+    pub(super) contact_q: wgpu::ComputePipeline,
+    pub(super) warm_start_colour: wgpu::ComputePipeline,
+    pub(super) warm_start_overflow: wgpu::ComputePipeline,
+    pub(super) contact_tally: wgpu::ComputePipeline,
+    pub(super) skip_solve: wgpu::ComputePipeline,
+    pub(super) update_position: wgpu::ComputePipeline,
+    pub(super) body_tally: wgpu::ComputePipeline,
+    pub(super) report: wgpu::ComputePipeline,
+}
+
+/// What the host knows of the scene held on the device: the dispatch slots of the light
+/// and full errors, and the last step's largest displacement since the broad phase and
+/// speed, and whether a body's state is not finite — the broad phase's test.
+#[derive(Clone, Copy, Debug)]
+struct Held {
+    slots: [usize; 2],
+    moved: f64,
+    speed: f64,
+    broken: bool,
+}
+
+/// The whole step of a large scene on one device, coloured NSGS in f32 or f64 (see the
+/// module's documentation); the broad phase and the colouring are [`GpuSolver`]'s.
+pub struct GpuScene {
+    solver: GpuSolver,
+    held: Option<Held>,
+}
+
+impl GpuScene {
+    /// Compiles the kernels for `ctx` (shared) in `precision` (f64 needs `SHADER_F64`).
+    pub fn new(ctx: &GpuContext, precision: Precision) -> Result<Self> {
+        Ok(Self {
+            solver: GpuSolver::new(ctx, precision)?,
+            held: None,
+        })
+    }
+
+    /// Puts `scene` on the device.
+    fn hold(&mut self, scene: &mut LargeScene) -> Result<()> {
+        let values = scene_buffer(scene);
+        let (mut v, mut omega) = (scene.bodies.v.clone(), scene.bodies.omega.clone());
+        let state = Velocities {
+            bodies: &scene.bodies,
+            v: &mut v,
+            omega: &mut omega,
+        };
+        let coloured = Coloured {
+            contacts: &mut scene.contacts,
+            colours: &scene.colours,
+            overflow: scene.overflow,
+        };
+        let slots = self.solver.upload(&state, &coloured, &scene.solver, &values)?;
+        self.held = Some(Held {
+            slots,
+            moved: 0.0,
+            speed: 0.0,
+            broken: false,
+        });
+        Ok(())
+    }
+
+    /// Brings the scene's state back from the device: the bodies' x, v, ω, θ and presence,
+    /// and every contact as the last step left it.
+    fn release(&mut self, scene: &mut LargeScene) -> Result<()> {
+        self.held = None;
+        let buffers = self.solver.buffers.as_ref().expect("held");
+        let (n, m) = (scene.bodies.len(), scene.contacts.len());
+        let size = self.solver.precision.size() as u64;
+        let bodies = (HEAD + WALL * scene.walls.len()) as u64;
+        let encoder = self.solver.ctx.device.create_command_encoder(&Default::default());
+        let [state, geometry, impulse, pairs] = read_back_ranges(
+            &self.solver.ctx,
+            encoder,
+            [
+                (
+                    &buffers.storage[SCENE],
+                    bodies * size..(bodies + (BODY_STATE * n) as u64) * size,
+                ),
+                (&buffers.storage[GEOMETRY_BUFFER], 0..(GEOMETRY * m) as u64 * size),
+                (&buffers.storage[IMPULSE], 0..(6 * m) as u64 * size),
+                (&buffers.storage[PAIRS], 0..16 * m as u64),
+            ],
+            || {},
+        );
+        let precision = self.solver.precision;
+        let [state, geometry, impulse] = [state?, geometry?, impulse?].map(|bytes| precision.values(&bytes));
+        let pairs = pairs?;
+        let b = &mut scene.bodies;
+        for (k, s) in state.chunks_exact(BODY_STATE).enumerate() {
+            b.x[k] = [s[0], s[1], s[2]];
+            b.v[k] = [s[3], s[4], s[5]];
+            b.omega[k] = [s[6], s[7], s[8]];
+            b.angle[k] = s[12];
+            b.present[k] = s[13] == 1.0;
+        }
+        let (grains, walls) = (scene.grains, &scene.walls);
+        for (c, contact) in scene.contacts.iter_mut().enumerate() {
+            let g = &geometry[GEOMETRY * c..GEOMETRY * (c + 1)];
+            let r = &impulse[6 * c..6 * c + 3];
+            let j = contact.pair.j as usize;
+            *contact = Contact {
+                pair: contact.pair,
+                gap: g[18],
+                frame: [[g[0], g[1], g[2]], [g[3], g[4], g[5]], [g[6], g[7], g[8]]],
+                w: [g[9], g[10]],
+                law: if j < n { grains } else { walls[j - n].law },
+                target: [g[12], g[13], g[14]],
+                q: [g[15], g[16], g[17]],
+                r: [r[0], r[1], r[2]],
+                active: pairs[16 * c + 8..16 * c + 12] != [0; 4],
+            };
+        }
+        Ok(())
+    }
+
+    /// One step of the scene held on the device; `rebuilt` whether the broad phase ran
+    /// before it. One submit holds the stages up to the sweeps, as many sweeps as the last
+    /// step needed, and the stages after them (which wait for the solve to be done); while
+    /// it is not, further submits hold twice as many sweeps and those stages again.
+    fn step(&mut self, scene: &mut LargeScene, rebuilt: bool) -> Result<StepReport> {
+        let held = self.held.expect("held");
+        let options = scene.solver;
+        let cap = options.max_sweeps.max(1);
+        let solver = &self.solver;
+        if solver.precision == Precision::F32 && cap > F32_SWEEPS {
+            return Err(Error::Unsupported {
+                what: format!("solver.max_sweeps = {cap} on the f32 device engine"),
+                reason: format!("its control counts sweeps exactly up to {F32_SWEEPS}"),
+            });
+        }
+        let (n, m) = (scene.bodies.len(), scene.contacts.len());
+        let order = SweepOrder {
+            colours: &scene.colours,
+            overflow: scene.overflow,
+            contacts: m,
+            bodies: n,
+        };
+        let buffers = solver.buffers.as_ref().expect("held");
+        let control = [0.0, 0.0, options.tolerance, cap as f64, f64::EPSILON, 0.0, 0.0, 0.0];
+        let ctx = &solver.ctx;
+        ctx.queue
+            .write_buffer(&buffers.storage[PARTIAL], 0, &solver.precision.bytes(&control));
+        let stages = &solver.stages;
+        // All contacts and all bodies: the light error's slot.
+        let all = (solver.stride as usize * held.slots[0]) as u32;
+        let blocks = |k: usize| (k.div_ceil(BLOCK).div_ceil(64).max(1) as u32, 1);
+        let run = |pass: &mut wgpu::ComputePass, pipeline: &wgpu::ComputePipeline, (x, y): (u32, u32)| {
+            pass.set_bind_group(0, &buffers.group, &[all]);
+            pass.set_pipeline(pipeline);
+            pass.dispatch_workgroups(x, y, 1);
+        };
+        let size = solver.precision.size() as u64;
+        let report = (HEAD + WALL * scene.walls.len() + BODY_STATE * n) as u64;
+        // `sweeps` sweeps (after the stages before them in the `first` submit) and the
+        // stages after them, submitted; the control, the report and the counts read back.
+        let submit = |sweeps: usize, first: bool| -> Result<[Vec<f64>; 3]> {
+            let mut encoder = ctx.device.create_command_encoder(&Default::default());
+            {
+                let mut pass = encoder.begin_compute_pass(&Default::default());
+                if first {
+                    run(&mut pass, &stages.narrow_phase, groups(m));
+                    run(&mut pass, &stages.free_velocity, groups(n));
+                    run(&mut pass, &stages.contact_q, groups(m));
+                    let warm_start = [&stages.warm_start_colour, &stages.warm_start_overflow];
+                    solver.record_colours(&mut pass, &order, warm_start);
+                    run(&mut pass, &stages.contact_tally, blocks(m));
+                    run(&mut pass, &stages.skip_solve, (1, 1));
+                }
+                solver.record_sweeps(&mut pass, &order, sweeps, held.slots);
+                run(&mut pass, &stages.update_position, groups(n));
+                run(&mut pass, &stages.body_tally, blocks(n));
+                run(&mut pass, &stages.report, (1, 1));
+            }
+            let [control, values, counts] = read_back_ranges(
+                ctx,
+                encoder,
+                [
+                    (&buffers.storage[PARTIAL], 0..CONTROL as u64 * size),
+                    (&buffers.storage[SCENE], report * size..(report + REPORT as u64) * size),
+                    (&buffers.storage[INCIDENCE], 0..4 * COUNTS as u64),
+                ],
+                || {},
+            );
+            let counts: Vec<u32> = bytemuck::pod_collect_to_vec(&counts?);
+            let precision = solver.precision;
+            let counts = counts.into_iter().map(f64::from).collect();
+            Ok([precision.values(&control?), precision.values(&values?), counts])
+        };
+        let mut batch = solver.guess.clamp(1, cap);
+        let mut recorded = batch;
+        let mut read = submit(batch, true)?;
+        while read[0][0] != DONE {
+            if recorded == cap {
+                return Err(Error::Gpu(format!(
+                    "the large-scene solve did not stop at its cap of {cap} sweeps (control {:?})",
+                    read[0]
+                )));
+            }
+            batch *= 2;
+            let sweeps = batch.min(cap - recorded);
+            recorded += sweeps;
+            read = submit(sweeps, false)?;
+        }
+        let [control, values, counts] = read;
+        let (sweeps, active) = (control[1] as usize, counts[0] as usize);
+        if active > 0 {
+            self.solver.guess = sweeps;
+        }
+        self.held = Some(Held {
+            moved: values[1],
+            speed: values[2],
+            broken: values[3] != 0.0,
+            ..held
+        });
+        scene.steps += 1;
+        scene.time = LargeScene::time_after(scene.steps, scene.h);
+        Ok(StepReport {
+            candidates: m,
+            active,
+            colours: scene.colours.len(),
+            sweeps,
+            residual: control[5],
+            converged: control[6] == 1.0,
+            max_penetration: values[0],
+            rebuilt,
+            discharged: counts[1] as usize,
+        })
+    }
+
+    /// Steps until `steps` are taken or `each` says stop, the broad phase on the host's
+    /// order of stages whenever it is due (the scene comes back for it).
+    fn steps(&mut self, scene: &mut LargeScene, steps: u64, each: &mut dyn FnMut(StepReport) -> bool) -> Result<()> {
+        for _ in 0..steps {
+            let rebuilt = match self.held {
+                Some(h) => h.broken || scene.may_close(h.moved, h.speed),
+                None => scene.rebuild_due(),
+            };
+            if rebuilt {
+                if self.held.is_some() {
+                    self.release(scene)?;
+                }
+                scene.broad_phase(&mut self.solver)?;
+            }
+            if self.held.is_none() {
+                self.hold(scene)?;
+            }
+            if !each(self.step(scene, rebuilt)?) {
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Stepper for GpuScene {
+    /// The solver's name: the same results as its sweeps behind the host's stages.
+    fn engine(&self) -> String {
+        self.solver.name()
+    }
+
+    fn advance(&mut self, scene: &mut LargeScene, steps: u64, each: &mut dyn FnMut(StepReport) -> bool) -> Result<()> {
+        let stepped = self.steps(scene, steps, each);
+        let released = if self.held.is_some() {
+            self.release(scene)
+        } else {
+            Ok(())
+        };
+        stepped.and(released)
+    }
+}
+
+/// The scene buffer's values (the kernel's `scene`): the head, the walls, the bodies, and
+/// zeros for the report.
+fn scene_buffer(scene: &LargeScene) -> Vec<f64> {
+    let b = &scene.bodies;
+    let (n, m, walls) = (b.len(), scene.contacts.len(), scene.walls.len());
+    let mut values = Vec::with_capacity(scene_values(walls, n, m));
+    let g = scene.gravity;
+    let grains = scene.grains;
+    values.extend([
+        scene.h,
+        scene.theta,
+        scene.gamma * scene.h,
+        g[0],
+        g[1],
+        g[2],
+        b.period.unwrap_or(0.0),
+        scene.sink.unwrap_or(0.0),
+        f64::from(u8::from(scene.sink.is_some())),
+        grains.e_n(),
+        grains.e_t(),
+        grains.mu(),
+        f64::from(u8::from(scene.solver.warm_start)),
+        (b.dimension.rows() - 1) as f64,
+        walls as f64,
+        f64::INFINITY,
+    ]);
+    for wall in &scene.walls {
+        let (kind, p, q, owns) = match wall.shape {
+            Shape::Plane { point, normal } => (0.0, point, normal, 0.0),
+            Shape::Segment { a, b, owns_a, owns_b } => (1.0, a, b, f64::from(u8::from(owns_a) + 2 * u8::from(owns_b))),
+        };
+        values.push(kind);
+        values.extend(p);
+        values.extend(q);
+        values.extend([owns, wall.law.e_n(), wall.law.e_t(), wall.law.mu(), 0.0]);
+    }
+    for k in 0..n {
+        values.extend(b.x[k]);
+        values.extend(b.v[k]);
+        values.extend(b.omega[k]);
+        values.extend(scene.rebuilt_at[k]);
+        values.extend([b.angle[k], f64::from(u8::from(b.present[k])), b.spin_compliance(k), 0.0]);
+    }
+    values.resize(scene_values(walls, n, m), 0.0);
+    values
+}

@@ -1,0 +1,116 @@
+//! The whole step of a large scene on the device ([`GpuScene`]: narrow phase, free
+//! velocity, warm start, sweeps, position update, discharge and the broad phase's test
+//! without the host) against the host's stages with the CPU twin, on the four shipped
+//! scenarios cut small: every wall shape (planes, the hopper's segments), the sink, the
+//! chute's period, 2-D and 3-D.
+
+use crate::common;
+use crate::common::large::{largest_difference, state_bits};
+
+use std::path::Path;
+
+use ricochet::batch::gpu::Precision;
+use ricochet::ensemble::large_scene::LargeScenario;
+use ricochet::large_scene::{CpuSolver, Dimension, GpuScene, LargeScene, StepReport, Stepper};
+
+/// The shipped scenario `name` cut to about `bodies` bodies, built.
+fn cut(name: &str, bodies: usize) -> LargeScene {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("scenarios/{name}.toml"));
+    let mut scenario = LargeScenario::load(&path).unwrap();
+    scenario.large_scene = scenario.large_scene.scaled(bodies);
+    scenario.build().unwrap()
+}
+
+/// `steps` steps of `scene` by `stepper`, asked for in `chunks` of varying length (the
+/// scene comes back to the host after each), and the reports.
+fn advance(scene: &mut LargeScene, stepper: &mut dyn Stepper, steps: u64, chunks: &[u64]) -> Vec<StepReport> {
+    let mut reports = Vec::new();
+    for &chunk in chunks.iter().cycle() {
+        let left = steps - scene.steps;
+        if left == 0 {
+            break;
+        }
+        stepper
+            .advance(scene, chunk.min(left), &mut |r| {
+                reports.push(r);
+                true
+            })
+            .unwrap();
+    }
+    reports
+}
+
+/// Each contact's impulse and frame, as bits.
+fn contact_bits(scene: &LargeScene) -> Vec<u64> {
+    scene
+        .contacts()
+        .iter()
+        .flat_map(|c| c.r.into_iter().chain(c.frame.into_iter().flatten()).chain([c.gap]))
+        .map(f64::to_bits)
+        .collect()
+}
+
+/// In f64 the device's whole step is the twin's: in 2-D bit for bit (reports, bodies,
+/// every contact's impulse, frame and gap), in 3-D within 10⁻⁹ m (its sweeps part from
+/// the twin's by an ulp now and then, as the sweeps alone do); each scenario takes the
+/// paths it exists for (rebuilds while held, discharges, contacts through the period,
+/// several submits of sweeps in a step).
+#[test]
+fn the_whole_step_on_the_device_is_the_cpu_twin() {
+    let Some(ctx) = common::gpu().filter(|c| c.supports_f64()) else {
+        return;
+    };
+    let (mut held_rebuilds, mut more_sweeps, mut discharged) = (0, 0, 0);
+    for (name, bodies, steps) in [
+        ("pyramid_2d", 120, 100),
+        ("hopper_2d", 300, 800),
+        ("pile_3d", 150, 200),
+        ("chute_3d", 150, 200),
+    ] {
+        let mut twin = cut(name, bodies);
+        let twin_reports = advance(&mut twin, &mut CpuSolver::default(), steps, &[steps]);
+        let mut device = cut(name, bodies);
+        let mut gpu = GpuScene::new(ctx, Precision::F64).unwrap();
+        let reports = advance(&mut device, &mut gpu, steps, &[1, 37, 5, 200]);
+        if device.bodies.dimension == Dimension::Two {
+            assert_eq!(reports, twin_reports, "{name}: reports");
+            assert_eq!(state_bits(&device), state_bits(&twin), "{name}: bodies");
+            assert_eq!(device.bodies.present, twin.bodies.present, "{name}: present");
+            assert_eq!(contact_bits(&device), contact_bits(&twin), "{name}: contacts");
+        } else {
+            let worst = largest_difference(&device, &twin);
+            assert!(worst < 1e-9, "{name}: moved {worst:e} m from the twin");
+            let active = |r: &[StepReport]| r.iter().map(|r| r.active).collect::<Vec<_>>();
+            assert_eq!(active(&reports), active(&twin_reports), "{name}: active contacts");
+        }
+        held_rebuilds += twin_reports[1..].iter().filter(|r| r.rebuilt).count();
+        more_sweeps += twin_reports.windows(2).filter(|w| w[1].sweeps > w[0].sweeps).count();
+        discharged += twin_reports.last().unwrap().discharged;
+    }
+    assert!(
+        held_rebuilds > 10 && more_sweeps > 10 && discharged > 5,
+        "{held_rebuilds} rebuilds past the first step, {more_sweeps} steps needing more sweeps \
+         than the last, {discharged} discharged"
+    );
+}
+
+/// In f32 the whole step follows the f64 twin on a pour (within 10⁻⁶ m after 60 steps at a
+/// tolerance f32 reaches), and a sweep cap past what its control counts is refused.
+#[test]
+fn the_whole_step_in_f32_follows_the_twin() {
+    let Some(ctx) = common::gpu() else { return };
+    let mut gpu = GpuScene::new(ctx, Precision::F32).unwrap();
+    for name in ["hopper_2d", "pile_3d"] {
+        let mut twin = cut(name, 300);
+        twin.solver.tolerance = 1e-4;
+        let mut single = twin.clone();
+        advance(&mut twin, &mut CpuSolver::default(), 60, &[60]);
+        advance(&mut single, &mut gpu, 60, &[60]);
+        let worst = largest_difference(&single, &twin);
+        assert!(worst < 1e-6, "{name}: f32 moved {worst:e} m from the twin");
+    }
+    let mut scene = cut("pile_3d", 50);
+    scene.solver.max_sweeps = 1 << 25;
+    let e = gpu.advance(&mut scene, 1, &mut |_| true).unwrap_err().to_string();
+    assert!(e.contains("solver.max_sweeps = 33554432"), "{e}");
+}
