@@ -89,7 +89,9 @@ fn local_velocity(c: u32) -> vec3<real> {
     let p = pairs[c];
     let n = axis(c, 0u);
     let pi = point_velocity(p.x, n, real(1.0));
-    var pj = vec3<real>(real(0.0), real(0.0), real(0.0));
+    // (A wall's zero velocity from the uniform: a literal lets the compiler fold 0 − x.)
+    let zero = real(at.zero);
+    var pj = vec3<real>(zero, zero, zero);
     if (p.y < at.bodies) {
         pj = point_velocity(p.y, n, real(-1.0));
     }

@@ -234,31 +234,31 @@ impl LargeScene {
         }
     }
 
-    /// Whether a pair outside the candidates could touch during this step: the broad
-    /// phase's pairs had g > δ, and two bodies close at most 2 (d_max + h v_max), d_max the
-    /// largest displacement since the rebuild, v_max the largest speed.
+    /// Whether a pair outside the candidates could touch during this step
+    /// ([`Self::may_close`] of the largest displacement since the rebuild and the largest
+    /// speed), or a body's x, v or ω is not finite (the broad phase then names it).
     pub(super) fn rebuild_due(&self) -> bool {
         if self.steps == 0 {
             return true;
         }
         let b = &self.bodies;
-        let (moved, speed) = (0..b.len())
+        let (moved, speed, finite) = (0..b.len())
             .into_par_iter()
             .map(|k| {
                 let (x, y) = (b.x[k], self.rebuilt_at[k]);
                 let d = b.nearest_image([x[0] - y[0], x[1] - y[1], x[2] - y[2]]);
-                (dot(d, d).sqrt(), dot(b.v[k], b.v[k]).sqrt())
+                let finite = [x, b.v[k], b.omega[k]].iter().flatten().all(|c| c.is_finite());
+                (dot(d, d).sqrt(), dot(b.v[k], b.v[k]).sqrt(), finite)
             })
-            .reduce(|| (0.0, 0.0), |a, c| (a.0.max(c.0), a.1.max(c.1)));
-        self.may_close(moved, speed)
+            .reduce(|| (0.0, 0.0, true), |a, c| (a.0.max(c.0), a.1.max(c.1), a.2 && c.2));
+        !finite || self.may_close(moved, speed)
     }
 
     /// Whether two bodies out of reach at the broad phase may touch during this step when
-    /// none moved farther than `moved` since then nor moves faster than `speed`:
-    /// 2 (d_max + h v_max) ≥ δ (or NaN: a NaN state rebuilds, and the broad phase names it).
+    /// none moved farther than `moved` since then nor moves faster than `speed`: the broad
+    /// phase's pairs had g > δ, and two bodies close at most 2 (d_max + h v_max) ≥ δ.
     pub(super) fn may_close(&self, moved: f64, speed: f64) -> bool {
-        let closing = 2.0 * (moved + self.h * speed);
-        closing >= self.margin || closing.is_nan()
+        2.0 * (moved + self.h * speed) >= self.margin
     }
 
     /// Stage `broad_phase`: the candidate pairs found by `solver` ([`ContactSolver::pairs`]),
@@ -314,7 +314,8 @@ impl LargeScene {
                 c.r = c.frame.map(|axis| dot(axis, carried));
             }
         });
-        self.contacts.iter().fold(0.0, |a, c| a.max(-c.gap))
+        // (+0 for a −0: the sign of max(0, −0) is open, here and on a device.)
+        self.contacts.iter().fold(0.0f64, |a, c| a.max(-c.gap)) + 0.0
     }
 
     /// Stage `free_velocity`: v_free = v_k + h g (zero for a body no longer present),

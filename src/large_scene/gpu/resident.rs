@@ -7,7 +7,10 @@
 //! needs them) — the control, four values and two counts come back, nothing per body or
 //! contact. At a broad phase, and when [`Stepper::advance`] returns, the state comes back
 //! to the host. Every stage is the twin's ([`LargeScene::step_on`] with
-//! [`super::super::CpuSolver`]) in the same order, so f64 gives its bits on lavapipe.
+//! [`super::super::CpuSolver`]) in the same order: in f64 on lavapipe a 2-D scene gives its
+//! bits, a 3-D one stays within 1e-9 m (its sweeps part by an ulp now and then, as the
+//! sweeps alone do). Should a step fail on the device, the scene is left as it was when it
+//! went up (its steps and time too), the steps since then taken back.
 
 use super::{
     BLOCK, CONTROL, DONE, F32_SWEEPS, GEOMETRY, GEOMETRY_BUFFER, GpuSolver, IMPULSE, INCIDENCE, PAIRS, PARTIAL, SCENE,
@@ -54,11 +57,13 @@ pub(super) struct Stages {
     pub(super) report: wgpu::ComputePipeline,
 }
 
-/// What the host knows of the scene held on the device: the dispatch slots of the light
-/// and full errors, and the last step's largest displacement since the broad phase and
-/// speed, and whether a body's state is not finite — the broad phase's test.
+/// What the host knows of the scene held on the device: the steps it had when it went up,
+/// the dispatch slots of the light and full errors, and the last step's largest
+/// displacement since the broad phase and speed, and whether a body's state is not
+/// finite — the broad phase's test.
 #[derive(Clone, Copy, Debug)]
 struct Held {
+    steps: u64,
     slots: [usize; 2],
     moved: f64,
     speed: f64,
@@ -97,6 +102,7 @@ impl GpuScene {
         };
         let slots = self.solver.upload(&state, &coloured, &scene.solver, &values)?;
         self.held = Some(Held {
+            steps: scene.steps,
             slots,
             moved: 0.0,
             speed: 0.0,
@@ -108,7 +114,6 @@ impl GpuScene {
     /// Brings the scene's state back from the device: the bodies' x, v, ω, θ and presence,
     /// and every contact as the last step left it.
     fn release(&mut self, scene: &mut LargeScene) -> Result<()> {
-        self.held = None;
         let buffers = self.solver.buffers.as_ref().expect("held");
         let (n, m) = (scene.bodies.len(), scene.contacts.len());
         let size = self.solver.precision.size() as u64;
@@ -156,6 +161,7 @@ impl GpuScene {
                 active: pairs[16 * c + 8..16 * c + 12] != [0; 4],
             };
         }
+        self.held = None;
         Ok(())
     }
 
@@ -168,12 +174,6 @@ impl GpuScene {
         let options = scene.solver;
         let cap = options.max_sweeps.max(1);
         let solver = &self.solver;
-        if solver.precision == Precision::F32 && cap > F32_SWEEPS {
-            return Err(Error::Unsupported {
-                what: format!("solver.max_sweeps = {cap} on the f32 device engine"),
-                reason: format!("its control counts sweeps exactly up to {F32_SWEEPS}"),
-            });
-        }
         let (n, m) = (scene.bodies.len(), scene.contacts.len());
         let order = SweepOrder {
             colours: &scene.colours,
@@ -305,13 +305,23 @@ impl Stepper for GpuScene {
     }
 
     fn advance(&mut self, scene: &mut LargeScene, steps: u64, each: &mut dyn FnMut(StepReport) -> bool) -> Result<()> {
-        let stepped = self.steps(scene, steps, each);
-        let released = if self.held.is_some() {
-            self.release(scene)
-        } else {
-            Ok(())
-        };
-        stepped.and(released)
+        let cap = scene.solver.max_sweeps.max(1);
+        if self.solver.precision == Precision::F32 && cap > F32_SWEEPS {
+            return Err(Error::Unsupported {
+                what: format!("solver.max_sweeps = {cap} on the f32 device engine"),
+                reason: format!("its control counts sweeps exactly up to {F32_SWEEPS}"),
+            });
+        }
+        let result = self.steps(scene, steps, each).and_then(|()| match self.held {
+            Some(_) => self.release(scene),
+            None => Ok(()),
+        });
+        if let Some(held) = self.held.take() {
+            // A failure while the scene was on the device: it stands where it went up.
+            scene.steps = held.steps;
+            scene.time = LargeScene::time_after(held.steps, scene.h);
+        }
+        result
     }
 }
 
