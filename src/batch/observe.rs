@@ -13,7 +13,7 @@
 use num_traits::Float;
 
 use crate::error::{Error, Result};
-use crate::reference::first_root;
+use crate::reference::{first_root, interior_maximum};
 
 /// What is observed of a scene, in the engines' numbering (rows as the scene's
 /// interactions list them, each interaction's rows in order).
@@ -258,6 +258,46 @@ pub fn crossing_count<T: Float>(
         _ => Some((c - previous) / (s - previous)),
     };
     fraction.filter(|&f| f >= zero && f <= one).map_or(k, |f| k - one + f)
+}
+
+/// Where a `max`, `min`, `time_of_max` or `time_of_min` observer's signal turns inside the
+/// step ending at count `k` (of length `h`), when impacts are located and no contact acted
+/// in the step (the caller's test): on the cubic Hermite interpolant of a signal with a rate
+/// (q with v, y with ẏ) — exact for Moreau–Jean's free flight under constant forces — where
+/// ṡ goes from > 0 to < 0 (a max) or from < 0 to > 0 (a min), its value and fractional step
+/// count; `None` for other observers and signals, or where the signal does not turn. The
+/// signal is (s, ṡ, the previous sample's ṡ); `previous` is the previous sample. The
+/// reference engine's and the CPU lanes' rule, folded in by [`fold_turning`].
+pub fn turning_point<T: Float>(
+    observer: &Observer,
+    previous: T,
+    (s, rate, previous_rate): (T, Option<T>, T),
+    (k, h): (T, T),
+) -> Option<(T, T)> {
+    let one = T::one();
+    let sign = match observer.accumulator() {
+        Accumulator::Max => one,
+        Accumulator::Min => -one,
+        _ => return None,
+    };
+    // (The interpolant runs over the step as [0, 1]: its slopes are h ṡ; a min is the max
+    // of −s.)
+    let (fraction, value) = interior_maximum(sign * previous, sign * previous_rate * h, sign * s, sign * rate? * h)?;
+    Some((sign * value, k - one + fraction))
+}
+
+/// Folds a turning point inside the step ([`turning_point`]: value and fractional count)
+/// into a max or min accumulator after the step's sample: the extreme when beyond it.
+pub fn fold_turning<T: Float>(kind: Accumulator, slots: &mut [T], (value, at): (T, T)) {
+    let beyond = match kind {
+        Accumulator::Max => value > slots[0],
+        Accumulator::Min => value < slots[0],
+        _ => false,
+    };
+    if beyond {
+        slots[0] = value;
+        slots[1] = at;
+    }
 }
 
 /// One observable: a signal, its reduction, and the threshold of `first_above`/`first_below`.

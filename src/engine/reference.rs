@@ -157,6 +157,10 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
         // A time inside the step just taken as a fractional step count.
         let (end, count) = (sim.time(), f64::from(k));
         let count_at = |t: f64| count - (end - t) / job.step;
+        // A step of free flight (no located impact, no contact's impulse): a max or min may
+        // turn inside it, on the signal's interpolant.
+        let contact = sample.lambda.iter().zip(&gaps).any(|(&l, &gap)| gap && l != 0.0);
+        let free = job.locate_impacts && k > 0 && sim.last_impacts().is_empty() && !contact;
         for ((observer, slots), previous) in observers.iter().zip(observed.chunks_mut(SLOTS)).zip(&mut previous_rate) {
             let (s, rate) = match observer.signal {
                 Signal::Q(i) => (sample.q[i], Some(rates[i])),
@@ -175,7 +179,13 @@ fn run_scene(job: &Job<'_>, (s, scene): (usize, &dyn Scene), at: usize) -> Resul
                 }
                 _ => observe::crossing_count(observer, slots, (s, rate, *previous), (f64::from(k), job.step), None),
             };
+            let turning = free
+                .then(|| observe::turning_point(observer, slots[2], (s, rate, *previous), (count, job.step)))
+                .flatten();
             accumulate(observer.accumulator(), slots, s, at, job.step, k == 0);
+            if let Some(turning) = turning {
+                observe::fold_turning(observer.accumulator(), slots, turning);
+            }
             *previous = rate.unwrap_or(f64::NAN);
         }
         if let Some(j) = job.recording.strobe.and_then(|strobe| strobe.sample_at(k)) {

@@ -47,6 +47,26 @@ pub(crate) fn first_root<T: Float>(y0: T, d0: T, y1: T, d1: T) -> Option<T> {
     None
 }
 
+/// Where the cubic Hermite interpolant p(s) of p(0) = `y0`, p′(0) = `d0`, p(1) = `y1`,
+/// p′(1) = `d1` has its maximum inside (0, 1), when it rises at 0 and falls at 1
+/// (d0 > 0 > d1): then p′(s) = 3a s² + 2b s + d0 (a, b as in [`first_root`]) has one root
+/// there; that s and p(s). Exact for a parabola (a free flight under a constant force).
+pub(crate) fn interior_maximum<T: Float>(y0: T, d0: T, y1: T, d1: T) -> Option<(T, T)> {
+    let (zero, one) = (T::zero(), T::one());
+    if !(d0 > zero && d1 < zero && y0.is_finite() && y1.is_finite()) {
+        return None;
+    }
+    let (two, three) = (one + one, one + one + one);
+    let a = two * (y0 - y1) + d0 + d1;
+    let b = three * (y1 - y0) - two * d0 - d1;
+    let (roots, count) = quadratic_roots(three * a, two * b, d0);
+    roots[..count]
+        .iter()
+        .copied()
+        .find(|&s| s > zero && s < one)
+        .map(|s| (s, ((a * s + b) * s + d0) * s + y0))
+}
+
 /// Newton iterations taken before the bracket is closed around the last one.
 const NEWTON_STEPS: usize = 8;
 
@@ -127,6 +147,20 @@ mod tests {
         let s = first_root(y(0.0), yd(0.0), y(1.0), yd(1.0)).unwrap();
         let exact = (-2.0 + (4.0f64 + 19.6).sqrt()) / 9.8;
         assert!((s - exact).abs() <= 4.0 * f64::EPSILON, "{s} vs {exact}");
+    }
+
+    #[test]
+    fn the_apex_of_a_flight_is_its_interpolant_maximum() {
+        // y(s) = 1 + 2s − 4.9s²: its apex at s = 2/9.8, y = 1 + 2²/(4 · 4.9).
+        let y = |s: f64| 1.0 + 2.0 * s - 4.9 * s * s;
+        let yd = |s: f64| 2.0 - 9.8 * s;
+        let (s, top) = interior_maximum(y(0.0), yd(0.0), y(1.0), yd(1.0)).unwrap();
+        assert!((s - 2.0 / 9.8).abs() <= 2.0 * f64::EPSILON, "{s}");
+        assert!((top - (1.0 + 4.0 / 19.6)).abs() <= 2.0 * f64::EPSILON, "{top}");
+        // Rising throughout, or falling at the start: no maximum inside.
+        assert_eq!(interior_maximum(0.0, 1.0, 1.0, 1.0), None);
+        assert_eq!(interior_maximum(1.0, -1.0, 0.0, -1.0), None);
+        assert_eq!(interior_maximum(f64::NAN, 1.0, 0.0, -1.0), None);
     }
 
     #[test]

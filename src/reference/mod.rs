@@ -16,7 +16,7 @@ mod time_stepping;
 mod trajectory;
 
 pub use crate::scheme::Stabilization;
-pub(crate) use hermite_root::first_root;
+pub(crate) use hermite_root::{first_root, interior_maximum};
 pub(crate) use impact_location::rounding_floor;
 pub use impact_location::{MAX_IMPACTS_PER_CONTACT, MAX_LOCATED_IMPACTS, MIN_FLIGHT, TIME_TOLERANCE};
 pub use integrator::{Integrator, OneStepIntegrator, StepReport, StepSettings};

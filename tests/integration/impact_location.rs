@@ -357,6 +357,86 @@ threshold = -2.0
     }
 }
 
+/// With located impacts a `max`/`time_of_max` (and `min`/`time_of_min`) turns inside its
+/// step on the signal's Hermite interpolant, where the flight is free: a ball thrown up from
+/// height H at speed u peaks at t = u/g, H + u²/(2g) — to rounding on the reference stepper
+/// and on the CPU lanes, where the step's samples miss it by up to h/2; its fall's least
+/// upward speed is no turning point (ż has no rate), nor is the bottom of a bounce (a contact
+/// acts there): those stay at the samples, as without location.
+#[test]
+fn the_apex_of_a_throw_is_found_inside_its_step() {
+    use ricochet::ensemble::{self, Backend, RunOptions, Scenario};
+    let text = |locate: bool| {
+        format!(
+            r#"
+name = "throw"
+scenes = 16
+seed = 3
+[scene]
+template = "bouncing_ball"
+height = {{ uniform = [0.5, 2.0] }}
+velocity = {{ uniform = [1.0, 3.0] }}
+restitution = 0.8
+radius = 0.1
+[time]
+step = 1e-3
+final = 1.5
+locate_impacts = {locate}
+[[observe]]
+name = "apex"
+signal = "z"
+reduce = "max"
+[[observe]]
+name = "apex_time"
+signal = "z"
+reduce = "time_of_max"
+[[observe]]
+name = "lowest"
+signal = "z"
+reduce = "min"
+"#
+        )
+    };
+    let run = |locate: bool, backend| {
+        let scenario = Scenario::from_toml(&text(locate)).unwrap();
+        let options = RunOptions {
+            backend,
+            ..Default::default()
+        };
+        ensemble::run(&scenario, &options, &ensemble::Progress::new()).unwrap()
+    };
+    let plain = run(false, Backend::Cpu);
+    let plain_time = plain.summary.column("apex_time").unwrap();
+    for backend in [Backend::Reference, Backend::Cpu] {
+        let located = run(true, backend);
+        let col = |name: &str| located.summary.column(name).unwrap();
+        let (heights, speeds) = (col("height"), col("velocity"));
+        let (apex, apex_time, lowest) = (col("apex"), col("apex_time"), col("lowest"));
+        let mut missed = 0.0f64;
+        for s in 0..heights.len() {
+            let (top_time, top) = (speeds[s] / G, heights[s] + speeds[s] * speeds[s] / (2.0 * G));
+            assert!(
+                (apex_time[s] - top_time).abs() < 1e-12,
+                "{backend:?} scene {s}: apex at {} vs {top_time}",
+                apex_time[s]
+            );
+            assert!(
+                (apex[s] - top).abs() < 1e-12,
+                "{backend:?} scene {s}: apex {} vs {top}",
+                apex[s]
+            );
+            // The ball's lowest centre is its radius, touched at an impact: no turning
+            // point of free flight moved it below.
+            assert!(lowest[s] >= 0.1 - 1e-12, "{backend:?} scene {s}: lowest {}", lowest[s]);
+            missed = missed.max((plain_time[s] - top_time).abs());
+        }
+        assert!(
+            missed > 1e-5,
+            "the samples alone missed the apex by {missed:e} s at most"
+        );
+    }
+}
+
 /// K(k), the complete elliptic integral of the first kind, by the arithmetic–geometric mean:
 /// K = π / (2 AGM(1, √(1 − k²))).
 fn elliptic_k(k: f64) -> f64 {

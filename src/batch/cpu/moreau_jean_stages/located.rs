@@ -73,7 +73,7 @@ pub(super) struct Impact<T> {
 pub(in crate::batch::cpu) struct Located<T> {
     /// Whether row r is a gap (a unilateral row whose crossing is located: not an equality,
     /// not a friction contact's tangent row).
-    gap: Vec<bool>,
+    pub(super) gap: Vec<bool>,
     /// The rows impacted in the last step and in this one, per lane: a row an impact left
     /// separating at y ≤ 0 is open (its next crossing is the return of that flight).
     recent: Vec<Mask<LANES>>,

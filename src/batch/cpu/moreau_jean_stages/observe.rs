@@ -8,7 +8,9 @@ use num_traits::Float;
 
 use super::super::moreau_jean_rows::{EQUALITY as EQUALITY_ROW, TANGENT, row_kind};
 use super::{Group, L, LANES};
-use crate::batch::observe::{Accumulator, SLOTS, Signal, accumulate, crossing_count, push_event, record_events};
+use crate::batch::observe::{
+    Accumulator, SLOTS, Signal, accumulate, crossing_count, fold_turning, push_event, record_events, turning_point,
+};
 use crate::contact::lanes::{Lanes, any};
 
 impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>
@@ -41,14 +43,16 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
                 Signal::Energy => (Lanes::splat(T::nan()), None),
             };
             let slots = &mut self.observed[SLOTS * i..SLOTS * (i + 1)];
-            // With located impacts, a first crossing inside the step at its time.
-            let crossing = matches!(
-                observer.accumulator(),
-                Accumulator::FirstAbove | Accumulator::FirstBelow
-            );
+            let kind = observer.accumulator();
+            // With located impacts, a first crossing inside the step at its time, and a max or
+            // min where the signal turns inside a step of free flight.
+            let crossing = matches!(kind, Accumulator::FirstAbove | Accumulator::FirstBelow);
+            let turning = matches!(kind, Accumulator::Max | Accumulator::Min);
+            let mut turns = None;
             let at = match &mut self.located {
-                Some(located) if crossing => {
-                    let at = if first {
+                Some(located) if crossing || turning => {
+                    let previous_rate = located.previous_rate[i];
+                    let at = if first || !crossing {
                         k
                     } else {
                         Lanes(from_fn(|l| {
@@ -61,16 +65,36 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
                                     .map(|i| k.0[l] - (h.0[l] - i.s) / h.0[l]),
                                 _ => None,
                             };
-                            let signal = (s.0[l], rate.map(|r| r.0[l]), located.previous_rate[i].0[l]);
+                            let signal = (s.0[l], rate.map(|r| r.0[l]), previous_rate.0[l]);
                             crossing_count(observer, &lane, signal, (k.0[l], h.0[l]), impact)
                         }))
                     };
+                    if turning && !first {
+                        let lambda = &self.lambda;
+                        turns = Some(from_fn::<_, LANES, _>(|l| {
+                            let impact = located.impacts.iter().any(|i| i.lane == l);
+                            let contact = (located.gap.iter().zip(lambda)).any(|(&gap, x)| gap && x.0[l] != T::zero());
+                            let signal = (s.0[l], rate.map(|r| r.0[l]), previous_rate.0[l]);
+                            let free = !impact && !contact;
+                            free.then(|| turning_point(observer, slots[2].0[l], signal, (k.0[l], h.0[l])))
+                                .flatten()
+                        }));
+                    }
                     located.previous_rate[i] = rate.unwrap_or(Lanes::splat(T::nan()));
                     at
                 }
                 _ => k,
             };
-            accumulate_lanes(observer.accumulator(), slots, s, at, h, first);
+            accumulate_lanes(kind, slots, s, at, h, first);
+            for (l, turn) in turns.into_iter().flatten().enumerate() {
+                if let Some(turn) = turn {
+                    let mut lane: [T; SLOTS] = from_fn(|x| slots[x].0[l]);
+                    fold_turning(kind, &mut lane, turn);
+                    for (slot, value) in slots.iter_mut().zip(lane) {
+                        slot.0[l] = value;
+                    }
+                }
+            }
         }
         if let Some(j) = self.recording.strobe.and_then(|strobe| strobe.sample_at(steps)) {
             let n = self.n();
