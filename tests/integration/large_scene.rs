@@ -490,7 +490,7 @@ fn gpu_sweeps_are_the_cpu_twin() {
 #[test]
 fn gpu_overflow_colour_is_the_cpu_twin() {
     use ricochet::batch::gpu::Precision;
-    use ricochet::large_scene::{CpuSolver, GpuSolver};
+    use ricochet::large_scene::{CpuSolver, GpuScene, GpuSolver, Stepper};
     let Some(ctx) = common::gpu().filter(|c| c.supports_f64()) else {
         return;
     };
@@ -509,13 +509,19 @@ fn gpu_overflow_colour_is_the_cpu_twin() {
         radius.push(small);
     }
     let mass: Vec<f64> = radius.iter().map(|r| r * r).collect();
-    let scene = |solver: &mut dyn ricochet::large_scene::ContactSolver| {
+    let scene = |solver: &mut dyn Stepper| {
         let bodies = Bodies::new(Dimension::Two, x.clone(), radius.clone(), mass.clone()).unwrap();
         let l = law(0.0, 0.5, Dimension::Two);
         let mut scene = LargeScene::new(bodies, vec![floor(1, l)], l, gravity(Dimension::Two), 1e-3).unwrap();
         scene.margin = 0.05;
         scene.solver.tolerance = 1e-9;
-        let reports: Vec<_> = (0..40).map(|_| scene.step_on(solver).unwrap()).collect();
+        let mut reports = Vec::new();
+        solver
+            .advance(&mut scene, 40, &mut |r| {
+                reports.push(r);
+                true
+            })
+            .unwrap();
         let overflow = |c: &&ricochet::large_scene::narrow_phase::Contact| c.pair.i == 0 && c.pair.j > COLOURS as u32;
         let overflowing = scene.contacts().iter().filter(overflow).filter(|c| c.active).count();
         (state_bits(&scene), reports, overflowing)
@@ -529,6 +535,10 @@ fn gpu_overflow_colour_is_the_cpu_twin() {
     let (kernel, reports, _) = scene(&mut GpuSolver::new(ctx, Precision::F64).unwrap());
     assert_eq!(reports, twin_reports);
     assert_eq!(kernel, twin);
+    // The whole step on the device: its warm start sweeps the overflow in order too.
+    let (whole, reports, _) = scene(&mut GpuScene::new(ctx, Precision::F64).unwrap());
+    assert_eq!(reports, twin_reports);
+    assert_eq!(whole, twin);
 }
 
 /// Least squares y ≈ a + b x: (a, b, R²).
