@@ -366,17 +366,10 @@ impl LargeScenario {
         // checkpoint or the end (the solver takes the steps between at once).
         let next_read = |k: u64| {
             let after = |period: u64| (period > 0).then(|| (k / period + 1) * period);
-            [
-                Some(steps),
-                after(every),
-                after(every_snapshot),
-                after(every_checkpoint),
-            ]
-            .into_iter()
-            .flatten()
-            .min()
-            .unwrap_or(steps)
-            .min(steps)
+            [after(every), after(every_snapshot), after(every_checkpoint)]
+                .into_iter()
+                .flatten()
+                .fold(steps, u64::min)
         };
         let started = std::time::Instant::now();
         let mut k = first;

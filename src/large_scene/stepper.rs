@@ -13,8 +13,8 @@ pub trait Stepper: Send {
 
     /// Takes up to `steps` steps of `scene`, calling `each` with every step's report after
     /// the step; stops early after a step for which `each` returns false. The scene's
-    /// state is current when it returns (also on an error after some steps: the steps
-    /// taken are kept).
+    /// state is current when it returns; after an error it is a state the scene had, the
+    /// last step's (the host's stages) or where it went to a device (steps and time too).
     fn advance(&mut self, scene: &mut LargeScene, steps: u64, each: &mut dyn FnMut(StepReport) -> bool) -> Result<()>;
 }
 

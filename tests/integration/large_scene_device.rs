@@ -5,13 +5,13 @@
 //! chute's period, 2-D and 3-D.
 
 use crate::common;
-use crate::common::large::{largest_difference, state_bits};
+use crate::common::large::{floor, gravity, largest_difference, law, state_bits};
 
 use std::path::Path;
 
 use ricochet::batch::gpu::Precision;
 use ricochet::ensemble::large_scene::LargeScenario;
-use ricochet::large_scene::{CpuSolver, Dimension, GpuScene, LargeScene, StepReport, Stepper};
+use ricochet::large_scene::{Bodies, CpuSolver, Dimension, GpuScene, LargeScene, StepReport, Stepper};
 
 /// The shipped scenario `name` cut to about `bodies` bodies, built.
 fn cut(name: &str, bodies: usize) -> LargeScene {
@@ -120,4 +120,34 @@ fn the_whole_step_in_f32_follows_the_twin() {
     scene.solver.max_sweeps = 1 << 25;
     let e = gpu.advance(&mut scene, 1, &mut |_| true).unwrap_err().to_string();
     assert!(e.contains("solver.max_sweeps = 33554432"), "{e}");
+}
+
+/// A lone disc dropped from 0.5 m onto a floor: no candidate pair for its first steps (a
+/// step on the device with no contact at all), then the floor's, an impact and bounces —
+/// the twin's bits throughout.
+#[test]
+fn a_lone_disc_without_contacts_then_on_the_floor_is_the_twin() {
+    let Some(ctx) = common::gpu().filter(|c| c.supports_f64()) else {
+        return;
+    };
+    let d = Dimension::Two;
+    let scene = || {
+        let bodies = Bodies::new(d, vec![[0.5, 0.5, 0.0]], vec![0.05], vec![1.0]).unwrap();
+        LargeScene::new(
+            bodies,
+            vec![floor(1, law(0.5, 0.3, d))],
+            law(0.5, 0.3, d),
+            gravity(d),
+            1e-3,
+        )
+        .unwrap()
+    };
+    let (mut twin, mut device) = (scene(), scene());
+    let twin_reports = advance(&mut twin, &mut CpuSolver::default(), 600, &[600]);
+    let mut gpu = GpuScene::new(ctx, Precision::F64).unwrap();
+    let reports = advance(&mut device, &mut gpu, 600, &[600]);
+    assert_eq!(twin_reports[1].candidates, 0, "{:?}", twin_reports[1]);
+    assert!(twin_reports.iter().any(|r| r.active > 0), "no impact");
+    assert_eq!(reports, twin_reports);
+    assert_eq!(state_bits(&device), state_bits(&twin));
 }
