@@ -112,6 +112,20 @@ enum Command {
     },
     /// Lists the GPU adapters (pick one with RICOCHET_ADAPTER=name-or-backend).
     Adapters,
+    /// Chooses the GPU kernel's launch (workgroup size, steps per dispatch) for this adapter
+    /// by timing a batch of bouncing balls under each, and keeps the fastest for later runs
+    /// (in $RICOCHET_CACHE_DIR, else ~/.cache/ricochet; RICOCHET_GPU_TUNING overrides it).
+    Tune {
+        /// Balls in the batch (default 65536; 2048 on a CPU adapter).
+        #[arg(long)]
+        scenes: Option<usize>,
+        /// Steps each run takes.
+        #[arg(long, default_value_t = 500)]
+        steps: u32,
+        /// Timed runs per launch (the best is kept).
+        #[arg(long, default_value_t = 2)]
+        repeat: usize,
+    },
     /// Lists every scene template with its parameters and their defaults, in the order the
     /// template asks for them, then the large-scene templates (`[large_scene]`).
     Templates,
@@ -283,6 +297,10 @@ fn run(cli: Cli) -> ricochet::Result<ExitCode> {
             adapters()?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Tune { scenes, steps, repeat } => {
+            tune(scenes, steps, repeat)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Plot { dir, x, y, table, out } => {
             let out = out.unwrap_or_else(|| dir.join(format!("{y}_vs_{x}.png")));
             plot(&dir, (&x, &y), &table, &out)?;
@@ -331,6 +349,29 @@ fn adapters() -> ricochet::Result<()> {
         Ok(ctx) => out!("selected: {} (set {ADAPTER_VAR} to choose another)", ctx.adapter_name()),
         Err(e) => out!("{e}"),
     }
+}
+
+/// Times each launch on the adapter, prints one JSON line per launch and the one chosen.
+#[cfg(feature = "gpu")]
+fn tune(scenes: Option<usize>, steps: u32, repeat: usize) -> ricochet::Result<()> {
+    let tuned = ricochet::ensemble::tune::tune(scenes, steps, repeat)?;
+    for trial in &tuned.trials {
+        out!("{}", serde_json::json!(trial))?;
+    }
+    out!(
+        "chosen for {}: {} (kept in {})",
+        tuned.adapter,
+        tuned.chosen,
+        tuned.cache.display()
+    )
+}
+
+#[cfg(not(feature = "gpu"))]
+fn tune(_: Option<usize>, _: u32, _: usize) -> ricochet::Result<()> {
+    Err(ricochet::Error::Unsupported {
+        what: "ricochet tune".into(),
+        reason: "this build of ricochet has no `gpu` feature".into(),
+    })
 }
 
 #[cfg(not(feature = "gpu"))]

@@ -68,6 +68,8 @@ pub mod stats;
 pub mod stop;
 mod summary;
 pub mod table;
+#[cfg(feature = "gpu")]
+pub mod tune;
 pub mod units;
 pub mod verify;
 pub mod watch;

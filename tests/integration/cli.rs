@@ -168,6 +168,68 @@ fn bench_stdout_is_json_lines() {
     );
 }
 
+/// `ricochet tune` times every launch the adapter takes (workgroup sizes × steps per
+/// dispatch: one JSON line each), keeps the fastest for this adapter in the cache, and a
+/// later run on the adapter takes it (`bench` reports the GPU's launch).
+#[cfg(feature = "gpu")]
+#[test]
+fn tune_keeps_the_fastest_launch_for_later_runs() {
+    if common::gpu().is_none() {
+        return;
+    }
+    let cache = scratch("tune-cache");
+    let run = |args: &[&str]| {
+        let output = Command::new(BIN)
+            .env("RICOCHET_CACHE_DIR", &cache)
+            .env_remove("RICOCHET_GPU_TUNING")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let stdout = run(&["tune", "--scenes", "64", "--steps", "40", "--repeat", "1"]);
+    let lines: Vec<&str> = stdout.lines().collect();
+    let (chosen, trials) = lines.split_last().unwrap();
+    let trials: Vec<serde_json::Value> = trials.iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(trials.len() >= 6, "{stdout}");
+    let fastest = trials
+        .iter()
+        .min_by(|a, b| {
+            a["seconds"]
+                .as_f64()
+                .unwrap()
+                .total_cmp(&b["seconds"].as_f64().unwrap())
+        })
+        .unwrap();
+    let launch = format!(
+        "workgroup={},steps={}",
+        fastest["workgroup"], fastest["steps_per_dispatch"]
+    );
+    assert!(
+        chosen.starts_with("chosen for ") && chosen.contains(&launch),
+        "{chosen} vs {launch}"
+    );
+    let kept = std::fs::read_to_string(cache.join("gpu-tuning.tsv")).unwrap();
+    assert!(
+        kept.lines().count() == 1 && kept.trim_end().ends_with(&format!("\t{launch}")),
+        "{kept}"
+    );
+    let bench = run(&[
+        "bench",
+        &scenario("bouncing_balls.toml"),
+        "--scenes",
+        "8",
+        "--repeat",
+        "1",
+        "--backends",
+        "gpu",
+    ]);
+    let row: serde_json::Value = serde_json::from_str(bench.lines().next().unwrap()).unwrap();
+    assert_eq!(row["tuning"], launch, "{bench}");
+    std::fs::remove_dir_all(&cache).ok();
+}
+
 /// A truncated normal far in its tail (5.9 to 6 std out) is drawn at once, every value in
 /// its window (rejection sampling hung on it).
 #[test]

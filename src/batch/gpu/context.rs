@@ -80,12 +80,21 @@ fn rank(device_type: wgpu::DeviceType) -> u8 {
     }
 }
 
+/// An adapter's key in the tuning cache: `name (backend) | driver driver_info`.
+fn key_of(info: &wgpu::AdapterInfo) -> String {
+    format!(
+        "{} ({:?}) | {} {}",
+        info.name, info.backend, info.driver, info.driver_info
+    )
+    .trim()
+    .to_string()
+}
+
 impl GpuContext {
     /// Opens the best adapter (or the one `RICOCHET_ADAPTER` names) with its own limits and,
-    /// where it has it, `SHADER_F64`; the kernel's launch is the default [`Tuning`] or the one
-    /// `RICOCHET_GPU_TUNING` gives.
+    /// where it has it, `SHADER_F64`; the kernel's launch is the one `ricochet tune` cached
+    /// for the adapter, else the default [`Tuning`], under `RICOCHET_GPU_TUNING`.
     pub fn new() -> Result<Self> {
-        let tuning = Tuning::from_env()?;
         let wanted = std::env::var(ADAPTER_VAR).ok().map(|s| s.to_lowercase());
         let adapters = pollster::block_on(instance().enumerate_adapters(wgpu::Backends::all()));
         let matches = |a: &wgpu::Adapter| {
@@ -108,6 +117,7 @@ impl GpuContext {
         // Kernel times come from timestamp queries where the adapter has them.
         let features = adapter.features() & (wgpu::Features::SHADER_F64 | wgpu::Features::TIMESTAMP_QUERY);
         let limits = adapter.limits();
+        let tuning = Tuning::for_adapter(&key_of(&adapter.get_info()))?;
         tuning.check(&limits)?;
         let desc = wgpu::DeviceDescriptor {
             label: Some("ricochet"),
@@ -132,6 +142,16 @@ impl GpuContext {
     /// The adapter's name and backend, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan)`.
     pub fn adapter_name(&self) -> String {
         format!("{} ({:?})", self.info.name, self.info.backend)
+    }
+
+    /// The most invocations per workgroup the device takes.
+    pub fn max_workgroup_size(&self) -> u32 {
+        Tuning::largest_workgroup(&self.limits)
+    }
+
+    /// What the tuning cache knows the adapter by: its name, backend and driver.
+    pub fn key(&self) -> String {
+        key_of(&self.info)
     }
 
     /// The adapter's driver and its version, e.g. `llvmpipe Mesa 22.3.6 (LLVM 15.0.6)`.

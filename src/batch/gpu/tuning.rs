@@ -3,13 +3,21 @@
 //! dispatch continues from the state the last one left): they only set how the device's
 //! cores are filled and how long one dispatch runs.
 //!
-//! `RICOCHET_GPU_TUNING=workgroup=128,steps=250` overrides the adapter's tuning (either key
-//! may be left out: it keeps its value).
+//! An adapter's launch is the one `ricochet tune` chose for it by a short timed probe
+//! (`ensemble::tune`), kept in a small cache file keyed by adapter and driver, else the
+//! default; `RICOCHET_GPU_TUNING=workgroup=128,steps=250` overrides either (a key left out
+//! keeps its value).
+
+use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 
 /// The environment variable that overrides the launch.
 pub const TUNING_VAR: &str = "RICOCHET_GPU_TUNING";
+
+/// The environment variable naming the cache's folder (default `$XDG_CACHE_HOME/ricochet`,
+/// else `~/.cache/ricochet`).
+pub const CACHE_VAR: &str = "RICOCHET_CACHE_DIR";
 
 /// The workgroup sizes a probe tries (each a multiple of every vendor's SIMD width: 32 on
 /// NVIDIA, 32 or 64 on AMD, 8 to 32 on Intel and Apple).
@@ -75,19 +83,85 @@ impl Tuning {
         Ok(tuning)
     }
 
-    /// The default tuning, overridden by [`TUNING_VAR`] where it is set.
-    pub fn from_env() -> Result<Self> {
+    /// The launch of the adapter `key` ([`adapter_key`]): the cached one or the default,
+    /// overridden by [`TUNING_VAR`] where it is set.
+    pub fn for_adapter(key: &str) -> Result<Self> {
+        let base = Self::cached(key).unwrap_or_default();
         match std::env::var(TUNING_VAR) {
-            Ok(text) => Self::default().parse(&text, TUNING_VAR),
-            Err(_) => Ok(Self::default()),
+            Ok(text) => base.parse(&text, TUNING_VAR),
+            Err(_) => Ok(base),
         }
+    }
+
+    /// The cache file: one line per adapter, its key, a tab and its launch
+    /// (`workgroup=W,steps=S`); `None` without a folder for it.
+    pub fn cache_file() -> Option<PathBuf> {
+        let folder = match std::env::var_os(CACHE_VAR) {
+            Some(dir) => PathBuf::from(dir),
+            None => std::env::var_os("XDG_CACHE_HOME")
+                .map(PathBuf::from)
+                .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))?
+                .join("ricochet"),
+        };
+        Some(folder.join("gpu-tuning.tsv"))
+    }
+
+    /// The launch cached for the adapter `key`, if any.
+    pub fn cached(key: &str) -> Option<Self> {
+        Self::cached_in(&Self::cache_file()?, key)
+    }
+
+    /// The launch `file` keeps for `key` (a line that does not read is left out).
+    fn cached_in(file: &Path, key: &str) -> Option<Self> {
+        let text = std::fs::read_to_string(file).ok()?;
+        text.lines()
+            .filter_map(|line| line.split_once('\t'))
+            .find(|(k, _)| *k == key)
+            .and_then(|(_, launch)| Self::default().parse(launch, "cache").ok())
+    }
+
+    /// Keeps this launch for the adapter `key` in the cache file; the file.
+    pub fn store(self, key: &str) -> Result<PathBuf> {
+        let file = Self::cache_file().ok_or_else(|| Error::Unsupported {
+            what: "the GPU tuning cache".into(),
+            reason: format!("no folder for it: set {CACHE_VAR}, XDG_CACHE_HOME or HOME"),
+        })?;
+        self.store_in(&file, key)?;
+        Ok(file)
+    }
+
+    /// Keeps this launch for `key` in `file`, the other keys' lines kept, replaced whole
+    /// (written beside it, then renamed, so that a reader never sees half a file).
+    fn store_in(self, file: &Path, key: &str) -> Result<()> {
+        let failed = |e: std::io::Error| Error::Unsupported {
+            what: format!("the GPU tuning cache {}", file.display()),
+            reason: e.to_string(),
+        };
+        let old = std::fs::read_to_string(file).unwrap_or_default();
+        let mut text: String = old
+            .lines()
+            .filter(|line| line.split_once('\t').is_none_or(|(k, _)| k != key))
+            .map(|line| format!("{line}\n"))
+            .collect();
+        text.push_str(&format!("{key}\t{self}\n"));
+        if let Some(folder) = file.parent() {
+            std::fs::create_dir_all(folder).map_err(failed)?;
+        }
+        let partial = file.with_extension(format!("partial.{}", std::process::id()));
+        std::fs::write(&partial, text).map_err(failed)?;
+        std::fs::rename(&partial, file).map_err(failed)
+    }
+
+    /// The most invocations per workgroup a device with `limits` takes.
+    pub fn largest_workgroup(limits: &wgpu::Limits) -> u32 {
+        limits
+            .max_compute_workgroup_size_x
+            .min(limits.max_compute_invocations_per_workgroup)
     }
 
     /// Refuses a workgroup larger than the device takes.
     pub fn check(&self, limits: &wgpu::Limits) -> Result<()> {
-        let most = limits
-            .max_compute_workgroup_size_x
-            .min(limits.max_compute_invocations_per_workgroup);
+        let most = Self::largest_workgroup(limits);
         if self.workgroup_size > most {
             return Err(Error::Argument {
                 what: format!("{TUNING_VAR}: workgroup={}", self.workgroup_size),
@@ -110,6 +184,30 @@ mod tests {
         let one = base.parse("steps=10", "T").unwrap();
         assert_eq!((one.workgroup_size, one.steps_per_dispatch), (64, 10));
         assert_eq!(base.parse(&both.to_string(), "T").unwrap(), both);
+    }
+
+    /// A stored launch is read back for its adapter only, the other adapters' lines kept,
+    /// a line that does not read left out, a key stored again replaced.
+    #[test]
+    fn the_cache_keeps_one_launch_per_adapter() {
+        let dir = std::env::temp_dir().join(format!("ricochet-tuning-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let file = dir.join("cache").join("gpu-tuning.tsv");
+        let launch = |w, s| Tuning {
+            workgroup_size: w,
+            steps_per_dispatch: s,
+        };
+        assert_eq!(Tuning::cached_in(&file, "a"), None, "no file yet");
+        launch(32, 250).store_in(&file, "a (Vulkan) | driver 1").unwrap();
+        std::fs::write(&file, std::fs::read_to_string(&file).unwrap() + "b\tworkgroup=zero\n").unwrap();
+        launch(128, 1000).store_in(&file, "c").unwrap();
+        launch(256, 4000).store_in(&file, "c").unwrap();
+        assert_eq!(Tuning::cached_in(&file, "a (Vulkan) | driver 1"), Some(launch(32, 250)));
+        assert_eq!(Tuning::cached_in(&file, "b"), None, "a line that does not read");
+        assert_eq!(Tuning::cached_in(&file, "c"), Some(launch(256, 4000)));
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert_eq!(text.lines().count(), 3, "{text}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
