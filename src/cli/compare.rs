@@ -124,6 +124,12 @@ pub fn bench_large(
                 .ok()
         })
         .collect();
+    // Beside the whole step on the device, NSGS's sweeps alone there: what the step gains.
+    #[cfg(feature = "gpu")]
+    if !gpus.is_empty() {
+        let (sweeps, name) = ricochet::ensemble::large_solver::gpu_sweeps_only()?;
+        gpus.insert(1, (sweeps, name, None));
+    }
     for &bodies in sizes {
         for &(threads, method) in &cpus {
             let (mut cpu, name, _) = solver(Backend::Cpu, method)?;

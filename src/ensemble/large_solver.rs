@@ -64,6 +64,24 @@ fn gpu(software: bool, method: Method) -> Result<(Box<dyn Stepper>, String)> {
     Ok((solver, name))
 }
 
+/// For `bench` beside [`solver`]'s: coloured NSGS with only its sweeps on the best adapter
+/// (f64 where it has it) behind the host's other stages — what `--backend gpu` ran before
+/// the whole step went to the device — named with ` (sweeps only)`.
+#[cfg(feature = "gpu")]
+pub fn gpu_sweeps_only() -> Result<(Box<dyn Stepper>, String)> {
+    use crate::batch::gpu::{GpuContext, Precision};
+    use crate::large_scene::GpuSolver;
+    let ctx = GpuContext::new()?;
+    let precision = if ctx.supports_f64() {
+        Precision::F64
+    } else {
+        Precision::F32
+    };
+    let solver = GpuSolver::new(&ctx, precision)?;
+    let name = format!("{} (sweeps only)", solver.engine());
+    Ok((Box::new(solver), name))
+}
+
 #[cfg(not(feature = "gpu"))]
 fn gpu(_: bool, _: Method) -> Result<(Box<dyn Stepper>, String)> {
     Err(Error::Unsupported {
