@@ -29,6 +29,19 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
         let k: L<T> = Lanes::splat(T::from(steps).unwrap_or_else(T::nan));
         let observers = &self.recording.observers;
         let h = Lanes::splat(self.step.h);
+        // With located impacts, the lanes whose step was a free flight (no located impact, no
+        // gap row's impulse): a max or min may turn inside it.
+        let turns_somewhere = observers
+            .iter()
+            .any(|o| matches!(o.accumulator(), Accumulator::Max | Accumulator::Min));
+        let located = self.located.as_ref().filter(|_| !first && turns_somewhere);
+        let free: Option<[bool; LANES]> = located.map(|located| {
+            from_fn(|l| {
+                let impact = located.impacts.iter().any(|i| i.lane == l);
+                let contact = (located.gap.iter().zip(&self.lambda)).any(|(&gap, x)| gap && x.0[l] != T::zero());
+                !impact && !contact
+            })
+        });
         for (i, observer) in observers.iter().enumerate() {
             let (s, rate) = match observer.signal {
                 Signal::Q(j) => (self.q[j], Some(self.v[j])),
@@ -69,14 +82,11 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
                             crossing_count(observer, &lane, signal, (k.0[l], h.0[l]), impact)
                         }))
                     };
-                    if turning && !first {
-                        let lambda = &self.lambda;
+                    if let (true, Some(free)) = (turning, free) {
                         turns = Some(from_fn::<_, LANES, _>(|l| {
-                            let impact = located.impacts.iter().any(|i| i.lane == l);
-                            let contact = (located.gap.iter().zip(lambda)).any(|(&gap, x)| gap && x.0[l] != T::zero());
                             let signal = (s.0[l], rate.map(|r| r.0[l]), previous_rate.0[l]);
-                            let free = !impact && !contact;
-                            free.then(|| turning_point(observer, slots[2].0[l], signal, (k.0[l], h.0[l])))
+                            free[l]
+                                .then(|| turning_point(observer, slots[2].0[l], signal, (k.0[l], h.0[l])))
                                 .flatten()
                         }));
                     }
