@@ -68,15 +68,6 @@ fn bucket(c: vec3<u32>) -> u32 {
     return ((c.x * 73856093u) ^ (c.y * 19349663u) ^ (c.z * 83492791u)) & sizes.mask;
 }
 
-// Rust's f64::round: halves away from zero.
-fn round_away(x: real) -> real {
-    let t = trunc(x);
-    if (abs(x - t) >= 0.5) {
-        return t + select(real(-1.0), real(1.0), x > 0.0);
-    }
-    return t;
-}
-
 // ‖x_j − x_i‖ − R_i − R_j through the period. Twin: gap.
 fn body_gap(i: u32, j: u32) -> real {
     var d = centre(j) - centre(i);

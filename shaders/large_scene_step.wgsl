@@ -1,16 +1,16 @@
 // The large scene's step on the device between two broad phases, around the sweeps of
-// large_scene_nsgs.wgsl (in front of this file, with its bindings and helpers): the stages
-// `narrow_phase` (per contact), `free_velocity` (per body), `contact_q` (per contact),
-// `warm_start` (colour by colour, the overflow by one invocation), the tallies of the
-// report (`contact_tally`, `skip_solve`), then after the sweeps `update_position` (per
-// body, with `discharge`) and `body_tally`, `report`, which do nothing until the solve is
-// done (so that they follow each submit of sweeps and run once). Every sum is an integer
-// count or a maximum, and the contacts' kicks reach a body in contact order (one per
-// colour): each stage does the twin's operations in its order (on lavapipe in f64 the 2-D
-// scenes give its bits; in 3-D the sweeps part by an ulp now and then). Twins: src/large_scene/scene.rs (narrow_phase,
-// free_velocity, update_position, discharge, rebuild_due), src/large_scene/narrow_phase.rs
-// (Geometry::contact), src/large_scene/walls.rs (Shape::contact),
-// src/large_scene/bodies.rs (nearest_image), src/large_scene/solve.rs (warm_start).
+// large_scene_nsgs.wgsl (in front of this file, with its bindings and helpers; round_away.wgsl
+// before both): the stages `narrow_phase` (per contact), `free_velocity` (per body),
+// `contact_q` (per contact), `warm_start` (colour by colour, the overflow by one invocation),
+// then after the sweeps `update_position` (per body, with `discharge`), which does nothing
+// until the solve is done (so that it follows each submit of sweeps and runs once); the
+// report's tallies follow in large_scene_report.wgsl. The contacts' kicks reach a body in
+// contact order (one per colour): each stage does the twin's operations in its order (on
+// lavapipe in f64 the 2-D scenes give its bits; in 3-D the sweeps part by an ulp now and
+// then). Twins: src/large_scene/scene.rs (narrow_phase, free_velocity, update_position,
+// discharge), src/large_scene/narrow_phase.rs (Geometry::contact), src/large_scene/walls.rs
+// (Shape::contact), src/large_scene/bodies.rs (nearest_image), src/large_scene/solve.rs
+// (warm_start).
 
 // The scene: HEAD values (below), then per wall WALL values, then per body BODY_STATE
 // values, then the report (REPORT values) and per block of BLOCK contacts or bodies its
@@ -85,15 +85,6 @@ fn nearest_image(d: vec3<real>) -> vec3<real> {
         return vec3<real>(d.x - l * round_away(d.x / l), d.y, d.z);
     }
     return d;
-}
-
-// Rust's f64::round: halves away from zero.
-fn round_away(x: real) -> real {
-    let t = trunc(x);
-    if (abs(x - t) >= 0.5) {
-        return t + select(real(-1.0), real(1.0), x > 0.0);
-    }
-    return t;
 }
 
 // The velocity of body k's contact point at the start of the step (v_k, ω_k). Twin:
@@ -281,41 +272,6 @@ fn warm_start_overflow() {
     }
 }
 
-// Block b of the contacts: the largest penetration −g (from 0) and the active contacts.
-// Twin: the fold of LargeScene::narrow_phase and StepReport::active.
-@compute @workgroup_size(64)
-fn contact_tally(@builtin(global_invocation_id) gid: vec3<u32>) {
-    let b = gid.x;
-    let first = b * BLOCK;
-    if (first >= at.end) {
-        return;
-    }
-    var deepest = real(0.0);
-    var taking_part = 0u;
-    for (var c = first; c < min(at.end, first + BLOCK); c++) {
-        deepest = max(deepest, -geometry[GEOMETRY * c + GAP]);
-        taking_part += pairs[c].z;
-    }
-    scene[report_start() + REPORT + TALLY * b] = deepest;
-    incidence[COUNTS + b] = taking_part;
-}
-
-// The active contacts of all blocks; with none the solve is done before its first sweep
-// (no sweep, residual 0, converged). Twin: the early return of ContactSolver::solve.
-@compute @workgroup_size(1)
-fn skip_solve() {
-    var taking_part = 0u;
-    for (var b = 0u; b < (at.end + BLOCK - 1u) / BLOCK; b++) {
-        taking_part += incidence[COUNTS + b];
-    }
-    incidence[0] = taking_part;
-    if (taking_part == 0u) {
-        partial[STATE] = real(DONE);
-        partial[RESIDUAL] = real(0.0);
-        partial[CONVERGED] = real(1.0);
-    }
-}
-
 // Stage `update_position` of body k, then `discharge`: x_{k+1} = x_k + h (θ v_{k+1} +
 // (1 − θ) v_k) (x wrapped into [0, L) along a period: exact for a body that moves less
 // than L in a step), a disc's θ the same with ω; v_k ← v_{k+1}; a body present whose
@@ -357,75 +313,4 @@ fn update_position(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_w
     set_state(k, 0u, next);
     set_state(k, 3u, v1);
     set_state(k, 6u, w1);
-}
-
-fn is_finite(x: real) -> bool {
-    return abs(x) <= REAL_MAX;
-}
-
-// Block b of the bodies: the largest displacement since the broad phase and speed, whether
-// a state is not finite, and the bodies no longer present. Twin: LargeScene::rebuild_due.
-@compute @workgroup_size(64)
-fn body_tally(@builtin(global_invocation_id) gid: vec3<u32>) {
-    let b = gid.x;
-    let first = b * BLOCK;
-    if (first >= at.bodies || !state_is(DONE) || partial[UPDATED] == 1.0) {
-        return;
-    }
-    var moved = real(0.0);
-    var speed = real(0.0);
-    var finite = true;
-    var gone = 0u;
-    for (var k = first; k < min(at.bodies, first + BLOCK); k++) {
-        let x = state_of(k, 0u);
-        let y = state_of(k, 9u);
-        let v = state_of(k, 3u);
-        let d = nearest_image(vec3<real>(x.x - y.x, x.y - y.y, x.z - y.z));
-        moved = max(moved, sqrt(dot3(d, d)));
-        speed = max(speed, sqrt(dot3(v, v)));
-        let w = state_of(k, 6u);
-        finite = finite && is_finite(x.x) && is_finite(x.y) && is_finite(x.z) && is_finite(v.x) && is_finite(v.y)
-            && is_finite(v.z) && is_finite(w.x) && is_finite(w.y) && is_finite(w.z);
-        gone += select(1u, 0u, present(k));
-    }
-    let t = report_start() + REPORT + TALLY * b;
-    scene[t + 1u] = moved;
-    scene[t + 2u] = speed;
-    scene[t + 3u] = select(real(1.0), real(0.0), finite);
-    incidence[COUNTS + (at.end + BLOCK - 1u) / BLOCK + b] = gone;
-}
-
-// The report of the step from the blocks' tallies (at.end: the contacts): the largest
-// penetration, displacement and speed, whether a state is not finite, the bodies
-// discharged. (Lavapipe stops an invocation after 65 535 loop iterations: this one's two
-// loops take (contacts + bodies) / BLOCK, 1.6·10⁷ contacts and bodies together.)
-@compute @workgroup_size(1)
-fn report() {
-    if (!state_is(DONE) || partial[UPDATED] == 1.0) {
-        return;
-    }
-    partial[UPDATED] = real(1.0);
-    let r = report_start();
-    var deepest = real(0.0);
-    for (var b = 0u; b < (at.end + BLOCK - 1u) / BLOCK; b++) {
-        deepest = max(deepest, scene[r + REPORT + TALLY * b]);
-    }
-    var moved = real(0.0);
-    var speed = real(0.0);
-    var broken = real(0.0);
-    var gone = 0u;
-    let body_blocks = (at.bodies + BLOCK - 1u) / BLOCK;
-    for (var b = 0u; b < body_blocks; b++) {
-        let t = r + REPORT + TALLY * b;
-        moved = max(moved, scene[t + 1u]);
-        speed = max(speed, scene[t + 2u]);
-        broken = max(broken, scene[t + 3u]);
-        gone += incidence[COUNTS + (at.end + BLOCK - 1u) / BLOCK + b];
-    }
-    // (+0 for a −0, as the twin: the sign of max(0, −0) is open.)
-    scene[r] = deepest + real(at.zero);
-    scene[r + 1u] = moved;
-    scene[r + 2u] = speed;
-    scene[r + 3u] = broken;
-    incidence[1] = gone;
 }

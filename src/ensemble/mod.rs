@@ -46,6 +46,7 @@ pub mod intervals;
 pub mod large_bench;
 pub mod large_output;
 pub mod large_resume;
+pub mod large_run;
 pub mod large_scene;
 pub mod large_solver;
 pub mod lock;

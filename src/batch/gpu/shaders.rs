@@ -12,6 +12,8 @@ const RATTLE_STAGES: &str = include_str!("../../../shaders/rattle_stages.wgsl");
 const CHAIN_JACOBI: &str = include_str!("../../../shaders/chain_jacobi.wgsl");
 const LARGE_SCENE_NSGS: &str = include_str!("../../../shaders/large_scene_nsgs.wgsl");
 const LARGE_SCENE_STEP: &str = include_str!("../../../shaders/large_scene_step.wgsl");
+const LARGE_SCENE_REPORT: &str = include_str!("../../../shaders/large_scene_report.wgsl");
+const ROUND_AWAY: &str = include_str!("../../../shaders/round_away.wgsl");
 const LARGE_SCENE_BROAD_PHASE: &str = include_str!("../../../shaders/large_scene_broad_phase.wgsl");
 const LARGE_SCENE_COLOURING: &str = include_str!("../../../shaders/large_scene_colouring.wgsl");
 const INVOCATION: &str = include_str!("../../../shaders/invocation.wgsl");
@@ -173,9 +175,11 @@ pub fn large_scene_nsgs(precision: Precision, prelude: &str) -> String {
         prelude,
         &slide,
         INVOCATION,
+        ROUND_AWAY,
         CONTACT_LOCAL,
         LARGE_SCENE_NSGS,
         LARGE_SCENE_STEP,
+        LARGE_SCENE_REPORT,
     ]
     .concat()
 }
@@ -183,7 +187,13 @@ pub fn large_scene_nsgs(precision: Precision, prelude: &str) -> String {
 /// The large scene's broad phase (entry points `cell_keys`, `scatter`, `count_partners`,
 /// `write_pairs`) in `precision`.
 pub fn large_scene_broad_phase(precision: Precision) -> String {
-    [real(precision).as_str(), INVOCATION, LARGE_SCENE_BROAD_PHASE].concat()
+    [
+        real(precision).as_str(),
+        INVOCATION,
+        ROUND_AWAY,
+        LARGE_SCENE_BROAD_PHASE,
+    ]
+    .concat()
 }
 
 /// The large scene's Jones–Plassmann colouring (entry points `reset`, `bid`, `pick`):

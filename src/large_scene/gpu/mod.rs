@@ -142,7 +142,8 @@ impl GpuSolver {
         };
         let prelude = format!("const BLOCK: u32 = {BLOCK}u;\n{PRELUDE}");
         let source = shaders::large_scene_nsgs(precision, &prelude);
-        let names = [
+        // The sweeps' entry points, then the other stages' (`resident::Stages::NAMES`).
+        let sweeps = [
             "solve_colour",
             "solve_overflow",
             "jacobi_solve",
@@ -150,17 +151,11 @@ impl GpuSolver {
             "block_sums",
             "light_test",
             "error_test",
-            "narrow_phase",
-            "free_velocity",
-            "contact_q",
-            "warm_start_colour",
-            "warm_start_overflow",
-            "contact_tally",
-            "skip_solve",
-            "update_position",
-            "body_tally",
-            "report",
         ];
+        let names: [&str; 17] = std::array::from_fn(|k| match sweeps.get(k) {
+            Some(name) => name,
+            None => resident::Stages::NAMES[k - sweeps.len()],
+        });
         let (
             layout,
             [
@@ -171,30 +166,10 @@ impl GpuSolver {
                 block_sums,
                 light_test,
                 error_test,
-                narrow_phase,
-                free_velocity,
-                contact_q,
-                warm_start_colour,
-                warm_start_overflow,
-                contact_tally,
-                skip_solve,
-                update_position,
-                body_tally,
-                report,
+                stages @ ..,
             ],
         ) = compile(ctx, ("large_scene_nsgs", "large-scene"), source, bindings, names)?;
-        let stages = resident::Stages {
-            narrow_phase,
-            free_velocity,
-            contact_q,
-            warm_start_colour,
-            warm_start_overflow,
-            contact_tally,
-            skip_solve,
-            update_position,
-            body_tally,
-            report,
-        };
+        let stages = resident::Stages::new(stages);
         Ok(Self {
             ctx: ctx.clone(),
             precision,

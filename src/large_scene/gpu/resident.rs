@@ -43,7 +43,8 @@ pub(super) fn scene_values(walls: usize, bodies: usize, contacts: usize) -> usiz
     HEAD + WALL * walls + BODY_STATE * bodies + REPORT + TALLY * contacts.div_ceil(BLOCK).max(bodies.div_ceil(BLOCK))
 }
 
-/// The kernels of the stages around the sweeps (`shaders/large_scene_step.wgsl`).
+/// The kernels of the stages around the sweeps (`shaders/large_scene_step.wgsl`,
+/// `shaders/large_scene_report.wgsl`).
 pub(super) struct Stages {
     pub(super) narrow_phase: wgpu::ComputePipeline,
     pub(super) free_velocity: wgpu::ComputePipeline,
@@ -55,6 +56,51 @@ pub(super) struct Stages {
     pub(super) update_position: wgpu::ComputePipeline,
     pub(super) body_tally: wgpu::ComputePipeline,
     pub(super) report: wgpu::ComputePipeline,
+}
+
+impl Stages {
+    /// Their entry points, in the order [`Self::new`] takes their pipelines.
+    pub(super) const NAMES: [&str; 10] = [
+        "narrow_phase",
+        "free_velocity",
+        "contact_q",
+        "warm_start_colour",
+        "warm_start_overflow",
+        "contact_tally",
+        "skip_solve",
+        "update_position",
+        "body_tally",
+        "report",
+    ];
+
+    /// The stages from the pipelines of [`Self::NAMES`], in that order.
+    pub(super) fn new(
+        [
+            narrow_phase,
+            free_velocity,
+            contact_q,
+            warm_start_colour,
+            warm_start_overflow,
+            contact_tally,
+            skip_solve,
+            update_position,
+            body_tally,
+            report,
+        ]: [wgpu::ComputePipeline; 10],
+    ) -> Self {
+        Self {
+            narrow_phase,
+            free_velocity,
+            contact_q,
+            warm_start_colour,
+            warm_start_overflow,
+            contact_tally,
+            skip_solve,
+            update_position,
+            body_tally,
+            report,
+        }
+    }
 }
 
 /// What the host knows of the scene held on the device: the steps it had when it went up,
