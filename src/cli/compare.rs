@@ -154,7 +154,7 @@ pub fn bench_large(
         "contact-it/s",
         "sweeps"
     );
-    for r in rows {
+    for r in &rows {
         log::info!(
             "{:<32} {:>9} {:>9} {:>6} {:>9.3} {:>14.3e} {:>14.3e} {:>8.1}",
             r.engine,
@@ -165,6 +165,20 @@ pub fn bench_large(
             r.body_steps_per_second,
             r.contact_iterations_per_second,
             r.sweeps_per_step
+        );
+    }
+    // Where the whole step on a device spent its time.
+    for (r, stages) in rows.iter().filter_map(|r| Some((r, r.stages?))) {
+        let device = |s: Option<f64>| s.map_or("untimed".to_string(), |s| format!("{s:.3} s"));
+        log::info!(
+            "{} at {} bodies: broad phases {:.3} s on the host (trips included); on the device {} before the \
+             sweeps, {} sweeping, {} after",
+            r.engine,
+            r.bodies,
+            stages.broad_phase,
+            device(stages.before_sweeps),
+            device(stages.sweeps),
+            device(stages.after_sweeps),
         );
     }
     Ok(())

@@ -3,7 +3,7 @@
 
 use super::large_scene::LargeScenario;
 use crate::error::{Error, Result};
-use crate::large_scene::Stepper;
+use crate::large_scene::{StageSeconds, Stepper};
 
 /// One measurement of [`LargeScenario::bench`].
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -26,6 +26,10 @@ pub struct LargeBench {
     pub contact_iterations_per_second: f64,
     /// Mean sweeps per step.
     pub sweeps_per_step: f64,
+    /// Where an engine that holds the scene on a device spent the time, by stage (absent
+    /// for the host's stages).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stages: Option<StageSeconds>,
 }
 
 impl LargeScenario {
@@ -52,6 +56,7 @@ impl LargeScenario {
                 what: "bench: a thread pool".into(),
                 reason: e.to_string(),
             })?;
+        let before = solver.stage_seconds();
         let (iterations, sweeps, contacts, seconds) = pool.install(|| -> Result<_> {
             let started = std::time::Instant::now();
             let (mut iterations, mut sweeps, mut contacts) = (0.0, 0.0, 0);
@@ -74,6 +79,9 @@ impl LargeScenario {
             body_steps_per_second: n as f64 * steps as f64 / seconds,
             contact_iterations_per_second: iterations / seconds,
             sweeps_per_step: sweeps / steps as f64,
+            stages: solver
+                .stage_seconds()
+                .map(|after| after.since(&before.unwrap_or_default())),
         })
     }
 }

@@ -46,5 +46,5 @@ pub use jacobi::JacobiSolver;
 pub use scene::{LargeScene, StepReport};
 pub use solve::{ContactSolver, CpuSolver, SolverOptions};
 pub use state::SceneState;
-pub use stepper::Stepper;
+pub use stepper::{StageSeconds, Stepper};
 pub use walls::{Shape, Wall};

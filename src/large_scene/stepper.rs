@@ -16,6 +16,40 @@ pub trait Stepper: Send {
     /// state is current when it returns; after an error it is a state the scene had, the
     /// last step's (the host's stages) or where it went to a device (steps and time too).
     fn advance(&mut self, scene: &mut LargeScene, steps: u64, each: &mut dyn FnMut(StepReport) -> bool) -> Result<()>;
+
+    /// Where an engine that holds the scene spent its time so far, stage by stage (`None`
+    /// for the host's stages, which take no other time than the steps').
+    fn stage_seconds(&self) -> Option<StageSeconds> {
+        None
+    }
+}
+
+/// The seconds an engine holding the scene on a device spent, by stage, since it was made.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct StageSeconds {
+    /// Wall-clock seconds of the broad phases on the host, the scene's trips from and back
+    /// to the device included.
+    pub broad_phase: f64,
+    /// Device seconds (timestamp queries, where the adapter has them) of the stages before
+    /// the sweeps: narrow phase, free velocity, q, warm start, the active count.
+    pub before_sweeps: Option<f64>,
+    /// Device seconds of the sweeps with their stopping tests.
+    pub sweeps: Option<f64>,
+    /// Device seconds of the stages after the sweeps: position update, discharge, report.
+    pub after_sweeps: Option<f64>,
+}
+
+impl StageSeconds {
+    /// The seconds spent since `earlier` (this engine's, read before).
+    pub fn since(&self, earlier: &Self) -> Self {
+        let less = |a: Option<f64>, b: Option<f64>| a.map(|a| a - b.unwrap_or(0.0));
+        Self {
+            broad_phase: self.broad_phase - earlier.broad_phase,
+            before_sweeps: less(self.before_sweeps, earlier.before_sweeps),
+            sweeps: less(self.sweeps, earlier.sweeps),
+            after_sweeps: less(self.after_sweeps, earlier.after_sweeps),
+        }
+    }
 }
 
 /// The host's stages ([`LargeScene::step_on`]) with the stage `solve` on the solver.

@@ -168,6 +168,64 @@ fn bench_stdout_is_json_lines() {
     );
 }
 
+/// `ricochet bench` on a large scene prints one JSON line per engine and size: the CPU's
+/// NSGS on one thread and on all, Jacobi, then on a GPU the whole step, its sweeps alone
+/// and Jacobi; the whole step also says where its time went, by stage.
+#[test]
+fn bench_on_a_large_scene_prints_each_engine_and_the_device_stages() {
+    let output = Command::new(BIN)
+        .args(["bench", &scenario("pyramid_2d.toml"), "--bodies", "60", "--steps", "4"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let rows: Vec<serde_json::Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{line}: {e}")))
+        .collect();
+    let engines: Vec<&str> = rows.iter().map(|r| r["engine"].as_str().unwrap()).collect();
+    assert!(
+        engines.len() >= 3 && engines[..3].iter().all(|e| e.starts_with("large-scene cpu")),
+        "{engines:?}"
+    );
+    for row in &rows {
+        assert_eq!(row["steps"], 4, "{row}");
+        assert!(row["bodies"].as_u64().is_some_and(|n| (50..=70).contains(&n)), "{row}");
+        for key in [
+            "seconds",
+            "body_steps_per_second",
+            "contact_iterations_per_second",
+            "sweeps_per_step",
+        ] {
+            assert!(row[key].as_f64().is_some_and(|x| x > 0.0), "{key}: {row}");
+        }
+    }
+    let whole: Vec<&serde_json::Value> = rows.iter().filter(|r| r.get("stages").is_some()).collect();
+    if common::gpu().is_none() {
+        assert!(whole.is_empty() && rows.len() == 3, "{rows:?}");
+        return;
+    }
+    assert_eq!(rows.len(), 6, "{engines:?}");
+    assert_eq!(whole.len(), 1, "only the whole step holds the scene: {engines:?}");
+    let stages = &whole[0]["stages"];
+    let seconds = whole[0]["seconds"].as_f64().unwrap();
+    assert!(
+        stages["broad_phase"].as_f64().is_some_and(|s| s > 0.0 && s < seconds),
+        "{stages}"
+    );
+    for key in ["before_sweeps", "sweeps", "after_sweeps"] {
+        assert!(
+            stages[key].is_null() || stages[key].as_f64().is_some_and(|s| s >= 0.0),
+            "{key}: {stages}"
+        );
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("contact-it/s") && stderr.contains("broad phases"),
+        "{stderr}"
+    );
+}
+
 /// `ricochet tune` times every launch the adapter takes (workgroup sizes × steps per
 /// dispatch: one JSON line each), keeps the fastest for this adapter in the cache, and a
 /// later run on the adapter takes it (`bench` reports the GPU's launch).

@@ -151,3 +151,41 @@ fn a_lone_disc_without_contacts_then_on_the_floor_is_the_twin() {
     assert_eq!(reports, twin_reports);
     assert_eq!(state_bits(&device), state_bits(&twin));
 }
+
+/// The device engine reports where its time went: the broad phases on the host (at least
+/// the first trip up) and, where the adapter has timestamps (lavapipe has), each group of
+/// device stages of a pyramid settling — finite, not negative, the sweeps' positive, and
+/// together within the wall time of the steps; the host's stages report none.
+#[test]
+fn the_device_step_reports_its_time_by_stage() {
+    let Some(ctx) = common::gpu() else { return };
+    assert_eq!(CpuSolver::default().stage_seconds(), None);
+    let mut gpu = GpuScene::new(ctx, Precision::F32).unwrap();
+    let mut scene = cut("pyramid_2d", 120);
+    scene.solver.tolerance = 1e-4;
+    let before = gpu.stage_seconds().unwrap();
+    let started = std::time::Instant::now();
+    let reports = advance(&mut scene, &mut gpu, 60, &[20]);
+    let wall = started.elapsed().as_secs_f64();
+    let stages = gpu.stage_seconds().unwrap().since(&before);
+    let sweeps: Vec<usize> = reports.iter().map(|r| r.sweeps).collect();
+    assert!(sweeps.iter().sum::<usize>() > sweeps.len(), "the pyramid sweeps: {sweeps:?}");
+    assert!(
+        stages.broad_phase > 0.0 && stages.broad_phase < wall,
+        "{stages:?} in {wall} s"
+    );
+    if !ctx.has_timestamps() {
+        assert_eq!(
+            (stages.before_sweeps, stages.sweeps, stages.after_sweeps),
+            (None, None, None)
+        );
+        return;
+    }
+    let device = [stages.before_sweeps, stages.sweeps, stages.after_sweeps].map(Option::unwrap);
+    assert!(device.iter().all(|s| s.is_finite() && *s >= 0.0), "{stages:?}");
+    assert!(device[1] > 0.0, "{stages:?}");
+    assert!(
+        device.iter().sum::<f64>() + stages.broad_phase <= wall,
+        "{stages:?} in {wall} s"
+    );
+}

@@ -18,6 +18,7 @@ mod broad_phase;
 mod colouring;
 mod layout;
 mod resident;
+mod timer;
 mod upload;
 
 pub use broad_phase::GpuBroadPhase;

@@ -12,6 +12,7 @@
 //! sweeps alone do). Should a step fail on the device, the scene is left as it was when it
 //! went up (its steps and time too), the steps since then taken back.
 
+use super::timer::{PASSES, StageTimer};
 use super::{
     BLOCK, CONTROL, DONE, F32_SWEEPS, GEOMETRY, GEOMETRY_BUFFER, GpuSolver, IMPULSE, INCIDENCE, PAIRS, PARTIAL, SCENE,
     SweepOrder,
@@ -22,7 +23,7 @@ use crate::batch::gpu::{GpuContext, Precision};
 use crate::error::{Error, Result};
 use crate::large_scene::narrow_phase::Contact;
 use crate::large_scene::solve::{Coloured, ContactSolver, Velocities};
-use crate::large_scene::stepper::Stepper;
+use crate::large_scene::stepper::{StageSeconds, Stepper};
 use crate::large_scene::walls::Shape;
 use crate::large_scene::{LargeScene, StepReport};
 
@@ -121,6 +122,10 @@ struct Held {
 pub struct GpuScene {
     solver: GpuSolver,
     held: Option<Held>,
+    timer: StageTimer,
+    /// Seconds so far: the broad phases on the host (trips included), then each pass on the
+    /// device ([`PASSES`]).
+    seconds: (f64, [f64; PASSES]),
 }
 
 impl GpuScene {
@@ -129,6 +134,8 @@ impl GpuScene {
         Ok(Self {
             solver: GpuSolver::new(ctx, precision)?,
             held: None,
+            timer: StageTimer::new(ctx),
+            seconds: (0.0, [0.0; PASSES]),
         })
     }
 
@@ -245,42 +252,67 @@ impl GpuScene {
         let report = (HEAD + WALL * scene.walls.len() + BODY_STATE * n) as u64;
         // `sweeps` sweeps (after the stages before them in the `first` submit) and the
         // stages after them, submitted; the control, the report and the counts read back.
-        let submit = |sweeps: usize, first: bool| -> Result<[Vec<f64>; 3]> {
+        // (Each group of stages is a pass of its own, timed where the adapter can.)
+        let timer = &self.timer;
+        let submit = |sweeps: usize, first: bool| -> Result<([Vec<f64>; 3], [f64; PASSES])> {
             let mut encoder = ctx.device.create_command_encoder(&Default::default());
+            let pass = |encoder: &mut wgpu::CommandEncoder, k: usize| {
+                encoder
+                    .begin_compute_pass(&wgpu::ComputePassDescriptor {
+                        label: Some("large-scene step"),
+                        timestamp_writes: timer.writes(k),
+                    })
+                    .forget_lifetime()
+            };
+            if first {
+                let mut pass = pass(&mut encoder, 0);
+                run(&mut pass, &stages.narrow_phase, groups(m));
+                run(&mut pass, &stages.free_velocity, groups(n));
+                run(&mut pass, &stages.contact_q, groups(m));
+                let warm_start = [&stages.warm_start_colour, &stages.warm_start_overflow];
+                solver.record_colours(&mut pass, &order, warm_start);
+                run(&mut pass, &stages.contact_tally, blocks(m));
+                run(&mut pass, &stages.skip_solve, (1, 1));
+            }
+            solver.record_sweeps(&mut pass(&mut encoder, 1), &order, sweeps, held.slots);
             {
-                let mut pass = encoder.begin_compute_pass(&Default::default());
-                if first {
-                    run(&mut pass, &stages.narrow_phase, groups(m));
-                    run(&mut pass, &stages.free_velocity, groups(n));
-                    run(&mut pass, &stages.contact_q, groups(m));
-                    let warm_start = [&stages.warm_start_colour, &stages.warm_start_overflow];
-                    solver.record_colours(&mut pass, &order, warm_start);
-                    run(&mut pass, &stages.contact_tally, blocks(m));
-                    run(&mut pass, &stages.skip_solve, (1, 1));
-                }
-                solver.record_sweeps(&mut pass, &order, sweeps, held.slots);
+                let mut pass = pass(&mut encoder, 2);
                 run(&mut pass, &stages.update_position, groups(n));
                 run(&mut pass, &stages.body_tally, blocks(n));
                 run(&mut pass, &stages.report, (1, 1));
             }
-            let [control, values, counts] = read_back_ranges(
+            let passes = usize::from(!first)..PASSES;
+            let ticks = timer.resolve(&mut encoder, passes.clone());
+            let [control, values, counts, ticks] = read_back_ranges(
                 ctx,
                 encoder,
                 [
                     (&buffers.storage[PARTIAL], 0..CONTROL as u64 * size),
                     (&buffers.storage[SCENE], report * size..(report + REPORT as u64) * size),
                     (&buffers.storage[INCIDENCE], 0..4 * COUNTS as u64),
+                    ticks,
                 ],
                 || {},
             );
             let counts: Vec<u32> = bytemuck::pod_collect_to_vec(&counts?);
             let precision = solver.precision;
             let counts = counts.into_iter().map(f64::from).collect();
-            Ok([precision.values(&control?), precision.values(&values?), counts])
+            let seconds = timer.seconds(&ticks?, passes);
+            Ok((
+                [precision.values(&control?), precision.values(&values?), counts],
+                seconds,
+            ))
+        };
+        let mut device = [0.0; PASSES];
+        let mut timed = |(read, seconds): ([Vec<f64>; 3], [f64; PASSES])| {
+            for (total, s) in device.iter_mut().zip(seconds) {
+                *total += s;
+            }
+            read
         };
         let mut batch = solver.guess.clamp(1, cap);
         let mut recorded = batch;
-        let mut read = submit(batch, true)?;
+        let mut read = timed(submit(batch, true)?);
         while read[0][0] != DONE {
             if recorded == cap {
                 return Err(Error::Gpu(format!(
@@ -291,9 +323,12 @@ impl GpuScene {
             batch *= 2;
             let sweeps = batch.min(cap - recorded);
             recorded += sweeps;
-            read = submit(sweeps, false)?;
+            read = timed(submit(sweeps, false)?);
         }
         let [control, values, counts] = read;
+        for (total, s) in self.seconds.1.iter_mut().zip(device) {
+            *total += s;
+        }
         let (sweeps, active) = (control[1] as usize, counts[0] as usize);
         if active > 0 {
             self.solver.guess = sweeps;
@@ -327,6 +362,7 @@ impl GpuScene {
                 Some(h) => h.broken || scene.may_close(h.moved, h.speed),
                 None => scene.rebuild_due(),
             };
+            let started = std::time::Instant::now();
             if rebuilt {
                 if self.held.is_some() {
                     self.release(scene)?;
@@ -335,6 +371,7 @@ impl GpuScene {
             }
             if self.held.is_none() {
                 self.hold(scene)?;
+                self.seconds.0 += started.elapsed().as_secs_f64();
             }
             if !each(self.step(scene, rebuilt)?) {
                 break;
@@ -368,6 +405,19 @@ impl Stepper for GpuScene {
             scene.time = LargeScene::time_after(held.steps, scene.h);
         }
         result
+    }
+
+    /// The host's broad phases (the trips included) and, where the adapter has timestamps,
+    /// the device's passes.
+    fn stage_seconds(&self) -> Option<StageSeconds> {
+        let (broad_phase, [before, sweeps, after]) = self.seconds;
+        let device = |s: f64| self.timer.timed().then_some(s);
+        Some(StageSeconds {
+            broad_phase,
+            before_sweeps: device(before),
+            sweeps: device(sweeps),
+            after_sweeps: device(after),
+        })
     }
 }
 
