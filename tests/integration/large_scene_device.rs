@@ -169,7 +169,10 @@ fn the_device_step_reports_its_time_by_stage() {
     let wall = started.elapsed().as_secs_f64();
     let stages = gpu.stage_seconds().unwrap().since(&before);
     let sweeps: Vec<usize> = reports.iter().map(|r| r.sweeps).collect();
-    assert!(sweeps.iter().sum::<usize>() > sweeps.len(), "the pyramid sweeps: {sweeps:?}");
+    assert!(
+        sweeps.iter().sum::<usize>() > sweeps.len(),
+        "the pyramid sweeps: {sweeps:?}"
+    );
     assert!(
         stages.broad_phase > 0.0 && stages.broad_phase < wall,
         "{stages:?} in {wall} s"
