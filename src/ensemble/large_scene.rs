@@ -208,8 +208,6 @@ pub struct LargeScenario {
     pub output: LargeOutput,
 }
 
-pub use super::large_run::LargeRun;
-
 impl LargeScenario {
     /// Whether a scenario's text is a large-scene one (it has a `[large_scene]` table).
     pub fn is_large(text: &str) -> bool {

@@ -38,7 +38,7 @@ fn cut(name: &str, bodies: usize, final_time: f64) -> LargeScenario {
 }
 
 /// Runs `scenario` on the CPU cores into `out`.
-fn run_cpu(scenario: &LargeScenario, out: &Path) -> ricochet::ensemble::large_scene::LargeRun {
+fn run_cpu(scenario: &LargeScenario, out: &Path) -> ricochet::ensemble::large_run::LargeRun {
     scenario
         .run(out, &mut CpuSolver::default(), false, &Progress::new())
         .unwrap()
