@@ -44,65 +44,40 @@ pub(super) fn scene_values(walls: usize, bodies: usize, contacts: usize) -> usiz
     HEAD + WALL * walls + BODY_STATE * bodies + REPORT + TALLY * contacts.div_ceil(BLOCK).max(bodies.div_ceil(BLOCK))
 }
 
-/// The kernels of the stages around the sweeps (`shaders/large_scene_step.wgsl`,
-/// `shaders/large_scene_report.wgsl`).
-pub(super) struct Stages {
-    pub(super) narrow_phase: wgpu::ComputePipeline,
-    pub(super) free_velocity: wgpu::ComputePipeline,
-    pub(super) contact_q: wgpu::ComputePipeline,
-    pub(super) warm_start_colour: wgpu::ComputePipeline,
-    pub(super) warm_start_overflow: wgpu::ComputePipeline,
-    pub(super) contact_tally: wgpu::ComputePipeline,
-    pub(super) skip_solve: wgpu::ComputePipeline,
-    pub(super) update_position: wgpu::ComputePipeline,
-    pub(super) body_tally: wgpu::ComputePipeline,
-    pub(super) report: wgpu::ComputePipeline,
-}
-
-impl Stages {
-    /// Their entry points, in the order [`Self::new`] takes their pipelines.
-    pub(super) const NAMES: [&str; 10] = [
-        "narrow_phase",
-        "free_velocity",
-        "contact_q",
-        "warm_start_colour",
-        "warm_start_overflow",
-        "contact_tally",
-        "skip_solve",
-        "update_position",
-        "body_tally",
-        "report",
-    ];
-
-    /// The stages from the pipelines of [`Self::NAMES`], in that order.
-    pub(super) fn new(
-        [
-            narrow_phase,
-            free_velocity,
-            contact_q,
-            warm_start_colour,
-            warm_start_overflow,
-            contact_tally,
-            skip_solve,
-            update_position,
-            body_tally,
-            report,
-        ]: [wgpu::ComputePipeline; 10],
-    ) -> Self {
-        Self {
-            narrow_phase,
-            free_velocity,
-            contact_q,
-            warm_start_colour,
-            warm_start_overflow,
-            contact_tally,
-            skip_solve,
-            update_position,
-            body_tally,
-            report,
+/// Declares [`Stages`] from its entry points' names, written once: a pipeline per name,
+/// [`Stages::NAMES`] and [`Stages::new`].
+macro_rules! stages {
+    ($($name:ident),+ $(,)?) => {
+        /// The kernels of the stages around the sweeps (`shaders/large_scene_step.wgsl`,
+        /// `shaders/large_scene_report.wgsl`).
+        pub(super) struct Stages {
+            $(pub(super) $name: wgpu::ComputePipeline,)+
         }
-    }
+
+        impl Stages {
+            /// Their entry points, in the order [`Self::new`] takes their pipelines.
+            pub(super) const NAMES: [&str; [$(stringify!($name)),+].len()] = [$(stringify!($name)),+];
+
+            /// The stages from the pipelines of [`Self::NAMES`], in that order.
+            pub(super) fn new([$($name),+]: [wgpu::ComputePipeline; [$(stringify!($name)),+].len()]) -> Self {
+                Self { $($name),+ }
+            }
+        }
+    };
 }
+
+stages!(
+    narrow_phase,
+    free_velocity,
+    contact_q,
+    warm_start_colour,
+    warm_start_overflow,
+    contact_tally,
+    skip_solve,
+    update_position,
+    body_tally,
+    report,
+);
 
 /// What the host knows of the scene held on the device: the steps it had when it went up,
 /// the dispatch slots of the light and full errors, and the last step's largest
