@@ -19,11 +19,7 @@ pub struct GpuEngine {
 impl GpuEngine {
     /// The kernel in `precision` on `ctx`'s device (`None`: f64 where the adapter has it).
     pub fn new(ctx: GpuContext, precision: Option<Precision>) -> Result<Self> {
-        let precision = precision.unwrap_or(if ctx.supports_f64() {
-            Precision::F64
-        } else {
-            Precision::F32
-        });
+        let precision = precision.unwrap_or(ctx.best_precision());
         let kernel = BatchKernel::new(&ctx, precision)?;
         Ok(Self { ctx, kernel, precision })
     }

@@ -42,7 +42,7 @@ pub fn solver(backend: Backend, method: Method) -> Result<(Box<dyn Stepper>, Str
 /// ([`GpuScene`](crate::large_scene::GpuScene)), the sweeps for Jacobi.
 #[cfg(feature = "gpu")]
 fn gpu(software: bool, method: Method) -> Result<(Box<dyn Stepper>, String)> {
-    use crate::batch::gpu::{GpuContext, Precision};
+    use crate::batch::gpu::GpuContext;
     use crate::large_scene::{GpuScene, GpuSolver};
     let ctx = GpuContext::new()?;
     if ctx.is_cpu() && !software {
@@ -51,11 +51,7 @@ fn gpu(software: bool, method: Method) -> Result<(Box<dyn Stepper>, String)> {
             reason: "--backend gpu to use it".into(),
         });
     }
-    let precision = if ctx.supports_f64() {
-        Precision::F64
-    } else {
-        Precision::F32
-    };
+    let precision = ctx.best_precision();
     let solver: Box<dyn Stepper> = match method {
         Method::Nsgs => Box::new(GpuScene::new(&ctx, precision)?),
         Method::Jacobi => Box::new(GpuSolver::jacobi(&ctx, precision)?),
@@ -69,14 +65,10 @@ fn gpu(software: bool, method: Method) -> Result<(Box<dyn Stepper>, String)> {
 /// the whole step went to the device — named with ` (sweeps only)`.
 #[cfg(feature = "gpu")]
 pub fn gpu_sweeps_only() -> Result<(Box<dyn Stepper>, String)> {
-    use crate::batch::gpu::{GpuContext, Precision};
+    use crate::batch::gpu::GpuContext;
     use crate::large_scene::GpuSolver;
     let ctx = GpuContext::new()?;
-    let precision = if ctx.supports_f64() {
-        Precision::F64
-    } else {
-        Precision::F32
-    };
+    let precision = ctx.best_precision();
     let solver = GpuSolver::new(&ctx, precision)?;
     let name = format!("{} (sweeps only)", solver.engine());
     Ok((Box::new(solver), name))

@@ -1,18 +1,21 @@
 //! `ricochet tune`: the scene-parallel kernel's launch for this machine's GPU, chosen by a
 //! short timed probe — a batch of bouncing balls stepped under each launch the adapter
 //! takes (every workgroup size of [`WORKGROUP_SIZES`] × [`STEPS_PER_DISPATCH`]) — and kept
-//! in the tuning cache ([`Tuning::store`]), which every later run on that adapter and
+//! in the tuning cache ([`store`]), which every later run on that adapter and
 //! driver reads. The launch changes no result, only the speed.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use crate::batch::gpu::tuning::CACHE_VAR;
 use crate::batch::gpu::tuning::WORKGROUP_SIZES;
 use crate::batch::gpu::{BatchKernel, GpuContext, Precision, Tuning};
 use crate::batch::{BatchOptions, LinearScene, Progress, SceneBatch};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::reference::Stabilization;
 use crate::scenes::bouncing_ball::BouncingBall;
 use crate::scheme::moreau_jean::MoreauJeanOSI;
+
+use super::atomic::write_atomically;
 
 /// The steps per dispatch a probe tries.
 pub const STEPS_PER_DISPATCH: [u32; 3] = [250, 1000, 4000];
@@ -53,8 +56,7 @@ pub struct Tuned {
 pub fn tune(scenes: Option<usize>, steps: u32, repeat: usize) -> Result<Tuned> {
     let mut ctx = GpuContext::new()?;
     let scenes = scenes.unwrap_or(if ctx.is_cpu() { 2048 } else { 1 << 16 }).max(1);
-    let double = ctx.supports_f64();
-    let precision = if double { Precision::F64 } else { Precision::F32 };
+    let precision = ctx.best_precision();
     let mut batch = SceneBatch::new(H, MoreauJeanOSI::default())?;
     for k in 0..scenes {
         // Drop heights spread over [1, 2) m: the balls bounce out of step.
@@ -66,7 +68,7 @@ pub fn tune(scenes: Option<usize>, steps: u32, repeat: usize) -> Result<Tuned> {
         batch.push(&LinearScene::from_nsds(&ball.nsds()?, H, 0.5, Stabilization::None)?)?;
     }
     let kernel = BatchKernel::new(&ctx, precision)?;
-    let options = BatchOptions::for_precision(double);
+    let options = BatchOptions::for_precision(precision == Precision::F64);
     let most = ctx.max_workgroup_size();
     let mut trials = Vec::new();
     for workgroup in WORKGROUP_SIZES.into_iter().filter(|&w| w <= most) {
@@ -100,11 +102,69 @@ pub fn tune(scenes: Option<usize>, steps: u32, repeat: usize) -> Result<Tuned> {
         steps_per_dispatch: fastest.steps_per_dispatch,
     };
     let adapter = ctx.key();
-    let cache = chosen.store(&adapter)?;
+    let cache = store(chosen, &adapter)?;
     Ok(Tuned {
         adapter,
         trials,
         chosen,
         cache,
     })
+}
+
+/// Keeps `launch` for the adapter `key` in the cache file ([`Tuning::cache_file`]); the file.
+pub fn store(launch: Tuning, key: &str) -> Result<PathBuf> {
+    let file = Tuning::cache_file().ok_or_else(|| Error::Unsupported {
+        what: "the GPU tuning cache".into(),
+        reason: format!("no folder for it: set {CACHE_VAR}, XDG_CACHE_HOME or HOME"),
+    })?;
+    store_in(&file, launch, key)?;
+    Ok(file)
+}
+
+/// Keeps `launch` for `key` in `file`, the other keys' lines kept, replaced whole
+/// ([`write_atomically`]: a reader never sees half a file).
+fn store_in(file: &Path, launch: Tuning, key: &str) -> Result<()> {
+    let old = std::fs::read_to_string(file).unwrap_or_default();
+    let mut text: String = old
+        .lines()
+        .filter(|line| line.split_once('\t').is_none_or(|(k, _)| k != key))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    text.push_str(&format!("{key}\t{launch}\n"));
+    if let Some(folder) = file.parent() {
+        std::fs::create_dir_all(folder).map_err(|e| Error::Parse {
+            file: file.display().to_string(),
+            reason: format!("cannot create its folder: {e}"),
+        })?;
+    }
+    write_atomically(file, |partial| Ok(std::fs::write(partial, text)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Tuning, store_in};
+
+    /// A stored launch is read back for its adapter only, the other adapters' lines kept,
+    /// a line that does not read left out, a key stored again replaced.
+    #[test]
+    fn the_cache_keeps_one_launch_per_adapter() {
+        let dir = std::env::temp_dir().join(format!("ricochet-tuning-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let file = dir.join("cache").join("gpu-tuning.tsv");
+        let launch = |w, s| Tuning {
+            workgroup_size: w,
+            steps_per_dispatch: s,
+        };
+        assert_eq!(Tuning::cached_in(&file, "a"), None, "no file yet");
+        store_in(&file, launch(32, 250), "a (Vulkan) | driver 1").unwrap();
+        std::fs::write(&file, std::fs::read_to_string(&file).unwrap() + "b\tworkgroup=zero\n").unwrap();
+        store_in(&file, launch(128, 1000), "c").unwrap();
+        store_in(&file, launch(256, 4000), "c").unwrap();
+        assert_eq!(Tuning::cached_in(&file, "a (Vulkan) | driver 1"), Some(launch(32, 250)));
+        assert_eq!(Tuning::cached_in(&file, "b"), None, "a line that does not read");
+        assert_eq!(Tuning::cached_in(&file, "c"), Some(launch(256, 4000)));
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert_eq!(text.lines().count(), 3, "{text}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -166,6 +166,13 @@ impl GpuContext {
         self.info.device_type == wgpu::DeviceType::Cpu
     }
 
+    /// The seconds between two timestamps resolved side by side (`[start, end]`, 16 bytes):
+    /// (end − start) ticks × the queue's period.
+    pub fn timestamp_seconds(&self, pair: &[u8]) -> f64 {
+        let [start, end]: [u64; 2] = bytemuck::pod_read_unaligned(pair);
+        end.saturating_sub(start) as f64 * f64::from(self.queue.get_timestamp_period()) * 1e-9
+    }
+
     /// Whether the device times its passes (timestamp queries).
     pub fn has_timestamps(&self) -> bool {
         self.timestamps
@@ -174,6 +181,16 @@ impl GpuContext {
     /// Whether f64 kernels can run.
     pub fn supports_f64(&self) -> bool {
         self.f64_supported
+    }
+
+    /// The widest precision the kernels have here: f64 where the adapter has `SHADER_F64`,
+    /// else f32.
+    pub fn best_precision(&self) -> super::Precision {
+        if self.f64_supported {
+            super::Precision::F64
+        } else {
+            super::Precision::F32
+        }
     }
 
     /// Refuses `precision` where the adapter cannot run it (f64 without `SHADER_F64`).

@@ -421,10 +421,7 @@ fn run_chunk(
     progress.add(last_steps);
     reported += last_steps;
     let (state, counters, extremes, observed, ticks) = (state?, counters?, extremes?, observed?, ticks?);
-    let device_seconds = timer.map(|_| {
-        let [start, end]: [u64; 2] = bytemuck::pod_read_unaligned(&ticks[..16]);
-        end.saturating_sub(start) as f64 * f64::from(ctx.queue.get_timestamp_period()) * 1e-9
-    });
+    let device_seconds = timer.map(|_| ctx.timestamp_seconds(&ticks[..16]));
     let counters: Vec<HealthCounters> =
         bytemuck::pod_collect_to_vec(&counters[..chunk.len() * std::mem::size_of::<HealthCounters>()]);
     if counters.iter().any(|c| c.steps != steps || c.flags & CUT_SHORT != 0) {

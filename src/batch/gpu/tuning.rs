@@ -83,7 +83,7 @@ impl Tuning {
         Ok(tuning)
     }
 
-    /// The launch of the adapter `key` ([`adapter_key`]): the cached one or the default,
+    /// The launch of the adapter `key` ([`GpuContext::key`](super::GpuContext::key)): the cached one or the default,
     /// overridden by [`TUNING_VAR`] where it is set.
     pub fn for_adapter(key: &str) -> Result<Self> {
         let base = Self::cached(key).unwrap_or_default();
@@ -112,44 +112,12 @@ impl Tuning {
     }
 
     /// The launch `file` keeps for `key` (a line that does not read is left out).
-    fn cached_in(file: &Path, key: &str) -> Option<Self> {
+    pub(crate) fn cached_in(file: &Path, key: &str) -> Option<Self> {
         let text = std::fs::read_to_string(file).ok()?;
         text.lines()
             .filter_map(|line| line.split_once('\t'))
             .find(|(k, _)| *k == key)
             .and_then(|(_, launch)| Self::default().parse(launch, "cache").ok())
-    }
-
-    /// Keeps this launch for the adapter `key` in the cache file; the file.
-    pub fn store(self, key: &str) -> Result<PathBuf> {
-        let file = Self::cache_file().ok_or_else(|| Error::Unsupported {
-            what: "the GPU tuning cache".into(),
-            reason: format!("no folder for it: set {CACHE_VAR}, XDG_CACHE_HOME or HOME"),
-        })?;
-        self.store_in(&file, key)?;
-        Ok(file)
-    }
-
-    /// Keeps this launch for `key` in `file`, the other keys' lines kept, replaced whole
-    /// (written beside it, then renamed, so that a reader never sees half a file).
-    fn store_in(self, file: &Path, key: &str) -> Result<()> {
-        let failed = |e: std::io::Error| Error::Unsupported {
-            what: format!("the GPU tuning cache {}", file.display()),
-            reason: e.to_string(),
-        };
-        let old = std::fs::read_to_string(file).unwrap_or_default();
-        let mut text: String = old
-            .lines()
-            .filter(|line| line.split_once('\t').is_none_or(|(k, _)| k != key))
-            .map(|line| format!("{line}\n"))
-            .collect();
-        text.push_str(&format!("{key}\t{self}\n"));
-        if let Some(folder) = file.parent() {
-            std::fs::create_dir_all(folder).map_err(failed)?;
-        }
-        let partial = file.with_extension(format!("partial.{}", std::process::id()));
-        std::fs::write(&partial, text).map_err(failed)?;
-        std::fs::rename(&partial, file).map_err(failed)
     }
 
     /// The most invocations per workgroup a device with `limits` takes.
@@ -184,30 +152,6 @@ mod tests {
         let one = base.parse("steps=10", "T").unwrap();
         assert_eq!((one.workgroup_size, one.steps_per_dispatch), (64, 10));
         assert_eq!(base.parse(&both.to_string(), "T").unwrap(), both);
-    }
-
-    /// A stored launch is read back for its adapter only, the other adapters' lines kept,
-    /// a line that does not read left out, a key stored again replaced.
-    #[test]
-    fn the_cache_keeps_one_launch_per_adapter() {
-        let dir = std::env::temp_dir().join(format!("ricochet-tuning-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let file = dir.join("cache").join("gpu-tuning.tsv");
-        let launch = |w, s| Tuning {
-            workgroup_size: w,
-            steps_per_dispatch: s,
-        };
-        assert_eq!(Tuning::cached_in(&file, "a"), None, "no file yet");
-        launch(32, 250).store_in(&file, "a (Vulkan) | driver 1").unwrap();
-        std::fs::write(&file, std::fs::read_to_string(&file).unwrap() + "b\tworkgroup=zero\n").unwrap();
-        launch(128, 1000).store_in(&file, "c").unwrap();
-        launch(256, 4000).store_in(&file, "c").unwrap();
-        assert_eq!(Tuning::cached_in(&file, "a (Vulkan) | driver 1"), Some(launch(32, 250)));
-        assert_eq!(Tuning::cached_in(&file, "b"), None, "a line that does not read");
-        assert_eq!(Tuning::cached_in(&file, "c"), Some(launch(256, 4000)));
-        let text = std::fs::read_to_string(&file).unwrap();
-        assert_eq!(text.lines().count(), 3, "{text}");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -272,7 +272,7 @@ impl GpuScene {
             let counts: Vec<u32> = bytemuck::pod_collect_to_vec(&counts?);
             let precision = solver.precision;
             let counts = counts.into_iter().map(f64::from).collect();
-            let seconds = timer.seconds(&ticks?, passes);
+            let seconds = StageTimer::seconds(ctx, &ticks?, passes);
             Ok((
                 [precision.values(&control?), precision.values(&values?), counts],
                 seconds,

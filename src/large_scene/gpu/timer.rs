@@ -14,8 +14,6 @@ pub(super) const PASSES: usize = 3;
 pub(super) struct StageTimer {
     queries: Option<wgpu::QuerySet>,
     ticks: wgpu::Buffer,
-    /// Nanoseconds per tick.
-    period: f64,
 }
 
 impl StageTimer {
@@ -35,11 +33,7 @@ impl StageTimer {
             usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
-        Self {
-            queries,
-            ticks,
-            period: f64::from(ctx.queue.get_timestamp_period()),
-        }
+        Self { queries, ticks }
     }
 
     /// Whether the passes are timed.
@@ -73,13 +67,13 @@ impl StageTimer {
         }
     }
 
-    /// The seconds of each pass in `passes` from their read-back ticks `bytes` (end − start
-    /// times the period; zero for the passes not in `passes` and when untimed).
-    pub(super) fn seconds(&self, bytes: &[u8], passes: Range<usize>) -> [f64; PASSES] {
+    /// The seconds of each pass in `passes` on `ctx` from their read-back ticks `bytes`
+    /// ([`GpuContext::timestamp_seconds`]; zero for the passes not in `passes` and when
+    /// untimed).
+    pub(super) fn seconds(ctx: &GpuContext, bytes: &[u8], passes: Range<usize>) -> [f64; PASSES] {
         let mut seconds = [0.0; PASSES];
         for (pass, pair) in passes.zip(bytes.chunks_exact(16)) {
-            let [start, end]: [u64; 2] = bytemuck::pod_read_unaligned(pair);
-            seconds[pass] = end.saturating_sub(start) as f64 * self.period * 1e-9;
+            seconds[pass] = ctx.timestamp_seconds(pair);
         }
         seconds
     }
