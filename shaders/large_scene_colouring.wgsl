@@ -6,16 +6,27 @@
 // the overflow COLOURS when none is; the others count themselves as left). The result is
 // the greedy colouring in priority order. Integer atomics only: the same colours whatever
 // the scheduling. Twin: src/large_scene/colouring.rs (priority, greedy).
+//
+// Then the pairs sorted by (colour, key) — a counting sort stable in key order, the pairs
+// coming sorted by key: `colour_counts` (per block of SPAN pairs, the pairs of each colour,
+// at hist[colour × blocks + block]), an exclusive prefix sum of those counts
+// (prefix_sum.wgsl), `place` (each pair to its colour's start in its block plus the pairs of
+// its colour before it there) and `colour_starts` (each colour's start in the sorted list,
+// then their total). Twin: the sort of LargeScene::broad_phase (src/large_scene/scene.rs).
 
 struct Sizes {
     pairs: u32,
     bodies: u32,
-    pad1: u32,
-    pad2: u32,
+    blocks: u32,
+    pad: u32,
 }
 
 const COLOURS: u32 = 64u;
+// The colours with the overflow.
+const KINDS: u32 = COLOURS + 1u;
 const NONE: u32 = 0xffffffffu;
+// Pairs per block of the sort.
+const SPAN: u32 = 64u;
 
 @group(0) @binding(0) var<uniform> sizes: Sizes;
 // Per pair: body i, body j (≥ bodies: a wall).
@@ -28,6 +39,20 @@ const NONE: u32 = 0xffffffffu;
 @group(0) @binding(4) var<storage, read_write> colour: array<u32>;
 // [0]: the pairs left uncoloured after the last round.
 @group(0) @binding(5) var<storage, read_write> left: array<atomic<u32>>;
+// The sort's counts per colour and block (KINDS × blocks, and one more for the total), then
+// each colour's start (KINDS, and the total).
+@group(0) @binding(6) var<storage, read_write> hist: array<u32>;
+// The pairs sorted by (colour, key): i, j, 0 and the pair's place in key order.
+@group(0) @binding(7) var<storage, read_write> sorted: array<vec4<u32>>;
+
+// Every pair uncoloured.
+@compute @workgroup_size(64)
+fn uncolour(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let k = invocation(gid, groups);
+    if (k < sizes.pairs) {
+        colour[k] = NONE;
+    }
+}
 
 // lowbias32 (C. Wellons), a bijection of u32. Twin: priority.
 fn priority(index: u32) -> u32 {
@@ -98,5 +123,44 @@ fn pick(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         if (!wall) {
             mask[p.y] = mask[p.y] | bit;
         }
+    }
+}
+
+// Block b of SPAN pairs: the pairs of each colour, at hist[colour × blocks + b] (cleared
+// before).
+@compute @workgroup_size(64)
+fn colour_counts(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let b = invocation(gid, groups);
+    if (b >= sizes.blocks) {
+        return;
+    }
+    for (var k = b * SPAN; k < min(sizes.pairs, (b + 1u) * SPAN); k++) {
+        let h = colour[k] * sizes.blocks + b;
+        hist[h] = hist[h] + 1u;
+    }
+}
+
+// Pair k to its place in the order by (colour, key), the counts summed before.
+@compute @workgroup_size(64)
+fn place(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let k = invocation(gid, groups);
+    if (k >= sizes.pairs) {
+        return;
+    }
+    let c = colour[k];
+    let b = k / SPAN;
+    var s = hist[c * sizes.blocks + b];
+    for (var q = b * SPAN; q < k; q++) {
+        s += select(0u, 1u, colour[q] == c);
+    }
+    sorted[s] = vec4<u32>(pairs[k], 0u, k);
+}
+
+// Colour c's start in the sorted list (c = KINDS: the total), after the counts.
+@compute @workgroup_size(64)
+fn colour_starts(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let c = gid.x;
+    if (c <= KINDS) {
+        hist[KINDS * sizes.blocks + 1u + c] = hist[c * sizes.blocks];
     }
 }

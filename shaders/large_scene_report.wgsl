@@ -46,7 +46,8 @@ fn is_finite(x: real) -> bool {
 }
 
 // Block b of the bodies: the largest displacement since the broad phase and speed, whether
-// a state is not finite, and the bodies no longer present. Twin: LargeScene::rebuild_due.
+// a state is not finite, the bodies no longer present, and the box of the centres (every
+// body's, present or not). Twins: LargeScene::rebuild_due, bodies_box.
 @compute @workgroup_size(64)
 fn body_tally(@builtin(global_invocation_id) gid: vec3<u32>) {
     let b = gid.x;
@@ -58,8 +59,12 @@ fn body_tally(@builtin(global_invocation_id) gid: vec3<u32>) {
     var speed = real(0.0);
     var finite = true;
     var gone = 0u;
+    var lo = vec3<real>(REAL_MAX, REAL_MAX, REAL_MAX);
+    var hi = -lo;
     for (var k = first; k < min(at.bodies, first + BLOCK); k++) {
         let x = state_of(k, 0u);
+        lo = min(lo, x);
+        hi = max(hi, x);
         let y = state_of(k, 9u);
         let v = state_of(k, 3u);
         let d = nearest_image(vec3<real>(x.x - y.x, x.y - y.y, x.z - y.z));
@@ -74,12 +79,16 @@ fn body_tally(@builtin(global_invocation_id) gid: vec3<u32>) {
     scene[t + 1u] = moved;
     scene[t + 2u] = speed;
     scene[t + 3u] = select(real(1.0), real(0.0), finite);
+    for (var a = 0u; a < 3u; a++) {
+        scene[t + 4u + a] = lo[a];
+        scene[t + 7u + a] = hi[a];
+    }
     incidence[COUNTS + (at.end + BLOCK - 1u) / BLOCK + b] = gone;
 }
 
 // The report of the step from the blocks' tallies (at.end: the contacts): the largest
-// penetration, displacement and speed, whether a state is not finite, the bodies
-// discharged. (Lavapipe stops an invocation after 65 535 loop iterations: this one's two
+// penetration, displacement and speed, whether a state is not finite, the box of the
+// centres, the bodies discharged. (Lavapipe stops an invocation after 65 535 loop iterations: this one's two
 // loops take (contacts + bodies) / BLOCK, 1.6·10⁷ contacts and bodies together.)
 @compute @workgroup_size(1)
 fn report() {
@@ -96,9 +105,15 @@ fn report() {
     var speed = real(0.0);
     var broken = real(0.0);
     var gone = 0u;
+    var lo = vec3<real>(REAL_MAX, REAL_MAX, REAL_MAX);
+    var hi = -lo;
     let body_blocks = (at.bodies + BLOCK - 1u) / BLOCK;
     for (var b = 0u; b < body_blocks; b++) {
         let t = r + REPORT + TALLY * b;
+        for (var a = 0u; a < 3u; a++) {
+            lo[a] = min(lo[a], scene[t + 4u + a]);
+            hi[a] = max(hi[a], scene[t + 7u + a]);
+        }
         moved = max(moved, scene[t + 1u]);
         speed = max(speed, scene[t + 2u]);
         broken = max(broken, scene[t + 3u]);
@@ -109,5 +124,9 @@ fn report() {
     scene[r + 1u] = moved;
     scene[r + 2u] = speed;
     scene[r + 3u] = broken;
+    for (var a = 0u; a < 3u; a++) {
+        scene[r + 4u + a] = lo[a];
+        scene[r + 7u + a] = hi[a];
+    }
     incidence[1] = gone;
 }

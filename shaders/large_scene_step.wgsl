@@ -39,10 +39,11 @@ const WALL: u32 = 12u;
 // Per body: x (3), v_k (3), ω_k (3), the centre at the last broad phase (3), θ, present (1)
 // or not (0), R²/I, 0.
 const BODY_STATE: u32 = 16u;
-// The report: the largest penetration, displacement since the broad phase and speed, and
-// whether a body's state is not finite (1); then the same per block.
-const REPORT: u32 = 4u;
-const TALLY: u32 = 4u;
+// The report: the largest penetration, displacement since the broad phase and speed,
+// whether a body's state is not finite (1), and the box of the centres, lo (3) and hi (3);
+// then the same per block.
+const REPORT: u32 = 10u;
+const TALLY: u32 = 10u;
 // The integer tallies at the head of `incidence` (not read by the step's kernels as
 // Jacobi's): active contacts, bodies discharged, then per block of contacts its active
 // ones, then per block of bodies its discharged ones.
@@ -96,6 +97,16 @@ fn start_point_velocity(k: u32, n: vec3<real>, sign: real) -> vec3<real> {
     return vec3<real>(v.x + r * spin.x, v.y + r * spin.y, v.z + r * spin.z);
 }
 
+// Contact c's impulse in world axes, r_N n + r_T1 t₁ + r_T2 t₂. Twin: world_impulse.
+fn world_impulse(c: u32) -> vec3<real> {
+    let r = r_of(c);
+    var w: vec3<real>;
+    for (var k = 0u; k < 3u; k++) {
+        w[k] = r[0] * axis(c, 0u)[k] + r[1] * axis(c, 1u)[k] + r[2] * axis(c, 2u)[k];
+    }
+    return w;
+}
+
 // Stage `narrow_phase`: contact c's gap, frame, block, law, target and activation at the
 // start of the step, and its impulse: the last one (a world impulse in its last frame)
 // projected on the new frame when it is active and warm starts are on, else zero. Twins:
@@ -107,11 +118,7 @@ fn narrow_phase(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_work
         return;
     }
     let zero = real(at.zero);
-    let old = r_of(c);
-    var carried: vec3<real>;
-    for (var k = 0u; k < 3u; k++) {
-        carried[k] = old[0] * axis(c, 0u)[k] + old[1] * axis(c, 1u)[k] + old[2] * axis(c, 2u)[k];
-    }
+    let carried = world_impulse(c);
     let i = pairs[c].x;
     let j = pairs[c].y;
     let xi = state_of(i, 0u);

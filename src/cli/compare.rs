@@ -171,8 +171,8 @@ pub fn bench_large(
     for (r, stages) in rows.iter().filter_map(|r| Some((r, r.stages?))) {
         let device = |s: Option<f64>| s.map_or("untimed".to_string(), |s| format!("{s:.3} s"));
         log::info!(
-            "{} at {} bodies: broad phases {:.3} s on the host (trips included); on the device {} before the \
-             sweeps, {} sweeping, {} after",
+            "{} at {} bodies: broad phases {:.3} s (wall clock); on the device {} before the sweeps, {} \
+             sweeping, {} after",
             r.engine,
             r.bodies,
             stages.broad_phase,

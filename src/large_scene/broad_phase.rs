@@ -39,15 +39,27 @@ pub(crate) struct Grid {
     pub periodic: bool,
 }
 
+/// The bounding box [lo, hi] of the centres of `bodies` along their dimension's axes (0 on
+/// the others).
+pub(crate) fn bodies_box(bodies: &Bodies) -> [[f64; 3]; 2] {
+    let (mut lo, mut hi) = ([0.0; 3], [0.0; 3]);
+    for k in 0..bodies.dimension.rows() {
+        lo[k] = bodies.x.iter().fold(f64::INFINITY, |a, x| a.min(x[k]));
+        hi[k] = bodies.x.iter().fold(f64::NEG_INFINITY, |a, x| a.max(x[k]));
+    }
+    [lo, hi]
+}
+
 impl Grid {
     /// Cells of width ≥ `cell` over the bounding box of the centres, along the dimension's axes.
     pub fn new(bodies: &Bodies, cell: f64) -> Result<Self> {
+        Self::over(bodies_box(bodies), bodies, cell)
+    }
+
+    /// Cells of width ≥ `cell` over the box `[lo, hi]` of the centres of `bodies` (their
+    /// dimension's axes, their period).
+    pub fn over([mut lo, hi]: [[f64; 3]; 2], bodies: &Bodies, cell: f64) -> Result<Self> {
         let axes = bodies.dimension.rows();
-        let (mut lo, mut hi) = ([0.0; 3], [0.0; 3]);
-        for k in 0..axes {
-            lo[k] = bodies.x.iter().fold(f64::INFINITY, |a, x| a.min(x[k]));
-            hi[k] = bodies.x.iter().fold(f64::NEG_INFINITY, |a, x| a.max(x[k]));
-        }
         let mut cells = [1u64; 3];
         let mut width = [cell; 3];
         for k in 0..axes {

@@ -1,6 +1,6 @@
 //! [`Stepper`]: what takes a large scene's steps — the host's stages around any
-//! [`ContactSolver`], or an engine that holds the scene itself between broad phases (the
-//! device's whole step, `gpu::GpuScene`).
+//! [`ContactSolver`], or an engine that holds the scene itself (the device's whole step,
+//! `gpu::GpuScene`).
 
 use super::scene::{LargeScene, StepReport};
 use super::solve::ContactSolver;
@@ -27,8 +27,8 @@ pub trait Stepper: Send {
 /// The seconds an engine holding the scene on a device spent, by stage, since it was made.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
 pub struct StageSeconds {
-    /// Wall-clock seconds of the broad phases on the host, the scene's trips from and back
-    /// to the device included.
+    /// Wall-clock seconds of the broad phases, on the device (their submits and reads) or
+    /// on the host (the scene's trips from and back to the device included).
     pub broad_phase: f64,
     /// Device seconds (timestamp queries, where the adapter has them) of the stages before
     /// the sweeps: narrow phase, free velocity, q, warm start, the active count.

@@ -61,7 +61,7 @@ fn the_whole_step_on_the_device_is_the_cpu_twin() {
     let Some(ctx) = common::gpu().filter(|c| c.supports_f64()) else {
         return;
     };
-    let (mut held_rebuilds, mut more_sweeps, mut discharged) = (0, 0, 0);
+    let (mut held_rebuilds, mut more_sweeps, mut discharged, mut on_device) = (0, 0, 0, 0);
     for (name, bodies, steps, warm_start) in [
         ("pyramid_2d", 120, 100, true),
         ("hopper_2d", 300, 800, true),
@@ -90,14 +90,18 @@ fn the_whole_step_on_the_device_is_the_cpu_twin() {
             let active = |r: &[StepReport]| r.iter().map(|r| r.active).collect::<Vec<_>>();
             assert_eq!(active(&reports), active(&twin_reports), "{name}: active contacts");
         }
+        let [device_rebuilds, host_rebuilds] = gpu.rebuilds();
+        let rebuilt = reports.iter().filter(|r| r.rebuilt).count();
+        assert_eq!(device_rebuilds + host_rebuilds, rebuilt, "{name}: rebuilds");
+        on_device += device_rebuilds;
         held_rebuilds += twin_reports[1..].iter().filter(|r| r.rebuilt).count();
         more_sweeps += twin_reports.windows(2).filter(|w| w[1].sweeps > w[0].sweeps).count();
         discharged += twin_reports.last().unwrap().discharged;
     }
     assert!(
-        held_rebuilds > 10 && more_sweeps > 10 && discharged > 5,
-        "{held_rebuilds} rebuilds past the first step, {more_sweeps} steps needing more sweeps \
-         than the last, {discharged} discharged"
+        held_rebuilds > 10 && on_device > 10 && more_sweeps > 10 && discharged > 5,
+        "{held_rebuilds} rebuilds past the first step ({on_device} on the device), {more_sweeps} \
+         steps needing more sweeps than the last, {discharged} discharged"
     );
 }
 

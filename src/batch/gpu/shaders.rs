@@ -13,6 +13,7 @@ const CHAIN_JACOBI: &str = include_str!("../../../shaders/chain_jacobi.wgsl");
 const LARGE_SCENE_NSGS: &str = include_str!("../../../shaders/large_scene_nsgs.wgsl");
 const LARGE_SCENE_STEP: &str = include_str!("../../../shaders/large_scene_step.wgsl");
 const LARGE_SCENE_REPORT: &str = include_str!("../../../shaders/large_scene_report.wgsl");
+const LARGE_SCENE_REBUILD: &str = include_str!("../../../shaders/large_scene_rebuild.wgsl");
 const ROUND_AWAY: &str = include_str!("../../../shaders/round_away.wgsl");
 const LARGE_SCENE_BROAD_PHASE: &str = include_str!("../../../shaders/large_scene_broad_phase.wgsl");
 const LARGE_SCENE_COLOURING: &str = include_str!("../../../shaders/large_scene_colouring.wgsl");
@@ -180,6 +181,7 @@ pub fn large_scene_nsgs(precision: Precision, prelude: &str) -> String {
         LARGE_SCENE_NSGS,
         LARGE_SCENE_STEP,
         LARGE_SCENE_REPORT,
+        LARGE_SCENE_REBUILD,
     ]
     .concat()
 }

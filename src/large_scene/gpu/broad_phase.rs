@@ -13,7 +13,7 @@ use crate::batch::gpu::prefix_sum::{PrefixSum, Scan};
 use crate::batch::gpu::{GpuContext, Precision, shaders};
 use crate::error::Result;
 use crate::large_scene::bodies::Bodies;
-use crate::large_scene::broad_phase::{Grid, Pair, candidate_pairs};
+use crate::large_scene::broad_phase::{Grid, Pair, bodies_box, candidate_pairs};
 use crate::large_scene::walls::{Shape, Wall};
 
 /// The kernel's `Sizes`.
@@ -113,33 +113,64 @@ impl GpuBroadPhase {
     /// those of [`candidate_pairs`], bit for bit (a grid with more cells along an axis than
     /// the device's coordinates hold is left to it).
     pub fn pairs(&mut self, bodies: &Bodies, walls: &[Wall], margin: f64) -> Result<Vec<Pair>> {
-        let n = bodies.len();
-        if n == 0 {
+        if bodies.is_empty() {
             return Ok(Vec::new());
         }
+        if !self.prepare(bodies_box(bodies), bodies, walls, margin)? {
+            return candidate_pairs(bodies, walls, margin);
+        }
+        let spheres: Vec<f64> = (0..bodies.len())
+            .flat_map(|k| {
+                let r = if bodies.present[k] { bodies.radius[k] } else { -1.0 };
+                [bodies.x[k][0], bodies.x[k][1], bodies.x[k][2], r]
+            })
+            .collect();
+        let b = self.buffers.as_ref().expect("prepared");
+        self.ctx
+            .queue
+            .write_buffer(&b.spheres, 0, &self.precision.bytes(&spheres));
+        let total = self.count(self.ctx.device.create_command_encoder(&Default::default()))?;
+        if total == 0 {
+            return Ok(Vec::new());
+        }
+        let mut encoder = self.ctx.device.create_command_encoder(&Default::default());
+        let ctx = self.ctx.clone();
+        let pairs = self.write(&mut encoder, total)?;
+        let [bytes] = read_back_ranges(&ctx, encoder, [(pairs, 0..8 * total as u64)], || {});
+        Ok(bytemuck::pod_collect_to_vec::<u8, [u32; 2]>(&bytes?)
+            .into_iter()
+            .map(|[i, j]| Pair { i, j })
+            .collect())
+    }
+
+    /// Writes the sizes, the grid over the box `[lo, hi]` of the centres of `bodies` (their
+    /// count, dimension, radii and period; their centres are not read) and the walls,
+    /// growing the buffers to fit; false (nothing written) when the grid has more cells
+    /// along an axis than the device's coordinates hold. The spheres are the caller's to
+    /// write, at [`Self::spheres`].
+    pub(super) fn prepare(
+        &mut self,
+        [lo, hi]: [[f64; 3]; 2],
+        bodies: &Bodies,
+        walls: &[Wall],
+        margin: f64,
+    ) -> Result<bool> {
+        let n = bodies.len();
         let slack = match self.precision {
             Precision::F64 => 0.0,
             Precision::F32 => {
-                let extent = bodies.x.iter().flatten().fold(0.0f64, |a, c| a.max(c.abs()));
+                let extent = lo.iter().chain(&hi).fold(0.0f64, |a, c| a.max(c.abs()));
                 16.0 * f64::from(f32::EPSILON) * (extent + 2.0 * bodies.max_radius() + margin)
             }
         };
-        let grid = Grid::new(bodies, 2.0 * bodies.max_radius() + margin + 2.0 * slack)?;
+        let grid = Grid::over([lo, hi], bodies, 2.0 * bodies.max_radius() + margin + 2.0 * slack)?;
         let most = match self.precision {
             Precision::F64 => 1 << 31,
             Precision::F32 => 1 << 24,
         };
         if grid.cells.iter().any(|&c| c >= most) {
-            return candidate_pairs(bodies, walls, margin);
+            return Ok(false);
         }
-        self.upload(bodies, walls, margin, slack, &grid)?;
-        let total = self.count()?;
-        self.write(total)
-    }
-
-    /// Writes the sizes, the grid, the walls and the centres, growing the buffers to fit.
-    fn upload(&mut self, bodies: &Bodies, walls: &[Wall], margin: f64, slack: f64, grid: &Grid) -> Result<()> {
-        let n = bodies.len();
         let fits = self
             .buffers
             .as_ref()
@@ -176,23 +207,21 @@ impl GpuBroadPhase {
                 }
             }
         }
-        let spheres: Vec<f64> = (0..n)
-            .flat_map(|k| {
-                let r = if bodies.present[k] { bodies.radius[k] } else { -1.0 };
-                [bodies.x[k][0], bodies.x[k][1], bodies.x[k][2], r]
-            })
-            .collect();
         let queue = &self.ctx.queue;
         queue.write_buffer(&b.sizes, 0, bytemuck::bytes_of(&sizes));
         queue.write_buffer(&b.geometry, 0, &self.precision.bytes(&geometry));
-        queue.write_buffer(&b.spheres, 0, &self.precision.bytes(&spheres));
-        Ok(())
+        Ok(true)
     }
 
-    /// Buckets, sorts and counts each body's partners; returns how many pairs there are.
-    fn count(&self) -> Result<usize> {
-        let b = self.buffers.as_ref().expect("uploaded");
-        let mut encoder = self.ctx.device.create_command_encoder(&Default::default());
+    /// The spheres' buffer: per body x, y, z and R (R < 0: no longer present).
+    pub(super) fn spheres(&self) -> &wgpu::Buffer {
+        &self.buffers.as_ref().expect("prepared").spheres
+    }
+
+    /// Buckets, sorts and counts each body's partners after what `encoder` holds (the
+    /// spheres written); returns how many pairs there are.
+    pub(super) fn count(&self, mut encoder: wgpu::CommandEncoder) -> Result<usize> {
+        let b = self.buffers.as_ref().expect("prepared");
         encoder.clear_buffer(&b.cells, 0, None);
         encoder.clear_buffer(&b.degree, 0, None);
         {
@@ -216,14 +245,12 @@ impl GpuBroadPhase {
         Ok(u32::from_le_bytes(total?[..4].try_into().expect("4 bytes")) as usize)
     }
 
-    /// Writes the `total` pairs (growing their buffer first if they do not fit) and reads
-    /// them back.
-    fn write(&mut self, total: usize) -> Result<Vec<Pair>> {
-        if total == 0 {
-            return Ok(Vec::new());
-        }
-        if total > self.buffers.as_ref().expect("uploaded").capacity {
-            let old = self.buffers.take().expect("uploaded");
+    /// Records the writing of the `total` pairs [`Self::count`] counted (growing their
+    /// buffer first if they do not fit) and returns the buffer they will be in, (i, j) as
+    /// two u32 each.
+    pub(super) fn write(&mut self, encoder: &mut wgpu::CommandEncoder, total: usize) -> Result<&wgpu::Buffer> {
+        if total > self.buffers.as_ref().expect("counted").capacity {
+            let old = self.buffers.take().expect("counted");
             let capacity = total + total / 4;
             let pairs = storage_of(&self.ctx, "the broad phase's pairs", 8 * capacity)?;
             let group = self.bind(&old, &pairs);
@@ -234,20 +261,13 @@ impl GpuBroadPhase {
                 ..old
             });
         }
-        let b = self.buffers.as_ref().expect("uploaded");
-        let mut encoder = self.ctx.device.create_command_encoder(&Default::default());
-        {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            pass.set_bind_group(0, &b.group, &[]);
-            pass.set_pipeline(&self.write_pairs);
-            let (x, y) = groups(b.bodies);
-            pass.dispatch_workgroups(x, y, 1);
-        }
-        let [bytes] = read_back_ranges(&self.ctx, encoder, [(&b.pairs, 0..8 * total as u64)], || {});
-        Ok(bytemuck::pod_collect_to_vec::<u8, [u32; 2]>(&bytes?)
-            .into_iter()
-            .map(|[i, j]| Pair { i, j })
-            .collect())
+        let b = self.buffers.as_ref().expect("counted");
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        pass.set_bind_group(0, &b.group, &[]);
+        pass.set_pipeline(&self.write_pairs);
+        let (x, y) = groups(b.bodies);
+        pass.dispatch_workgroups(x, y, 1);
+        Ok(&b.pairs)
     }
 
     /// Buffers for `bodies` bodies, `walls` walls and `capacity` pairs.

@@ -78,17 +78,19 @@ mod tests {
     /// offset and its 16 values of state), per contact 224 (pair 16, geometry 152, r and Δr
     /// 48, incidence 8), plus the control, one block sum per 256 contacts and the scene's
     /// head, report and tallies (f32: 104 and 124); the broad phase per body 44 (f32: 28)
-    /// and 4 to 8 per bucket, 8 per pair; the colouring 12 per body and 12 per pair.
-    /// 10⁶ spheres with 3·10⁶ contacts (coordination 6) fit in 1 GiB.
+    /// and 4 to 8 per bucket, 8 per pair; the colouring 12 per body and 28 per pair, with
+    /// the sort's 65 counts per 64 pairs. 10⁶ spheres with 3·10⁶ contacts (coordination 6)
+    /// fit in 1 GiB.
     #[test]
     fn a_million_packed_spheres_fit_in_a_gigabyte() {
         let (n, m): (usize, usize) = (1_000_000, 3_000_000);
         let blocks = (CONTROL + ERROR_TERMS * m.div_ceil(BLOCK)) * 8;
-        let scene = (16 + 4 + 4 * m.div_ceil(BLOCK)) * 8;
+        let scene = (16 + 10 + 10 * m.div_ceil(BLOCK)) * 8;
         let buckets: usize = 1 << 21;
         let scans = 4 * ((buckets + 1).div_ceil(256) + (n + 1).div_ceil(256));
         let grid = 4 * (buckets + 1) + 8 * m + scans;
-        let colouring = 12 * n + 12 * m + 16;
+        let counts = 65 * m.div_ceil(64);
+        let colouring = 12 * n + 28 * m + 16 + 4 * (counts + 67) + 4 * (counts + 1).div_ceil(256);
         let f64_bytes = device_bytes(n, m, Precision::F64);
         assert_eq!(
             f64_bytes,

@@ -12,7 +12,8 @@
 //! then every body's gather. Kernels: `solve_colour`, `solve_overflow`, `jacobi_solve`,
 //! `jacobi_apply`, `block_sums`, `light_test` and `error_test`
 //! (`shaders/large_scene_nsgs.wgsl`). [`GpuScene`] keeps the scene itself on the device
-//! between broad phases and runs the whole step there (`shaders/large_scene_step.wgsl`).
+//! and runs the whole step there (`shaders/large_scene_step.wgsl`), its broad phases
+//! included (`shaders/large_scene_rebuild.wgsl`).
 
 mod broad_phase;
 mod colouring;
@@ -49,8 +50,9 @@ const DONE: f64 = 2.0;
 const F32_SWEEPS: usize = 1 << 24;
 
 /// The uniform of one dispatch (the kernel's `Dispatch`): its contacts `first..end`, the
-/// bodies, the dimension, the terms per contact `block_sums` adds, and a zero the kernel
-/// cannot fold (its blocks' off-diagonal entries).
+/// bodies, the dimension, the terms per contact `block_sums` adds, a zero the kernel
+/// cannot fold (its blocks' off-diagonal entries), and the contacts before a broad phase on
+/// the device ([`GpuScene`]'s `carry_in`).
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 struct Dispatch {
@@ -60,10 +62,11 @@ struct Dispatch {
     dimension: u32,
     terms: u32,
     zero: u32,
-    pad: [u32; 2],
+    previous: u32,
+    pad: u32,
 }
 
-const PRELUDE: &str = "struct Dispatch {\n    first: u32,\n    end: u32,\n    bodies: u32,\n    dimension: u32,\n    terms: u32,\n    zero: u32,\n    pad1: u32,\n    pad2: u32,\n}\n";
+const PRELUDE: &str = "struct Dispatch {\n    first: u32,\n    end: u32,\n    bodies: u32,\n    dimension: u32,\n    terms: u32,\n    zero: u32,\n    previous: u32,\n    pad: u32,\n}\n";
 
 /// The device buffers, sized for `bodies` bodies, `contacts` contacts, `slots` dispatches
 /// and a scene of `scene` values ([`GpuScene`]'s; none for the sweeps alone).
@@ -153,7 +156,7 @@ impl GpuSolver {
             "light_test",
             "error_test",
         ];
-        let names: [&str; 17] = std::array::from_fn(|k| match sweeps.get(k) {
+        let names: [&str; 20] = std::array::from_fn(|k| match sweeps.get(k) {
             Some(name) => name,
             None => resident::Stages::NAMES[k - sweeps.len()],
         });

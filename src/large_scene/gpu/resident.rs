@@ -1,16 +1,18 @@
 //! [`GpuScene`]: the whole step of a large scene on the device. The scene goes up once
-//! after each broad phase (bodies, walls, laws, the pairs in sweep order with their carried
-//! impulses) and stays there while no pair outside the candidates can touch: each step is
-//! one submit of `narrow_phase`, `free_velocity`, `contact_q`, `warm_start` (colour by
-//! colour), the active count, the sweeps with their stopping test, `update_position` with
-//! `discharge` and the tallies of the step's report (more submits of sweeps when the solve
-//! needs them) — the control, four values and two counts come back, nothing per body or
-//! contact. At a broad phase, and when [`Stepper::advance`] returns, the state comes back
-//! to the host. Every stage is the twin's ([`LargeScene::step_on`] with
-//! [`super::super::CpuSolver`]) in the same order: in f64 on lavapipe a 2-D scene gives its
-//! bits, a 3-D one stays within 1e-9 m (its sweeps part by an ulp now and then, as the
-//! sweeps alone do). Should a step fail on the device, the scene is left as it was when it
-//! went up (its steps and time too), the steps since then taken back.
+//! (bodies, walls, laws, the pairs in sweep order with their carried impulses) and stays
+//! there: each step is one submit of `narrow_phase`, `free_velocity`, `contact_q`,
+//! `warm_start` (colour by colour), the active count, the sweeps with their stopping test,
+//! `update_position` with `discharge` and the tallies of the step's report (more submits of
+//! sweeps when the solve needs them) — the control, ten values and two counts come back,
+//! nothing per body or contact. When a pair outside the candidates may touch, the broad
+//! phase runs on the device too (`rebuild`: the pairs, their colours, the sort by colour
+//! and the carried impulses), where its pairs fit the buffers; else, and when
+//! [`Stepper::advance`] returns, the state comes back to the host. Every stage is the
+//! twin's ([`LargeScene::step_on`] with [`super::super::CpuSolver`]) in the same order: in
+//! f64 on lavapipe a 2-D scene gives its bits, a 3-D one stays within 1e-9 m (its sweeps
+//! part by an ulp now and then, as the sweeps alone do). Should a step fail on the device,
+//! the scene is left as it was when it went up (its steps and time too), the steps since
+//! then taken back.
 
 use super::timer::{PASSES, StageTimer};
 use super::{
@@ -21,10 +23,14 @@ use crate::batch::gpu::buffers::read_back_ranges;
 use crate::batch::gpu::kernel::groups;
 use crate::batch::gpu::{GpuContext, Precision};
 use crate::error::{Error, Result};
+use crate::large_scene::broad_phase::{Pair, bodies_box};
 use crate::large_scene::narrow_phase::Contact;
 use crate::large_scene::solve::{Coloured, ContactSolver, Velocities};
 use crate::large_scene::stepper::{StageSeconds, Stepper};
 use crate::large_scene::walls::Shape;
+use std::ops::Range;
+
+mod rebuild;
 use crate::large_scene::{LargeScene, StepReport};
 
 /// The integer counts at the head of the incidence buffer (the kernel's `COUNTS`): active
@@ -35,8 +41,8 @@ pub(super) const COUNTS: usize = 2;
 const HEAD: usize = 16;
 const WALL: usize = 12;
 const BODY_STATE: usize = 16;
-const REPORT: usize = 4;
-const TALLY: usize = 4;
+const REPORT: usize = 10;
+const TALLY: usize = 10;
 
 /// The values of the scene buffer for `walls` walls, `bodies` bodies and `contacts`
 /// contacts.
@@ -77,19 +83,27 @@ stages!(
     update_position,
     body_tally,
     report,
+    rebuild_bodies,
+    carry_out,
+    carry_in,
 );
 
 /// What the host knows of the scene held on the device: the steps it had when it went up,
-/// the dispatch slots of the light and full errors, and the last step's largest
-/// displacement since the broad phase and speed, and whether a body's state is not
-/// finite — the broad phase's test.
-#[derive(Clone, Copy, Debug)]
+/// the contacts and their colours (ranges in sweep order, the overflow's last when
+/// `overflow`) since the last broad phase, the dispatch slots of the light and full errors,
+/// and the last step's largest displacement since the broad phase and speed, whether a
+/// body's state is not finite — the broad phase's test — and the box of the centres.
+#[derive(Clone, Debug)]
 struct Held {
     steps: u64,
+    contacts: usize,
+    colours: Vec<Range<usize>>,
+    overflow: bool,
     slots: [usize; 2],
     moved: f64,
     speed: f64,
     broken: bool,
+    bounds: [[f64; 3]; 2],
 }
 
 /// The whole step of a large scene on one device, coloured NSGS in f32 or f64 (see the
@@ -97,6 +111,8 @@ struct Held {
 pub struct GpuScene {
     solver: GpuSolver,
     held: Option<Held>,
+    /// The broad phases run so far on the device and on the host.
+    rebuilds: [usize; 2],
     timer: StageTimer,
     /// Seconds so far: the broad phases on the host (trips included), then each pass on the
     /// device ([`PASSES`]).
@@ -109,6 +125,7 @@ impl GpuScene {
         Ok(Self {
             solver: GpuSolver::new(ctx, precision)?,
             held: None,
+            rebuilds: [0; 2],
             timer: StageTimer::new(ctx),
             seconds: (0.0, [0.0; PASSES]),
         })
@@ -131,19 +148,31 @@ impl GpuScene {
         let slots = self.solver.upload(&state, &coloured, &scene.solver, &values)?;
         self.held = Some(Held {
             steps: scene.steps,
+            contacts: scene.contacts.len(),
+            colours: scene.colours.clone(),
+            overflow: scene.overflow,
             slots,
             moved: 0.0,
             speed: 0.0,
             broken: false,
+            bounds: bodies_box(&scene.bodies),
         });
         Ok(())
     }
 
-    /// Brings the scene's state back from the device: the bodies' x, v, ω, θ and presence,
-    /// and every contact as the last step left it.
+    /// The broad phases this engine ran on the device and on the host: the host's when a
+    /// scene goes up, and when one held outgrows the device's buffers or coordinates.
+    pub fn rebuilds(&self) -> [usize; 2] {
+        self.rebuilds
+    }
+
+    /// Brings the scene's state back from the device: the bodies' x, v, ω, θ, presence and
+    /// centre at the broad phase, and every contact as the last step left it, in sweep
+    /// order with its colours.
     fn release(&mut self, scene: &mut LargeScene) -> Result<()> {
         let buffers = self.solver.buffers.as_ref().expect("held");
-        let (n, m) = (scene.bodies.len(), scene.contacts.len());
+        let held = self.held.take().expect("held");
+        let (n, m) = (scene.bodies.len(), held.contacts);
         let size = self.solver.precision.size() as u64;
         let bodies = (HEAD + WALL * scene.walls.len()) as u64;
         let encoder = self.solver.ctx.device.create_command_encoder(&Default::default());
@@ -169,27 +198,34 @@ impl GpuScene {
             b.x[k] = [s[0], s[1], s[2]];
             b.v[k] = [s[3], s[4], s[5]];
             b.omega[k] = [s[6], s[7], s[8]];
+            scene.rebuilt_at[k] = [s[9], s[10], s[11]];
             b.angle[k] = s[12];
             b.present[k] = s[13] == 1.0;
         }
         let (grains, walls) = (scene.grains, &scene.walls);
-        for (c, contact) in scene.contacts.iter_mut().enumerate() {
-            let g = &geometry[GEOMETRY * c..GEOMETRY * (c + 1)];
-            let r = &impulse[6 * c..6 * c + 3];
-            let j = contact.pair.j as usize;
-            *contact = Contact {
-                pair: contact.pair,
-                gap: g[18],
-                frame: [[g[0], g[1], g[2]], [g[3], g[4], g[5]], [g[6], g[7], g[8]]],
-                w: [g[9], g[10]],
-                law: if j < n { grains } else { walls[j - n].law },
-                target: [g[12], g[13], g[14]],
-                q: [g[15], g[16], g[17]],
-                r: [r[0], r[1], r[2]],
-                active: pairs[16 * c + 8..16 * c + 12] != [0; 4],
-            };
-        }
-        self.held = None;
+        let pairs: Vec<[u32; 4]> = bytemuck::pod_collect_to_vec(&pairs);
+        scene.contacts = (0..m)
+            .map(|c| {
+                let g = &geometry[GEOMETRY * c..GEOMETRY * (c + 1)];
+                let r = &impulse[6 * c..6 * c + 3];
+                let [i, j, active, _] = pairs[c];
+                let pair = Pair { i, j };
+                let j = j as usize;
+                Contact {
+                    pair,
+                    gap: g[18],
+                    frame: [[g[0], g[1], g[2]], [g[3], g[4], g[5]], [g[6], g[7], g[8]]],
+                    w: [g[9], g[10]],
+                    law: if j < n { grains } else { walls[j - n].law },
+                    target: [g[12], g[13], g[14]],
+                    q: [g[15], g[16], g[17]],
+                    r: [r[0], r[1], r[2]],
+                    active: active != 0,
+                }
+            })
+            .collect();
+        scene.colours = held.colours;
+        scene.overflow = held.overflow;
         Ok(())
     }
 
@@ -198,14 +234,14 @@ impl GpuScene {
     /// step needed, and the stages after them (which wait for the solve to be done); while
     /// it is not, further submits hold twice as many sweeps and those stages again.
     fn step(&mut self, scene: &mut LargeScene, rebuilt: bool) -> Result<StepReport> {
-        let held = self.held.expect("held");
+        let held = self.held.as_ref().expect("held");
         let options = scene.solver;
         let cap = options.max_sweeps.max(1);
         let solver = &self.solver;
-        let (n, m) = (scene.bodies.len(), scene.contacts.len());
+        let (n, m) = (scene.bodies.len(), held.contacts);
         let order = SweepOrder {
-            colours: &scene.colours,
-            overflow: scene.overflow,
+            colours: &held.colours,
+            overflow: held.overflow,
             contacts: m,
             bodies: n,
         };
@@ -301,6 +337,7 @@ impl GpuScene {
             read = timed(submit(sweeps, false)?);
         }
         let [control, values, counts] = read;
+        let colours = held.colours.len();
         for (total, s) in self.seconds.1.iter_mut().zip(device) {
             *total += s;
         }
@@ -308,18 +345,17 @@ impl GpuScene {
         if active > 0 {
             self.solver.guess = sweeps;
         }
-        self.held = Some(Held {
-            moved: values[1],
-            speed: values[2],
-            broken: values[3] != 0.0,
-            ..held
-        });
+        let held = self.held.as_mut().expect("held");
+        held.moved = values[1];
+        held.speed = values[2];
+        held.broken = values[3] != 0.0;
+        held.bounds = [[values[4], values[5], values[6]], [values[7], values[8], values[9]]];
         scene.steps += 1;
         scene.time = LargeScene::time_after(scene.steps, scene.h);
         Ok(StepReport {
             candidates: m,
             active,
-            colours: scene.colours.len(),
+            colours,
             sweeps,
             residual: control[5],
             converged: control[6] == 1.0,
@@ -329,23 +365,31 @@ impl GpuScene {
         })
     }
 
-    /// Steps until `steps` are taken or `each` says stop, the broad phase on the host's
-    /// order of stages whenever it is due (the scene comes back for it).
+    /// Steps until `steps` are taken or `each` says stop, the broad phase whenever it is
+    /// due: on the device while the scene is held there and fits, else on the host (the
+    /// scene comes back for it).
     fn steps(&mut self, scene: &mut LargeScene, steps: u64, each: &mut dyn FnMut(StepReport) -> bool) -> Result<()> {
         for _ in 0..steps {
-            let rebuilt = match self.held {
+            let rebuilt = match &self.held {
                 Some(h) => h.broken || scene.may_close(h.moved, h.speed),
                 None => scene.rebuild_due(),
             };
             let started = std::time::Instant::now();
+            let timed = rebuilt || self.held.is_none();
             if rebuilt {
-                if self.held.is_some() {
-                    self.release(scene)?;
+                let on_device = self.held.as_ref().is_some_and(|h| !h.broken) && self.rebuild_on_device(scene)?;
+                if !on_device {
+                    if self.held.is_some() {
+                        self.release(scene)?;
+                    }
+                    scene.broad_phase(&mut self.solver)?;
                 }
-                scene.broad_phase(&mut self.solver)?;
+                self.rebuilds[usize::from(!on_device)] += 1;
             }
             if self.held.is_none() {
                 self.hold(scene)?;
+            }
+            if timed {
                 self.seconds.0 += started.elapsed().as_secs_f64();
             }
             if !each(self.step(scene, rebuilt)?) {
@@ -374,6 +418,8 @@ impl Stepper for GpuScene {
             Some(_) => self.release(scene),
             None => Ok(()),
         });
+        // (A failure while the scene was on the device leaves it where it went up: the
+        // host's scene is not touched while it is held.)
         if let Some(held) = self.held.take() {
             // A failure while the scene was on the device: it stands where it went up.
             scene.steps = held.steps;
@@ -382,8 +428,8 @@ impl Stepper for GpuScene {
         result
     }
 
-    /// The host's broad phases (the trips included) and, where the adapter has timestamps,
-    /// the device's passes.
+    /// The broad phases (on the host: the trips included) and, where the adapter has
+    /// timestamps, the device's passes.
     fn stage_seconds(&self) -> Option<StageSeconds> {
         let (broad_phase, [before, sweeps, after]) = self.seconds;
         let device = |s: f64| self.timer.timed().then_some(s);

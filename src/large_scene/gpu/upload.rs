@@ -9,9 +9,12 @@ use super::{
 };
 use crate::batch::gpu::buffers::{grown, storage_of, uniform_of};
 use crate::error::Result;
+use crate::large_scene::Bodies;
+use crate::large_scene::colouring::COLOURS;
 use crate::large_scene::jacobi::split_blocks;
 use crate::large_scene::residual::ERROR_TERMS;
 use crate::large_scene::solve::{Coloured, SolverOptions, Velocities};
+use std::ops::Range;
 
 impl GpuSolver {
     /// The buffers, grown (by a quarter more than asked) when the scene outgrows them; a
@@ -109,37 +112,35 @@ impl GpuSolver {
             }
             incidence = incidence_of(n, contacts, counts);
         }
-        // Dispatch slots: the colours (Jacobi: its solve and its gather), then the errors'.
-        let dimension = b.dimension.rows() as u32;
-        let at = |first: usize, end: usize, terms: u32| Dispatch {
-            first: first as u32,
-            end: end as u32,
-            bodies: n as u32,
-            dimension,
-            terms,
-            zero: 0,
-            pad: [0; 2],
-        };
-        let mut slots: Vec<Dispatch> = if self.jacobi.is_some() {
-            vec![at(0, m, 0), at(0, n, 0)]
-        } else {
-            coloured.colours.iter().map(|r| at(r.start, r.end, 0)).collect()
-        };
-        let light = slots.len();
-        slots.extend([at(0, m, 2), at(0, m, ERROR_TERMS as u32)]);
+        let colours = self.jacobi.is_none().then_some(coloured.colours);
+        let slots = dispatches(b, colours, m, m);
+        let light = slots.len() - 2;
         let precision = self.precision;
-        let stride = self.stride as usize;
         let queue = self.ctx.queue.clone();
-        let buffers = self.buffers(n, m, slots.len(), scene.len())?;
+        // Room for every colour's slot: a broad phase on the device may bring more colours.
+        let buffers = self.buffers(n, m, slots.len().max(COLOURS + 3), scene.len())?;
         let body: Vec<f64> = (0..n)
             .flat_map(|k| [b.inverse_mass(k), b.spin_per_impulse(k), b.radius[k]])
             .collect();
         let velocity: Vec<f64> = (0..n)
             .flat_map(|k| state.v[k].into_iter().chain(state.omega[k]))
             .collect();
+        // Each contact's place in key order, which a broad phase on the device reads.
+        let mut rank = vec![0u32; if scene.is_empty() { 0 } else { m }];
+        if !scene.is_empty() {
+            let mut by_key: Vec<usize> = (0..m).collect();
+            by_key.sort_unstable_by_key(|&c| contacts[c].pair);
+            for (k, &c) in by_key.iter().enumerate() {
+                rank[c] = k as u32;
+            }
+        }
         let pairs: Vec<[u32; 4]> = contacts
             .iter()
-            .map(|c| [c.pair.i, c.pair.j, u32::from(c.active), 0])
+            .enumerate()
+            .map(|(c, contact)| {
+                let p = contact.pair;
+                [p.i, p.j, u32::from(contact.active), rank.get(c).copied().unwrap_or(0)]
+            })
             .collect();
         let impulse: Vec<f64> = contacts.iter().flat_map(|c| c.r.into_iter().chain([0.0; 3])).collect();
         queue.write_buffer(&buffers.storage[BODY], 0, &precision.bytes(&body));
@@ -156,11 +157,44 @@ impl GpuSolver {
         let cap = options.max_sweeps.max(1) as f64;
         let control = [0.0, 0.0, options.tolerance, cap, f64::EPSILON, 0.0, 0.0, 0.0];
         queue.write_buffer(&buffers.storage[PARTIAL], 0, &precision.bytes(&control));
+        self.write_dispatches(0, &slots);
+        Ok([light, light + 1])
+    }
+
+    /// Writes `slots` to the dispatch buffer from slot `first` on, one per stride.
+    pub(super) fn write_dispatches(&self, first: usize, slots: &[Dispatch]) {
+        let stride = self.stride as usize;
         let mut bytes = vec![0u8; stride * slots.len()];
         for (k, d) in slots.iter().enumerate() {
             bytes[k * stride..k * stride + size_of::<Dispatch>()].copy_from_slice(bytemuck::bytes_of(d));
         }
-        queue.write_buffer(&buffers.dispatch, 0, &bytes);
-        Ok([light, light + 1])
+        let buffers = self.buffers.as_ref().expect("sized");
+        self.ctx
+            .queue
+            .write_buffer(&buffers.dispatch, (stride * first) as u64, &bytes);
     }
+}
+
+/// The dispatch slots of a step over `m` contacts of `b`: one per colour, or (`None`)
+/// Jacobi's solve and its gather; then the light and the full error's. `previous`: the
+/// contacts before a broad phase on the device.
+pub(super) fn dispatches(b: &Bodies, colours: Option<&[Range<usize>]>, m: usize, previous: usize) -> Vec<Dispatch> {
+    let n = b.len();
+    let dimension = b.dimension.rows() as u32;
+    let at = |first: usize, end: usize, terms: u32| Dispatch {
+        first: first as u32,
+        end: end as u32,
+        bodies: n as u32,
+        dimension,
+        terms,
+        zero: 0,
+        previous: previous as u32,
+        pad: 0,
+    };
+    let mut slots: Vec<Dispatch> = match colours {
+        Some(colours) => colours.iter().map(|r| at(r.start, r.end, 0)).collect(),
+        None => vec![at(0, m, 0), at(0, n, 0)],
+    };
+    slots.extend([at(0, m, 2), at(0, m, ERROR_TERMS as u32)]);
+    slots
 }
