@@ -485,7 +485,8 @@ fn gpu_sweeps_are_the_cpu_twin() {
 
 /// A colour overflow on the device: 72 small discs resting on one large disc share it, so their
 /// pairs need more colours than a mask holds and the last ones are swept in order by one
-/// invocation — still the twin bit for bit.
+/// invocation — still the twin bit for bit; and with a margin so thin that the broad phase
+/// is due every few steps, sorted into their colours on the device.
 #[cfg(feature = "gpu")]
 #[test]
 fn gpu_overflow_colour_is_the_cpu_twin() {
@@ -509,11 +510,11 @@ fn gpu_overflow_colour_is_the_cpu_twin() {
         radius.push(small);
     }
     let mass: Vec<f64> = radius.iter().map(|r| r * r).collect();
-    let scene = |solver: &mut dyn Stepper| {
+    let scene = |solver: &mut dyn Stepper, margin: f64| {
         let bodies = Bodies::new(Dimension::Two, x.clone(), radius.clone(), mass.clone()).unwrap();
         let l = law(0.0, 0.5, Dimension::Two);
         let mut scene = LargeScene::new(bodies, vec![floor(1, l)], l, gravity(Dimension::Two), 1e-3).unwrap();
-        scene.margin = 0.05;
+        scene.margin = margin;
         scene.solver.tolerance = 1e-9;
         let mut reports = Vec::new();
         solver
@@ -526,19 +527,30 @@ fn gpu_overflow_colour_is_the_cpu_twin() {
         let overflowing = scene.contacts().iter().filter(overflow).filter(|c| c.active).count();
         (state_bits(&scene), reports, overflowing)
     };
-    let (twin, twin_reports, overflowing) = scene(&mut CpuSolver::default());
+    let (twin, twin_reports, overflowing) = scene(&mut CpuSolver::default(), 0.05);
     assert!(
         twin_reports.iter().all(|r| r.colours > COLOURS) && overflowing > 4,
         "no active overflow: {overflowing} active, {:?}",
         twin_reports.last()
     );
-    let (kernel, reports, _) = scene(&mut GpuSolver::new(ctx, Precision::F64).unwrap());
+    let (kernel, reports, _) = scene(&mut GpuSolver::new(ctx, Precision::F64).unwrap(), 0.05);
     assert_eq!(reports, twin_reports);
     assert_eq!(kernel, twin);
     // The whole step on the device: its warm start sweeps the overflow in order too.
-    let (whole, reports, _) = scene(&mut GpuScene::new(ctx, Precision::F64).unwrap());
+    let (whole, reports, _) = scene(&mut GpuScene::new(ctx, Precision::F64).unwrap(), 0.05);
     assert_eq!(reports, twin_reports);
     assert_eq!(whole, twin);
+    let (twin, twin_reports, _) = scene(&mut CpuSolver::default(), 2e-5);
+    let mut gpu = GpuScene::new(ctx, Precision::F64).unwrap();
+    let (whole, reports, _) = scene(&mut gpu, 2e-5);
+    assert_eq!(reports, twin_reports);
+    assert_eq!(whole, twin);
+    let rebuilt = twin_reports.iter().filter(|r| r.rebuilt).count();
+    assert!(
+        gpu.rebuilds()[0] > 5 && rebuilt == gpu.rebuilds()[0] + 1,
+        "{rebuilt}, {:?}",
+        gpu.rebuilds()
+    );
 }
 
 /// Least squares y ≈ a + b x: (a, b, R²).
