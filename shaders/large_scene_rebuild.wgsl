@@ -8,7 +8,8 @@
 // with the identity frame. Twin: LargeScene::broad_phase (src/large_scene/scene.rs).
 
 // Body k's sphere (x, y, z, R; R = −1 when it is no longer present) at velocity[4k..4k + 4],
-// and its centre at this broad phase. Twins: GpuBroadPhase::pairs's spheres, rebuilt_at.
+// and its centre at this broad phase. Twins: GpuBroadPhase::pairs (its spheres),
+// LargeScene::broad_phase (rebuilt_at).
 @compute @workgroup_size(64)
 fn rebuild_bodies(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let k = invocation(gid, groups);

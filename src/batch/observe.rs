@@ -368,31 +368,42 @@ impl Observer {
 /// Kernel twin: `accumulate` in `shaders/observe.wgsl`.
 #[inline(always)]
 pub fn accumulate<T: Float>(kind: Accumulator, slots: &mut [T], s: T, k: T, h: T, first: bool) {
-    let threshold = slots[3];
     if first {
-        slots[0] = match kind {
-            Accumulator::Max | Accumulator::Min | Accumulator::Final => s,
-            Accumulator::Integral => T::zero(),
-            Accumulator::FirstAbove => indicator(s > threshold),
-            Accumulator::FirstBelow => indicator(s < threshold),
-        };
+        slots[0] = started(kind, slots[3], s);
         slots[1] = k;
-        slots[2] = s;
-        return;
+    } else if let (true, value) = folded(kind, [slots[0], slots[2], slots[3]], s, h) {
+        slots[0] = value;
+        slots[1] = k;
     }
-    let half = T::from(0.5).unwrap_or_else(T::nan);
-    let (value, step) = match kind {
-        Accumulator::Max if s > slots[0] => (s, k),
-        Accumulator::Min if s < slots[0] => (s, k),
-        Accumulator::Final => (s, k),
-        Accumulator::Integral => (slots[0] + h * (half * (slots[2] + s)), k),
-        Accumulator::FirstAbove if slots[0] == T::zero() && s > threshold => (T::one(), k),
-        Accumulator::FirstBelow if slots[0] == T::zero() && s < threshold => (T::one(), k),
-        _ => (slots[0], slots[1]),
-    };
-    slots[0] = value;
-    slots[1] = step;
     slots[2] = s;
+}
+
+/// The value an accumulator of `kind` starts from at the first sample `s` (threshold c):
+/// [`accumulate`]'s first line.
+#[inline(always)]
+pub fn started<T: Float>(kind: Accumulator, threshold: T, s: T) -> T {
+    match kind {
+        Accumulator::Max | Accumulator::Min | Accumulator::Final => s,
+        Accumulator::Integral => T::zero(),
+        Accumulator::FirstAbove => indicator(s > threshold),
+        Accumulator::FirstBelow => indicator(s < threshold),
+    }
+}
+
+/// Whether a later sample `s` replaces the value kept (its step then becomes the sample's),
+/// and the value it keeps, from the kept `[value, previous sample, threshold]` and the step
+/// `h`: [`accumulate`]'s other lines.
+#[inline(always)]
+pub fn folded<T: Float>(kind: Accumulator, [value, previous, threshold]: [T; 3], s: T, h: T) -> (bool, T) {
+    let half = T::from(0.5).unwrap_or_else(T::nan);
+    match kind {
+        Accumulator::Max => (s > value, s),
+        Accumulator::Min => (s < value, s),
+        Accumulator::Final => (true, s),
+        Accumulator::Integral => (true, value + h * (half * (previous + s))),
+        Accumulator::FirstAbove => (value == T::zero() && s > threshold, T::one()),
+        Accumulator::FirstBelow => (value == T::zero() && s < threshold, T::one()),
+    }
 }
 
 /// Checks that every observer's signal exists in scene `scene` of `n` degrees of freedom and

@@ -9,7 +9,7 @@ use num_traits::Float;
 use super::super::moreau_jean_rows::{EQUALITY as EQUALITY_ROW, TANGENT, row_kind};
 use super::{Group, L, LANES};
 use crate::batch::observe::{
-    Accumulator, SLOTS, Signal, accumulate, crossing_count, fold_turning, push_event, record_events, turning_point,
+    Accumulator, SLOTS, Signal, crossing_count, fold_turning, folded, push_event, record_events, started, turning_point,
 };
 use crate::contact::lanes::{Lanes, any};
 
@@ -28,7 +28,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
         let steps = self.health.steps()[0];
         let k: L<T> = Lanes::splat(T::from(steps).unwrap_or_else(T::nan));
         let observers = &self.recording.observers;
-        let h = Lanes::splat(self.step.h);
+        let h = self.step.h;
         // With located impacts, the lanes whose step was a free flight (no located impact, no
         // gap row's impulse): a max or min may turn inside it.
         let turns_somewhere = observers
@@ -43,17 +43,25 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
             })
         });
         for (i, observer) in observers.iter().enumerate() {
-            let (s, rate) = match observer.signal {
-                Signal::Q(j) => (self.q[j], Some(self.v[j])),
-                Signal::V(j) => (self.v[j], None),
+            // (By reference: a signal the state holds is not copied.)
+            let output;
+            let (s, rate): (&L<T>, Option<&L<T>>) = match observer.signal {
+                Signal::Q(j) => (&self.q[j], Some(&self.v[j])),
+                Signal::V(j) => (&self.v[j], None),
                 Signal::Y(r) => {
-                    let (y, ydot) = self.row_output(r);
-                    (y, Some(ydot))
+                    output = self.row_output(r);
+                    (&output.0, Some(&output.1))
                 }
-                Signal::Ydot(r) => (self.row_output(r).1, None),
-                Signal::Lambda(r) => (self.lambda[r], None),
+                Signal::Ydot(r) => {
+                    output = self.row_output(r);
+                    (&output.1, None)
+                }
+                Signal::Lambda(r) => (&self.lambda[r], None),
                 // Refused before a batched run (`Job::check_batched`).
-                Signal::Energy => (Lanes::splat(T::nan()), None),
+                Signal::Energy => {
+                    output = (Lanes::splat(T::nan()), Lanes::zero());
+                    (&output.0, None)
+                }
             };
             let slots = &mut self.observed[SLOTS * i..SLOTS * (i + 1)];
             let kind = observer.accumulator();
@@ -62,38 +70,40 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
             let crossing = matches!(kind, Accumulator::FirstAbove | Accumulator::FirstBelow);
             let turning = matches!(kind, Accumulator::Max | Accumulator::Min);
             let mut turns = None;
+            let crossed;
             let at = match &mut self.located {
                 Some(located) if crossing || turning => {
                     let previous_rate = located.previous_rate[i];
                     let at = if first || !crossing {
-                        k
+                        &k
                     } else {
-                        Lanes(from_fn(|l| {
+                        crossed = Lanes(from_fn(|l| {
                             let lane: [T; SLOTS] = from_fn(|x| slots[x].0[l]);
                             let impact = match observer.signal {
                                 Signal::Lambda(r) => located
                                     .impacts
                                     .iter()
                                     .find(|i| i.lane == l && i.row == r)
-                                    .map(|i| k.0[l] - (h.0[l] - i.s) / h.0[l]),
+                                    .map(|i| k.0[l] - (h - i.s) / h),
                                 _ => None,
                             };
                             let signal = (s.0[l], rate.map(|r| r.0[l]), previous_rate.0[l]);
-                            crossing_count(observer, &lane, signal, (k.0[l], h.0[l]), impact)
-                        }))
+                            crossing_count(observer, &lane, signal, (k.0[l], h), impact)
+                        }));
+                        &crossed
                     };
                     if let (true, Some(free)) = (turning, free) {
                         turns = Some(from_fn::<_, LANES, _>(|l| {
                             let signal = (s.0[l], rate.map(|r| r.0[l]), previous_rate.0[l]);
                             free[l]
-                                .then(|| turning_point(observer, slots[2].0[l], signal, (k.0[l], h.0[l])))
+                                .then(|| turning_point(observer, slots[2].0[l], signal, (k.0[l], h)))
                                 .flatten()
                         }));
                     }
-                    located.previous_rate[i] = rate.unwrap_or(Lanes::splat(T::nan()));
+                    located.previous_rate[i] = rate.copied().unwrap_or(Lanes::splat(T::nan()));
                     at
                 }
-                _ => k,
+                _ => &k,
             };
             accumulate_lanes(kind, slots, s, at, h, first);
             for (l, turn) in turns.into_iter().flatten().enumerate() {
@@ -127,8 +137,10 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
         // or the reverse): nothing to record or update in those lanes, tested in all at once.
         let mut changes = [false; LANES];
         for r in (0..m).filter(|&r| gap(r)) {
-            let (carries, carried) = (self.lambda[r].gt(Lanes::zero()), self.observed[at + 2 + r]);
-            changes = from_fn(|l| changes[l] | (carries[l] ^ (carried.0[l] != T::zero())));
+            let (lambda, carried) = (&self.lambda[r], &self.observed[at + 2 + r]);
+            for (l, change) in changes.iter_mut().enumerate() {
+                *change |= (lambda.0[l] > T::zero()) ^ (carried.0[l] != T::zero());
+            }
         }
         // (A located impact is an event whether or not its row carried an impulse before.)
         for i in self.located.iter().flat_map(|located| &located.impacts) {
@@ -172,21 +184,26 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
     }
 }
 
-/// [`accumulate`] on every lane: each lane's slots folded by the scalar rule the kernel
-/// follows. The accumulator's kind is matched once, outside the lanes, so that each arm's
-/// loop over the lanes is the rule for one kind, compiled without branches (LLVM turns its
-/// guards into blends across the lanes). Kernel: `accumulate`.
+/// [`accumulate`] on every lane, `k` each lane's step count (its crossing's, where impacts
+/// are located) and `h` the step: the scalar rule's pieces ([`started`], [`folded`]) lane by
+/// lane, each slot written whole by a select, so that each kind's loop compiles to compares,
+/// blends and plain stores. The kind is matched once, outside the lanes, so that each arm's
+/// loop is one kind's rule. Kernel: `accumulate`.
 #[inline(always)]
-fn accumulate_lanes<T: Float>(kind: Accumulator, slots: &mut [L<T>], s: L<T>, k: L<T>, h: L<T>, first: bool) {
+fn accumulate_lanes<T: Float>(kind: Accumulator, slots: &mut [L<T>], s: &L<T>, k: &L<T>, h: T, first: bool) {
     /// The lanes folded by one `kind`, a constant where this is inlined.
     #[inline(always)]
-    fn fold<T: Float>(kind: Accumulator, slots: &mut [L<T>; SLOTS], s: L<T>, k: L<T>, h: L<T>, first: bool) {
+    fn fold<T: Float>(kind: Accumulator, slots: &mut [L<T>; SLOTS], s: &L<T>, k: &L<T>, h: T, first: bool) {
+        let [value, step, previous, threshold] = slots;
         for l in 0..LANES {
-            let mut lane: [T; SLOTS] = from_fn(|x| slots[x].0[l]);
-            accumulate(kind, &mut lane, s.0[l], k.0[l], h.0[l], first);
-            for (slot, value) in slots.iter_mut().zip(lane) {
-                slot.0[l] = value;
-            }
+            let (take, kept) = if first {
+                (true, started(kind, threshold.0[l], s.0[l]))
+            } else {
+                folded(kind, [value.0[l], previous.0[l], threshold.0[l]], s.0[l], h)
+            };
+            value.0[l] = if take { kept } else { value.0[l] };
+            step.0[l] = if take { k.0[l] } else { step.0[l] };
+            previous.0[l] = s.0[l];
         }
     }
     let slots: &mut [L<T>; SLOTS] = slots.try_into().expect("an observer has SLOTS slots");
