@@ -106,8 +106,10 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
                 _ => &k,
             };
             accumulate_lanes(kind, slots, s, at, h, first);
-            for (l, turn) in turns.into_iter().flatten().enumerate() {
-                if let Some(turn) = turn {
+            // (By reference: moving the lanes' turns out of the Option copied them, every
+            // observer and step, located or not.)
+            for (l, turn) in turns.iter().flatten().enumerate() {
+                if let &Some(turn) = turn {
                     let mut lane: [T; SLOTS] = from_fn(|x| slots[x].0[l]);
                     fold_turning(kind, &mut lane, turn);
                     for (slot, value) in slots.iter_mut().zip(lane) {
