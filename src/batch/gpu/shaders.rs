@@ -164,8 +164,8 @@ pub fn chain_jacobi(precision: Precision) -> String {
 /// `jacobi_apply`, `block_sums`, `light_test`, `error_test`) and the other stages of its
 /// step (`narrow_phase`, `free_velocity`, `contact_q`, `warm_start_colour`,
 /// `warm_start_overflow`, `contact_tally`, `skip_solve`, `update_position`, `body_tally`,
-/// `report`) in `precision`, after `prelude`: the host's `BLOCK` and `Dispatch`
-/// (`large_scene::gpu`).
+/// `report`, and the broad phase's `rebuild_bodies`, `carry_out`, `carry_in`) in
+/// `precision`, after `prelude`: the host's `BLOCK` and `Dispatch` (`large_scene::gpu`).
 pub fn large_scene_nsgs(precision: Precision, prelude: &str) -> String {
     let slide = format!(
         "const SLIDE_ITERATIONS: u32 = {}u;\n",

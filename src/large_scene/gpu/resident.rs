@@ -50,7 +50,8 @@ pub(super) fn scene_values(walls: usize, bodies: usize, contacts: usize) -> usiz
 macro_rules! stages {
     ($($name:ident),+ $(,)?) => {
         /// The kernels of the stages around the sweeps (`shaders/large_scene_step.wgsl`,
-        /// `shaders/large_scene_report.wgsl`).
+        /// `shaders/large_scene_report.wgsl`) and of the broad phase's part in the step's
+        /// module (`shaders/large_scene_rebuild.wgsl`).
         pub(super) struct Stages {
             $(pub(super) $name: wgpu::ComputePipeline,)+
         }
@@ -110,8 +111,8 @@ pub struct GpuScene {
     /// outgrew the device's buffers, on the host before a scene went up.
     rebuilds: [usize; 3],
     timer: StageTimer,
-    /// Seconds so far: the broad phases on the host (trips included), then each pass on the
-    /// device ([`PASSES`]).
+    /// Seconds so far: the broad phases by the clock (on the device, or on the host with the
+    /// trips), then each pass on the device ([`PASSES`]).
     seconds: (f64, [f64; PASSES]),
 }
 

@@ -125,8 +125,9 @@ impl GpuSolver {
         let velocity: Vec<f64> = (0..n)
             .flat_map(|k| state.v[k].into_iter().chain(state.omega[k]))
             .collect();
-        // Each contact's place in key order, which a broad phase on the device reads.
-        let mut rank = vec![0u32; if scene.is_empty() { 0 } else { m }];
+        // Each contact's place in key order, which a broad phase on the device reads (a held
+        // scene's only: the sweeps alone leave it 0).
+        let mut rank = vec![0u32; m];
         if !scene.is_empty() {
             let mut by_key: Vec<usize> = (0..m).collect();
             by_key.sort_unstable_by_key(|&c| contacts[c].pair);
@@ -139,7 +140,7 @@ impl GpuSolver {
             .enumerate()
             .map(|(c, contact)| {
                 let p = contact.pair;
-                [p.i, p.j, u32::from(contact.active), rank.get(c).copied().unwrap_or(0)]
+                [p.i, p.j, u32::from(contact.active), rank[c]]
             })
             .collect();
         let impulse: Vec<f64> = contacts.iter().flat_map(|c| c.r.into_iter().chain([0.0; 3])).collect();
