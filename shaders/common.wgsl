@@ -2,7 +2,8 @@
 // `real`, `REAL_MAX`, `REAL_EPSILON`, `sine_cosine`, the sizes `MAX_DOF`,
 // `MAX_CONTACTS`, `FIXED_DOF`, `FIXED_CONTACTS`, `PRIVATE_OPS`, `NONLINEAR`, `QUAD_MN`,
 // `QUAD_MM`, `NL_DOF`, `NL_CONTACTS`, `OBSERVERS`, `OBSERVED`, `RECORD`, `STROBE_FIRST`,
-// `STROBE_EVERY`, `STROBE_COUNT`, `EVENTS`, `EVENTS_AT`, `EVENT_ROWS`, `COMPRESSED`, and `StepParams` and `OperatorOffsets` (generated from
+// `STROBE_EVERY`, `STROBE_COUNT`, `EVENTS`, `EVENTS_AT`, `EVENT_ROWS`, `COMPRESSED`, `LOCATE`,
+// `LOC_DOF`, `LOC_CONTACTS`, `LOC_OBSERVERS`, `LOCATED` and the located step's constants, and `StepParams` and `OperatorOffsets` (generated from
 // their one definition in src/batch/shared.rs), are defined by the host in front of this file
 // (f32 or f64, sizes of the batch): see src/batch/gpu/shaders.rs.
 
@@ -14,6 +15,8 @@ struct Params {
     stride: u32,
     // 2: the trip count of the loop-limiter probe at the end of each invocation.
     probe: u32,
+    // 0, which the compiler cannot see.
+    zero: u32,
 }
 
 // One scene's offsets: see batch::layout::SceneHeader.
@@ -59,6 +62,8 @@ struct HealthCounters {
 @group(0) @binding(8) var<storage, read_write> observed: array<real>;
 // The row kind of each row of each scene, from its header's row_offset (batch::layout::RowKind).
 @group(0) @binding(9) var<storage, read> row_kinds: array<u32>;
+// Per scene, LOCATED values a located kernel keeps between dispatches (located.wgsl).
+@group(0) @binding(10) var<storage, read_write> located_record: array<real>;
 
 fn is_finite(x: real) -> bool {
     return abs(x) <= REAL_MAX;

@@ -3,7 +3,8 @@
 // named stages, each with the same name and arguments there (a test checks the two lists),
 // in the same order of operations. One invocation per scene (grid-stride loop),
 // `params.steps` fused steps per dispatch, the scene's state and scratch in private memory;
-// no atomics. The stages themselves are in moreau_jean_stages.wgsl and observe.wgsl.
+// no atomics. The stages themselves are in moreau_jean_stages.wgsl and observe.wgsl, the
+// located step in located.wgsl.
 
 // The scene's operators, copied into private memory before the time loop when they fit
 // (PRIVATE_OPS > 1): read once per run instead of once per step.
@@ -121,6 +122,9 @@ fn load_scene(s: u32) {
     if ((flags & HAS_FORCING) != 0u) {
         phase_cos = forcing_cosine(health.steps);
     }
+    if (LOCATE) {
+        load_located();
+    }
 }
 
 // Writes scene s back: q, v (flagging a non-finite state), health. Twin: Group::store.
@@ -135,16 +139,21 @@ fn store_scene(s: u32) {
     }
     counters[s] = health;
     extremes[EXTREMES * s] = worst;
-    extremes[EXTREMES * s + 1u] = deepest;
+    // (+0 for a −0, as the twin's 0 − y: the compiler may take 0 − y for −y.)
+    extremes[EXTREMES * s + 1u] = deepest + real(params.zero);
     extremes[EXTREMES * s + 2u] = cone;
     for (var x = 0u; x < SLOTS * OBSERVERS; x++) {
         observed[RECORD * s + x] = observed_slots[x];
     }
+    if (LOCATE) {
+        store_located();
+    }
 }
 
 // `params.steps` Moreau–Jean steps of scene s, stage by stage (or, in a RATTLE kernel, nonsmooth
-// RATTLE steps: rattle_stages.wgsl). Newton iterations (one pass without nonlinear rows):
-// iterate i solves the MLCP with G(q^i), v⁰ = v_k. Twin: simulate.
+// RATTLE steps: rattle_stages.wgsl; in a LOCATE kernel, located steps: located.wgsl). Newton
+// iterations (one pass without nonlinear rows): iterate i solves the MLCP with G(q^i),
+// v⁰ = v_k. Twin: simulate.
 fn simulate(s: u32) {
     load_scene(s);
     // A scene the loop limiter cut short in an earlier dispatch is not stepped again: the host
@@ -162,25 +171,29 @@ fn simulate(s: u32) {
             rattle_step();
             continue;
         }
-        free_velocity(harmonic_forcing());
-        outputs_and_activation();
-        var newton = 0u;
-        loop {
-            if (nonlinear) {
-                if (newton_jacobian(newton)) {
+        if (LOCATE) {
+            located_step();
+        } else {
+            free_velocity(harmonic_forcing());
+            outputs_and_activation();
+            var newton = 0u;
+            loop {
+                if (nonlinear) {
+                    if (newton_jacobian(newton)) {
+                        break;
+                    }
+                    newton_operators();
+                }
+                solve_local();
+                impulse_to_velocity();
+                newton = newton + 1u;
+                if (!nonlinear) {
                     break;
                 }
-                newton_operators();
             }
-            solve_local();
-            impulse_to_velocity();
-            newton = newton + 1u;
-            if (!nonlinear) {
-                break;
-            }
+            update_position();
+            record_health();
         }
-        update_position();
-        record_health();
         observe(false);
     }
     // The outputs once more at the state reached, so that the deepest penetration counts the

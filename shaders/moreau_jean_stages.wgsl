@@ -16,14 +16,32 @@ fn harmonic_forcing() -> real {
     if ((flags & HAS_FORCING) == 0u) {
         return real(0.0);
     }
+    if (LOCATE && spanning) {
+        // A located sub-step's ends (located.wgsl); the last step's cosine is left as it was.
+        let start = span_cosine(span_start);
+        return (1.0 - step_params.theta) * start + step_params.theta * span_cosine(span_start + span_tau);
+    }
     let next_cos = forcing_cosine(health.steps + 1u);
     let mix = (1.0 - step_params.theta) * phase_cos + step_params.theta * next_cos;
     phase_cos = next_cos;
     return mix;
 }
 
-// v_free = v_k + c − A v_k − B q_k, c = c₀ + W⁻¹ h a · mix; keeps v_k.
-// Twin: Group::free_velocity.
+// cos(ω t + φ) at the offset s from t_k of a located sub-step's end: at t = t_k (s = 0) and
+// t_{k+1} (s = h) as forcing_cosine gives them, else at t_k + s. Twin: Group::step_cosine.
+fn span_cosine(s: real) -> real {
+    if (s == 0.0) {
+        return forcing_cosine(health.steps);
+    }
+    if (s == step_params.h) {
+        return forcing_cosine(health.steps + 1u);
+    }
+    let t = step_start() + s;
+    return select(real(0.0), sine_cosine(op(o.frequency) * t + op(o.frequency + 1u)).y, t < op(o.frequency + 2u));
+}
+
+// v_free = v_k + c − A v_k − B q_k, c = c₀ + W⁻¹ h a · mix; keeps v_k. Over a located
+// sub-step of length τ (W = M: no stiffness nor damping), c · τ/h. Twin: Group::free_velocity.
 fn free_velocity(mix: real) {
     kick(mix, o.a, o.b, o.c, o.c_harmonic);
 }
@@ -31,10 +49,15 @@ fn free_velocity(mix: real) {
 // vf = v + c − A v − B q with c = c₀ + c_h · mix, the blocks A, B, c₀, c_h at the offsets
 // given; keeps v in vk. Twin: Group::kick.
 fn kick(mix: real, a: u32, b: u32, c0: u32, ch: u32) {
+    // (c₀ and c_h are h M⁻¹ F: a located sub-step's are τ/h of them.)
+    let share = span_tau / step_params.h;
     for (var i = 0u; i < n; i++) {
         var c = op(c0 + i);
         if ((flags & HAS_FORCING) != 0u) {
             c = c + op(ch + i) * mix;
+        }
+        if (LOCATE && spanning) {
+            c = c * share;
         }
         var x = v[i] + c;
         if ((flags & HAS_STIFFNESS) != 0u) {
@@ -121,12 +144,27 @@ fn outputs_and_activation() {
             in_lcp[r] = true;
         } else {
             deepest = max(deepest, real(0.0) - y);
-            in_lcp[r] = y + step_params.gamma * step_params.h * ydot <= 0.0;
+            if (LOCATE && spanning) {
+                in_lcp[r] = y + step_params.gamma * span_tau * ydot <= 0.0;
+            } else {
+                in_lcp[r] = y + step_params.gamma * step_params.h * ydot <= 0.0;
+            }
         }
         if (EVENTS > 0u) {
             rate[r] = ydot;
         }
         var base = op(o.restitution + r) * ydot;
+        if (LOCATE && spanning) {
+            // A located sub-step's rows: left out, tested closed within its tolerance, plastic.
+            let part = span_rows(r);
+            if (part.y) {
+                in_lcp[r] = y + span_tol * min(ydot, real(0.0)) <= 0.0;
+            }
+            in_lcp[r] = in_lcp[r] && !part.x;
+            if (part.z) {
+                base = real(0.0);
+            }
+        }
         if ((flags & HAS_EQUALITY) != 0u) {
             base = base + op(o.feedback + r) * y;
         }
@@ -337,10 +375,12 @@ fn impulse_to_velocity() {
     }
 }
 
-// v_{k+1} = v^i,  q_{k+1} = q_k + h (θ v_{k+1} + (1 − θ) v_k). Twin: Group::update_position.
+// v_{k+1} = v^i,  q_{k+1} = q_k + h (θ v_{k+1} + (1 − θ) v_k) (τ for h over a located
+// sub-step). Twin: Group::update_position.
 fn update_position() {
+    let h = select(step_params.h, span_tau, LOCATE && spanning);
     for (var i = 0u; i < n; i++) {
-        q[i] = q[i] + step_params.h * (step_params.theta * vi[i] + (1.0 - step_params.theta) * vk[i]);
+        q[i] = q[i] + h * (step_params.theta * vi[i] + (1.0 - step_params.theta) * vk[i]);
         v[i] = vi[i];
     }
 }

@@ -64,24 +64,61 @@ fn accumulate(kind: u32, i: u32, s: real, k: real, first: bool) {
 
 // Samples every observer's signal at the current q, v (λ: the last step's impulse) and folds
 // it into its accumulator at the step count reached; at a stroboscopic step, keeps q and v in
-// the scene's record. Twin: Group::observe.
+// the scene's record. With located impacts (LOCATE), a first crossing inside the step at its
+// time, and a max or min where the signal turns inside a step of free flight (no located
+// impact, no gap row's impulse). Twin: Group::observe.
 fn observe(first: bool) {
     let k = real(health.steps);
+    var free = false;
+    if (LOCATE && !first) {
+        free = located_times == 0u;
+        for (var r = 0u; r < m; r++) {
+            if (is_gap(r) && lambda[r] != 0.0) {
+                free = false;
+            }
+        }
+    }
     for (var i = 0u; i < OBSERVERS; i++) {
         let code = observers[i];
         var x = real(0.0);
+        // The signal's rate, where it has one (q with v, y with ẏ).
+        var rate = real(0.0);
+        var has_rate = false;
         if (code.x == SIGNAL_Q) {
             x = q[code.y];
+            rate = v[code.y];
+            has_rate = true;
         } else if (code.x == SIGNAL_V) {
             x = v[code.y];
         } else if (code.x == SIGNAL_Y) {
-            x = row_output(code.y).x;
+            let out = row_output(code.y);
+            x = out.x;
+            rate = out.y;
+            has_rate = true;
         } else if (code.x == SIGNAL_YDOT) {
             x = row_output(code.y).y;
         } else if (code.x == SIGNAL_LAMBDA) {
             x = lambda[code.y];
         }
-        accumulate(code.z, i, x, k, first);
+        var at = k;
+        var turn = vec3<real>(real(0.0), real(0.0), real(0.0));
+        let crossing = code.z == ACCUMULATE_FIRST_ABOVE || code.z == ACCUMULATE_FIRST_BELOW;
+        let turning = code.z == ACCUMULATE_MAX || code.z == ACCUMULATE_MIN;
+        if (LOCATE && (crossing || turning)) {
+            if (!first && crossing) {
+                at = crossing_count(code, i, x, vec2<real>(rate, select(real(0.0), real(1.0), has_rate)), k);
+            }
+            if (turning && free && has_rate) {
+                turn = turning_point(code.z, i, x, rate, k);
+            }
+            if (has_rate) {
+                previous_rate[i] = rate;
+            }
+        }
+        accumulate(code.z, i, x, at, first);
+        if (turn.z != 0.0) {
+            fold_turning(code.z, i, turn.xy);
+        }
     }
     if (EVENTS > 0u && !first) {
         record_events(k);
@@ -111,19 +148,85 @@ fn record_events(k: real) {
         }
         let loaded = lambda[r] > 0.0;
         if (loaded && observed[base + 2u + r] == 0.0) {
-            let count = u32(observed[base]);
-            if (count < EVENTS) {
-                let at = base + 2u + m + EVENT * count;
-                observed[at] = k;
-                observed[at + 1u] = real(r);
-                observed[at + 2u] = rate[r];
-                observed[at + 3u] = row_output(r).y;
-                observed[at + 4u] = lambda[r];
-                observed[base] = observed[base] + 1.0;
-            } else {
-                observed[base + 1u] = observed[base + 1u] + 1.0;
-            }
+            push_event(k, r, rate[r], row_output(r).y, lambda[r]);
         }
         observed[base + 2u + r] = select(real(0.0), real(1.0), loaded);
+    }
+}
+
+// Appends the event (step count, row, ẏ before, ẏ after, λ) to the scene's record, or counts
+// it as dropped past EVENTS. Twin: push_event.
+fn push_event(k: real, r: u32, before: real, after: real, impulse: real) {
+    let base = RECORD * scene + EVENTS_AT;
+    let count = u32(observed[base]);
+    if (count < EVENTS) {
+        let at = base + 2u + m + EVENT * count;
+        observed[at] = k;
+        observed[at + 1u] = real(r);
+        observed[at + 2u] = before;
+        observed[at + 3u] = after;
+        observed[at + 4u] = impulse;
+        observed[base] = observed[base] + 1.0;
+    } else {
+        observed[base + 1u] = observed[base + 1u] + 1.0;
+    }
+}
+
+// The fractional step count at which a first_above/first_below observer i's signal s crosses
+// its threshold c in the step ending at count k, with located impacts: an impulse at its row's
+// first located impact, a signal with a rate (`rate`: ṡ and 1, else 0 0) on the cubic Hermite
+// interpolant of (s, ṡ) over the step, any other on the chord; k where the accumulator does
+// not turn now. Twin: crossing_count.
+fn crossing_count(code: vec4<u32>, i: u32, s: real, rate: vec2<real>, k: real) -> real {
+    let at = SLOTS * i;
+    let value = observed_slots[at];
+    let previous = observed_slots[at + 2u];
+    let c = observed_slots[at + 3u];
+    // +1 above, −1 below: g = sign (c − signal) is > 0 before the crossing, ≤ 0 after.
+    let sign = select(real(-1.0), real(1.0), code.z == ACCUMULATE_FIRST_ABOVE);
+    if (value != 0.0 || sign * (s - c) <= 0.0) {
+        return k;
+    }
+    let h = step_params.h;
+    if (code.x == SIGNAL_LAMBDA) {
+        let impact = first_impact[code.y];
+        return select(k, k - (h - impact) / h, impact >= 0.0);
+    }
+    var fraction = Root(true, real(0.0));
+    if (rate.y != 0.0 && is_finite(previous_rate[i]) && is_finite(rate.x)) {
+        // (The interpolant runs over the step as [0, 1]: its slopes are h ṡ.)
+        fraction = first_root(sign * (c - previous), -sign * previous_rate[i] * h, sign * (c - s), -sign * rate.x * h);
+    } else {
+        fraction.s = (c - previous) / (s - previous);
+    }
+    if (fraction.found && fraction.s >= 0.0 && fraction.s <= 1.0) {
+        return k - 1.0 + fraction.s;
+    }
+    return k;
+}
+
+// Where a max or min observer i's signal s (of rate ṡ) turns inside the step ending at count
+// k, on its cubic Hermite interpolant: (value, fractional count, 1), or 0 0 0 where it does
+// not turn. Twin: turning_point.
+fn turning_point(kind: u32, i: u32, s: real, rate: real, k: real) -> vec3<real> {
+    let sign = select(real(-1.0), real(1.0), kind == ACCUMULATE_MAX);
+    let h = step_params.h;
+    // (Over the step as [0, 1]: its slopes are h ṡ; a min is the max of −s.)
+    let top = interior_maximum(sign * observed_slots[SLOTS * i + 2u], sign * previous_rate[i] * h, sign * s, sign * rate * h);
+    if (top.z == 0.0) {
+        return top;
+    }
+    return vec3<real>(sign * top.y, k - 1.0 + top.x, real(1.0));
+}
+
+// Folds a turning point inside the step (value, fractional count) into max or min accumulator
+// i after the step's sample: the extreme when beyond it. Twin: fold_turning.
+fn fold_turning(kind: u32, i: u32, turn: vec2<real>) {
+    let at = SLOTS * i;
+    let beyond = (kind == ACCUMULATE_MAX && turn.x > observed_slots[at])
+        || (kind == ACCUMULATE_MIN && turn.x < observed_slots[at]);
+    if (beyond) {
+        observed_slots[at] = turn.x;
+        observed_slots[at + 1u] = turn.y;
     }
 }

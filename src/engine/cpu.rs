@@ -44,7 +44,7 @@ impl Engine for CpuEngine {
     }
 
     fn run(&self, job: &Job<'_>) -> Result<BatchOutcome> {
-        let batch = job.batch(1, false)?;
+        let batch = job.batch(1, true)?;
         let mut state = BatchState::<f64>::new(&batch);
         let options = job.batch_options(true);
         moreau_jean_pgs::run_on(

@@ -48,7 +48,7 @@ impl Engine for GpuEngine {
 
     /// See [`scenes_in_flight`].
     fn scenes_in_flight(&self, example: &Job<'_>) -> Result<usize> {
-        let batch = example.batch(GPU_COMPRESSED_FROM, true)?;
+        let batch = example.batch(GPU_COMPRESSED_FROM, self.double())?;
         let record = batch
             .headers
             .first()
@@ -60,7 +60,7 @@ impl Engine for GpuEngine {
 
     fn run(&self, job: &Job<'_>) -> Result<BatchOutcome> {
         let assembly = std::time::Instant::now();
-        let batch = job.batch(GPU_COMPRESSED_FROM, true)?;
+        let batch = job.batch(GPU_COMPRESSED_FROM, self.double())?;
         log::debug!(
             "{} scenes assembled in {:.3} s",
             batch.len(),

@@ -58,18 +58,18 @@ pub fn batched_refusal(solver: SolverKind, omega: Option<f64>, observers: &[Obse
         })
 }
 
-/// Why an engine cannot locate impacts inside the step for a job of `integrator` and
-/// `stabilization` on the GPU (`gpu`) or the CPU lanes: the WGSL kernels apply each impact at
-/// the end of its step; the lanes locate them under Moreau–Jean, without Baumgarte's feedback
-/// (β c(q)/h would act over every sub-step, however short). The lanes refuse some scenes when
-/// their batch is built ([`lanes_location_refusal`]). `None` when it can.
-pub fn location_refusal(gpu: bool, integrator: LagrangianIntegrator, stabilization: Stabilization) -> Option<Error> {
+/// Why a batched engine computing in f64 (`double`) or f32 cannot locate impacts inside the
+/// step for a job of `integrator` and `stabilization`: the CPU lanes and the GPU kernel locate
+/// them in f64, under Moreau–Jean, without Baumgarte's feedback (β c(q)/h would act over every
+/// sub-step, however short). Both refuse some scenes when their batch is built
+/// ([`lanes_location_refusal`]). `None` when it can.
+pub fn location_refusal(double: bool, integrator: LagrangianIntegrator, stabilization: Stabilization) -> Option<Error> {
     let what = || "locating impacts inside the step (`locate_impacts`)".to_string();
-    if gpu {
+    if !double {
         return Some(Error::Unsupported {
-            what: format!("{} on the GPU", what()),
-            reason: "the WGSL kernels apply each impact at the end of its step: use the CPU backend, whose lanes \
-                     locate them, or the reference backend"
+            what: format!("{} in f32", what()),
+            reason: "impact times are refined to 1e-12 h, below f32's resolution: run in f64 \
+                     (`[solver] precision = \"f64\"`) or on the CPU backend"
                 .into(),
         });
     }
@@ -85,7 +85,8 @@ pub fn location_refusal(gpu: bool, integrator: LagrangianIntegrator, stabilizati
     })
 }
 
-/// Why the CPU lanes cannot locate the impacts of scene `scene`, with `stiffness` or damping
+/// Why the CPU lanes (and the GPU kernel, their twin) cannot locate the impacts of scene
+/// `scene`, with `stiffness` or damping
 /// (a sub-step of length τ needs W(τ) = M + θτC + θ²τ²K; the lanes hold W = M only) or
 /// `nonlinear` rows (levers, sphere gaps, quadratic outputs: their located impacts do not yet
 /// match the reference stepper's counts, measured on the rocking block); `None` when they can.
@@ -117,8 +118,8 @@ pub struct Job<'a> {
     pub osi: MoreauJeanOSI,
     /// The integrator of the Lagrangian scenes (Moreau–Jean with `osi`, or RATTLE).
     pub integrator: LagrangianIntegrator,
-    /// Locate each impact inside its step (Moreau–Jean on the reference engine and the CPU
-    /// lanes; the GPU kernels refuse it, [`location_refusal`]).
+    /// Locate each impact inside its step (Moreau–Jean on the reference engine, and in f64 on
+    /// the CPU lanes and the GPU kernel: [`location_refusal`]).
     pub locate_impacts: bool,
     /// What holds equality rows on their manifold.
     pub stabilization: Stabilization,
@@ -181,12 +182,12 @@ impl Job<'_> {
         Ok(())
     }
 
-    /// The batched engines refuse what [`batched_refusal`] refuses, and the GPU (`gpu`) or
-    /// the CPU lanes what [`location_refusal`] refuses where impacts are located.
-    fn check_batched(&self, gpu: bool) -> Result<()> {
+    /// The batched engines refuse what [`batched_refusal`] refuses, and an engine in f64
+    /// (`double`) or f32 what [`location_refusal`] refuses where impacts are located.
+    fn check_batched(&self, double: bool) -> Result<()> {
         self.check()?;
         if self.locate_impacts
-            && let Some(e) = location_refusal(gpu, self.integrator, self.stabilization)
+            && let Some(e) = location_refusal(double, self.integrator, self.stabilization)
         {
             return Err(e);
         }
@@ -207,10 +208,10 @@ impl Job<'_> {
     /// after [`Job::check_batched`]; scenes of at least `compress_from` rows stored by
     /// compressed rows where that halves their matrices ([`SceneBatch::compress_from`]).
     /// The scenes are assembled in parts on all cores, then appended in order: the batch is
-    /// the one pushing them one by one gives. For the GPU (`gpu`) or the CPU lanes, which
+    /// the one pushing them one by one gives. For an engine in f64 (`double`) or f32; both
     /// refuse located impacts in some scenes ([`lanes_location_refusal`]).
-    fn batch(&self, compress_from: usize, gpu: bool) -> Result<SceneBatch> {
-        self.check_batched(gpu)?;
+    fn batch(&self, compress_from: usize, double: bool) -> Result<SceneBatch> {
+        self.check_batched(double)?;
         let mut empty = match self.integrator {
             LagrangianIntegrator::MoreauJean => SceneBatch::new(self.step, self.osi)?,
             LagrangianIntegrator::Rattle => SceneBatch::rattle(self.step)?,

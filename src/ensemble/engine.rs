@@ -81,28 +81,27 @@ pub(super) fn open_planned(
     // then its scenes.
     let refused =
         batched_refusal(scenario.solver.kind, scenario.solver.omega, observers).or_else(|| unbatchable(scenario));
-    // Impacts located: on the CPU lanes (or the reference stepper), not on the GPU.
+    // Impacts located: on the CPU lanes and the GPU kernel in f64 (or the reference stepper).
     let located = scenario.time.locate_impacts;
     let (integrator, stabilization) = (scenario.time.integrator, scenario.stabilization());
     let lanes_refused = if located {
-        location_refusal(false, integrator, stabilization).or_else(|| unlocatable(scenario))
+        location_refusal(true, integrator, stabilization).or_else(|| unlocatable(scenario))
     } else {
         None
     };
+    let refused = refused.or(lanes_refused);
+    let single = scenario.solver.precision == PrecisionChoice::F32;
     match backend {
         Backend::Gpu | Backend::Cpu if let Some(e) = refused => Err(e),
-        Backend::Gpu if let Some(e) = location_refusal(true, integrator, stabilization).filter(|_| located) => Err(e),
-        Backend::Cpu if let Some(e) = lanes_refused => Err(e),
+        Backend::Gpu if let Some(e) = location_refusal(!single, integrator, stabilization).filter(|_| located) => {
+            Err(e)
+        }
         Backend::Gpu => Ok((open_gpu(scenario)?, None)),
         Backend::Cpu => Ok((Box::new(CpuEngine::new()), None)),
         Backend::Reference => Ok((reference(), None)),
-        Backend::Auto if let Some(e) = refused.or(lanes_refused) => {
+        Backend::Auto if let Some(e) = refused => {
             Ok((reference(), Some(format!("{e}: running on the reference stepper"))))
         }
-        Backend::Auto if located => Ok((
-            Box::new(CpuEngine::new()),
-            Some("the GPU kernels apply each impact at the end of its step: locating them on the CPU backend".into()),
-        )),
         Backend::Auto => auto(scenario),
     }
 }
@@ -156,6 +155,19 @@ fn gpu(ctx: GpuContext, scenario: &Scenario) -> Result<Box<dyn Engine>> {
 #[cfg(feature = "gpu")]
 fn auto(scenario: &Scenario) -> Result<(Box<dyn Engine>, Option<String>)> {
     match GpuContext::new() {
+        // Impacts are located in f64 only.
+        Ok(ctx)
+            if scenario.time.locate_impacts
+                && (ctx.best_precision() != Precision::F64 || scenario.solver.precision == PrecisionChoice::F32) =>
+        {
+            Ok((
+                Box::new(CpuEngine::new()),
+                Some(format!(
+                    "impacts are located in f64 and {} runs this scenario in f32: locating them on the CPU backend",
+                    ctx.adapter_name()
+                )),
+            ))
+        }
         Ok(ctx) if !ctx.is_cpu() => Ok((gpu(ctx, scenario)?, None)),
         Ok(ctx) => Ok((
             Box::new(CpuEngine::new()),

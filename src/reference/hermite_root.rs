@@ -68,7 +68,7 @@ pub(crate) fn interior_maximum<T: Float>(y0: T, d0: T, y1: T, d1: T) -> Option<(
 }
 
 /// Newton iterations taken before the bracket is closed around the last one.
-const NEWTON_STEPS: usize = 8;
+pub(crate) const NEWTON_STEPS: usize = 8;
 
 /// The smallest s in [`lo`, `hi`] (to rounding) where `p`, open at `lo` (p > 0) and closed
 /// at `hi` (p ≤ 0), is closed: from the secant point, Newton's iterates s − p(s)/p′(s), each

@@ -57,7 +57,7 @@ pub const TIME_TOLERANCE: f64 = 1e-12;
 
 /// Trial steps spent on one crossing, at most (Newton reaches the tolerance in one to three
 /// where the interpolant is good; then the closed end of the bracket is taken).
-const MAX_TRIALS: usize = 60;
+pub(crate) const MAX_TRIALS: usize = 60;
 
 /// A unilateral interaction whose crossing can be located: its index, its first row in λ,
 /// its gap y and rate ẏ (first components) at the start of the sub-step, and the rounding
@@ -72,7 +72,7 @@ struct Gap {
 }
 
 /// Ulps of its terms within which a gap's sign is rounding: [`rounding_floor`].
-const FLOOR_ULPS: f64 = 4.0;
+pub(crate) const FLOOR_ULPS: f64 = 4.0;
 
 /// The rounding floor of a gap y = h(q) with first Jacobian row G: 4 ε (|y| + Σⱼ |Gⱼ qⱼ|),
 /// the size of the rounding in y from its terms (a ball's gap z − R near rest is known to

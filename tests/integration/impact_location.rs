@@ -225,9 +225,10 @@ fn rattle_and_baumgarte_refuse_located_impacts_by_name() {
 /// the automatic backend takes, saying why): `last_impact_time` is the accumulation time
 /// t∞ = t₁ + 2 e v₁ / (g (1 − e)) of each ball, the events are at the exact impact times and
 /// the `first_above`/`first_below` times fall inside the step; both engines agree to rounding;
-/// the GPU refuses the key by name.
+/// the GPU kernel in f64 gives the lanes' bits (every summary column, every event) and
+/// refuses the key in f32 by name.
 #[test]
-fn an_ensemble_locates_its_impacts_on_the_reference_and_cpu_backends() {
+fn an_ensemble_locates_its_impacts_on_every_backend() {
     use ricochet::ensemble::{self, Backend, RunOptions, Scenario};
     let text = r#"
 name = "located"
@@ -268,20 +269,44 @@ threshold = -2.0
         };
         ensemble::run(&scenario, &options, &ensemble::Progress::new())
     };
-    let Err(error) = run(Backend::Gpu) else {
-        panic!("the GPU ran with locate_impacts");
-    };
-    let error = error.to_string();
-    assert!(
-        error.contains("locate_impacts") && error.contains("CPU backend"),
-        "{error}"
-    );
     let auto = run(Backend::Auto).unwrap();
     assert!(
         auto.notice.as_deref().is_some_and(|n| n.contains("CPU backend")),
         "{:?}",
         auto.notice
     );
+    #[cfg(feature = "gpu")]
+    if super::common::gpu().is_some() {
+        let gpu = run(Backend::Gpu).unwrap();
+        let bits = |t: &ricochet::ensemble::Table, name: &str| -> Vec<u64> {
+            t.column(name).unwrap().iter().map(|x| x.to_bits()).collect()
+        };
+        for name in &auto.summary.columns {
+            assert_eq!(
+                bits(&gpu.summary, name),
+                bits(&auto.summary, name),
+                "GPU vs CPU: {name}"
+            );
+        }
+        for name in &auto.events.columns {
+            assert_eq!(
+                bits(&gpu.events, name),
+                bits(&auto.events, name),
+                "GPU vs CPU: events' {name}"
+            );
+        }
+        let mut single = scenario.clone();
+        single.solver.precision = ricochet::ensemble::scenario::PrecisionChoice::F32;
+        let options = RunOptions {
+            backend: Backend::Gpu,
+            ..Default::default()
+        };
+        let Err(error) = ensemble::run(&single, &options, &ensemble::Progress::new()) else {
+            panic!("the GPU located impacts in f32");
+        };
+        let error = error.to_string();
+        assert!(error.contains("locate_impacts") && error.contains("f32"), "{error}");
+    }
     let reference = run(Backend::Reference).unwrap();
     for name in [
         "impacts",
@@ -407,7 +432,11 @@ reduce = "min"
     };
     let plain = run(false, Backend::Cpu);
     let plain_time = plain.summary.column("apex_time").unwrap();
-    for backend in [Backend::Reference, Backend::Cpu] {
+    #[cfg(feature = "gpu")]
+    let gpu = super::common::gpu().map(|_| Backend::Gpu);
+    #[cfg(not(feature = "gpu"))]
+    let gpu = None;
+    for backend in [Backend::Reference, Backend::Cpu].into_iter().chain(gpu) {
         let located = run(true, backend);
         let col = |name: &str| located.summary.column(name).unwrap();
         let (heights, speeds) = (col("height"), col("velocity"));
@@ -517,7 +546,7 @@ fn the_cpu_lanes_refuse_located_impacts_with_stiffness_by_name() {
 
 /// The CPU lanes' located steps give the same bits whatever the grouping of the scenes: a
 /// run of 40 balls and the runs of its halves agree bit for bit (state, counters, impact
-/// times).
+/// times); and the GPU kernel in f64, one scene per invocation, gives the same bits.
 #[test]
 fn located_impacts_on_the_cpu_lanes_do_not_depend_on_the_grouping() {
     use ricochet::batch::observe::NOTHING;
@@ -532,7 +561,7 @@ fn located_impacts_on_the_cpu_lanes_do_not_depend_on_the_grouping() {
         })
         .collect();
     let progress = ricochet::batch::Progress::new();
-    let run = |scenes: &[DroppedBall], first: usize| {
+    let run = |scenes: &[DroppedBall], first: usize, engine: Option<&dyn Engine>| {
         let job = Job {
             scenes: scenes.iter().map(|b| b as &dyn Scene).collect(),
             first_scene: first,
@@ -550,10 +579,13 @@ fn located_impacts_on_the_cpu_lanes_do_not_depend_on_the_grouping() {
             recording: &NOTHING,
             progress: &progress,
         };
-        CpuEngine::new().run(&job).unwrap()
+        match engine {
+            Some(engine) => engine.run(&job).unwrap(),
+            None => CpuEngine::new().run(&job).unwrap(),
+        }
     };
-    let whole = run(&balls, 0);
-    let (a, b) = (run(&balls[..13], 0), run(&balls[13..], 13));
+    let whole = run(&balls, 0, None);
+    let (a, b) = (run(&balls[..13], 0, None), run(&balls[13..], 13, None));
     assert_eq!(whole.state, [a.state, b.state].concat());
     assert_eq!(whole.counters, [a.counters, b.counters].concat());
     let bits = |t: &[f64]| t.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
@@ -561,6 +593,19 @@ fn located_impacts_on_the_cpu_lanes_do_not_depend_on_the_grouping() {
         bits(&whole.impact_times),
         bits(&[a.impact_times, b.impact_times].concat())
     );
+    #[cfg(feature = "gpu")]
+    if let Some(ctx) = super::common::gpu() {
+        let engine = ricochet::engine::GpuEngine::new(ctx.clone(), Some(ricochet::batch::gpu::Precision::F64)).unwrap();
+        let gpu = run(&balls, 0, Some(&engine));
+        assert_eq!(bits(&gpu.state), bits(&whole.state), "GPU vs CPU: state");
+        assert_eq!(gpu.counters, whole.counters, "GPU vs CPU: counters");
+        assert_eq!(bits(&gpu.extremes), bits(&whole.extremes), "GPU vs CPU: extremes");
+        assert_eq!(
+            bits(&gpu.impact_times),
+            bits(&whole.impact_times),
+            "GPU vs CPU: impact times"
+        );
+    }
     // Each ball has come to rest by t = 4 s at its accumulation time t∞.
     for (s, ball) in balls.iter().enumerate() {
         let (d, e) = (ball.height - ball.radius, ball.restitution);
@@ -573,5 +618,54 @@ fn located_impacts_on_the_cpu_lanes_do_not_depend_on_the_grouping() {
                 whole.impact_times[s]
             );
         }
+    }
+}
+
+/// Every shipped scenario the CPU lanes locate (linear scenes without stiffness or damping:
+/// the ball, Newton's cradle, the pendulum hitting a wall, friction in 2-D and 3-D …), cut to
+/// 16 scenes and run with `locate_impacts`: the GPU kernel in f64 gives the lanes' bits in
+/// every summary column and every event.
+#[cfg(feature = "gpu")]
+#[test]
+fn the_gpu_locates_every_shipped_scenario_as_the_cpu_lanes() {
+    use ricochet::ensemble::{self, Backend, RunOptions};
+    if super::common::gpu().is_none() {
+        return;
+    }
+    let mut located = Vec::new();
+    for (path, batched) in super::common::shipped_scenarios() {
+        let mut scenario = ricochet::ensemble::Scenario::load(&path).unwrap();
+        if !batched || scenario.time.integrator != ricochet::scheme::LagrangianIntegrator::MoreauJean {
+            continue;
+        }
+        scenario.scenes = 16;
+        scenario.time.locate_impacts = true;
+        if ensemble::open_engine(Backend::Cpu, &scenario).is_err() {
+            continue;
+        }
+        let run = |backend| {
+            let options = RunOptions {
+                backend,
+                ..Default::default()
+            };
+            ensemble::run(&scenario, &options, &ensemble::Progress::new()).unwrap()
+        };
+        let (cpu, gpu) = (run(Backend::Cpu), run(Backend::Gpu));
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let bits = |t: &ricochet::ensemble::Table| t.values.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(gpu.summary.columns, cpu.summary.columns, "{name}");
+        assert_eq!(bits(&gpu.summary), bits(&cpu.summary), "{name}: summary");
+        assert_eq!(bits(&gpu.events), bits(&cpu.events), "{name}: events");
+        let impacts = cpu.summary.column("impacts").unwrap_or_default().iter().sum::<f64>();
+        println!("{name}: {impacts} located impacts, GPU = CPU bits");
+        located.push(name);
+    }
+    for name in [
+        "bouncing_balls.toml",
+        "newtons_cradle.toml",
+        "pendulum_hitting_wall.toml",
+        "spinning_balls.toml",
+    ] {
+        assert!(located.iter().any(|n| n == name), "{name} not located: {located:?}");
     }
 }

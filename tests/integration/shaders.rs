@@ -22,6 +22,7 @@ const SIZES: shaders::KernelSizes = shaders::KernelSizes {
     events: 4,
     events_at: 8 + 3 * 16,
     workgroup: 128,
+    locate: false,
 };
 
 fn module(precision: Precision) -> naga::Module {
@@ -52,6 +53,15 @@ fn layout(module: &naga::Module, name: &str) -> (u32, Vec<u32>) {
 fn kernels_validate_in_both_precisions_and_for_fixed_sizes() {
     module(Precision::F32);
     module(Precision::F64);
+    // The located step (f64 only, but it compiles in f32 too), with observers and events.
+    for precision in [Precision::F32, Precision::F64] {
+        let source = shaders::moreau_jean_pgs(precision, shaders::KernelSizes { locate: true, ..SIZES });
+        let module = naga::front::wgsl::parse_str(&source)
+            .unwrap_or_else(|e| panic!("{precision:?} located: {}", e.emit_to_string(&source)));
+        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::FLOAT64)
+            .validate(&module)
+            .unwrap_or_else(|e| panic!("{precision:?} located: {e:?}"));
+    }
     // Fixed sizes (loops unroll), and the Newton loop for quadratic rows, in both precisions.
     // And RATTLE's step, linear and nonlinear.
     for (precision, nonlinear, rattle) in [
@@ -76,6 +86,7 @@ fn kernels_validate_in_both_precisions_and_for_fixed_sizes() {
             events: 0,
             events_at: 0,
             workgroup: 64,
+            locate: false,
         };
         let source = shaders::moreau_jean_pgs(precision, sizes);
         let module = naga::front::wgsl::parse_str(&source)
@@ -199,6 +210,7 @@ fn step_params_and_dispatch_params_match_their_wgsl_declarations() {
             std::mem::offset_of!(Params, steps),
             std::mem::offset_of!(Params, stride),
             std::mem::offset_of!(Params, probe),
+            std::mem::offset_of!(Params, zero),
         ]
     );
 }
@@ -417,7 +429,7 @@ fn defined(text: &str, keywords: &[&str]) -> std::collections::BTreeSet<String> 
 fn twin_comments_name_what_exists() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let wgsl = sources(&root.join("shaders"), "wgsl");
-    let rust: Vec<_> = ["src/batch", "src/contact", "src/large_scene"]
+    let rust: Vec<_> = ["src/batch", "src/contact", "src/large_scene", "src/reference"]
         .iter()
         .flat_map(|dir| sources(&root.join(dir), "rs"))
         .collect();

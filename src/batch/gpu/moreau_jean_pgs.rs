@@ -29,6 +29,11 @@ const SUBMISSIONS: usize = 16;
 /// state and scratch live in private arrays of one invocation.
 pub const MAX_SCENE_SIZE: (usize, usize) = (64, 64);
 
+/// How many times a plain step's loop iterations a located step is counted for lavapipe's
+/// loop limiter ([`CPU_ADAPTER_LOOP_BUDGET`]): most steps are a plain one, a step with an
+/// impact a few trials, its refinement and the impact.
+const LOCATED_COST: u32 = 4;
+
 /// One dispatch (the kernel's uniform `params`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, bytemuck::Pod, bytemuck::Zeroable)]
@@ -41,10 +46,12 @@ pub struct Params {
     pub stride: u32,
     /// 2: the trip count of the kernel's loop-limiter probe (its [`CUT_SHORT`] flag).
     pub probe: u32,
+    /// 0, which the compiler cannot see: x + 0 is +0 for a −0 x (a constant 0 it would fold).
+    pub zero: u32,
 }
 
-/// The storage buffers the kernel binds (bindings 1 to 9 of `shaders/common.wgsl`).
-pub const STORAGE_BINDINGS: u32 = 9;
+/// The storage buffers the kernel binds (bindings 1 to 10 of `shaders/common.wgsl`).
+pub const STORAGE_BINDINGS: u32 = 10;
 
 /// The kernel for one precision, compiled for each scene size it meets (private arrays of
 /// a power of two ≥ 4 entries) and kept; build once, run many batches.
@@ -73,9 +80,9 @@ impl BatchKernel {
         })
     }
 
-    /// The pipeline for the scene sizes of `batch`, compiled on first use: private arrays of
-    /// a power of two ≥ 4 entries, and fixed sizes when every scene has the same.
-    fn pipeline(&self, ctx: &GpuContext, batch: &SceneBatch) -> Result<std::sync::Arc<wgpu::ComputePipeline>> {
+    /// The kernel's sizes for `batch`: private arrays of a power of two ≥ 4 entries, fixed
+    /// sizes when every scene has the same; impacts located when `locate`.
+    fn sizes(ctx: &GpuContext, batch: &SceneBatch, locate: bool) -> KernelSizes {
         let (n, m) = batch.max_sizes();
         let uniform = batch
             .headers
@@ -111,7 +118,13 @@ impl BatchKernel {
                 .first()
                 .map_or(0, |h| batch.recording.events_at(h.ndof as usize)),
             workgroup: ctx.tuning().workgroup_size,
+            locate,
         };
+        key
+    }
+
+    /// The pipeline for the sizes `key`, compiled on first use.
+    fn pipeline(&self, ctx: &GpuContext, key: KernelSizes) -> Result<std::sync::Arc<wgpu::ComputePipeline>> {
         let mut pipelines = self
             .pipelines
             .lock()
@@ -162,7 +175,14 @@ impl BatchKernel {
                 reason: format!("the scene-parallel kernel takes at most {n_max} dof and {m_max} contacts per scene"),
             });
         }
-        let pipeline = self.pipeline(ctx, batch)?;
+        if options.locate_impacts && precision != Precision::F64 {
+            return Err(Error::Unsupported {
+                what: "locating impacts inside the step (`locate_impacts`) in f32".into(),
+                reason: "the located step refines impact times to 1e-12 h: f64 only".into(),
+            });
+        }
+        let sizes = Self::sizes(ctx, batch, options.locate_impacts);
+        let pipeline = self.pipeline(ctx, sizes)?;
         let max_bytes = usize::try_from(ctx.max_binding_bytes()).unwrap_or(usize::MAX);
         let mut outcome = BatchOutcome {
             state: Vec::new(),
@@ -180,7 +200,9 @@ impl BatchKernel {
                 .map(|h| h.cost_per_step() + observe_cost(&chunk.recording, h))
                 .max()
                 .unwrap_or(1)
-                .max(1);
+                .max(1)
+                // (A located step whose grid step does not stand takes a few sub-steps.)
+                * if sizes.locate { LOCATED_COST } else { 1 };
             let tuned = ctx.tuning().steps_per_dispatch;
             let mut per_dispatch = if ctx.is_cpu() {
                 tuned.min(CPU_ADAPTER_LOOP_BUDGET / cost)
@@ -191,7 +213,7 @@ impl BatchKernel {
             let part = loop {
                 match run_chunk(
                     ctx,
-                    &pipeline,
+                    (&pipeline, sizes.located_len()),
                     &chunk,
                     precision,
                     (steps, progress),
@@ -222,6 +244,7 @@ impl BatchKernel {
             outcome.counters.extend(part.counters);
             outcome.extremes.extend(part.extremes);
             outcome.observed.extend(part.observed);
+            outcome.impact_times.extend(part.impact_times);
             outcome.device_seconds = outcome.device_seconds.zip(part.device_seconds).map(|(a, b)| a + b);
         }
         Ok(outcome)
@@ -262,7 +285,7 @@ pub fn run_batch(
 /// [`CPU_ADAPTER_LOOP_BUDGET`]).
 fn run_chunk(
     ctx: &GpuContext,
-    pipeline: &wgpu::ComputePipeline,
+    (pipeline, located_len): (&wgpu::ComputePipeline, usize),
     chunk: &SceneBatch,
     precision: Precision,
     (steps, progress): (u32, &Progress),
@@ -288,6 +311,16 @@ fn run_chunk(
         .flat_map(|h| chunk.recording.initial::<f64>(h.ndof as usize, h.ncontacts as usize))
         .collect();
     let observed_len = observed.len();
+    // With located impacts, per scene: no impact yet (NaN), no recent row, no rate yet (NaN).
+    let located: Vec<f64> = if options.locate_impacts {
+        let observers = chunk.recording.observers.len();
+        let rows = located_len - 1 - observers;
+        [vec![f64::NAN], vec![0.0; rows], vec![f64::NAN; observers]]
+            .concat()
+            .repeat(chunk.len())
+    } else {
+        vec![0.0]
+    };
     // Identical scenes are uploaded component-major (coalesced); others packed, stride 1.
     let interleaved = chunk.interleave();
     let (headers, operators, state, stride) = match &interleaved {
@@ -316,6 +349,7 @@ fn run_chunk(
         storage(ctx, "observers", bytemuck::cast_slice(&codes)),
         storage(ctx, "observed", &precision.bytes(&observed)),
         storage(ctx, "row_kinds", bytemuck::cast_slice(&chunk.row_kinds)),
+        storage(ctx, "located", &precision.bytes(&located)),
     ];
     let bind_group = |steps: u32| {
         let params = Params {
@@ -323,6 +357,7 @@ fn run_chunk(
             steps,
             stride,
             probe: 2,
+            zero: 0,
         };
         let params = uniform(ctx, "params", bytemuck::bytes_of(&params));
         let storage: Vec<&wgpu::Buffer> = buffers.iter().collect();
@@ -403,10 +438,13 @@ fn run_chunk(
     if let Some(query_set) = &timer {
         encoder.resolve_query_set(query_set, 0..2, &ticks, 0);
     }
-    let [_, _, _, state, counters, extremes, _, observed, _] = &buffers;
+    let [_, _, _, state, counters, extremes, _, observed, _, located] = &buffers;
     let mut reported = 0;
-    let [state, counters, extremes, observed, ticks] =
-        read_back(ctx, encoder, [state, counters, extremes, observed, &ticks], || {
+    let [state, counters, extremes, observed, located, ticks] = read_back(
+        ctx,
+        encoder,
+        [state, counters, extremes, observed, located, &ticks],
+        || {
             for (index, scene_steps) in queued {
                 let wait = wgpu::PollType::Wait {
                     submission_index: Some(index),
@@ -417,10 +455,12 @@ fn run_chunk(
                     reported += scene_steps;
                 }
             }
-        });
+        },
+    );
     progress.add(last_steps);
     reported += last_steps;
-    let (state, counters, extremes, observed, ticks) = (state?, counters?, extremes?, observed?, ticks?);
+    let (state, counters, extremes, observed, located, ticks) =
+        (state?, counters?, extremes?, observed?, located?, ticks?);
     let device_seconds = timer.map(|_| ctx.timestamp_seconds(&ticks[..16]));
     let counters: Vec<HealthCounters> =
         bytemuck::pod_collect_to_vec(&counters[..chunk.len() * std::mem::size_of::<HealthCounters>()]);
@@ -437,7 +477,17 @@ fn run_chunk(
         counters,
         extremes: precision.values(&extremes)[..EXTREMES * chunk.len()].to_vec(),
         observed: precision.values(&observed)[..observed_len].to_vec(),
-        impact_times: Vec::new(),
+        impact_times: if options.locate_impacts {
+            precision
+                .values(&located)
+                .iter()
+                .step_by(located_len)
+                .take(chunk.len())
+                .copied()
+                .collect()
+        } else {
+            Vec::new()
+        },
         device_seconds,
     }))
 }

@@ -8,6 +8,8 @@ const MOREAU_JEAN_STAGES: &str = include_str!("../../../shaders/moreau_jean_stag
 const MOREAU_JEAN_ROWS: &str = include_str!("../../../shaders/moreau_jean_rows.wgsl");
 const CONTACT_LOCAL: &str = include_str!("../../../shaders/contact_local.wgsl");
 const OBSERVE: &str = include_str!("../../../shaders/observe.wgsl");
+const LOCATED: &str = include_str!("../../../shaders/located.wgsl");
+const HERMITE_ROOT: &str = include_str!("../../../shaders/hermite_root.wgsl");
 const RATTLE_STAGES: &str = include_str!("../../../shaders/rattle_stages.wgsl");
 const CHAIN_JACOBI: &str = include_str!("../../../shaders/chain_jacobi.wgsl");
 const LARGE_SCENE_NSGS: &str = include_str!("../../../shaders/large_scene_nsgs.wgsl");
@@ -103,6 +105,20 @@ pub struct KernelSizes {
     pub events_at: usize,
     /// Invocations per workgroup ([`Tuning`](super::Tuning)).
     pub workgroup: u32,
+    /// Whether impacts are located inside the step (`shaders/located.wgsl`).
+    pub locate: bool,
+}
+
+impl KernelSizes {
+    /// The values a located kernel keeps per scene between dispatches: the last impact time,
+    /// each row's recent flag, each observer's last rate (1 without location).
+    pub fn located_len(&self) -> usize {
+        if self.locate {
+            1 + self.max_contacts.max(1) + self.observers
+        } else {
+            1
+        }
+    }
 }
 
 /// The scene-parallel Moreau–Jean + PGS kernel (entry point `main`) in `precision`, for
@@ -137,9 +153,27 @@ pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
         sizes.compressed,
         sizes.workgroup,
     );
+    let (loc_dof, loc_contacts, loc_observers) = if sizes.locate {
+        (n, m, sizes.observers.max(1))
+    } else {
+        (1, 1, 1)
+    };
+    let located = format!(
+        "const LOCATE: bool = {};\nconst LOC_DOF: u32 = {loc_dof}u;\nconst LOC_CONTACTS: u32 = {loc_contacts}u;\nconst LOC_OBSERVERS: u32 = {loc_observers}u;\nconst LOCATED: u32 = {}u;\nconst MAX_TRIALS: u32 = {}u;\nconst NEWTON_STEPS: u32 = {}u;\nconst MAX_LOCATED_IMPACTS: u32 = {}u;\nconst MAX_IMPACTS_PER_CONTACT: u32 = {}u;\nconst TIME_TOLERANCE = {:e};\nconst MIN_FLIGHT = {:e};\nconst FLOOR_ULPS = {:e};\n",
+        sizes.locate,
+        sizes.located_len(),
+        crate::reference::MAX_TRIALS,
+        crate::reference::NEWTON_STEPS,
+        crate::reference::MAX_LOCATED_IMPACTS,
+        crate::reference::MAX_IMPACTS_PER_CONTACT,
+        crate::reference::TIME_TOLERANCE,
+        crate::reference::MIN_FLIGHT,
+        crate::reference::FLOOR_ULPS,
+    );
     [
         real(precision).as_str(),
         &constants,
+        &located,
         &crate::batch::layout::constants_wgsl(),
         StepParams::<f64>::WGSL,
         OperatorOffsets::WGSL,
@@ -150,6 +184,8 @@ pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
         CONTACT_LOCAL,
         RATTLE_STAGES,
         OBSERVE,
+        LOCATED,
+        HERMITE_ROOT,
     ]
     .concat()
 }

@@ -41,9 +41,21 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
         Lanes(from_fn(|l| {
             let t = match span {
                 None => step.t0 + T::from(steps[l] + ahead).unwrap_or_else(T::nan) * step.h,
+                // A sub-step ending at t_k or t_{k+1} takes the grid's own time there, so that
+                // a trial over the whole step is the grid step, bit for bit.
                 Some(span) => {
-                    let end = if ahead == 0 { T::zero() } else { span.tau.0[l] };
-                    self.step_start(steps[l]) + span.start.0[l] + end
+                    let s = if ahead == 0 {
+                        span.start.0[l]
+                    } else {
+                        span.start.0[l] + span.tau.0[l]
+                    };
+                    if s == T::zero() {
+                        self.step_start(steps[l])
+                    } else if s == step.h {
+                        self.step_start(steps[l] + 1)
+                    } else {
+                        self.step_start(steps[l]) + s
+                    }
                 }
             };
             if t < end.0[l] {

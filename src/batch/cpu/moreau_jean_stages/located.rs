@@ -26,9 +26,6 @@ mod crossing;
 mod impact;
 mod sub_step;
 
-/// Trial steps spent on one crossing, at most (as the reference's).
-const MAX_TRIALS: usize = 60;
-
 /// The span of a located sub-step, per lane: read by the stages in place of the grid step.
 pub(in crate::batch::cpu) struct SubSpan<T> {
     /// Where it starts, as an offset s from t_k, and its length τ.
@@ -173,20 +170,20 @@ struct Walk<T> {
 impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>
     Group<'a, T, NONLINEAR, EQUALITY, N, M>
 {
-    /// t_k of a lane that has taken `steps` steps.
+    /// t_k of a lane that has taken `steps` steps. Kernel: `step_start`.
     #[inline(always)]
     pub(super) fn step_start(&self, steps: u32) -> T {
         self.step.t0 + T::from(steps).unwrap_or_else(T::nan) * self.step.h
     }
 
-    /// Reads each lane's last impact time from `times` (a located run's, one per scene).
+    /// Reads each lane's last impact time from `times` (a located run's, one per scene). Kernel: `load_located`.
     pub(in crate::batch::cpu) fn load_impact_times(&mut self, times: &[T]) {
         if let (Some(located), false) = (self.located.as_mut(), times.is_empty()) {
             located.last_time = Lanes(from_fn(|l| times[l.min(times.len() - 1)]));
         }
     }
 
-    /// Writes each scene's last impact time to `times` (a located run's).
+    /// Writes each scene's last impact time to `times` (a located run's). Kernel: `store_located`.
     pub(in crate::batch::cpu) fn store_impact_times(&self, times: &mut [T]) {
         if let Some(located) = &self.located {
             for (l, t) in times.iter_mut().enumerate() {
@@ -197,7 +194,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
 
     /// One step from t_k to t_{k+1} with its impacts located (the reference's
     /// `located_step`, lane by lane): the step's percussion left in λ, its impacts in
-    /// [`Located::impacts`]; then its health is recorded.
+    /// [`Located::impacts`]; then its health is recorded. Kernel: `located_step`.
     #[inline(always)]
     pub(in crate::batch::cpu) fn located_step(&mut self) {
         let mut located = self.located.take().expect("a located group");
@@ -225,7 +222,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
 
     /// The general located step, where the grid step does not stand: each lane walks from
     /// t_k, sub-step by sub-step — a trial over the rest of its step, the first crossing in
-    /// it refined, the touch-down there settled or an impact — until every lane is at t_{k+1}.
+    /// it refined, the touch-down there settled or an impact — until every lane is at t_{k+1}. Kernel: `locate_impacts`.
     #[inline(always)]
     fn locate_impacts(&mut self, loc: &mut Located<T>) {
         let zero = T::zero();
@@ -270,7 +267,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
 
     /// The step's health, as `record_health`'s with its located impacts: every located
     /// impact counts (one per time), and the last one's time is the last impact time; an
-    /// onset the scheme applied at the step's end is an impact at t_{k+1}.
+    /// onset the scheme applied at the step's end is an impact at t_{k+1}. Kernel: `record_located_health`.
     #[inline(always)]
     fn record_located_health(&mut self) {
         let before = self.health.impacts();

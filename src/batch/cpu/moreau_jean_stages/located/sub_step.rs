@@ -36,7 +36,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     }
 
     /// One Moreau–Jean sub-step over the span set, in the lanes `lanes`; the others are
-    /// frozen (τ = 0, every row out) and keep their q, v. Keeps the λ of the lanes stepped.
+    /// frozen (τ = 0, every row out) and keep their q, v. Keeps the λ of the lanes stepped. Kernel: `sub_step`.
     #[inline(always)]
     pub(super) fn sub_step(&mut self, lanes: Mask<LANES>, located: &mut Located<T>) {
         let (n, m) = (self.n(), self.m());
@@ -61,7 +61,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
         }
     }
 
-    /// A trial sub-step in the lanes `lanes`, from `start` over `tau`, the open rows left out.
+    /// A trial sub-step in the lanes `lanes`, from `start` over `tau`, the open rows left out. Kernel: `trial`.
     #[inline(always)]
     pub(super) fn trial(&mut self, lanes: Mask<LANES>, (start, tau): (L<T>, L<T>), loc: &mut Located<T>) {
         let open = &loc.open;
@@ -74,7 +74,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
         self.sub_step(lanes, loc);
     }
 
-    /// Adds the last sub-step's λ of the lanes `lanes` to the step's percussion.
+    /// Adds the last sub-step's λ of the lanes `lanes` to the step's percussion. Kernel: `commit`.
     #[inline(always)]
     pub(super) fn commit(&self, lanes: Mask<LANES>, located: &mut Located<T>) {
         for r in 0..self.m() {
@@ -83,7 +83,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
         }
     }
 
-    /// Puts the lanes `lanes` back at the sub-step's start.
+    /// Puts the lanes `lanes` back at the sub-step's start. Kernel: `restore`.
     #[inline(always)]
     pub(super) fn restore(&mut self, lanes: Mask<LANES>, located: &Located<T>) {
         for i in 0..self.n() {
@@ -94,7 +94,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
 
     /// Holds the sub-step's start: q, v, the gaps, and the open rows of the lanes still
     /// walking — a gap row that is open (y > 0) or that an impact left separating (ẏ > 0),
-    /// in a lane under its cap of located impacts.
+    /// in a lane under its cap of located impacts. Kernel: `hold_start`.
     #[inline(always)]
     pub(super) fn hold_start(&self, loc: &mut Located<T>, walk: &Walk<T>) {
         let (n, zero) = (self.n(), T::zero());
@@ -117,7 +117,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// from the gaps `y0`, `ydot0`), and the lanes where one may have closed: its Hermite
     /// interpolant p(s) = y0 H₀₀ + τ ẏ0 H₁₀ + y1 H₀₁ + τ ẏ1 H₁₁ is ≥ min(y0, y1) −
     /// (4/27) τ (|ẏ0| + |ẏ1|) (H₀₀ + H₀₁ = 1, both ≥ 0, |H₁₀|, |H₁₁| ≤ 4/27): above
-    /// 0.15 τ (|ẏ0| + |ẏ1|), it does not close. Most steps of a flight end here, all lanes at once.
+    /// 0.15 τ (|ẏ0| + |ẏ1|), it does not close. Most steps of a flight end here, all lanes at once. Kernel: `end_gaps`.
     #[inline(always)]
     pub(super) fn end_gaps(&self, loc: &mut Located<T>, length: L<T>) -> Mask<LANES> {
         let bound = T::from(0.15).unwrap_or_else(T::nan);
@@ -136,7 +136,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// The step's start (every lane at t_k): its gaps and open rows. Where the grid step
     /// leaves every open row out of its problem (y + γ h ẏ > 0) and none may close in it,
     /// that step is the located step's trial and stands — most steps, at the cost of a plain
-    /// one; whether it was.
+    /// one; whether it was. Kernel: `grid_step_stands`.
     #[inline(always)]
     pub(super) fn grid_step_stands(&mut self, loc: &mut Located<T>) -> bool {
         let (n, m, zero) = (self.n(), self.m(), T::zero());
