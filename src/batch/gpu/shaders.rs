@@ -10,6 +10,7 @@ const CONTACT_LOCAL: &str = include_str!("../../../shaders/contact_local.wgsl");
 const OBSERVE: &str = include_str!("../../../shaders/observe.wgsl");
 const LOCATED: &str = include_str!("../../../shaders/located.wgsl");
 const HERMITE_ROOT: &str = include_str!("../../../shaders/hermite_root.wgsl");
+const LOCATED_OFF: &str = include_str!("../../../shaders/located_off.wgsl");
 const RATTLE_STAGES: &str = include_str!("../../../shaders/rattle_stages.wgsl");
 const CHAIN_JACOBI: &str = include_str!("../../../shaders/chain_jacobi.wgsl");
 const LARGE_SCENE_NSGS: &str = include_str!("../../../shaders/large_scene_nsgs.wgsl");
@@ -184,8 +185,8 @@ pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
         CONTACT_LOCAL,
         RATTLE_STAGES,
         OBSERVE,
-        LOCATED,
-        HERMITE_ROOT,
+        if sizes.locate { LOCATED } else { LOCATED_OFF },
+        if sizes.locate { HERMITE_ROOT } else { "" },
     ]
     .concat()
 }
