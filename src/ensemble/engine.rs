@@ -1,7 +1,6 @@
 //! Which engine an ensemble runs on ([`Backend`], [`open`]), and the [`Job`] of a chunk of
 //! its scenes.
 
-#[cfg(feature = "gpu")]
 use super::scenario::PrecisionChoice;
 use super::scenario::Scenario;
 use super::scene_spec::SampledScene;

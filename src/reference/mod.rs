@@ -16,9 +16,13 @@ mod time_stepping;
 mod trajectory;
 
 pub use crate::scheme::Stabilization;
-pub(crate) use hermite_root::{NEWTON_STEPS, first_root, interior_maximum};
-pub(crate) use impact_location::{FLOOR_ULPS, MAX_TRIALS, rounding_floor};
+#[cfg(feature = "gpu")]
+pub(crate) use hermite_root::NEWTON_STEPS;
+pub(crate) use hermite_root::{first_root, interior_maximum};
+#[cfg(feature = "gpu")]
+pub(crate) use impact_location::FLOOR_ULPS;
 pub use impact_location::{MAX_IMPACTS_PER_CONTACT, MAX_LOCATED_IMPACTS, MIN_FLIGHT, TIME_TOLERANCE};
+pub(crate) use impact_location::{MAX_TRIALS, rounding_floor};
 pub use integrator::{Integrator, OneStepIntegrator, StepReport, StepSettings};
 pub use state::{LocatedImpact, SceneState};
 pub use time_stepping::TimeStepping;

@@ -89,7 +89,7 @@ impl BatchKernel {
             .headers
             .windows(2)
             .all(|w| (w[0].ndof, w[0].ncontacts) == (w[1].ndof, w[1].ncontacts));
-        let key = KernelSizes {
+        KernelSizes {
             max_dof: n.next_power_of_two().max(4),
             max_contacts: m.next_power_of_two().max(4),
             fixed_dof: if uniform { n } else { 0 },
@@ -120,8 +120,7 @@ impl BatchKernel {
                 .map_or(0, |h| batch.recording.events_at(h.ndof as usize)),
             workgroup: ctx.tuning().workgroup_size,
             locate,
-        };
-        key
+        }
     }
 
     /// The pipeline for the sizes `key`, compiled on first use.
