@@ -1,7 +1,7 @@
 // The roots and turning points of a cubic Hermite interpolant over [0, 1], for the located
-// impacts (located.wgsl) and the observers' crossings inside a step (observe.wgsl). Twins: the
-// functions of the same names in reference::hermite_root (src/reference/hermite_root.rs), in
-// the same operations.
+// impacts (located_crossing.wgsl) and the observers' crossings inside a step
+// (located_observe.wgsl). Twins: the functions of the same names in reference::hermite_root
+// (src/reference/hermite_root.rs), in the same operations.
 
 // A root of the interpolant, where `found`.
 struct Root {

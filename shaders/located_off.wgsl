@@ -1,5 +1,5 @@
 // The located step's names in a kernel compiled without LOCATE, which never calls them
-// (each use is behind LOCATE): such a kernel holds none of located.wgsl and hermite_root.wgsl,
+// (each use is behind LOCATE): such a kernel holds none of the located*.wgsl files and hermite_root.wgsl,
 // whose step would otherwise be inlined at every call before it is found dead.
 var<private> spanning: bool;
 var<private> span_start: real;

@@ -8,8 +8,16 @@ const MOREAU_JEAN_STAGES: &str = include_str!("../../../shaders/moreau_jean_stag
 const MOREAU_JEAN_ROWS: &str = include_str!("../../../shaders/moreau_jean_rows.wgsl");
 const CONTACT_LOCAL: &str = include_str!("../../../shaders/contact_local.wgsl");
 const OBSERVE: &str = include_str!("../../../shaders/observe.wgsl");
-const LOCATED: &str = include_str!("../../../shaders/located.wgsl");
-const HERMITE_ROOT: &str = include_str!("../../../shaders/hermite_root.wgsl");
+/// The located step (`LOCATE`): its state and walk, sub-steps, crossings, impacts and the
+/// observers' part, then the Hermite roots.
+const LOCATED: [&str; 6] = [
+    include_str!("../../../shaders/located.wgsl"),
+    include_str!("../../../shaders/located_sub_step.wgsl"),
+    include_str!("../../../shaders/located_crossing.wgsl"),
+    include_str!("../../../shaders/located_impact.wgsl"),
+    include_str!("../../../shaders/located_observe.wgsl"),
+    include_str!("../../../shaders/hermite_root.wgsl"),
+];
 const LOCATED_OFF: &str = include_str!("../../../shaders/located_off.wgsl");
 const RATTLE_STAGES: &str = include_str!("../../../shaders/rattle_stages.wgsl");
 const CHAIN_JACOBI: &str = include_str!("../../../shaders/chain_jacobi.wgsl");
@@ -185,8 +193,11 @@ pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
         CONTACT_LOCAL,
         RATTLE_STAGES,
         OBSERVE,
-        if sizes.locate { LOCATED } else { LOCATED_OFF },
-        if sizes.locate { HERMITE_ROOT } else { "" },
+        &if sizes.locate {
+            LOCATED.concat()
+        } else {
+            LOCATED_OFF.to_string()
+        },
     ]
     .concat()
 }

@@ -1,0 +1,125 @@
+// The first crossing in a located step's trial, and its refinement to the impact time: a
+// safeguarded Newton iteration on the gap at the end of trial sub-steps of length τ from the
+// sub-step's start, kept on the closed side. Twin: batch::cpu::moreau_jean_stages::located::crossing
+// (src/batch/cpu/moreau_jean_stages/located/crossing.rs).
+
+// Σⱼ |H_rj q_j|, the size of row r's terms, whose rounding bounds y. Twin: Group::output_terms.
+fn output_terms(r: u32) -> real {
+    var terms = real(0.0);
+    let span = row_span(h_pattern, r, n);
+    for (var i = 0u; i < span.y; i++) {
+        terms = terms + abs(op(o.h + span.x + i) * q[row_col(h_pattern, span.x + i, i)]);
+    }
+    return terms;
+}
+
+// The rounding floor of a gap y whose terms are `terms`: 4 ε (|y| + terms). Twin: rounding_floor.
+fn rounding_floor(y: real, terms: real) -> real {
+    return real(FLOOR_ULPS) * REAL_EPSILON * (abs(y) + terms);
+}
+
+// What the trial found where it may have closed: the first root of the Hermite interpolant of
+// the gap over the open rows, as a bracket to refine. Twin: Group::crossings.
+fn crossings() -> Found {
+    var found = Found(FOUND_NOTHING, 0u, real(0.0), real(0.0), false, real(0.0), real(0.0), real(0.0), false);
+    let length = walk_length;
+    let min_flight = real(MIN_FLIGHT) * step_params.h;
+    var any = false;
+    var guess = real(0.0);
+    var row = 0u;
+    var acceleration = real(0.0);
+    for (var r = 0u; r < m; r++) {
+        if (!open[r]) {
+            continue;
+        }
+        let root = first_root(y0[r], ydot0[r] * length, y1[r], ydot1[r] * length);
+        if (root.found && (!any || root.s < guess)) {
+            any = true;
+            guess = root.s;
+            row = r;
+            acceleration = (ydot1[r] - ydot0[r]) / length;
+        }
+    }
+    if (!any) {
+        // A row an impact left at y ≤ 0, separating too slowly to rise above 0, that ends the
+        // trial closed: its flight is below resolution.
+        for (var r = 0u; r < m; r++) {
+            if (open[r] && y0[r] <= 0.0 && y1[r] <= 0.0) {
+                found.kind = FOUND_TOO_SOON;
+                found.row = r;
+                break;
+            }
+        }
+        return found;
+    }
+    found.row = row;
+    if (guess * length < min_flight && recent[row]) {
+        found.kind = FOUND_TOO_SOON;
+        return found;
+    }
+    found.kind = FOUND_REFINE;
+    found.seen = y1[row] <= 0.0;
+    found.b = length;
+    found.tau = guess * length;
+    found.held = length;
+    found.settling_speed = min_flight * abs(acceleration);
+    found.refining = true;
+    return found;
+}
+
+// Refines the crossing: trial sub-steps of length τ from the start, Newton on the gap y(τ)
+// (from the open side half a tolerance and a rounding floor's time φ/|ẏ| past the root),
+// bisection where Newton leaves the bracket; until y(τ) ≤ 0 within TIME_TOLERANCE · h · |ẏ|
+// + 2φ, or the bracket is down to rounding. Then the scene at the closed end (never seen
+// closed: the whole trial stands), its λ committed. Twin: Group::refine.
+fn refine(start: Found) -> Found {
+    var found = start;
+    let tol = real(TIME_TOLERANCE) * step_params.h;
+    for (var trials = 0u; trials < MAX_TRIALS; trials++) {
+        if (!found.refining) {
+            break;
+        }
+        restore();
+        trial(walk_s, found.tau);
+        let out = row_output(found.row);
+        let y = out.x;
+        let ydot = out.y;
+        let floor = rounding_floor(y, output_terms(found.row));
+        found.held = found.tau;
+        if (y <= 0.0) {
+            found.b = found.tau;
+            found.seen = true;
+            if (-y <= tol * -min(ydot, real(0.0)) + (floor + floor)) {
+                found.refining = false;
+                continue;
+            }
+        } else {
+            found.a = found.tau;
+        }
+        let hi = select(walk_length, found.b, found.seen);
+        // Converged to rounding, or open and opening never seen closed (a graze).
+        if (hi - found.a <= REAL_EPSILON * hi || (!found.seen && ydot >= 0.0)) {
+            found.refining = false;
+            continue;
+        }
+        var next = real(0.5) * (found.a + hi);
+        if (ydot < 0.0) {
+            var past = real(0.0);
+            if (y > 0.0) {
+                past = tol * real(0.5) - floor / ydot;
+            }
+            let newton = found.tau - y / ydot + past;
+            if (newton > found.a && newton < hi) {
+                next = newton;
+            }
+        }
+        found.tau = next;
+    }
+    let closed = select(walk_length, found.b, found.seen);
+    if (found.held != closed) {
+        restore();
+        trial(walk_s, closed);
+    }
+    commit();
+    return found;
+}

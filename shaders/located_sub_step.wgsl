@@ -1,0 +1,137 @@
+// The sub-steps of a located step (located.wgsl): the span the stages read, one pass of the
+// step's stages over it, its percussion kept, and the bound that tells the steps with no
+// crossing from the rest. Twin: batch::cpu::moreau_jean_stages::located::sub_step
+// (src/batch/cpu/moreau_jean_stages/located/sub_step.rs).
+
+// Row r's part in the span being taken: (left out, tested closed within span_tol, plastic).
+// Twin: SubSpan.
+fn span_rows(r: u32) -> vec3<bool> {
+    if (span_kind == SPAN_TRIAL) {
+        return vec3<bool>(open[r], false, false);
+    }
+    if (span_kind == SPAN_SETTLE) {
+        return vec3<bool>(false, r == span_row, r == span_row);
+    }
+    return vec3<bool>(false, is_gap(r), false);
+}
+
+// cos(ω t + φ) at the offset s from t_k of a located sub-step's end: at t = t_k (s = 0) and
+// t_{k+1} (s = h) as forcing_cosine gives them, else at t_k + s. Twin: Group::step_cosine.
+fn span_cosine(s: real) -> real {
+    if (s == 0.0) {
+        return forcing_cosine(health.steps);
+    }
+    if (s == step_params.h) {
+        return forcing_cosine(health.steps + 1u);
+    }
+    let t = step_start() + s;
+    return select(real(0.0), sine_cosine(op(o.frequency) * t + op(o.frequency + 1u)).y, t < op(o.frequency + 2u));
+}
+
+// Moreau–Jean's step of a linear scene from the free velocity to the new position.
+// Twin: Group::solve_step.
+fn solve_step() {
+    free_velocity(harmonic_forcing());
+    outputs_and_activation();
+    solve_local();
+    impulse_to_velocity();
+    update_position();
+}
+
+// The step's start: its gaps and open rows. Where the grid step leaves every open row out of
+// its problem (y + γ h ẏ > 0) and none may close in it, that step stands — most steps, at the
+// cost of a plain one; whether it did. Twin: Group::grid_step_stands.
+fn grid_step_stands() -> bool {
+    let gamma_h = step_params.gamma * step_params.h;
+    var inside = false;
+    for (var r = 0u; r < m; r++) {
+        let out = row_output(r);
+        y0[r] = out.x;
+        ydot0[r] = out.y;
+        open[r] = is_gap(r) && (out.x > 0.0 || (out.y > 0.0 && recent[r]));
+        inside = inside || (open[r] && out.x + gamma_h * out.y <= 0.0);
+    }
+    if (inside) {
+        return false;
+    }
+    hold_state();
+    solve_step();
+    if (end_gaps(step_params.h)) {
+        restore();
+        return false;
+    }
+    return true;
+}
+
+// One Moreau–Jean sub-step over the span set; keeps its λ. Twin: Group::sub_step.
+fn sub_step() {
+    spanning = true;
+    solve_step();
+    spanning = false;
+    for (var r = 0u; r < m; r++) {
+        lambda_last[r] = lambda[r];
+    }
+}
+
+// A trial sub-step from `start` over `tau`, the open rows left out. Twin: Group::trial.
+fn trial(start: real, tau: real) {
+    span_kind = SPAN_TRIAL;
+    span_start = start;
+    span_tau = tau;
+    span_tol = real(0.0);
+    sub_step();
+}
+
+// Adds the last sub-step's λ to the step's percussion. Twin: Group::commit.
+fn commit() {
+    for (var r = 0u; r < m; r++) {
+        lambda_sum[r] = lambda_sum[r] + lambda_last[r];
+    }
+}
+
+// Keeps q, v as the sub-step's start. Twin: the copy that opens Group::hold_start.
+fn hold_state() {
+    for (var i = 0u; i < n; i++) {
+        q0[i] = q[i];
+        v0[i] = v[i];
+    }
+}
+
+// Puts the scene back at the sub-step's start. Twin: Group::restore.
+fn restore() {
+    for (var i = 0u; i < n; i++) {
+        q[i] = q0[i];
+        v[i] = v0[i];
+    }
+}
+
+// Holds the sub-step's start: q, v, the gaps, and the open rows — a gap row that is open
+// (y > 0) or that an impact left separating (ẏ > 0), under the cap of located impacts.
+// Twin: Group::hold_start.
+fn hold_start() {
+    hold_state();
+    for (var r = 0u; r < m; r++) {
+        let out = row_output(r);
+        y0[r] = out.x;
+        ydot0[r] = out.y;
+        open[r] = is_gap(r) && !walk_finished && walk_total < MAX_LOCATED_IMPACTS
+            && (out.x > 0.0 || (out.y > 0.0 && recent[r]));
+    }
+}
+
+// The gaps of the open rows at the end of the sub-step just taken (of length `length`), and
+// whether one may have closed: its Hermite interpolant stays above 0 where
+// 0.15 τ (|ẏ0| + |ẏ1|) ≤ min(y0, y1). Twin: Group::end_gaps.
+fn end_gaps(length: real) -> bool {
+    var closing = false;
+    for (var r = 0u; r < m; r++) {
+        if (open[r]) {
+            let out = row_output(r);
+            y1[r] = out.x;
+            ydot1[r] = out.y;
+            let clear = real(0.15) * length * (abs(ydot0[r]) + abs(out.y)) <= min(y0[r], out.x);
+            closing = closing || !clear;
+        }
+    }
+    return closing;
+}
