@@ -32,7 +32,7 @@ pub use bead_chain::{BeadChain, ChainOptions};
 pub use gathered::Gathered;
 pub use layout::{RowKind, SceneHeader};
 pub use linear_scene::LinearScene;
-pub use options::BatchOptions;
+pub use options::{BatchOptions, f32_location_refusal};
 pub use outcome::BatchOutcome;
 pub use progress::Progress;
 pub use scene_batch::SceneBatch;

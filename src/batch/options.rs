@@ -1,5 +1,6 @@
 //! The options of a batched run, the same for the CPU lanes and the GPU kernels.
 
+use crate::error::Error;
 use crate::scheme::{NewtonOptions, NonsmoothRattleOSI};
 
 /// Tolerances and iteration limits of the batched PGS, Newton loop and RATTLE stage 1.
@@ -41,5 +42,16 @@ impl BatchOptions {
             },
             locate_impacts: false,
         }
+    }
+}
+
+/// Why impacts are not located in f32, by the CPU lanes or the GPU kernel: their times are
+/// refined to 1e-12 h.
+pub fn f32_location_refusal() -> Error {
+    Error::Unsupported {
+        what: "locating impacts inside the step (`locate_impacts`) in f32".into(),
+        reason: "impact times are refined to 1e-12 h, below f32's resolution: run in f64 \
+                 (`[solver] precision = \"f64\"`) or on the CPU backend"
+            .into(),
     }
 }

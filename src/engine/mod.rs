@@ -66,12 +66,7 @@ pub fn batched_refusal(solver: SolverKind, omega: Option<f64>, observers: &[Obse
 pub fn location_refusal(double: bool, integrator: LagrangianIntegrator, stabilization: Stabilization) -> Option<Error> {
     let what = || "locating impacts inside the step (`locate_impacts`)".to_string();
     if !double {
-        return Some(Error::Unsupported {
-            what: format!("{} in f32", what()),
-            reason: "impact times are refined to 1e-12 h, below f32's resolution: run in f64 \
-                     (`[solver] precision = \"f64\"`) or on the CPU backend"
-                .into(),
-        });
+        return Some(crate::batch::f32_location_refusal());
     }
     if integrator != LagrangianIntegrator::MoreauJean {
         return Some(Error::Unsupported {

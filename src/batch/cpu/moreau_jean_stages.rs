@@ -281,7 +281,8 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
 
     /// Σⱼ |H_rj q_j|: the size of row r's terms at q, whose rounding bounds y's
     /// ([`rounding_floor`](crate::reference::rounding_floor)); of a nonlinear row (which the
-    /// located lanes, its only reader, refuse), those of its H and quadratic part. Kernel: `output_terms`.
+    /// located lanes, its only reader, refuse), those of its H and quadratic part. Kernel:
+    /// `output_terms`.
     pub(super) fn output_terms(&self, r: usize) -> L<T> {
         let (n, o, ops, q) = (self.n(), self.o, self.ops, &self.q);
         let mut terms = Lanes::zero();
@@ -504,7 +505,8 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
 
     /// Moreau–Jean's step from the free velocity to the new position (`simulate`'s loop
     /// body, before its health and observers): [`STAGES`](super::moreau_jean_pgs::STAGES)
-    /// from `harmonic_forcing` to `update_position`, the Newton loop with nonlinear rows. Kernel: `solve_step`.
+    /// from `harmonic_forcing` to `update_position`, the Newton loop with nonlinear rows. Kernel:
+    /// `solve_step`.
     #[inline(always)]
     pub(super) fn solve_step(&mut self) {
         self.free_velocity(self.harmonic_forcing());

@@ -176,10 +176,7 @@ impl BatchKernel {
             });
         }
         if options.locate_impacts && precision != Precision::F64 {
-            return Err(Error::Unsupported {
-                what: "locating impacts inside the step (`locate_impacts`) in f32".into(),
-                reason: "the located step refines impact times to 1e-12 h: f64 only".into(),
-            });
+            return Err(crate::batch::f32_location_refusal());
         }
         let sizes = Self::sizes(ctx, batch, options.locate_impacts);
         let pipeline = self.pipeline(ctx, sizes)?;

@@ -176,7 +176,8 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
         self.step.t0 + T::from(steps).unwrap_or_else(T::nan) * self.step.h
     }
 
-    /// Reads each lane's last impact time from `times` (a located run's, one per scene). Kernel: `load_located`.
+    /// Reads each lane's last impact time from `times` (a located run's, one per scene). Kernel:
+    /// `load_located`.
     pub(in crate::batch::cpu) fn load_impact_times(&mut self, times: &[T]) {
         if let (Some(located), false) = (self.located.as_mut(), times.is_empty()) {
             located.last_time = Lanes(from_fn(|l| times[l.min(times.len() - 1)]));
@@ -222,7 +223,8 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
 
     /// The general located step, where the grid step does not stand: each lane walks from
     /// t_k, sub-step by sub-step — a trial over the rest of its step, the first crossing in
-    /// it refined, the touch-down there settled or an impact — until every lane is at t_{k+1}. Kernel: `locate_impacts`.
+    /// it refined, the touch-down there settled or an impact — until every lane is at t_{k+1}.
+    /// Kernel: `locate_impacts`.
     #[inline(always)]
     fn locate_impacts(&mut self, loc: &mut Located<T>) {
         let zero = T::zero();
@@ -267,7 +269,8 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
 
     /// The step's health, as `record_health`'s with its located impacts: every located
     /// impact counts (one per time), and the last one's time is the last impact time; an
-    /// onset the scheme applied at the step's end is an impact at t_{k+1}. Kernel: `record_located_health`.
+    /// onset the scheme applied at the step's end is an impact at t_{k+1}. Kernel:
+    /// `record_located_health`.
     #[inline(always)]
     fn record_located_health(&mut self) {
         let before = self.health.impacts();

@@ -15,7 +15,8 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     Group<'a, T, NONLINEAR, EQUALITY, N, M>
 {
     /// What each lane's trial found where it may have closed (`closing`): the first root of
-    /// the Hermite interpolant of the gap over its open rows, as a bracket to refine. Kernel: `crossings`.
+    /// the Hermite interpolant of the gap over its open rows, as a bracket to refine. Kernel:
+    /// `crossings`.
     #[inline(always)]
     pub(super) fn crossings(&self, loc: &Located<T>, walk: &Walk<T>, closing: Mask<LANES>) -> [Found<T>; LANES] {
         let m = self.m();
@@ -60,7 +61,8 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// past the root, so that the next trial lands closed), bisection where Newton leaves the
     /// bracket; until y(τ) ≤ 0 within TIME_TOLERANCE · h · |ẏ| + 2φ (φ: `rounding_floor`),
     /// or the bracket is down to rounding. Each crossing lane then
-    /// holds its closed end (never seen closed: the whole trial stands), its λ committed. Kernel: `refine`.
+    /// holds its closed end (never seen closed: the whole trial stands), its λ committed. Kernel:
+    /// `refine`.
     #[inline(always)]
     pub(super) fn refine(&mut self, loc: &mut Located<T>, walk: &Walk<T>, found: &mut [Found<T>; LANES]) {
         let (zero, half) = (T::zero(), T::from(0.5).unwrap_or_else(T::nan));

@@ -36,7 +36,8 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     }
 
     /// One Moreau–Jean sub-step over the span set, in the lanes `lanes`; the others are
-    /// frozen (τ = 0, every row out) and keep their q, v. Keeps the λ of the lanes stepped. Kernel: `sub_step`.
+    /// frozen (τ = 0, every row out) and keep their q, v. Keeps the λ of the lanes stepped.
+    /// Kernel: `sub_step`.
     #[inline(always)]
     pub(super) fn sub_step(&mut self, lanes: Mask<LANES>, located: &mut Located<T>) {
         let (n, m) = (self.n(), self.m());
@@ -61,7 +62,8 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
         }
     }
 
-    /// A trial sub-step in the lanes `lanes`, from `start` over `tau`, the open rows left out. Kernel: `trial`.
+    /// A trial sub-step in the lanes `lanes`, from `start` over `tau`, the open rows left out.
+    /// Kernel: `trial`.
     #[inline(always)]
     pub(super) fn trial(&mut self, lanes: Mask<LANES>, (start, tau): (L<T>, L<T>), loc: &mut Located<T>) {
         let open = &loc.open;
@@ -117,7 +119,8 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// from the gaps `y0`, `ydot0`), and the lanes where one may have closed: its Hermite
     /// interpolant p(s) = y0 H₀₀ + τ ẏ0 H₁₀ + y1 H₀₁ + τ ẏ1 H₁₁ is ≥ min(y0, y1) −
     /// (4/27) τ (|ẏ0| + |ẏ1|) (H₀₀ + H₀₁ = 1, both ≥ 0, |H₁₀|, |H₁₁| ≤ 4/27): above
-    /// 0.15 τ (|ẏ0| + |ẏ1|), it does not close. Most steps of a flight end here, all lanes at once. Kernel: `end_gaps`.
+    /// 0.15 τ (|ẏ0| + |ẏ1|), it does not close. Most steps of a flight end here, all lanes at
+    /// once. Kernel: `end_gaps`.
     #[inline(always)]
     pub(super) fn end_gaps(&self, loc: &mut Located<T>, length: L<T>) -> Mask<LANES> {
         let bound = T::from(0.15).unwrap_or_else(T::nan);
