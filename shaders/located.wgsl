@@ -6,8 +6,11 @@
 // left out, a trial of length τ while a crossing is refined, the zero-length impact, the
 // settling rest of a step — is one pass of the step's stages over a span: its start s from
 // t_k and length τ, read by kick, harmonic_forcing, outputs_and_activation and
-// update_position. A located scene is linear, without stiffness or damping (refused before a
-// run: engine::lanes_location_refusal). The host defines LOCATE, the sizes LOC_DOF,
+// update_position. Every pass, the grid step's too, is taken at one call site
+// (locate_impacts) and followed by what reads its end (after_pass), so that a located kernel
+// holds the stages once; the lanes' calls take the same passes in the same order. A located
+// scene is linear, without stiffness or damping (refused before a run:
+// engine::lanes_location_refusal). The host defines LOCATE, the sizes LOC_DOF,
 // LOC_CONTACTS, LOC_OBSERVERS (1 without LOCATE), LOCATED (the values kept per scene between
 // dispatches in `located_record`: the last impact time, each row's recent flag, each
 // observer's last rate) and the constants of reference::impact_location. Here: the located
@@ -61,6 +64,23 @@ var<private> walk_length: real;
 var<private> walk_finished: bool;
 var<private> walk_total: u32;
 
+// What the located step does next. A pass of the step's stages, by what reads its end
+// (after_pass): none (the step is done), the grid step, a trial over the rest of the step, a
+// refining trial, the crossing's closed end taken again, a settling rest, an impact. Or a
+// decision before the next pass, each taken at one place (locate_impacts): the walk's start,
+// the refinement's next trial, the touch-down, the walk's next trial.
+const PASS_NONE: u32 = 0u;
+const PASS_GRID: u32 = 1u;
+const PASS_TRIAL: u32 = 2u;
+const PASS_REFINING: u32 = 3u;
+const PASS_CLOSED: u32 = 4u;
+const PASS_SETTLE: u32 = 5u;
+const PASS_IMPACT: u32 = 6u;
+const THEN_WALK: u32 = 7u;
+const THEN_REFINE: u32 = 8u;
+const THEN_TOUCHDOWN: u32 = 9u;
+const THEN_TRIAL: u32 = 10u;
+
 // What a trial over the rest of the step found (FOUND_NOTHING: the step is done or its trial
 // stands; FOUND_TOO_SOON: the row an impact left separating closes again within MIN_FLIGHT · h
 // and settles; FOUND_REFINE: a crossing of `row` being refined, its bracket [a, b] (`seen`:
@@ -80,6 +100,9 @@ struct Found {
     settling_speed: real,
     refining: bool,
 }
+var<private> found: Found;
+// The refining trials taken.
+var<private> refine_trials: u32;
 
 // Whether row r is a gap, whose crossing is located (not an equality, not a tangent row).
 // Twin: the `gap` of Located::new.
@@ -125,54 +148,124 @@ fn located_step() {
         recent_next[r] = false;
         first_impact[r] = real(-1.0);
     }
-    if (!grid_step_stands()) {
-        for (var r = 0u; r < m; r++) {
-            lambda_sum[r] = real(0.0);
-            impact_counts[r] = 0u;
-        }
-        locate_impacts();
-        for (var r = 0u; r < m; r++) {
-            lambda[r] = lambda_sum[r];
-        }
-        // The next step's first cosine, as the grid step would have carried it.
-        if ((flags & HAS_FORCING) != 0u) {
-            phase_cos = forcing_cosine(health.steps + 1u);
-        }
-    }
+    locate_impacts();
     record_located_health();
 }
 
-// The general located step: a walk from t_k, sub-step by sub-step — a trial over the rest of
-// the step, the first crossing in it refined, the touch-down there settled or an impact —
-// until t_{k+1}. Twin: Group::locate_impacts.
+// The located step as a sequence of passes of the step's stages: the grid step where it may
+// stand; else a walk from t_k, sub-step by sub-step — a trial over the rest of the step, the
+// first crossing in it refined, the touch-down there settled or an impact — until t_{k+1}.
+// Every pass is taken here, the stages' one call site in a located kernel, and so is every
+// decision between passes: a shader compiler inlines each call, and lavapipe runs the code
+// of every branch, masked, in every step (with a call site per kind of pass and decision, a
+// located run of balls took it 1.8× as long). after_pass reads a pass's end. Twin:
+// Group::locate_impacts with the grid step of Group::located_step, whose calls take the same
+// passes in the same order.
 fn locate_impacts() {
+    var kind = grid_step();
+    loop {
+        if (kind == THEN_WALK) {
+            kind = walk_start();
+        }
+        if (kind == THEN_REFINE) {
+            kind = refine_trial();
+        }
+        if (kind == THEN_TOUCHDOWN) {
+            kind = touchdown();
+        }
+        if (kind == THEN_TRIAL) {
+            kind = next_trial();
+        }
+        if (kind == PASS_NONE) {
+            break;
+        }
+        spanning = kind != PASS_GRID;
+        sub_step();
+        spanning = false;
+        kind = after_pass(kind);
+    }
+}
+
+// What follows a pass of kind `kind`: what the step does next.
+// Twin: the order of the calls in Group::locate_impacts, refine, settle and impacts.
+fn after_pass(kind: u32) -> u32 {
+    if (kind == PASS_GRID) {
+        return grid_step_stands();
+    }
+    if (kind == PASS_TRIAL) {
+        return trial_found();
+    }
+    if (kind == PASS_REFINING) {
+        return refine();
+    }
+    if (kind == PASS_CLOSED) {
+        return refined();
+    }
+    if (kind == PASS_SETTLE) {
+        return settled();
+    }
+    return impacted();
+}
+
+// The walk's start at t_k: no percussion, no impact yet; its first trial.
+// Twin: the opening of Group::locate_impacts.
+fn walk_start() -> u32 {
+    for (var r = 0u; r < m; r++) {
+        lambda_sum[r] = real(0.0);
+        impact_counts[r] = 0u;
+    }
     walk_s = real(0.0);
     walk_finished = false;
     walk_total = 0u;
-    loop {
-        if (walk_finished) {
-            break;
-        }
-        hold_start();
-        walk_length = step_params.h - walk_s;
-        trial(walk_s, walk_length);
-        if (!end_gaps(walk_length)) {
-            // The trial stands (a flight, or a contact at rest): the step is done.
-            commit();
-            break;
-        }
-        var found = crossings();
-        if (found.kind == FOUND_NOTHING) {
-            commit();
-            walk_finished = true;
-        } else if (found.kind == FOUND_TOO_SOON) {
-            restore();
-        } else {
-            found = refine(found);
-            walk_finished = !found.seen;
-        }
-        touchdown(found);
+    return THEN_TRIAL;
+}
+
+// The walk's next pass, a trial over the rest of the step from the start held; or, the walk
+// done, its end. Twin: the loop head of Group::locate_impacts.
+fn next_trial() -> u32 {
+    if (walk_finished) {
+        return walk_end();
     }
+    hold_start();
+    walk_length = step_params.h - walk_s;
+    trial(walk_s, walk_length);
+    return PASS_TRIAL;
+}
+
+// The walk done: the step's percussion in λ, and the next step's first cosine as the grid
+// step would have carried it; no further pass. Twin: the close of Group::located_step.
+fn walk_end() -> u32 {
+    for (var r = 0u; r < m; r++) {
+        lambda[r] = lambda_sum[r];
+    }
+    if ((flags & HAS_FORCING) != 0u) {
+        phase_cos = forcing_cosine(health.steps + 1u);
+    }
+    return PASS_NONE;
+}
+
+// What the trial over the rest of the step found: nothing (it stands: the step is done), a
+// flight that ends too soon (the scene back at the start, settling), or a crossing to refine.
+// Twin: the loop body of Group::locate_impacts.
+fn trial_found() -> u32 {
+    if (!end_gaps(walk_length)) {
+        // The trial stands (a flight, or a contact at rest): the step is done.
+        commit();
+        walk_finished = true;
+        return THEN_TRIAL;
+    }
+    found = crossings();
+    if (found.kind == FOUND_NOTHING) {
+        commit();
+        walk_finished = true;
+        return THEN_TRIAL;
+    }
+    if (found.kind == FOUND_TOO_SOON) {
+        restore();
+        return THEN_TOUCHDOWN;
+    }
+    refine_trials = 0u;
+    return THEN_REFINE;
 }
 
 // The step's health, as record_health's with its located impacts: every located impact

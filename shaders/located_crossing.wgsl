@@ -67,41 +67,41 @@ fn crossings() -> Found {
     return found;
 }
 
-// Refines the crossing: trial sub-steps of length τ from the start, Newton on the gap y(τ)
-// (from the open side half a tolerance and a rounding floor's time φ/|ẏ| past the root),
-// bisection where Newton leaves the bracket; until y(τ) ≤ 0 within TIME_TOLERANCE · h · |ẏ|
-// + 2φ, or the bracket is down to rounding. Then the scene at the closed end (never seen
-// closed: the whole trial stands), its λ committed. Twin: Group::refine.
-fn refine(start: Found) -> Found {
-    var found = start;
-    let tol = real(TIME_TOLERANCE) * step_params.h;
-    for (var trials = 0u; trials < MAX_TRIALS; trials++) {
-        if (!found.refining) {
-            break;
-        }
+// The refinement's next pass: a trial of length τ from the sub-step's start while it refines,
+// at most MAX_TRIALS of them; then its end. Twin: the loop head of Group::refine.
+fn refine_trial() -> u32 {
+    if (refine_trials < MAX_TRIALS && found.refining) {
         restore();
         trial(walk_s, found.tau);
-        let out = row_output(found.row);
-        let y = out.x;
-        let ydot = out.y;
-        let floor = rounding_floor(y, output_terms(found.row));
-        found.held = found.tau;
-        if (y <= 0.0) {
-            found.b = found.tau;
-            found.seen = true;
-            if (-y <= tol * -min(ydot, real(0.0)) + (floor + floor)) {
-                found.refining = false;
-                continue;
-            }
-        } else {
-            found.a = found.tau;
-        }
-        let hi = select(walk_length, found.b, found.seen);
-        // Converged to rounding, or open and opening never seen closed (a graze).
-        if (hi - found.a <= REAL_EPSILON * hi || (!found.seen && ydot >= 0.0)) {
-            found.refining = false;
-            continue;
-        }
+        return PASS_REFINING;
+    }
+    return refine_end();
+}
+
+// Refines the crossing from the trial of length τ just taken: Newton on the gap y(τ) (from
+// the open side half a tolerance and a rounding floor's time φ/|ẏ| past the root),
+// bisection where Newton leaves the bracket; until y(τ) ≤ 0 within TIME_TOLERANCE · h · |ẏ|
+// + 2φ, or the bracket is down to rounding. Twin: Group::refine.
+fn refine() -> u32 {
+    let tol = real(TIME_TOLERANCE) * step_params.h;
+    let out = row_output(found.row);
+    let y = out.x;
+    let ydot = out.y;
+    let floor = rounding_floor(y, output_terms(found.row));
+    found.held = found.tau;
+    var converged = false;
+    if (y <= 0.0) {
+        found.b = found.tau;
+        found.seen = true;
+        converged = -y <= tol * -min(ydot, real(0.0)) + (floor + floor);
+    } else {
+        found.a = found.tau;
+    }
+    let hi = select(walk_length, found.b, found.seen);
+    // Converged, or to rounding, or open and opening never seen closed (a graze).
+    if (converged || hi - found.a <= REAL_EPSILON * hi || (!found.seen && ydot >= 0.0)) {
+        found.refining = false;
+    } else {
         var next = real(0.5) * (found.a + hi);
         if (ydot < 0.0) {
             var past = real(0.0);
@@ -115,11 +115,26 @@ fn refine(start: Found) -> Found {
         }
         found.tau = next;
     }
+    refine_trials = refine_trials + 1u;
+    return THEN_REFINE;
+}
+
+// The refinement's end: the scene at the crossing's closed end (never seen closed: the whole
+// trial stands), taken again where it holds another trial. Twin: the close of Group::refine.
+fn refine_end() -> u32 {
     let closed = select(walk_length, found.b, found.seen);
     if (found.held != closed) {
         restore();
         trial(walk_s, closed);
+        return PASS_CLOSED;
     }
+    return refined();
+}
+
+// The crossing refined: its λ committed, the walk done where it was never seen closed; then
+// its touch-down. Twin: the close of Group::refine, and Group::locate_impacts after it.
+fn refined() -> u32 {
     commit();
-    return found;
+    walk_finished = !found.seen;
+    return THEN_TOUCHDOWN;
 }

@@ -8,44 +8,49 @@
 // end) and reads the touch-down speed −ẏ there: it settles at or below the settling speed
 // (always when too soon), or past MAX_IMPACTS_PER_CONTACT on the row; else an impact.
 // Twin: Group::touchdowns.
-fn touchdown(found: Found) {
+fn touchdown() -> u32 {
     var tau = real(0.0);
     if (found.kind == FOUND_REFINE && found.seen) {
         tau = found.b;
     } else if (found.kind != FOUND_TOO_SOON) {
-        return;
+        return THEN_TRIAL;
     }
     walk_s = select(step_params.h, walk_s + tau, tau < walk_length);
     let speed = -row_output(found.row).y;
     impact_counts[found.row] = impact_counts[found.row] + 1u;
     let settles = found.kind == FOUND_TOO_SOON || speed <= found.settling_speed;
     if (settles || impact_counts[found.row] > MAX_IMPACTS_PER_CONTACT) {
-        settle(found.row);
-    } else {
-        impact();
+        return settle(found.row);
     }
+    return impact();
 }
 
-// The rest of the step, the touch-down row closed and plastic: the contact's accumulation has
-// converged (or is cut at the cap); the touch-down is no impact. Twin: Group::settle.
-fn settle(row: u32) {
+// The span of the rest of the step, the touch-down row closed and plastic: the contact's
+// accumulation has converged (or is cut at the cap); the touch-down is no impact (at the
+// step's end, the step is done). Twin: Group::settle.
+fn settle(row: u32) -> u32 {
     if (walk_s < step_params.h) {
         span_kind = SPAN_SETTLE;
         span_row = row;
         span_start = walk_s;
         span_tau = step_params.h - walk_s;
         span_tol = real(0.0);
-        sub_step();
-        commit();
+        return PASS_SETTLE;
     }
     walk_finished = true;
+    return THEN_TRIAL;
 }
 
-// The impact: a zero-length sub-step at t*, every gap row tested closed within
-// TIME_TOLERANCE · h · |ẏ| (rows closing together impact together); each row left with λ > 0
-// is a located impact, recent until the next step ends, and an event at its time.
-// Twin: Group::impacts.
-fn impact() {
+// The settling rest taken: its λ committed, the step done. Twin: the close of Group::settle.
+fn settled() -> u32 {
+    commit();
+    walk_finished = true;
+    return THEN_TRIAL;
+}
+
+// The impact: the span of a zero-length sub-step at t*, every gap row tested closed within
+// TIME_TOLERANCE · h · |ẏ| (rows closing together impact together). Twin: Group::impacts.
+fn impact() -> u32 {
     for (var r = 0u; r < m; r++) {
         ydot_before[r] = row_output(r).y;
     }
@@ -53,7 +58,13 @@ fn impact() {
     span_start = walk_s;
     span_tau = real(0.0);
     span_tol = real(TIME_TOLERANCE) * step_params.h;
-    sub_step();
+    return PASS_IMPACT;
+}
+
+// The impact sub-step taken: its λ committed; each row left with λ > 0 is a located impact,
+// recent until the next step ends, and an event at its time. Twin: the close of
+// Group::impacts.
+fn impacted() -> u32 {
     commit();
     walk_total = walk_total + 1u;
     var any_row = false;
@@ -80,4 +91,5 @@ fn impact() {
         last_time = step_start() + walk_s;
     }
     walk_finished = walk_finished || walk_s >= step_params.h;
+    return THEN_TRIAL;
 }

@@ -39,9 +39,10 @@ fn solve_step() {
 }
 
 // The step's start: its gaps and open rows. Where the grid step leaves every open row out of
-// its problem (y + γ h ẏ > 0) and none may close in it, that step stands — most steps, at the
-// cost of a plain one; whether it did. Twin: Group::grid_step_stands.
-fn grid_step_stands() -> bool {
+// its problem (y + γ h ẏ > 0), it is the first pass (it stands where none of them may close
+// in it: most steps, at the cost of a plain one); else the walk. Twin: the opening of
+// Group::grid_step_stands.
+fn grid_step() -> u32 {
     let gamma_h = step_params.gamma * step_params.h;
     var inside = false;
     for (var r = 0u; r < m; r++) {
@@ -52,34 +53,38 @@ fn grid_step_stands() -> bool {
         inside = inside || (open[r] && out.x + gamma_h * out.y <= 0.0);
     }
     if (inside) {
-        return false;
+        return THEN_WALK;
     }
     hold_state();
-    solve_step();
-    if (end_gaps(step_params.h)) {
-        restore();
-        return false;
-    }
-    return true;
+    return PASS_GRID;
 }
 
-// One Moreau–Jean sub-step over the span set; keeps its λ. Twin: Group::sub_step.
+// After the grid step: where no open row may have closed in it, it stands and the step is
+// done; else the scene back at t_k, and the walk. Twin: Group::grid_step_stands.
+fn grid_step_stands() -> u32 {
+    if (!end_gaps(step_params.h)) {
+        return PASS_NONE;
+    }
+    restore();
+    return THEN_WALK;
+}
+
+// One pass of the step's stages, over the span set (the grid step where !spanning); keeps
+// its λ. Twin: Group::sub_step.
 fn sub_step() {
-    spanning = true;
     solve_step();
-    spanning = false;
     for (var r = 0u; r < m; r++) {
         lambda_last[r] = lambda[r];
     }
 }
 
-// A trial sub-step from `start` over `tau`, the open rows left out. Twin: Group::trial.
+// Sets the span of a trial sub-step from `start` over `tau`, the open rows left out.
+// Twin: Group::trial.
 fn trial(start: real, tau: real) {
     span_kind = SPAN_TRIAL;
     span_start = start;
     span_tau = tau;
     span_tol = real(0.0);
-    sub_step();
 }
 
 // Adds the last sub-step's λ to the step's percussion. Twin: Group::commit.

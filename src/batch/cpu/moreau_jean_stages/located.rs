@@ -8,7 +8,9 @@
 //!
 //! Here: the located step's state and its walk through the step; in `sub_step` the spans,
 //! passes and the grid-step fast path; in `crossing` the first crossing and its refinement;
-//! in `impact` what happens at a touch-down (settling or an impact).
+//! in `impact` what happens at a touch-down (settling or an impact). The kernel
+//! (`shaders/located.wgsl`) takes the same passes in the same order from one call site of the
+//! stages, a loop over the kinds of pass and the decisions between them.
 //!
 //! Sub-steps of length τ ≠ h need W(τ) = M + θτC + θ²τ²K: the lanes hold W = M only, so scenes
 //! with stiffness or damping are refused before a run (`engine::CpuEngine`).
