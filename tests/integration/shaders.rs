@@ -555,3 +555,67 @@ fn every_kernel_function_names_its_twin() {
         assert!(functions.iter().any(|f| f == name), "{name} is no kernel function");
     }
 }
+
+/// The calls of each function in `block` (and the blocks inside it), counted by callee.
+fn count_calls(block: &naga::Block, calls: &mut std::collections::HashMap<naga::Handle<naga::Function>, usize>) {
+    for statement in block.iter() {
+        match statement {
+            naga::Statement::Call { function, .. } => *calls.entry(*function).or_default() += 1,
+            naga::Statement::Block(inner) => count_calls(inner, calls),
+            naga::Statement::If { accept, reject, .. } => {
+                count_calls(accept, calls);
+                count_calls(reject, calls);
+            }
+            naga::Statement::Switch { cases, .. } => cases.iter().for_each(|case| count_calls(&case.body, calls)),
+            naga::Statement::Loop { body, continuing, .. } => {
+                count_calls(body, calls);
+                count_calls(continuing, calls);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The located kernel takes every pass of the step's stages at one call site, and each
+/// decision between passes at one: a shader compiler inlines every call, and lavapipe runs
+/// every branch masked in every step, so that six call sites of the stages (and several of
+/// each decision) cost it twice the time of the located ball ensemble (BENCHMARKS.md §2.3.2).
+#[test]
+fn the_located_kernel_calls_its_stages_and_decisions_once() {
+    let source = shaders::moreau_jean_pgs(Precision::F64, shaders::KernelSizes { locate: true, ..SIZES });
+    let module = naga::front::wgsl::parse_str(&source).unwrap_or_else(|e| panic!("{}", e.emit_to_string(&source)));
+    let mut calls = std::collections::HashMap::new();
+    for (_, function) in module.functions.iter() {
+        count_calls(&function.body, &mut calls);
+    }
+    for entry in &module.entry_points {
+        count_calls(&entry.function.body, &mut calls);
+    }
+    let once = [
+        "solve_step",
+        "sub_step",
+        "located_step",
+        "locate_impacts",
+        "after_pass",
+        "walk_start",
+        "next_trial",
+        "walk_end",
+        "trial_found",
+        "crossings",
+        "refine_trial",
+        "refine",
+        "refine_end",
+        "touchdown",
+        "settle",
+        "impact",
+        "impacted",
+    ];
+    for name in once {
+        let (handle, _) = module
+            .functions
+            .iter()
+            .find(|(_, f)| f.name.as_deref() == Some(name))
+            .unwrap_or_else(|| panic!("the located kernel has no {name}"));
+        assert_eq!(calls.get(&handle).copied().unwrap_or(0), 1, "calls of {name}");
+    }
+}
