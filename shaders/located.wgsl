@@ -68,7 +68,9 @@ var<private> walk_total: u32;
 // (after_pass): none (the step is done), the grid step, a trial over the rest of the step, a
 // refining trial, the crossing's closed end taken again, a settling rest, an impact. Or a
 // decision before the next pass, each taken at one place (locate_impacts): the walk's start,
-// the refinement's next trial, the touch-down, the walk's next trial.
+// the refinement's next trial, the touch-down, the walk's next trial (or its end). A
+// decision leads to a pass or to a decision after it in this order, which is the order
+// locate_impacts resolves them in.
 const PASS_NONE: u32 = 0u;
 const PASS_GRID: u32 = 1u;
 const PASS_TRIAL: u32 = 2u;
@@ -100,6 +102,7 @@ struct Found {
     settling_speed: real,
     refining: bool,
 }
+// What the last trial over the rest of the step found (trial_found), as refined since.
 var<private> found: Found;
 // The refining trials taken.
 var<private> refine_trials: u32;
@@ -156,7 +159,7 @@ fn located_step() {
 // stand; else a walk from t_k, sub-step by sub-step — a trial over the rest of the step, the
 // first crossing in it refined, the touch-down there settled or an impact — until t_{k+1}.
 // Every pass is taken here, the stages' one call site in a located kernel, and so is every
-// decision between passes: a shader compiler inlines each call, and lavapipe runs the code
+// decision between passes but the few assignments of refined: a shader compiler inlines each call, and lavapipe runs the code
 // of every branch, masked, in every step (with a call site per kind of pass and decision, a
 // located run of balls took it 1.8× as long). after_pass reads a pass's end. Twin:
 // Group::locate_impacts with the grid step of Group::located_step, whose calls take the same
@@ -187,7 +190,8 @@ fn locate_impacts() {
 }
 
 // What follows a pass of kind `kind`: what the step does next.
-// Twin: the order of the calls in Group::locate_impacts, refine, settle and impacts.
+// Twin: the order of the calls in Group::locate_impacts, grid_step_stands, refine, settle
+// and impacts.
 fn after_pass(kind: u32) -> u32 {
     if (kind == PASS_GRID) {
         return grid_step_stands();
@@ -207,8 +211,8 @@ fn after_pass(kind: u32) -> u32 {
     return impacted();
 }
 
-// The walk's start at t_k: no percussion, no impact yet; its first trial.
-// Twin: the opening of Group::locate_impacts.
+// The walk's start at t_k: no percussion, no impact yet; its first trial. Twin: the zeroing
+// in Group::located_step and the opening of Group::locate_impacts.
 fn walk_start() -> u32 {
     for (var r = 0u; r < m; r++) {
         lambda_sum[r] = real(0.0);
@@ -228,7 +232,7 @@ fn next_trial() -> u32 {
     }
     hold_start();
     walk_length = step_params.h - walk_s;
-    trial(walk_s, walk_length);
+    trial_span(walk_s, walk_length);
     return PASS_TRIAL;
 }
 

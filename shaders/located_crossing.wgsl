@@ -21,7 +21,7 @@ fn rounding_floor(y: real, terms: real) -> real {
 // What the trial found where it may have closed: the first root of the Hermite interpolant of
 // the gap over the open rows, as a bracket to refine. Twin: Group::crossings.
 fn crossings() -> Found {
-    var found = Found(FOUND_NOTHING, 0u, real(0.0), real(0.0), false, real(0.0), real(0.0), real(0.0), false);
+    var result = Found(FOUND_NOTHING, 0u, real(0.0), real(0.0), false, real(0.0), real(0.0), real(0.0), false);
     let length = walk_length;
     let min_flight = real(MIN_FLIGHT) * step_params.h;
     var any = false;
@@ -45,26 +45,26 @@ fn crossings() -> Found {
         // trial closed: its flight is below resolution.
         for (var r = 0u; r < m; r++) {
             if (open[r] && y0[r] <= 0.0 && y1[r] <= 0.0) {
-                found.kind = FOUND_TOO_SOON;
-                found.row = r;
+                result.kind = FOUND_TOO_SOON;
+                result.row = r;
                 break;
             }
         }
-        return found;
+        return result;
     }
-    found.row = row;
+    result.row = row;
     if (guess * length < min_flight && recent[row]) {
-        found.kind = FOUND_TOO_SOON;
-        return found;
+        result.kind = FOUND_TOO_SOON;
+        return result;
     }
-    found.kind = FOUND_REFINE;
-    found.seen = y1[row] <= 0.0;
-    found.b = length;
-    found.tau = guess * length;
-    found.held = length;
-    found.settling_speed = min_flight * abs(acceleration);
-    found.refining = true;
-    return found;
+    result.kind = FOUND_REFINE;
+    result.seen = y1[row] <= 0.0;
+    result.b = length;
+    result.tau = guess * length;
+    result.held = length;
+    result.settling_speed = min_flight * abs(acceleration);
+    result.refining = true;
+    return result;
 }
 
 // The refinement's next pass: a trial of length τ from the sub-step's start while it refines,
@@ -72,16 +72,17 @@ fn crossings() -> Found {
 fn refine_trial() -> u32 {
     if (refine_trials < MAX_TRIALS && found.refining) {
         restore();
-        trial(walk_s, found.tau);
+        trial_span(walk_s, found.tau);
         return PASS_REFINING;
     }
     return refine_end();
 }
 
-// Refines the crossing from the trial of length τ just taken: Newton on the gap y(τ) (from
-// the open side half a tolerance and a rounding floor's time φ/|ẏ| past the root),
-// bisection where Newton leaves the bracket; until y(τ) ≤ 0 within TIME_TOLERANCE · h · |ẏ|
-// + 2φ, or the bracket is down to rounding. Twin: Group::refine.
+// One step of the crossing's refinement, from the trial of length τ just taken: Newton on
+// the gap y(τ) (from the open side half a tolerance and a rounding floor's time φ/|ẏ| past
+// the root), bisection where Newton leaves the bracket; it stops refining where y(τ) ≤ 0
+// within TIME_TOLERANCE · h · |ẏ| + 2φ, or the bracket is down to rounding. Twin: the loop
+// body of Group::refine.
 fn refine() -> u32 {
     let tol = real(TIME_TOLERANCE) * step_params.h;
     let out = row_output(found.row);
@@ -125,14 +126,16 @@ fn refine_end() -> u32 {
     let closed = select(walk_length, found.b, found.seen);
     if (found.held != closed) {
         restore();
-        trial(walk_s, closed);
+        trial_span(walk_s, closed);
         return PASS_CLOSED;
     }
     return refined();
 }
 
 // The crossing refined: its λ committed, the walk done where it was never seen closed; then
-// its touch-down. Twin: the close of Group::refine, and Group::locate_impacts after it.
+// its touch-down. (Called after the closed end's pass and, where no such pass is needed,
+// from refine_end: the one decision with two call sites, a few assignments.) Twin: the close
+// of Group::refine, and Group::locate_impacts after it.
 fn refined() -> u32 {
     commit();
     walk_finished = !found.seen;

@@ -6,7 +6,8 @@
 
 // Moves the walk to the crossing's impact time t* (the step's end where the crossing is its
 // end) and reads the touch-down speed −ẏ there: it settles at or below the settling speed
-// (always when too soon), or past MAX_IMPACTS_PER_CONTACT on the row; else an impact.
+// (always when too soon), or past MAX_IMPACTS_PER_CONTACT on the row; else an impact. A
+// crossing never seen closed has no touch-down: the walk's next trial (or its end).
 // Twin: Group::touchdowns.
 fn touchdown() -> u32 {
     var tau = real(0.0);

@@ -60,7 +60,8 @@ fn grid_step() -> u32 {
 }
 
 // After the grid step: where no open row may have closed in it, it stands and the step is
-// done; else the scene back at t_k, and the walk. Twin: Group::grid_step_stands.
+// done; else the scene back at t_k, and the walk. Twin: the close of
+// Group::grid_step_stands.
 fn grid_step_stands() -> u32 {
     if (!end_gaps(step_params.h)) {
         return PASS_NONE;
@@ -69,8 +70,8 @@ fn grid_step_stands() -> u32 {
     return THEN_WALK;
 }
 
-// One pass of the step's stages, over the span set (the grid step where !spanning); keeps
-// its λ. Twin: Group::sub_step.
+// One pass of the step's stages, over the span set (the grid step where !spanning: the
+// caller, locate_impacts, sets it); keeps its λ. Twin: Group::sub_step.
 fn sub_step() {
     solve_step();
     for (var r = 0u; r < m; r++) {
@@ -80,7 +81,7 @@ fn sub_step() {
 
 // Sets the span of a trial sub-step from `start` over `tau`, the open rows left out.
 // Twin: Group::trial.
-fn trial(start: real, tau: real) {
+fn trial_span(start: real, tau: real) {
     span_kind = SPAN_TRIAL;
     span_start = start;
     span_tau = tau;

@@ -63,7 +63,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     }
 
     /// A trial sub-step in the lanes `lanes`, from `start` over `tau`, the open rows left out.
-    /// Kernel: `trial`.
+    /// Kernel: `trial_span` (the span; the kernel's one pass site takes it).
     #[inline(always)]
     pub(super) fn trial(&mut self, lanes: Mask<LANES>, (start, tau): (L<T>, L<T>), loc: &mut Located<T>) {
         let open = &loc.open;
