@@ -23,6 +23,8 @@ pub struct BatchOptions {
     /// Locate each impact inside its step (Moreau–Jean without stiffness or damping on the
     /// CPU lanes; `batch::cpu::moreau_jean_stages::located`).
     pub locate_impacts: bool,
+    /// The index of the batch's first scene in its ensemble, by which errors name a scene.
+    pub first_scene: usize,
 }
 
 impl BatchOptions {
@@ -41,6 +43,7 @@ impl BatchOptions {
                 1e-5
             },
             locate_impacts: false,
+            first_scene: 0,
         }
     }
 }

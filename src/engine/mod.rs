@@ -195,6 +195,7 @@ impl Job<'_> {
             tolerance: self.tolerance(double),
             max_iterations: self.max_iterations,
             locate_impacts: self.locate_impacts,
+            first_scene: self.first_scene,
             ..BatchOptions::for_precision(double)
         }
     }
@@ -242,7 +243,12 @@ impl Job<'_> {
             batch.state.copy_from_slice(state);
         }
         for (s, h) in batch.headers.iter().enumerate() {
-            observe::check(&self.recording.observers, s, h.ndof as usize, h.ncontacts as usize)?;
+            observe::check(
+                &self.recording.observers,
+                self.first_scene + s,
+                h.ndof as usize,
+                h.ncontacts as usize,
+            )?;
             if self.locate_impacts
                 && let Some(e) = lanes_location_refusal(
                     self.first_scene + s,
@@ -256,7 +262,11 @@ impl Job<'_> {
             let len = |h: &crate::batch::SceneHeader| self.recording.len(h.ndof as usize, h.ncontacts as usize);
             if len(h) != len(&first) {
                 return Err(Error::Unsupported {
-                    what: format!("recording scene {s} beside scene 0 (samples or events of another size)"),
+                    what: format!(
+                        "recording scene {} beside scene {} (samples or events of another size)",
+                        self.first_scene + s,
+                        self.first_scene
+                    ),
                     reason: "the batched engines keep records of one length: run scenes of one size together".into(),
                 });
             }

@@ -658,6 +658,12 @@ fn the_gpu_locates_every_shipped_scenario_as_the_cpu_lanes() {
             match run(&scenario, Backend::Gpu) {
                 Ok(gpu) => break gpu,
                 Err(e) if e.to_string().contains("loop limiter") && scenario.time.final_time > 0.1 => {
+                    // (Refused naming the scene and the step it could not take.)
+                    let message = e.to_string();
+                    assert!(
+                        message.contains("scene ") && message.contains("its step from t = "),
+                        "{name}: {message}"
+                    );
                     scenario.time.final_time *= 0.75;
                     println!(
                         "{name}: past lavapipe's loop limiter, run to {} s",

@@ -171,7 +171,12 @@ impl BatchKernel {
             .find(|(_, h)| h.ndof as usize > n_max || h.ncontacts as usize > m_max)
         {
             return Err(Error::Unsupported {
-                what: format!("scene {s} ({} dof, {} contacts)", h.ndof, h.ncontacts),
+                what: format!(
+                    "scene {} ({} dof, {} contacts)",
+                    options.first_scene + s,
+                    h.ndof,
+                    h.ncontacts
+                ),
                 reason: format!("the scene-parallel kernel takes at most {n_max} dof and {m_max} contacts per scene"),
             });
         }
@@ -190,7 +195,7 @@ impl BatchKernel {
             device_seconds: ctx.has_timestamps().then_some(0.0),
         };
         for range in batch.chunks(max_bytes, precision.size())? {
-            let chunk = batch.slice(range);
+            let chunk = batch.slice(range.clone());
             let cost = chunk
                 .headers
                 .iter()
@@ -217,20 +222,25 @@ impl BatchKernel {
                     per_dispatch,
                     options,
                 )? {
-                    Some(part) => break part,
-                    None if per_dispatch > 1 => per_dispatch /= 2,
+                    Ok(part) => break part,
+                    Err(_) if per_dispatch > 1 => per_dispatch /= 2,
                     // One step needs more loop iterations than lavapipe's limiter lets an
-                    // invocation run (a slow PGS solve over many rows): not a GPU's limit.
-                    None if ctx.is_cpu() => {
+                    // invocation run (a slow PGS solve over many rows, or many impacts
+                    // located in one step): not a GPU's limit.
+                    Err(cut) if ctx.is_cpu() => {
+                        let scene = options.first_scene + range.start + cut.scene;
+                        let t = batch.t0 + f64::from(cut.steps) * batch.h;
                         return Err(Error::Unsupported {
-                            what: format!("this scene on the CPU adapter {}", ctx.adapter_name()),
-                            reason: "one step of it needs more than the 65 535 loop iterations its \
-                                     loop limiter lets a kernel run (many rows and PGS sweeps); \
-                                     run it on --backend cpu or a hardware GPU"
-                                .into(),
+                            what: format!("scene {scene} on the CPU adapter {}", ctx.adapter_name()),
+                            reason: format!(
+                                "its step from t = {t} s needs more than the 65 535 loop iterations \
+                                 the adapter's loop limiter lets a kernel run (many rows and PGS \
+                                 sweeps, or many impacts located in one step); run it on \
+                                 --backend cpu or a hardware GPU"
+                            ),
                         });
                     }
-                    None => {
+                    Err(_) => {
                         return Err(Error::Gpu(
                             "the kernel stops early even at one step per dispatch".into(),
                         ));
@@ -278,7 +288,14 @@ pub fn run_batch(
     BatchKernel::new(ctx, precision)?.run(ctx, batch, (steps, &Progress::new()), options)
 }
 
-/// Runs one chunk; `None` when some scene stopped before `steps` (see
+/// The first scene of a chunk (its index in the chunk) that stopped before the run's steps,
+/// and the steps it had taken.
+struct CutShort {
+    scene: usize,
+    steps: u32,
+}
+
+/// Runs one chunk; `Err` when some scene stopped before `steps` (see
 /// [`CPU_ADAPTER_LOOP_BUDGET`]).
 fn run_chunk(
     ctx: &GpuContext,
@@ -288,7 +305,7 @@ fn run_chunk(
     (steps, progress): (u32, &Progress),
     per_dispatch: u32,
     options: &BatchOptions,
-) -> Result<Option<BatchOutcome>> {
+) -> Result<std::result::Result<BatchOutcome, CutShort>> {
     let scenes = u32::try_from(chunk.len()).map_err(|_| Error::Gpu("more than 2³² scenes in one chunk".into()))?;
     let step = StepParams {
         h: chunk.h,
@@ -463,12 +480,16 @@ fn run_chunk(
     let device_seconds = timer.map(|_| ctx.timestamp_seconds(&ticks[..16]));
     let counters: Vec<HealthCounters> =
         bytemuck::pod_collect_to_vec(&counters[..chunk.len() * std::mem::size_of::<HealthCounters>()]);
-    if counters.iter().any(|c| c.steps != steps || c.flags & CUT_SHORT != 0) {
+    if let Some(scene) = counters
+        .iter()
+        .position(|c| c.steps != steps || c.flags & CUT_SHORT != 0)
+    {
         // (Run again with fewer steps per dispatch: its steps are reported again.)
         progress.take_back(reported);
-        return Ok(None);
+        let steps = counters[scene].steps;
+        return Ok(Err(CutShort { scene, steps }));
     }
-    Ok(Some(BatchOutcome {
+    Ok(Ok(BatchOutcome {
         state: match interleaved {
             Some(_) => chunk.deinterleave_state(&precision.values(&state)[..chunk.state.len()]),
             None => precision.values(&state)[..chunk.state.len()].to_vec(),
