@@ -159,9 +159,10 @@ fn located_step() {
 // stand; else a walk from t_k, sub-step by sub-step — a trial over the rest of the step, the
 // first crossing in it refined, the touch-down there settled or an impact — until t_{k+1}.
 // Every pass is taken here, the stages' one call site in a located kernel, and so is every
-// decision between passes but the few assignments of refined: a shader compiler inlines each call, and lavapipe runs the code
-// of every branch, masked, in every step (with a call site per kind of pass and decision, a
-// located run of balls took it 1.8× as long). after_pass reads a pass's end. Twin:
+// decision between passes but the few assignments of refined: a shader compiler inlines
+// each call, and lavapipe runs the code of every branch, masked, in every step (with a call
+// site per kind of pass and decision, a located run of balls took it 1.8× as long).
+// after_pass reads a pass's end. Twin:
 // Group::locate_impacts with the grid step of Group::located_step, whose calls take the same
 // passes in the same order.
 fn locate_impacts() {
