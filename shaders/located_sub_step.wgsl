@@ -24,8 +24,7 @@ fn span_cosine(s: real) -> real {
     if (s == step_params.h) {
         return forcing_cosine(health.steps + 1u);
     }
-    let t = step_start() + s;
-    return select(real(0.0), sine_cosine(op(o.frequency) * t + op(o.frequency + 1u)).y, t < op(o.frequency + 2u));
+    return forcing_cosine_at(step_start() + s);
 }
 
 // Moreau–Jean's step of a linear scene from the free velocity to the new position.

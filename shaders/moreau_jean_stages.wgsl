@@ -2,10 +2,14 @@
 // them. Each is the twin of the method of the same name and arguments of
 // batch::cpu::moreau_jean_stages::Group (src/batch/cpu/moreau_jean_stages.rs).
 
-// cos(ω t_k + φ) at t_k = t₀ + k h, 0 from the force's end on. Twin: the closure in
-// Group::harmonic_forcing.
+// cos(ω t_k + φ) at t_k = t₀ + k h, 0 from the force's end on. Twin: the grid's time in
+// Group::step_cosine.
 fn forcing_cosine(k: u32) -> real {
-    let t = step_params.t0 + real(k) * step_params.h;
+    return forcing_cosine_at(step_params.t0 + real(k) * step_params.h);
+}
+
+// cos(ω t + φ), 0 from the force's end on. Twin: the cosine that ends Group::step_cosine.
+fn forcing_cosine_at(t: real) -> real {
     return select(real(0.0), sine_cosine(op(o.frequency) * t + op(o.frequency + 1u)).y, t < op(o.frequency + 2u));
 }
 
