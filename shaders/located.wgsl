@@ -9,8 +9,9 @@
 // update_position. Every pass, the grid step's too, is taken at one call site
 // (locate_impacts) and followed by what reads its end (after_pass), so that a located kernel
 // holds the stages once; the lanes' calls take the same passes in the same order. A located
-// scene is linear, without stiffness or damping (refused before a run:
-// engine::lanes_location_refusal). The host defines LOCATE, the sizes LOC_DOF,
+// scene is linear (refused before a run otherwise: engine::lanes_location_refusal); where its
+// W depends on the step's length (SPAN_DYNAMICS) each sub-step builds its own operators of
+// W(τ) (span_operators, with SPAN_OPERATORS; SPAN_OPS long). The host defines LOCATE, the sizes LOC_DOF,
 // LOC_CONTACTS, LOC_OBSERVERS (1 without LOCATE), LOCATED (the values kept per scene between
 // dispatches in `located_record`: the last impact time, each row's recent flag, each
 // observer's last rate) and the constants of reference::impact_location. Here: the located
@@ -30,6 +31,15 @@ var<private> span_row: u32;
 var<private> span_start: real;
 var<private> span_tau: real;
 var<private> span_tol: real;
+// A sub-step's own A(τ), B(τ), c(τ), c_h(τ) and W(τ) (layout::SpanBlocks), with SPAN_OPERATORS.
+var<private> span_ops: array<real, SPAN_OPS>;
+
+// Whether the sub-step being taken reads its own operators of W(τ): not over the whole step
+// (τ = h), which is the grid step, bit for bit. Twin: Group::span_built and the lanes where
+// τ = h in Group::span_operators.
+fn span_built() -> bool {
+    return SPAN_OPERATORS && spanning && (flags & SPAN_DYNAMICS) != 0u && span_tau != step_params.h;
+}
 
 // What carries over between steps: the rows impacted in the last step and in this one (a row
 // an impact left separating at y ≤ 0 is open: its next crossing is the return of that

@@ -7,6 +7,12 @@ var<private> span_tau: real;
 var<private> span_tol: real;
 var<private> located_times: u32;
 var<private> previous_rate: array<real, 1>;
+var<private> span_ops: array<real, 1>;
+
+// Twin: Group::span_built.
+fn span_built() -> bool {
+    return false;
+}
 
 // Twin: Group::located_step.
 fn located_step() {

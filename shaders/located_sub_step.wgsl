@@ -70,8 +70,12 @@ fn grid_step_stands() -> u32 {
 }
 
 // One pass of the step's stages, over the span set (the grid step where !spanning: the
-// caller, locate_impacts, sets it); keeps its λ. Twin: Group::sub_step.
+// caller, locate_impacts, sets it), with the span's own operators where the scene's W
+// depends on the step's length; keeps its λ. Twin: Group::sub_step.
 fn sub_step() {
+    if (span_built()) {
+        span_operators();
+    }
     solve_step();
     for (var r = 0u; r < m; r++) {
         lambda_last[r] = lambda[r];
@@ -139,4 +143,83 @@ fn end_gaps(length: real) -> bool {
         }
     }
     return closing;
+}
+
+// The operators of the span's sub-step of length τ from the scene's M, C, K, f₀, a:
+// W(τ) = M + θτC + θ²τ²K, A(τ) = W(τ)⁻¹ (τC + θτ²K), B(τ) = W(τ)⁻¹ τK, c(τ) = W(τ)⁻¹ τf₀,
+// c_h(τ) = W(τ)⁻¹ τa in span_ops (layout::SpanBlocks), W(τ)⁻¹Hᵀ in wgmat and D(τ) = H W(τ)⁻¹Hᵀ
+// in dmat; W(τ) (symmetric positive definite) eliminated by Gauss–Jordan without pivoting,
+// each pivot row divided by its pivot, from the right sides τ (C + θτK), τK, f₀, a, Hᵀ (c, c_h
+// then times τ).
+// Twin: Group::span_operators.
+fn span_operators() {
+    let nn = n * n;
+    let ka = 0u;
+    let kb = nn;
+    let kc = 2u * nn;
+    let kch = 2u * nn + n;
+    let kw = 2u * nn + 2u * n;
+    let theta_tau = step_params.theta * span_tau;
+    for (var i = 0u; i < n; i++) {
+        for (var j = 0u; j < n; j++) {
+            // C + θτK: W(τ) = M + θτ (C + θτK), A(τ)'s right side τ (C + θτK).
+            let stiffened = op(o.span_damping + i * n + j) + theta_tau * op(o.span_stiffness + i * n + j);
+            span_ops[kw + i * n + j] = op(o.span_mass + i * n + j) + theta_tau * stiffened;
+            span_ops[ka + i * n + j] = span_tau * stiffened;
+            span_ops[kb + i * n + j] = span_tau * op(o.span_stiffness + i * n + j);
+        }
+        span_ops[kc + i] = op(o.span_force + i);
+        span_ops[kch + i] = op(o.span_amplitude + i);
+        for (var r = 0u; r < m; r++) {
+            wgmat[i * m + r] = op(o.h + r * n + i);
+        }
+    }
+    for (var k = 0u; k < n; k++) {
+        // (Divided by the pivot, not multiplied by a reciprocal that the compiler may take
+        // approximately.)
+        let pivot = span_ops[kw + k * n + k];
+        for (var j = k + 1u; j < n; j++) {
+            span_ops[kw + k * n + j] = span_ops[kw + k * n + j] / pivot;
+        }
+        for (var j = 0u; j < n; j++) {
+            span_ops[ka + k * n + j] = span_ops[ka + k * n + j] / pivot;
+            span_ops[kb + k * n + j] = span_ops[kb + k * n + j] / pivot;
+        }
+        span_ops[kc + k] = span_ops[kc + k] / pivot;
+        span_ops[kch + k] = span_ops[kch + k] / pivot;
+        for (var r = 0u; r < m; r++) {
+            wgmat[k * m + r] = wgmat[k * m + r] / pivot;
+        }
+        for (var i = 0u; i < n; i++) {
+            if (i == k) {
+                continue;
+            }
+            let f = span_ops[kw + i * n + k];
+            for (var j = k + 1u; j < n; j++) {
+                span_ops[kw + i * n + j] = span_ops[kw + i * n + j] - f * span_ops[kw + k * n + j];
+            }
+            for (var j = 0u; j < n; j++) {
+                span_ops[ka + i * n + j] = span_ops[ka + i * n + j] - f * span_ops[ka + k * n + j];
+                span_ops[kb + i * n + j] = span_ops[kb + i * n + j] - f * span_ops[kb + k * n + j];
+            }
+            span_ops[kc + i] = span_ops[kc + i] - f * span_ops[kc + k];
+            span_ops[kch + i] = span_ops[kch + i] - f * span_ops[kch + k];
+            for (var r = 0u; r < m; r++) {
+                wgmat[i * m + r] = wgmat[i * m + r] - f * wgmat[k * m + r];
+            }
+        }
+    }
+    for (var r = 0u; r < m; r++) {
+        for (var s = 0u; s < m; s++) {
+            var d = real(0.0);
+            for (var j = 0u; j < n; j++) {
+                d = d + op(o.h + r * n + j) * wgmat[j * m + s];
+            }
+            dmat[r * m + s] = d;
+        }
+    }
+    for (var i = 0u; i < n; i++) {
+        span_ops[kc + i] = span_tau * span_ops[kc + i];
+        span_ops[kch + i] = span_tau * span_ops[kch + i];
+    }
 }

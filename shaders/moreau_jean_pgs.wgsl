@@ -88,8 +88,10 @@ fn load_scene(s: u32) {
     n = select(hd.ndof, FIXED_DOF, FIXED_DOF > 0u);
     m = select(hd.ncontacts, FIXED_CONTACTS, FIXED_CONTACTS > 0u);
     flags = hd.flags;
-    // (A and B are stored with stiffness only.)
-    o = operator_offsets(n, m, select(0u, n * n, (flags & HAS_STIFFNESS) != 0u), hd.h_entries, hd.delassus_entries);
+    // (A and B are stored with stiffness only; M, C, K, f₀, a for located sub-steps with
+    // SPAN_DYNAMICS only.)
+    o = operator_offsets(n, m, select(0u, n * n, (flags & HAS_STIFFNESS) != 0u), hd.h_entries, hd.delassus_entries,
+        select(0u, n, (flags & SPAN_DYNAMICS) != 0u));
     scene_nonlinear = (hd.flags & HAS_NONLINEAR) != 0u;
     op_base = hd.operator_offset;
     wg_base = o.w_inv_ht;

@@ -8,17 +8,17 @@
 // written out where the twin needs it (lcp_error, solve_local).
 
 // Entry k of W⁻¹Gᵀ (n×m) and of the Delassus matrix (m×m): the Newton iterate's own with
-// nonlinear rows, else the scene's constant ones at wg_base, d_base (Moreau–Jean's, or
-// RATTLE's stage 1 or stage 2 ones).
+// nonlinear rows or a located sub-step's of W(τ) (span_operators), else the scene's constant
+// ones at wg_base, d_base (Moreau–Jean's, or RATTLE's stage 1 or stage 2 ones).
 fn wg_at(k: u32) -> real {
-    if (NONLINEAR && scene_nonlinear) {
+    if ((NONLINEAR && scene_nonlinear) || span_built()) {
         return wgmat[k];
     }
     return op(wg_base + k);
 }
 
 fn d_at(k: u32) -> real {
-    if (NONLINEAR && scene_nonlinear) {
+    if ((NONLINEAR && scene_nonlinear) || span_built()) {
         return dmat[k];
     }
     return op(d_base + k);

@@ -33,28 +33,41 @@ fn harmonic_forcing() -> real {
 
 
 // v_free = v_k + c − A v_k − B q_k, c = c₀ + W⁻¹ h a · mix; keeps v_k. Over a located
-// sub-step of length τ (W = M: no stiffness nor damping), c · τ/h. Twin: Group::free_velocity.
+// sub-step of length τ: with W(τ)'s own operators where the scene's W depends on the step's
+// length (span_operators, in span_ops), else (W = M) with c · τ/h. Twin: Group::free_velocity.
 fn free_velocity(mix: real) {
-    kick(mix, o.a, o.b, o.c, o.c_harmonic);
+    let nn = n * n;
+    let built = span_built();
+    kick(mix, select(o.a, 0u, built), select(o.b, nn, built), select(o.c, 2u * nn, built),
+        select(o.c_harmonic, 2u * nn + n, built));
+}
+
+// Operator k of the kick: of a located sub-step's own (span_ops) where it built them, else
+// the scene's. Twin: the `ops` of Group::kick_with.
+fn kick_op(k: u32) -> real {
+    if (span_built()) {
+        return span_ops[k];
+    }
+    return op(k);
 }
 
 // vf = v + c − A v − B q with c = c₀ + c_h · mix, the blocks A, B, c₀, c_h at the offsets
-// given; keeps v in vk. Twin: Group::kick.
+// given; keeps v in vk. Twin: Group::kick, Group::kick_with.
 fn kick(mix: real, a: u32, b: u32, c0: u32, ch: u32) {
-    // (c₀ and c_h are h M⁻¹ F: a located sub-step's are τ/h of them.)
+    // (c₀ and c_h are h M⁻¹ F: a located sub-step's are τ/h of them, unless it built its own.)
     let share = span_tau / step_params.h;
     for (var i = 0u; i < n; i++) {
-        var c = op(c0 + i);
+        var c = kick_op(c0 + i);
         if ((flags & HAS_FORCING) != 0u) {
-            c = c + op(ch + i) * mix;
+            c = c + kick_op(ch + i) * mix;
         }
-        if (LOCATE && spanning) {
+        if (LOCATE && spanning && !span_built()) {
             c = c * share;
         }
         var x = v[i] + c;
         if ((flags & HAS_STIFFNESS) != 0u) {
             for (var j = 0u; j < n; j++) {
-                x = x - op(a + i * n + j) * v[j] - op(b + i * n + j) * q[j];
+                x = x - kick_op(a + i * n + j) * v[j] - kick_op(b + i * n + j) * q[j];
             }
         }
         vf[i] = x;

@@ -25,7 +25,8 @@ pub struct SceneHeader {
     /// moves: a Newton loop per step). Bit 2: F_ext has a harmonic part. Bit 3: some row is an
     /// equality. Bit 4: friction contacts (both set from the row kinds). Bit 5: the scene is
     /// stepped by nonsmooth RATTLE. Bit 6: H, W⁻¹Hᵀ and the Delassus matrix are stored by
-    /// compressed rows ([`SPARSE`]). (Engines skip what a scene lacks.)
+    /// compressed rows ([`SPARSE`]). Bit 7: M, C, K, f₀ and a are stored for located
+    /// sub-steps ([`SPAN_DYNAMICS`]). (Engines skip what a scene lacks.)
     pub flags: u32,
     /// Offset of the scene's row kinds and patterns (scenes with the same rows and patterns
     /// may share them).
@@ -124,6 +125,11 @@ pub const RATTLE: u32 = 32;
 /// `flags` bit: the scene's H, W⁻¹Hᵀ and Delassus matrix are stored by compressed rows, their
 /// patterns after its row kinds (`batch::sparsity`); only linear Moreau–Jean scenes.
 pub const SPARSE: u32 = 64;
+/// `flags` bit: the scene's W depends on the step's length (stiffness or damping) and it
+/// stores M, C, K, f₀ and a, from which a located sub-step of length τ builds W(τ) and its
+/// operators (`span_mass` … `span_amplitude`); only in a located run's dense linear
+/// Moreau–Jean scenes, with [`HAS_STIFFNESS`].
+pub const SPAN_DYNAMICS: u32 = 128;
 
 impl SceneHeader {
     /// Length of the scene's state: 2n.
@@ -137,23 +143,46 @@ impl SceneHeader {
         if flags & HAS_STIFFNESS != 0 { ndof * ndof } else { 0 }
     }
 
+    /// The order of M, C and K stored for located sub-steps: n with [`SPAN_DYNAMICS`], else
+    /// 0 (they are not stored).
+    pub fn span_dynamics_len(ndof: usize, flags: u32) -> usize {
+        if flags & SPAN_DYNAMICS != 0 { ndof } else { 0 }
+    }
+
     /// Where the blocks of a dense scene of header `flags` start (H, W⁻¹Hᵀ and the Delassus
     /// matrix stored whole).
     pub fn dense_offsets(ndof: usize, ncontacts: usize, flags: u32) -> OperatorOffsets {
         let stiffness = Self::stiffness_len(ndof, flags);
-        OperatorOffsets::new(ndof, ncontacts, stiffness, ndof * ncontacts, ncontacts * ncontacts)
+        let span = Self::span_dynamics_len(ndof, flags);
+        OperatorOffsets::new(
+            ndof,
+            ncontacts,
+            stiffness,
+            ndof * ncontacts,
+            ncontacts * ncontacts,
+            span,
+        )
     }
 
     /// Where the blocks of this scene's operators start.
     pub fn offsets(&self) -> OperatorOffsets {
         let (n, m) = (self.ndof as usize, self.ncontacts as usize);
         let stiffness = Self::stiffness_len(n, self.flags);
-        OperatorOffsets::new(n, m, stiffness, self.h_entries as usize, self.delassus_entries as usize)
+        let span = Self::span_dynamics_len(n, self.flags);
+        OperatorOffsets::new(
+            n,
+            m,
+            stiffness,
+            self.h_entries as usize,
+            self.delassus_entries as usize,
+            span,
+        )
     }
 
     /// Length of the operators of a dense scene of header `flags`: 2s + 2n + 3nm + m² + 13m +
-    /// 3 + n² (s = n² with [`HAS_STIFFNESS`], else 0), and with [`RATTLE`] the end kick's
-    /// 2s + 2n + nm + m² + n² more (an upper bound of any scene's of these sizes and flags).
+    /// 3 + n² (s = n² with [`HAS_STIFFNESS`], else 0), with [`SPAN_DYNAMICS`] 3n² + 2n more,
+    /// and with [`RATTLE`] (never with [`SPAN_DYNAMICS`]) the end kick's 2s + 2n + nm + m² +
+    /// n² more (an upper bound of any scene's of these sizes and flags).
     pub fn operator_len(ndof: usize, ncontacts: usize, flags: u32) -> usize {
         let o = Self::dense_offsets(ndof, ncontacts, flags);
         if flags & RATTLE != 0 { o.end } else { o.end_a }
@@ -169,6 +198,41 @@ impl SceneHeader {
             o.quadratic
         } else {
             o.end_a
+        }
+    }
+}
+
+/// Where each block of a located sub-step's own operators starts, in the scratch the CPU
+/// lanes (`Group::span_ops`) and the kernel (`span_ops`, `shaders/located_sub_step.wgsl`)
+/// build them in from a [`SPAN_DYNAMICS`] scene's M, C, K, f₀, a (n dofs): A(τ), B(τ)
+/// (n × n), c(τ), c_h(τ) (n), and W(τ) (n × n) while it is eliminated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpanBlocks {
+    /// A(τ).
+    pub a: usize,
+    /// B(τ).
+    pub b: usize,
+    /// c(τ).
+    pub c: usize,
+    /// c_h(τ).
+    pub c_harmonic: usize,
+    /// W(τ).
+    pub w: usize,
+    /// The scratch's length, 3n² + 2n.
+    pub len: usize,
+}
+
+impl SpanBlocks {
+    /// The blocks of a scene of `n` dofs.
+    pub fn new(n: usize) -> Self {
+        let nn = n * n;
+        Self {
+            a: 0,
+            b: nn,
+            c: 2 * nn,
+            c_harmonic: 2 * nn + n,
+            w: 2 * nn + 2 * n,
+            len: 3 * nn + 2 * n,
         }
     }
 }
@@ -252,6 +316,7 @@ pub fn constants_wgsl() -> String {
         ("HAS_EQUALITY", HAS_EQUALITY),
         ("HAS_FRICTION", HAS_FRICTION),
         ("SPARSE", SPARSE),
+        ("SPAN_DYNAMICS", SPAN_DYNAMICS),
         ("NOT_CONVERGED", NOT_CONVERGED),
         ("NON_FINITE", NON_FINITE),
         ("IN_CONTACT", IN_CONTACT),

@@ -88,6 +88,59 @@ pub struct LinearScene {
     /// half kick's, with W = W½ = M + (h/2) C in place of Moreau–Jean's W (see
     /// [`LinearScene::reduce_rattle`]).
     pub end_kick: Option<EndKick>,
+    /// M, C, K and F_ext's parts, kept for a Moreau–Jean step whose W depends on the step's
+    /// length (stiffness or damping) where W(τ) is symmetric positive definite for every τ:
+    /// a sub-step of length τ ≠ h (impacts located inside the step) builds its own
+    /// operators from them ([`SubStepDynamics`]). `None` otherwise.
+    pub sub_steps: Option<SubStepDynamics>,
+}
+
+/// What the operators of a Moreau–Jean sub-step of any length τ are built from:
+/// ```text
+///   W(τ) = M + θτ C + θ²τ² K,   A(τ) = W(τ)⁻¹ (τ C + θτ² K),   B(τ) = W(τ)⁻¹ τ K,
+///   c(τ) = W(τ)⁻¹ τ f₀,   c_h(τ) = W(τ)⁻¹ τ a,   W(τ)⁻¹Hᵀ,   D(τ) = H W(τ)⁻¹ Hᵀ
+/// ```
+/// (the module's equations with h = τ). Kept only where M is symmetric positive definite and
+/// C, K symmetric positive semi-definite, so that W(τ) is symmetric positive definite for
+/// every τ ≥ 0 and Gauss–Jordan elimination without pivoting inverts it stably (Higham,
+/// *Accuracy and Stability of Numerical Algorithms*, 2nd ed., §10.1): the batched engines
+/// invert it per lane that way.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SubStepDynamics {
+    /// M.
+    pub mass: DMatrix<f64>,
+    /// C.
+    pub damping: DMatrix<f64>,
+    /// K.
+    pub stiffness: DMatrix<f64>,
+    /// f₀, the constant part of F_ext.
+    pub force: DVector<f64>,
+    /// a, the amplitude of its harmonic part.
+    pub amplitude: DVector<f64>,
+}
+
+impl SubStepDynamics {
+    /// M, C, K, f₀ and a when M is symmetric positive definite and C, K symmetric positive
+    /// semi-definite (to a relative 1e-12 of their largest entries), else `None`.
+    fn of(
+        mass: &DMatrix<f64>,
+        damping: &DMatrix<f64>,
+        stiffness: &DMatrix<f64>,
+        force: &DVector<f64>,
+        amplitude: &DVector<f64>,
+    ) -> Option<Self> {
+        let symmetric = |x: &DMatrix<f64>| (x - x.transpose()).amax() <= 1e-12 * x.amax();
+        let semi_definite =
+            |x: &DMatrix<f64>| symmetric(x) && x.clone().symmetric_eigenvalues().min() >= -1e-12 * x.amax();
+        let definite = symmetric(mass) && mass.clone().cholesky().is_some();
+        (definite && semi_definite(damping) && semi_definite(stiffness)).then(|| Self {
+            mass: mass.clone(),
+            damping: damping.clone(),
+            stiffness: stiffness.clone(),
+            force: force.clone(),
+            amplitude: amplitude.clone(),
+        })
+    }
 }
 
 /// The operators of nonsmooth RATTLE's end kick v* = v½ − A v½ − B q_{n+1} + c − M⁻¹Gᵀ P¹
@@ -183,6 +236,13 @@ impl LinearScene {
         } = gathered;
         let m = hmat.nrows();
         let inverse = |w: DMatrix<f64>, what: &str| invert(w).ok_or_else(|| Error::Singular { what: what.into() });
+        // W(τ) of a located sub-step, where W depends on the step's length.
+        let sub_steps = match reduction {
+            Reduction::MoreauJean { .. } if damping.amax() > 0.0 || stiffness.amax() > 0.0 => {
+                SubStepDynamics::of(&mass, &damping, &stiffness, &fext, &amplitude)
+            }
+            _ => None,
+        };
         // W, and the kick's A, B and the step length of F_ext in c.
         let (w_inv, a, b, span, beta, end_kick) = match reduction {
             Reduction::MoreauJean { theta, beta } => {
@@ -240,6 +300,7 @@ impl LinearScene {
             q0,
             v0,
             end_kick,
+            sub_steps,
         };
         // PGS divides by the diagonal of G W⁻¹ Gᵀ, here at q₀ (D itself for linear rows).
         let d0 = if scene.has_nonlinear() {

@@ -3,8 +3,8 @@
 use std::ops::Range;
 
 use super::layout::{
-    EXTREMES, HAS_EQUALITY, HAS_FORCING, HAS_FRICTION, HAS_NONLINEAR, HAS_STIFFNESS, RATTLE, RowKind, SPARSE,
-    SceneHeader,
+    EXTREMES, HAS_EQUALITY, HAS_FORCING, HAS_FRICTION, HAS_NONLINEAR, HAS_STIFFNESS, RATTLE, RowKind, SPAN_DYNAMICS,
+    SPARSE, SceneHeader,
 };
 use super::linear_scene::LinearScene;
 use super::observe::Recording;
@@ -64,6 +64,10 @@ pub struct SceneBatch {
     /// [`GPU_COMPRESSED_FROM`](super::sparsity::GPU_COMPRESSED_FROM)); `usize::MAX` keeps every
     /// scene dense (the reference of the compressed layout).
     pub compress_from: usize,
+    /// Whether the scenes' impacts are located inside the step: then [`SceneBatch::push`]
+    /// stores what a sub-step builds W(τ) from ([`SPAN_DYNAMICS`]) in every scene that has it
+    /// ([`LinearScene::sub_steps`]), and such a scene dense. False unless set.
+    pub sub_steps: bool,
     /// What the engines record of every scene while stepping it (every scene's record has
     /// the same length: with stroboscopic samples the scenes have the same size).
     pub recording: Recording,
@@ -90,6 +94,7 @@ impl SceneBatch {
             operators: Vec::new(),
             row_kinds: Vec::new(),
             compress_from: 1,
+            sub_steps: false,
             recording: Recording::default(),
         })
     }
@@ -110,8 +115,15 @@ impl SceneBatch {
             | if scene.has_nonlinear() { HAS_NONLINEAR } else { 0 }
             | if scene.has_forcing() { HAS_FORCING } else { 0 }
             | if scene.end_kick.is_some() { RATTLE } else { 0 };
-        // Only linear Moreau–Jean scenes: nonlinear rows rebuild their operators dense.
-        let compressed = if scene.ncontacts() >= self.compress_from && flags & (HAS_NONLINEAR | RATTLE) == 0 {
+        let span = scene
+            .sub_steps
+            .as_ref()
+            .filter(|_| self.sub_steps && flags & RATTLE == 0);
+        let flags = flags | if span.is_some() { SPAN_DYNAMICS } else { 0 };
+        // Only linear Moreau–Jean scenes of a fixed W: nonlinear rows, and a located
+        // sub-step's W(τ), rebuild their operators dense.
+        let dense = HAS_NONLINEAR | RATTLE | SPAN_DYNAMICS;
+        let compressed = if scene.ncontacts() >= self.compress_from && flags & dense == 0 {
             Compressed::of(&scene.h, &scene.winv_ht, &scene.delassus)
         } else {
             None
@@ -149,6 +161,13 @@ impl SceneBatch {
                     o.frequency,
                     &mut [scene.omega, scene.phase, scene.forcing_end].into_iter(),
                 );
+                if let Some(span) = span {
+                    put(o.span_mass, &mut row_major(&span.mass));
+                    put(o.span_damping, &mut row_major(&span.damping));
+                    put(o.span_stiffness, &mut row_major(&span.stiffness));
+                    put(o.span_force, &mut span.force.iter().copied());
+                    put(o.span_amplitude, &mut span.amplitude.iter().copied());
+                }
                 if compressed.is_some() {
                     // (A compressed scene stores only what a linear row reads.)
                     return;
@@ -406,6 +425,7 @@ impl SceneBatch {
             headers: Vec::with_capacity(range.len()),
             row_kinds: Vec::new(),
             compress_from: self.compress_from,
+            sub_steps: self.sub_steps,
             recording: self.recording.clone(),
         };
         for h in &self.headers[range] {

@@ -164,8 +164,9 @@ shared_struct! {
 operator_layout! {
     // n dof, m rows; s = n² with stiffness or damping, else 0 (A and B are not stored);
     // nh and nd the entries stored of H (and of W⁻¹Hᵀ) and of the Delassus matrix: m n and
-    // m² when dense, the patterns' with compressed rows (`batch::sparsity`).
-    (n, m, s, nh, nd) =>
+    // m² when dense, the patterns' with compressed rows (`batch::sparsity`); w = n where the
+    // scene keeps what a located sub-step's W(τ) is built from (`SPAN_DYNAMICS`), else 0.
+    (n, m, s, nh, nd, w) =>
     /// A = W⁻¹ (h C + h²θ K), of v_free = v_k − A v_k − B q_k + c (n × n; s).
     a: s,
     /// B = W⁻¹ h K (n × n; s).
@@ -191,6 +192,18 @@ operator_layout! {
     c_harmonic: n,
     /// ω, φ and the end time of the harmonic F_ext.
     frequency: 3,
+    /// M (n × n; w²): with C, K, f₀ and a below, what a located sub-step of length τ
+    /// builds W(τ) = M + θτC + θ²τ²K and its operators from
+    /// ([`SubStepDynamics`](crate::batch::linear_scene::SubStepDynamics)).
+    span_mass: w * w,
+    /// C (n × n; w²).
+    span_damping: w * w,
+    /// K (n × n; w²).
+    span_stiffness: w * w,
+    /// f₀, the constant part of F_ext (n; w).
+    span_force: w,
+    /// a, the amplitude of its harmonic part (n; w).
+    span_amplitude: w,
     /// Y, the quadratic terms of y = H q + Y q² + b (m × n); from here on only scenes with
     /// nonlinear rows read their operators.
     quadratic: m * n,

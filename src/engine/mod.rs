@@ -20,7 +20,7 @@ mod scene;
 use rayon::prelude::*;
 
 pub use crate::batch::BatchOutcome;
-use crate::batch::layout::{HAS_NONLINEAR, HAS_STIFFNESS};
+use crate::batch::layout::{HAS_NONLINEAR, HAS_STIFFNESS, SPAN_DYNAMICS};
 use crate::batch::observe::{self, Observer, Recording, Signal};
 use crate::batch::{BatchOptions, Progress, SceneBatch};
 use crate::error::{Error, Result};
@@ -81,15 +81,16 @@ pub fn location_refusal(double: bool, integrator: LagrangianIntegrator, stabiliz
 }
 
 /// Why the CPU lanes (and the GPU kernel, their twin) cannot locate the impacts of scene
-/// `scene`, with `stiffness` or damping
-/// (a sub-step of length τ needs W(τ) = M + θτC + θ²τ²K; the lanes hold W = M only) or
-/// `nonlinear` rows (levers, sphere gaps, quadratic outputs: their located impacts do not yet
-/// match the reference stepper's counts, measured on the rocking block); `None` when they can.
-pub fn lanes_location_refusal(scene: usize, stiffness: bool, nonlinear: bool) -> Option<Error> {
-    let reason = if stiffness {
-        "it has stiffness or damping: a sub-step of length τ needs W(τ) = M + θτC + θ²τ²K and the lanes hold W = M only"
-    } else if nonlinear {
+/// `scene`, of header `flags`: with `nonlinear` rows (levers, sphere gaps, quadratic outputs:
+/// their located impacts do not yet match the reference stepper's counts, measured on the
+/// rocking block), or with stiffness or damping whose W(τ) = M + θτC + θ²τ²K is not stored
+/// ([`SPAN_DYNAMICS`]: kept where M is symmetric positive definite and C, K symmetric
+/// positive semi-definite); `None` when they can.
+pub fn lanes_location_refusal(scene: usize, flags: u32) -> Option<Error> {
+    let reason = if flags & HAS_NONLINEAR != 0 {
         "it has nonlinear rows, whose located impacts on the lanes are not yet checked against the reference stepper"
+    } else if flags & HAS_STIFFNESS != 0 && flags & SPAN_DYNAMICS == 0 {
+        "a sub-step of length τ needs W(τ) = M + θτC + θ²τ²K, which the lanes invert without pivoting: M must be symmetric positive definite and C, K symmetric positive semi-definite"
     } else {
         return None;
     };
@@ -213,6 +214,7 @@ impl Job<'_> {
             LagrangianIntegrator::Rattle => SceneBatch::rattle(self.step)?,
         };
         empty.compress_from = compress_from;
+        empty.sub_steps = self.locate_impacts;
         let part = self.scenes.len().div_ceil(4 * rayon::current_num_threads()).max(1);
         let parts: Vec<SceneBatch> = self
             .scenes
@@ -250,11 +252,7 @@ impl Job<'_> {
                 h.ncontacts as usize,
             )?;
             if self.locate_impacts
-                && let Some(e) = lanes_location_refusal(
-                    self.first_scene + s,
-                    h.flags & HAS_STIFFNESS != 0,
-                    h.flags & HAS_NONLINEAR != 0,
-                )
+                && let Some(e) = lanes_location_refusal(self.first_scene + s, h.flags)
             {
                 return Err(e);
             }

@@ -165,6 +165,7 @@ impl Scene for DroppedBall {
             lever: vec![[0.0; 3]],
             w_inv: one(w_inv),
             end_kick: None,
+            sub_steps: None,
         })
     }
 

@@ -524,24 +524,86 @@ fn the_pendulum_hits_the_wall_at_the_elliptic_times() {
     assert!(extrapolated <= 0.1 * fine, "smooth in h: {extrapolated} vs {fine}");
 }
 
-/// The CPU lanes hold W = M only: a scene with stiffness (the impact oscillator's spring) is
-/// refused by name on the CPU backend, and the automatic backend takes the reference stepper
-/// for it, saying why.
+/// A stiff, damped scene of several dofs (two masses of a non-diagonal M coupled by springs
+/// and dampers, each against its own stop, gravity pulling them down) has each located
+/// sub-step of length τ built from W(τ) = M + θτC + θ²τ²K: on the CPU lanes as on the
+/// reference stepper (the same impacts, times and states to 1e-9), and on the GPU kernel in
+/// f64 with the lanes' bits. A scene whose W(τ) the lanes cannot invert without pivoting (a K
+/// that is not symmetric) is refused by name on the CPU backend, and the automatic backend
+/// takes the reference stepper for it, saying why.
 #[test]
-fn the_cpu_lanes_refuse_located_impacts_with_stiffness_by_name() {
-    use ricochet::ensemble::{Backend, Scenario, open_engine};
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/impact_oscillator.toml"))
-        .unwrap()
-        .replace("[time]\n", "[time]\nlocate_impacts = true\n");
-    let scenario = Scenario::from_toml(&text).unwrap();
-    let Err(error) = open_engine(Backend::Cpu, &scenario) else {
-        panic!("the CPU lanes took a stiff scene with locate_impacts");
+fn stiff_scenes_locate_their_impacts_on_every_backend() {
+    use ricochet::ensemble::{self, Backend, RunOptions, Scenario, open_engine};
+    let text = |stiffness: &str| {
+        format!(
+            r#"
+name = "two_masses"
+scenes = 6
+seed = 3
+[scene]
+template = "linear"
+mass = [[1.0, 0.2], [0.2, 2.0]]
+stiffness = {stiffness}
+damping = [[0.3, -0.1], [-0.1, 0.2]]
+fext = [-9.81, -19.62]
+q0 = [{{ uniform = [0.05, 0.3] }}, 0.4]
+v0 = [0.0, {{ uniform = [-1.0, 1.0] }}]
+h = [[1.0, 0.0], [0.0, 1.0]]
+b = [0.0, 0.1]
+e = [{{ uniform = [0.5, 0.9] }}, 0.7]
+[time]
+step = 1e-3
+final = 3.0
+locate_impacts = true
+[events]
+max = 64
+"#
+        )
+    };
+    let scenario = Scenario::from_toml(&text("[[400.0, -150.0], [-150.0, 300.0]]")).unwrap();
+    let run = |scenario: &Scenario, backend| {
+        let options = RunOptions {
+            backend,
+            ..Default::default()
+        };
+        ensemble::run(scenario, &options, &ensemble::Progress::new()).unwrap()
+    };
+    let cpu = run(&scenario, Backend::Cpu);
+    let reference = run(&scenario, Backend::Reference);
+    let impacts = cpu.summary.column("impacts").unwrap();
+    assert!(impacts.iter().all(|&k| k >= 5.0), "impacts {impacts:?}");
+    assert_eq!(impacts, reference.summary.column("impacts").unwrap());
+    for name in ["last_impact_time", "q0", "q1", "v0", "v1"] {
+        let (a, b) = (
+            cpu.summary.column(name).unwrap(),
+            reference.summary.column(name).unwrap(),
+        );
+        for (s, (a, b)) in a.iter().zip(&b).enumerate() {
+            assert!(
+                (a - b).abs() <= 1e-9 * b.abs().max(1.0),
+                "scene {s}: {name} {a} (cpu) vs {b} (reference)"
+            );
+        }
+    }
+    let (a, b) = (cpu.events.column("t").unwrap(), reference.events.column("t").unwrap());
+    assert_eq!(a.len(), b.len(), "events");
+    assert!(a.iter().zip(&b).all(|(a, b)| (a - b).abs() <= 1e-9), "event times");
+    #[cfg(feature = "gpu")]
+    if super::common::gpu().is_some() {
+        let gpu = run(&scenario, Backend::Gpu);
+        let bits = |t: &ricochet::ensemble::Table| t.values.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&gpu.summary), bits(&cpu.summary), "GPU vs CPU: summary");
+        assert_eq!(bits(&gpu.events), bits(&cpu.events), "GPU vs CPU: events");
+    }
+    let skew = Scenario::from_toml(&text("[[400.0, -150.0], [-100.0, 300.0]]")).unwrap();
+    let Err(error) = open_engine(Backend::Cpu, &skew) else {
+        panic!("the CPU lanes took a scene whose W(τ) they cannot invert without pivoting");
     };
     let error = error.to_string();
-    assert!(error.contains("stiffness") && error.contains("scene 0"), "{error}");
-    let (engine, notice) = open_engine(Backend::Auto, &scenario).unwrap();
+    assert!(error.contains("symmetric") && error.contains("scene 0"), "{error}");
+    let (engine, notice) = open_engine(Backend::Auto, &skew).unwrap();
     assert_eq!(engine.name(), "reference");
-    assert!(notice.is_some_and(|n| n.contains("stiffness")));
+    assert!(notice.is_some_and(|n| n.contains("symmetric")));
 }
 
 /// The CPU lanes' located steps give the same bits whatever the grouping of the scenes: a
@@ -621,9 +683,10 @@ fn located_impacts_on_the_cpu_lanes_do_not_depend_on_the_grouping() {
     }
 }
 
-/// Every shipped scenario the CPU lanes locate (linear scenes without stiffness or damping:
-/// the ball, Newton's cradle, the column of beads, friction in 2-D and 3-D), cut to
-/// 16 scenes and run with `locate_impacts`: the GPU kernel in f64 gives the lanes' bits in
+/// Every shipped scenario the CPU lanes locate (linear scenes: the ball, Newton's cradle, the
+/// column of beads, friction in 2-D and 3-D, the impact oscillator and the spring's stop,
+/// whose sub-steps build their own W(τ)), cut to
+/// 16 scenes and 4000 steps and run with `locate_impacts`: the GPU kernel in f64 gives the lanes' bits in
 /// every summary column and every event. (A scenario one of whose steps takes more loop
 /// iterations than lavapipe's limiter allows an invocation — the column of beads' last
 /// collapse, some hundred located impacts in one step — is run to 3/4 of its final time until
@@ -643,6 +706,8 @@ fn the_gpu_locates_every_shipped_scenario_as_the_cpu_lanes() {
         }
         scenario.scenes = 16;
         scenario.time.locate_impacts = true;
+        // (At most 4000 steps: the impact oscillators run for minutes of their forcing.)
+        scenario.time.final_time = scenario.time.final_time.min(4000.0 * scenario.time.step);
         if ensemble::open_engine(Backend::Cpu, &scenario).is_err() {
             continue;
         }
@@ -687,6 +752,8 @@ fn the_gpu_locates_every_shipped_scenario_as_the_cpu_lanes() {
         "block_on_incline.toml",
         "newtons_cradle.toml",
         "spinning_balls.toml",
+        "impact_oscillator.toml",
+        "spring_stop.toml",
     ] {
         assert!(located.iter().any(|n| n == name), "{name} not located: {located:?}");
     }

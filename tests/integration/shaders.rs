@@ -4,7 +4,7 @@
 use ricochet::batch::cpu::moreau_jean_pgs::{RATTLE_STAGES, STAGES};
 use ricochet::batch::gpu::moreau_jean_pgs::Params;
 use ricochet::batch::gpu::{Precision, shaders};
-use ricochet::batch::layout::{HAS_STIFFNESS, HealthCounters, RATTLE};
+use ricochet::batch::layout::{HAS_STIFFNESS, HealthCounters, RATTLE, SPAN_DYNAMICS};
 use ricochet::batch::{ChainParams, OperatorOffsets, SceneHeader, StepParams};
 
 const SIZES: shaders::KernelSizes = shaders::KernelSizes {
@@ -23,6 +23,7 @@ const SIZES: shaders::KernelSizes = shaders::KernelSizes {
     events_at: 8 + 3 * 16,
     workgroup: 128,
     locate: false,
+    span_operators: false,
 };
 
 fn module(precision: Precision) -> naga::Module {
@@ -53,9 +54,15 @@ fn layout(module: &naga::Module, name: &str) -> (u32, Vec<u32>) {
 fn kernels_validate_in_both_precisions_and_for_fixed_sizes() {
     module(Precision::F32);
     module(Precision::F64);
-    // The located step (f64 only, but it compiles in f32 too), with observers and events.
-    for precision in [Precision::F32, Precision::F64] {
-        let source = shaders::moreau_jean_pgs(precision, shaders::KernelSizes { locate: true, ..SIZES });
+    // The located step (f64 only, but it compiles in f32 too), with observers and events, and
+    // with sub-steps that build their own operators of W(τ).
+    for (precision, span_operators) in [(Precision::F32, false), (Precision::F64, false), (Precision::F64, true)] {
+        let sizes = shaders::KernelSizes {
+            locate: true,
+            span_operators,
+            ..SIZES
+        };
+        let source = shaders::moreau_jean_pgs(precision, sizes);
         let module = naga::front::wgsl::parse_str(&source)
             .unwrap_or_else(|e| panic!("{precision:?} located: {}", e.emit_to_string(&source)));
         naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::FLOAT64)
@@ -87,6 +94,7 @@ fn kernels_validate_in_both_precisions_and_for_fixed_sizes() {
             events_at: 0,
             workgroup: 64,
             locate: false,
+            span_operators: false,
         };
         let source = shaders::moreau_jean_pgs(precision, sizes);
         let module = naga::front::wgsl::parse_str(&source)
@@ -234,6 +242,11 @@ fn operator_offsets_are_one_layout_for_host_and_kernel() {
         "mu",
         "c_harmonic",
         "frequency",
+        "span_mass",
+        "span_damping",
+        "span_stiffness",
+        "span_force",
+        "span_amplitude",
         "quadratic",
         "w_inv",
         "spheres",
@@ -265,11 +278,16 @@ fn operator_offsets_are_one_layout_for_host_and_kernel() {
         assert_eq!(o.end, o.end_a + n * n + 2 * n + n * m + m * m);
         // Compressed: nh entries of H and W⁻¹Hᵀ, nd of D.
         let (nh, nd) = (2 * m, 3 * m);
-        let o = OperatorOffsets::new(n, m, 0, nh, nd);
+        let o = OperatorOffsets::new(n, m, 0, nh, nd, 0);
         assert_eq!(o.quadratic, 2 * n + 2 * nh + nd + 4 * m + 3);
+        // A located run's stiff scene: M, C, K, f₀ and a before Y, within RATTLE's bound.
+        let o = SceneHeader::dense_offsets(n, m, HAS_STIFFNESS | SPAN_DYNAMICS);
+        assert_eq!(o.quadratic - o.span_mass, 3 * n * n + 2 * n);
+        assert_eq!(o.end_a, 6 * n * n + 4 * n + 3 * n * m + m * m + 13 * m + 3);
+        assert!(o.end_a <= SceneHeader::operator_len(n, m, RATTLE | HAS_STIFFNESS));
     }
     // The WGSL function takes the same parameters.
-    assert!(wgsl.contains("fn operator_offsets(n: u32, m: u32, s: u32, nh: u32, nd: u32, )"));
+    assert!(wgsl.contains("fn operator_offsets(n: u32, m: u32, s: u32, nh: u32, nd: u32, w: u32, )"));
 }
 
 /// The argument names of the WGSL function `name`.

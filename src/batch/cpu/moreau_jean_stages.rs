@@ -14,7 +14,9 @@ use super::moreau_jean_rows::{
     normal_row, residual, row_kind, within,
 };
 use super::sphere_rows::add_sphere_gap;
-use crate::batch::layout::{EXTREMES, HealthCounters, NON_FINITE, RATTLE, SPARSE, SceneHeader};
+use crate::batch::layout::{
+    EXTREMES, HealthCounters, NON_FINITE, RATTLE, SPAN_DYNAMICS, SPARSE, SceneHeader, SpanBlocks,
+};
 use crate::batch::observe::Recording;
 use crate::batch::sparsity::Rows;
 use crate::batch::{OperatorOffsets, StepParams};
@@ -62,7 +64,8 @@ pub(super) struct Group<'a, T, const NONLINEAR: bool, const EQUALITY: bool, cons
     lambda: Vec<L<T>>,
     active: Vec<Mask<LANES>>,
     /// With nonlinear rows: G, W⁻¹Gᵀ (m n), D (m²) and the last input Gᵀλ (n) of the Newton
-    /// iterate, and the lanes whose Newton loop has stopped.
+    /// iterate, and the lanes whose Newton loop has stopped. (W⁻¹Hᵀ and D of a located
+    /// sub-step's W(τ) with [`SPAN_DYNAMICS`], the rest of its operators in `span_ops`.)
     gmat: Vec<L<T>>,
     wgmat: Vec<L<T>>,
     dmat: Vec<L<T>>,
@@ -88,6 +91,9 @@ pub(super) struct Group<'a, T, const NONLINEAR: bool, const EQUALITY: bool, cons
     span: Option<SubSpan<T>>,
     spanning: bool,
     located: Option<Box<Located<T>>>,
+    /// A located sub-step's own A(τ), B(τ), c(τ), c_h(τ) and W(τ) where the scene's W depends
+    /// on the step's length ([`SPAN_DYNAMICS`]: [`SpanBlocks`]); empty otherwise.
+    span_ops: Vec<L<T>>,
 }
 
 /// A group's arrays in the batch: q, v of each scene, its counters, its extremes and its
@@ -121,7 +127,15 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
         let record = recording.len(n, m);
         let load = |k: usize| Lanes(from_fn(|l| values[2 * n * lane(l) + k]));
         let zeros = |len: usize| vec![Lanes::zero(); len];
+        let span_dynamics = locate && headers[0].flags & SPAN_DYNAMICS != 0;
         let newton = |len: usize| if NONLINEAR { zeros(len) } else { Vec::new() };
+        let iterate = |len: usize| {
+            if NONLINEAR || span_dynamics {
+                zeros(len)
+            } else {
+                Vec::new()
+            }
+        };
         Self {
             n,
             m,
@@ -155,8 +169,8 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
             event_lane: Vec::with_capacity(record - recording.events_at(n)),
             active: vec![[false; LANES]; m],
             gmat: newton(m * n),
-            wgmat: newton(n * m),
-            dmat: newton(m * m),
+            wgmat: iterate(n * m),
+            dmat: iterate(m * m),
             pold: newton(n),
             settled: [false; LANES],
             health: LaneHealth::load(from_fn(|l| counters[lane(l)])),
@@ -175,6 +189,11 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
             span: locate.then(|| SubSpan::new(m)),
             spanning: false,
             located: locate.then(|| Box::new(Located::new(n, m, structure, recording.observers.len()))),
+            span_ops: if span_dynamics {
+                zeros(SpanBlocks::new(n).len)
+            } else {
+                Vec::new()
+            },
         }
     }
 
@@ -363,8 +382,9 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     #[inline(always)]
     fn solve(&mut self, delassus: usize, masked: bool) {
         let (m, tol) = (self.m(), self.step.tolerance);
-        // D: the Newton iterate's own with nonlinear rows, else the scene's (the kernel's d_at).
-        let dd = if NONLINEAR {
+        // D: the Newton iterate's own with nonlinear rows or a located sub-step's with W(τ),
+        // else the scene's (the kernel's d_at).
+        let dd = if NONLINEAR || self.span_built() {
             Stored::new(&self.dmat, Rows::Dense(m))
         } else {
             Stored::new(&self.ops[delassus..], self.d_rows())
@@ -447,8 +467,13 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     #[inline(always)]
     fn impulse(&mut self, w_inv_ht: usize, masked: bool) {
         let (n, m, ops) = (self.n(), self.m(), self.ops);
-        // W⁻¹Gᵀ: the Newton iterate's own with nonlinear rows, else the scene's (the kernel's wg_at).
-        let wg: &[L<T>] = if NONLINEAR { &self.wgmat } else { &ops[w_inv_ht..] };
+        // W⁻¹Gᵀ: the Newton iterate's own with nonlinear rows or a located sub-step's with
+        // W(τ), else the scene's (the kernel's wg_at).
+        let wg: &[L<T>] = if NONLINEAR || self.span_built() {
+            &self.wgmat
+        } else {
+            &ops[w_inv_ht..]
+        };
         if let rows @ Rows::Compressed(..) = self.h_rows()
             && !NONLINEAR
         {
@@ -495,6 +520,13 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     #[inline(always)]
     fn sub_span(&self) -> Option<&SubSpan<T>> {
         self.span.as_ref().filter(|_| self.spanning)
+    }
+
+    /// Whether a located sub-step is being taken with its own operators of W(τ)
+    /// ([`Group::span_operators`]).
+    #[inline(always)]
+    fn span_built(&self) -> bool {
+        self.spanning && !self.span_ops.is_empty()
     }
 
     /// The length of the step being taken in each lane: h, or a located sub-step's τ.

@@ -8,7 +8,7 @@ use super::shaders::{self, KernelSizes};
 use super::{GpuContext, Precision};
 use crate::batch::BatchOutcome;
 use crate::batch::SceneBatch;
-use crate::batch::layout::{CUT_SHORT, EXTREMES, HAS_NONLINEAR, HealthCounters, SPARSE, SceneHeader};
+use crate::batch::layout::{CUT_SHORT, EXTREMES, HAS_NONLINEAR, HealthCounters, SPAN_DYNAMICS, SPARSE, SceneHeader};
 use crate::batch::observe::{Observer, Recording, Signal};
 use crate::batch::{BatchOptions, Progress, StepParams};
 use crate::error::{Error, Result};
@@ -120,6 +120,7 @@ impl BatchKernel {
                 .map_or(0, |h| batch.recording.events_at(h.ndof as usize)),
             workgroup: ctx.tuning().workgroup_size,
             locate,
+            span_operators: locate && batch.headers.iter().any(|h| h.flags & SPAN_DYNAMICS != 0),
         }
     }
 

@@ -116,6 +116,9 @@ pub struct KernelSizes {
     pub workgroup: u32,
     /// Whether impacts are located inside the step (`shaders/located.wgsl`).
     pub locate: bool,
+    /// Whether some located scene builds its sub-steps' operators from W(τ)
+    /// ([`SPAN_DYNAMICS`](crate::batch::layout::SPAN_DYNAMICS): `span_operators`).
+    pub span_operators: bool,
 }
 
 impl KernelSizes {
@@ -136,11 +139,13 @@ pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
     use crate::batch::{OperatorOffsets, StepParams};
     let (n, m) = (sizes.max_dof.max(1), sizes.max_contacts.max(1));
     let operators = sizes.max_operators;
-    let (quad_mn, quad_mm, nl_dof, nl_contacts) = if sizes.nonlinear {
-        (m * n, m * m, n, m)
+    // (W⁻¹Gᵀ and D of a Newton iterate, or of a located sub-step's W(τ).)
+    let (quad_mn, quad_mm) = if sizes.nonlinear || sizes.span_operators {
+        (m * n, m * m)
     } else {
-        (1, 1, 1, 1)
+        (1, 1)
     };
+    let (nl_dof, nl_contacts) = if sizes.nonlinear { (n, m) } else { (1, 1) };
     let constants = format!(
         "const MAX_DOF: u32 = {n}u;\nconst MAX_CONTACTS: u32 = {m}u;\nconst FIXED_DOF: u32 = {}u;\nconst FIXED_CONTACTS: u32 = {}u;\nconst PRIVATE_OPS: u32 = {}u;\nconst NONLINEAR: bool = {};\nconst QUAD_MN: u32 = {quad_mn}u;\nconst QUAD_MM: u32 = {quad_mm}u;\nconst NL_DOF: u32 = {nl_dof}u;\nconst NL_CONTACTS: u32 = {nl_contacts}u;\nconst SLIDE_ITERATIONS: u32 = {}u;\nconst OBSERVERS: u32 = {}u;\nconst OBSERVED: u32 = {}u;\nconst RECORD: u32 = {}u;\nconst STROBE_FIRST: u32 = {}u;\nconst STROBE_EVERY: u32 = {}u;\nconst STROBE_COUNT: u32 = {}u;\nconst EVENTS: u32 = {}u;\nconst EVENTS_AT: u32 = {}u;\nconst EVENT_ROWS: u32 = {}u;\nconst RATTLE: bool = {};\nconst RATTLE_CONTACTS: u32 = {}u;\nconst COMPRESSED: bool = {};\nconst WORKGROUP: u32 = {}u;\n",
         sizes.fixed_dof,
@@ -168,8 +173,14 @@ pub fn moreau_jean_pgs(precision: Precision, sizes: KernelSizes) -> String {
         (1, 1, 1)
     };
     let located = format!(
-        "const LOCATE: bool = {};\nconst LOC_DOF: u32 = {loc_dof}u;\nconst LOC_CONTACTS: u32 = {loc_contacts}u;\nconst LOC_OBSERVERS: u32 = {loc_observers}u;\nconst LOCATED: u32 = {}u;\nconst MAX_TRIALS: u32 = {}u;\nconst NEWTON_STEPS: u32 = {}u;\nconst MAX_LOCATED_IMPACTS: u32 = {}u;\nconst MAX_IMPACTS_PER_CONTACT: u32 = {}u;\nconst TIME_TOLERANCE = {:e};\nconst MIN_FLIGHT = {:e};\nconst FLOOR_ULPS = {:e};\n",
+        "const LOCATE: bool = {};\nconst SPAN_OPERATORS: bool = {};\nconst SPAN_OPS: u32 = {}u;\nconst LOC_DOF: u32 = {loc_dof}u;\nconst LOC_CONTACTS: u32 = {loc_contacts}u;\nconst LOC_OBSERVERS: u32 = {loc_observers}u;\nconst LOCATED: u32 = {}u;\nconst MAX_TRIALS: u32 = {}u;\nconst NEWTON_STEPS: u32 = {}u;\nconst MAX_LOCATED_IMPACTS: u32 = {}u;\nconst MAX_IMPACTS_PER_CONTACT: u32 = {}u;\nconst TIME_TOLERANCE = {:e};\nconst MIN_FLIGHT = {:e};\nconst FLOOR_ULPS = {:e};\n",
         sizes.locate,
+        sizes.locate && sizes.span_operators,
+        if sizes.locate && sizes.span_operators {
+            crate::batch::layout::SpanBlocks::new(n).len
+        } else {
+            1
+        },
         sizes.located_len(),
         crate::reference::MAX_TRIALS,
         crate::reference::NEWTON_STEPS,

@@ -8,7 +8,7 @@ use num_traits::Float;
 
 use super::super::lever::sine_cosine;
 use super::{Group, L};
-use crate::batch::layout::{HAS_FORCING, HAS_STIFFNESS};
+use crate::batch::layout::{HAS_FORCING, HAS_STIFFNESS, SpanBlocks};
 use crate::contact::lanes::Lanes;
 
 impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>
@@ -67,25 +67,38 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
     }
 
     /// v_free = v_k + c − A v_k − B q_k, c = c₀ + W⁻¹ h a · mix; keeps v_k. Over a located
-    /// sub-step of length τ (W = M: no stiffness nor damping), c · τ/h.
+    /// sub-step of length τ: with W(τ)'s own operators where the scene's W depends on the
+    /// step's length ([`Group::span_operators`]), else (W = M) with c · τ/h.
     /// Kernel: `free_velocity`.
     #[inline(always)]
     pub(in crate::batch::cpu) fn free_velocity(&mut self, mix: L<T>) {
-        self.kick(mix, (self.o.a, self.o.b, self.o.c, self.o.c_harmonic));
+        if self.span_built() {
+            let (ops, blocks) = (std::mem::take(&mut self.span_ops), SpanBlocks::new(self.n()));
+            self.kick_with(&ops, mix, (blocks.a, blocks.b, blocks.c, blocks.c_harmonic), false);
+            self.span_ops = ops;
+        } else {
+            self.kick(mix, (self.o.a, self.o.b, self.o.c, self.o.c_harmonic));
+        }
     }
 
-    /// v_free = v + c − A v − B q with c = c₀ + c_h · mix, the blocks (A, B, c₀, c_h) at the
-    /// offsets `blocks`; keeps v in v_k. Kernel: `kick`.
+    /// v_free = v + c − A v − B q with c = c₀ + c_h · mix, the scene's blocks (A, B, c₀, c_h)
+    /// at the offsets `blocks`; keeps v in v_k. Kernel: `kick`.
     #[inline(always)]
-    pub(in crate::batch::cpu::moreau_jean_stages) fn kick(
-        &mut self,
-        mix: L<T>,
-        (a, b, c0, ch): (usize, usize, usize, usize),
-    ) {
-        let (n, ops) = (self.n(), self.ops);
+    pub(in crate::batch::cpu::moreau_jean_stages) fn kick(&mut self, mix: L<T>, blocks: (usize, usize, usize, usize)) {
+        self.kick_with(self.ops, mix, blocks, true);
+    }
+
+    /// The kick with the blocks of `ops`; `scaled`: c₀ and c_h are the grid step's, taken
+    /// τ/h over a located sub-step. Kernel: `kick`.
+    #[inline(always)]
+    fn kick_with(&mut self, ops: &[L<T>], mix: L<T>, (a, b, c0, ch): (usize, usize, usize, usize), scaled: bool) {
+        let n = self.n();
         let forcing = self.flags & HAS_FORCING != 0;
         // (c₀ and c_h are h M⁻¹ F: a sub-step's are τ/h of them.)
-        let share = self.sub_span().map(|span| span.tau / Lanes::splat(self.step.h));
+        let share = self
+            .sub_span()
+            .filter(|_| scaled)
+            .map(|span| span.tau / Lanes::splat(self.step.h));
         for i in 0..n {
             let c = ops[c0 + i];
             let c = if forcing { c + ops[ch + i] * mix } else { c };

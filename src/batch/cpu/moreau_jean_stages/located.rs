@@ -12,8 +12,8 @@
 //! (`shaders/located.wgsl`) takes the same passes in the same order from one call site of the
 //! stages, a loop over the kinds of pass and the decisions between them.
 //!
-//! Sub-steps of length τ ≠ h need W(τ) = M + θτC + θ²τ²K: the lanes hold W = M only, so scenes
-//! with stiffness or damping are refused before a run (`engine::CpuEngine`).
+//! Sub-steps of length τ ≠ h need W(τ) = M + θτC + θ²τ²K: where the scene's W depends on the
+//! step's length (stiffness or damping), `operators` builds each sub-step's own per lane.
 
 use std::array::from_fn;
 
@@ -26,6 +26,7 @@ use crate::reference::{MIN_FLIGHT, TIME_TOLERANCE};
 
 mod crossing;
 mod impact;
+mod operators;
 mod sub_step;
 
 /// The span of a located sub-step, per lane: read by the stages in place of the grid step.

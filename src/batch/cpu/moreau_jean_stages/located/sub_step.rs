@@ -50,6 +50,9 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
         for i in 0..n {
             (located.kept_q[i], located.kept_v[i]) = (self.q[i], self.v[i]);
         }
+        if !self.span_ops.is_empty() {
+            self.span_operators();
+        }
         self.spanning = true;
         self.solve_step();
         self.spanning = false;
