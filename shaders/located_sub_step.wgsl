@@ -48,7 +48,7 @@ fn grid_step() -> u32 {
         let out = row_output(r);
         y0[r] = out.x;
         ydot0[r] = out.y;
-        open[r] = is_gap(r) && (out.x > 0.0 || (out.y > 0.0 && recent[r]));
+        open[r] = is_gap(r) && is_open(r, out);
         inside = inside || (open[r] && out.x + gamma_h * out.y <= 0.0);
     }
     if (inside) {
@@ -123,9 +123,15 @@ fn hold_start() {
         let out = row_output(r);
         y0[r] = out.x;
         ydot0[r] = out.y;
-        open[r] = is_gap(r) && !walk_finished && walk_total < MAX_LOCATED_IMPACTS
-            && (out.x > 0.0 || (out.y > 0.0 && recent[r]));
+        open[r] = is_gap(r) && !walk_finished && walk_total < MAX_LOCATED_IMPACTS && is_open(r, out);
     }
+}
+
+// Whether gap row r at (y, ẏ) = `out` is open: apart (y > 0), or separating (ẏ > 0) after an
+// impact in the last step or this one (its next crossing is the return of that flight).
+// Twin: is_open.
+fn is_open(r: u32, out: vec2<real>) -> bool {
+    return out.x > 0.0 || (out.y > 0.0 && recent[r]);
 }
 
 // The gaps of the open rows at the end of the sub-step just taken (of length `length`), and

@@ -102,7 +102,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// in a lane under its cap of located impacts. Kernel: `hold_start`.
     #[inline(always)]
     pub(super) fn hold_start(&self, loc: &mut Located<T>, walk: &Walk<T>) {
-        let (n, zero) = (self.n(), T::zero());
+        let n = self.n();
         for i in 0..n {
             (loc.q0[i], loc.v0[i]) = (self.q[i], self.v[i]);
         }
@@ -113,7 +113,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
                 loc.gap[r]
                     && !walk.finished[l]
                     && walk.total[l] < MAX_LOCATED_IMPACTS
-                    && (y.0[l] > zero || ydot.0[l] > zero && recent[l])
+                    && is_open(y.0[l], ydot.0[l], recent[l])
             });
         }
     }
@@ -157,7 +157,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
             let open = &mut loc.open[r];
             for l in 0..LANES {
                 let (y, ydot) = (y.0[l], ydot.0[l]);
-                open[l] = gap & ((y > zero) | (ydot > zero) & recent[l]);
+                open[l] = gap & is_open(y, ydot, recent[l]);
                 inside |= open[l] & (y + gamma_h * ydot <= zero);
             }
         }
@@ -175,4 +175,13 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
         }
         true
     }
+}
+
+/// Whether a gap row at (y, ẏ) is open: apart (y > 0), or separating (ẏ > 0) after an impact
+/// in the last step or this one (`recent`: its next crossing is the return of that flight).
+/// Kernel: `is_open`.
+#[inline(always)]
+fn is_open<T: Float>(y: T, ydot: T, recent: bool) -> bool {
+    // (Without early exits: the grid step's test runs every step, over every lane.)
+    (y > T::zero()) | (ydot > T::zero()) & recent
 }
