@@ -11,10 +11,10 @@
 // holds the stages once; the lanes' calls take the same passes in the same order. A located
 // scene is linear (refused before a run otherwise: engine::lanes_location_refusal); where its
 // W depends on the step's length (SPAN_DYNAMICS) each sub-step builds its own operators of
-// W(τ) (span_operators, with SPAN_OPERATORS; SPAN_OPS long). The host defines LOCATE, the sizes LOC_DOF,
-// LOC_CONTACTS, LOC_OBSERVERS (1 without LOCATE), LOCATED (the values kept per scene between
-// dispatches in `located_record`: the last impact time, each row's recent flag, each
-// observer's last rate) and the constants of reference::impact_location. Here: the located
+// W(τ) (span_operators, with SPAN_OPERATORS; SPAN_OPS long). The host defines LOCATE, the
+// sizes LOC_DOF, LOC_CONTACTS, LOC_OBSERVERS (1 without LOCATE), LOCATED (the values kept per
+// scene between dispatches in `located_record`: the last impact time, each row's recent flag,
+// each observer's last rate) and the constants of reference::impact_location. Here: the located
 // state and the walk through the step; in located_sub_step.wgsl the spans and passes, in
 // located_crossing.wgsl the crossing and its refinement, in located_impact.wgsl the
 // touch-down, in located_observe.wgsl the observers' part. A kernel compiled without LOCATE

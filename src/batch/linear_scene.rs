@@ -25,7 +25,7 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::gathered::Gathered;
-use super::layout::RowKind;
+use super::layout::{HAS_FORCING, HAS_NONLINEAR, HAS_STIFFNESS, RATTLE, RowKind, SPAN_DYNAMICS};
 // (Products by the nonzeros of their left factor: a scene of many bodies has a diagonal W⁻¹
 // and an H of a few entries per row.)
 use super::sparsity::{inverse as invert, product};
@@ -433,5 +433,21 @@ impl LinearScene {
     /// Whether A and B are nonzero.
     pub fn has_stiffness(&self) -> bool {
         self.a.iter().chain(self.b.iter()).any(|&x| x != 0.0)
+    }
+
+    /// The scene's own bits of its header's `flags` ([`SceneHeader`](super::SceneHeader)):
+    /// [`HAS_STIFFNESS`], [`HAS_NONLINEAR`], [`HAS_FORCING`], [`RATTLE`], and in a batch whose
+    /// impacts are located (`sub_steps`) [`SPAN_DYNAMICS`] where it keeps its
+    /// [`SubStepDynamics`].
+    pub fn header_flags(&self, sub_steps: bool) -> u32 {
+        let bit = |set: bool, bit: u32| if set { bit } else { 0 };
+        bit(self.has_stiffness(), HAS_STIFFNESS)
+            | bit(self.has_nonlinear(), HAS_NONLINEAR)
+            | bit(self.has_forcing(), HAS_FORCING)
+            | bit(self.end_kick.is_some(), RATTLE)
+            | bit(
+                sub_steps && self.end_kick.is_none() && self.sub_steps.is_some(),
+                SPAN_DYNAMICS,
+            )
     }
 }

@@ -3,8 +3,8 @@
 use std::ops::Range;
 
 use super::layout::{
-    EXTREMES, HAS_EQUALITY, HAS_FORCING, HAS_FRICTION, HAS_NONLINEAR, HAS_STIFFNESS, RATTLE, RowKind, SPAN_DYNAMICS,
-    SPARSE, SceneHeader,
+    EXTREMES, HAS_EQUALITY, HAS_FRICTION, HAS_NONLINEAR, HAS_STIFFNESS, RATTLE, RowKind, SPAN_DYNAMICS, SPARSE,
+    SceneHeader,
 };
 use super::linear_scene::LinearScene;
 use super::observe::Recording;
@@ -111,15 +111,8 @@ impl SceneBatch {
     /// as [`LinearScene::rows`] says (the engines index by it).
     pub fn push(&mut self, scene: &LinearScene) -> Result<()> {
         scene.check_rows()?;
-        let flags = if scene.has_stiffness() { HAS_STIFFNESS } else { 0 }
-            | if scene.has_nonlinear() { HAS_NONLINEAR } else { 0 }
-            | if scene.has_forcing() { HAS_FORCING } else { 0 }
-            | if scene.end_kick.is_some() { RATTLE } else { 0 };
-        let span = scene
-            .sub_steps
-            .as_ref()
-            .filter(|_| self.sub_steps && flags & RATTLE == 0);
-        let flags = flags | if span.is_some() { SPAN_DYNAMICS } else { 0 };
+        let flags = scene.header_flags(self.sub_steps);
+        let span = scene.sub_steps.as_ref().filter(|_| flags & SPAN_DYNAMICS != 0);
         // Only linear Moreau–Jean scenes of a fixed W: nonlinear rows, and a located
         // sub-step's W(τ), rebuild their operators dense.
         let dense = HAS_NONLINEAR | RATTLE | SPAN_DYNAMICS;

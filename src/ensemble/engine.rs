@@ -6,7 +6,6 @@ use super::scenario::Scenario;
 use super::scene_spec::SampledScene;
 #[cfg(feature = "gpu")]
 use crate::batch::gpu::{GpuContext, Precision};
-use crate::batch::layout::{HAS_NONLINEAR, HAS_STIFFNESS, SPAN_DYNAMICS};
 use crate::batch::observe::{Observer, Recording};
 use crate::batch::progress::UNWATCHED;
 #[cfg(feature = "gpu")]
@@ -215,10 +214,7 @@ fn unlocatable(scenario: &Scenario) -> Option<Error> {
         .scene
         .linear(scenario.time.step, scenario.time.theta, scenario.stabilization())
         .ok()?;
-    let flags = if linear.has_nonlinear() { HAS_NONLINEAR } else { 0 }
-        | if linear.has_stiffness() { HAS_STIFFNESS } else { 0 }
-        | if linear.sub_steps.is_some() { SPAN_DYNAMICS } else { 0 };
-    lanes_location_refusal(0, flags)
+    lanes_location_refusal(0, linear.header_flags(true))
 }
 
 /// Why the batched engines cannot run the scenario's scenes (judged on scene 0), if they cannot.

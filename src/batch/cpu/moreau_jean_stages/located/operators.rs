@@ -22,10 +22,10 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// when the scene is reduced), so Gauss–Jordan elimination without pivoting solves
     /// W(τ) X = [τ (C + θτK) | τK | f₀ | a | Hᵀ] for them (c(τ), c_h(τ) then times τ):
     /// pivot k divides row k by W_kk, then row i ≠ k loses W_ik times it. A(τ), B(τ), c(τ),
-    /// c_h(τ) go to `span_ops` ([`SpanBlocks`]), W(τ)⁻¹Hᵀ and D(τ) to the Newton iterate's `wgmat`, `dmat`, which the
-    /// sub-step's stages read in place of the scene's. A lane whose sub-step is the whole step
-    /// (τ = h) takes the scene's own operators instead, so that it is the grid step bit for
-    /// bit; a frozen lane (τ = 0) gets W = M and A = B = 0, c = c_h = 0. Kernel:
+    /// c_h(τ) go to `span_ops` ([`SpanBlocks`]), W(τ)⁻¹Hᵀ and D(τ) to the Newton iterate's
+    /// `wgmat`, `dmat`, which the sub-step's stages read in place of the scene's. A lane
+    /// whose sub-step is the whole step (τ = h) takes the scene's own operators instead, so
+    /// that it is the grid step bit for bit; a frozen lane (τ = 0) gets W = M and A = B = 0, c = c_h = 0. Kernel:
     /// `span_operators`, and `span_built` (false where τ = h).
     #[inline(always)]
     pub(in crate::batch::cpu) fn span_operators(&mut self) {
