@@ -3,12 +3,21 @@
 // sub-step's start, kept on the closed side. Twin: batch::cpu::moreau_jean_stages::located::crossing
 // (src/batch/cpu/moreau_jean_stages/located/crossing.rs).
 
-// Σⱼ |H_rj q_j|, the size of row r's terms, whose rounding bounds y. Twin: Group::output_terms.
+// Σⱼ |G_rj q_j|, the size of row r's terms at q, whose rounding bounds y: G = H on a linear
+// row; a nonlinear row's G(q) is built in gmat's row r (scratch between Newton loops).
+// Twin: Group::output_terms.
 fn output_terms(r: u32) -> real {
     var terms = real(0.0);
-    let span = row_span(h_pattern, r, n);
-    for (var i = 0u; i < span.y; i++) {
-        terms = terms + abs(op(o.h + span.x + i) * q[row_col(h_pattern, span.x + i, i)]);
+    if (!(NONLINEAR && scene_nonlinear)) {
+        let span = row_span(h_pattern, r, n);
+        for (var i = 0u; i < span.y; i++) {
+            terms = terms + abs(op(o.h + span.x + i) * q[row_col(h_pattern, span.x + i, i)]);
+        }
+        return terms;
+    }
+    jacobian_row(r, &q);
+    for (var j = 0u; j < n; j++) {
+        terms = terms + abs(gmat[r * n + j] * q[j]);
     }
     return terms;
 }

@@ -27,16 +27,6 @@ fn span_cosine(s: real) -> real {
     return forcing_cosine_at(step_start() + s);
 }
 
-// Moreau–Jean's step of a linear scene from the free velocity to the new position.
-// Twin: Group::solve_step.
-fn solve_step() {
-    free_velocity(harmonic_forcing());
-    outputs_and_activation();
-    solve_local();
-    impulse_to_velocity();
-    update_position();
-}
-
 // The step's start: its gaps and open rows. Where the grid step leaves every open row out of
 // its problem (y + γ h ẏ > 0), it is the first pass (it stands where none of them may close
 // in it: most steps, at the cost of a plain one); else the walk. Twin: the opening of
@@ -115,7 +105,8 @@ fn restore() {
 }
 
 // Holds the sub-step's start: q, v, the gaps, and the open rows — a gap row that is open
-// (y > 0) or that an impact left separating (ẏ > 0), under the cap of located impacts.
+// (y above its rounding floor) or that an impact left separating (ẏ > 0), under the cap of
+// located impacts.
 // Twin: Group::hold_start.
 fn hold_start() {
     hold_state();
@@ -127,11 +118,12 @@ fn hold_start() {
     }
 }
 
-// Whether gap row r at (y, ẏ) = `out` is open: apart (y > 0), or separating (ẏ > 0) after an
-// impact in the last step or this one (its next crossing is the return of that flight).
-// Twin: is_open.
+// Whether gap row r at (y, ẏ) = `out` is open: apart (y above its rounding floor, within
+// which its sign is noise: a contact at rest, held by the scheme's test), or separating
+// (ẏ > 0) after an impact in the last step or this one (its next crossing is the return of
+// that flight). Twin: is_open.
 fn is_open(r: u32, out: vec2<real>) -> bool {
-    return out.x > 0.0 || (out.y > 0.0 && recent[r]);
+    return out.x > rounding_floor(out.x, output_terms(r)) || (out.y > 0.0 && recent[r]);
 }
 
 // The gaps of the open rows at the end of the sub-step just taken (of length `length`), and

@@ -176,6 +176,8 @@ fn simulate(s: u32) {
         if (LOCATE) {
             located_step();
         } else {
+            // (solve_step's stages, written out: a LOCATE kernel calls solve_step from its
+            // one pass site only, each call inlined by lavapipe.)
             free_velocity(harmonic_forcing());
             outputs_and_activation();
             var newton = 0u;

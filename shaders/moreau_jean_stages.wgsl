@@ -191,8 +191,9 @@ fn newton_jacobian(newton: u32) -> bool {
             vi[i] = vk[i];
         }
     }
+    let h = select(step_params.h, span_tau, LOCATE && spanning);
     for (var i = 0u; i < n; i++) {
-        qi[i] = q[i] + step_params.h * ((1.0 - step_params.theta) * vk[i] + step_params.theta * vi[i]);
+        qi[i] = q[i] + h * ((1.0 - step_params.theta) * vk[i] + step_params.theta * vi[i]);
     }
     for (var j = 0u; j < n; j++) {
         pold[j] = input_of_lambda(j);
@@ -217,20 +218,25 @@ fn newton_jacobian(newton: u32) -> bool {
 // Twin: Group::jacobian.
 fn jacobian(x: ptr<private, array<real, MAX_DOF>>) {
     for (var r = 0u; r < m; r++) {
-        for (var j = 0u; j < n; j++) {
-            gmat[r * n + j] = op(o.h + r * n + j) + 2.0 * op(o.quadratic + r * n + j) * (*x)[j];
-        }
-        if (op(o.spheres + 6u * r) != 0.0) {
-            add_normal(o.spheres + 6u * r, r, x);
-        }
-        if (has_lever(r)) {
-            // G_rk += b cos x_k − a sin x_k.
-            let k = lever_angle(r);
-            let ab = lever_coefficients(r);
-            let sc = sine_cosine((*x)[k]);
-            gmat[r * n + k] = gmat[r * n + k] + ab.y * sc.y;
-            gmat[r * n + k] = gmat[r * n + k] - ab.x * sc.x;
-        }
+        jacobian_row(r, x);
+    }
+}
+
+// Row r of G(x) into gmat. Twin: Group::jacobian_row.
+fn jacobian_row(r: u32, x: ptr<private, array<real, MAX_DOF>>) {
+    for (var j = 0u; j < n; j++) {
+        gmat[r * n + j] = op(o.h + r * n + j) + 2.0 * op(o.quadratic + r * n + j) * (*x)[j];
+    }
+    if (op(o.spheres + 6u * r) != 0.0) {
+        add_normal(o.spheres + 6u * r, r, x);
+    }
+    if (has_lever(r)) {
+        // G_rk += b cos x_k − a sin x_k.
+        let k = lever_angle(r);
+        let ab = lever_coefficients(r);
+        let sc = sine_cosine((*x)[k]);
+        gmat[r * n + k] = gmat[r * n + k] + ab.y * sc.y;
+        gmat[r * n + k] = gmat[r * n + k] - ab.x * sc.x;
     }
 }
 
@@ -378,6 +384,31 @@ fn impulse_to_velocity() {
         }
         vi[i] = x;
     }
+}
+
+// Moreau–Jean's step from the free velocity to the new position (over a located sub-step's
+// span where one is taken), with the Newton loop of nonlinear rows: iterate i solves the
+// MLCP with G(q^i), v⁰ = v_k. Twin: Group::solve_step.
+fn solve_step() {
+    let nonlinear = NONLINEAR && scene_nonlinear;
+    free_velocity(harmonic_forcing());
+    outputs_and_activation();
+    var newton = 0u;
+    loop {
+        if (nonlinear) {
+            if (newton_jacobian(newton)) {
+                break;
+            }
+            newton_operators();
+        }
+        solve_local();
+        impulse_to_velocity();
+        newton = newton + 1u;
+        if (!nonlinear) {
+            break;
+        }
+    }
+    update_position();
 }
 
 // v_{k+1} = v^i,  q_{k+1} = q_k + h (θ v_{k+1} + (1 − θ) v_k) (τ for h over a located

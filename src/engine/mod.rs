@@ -81,14 +81,13 @@ pub fn location_refusal(double: bool, integrator: LagrangianIntegrator, stabiliz
 }
 
 /// Why the CPU lanes (and the GPU kernel, their twin) cannot locate the impacts of scene
-/// `scene`, of header `flags`: with `nonlinear` rows (levers, sphere gaps, quadratic outputs:
-/// their located impacts do not yet match the reference stepper's counts, measured on the
-/// rocking block), or with stiffness or damping whose W(τ) = M + θτC + θ²τ²K is not stored
-/// ([`SPAN_DYNAMICS`]: kept where M is symmetric positive definite and C, K symmetric
-/// positive semi-definite); `None` when they can.
+/// `scene`, of header `flags`: with stiffness or damping whose W(τ) = M + θτC + θ²τ²K is not
+/// stored ([`SPAN_DYNAMICS`]: kept where M is symmetric positive definite and C, K symmetric
+/// positive semi-definite, in linear scenes only: a nonlinear scene's Newton iterates take
+/// the grid step's W⁻¹); `None` when they can.
 pub fn lanes_location_refusal(scene: usize, flags: u32) -> Option<Error> {
-    let reason = if flags & HAS_NONLINEAR != 0 {
-        "it has nonlinear rows, whose located impacts on the lanes are not yet checked against the reference stepper"
+    let reason = if flags & HAS_NONLINEAR != 0 && flags & HAS_STIFFNESS != 0 {
+        "it has nonlinear rows and stiffness or damping: a located sub-step's Newton iterates would need W(τ) = M + θτC + θ²τ²K, and the lanes hold the grid step's W"
     } else if flags & HAS_STIFFNESS != 0 && flags & SPAN_DYNAMICS == 0 {
         "a sub-step of length τ needs W(τ) = M + θτC + θ²τ²K, which the lanes invert without pivoting: M must be symmetric positive definite and C, K symmetric positive semi-definite"
     } else {

@@ -2,8 +2,10 @@
 //!
 //! A located step from t_k to t_{k+1} = t_k + h:
 //! 1. **Trial**: a Moreau–Jean step over what is left of the step, with the unilateral
-//!    interactions open at its start left out of its problem: their free motion. Open: y > 0,
-//!    or y ≤ 0 and separating (ẏ > 0) just after a located impact (its flight's return).
+//!    interactions open at its start left out of its problem: their free motion. Open: y above
+//!    its rounding floor φ ([`rounding_floor`]; within it, y's sign is noise: a contact at
+//!    rest, which the scheme's own test holds), or separating (ẏ > 0) just after a located
+//!    impact (its flight's return).
 //! 2. If one of them closes in the trial (its cubic Hermite interpolant from y, ẏ at both
 //!    ends goes from y > 0 to y ≤ 0), the first crossing time τ* is found: the Hermite root
 //!    first, then a safeguarded Newton iteration on the gap at the end of trial steps of
@@ -208,7 +210,7 @@ pub(super) fn located_step(ts: &mut SceneState, settings: &StepSettings, osi: Mo
         let start = Start::of(ts);
         let open: Vec<Gap> = gaps(ts, t)?
             .into_iter()
-            .filter(|g| g.y > 0.0 || g.ydot > 0.0 && recent.contains(&g.row))
+            .filter(|g| g.y > g.floor || g.ydot > 0.0 && recent.contains(&g.row))
             .collect();
         let excluded: Vec<usize> = open.iter().map(|g| g.index).collect();
         let report = step_over(ts, settings, osi, &Span::sub(t, length, &excluded))?;

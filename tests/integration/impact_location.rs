@@ -606,6 +606,56 @@ max = 64
     assert!(notice.is_some_and(|n| n.contains("symmetric")));
 }
 
+/// Nonlinear rows located on the CPU lanes: the rocking block (lever rows: each corner's gap
+/// and Coulomb friction, e = 0) under its drawn ground pulses, 16 scenes over 3 s. Every block
+/// topples or stands as on the reference stepper, topples at its time to 1e-9 s, and where
+/// its corners touch down a few times (at most 20 located impacts) with the same impacts at
+/// the same times. (A block standing on both corners chatters, hundreds of impacts whose
+/// count follows rounding; the lanes' sine and cosine are the kernel's, not the reference's.)
+/// A contact at rest, its gap within its rounding floor of 0, is held by the scheme's test:
+/// when it was opened instead, a corner at y = +3e-18 was left out of the trial and each
+/// engine sent the block rocking its own way (impacts 5 against 8, 20 against 453). The GPU
+/// kernel gives the lanes' bits (`the_gpu_locates_every_shipped_scenario_as_the_cpu_lanes`).
+#[test]
+fn nonlinear_rows_locate_their_impacts_on_the_lanes_as_on_the_reference() {
+    use ricochet::ensemble::{self, Backend, RunOptions};
+    let mut scenario = super::common::engines::shipped("rocking_block.toml");
+    scenario.scenes = 16;
+    scenario.record.trajectories = 0;
+    scenario.time.locate_impacts = true;
+    let run = |backend| {
+        let options = RunOptions {
+            backend,
+            ..Default::default()
+        };
+        ensemble::run(&scenario, &options, &ensemble::Progress::new()).unwrap()
+    };
+    let (cpu, reference) = (run(Backend::Cpu), run(Backend::Reference));
+    let column = |run: &ensemble::EnsembleRun, name: &str| run.summary.column(name).unwrap();
+    let toppled = column(&cpu, "toppled");
+    assert_eq!(toppled, column(&reference, "toppled"));
+    let fallen = toppled.iter().filter(|&&t| t == 1.0).count();
+    assert!((4..=12).contains(&fallen), "{fallen} of 16 toppled");
+    let close = |name: &str, s: usize| {
+        let (a, b) = (column(&cpu, name)[s], column(&reference, name)[s]);
+        assert!(
+            (a - b).abs() <= 1e-9 || a.is_nan() && b.is_nan(),
+            "scene {s}: {name} {a} (cpu) vs {b} (reference)"
+        );
+    };
+    let mut few = 0;
+    for s in 0..16 {
+        close("toppled_at", s);
+        let impacts = column(&reference, "impacts")[s];
+        if impacts <= 20.0 {
+            few += 1;
+            assert_eq!(column(&cpu, "impacts")[s], impacts, "scene {s}: impacts");
+            close("last_impact_time", s);
+        }
+    }
+    assert!(few >= 6, "{few} scenes with at most 20 impacts");
+}
+
 /// The CPU lanes' located steps give the same bits whatever the grouping of the scenes: a
 /// run of 40 balls and the runs of its halves agree bit for bit (state, counters, impact
 /// times); and the GPU kernel in f64, one scene per invocation, gives the same bits.
@@ -701,13 +751,26 @@ fn the_gpu_locates_every_shipped_scenario_as_the_cpu_lanes() {
     let mut located = Vec::new();
     for (path, batched) in super::common::shipped_scenarios() {
         let mut scenario = ricochet::ensemble::Scenario::load(&path).unwrap();
-        if !batched || scenario.time.integrator != ricochet::scheme::LagrangianIntegrator::MoreauJean {
+        // (Not the disc pile: lavapipe takes minutes per try over its 22 rows of sphere gaps
+        // in a located kernel; the billiard shots hold sphere gaps.)
+        if !batched
+            || scenario.time.integrator != ricochet::scheme::LagrangianIntegrator::MoreauJean
+            || path.ends_with("disc_pile.toml")
+        {
             continue;
         }
         scenario.scenes = 16;
         scenario.time.locate_impacts = true;
         // (At most 4000 steps: the impact oscillators run for minutes of their forcing.)
         scenario.time.final_time = scenario.time.final_time.min(4000.0 * scenario.time.step);
+        // (The impacting bar with 5 nodes: lavapipe compiles a located kernel whose sub-steps
+        // invert W(τ) of 20 nodes in about 8 minutes, the same code as of 5.)
+        if let ricochet::ensemble::custom::Scenes::Template(spec) = &mut scenario.scene
+            && let Some(nodes) = spec.parameters.get_mut("nodes")
+        {
+            *nodes =
+                ricochet::ensemble::scene_spec::Value::Parameter(ricochet::ensemble::sampling::Parameter::Fixed(5.0));
+        }
         if ensemble::open_engine(Backend::Cpu, &scenario).is_err() {
             continue;
         }

@@ -308,12 +308,12 @@ fn simulate<T: LaneFloat, const NONLINEAR: bool, const EQUALITY: bool, const N: 
         group.observe(true);
     }
     let rattle = headers[0].flags & RATTLE != 0;
-    // Located impacts are refused with RATTLE and with nonlinear rows (`engine::CpuEngine`),
-    // and run in f64 only: the located step is compiled into the other groups only.
+    // Located impacts are refused with RATTLE (`engine::location_refusal`) and run in f64
+    // only: the located step is compiled into the f64 groups only.
     let locate = recording.1;
     debug_assert!(
-        !(locate && (rattle || NONLINEAR || !T::LOCATES)),
-        "impact location is refused with RATTLE, nonlinear rows and f32"
+        !(locate && (rattle || !T::LOCATES)),
+        "impact location is refused with RATTLE and f32"
     );
     // The steps in blocks of TICK, each reported when done.
     let mut done = 0;
@@ -328,7 +328,7 @@ fn simulate<T: LaneFloat, const NONLINEAR: bool, const EQUALITY: bool, const N: 
             continue;
         }
         for _ in 0..block {
-            if T::LOCATES && !NONLINEAR && locate {
+            if T::LOCATES && locate {
                 group.located_step();
             } else {
                 group.solve_step();

@@ -298,22 +298,25 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
         (y, ydot)
     }
 
-    /// Σⱼ |H_rj q_j|: the size of row r's terms at q, whose rounding bounds y's
-    /// ([`rounding_floor`](crate::reference::rounding_floor)); of a nonlinear row (which the
-    /// located lanes, its only reader, refuse), those of its H and quadratic part. Kernel:
-    /// `output_terms`.
-    pub(super) fn output_terms(&self, r: usize) -> L<T> {
-        let (n, o, ops, q) = (self.n(), self.o, self.ops, &self.q);
+    /// Σⱼ |G_rj q_j|: the size of row r's terms at q, whose rounding bounds y's
+    /// ([`rounding_floor`](crate::reference::rounding_floor)), with G = H on a linear row;
+    /// a nonlinear row's G(q) is built in `gmat` (scratch between Newton loops: each
+    /// iterate builds its own). Kernel: `output_terms`.
+    pub(super) fn output_terms(&mut self, r: usize) -> L<T> {
+        let (n, o, ops) = (self.n(), self.o, self.ops);
         let mut terms = Lanes::zero();
         if !NONLINEAR {
             let rows = self.h_rows();
             for p in rows.span(r) {
-                terms = terms + (ops[o.h + p] * q[rows.col(r, p)]).abs();
+                terms = terms + (ops[o.h + p] * self.q[rows.col(r, p)]).abs();
             }
             return terms;
         }
+        let settled = std::mem::replace(&mut self.settled, [false; LANES]);
+        self.jacobian_row(r, false);
+        self.settled = settled;
         for j in 0..n {
-            terms = terms + ((ops[o.h + r * n + j] + ops[o.quadratic + r * n + j] * q[j]) * q[j]).abs();
+            terms = terms + (self.gmat[r * n + j] * self.q[j]).abs();
         }
         terms
     }

@@ -58,27 +58,34 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
     /// row, at q^i (`at_iterate`) or at q, in the lanes not `settled`. Kernel: `jacobian`.
     #[inline(always)]
     pub(in crate::batch::cpu) fn jacobian(&mut self, at_iterate: bool) {
-        let (n, m, o, ops) = (self.n(), self.m(), self.o, self.ops);
+        for r in 0..self.m() {
+            self.jacobian_row(r, at_iterate);
+        }
+    }
+
+    /// Row r of G ([`Group::jacobian`]) into `gmat`, at q^i (`at_iterate`) or at q, in the
+    /// lanes not `settled`. Kernel: `jacobian_row`.
+    #[inline(always)]
+    pub(super) fn jacobian_row(&mut self, r: usize, at_iterate: bool) {
+        let (n, o, ops) = (self.n(), self.o, self.ops);
         let two = Lanes::splat(T::one() + T::one());
         let q = if at_iterate { &self.qi } else { &self.q };
-        for r in 0..m {
-            for j in 0..n {
-                let gnew = ops[o.h + r * n + j] + two * ops[o.quadratic + r * n + j] * q[j];
-                self.gmat[r * n + j] = Lanes::select(self.settled, self.gmat[r * n + j], gnew);
-            }
-            add_normal(
-                &ops[o.spheres + 6 * r..],
-                q,
-                &mut self.gmat[r * n..(r + 1) * n],
-                self.settled,
-            );
-            add_lever_slope(
-                &ops[o.lever + 3 * r..],
-                q,
-                &mut self.gmat[r * n..(r + 1) * n],
-                self.settled,
-            );
+        for j in 0..n {
+            let gnew = ops[o.h + r * n + j] + two * ops[o.quadratic + r * n + j] * q[j];
+            self.gmat[r * n + j] = Lanes::select(self.settled, self.gmat[r * n + j], gnew);
         }
+        add_normal(
+            &ops[o.spheres + 6 * r..],
+            q,
+            &mut self.gmat[r * n..(r + 1) * n],
+            self.settled,
+        );
+        add_lever_slope(
+            &ops[o.lever + 3 * r..],
+            q,
+            &mut self.gmat[r * n..(r + 1) * n],
+            self.settled,
+        );
     }
 
     /// (Gᵀλ)_j through the iterate's G.

@@ -9,7 +9,7 @@ use num_traits::Float;
 use super::super::{Group, L, LANES};
 use super::{Located, Walk};
 use crate::contact::lanes::{Lanes, Mask, any};
-use crate::reference::MAX_LOCATED_IMPACTS;
+use crate::reference::{MAX_LOCATED_IMPACTS, rounding_floor};
 
 impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>
     Group<'a, T, NONLINEAR, EQUALITY, N, M>
@@ -98,22 +98,27 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     }
 
     /// Holds the sub-step's start: q, v, the gaps, and the open rows of the lanes still
-    /// walking — a gap row that is open (y > 0) or that an impact left separating (ẏ > 0),
-    /// in a lane under its cap of located impacts. Kernel: `hold_start`.
+    /// walking — a gap row that is open (y above its rounding floor) or that an impact left
+    /// separating (ẏ > 0), in a lane under its cap of located impacts. Kernel: `hold_start`.
     #[inline(always)]
-    pub(super) fn hold_start(&self, loc: &mut Located<T>, walk: &Walk<T>) {
+    pub(super) fn hold_start(&mut self, loc: &mut Located<T>, walk: &Walk<T>) {
         let n = self.n();
         for i in 0..n {
             (loc.q0[i], loc.v0[i]) = (self.q[i], self.v[i]);
         }
         for r in 0..self.m() {
             (loc.y0[r], loc.ydot0[r]) = self.row_output(r);
+            let terms = if loc.gap[r] {
+                self.output_terms(r)
+            } else {
+                Lanes::zero()
+            };
             let (y, ydot, recent) = (loc.y0[r], loc.ydot0[r], loc.recent[r]);
             loc.open[r] = from_fn(|l| {
                 loc.gap[r]
                     && !walk.finished[l]
                     && walk.total[l] < MAX_LOCATED_IMPACTS
-                    && is_open(y.0[l], ydot.0[l], recent[l])
+                    && is_open(y.0[l], ydot.0[l], terms.0[l], recent[l])
             });
         }
     }
@@ -154,10 +159,11 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
             let (y, ydot) = self.row_output(r);
             (loc.y0[r], loc.ydot0[r]) = (y, ydot);
             let (gap, recent) = (loc.gap[r], loc.recent[r]);
+            let terms = if gap { self.output_terms(r) } else { Lanes::zero() };
             let open = &mut loc.open[r];
             for l in 0..LANES {
                 let (y, ydot) = (y.0[l], ydot.0[l]);
-                open[l] = gap & is_open(y, ydot, recent[l]);
+                open[l] = gap & is_open(y, ydot, terms.0[l], recent[l]);
                 inside |= open[l] & (y + gamma_h * ydot <= zero);
             }
         }
@@ -177,11 +183,12 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     }
 }
 
-/// Whether a gap row at (y, ẏ) is open: apart (y > 0), or separating (ẏ > 0) after an impact
-/// in the last step or this one (`recent`: its next crossing is the return of that flight).
-/// Kernel: `is_open`.
+/// Whether a gap row at (y, ẏ), of terms of size `terms`, is open: apart (y above its
+/// rounding floor φ, within which its sign is noise: a contact at rest, held by the scheme's
+/// test), or separating (ẏ > 0) after an impact in the last step or this one (`recent`: its
+/// next crossing is the return of that flight). Kernel: `is_open`.
 #[inline(always)]
-fn is_open<T: Float>(y: T, ydot: T, recent: bool) -> bool {
+fn is_open<T: Float>(y: T, ydot: T, terms: T, recent: bool) -> bool {
     // (Without early exits: the grid step's test runs every step, over every lane.)
-    (y > T::zero()) | (ydot > T::zero()) & recent
+    (y > rounding_floor(y, terms)) | (ydot > T::zero()) & recent
 }
