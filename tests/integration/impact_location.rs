@@ -751,26 +751,16 @@ fn the_gpu_locates_every_shipped_scenario_as_the_cpu_lanes() {
     let mut located = Vec::new();
     for (path, batched) in super::common::shipped_scenarios() {
         let mut scenario = ricochet::ensemble::Scenario::load(&path).unwrap();
-        // (Not the disc pile: lavapipe takes minutes per try over its 22 rows of sphere gaps
-        // in a located kernel; the billiard shots hold sphere gaps.)
-        if !batched
-            || scenario.time.integrator != ricochet::scheme::LagrangianIntegrator::MoreauJean
-            || path.ends_with("disc_pile.toml")
-        {
+        if !batched || scenario.time.integrator != ricochet::scheme::LagrangianIntegrator::MoreauJean {
             continue;
         }
         scenario.scenes = 16;
         scenario.time.locate_impacts = true;
         // (At most 4000 steps: the impact oscillators run for minutes of their forcing.)
         scenario.time.final_time = scenario.time.final_time.min(4000.0 * scenario.time.step);
-        // (The impacting bar with 5 nodes: lavapipe compiles a located kernel whose sub-steps
-        // invert W(τ) of 20 nodes in about 8 minutes, the same code as of 5.)
-        if let ricochet::ensemble::custom::Scenes::Template(spec) = &mut scenario.scene
-            && let Some(nodes) = spec.parameters.get_mut("nodes")
-        {
-            *nodes =
-                ricochet::ensemble::scene_spec::Value::Parameter(ricochet::ensemble::sampling::Parameter::Fixed(5.0));
-        }
+        // (The impacting bar with 5 nodes, the disc pile with 2 discs: lavapipe compiles the
+        // located kernel of 20 nodes in about 8 minutes, the same code.)
+        super::common::lean_for_lavapipe(&mut scenario);
         if ensemble::open_engine(Backend::Cpu, &scenario).is_err() {
             continue;
         }
