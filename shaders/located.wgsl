@@ -152,6 +152,12 @@ fn store_located() {
     }
 }
 
+// The time loop's step with LOCATE (located_off.wgsl's without): the located step, whose
+// passes are the one call site of solve_step. Twin: the time loop of `simulate`.
+fn time_step() {
+    located_step();
+}
+
 // One step from t_k to t_{k+1} with its impacts located: the step's percussion left in λ;
 // then its health. Twin: Group::located_step.
 fn located_step() {

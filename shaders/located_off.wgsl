@@ -1,5 +1,5 @@
 // The located step's names in a kernel compiled without LOCATE, which never calls them
-// (each use is behind LOCATE): such a kernel holds none of the located*.wgsl files and hermite_root.wgsl,
+// (each use is behind LOCATE), and its time step: such a kernel holds none of the located*.wgsl files and hermite_root.wgsl,
 // whose step would otherwise be inlined at every call before it is found dead.
 var<private> spanning: bool;
 var<private> span_start: real;
@@ -14,8 +14,11 @@ fn span_built() -> bool {
     return false;
 }
 
-// Twin: Group::located_step.
-fn located_step() {
+// The time loop's step without LOCATE: Moreau–Jean's step, then its health. Twin: the time
+// loop of `simulate` (`Group::solve_step`, then `Group::record_health`).
+fn time_step() {
+    solve_step();
+    record_health();
 }
 
 // Twin: Group::load_impact_times.

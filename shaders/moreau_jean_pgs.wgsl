@@ -152,10 +152,10 @@ fn store_scene(s: u32) {
     }
 }
 
-// `params.steps` Moreau–Jean steps of scene s, stage by stage (or, in a RATTLE kernel, nonsmooth
-// RATTLE steps: rattle_stages.wgsl; in a LOCATE kernel, located steps: located.wgsl). Newton
-// iterations (one pass without nonlinear rows): iterate i solves the MLCP with G(q^i),
-// v⁰ = v_k. Twin: simulate.
+// `params.steps` Moreau–Jean steps of scene s (time_step: solve_step's stages and the step's
+// health, located_off.wgsl; or, in a LOCATE kernel, located steps: located.wgsl; or, in a
+// RATTLE kernel, nonsmooth RATTLE steps: rattle_stages.wgsl), each followed by the observers.
+// Twin: simulate.
 fn simulate(s: u32) {
     load_scene(s);
     // A scene the loop limiter cut short in an earlier dispatch is not stepped again: the host
@@ -163,7 +163,6 @@ fn simulate(s: u32) {
     if ((health.flags & CUT_SHORT) != 0u) {
         return;
     }
-    let nonlinear = NONLINEAR && scene_nonlinear;
     // The observers' first sample, at t₀ (not again in the dispatches that continue a run).
     if (health.steps == 0u) {
         observe(true);
@@ -173,31 +172,9 @@ fn simulate(s: u32) {
             rattle_step();
             continue;
         }
-        if (LOCATE) {
-            located_step();
-        } else {
-            // (solve_step's stages, written out: a LOCATE kernel calls solve_step from its
-            // one pass site only, each call inlined by lavapipe.)
-            free_velocity(harmonic_forcing());
-            outputs_and_activation();
-            var newton = 0u;
-            loop {
-                if (nonlinear) {
-                    if (newton_jacobian(newton)) {
-                        break;
-                    }
-                    newton_operators();
-                }
-                solve_local();
-                impulse_to_velocity();
-                newton = newton + 1u;
-                if (!nonlinear) {
-                    break;
-                }
-            }
-            update_position();
-            record_health();
-        }
+        // (Moreau–Jean's step and its health; located with LOCATE: located.wgsl or
+        // located_off.wgsl defines it.)
+        time_step();
         observe(false);
     }
     // The outputs once more at the state reached, so that the deepest penetration counts the

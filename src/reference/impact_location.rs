@@ -81,6 +81,7 @@ pub(crate) const FLOOR_ULPS: f64 = 4.0;
 /// ε z, however small it is). Within it, y's sign is noise: a trial that ends closed within
 /// two floors of the crossing is at the crossing, where |y| ≤ tol |ẏ| would ask for more
 /// digits than y has once |ẏ| is small (an accumulation of impacts).
+#[inline(always)]
 pub(crate) fn rounding_floor<T: Float>(y: T, terms: T) -> T {
     T::from(FLOOR_ULPS).unwrap_or_else(T::nan) * T::epsilon() * (y.abs() + terms)
 }

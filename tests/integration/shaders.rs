@@ -385,9 +385,16 @@ fn the_kernel_and_its_cpu_twin_have_the_same_stages() {
                 .map(|(s, _)| text.find(&call(s)).unwrap_or_else(|| panic!("{s} not called")))
                 .collect()
         };
-        // (In the time loop: the observers' first sample comes before it.)
-        let kernel = &source[source.find("fn simulate(").unwrap()..];
-        let kernel = &kernel[kernel.find("for (var k = 0u; k < params.steps").unwrap()..];
+        // (In the time loop: the observers' first sample comes before it. The loop's step,
+        // `time_step`, is `solve_step` and its health.)
+        let body = |name: &str| {
+            let f = &source[source.find(&format!("fn {name}(")).unwrap()..];
+            f[..f.find("\n}\n").unwrap()].to_string()
+        };
+        let time_loop = body("simulate");
+        let time_loop = &time_loop[time_loop.find("for (var k = 0u; k < params.steps").unwrap()..];
+        assert!(time_loop.contains("time_step();"), "{time_loop}");
+        let kernel = &format!("{}{}{time_loop}", body("solve_step"), body("time_step"));
         // (The twin's loop body: `Group::solve_step`, then its health and observers.)
         let stages = include_str!("../../src/batch/cpu/moreau_jean_stages.rs");
         let solve = &stages[stages.find("fn solve_step(").unwrap()..];

@@ -302,6 +302,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// ([`rounding_floor`](crate::reference::rounding_floor)), with G = H on a linear row;
     /// a nonlinear row's G(q) is built in `gmat` (scratch between Newton loops: each
     /// iterate builds its own). Kernel: `output_terms`.
+    #[inline(always)]
     pub(super) fn output_terms(&mut self, r: usize) -> L<T> {
         let (n, o, ops) = (self.n(), self.o, self.ops);
         let mut terms = Lanes::zero();
@@ -312,9 +313,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
             }
             return terms;
         }
-        let settled = std::mem::replace(&mut self.settled, [false; LANES]);
-        self.jacobian_row(r, false);
-        self.settled = settled;
+        self.jacobian_row(r, false, [false; LANES]);
         for j in 0..n {
             terms = terms + (self.gmat[r * n + j] * self.q[j]).abs();
         }

@@ -9,7 +9,7 @@ use num_traits::Float;
 use super::super::lever::add_lever_slope;
 use super::super::sphere_rows::add_normal;
 use super::{Group, L, LANES};
-use crate::contact::lanes::Lanes;
+use crate::contact::lanes::{Lanes, Mask};
 
 impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>
     Group<'_, T, NONLINEAR, EQUALITY, N, M>
@@ -59,33 +59,28 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
     #[inline(always)]
     pub(in crate::batch::cpu) fn jacobian(&mut self, at_iterate: bool) {
         for r in 0..self.m() {
-            self.jacobian_row(r, at_iterate);
+            self.jacobian_row(r, at_iterate, self.settled);
         }
     }
 
     /// Row r of G ([`Group::jacobian`]) into `gmat`, at q^i (`at_iterate`) or at q, in the
-    /// lanes not `settled`. Kernel: `jacobian_row`.
+    /// lanes not `settled` (the others keep theirs). Kernel: `jacobian_row`.
     #[inline(always)]
-    pub(super) fn jacobian_row(&mut self, r: usize, at_iterate: bool) {
+    pub(super) fn jacobian_row(&mut self, r: usize, at_iterate: bool, settled: Mask<LANES>) {
         let (n, o, ops) = (self.n(), self.o, self.ops);
         let two = Lanes::splat(T::one() + T::one());
         let q = if at_iterate { &self.qi } else { &self.q };
         for j in 0..n {
             let gnew = ops[o.h + r * n + j] + two * ops[o.quadratic + r * n + j] * q[j];
-            self.gmat[r * n + j] = Lanes::select(self.settled, self.gmat[r * n + j], gnew);
+            self.gmat[r * n + j] = Lanes::select(settled, self.gmat[r * n + j], gnew);
         }
         add_normal(
             &ops[o.spheres + 6 * r..],
             q,
             &mut self.gmat[r * n..(r + 1) * n],
-            self.settled,
+            settled,
         );
-        add_lever_slope(
-            &ops[o.lever + 3 * r..],
-            q,
-            &mut self.gmat[r * n..(r + 1) * n],
-            self.settled,
-        );
+        add_lever_slope(&ops[o.lever + 3 * r..], q, &mut self.gmat[r * n..(r + 1) * n], settled);
     }
 
     /// (Gᵀλ)_j through the iterate's G.
