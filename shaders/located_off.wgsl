@@ -1,6 +1,7 @@
 // The located step's names in a kernel compiled without LOCATE, which never calls them
-// (each use is behind LOCATE), and its time step: such a kernel holds none of the located*.wgsl files and hermite_root.wgsl,
-// whose step would otherwise be inlined at every call before it is found dead.
+// (each use is behind LOCATE), and its time step: such a kernel holds none of the
+// located*.wgsl files and hermite_root.wgsl, whose step would otherwise be inlined at every
+// call before it is found dead.
 var<private> spanning: bool;
 var<private> span_start: real;
 var<private> span_tau: real;

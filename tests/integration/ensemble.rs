@@ -274,8 +274,8 @@ fn impact_oscillators_continue_their_forcing_across_segments_on_every_backend() 
 
 /// Discs piling up in a box (sphere–sphere gaps: a Newton loop per step, 22 contact rows):
 /// the CPU backend equals the reference, the GPU (on a pile of 2) f64 agrees to 1e-9 and f32
-/// over the first fall and bounces (0.4 s: a pile is chaotic, rounding differences grow once the discs rest
-/// on each other), every scene converged and no disc left the box.
+/// over the first fall and bounces (0.4 s: a pile is chaotic, rounding differences grow once
+/// the discs rest on each other), every scene converged and no disc left the box.
 #[test]
 fn disc_piles_on_every_backend() {
     let mut scenario = shipped("disc_pile.toml");

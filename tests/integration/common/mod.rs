@@ -156,50 +156,59 @@ pub fn ball_on_rough_floor(
     nsds.link(&format!("{name} on the floor"), law, floor, &[ball]).unwrap();
 }
 
-/// Shrinks the two shipped scenes whose GPU kernels lavapipe compiles for minutes to sizes it
-/// compiles in seconds, running the same code: the impacting bar to 5 nodes (20: the kernel
-/// holds W of 20 nodes, and inverts W(τ) when located) and the disc pile to 2 discs (4: the
-/// Newton loop rebuilds the Jacobian of 22 rows and 8 dofs; 2 discs keep a sphere–sphere gap).
-/// Returns whether it changed the scenario. A hardware GPU compiles either in a second.
+/// The shipped scenes whose GPU kernels lavapipe compiles for minutes, and the sizes it
+/// compiles in seconds running the same code: (template, file, key, shipped value, lean
+/// value). The impacting bar at 5 nodes (20: the kernel holds W of 20 nodes, and inverts
+/// W(τ) when located); the disc pile at 2 discs (4: the Newton loop rebuilds the Jacobian of
+/// 22 rows and 8 dofs; 2 discs keep a sphere–sphere gap), without the shifts `x2`, `x3` of
+/// the discs left out. A hardware GPU compiles either in a second.
+const LEAN_SIZES: [(ricochet::scenes::template::Template, &str, &str, u32, u32); 2] = [
+    (
+        ricochet::scenes::template::Template::ImpactingBar,
+        "impacting_bar.toml",
+        "nodes",
+        20,
+        5,
+    ),
+    (
+        ricochet::scenes::template::Template::DiscPile,
+        "disc_pile.toml",
+        "discs",
+        4,
+        2,
+    ),
+];
+
+/// The parameters of the discs [`LEAN_SIZES`] leaves out.
+const LEFT_OUT: [&str; 2] = ["x2", "x3"];
+
+/// Shrinks a scenario to its [`LEAN_SIZES`]; returns whether it changed it.
 pub fn lean_for_lavapipe(scenario: &mut ricochet::ensemble::Scenario) -> bool {
     use ricochet::ensemble::{custom::Scenes, sampling::Parameter, scene_spec::Value};
-    use ricochet::scenes::template::Template;
     let Scenes::Template(spec) = &mut scenario.scene else {
         return false;
     };
-    let fixed = |x: f64| Value::Parameter(Parameter::Fixed(x));
-    match spec.template {
-        Template::ImpactingBar => {
-            spec.parameters.insert("nodes".into(), fixed(5.0));
-            true
-        }
-        Template::DiscPile => {
-            spec.parameters.insert("discs".into(), fixed(2.0));
-            spec.parameters.retain(|key, _| !matches!(key.as_str(), "x2" | "x3"));
-            true
-        }
-        _ => false,
-    }
+    let Some(&(_, _, key, _, lean)) = LEAN_SIZES.iter().find(|size| size.0 == spec.template) else {
+        return false;
+    };
+    spec.parameters
+        .insert(key.into(), Value::Parameter(Parameter::Fixed(f64::from(lean))));
+    spec.parameters.retain(|key, _| !LEFT_OUT.contains(&key.as_str()));
+    true
 }
 
-/// A shipped scenario file's text with [`lean_for_lavapipe`]'s sizes, for the tests that run
-/// the `ricochet` binary on a file: `None` for the scenarios it leaves as they are.
+/// A shipped scenario file's text at its [`LEAN_SIZES`], for the tests that run the
+/// `ricochet` binary on a file: `None` for the scenarios it leaves as they are.
 pub fn lean_scenario_text(path: &std::path::Path) -> Option<String> {
-    let text = std::fs::read_to_string(path).unwrap();
     let name = path.file_name()?.to_str()?;
-    let (from, to) = match name {
-        "impacting_bar.toml" => ("nodes = 20", "nodes = 5"),
-        "disc_pile.toml" => ("discs = 4", "discs = 2"),
-        _ => return None,
-    };
-    assert!(
-        text.contains(from),
-        "{name} no longer has `{from}`: update lean_scenario_text"
-    );
+    let &(_, _, key, shipped, lean) = LEAN_SIZES.iter().find(|size| size.1 == name)?;
+    let text = std::fs::read_to_string(path).unwrap();
+    let from = format!("{key} = {shipped}");
+    assert!(text.contains(&from), "{name} no longer has `{from}`: update LEAN_SIZES");
     Some(
-        text.replace(from, to)
+        text.replace(&from, &format!("{key} = {lean}"))
             .lines()
-            .filter(|line| !line.starts_with("x2 =") && !line.starts_with("x3 ="))
+            .filter(|line| !LEFT_OUT.iter().any(|x| line.starts_with(&format!("{x} ="))))
             .map(|line| format!("{line}\n"))
             .collect(),
     )
