@@ -1,5 +1,8 @@
 //! The CPU lanes give the same bits on every instruction set this CPU has (the portable
-//! binary picks one at run time): every shipped scenario, in f64 and f32.
+//! binary picks one at run time): every shipped scenario, in f64 and f32. The copies differ
+//! in an optimised build only (a dev build's stages are out of line, compiled for the
+//! baseline, in every copy: `batch::cpu::moreau_jean_stages`), so this checks what ships
+//! under `cargo test --release --test integration simd::`.
 
 use crate::common;
 

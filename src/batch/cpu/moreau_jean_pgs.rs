@@ -266,7 +266,8 @@ type GroupRun<'a, T> = (
 );
 
 /// [`simulate`] compiled for the instruction set `simd`: once per instruction set, with every
-/// stage inlined (`#[inline(always)]` down to the lanes), so the vector width is the CPU's.
+/// stage inlined (`#[inline(always)]` down to the lanes) in an optimised build, so the
+/// vector width is the CPU's (in a dev build the stages are out of line: `moreau_jean_stages`).
 fn simulate_on<T: LaneFloat, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>(
     simd: Simd,
     run: GroupRun<'_, T>,
@@ -289,7 +290,7 @@ fn simulate_on<T: LaneFloat, const NONLINEAR: bool, const EQUALITY: bool, const 
 /// Steps the scenes of one group (equal sizes and flags, `headers.len() ≤ LANES`) in
 /// lockstep, stage by stage as the kernel's `simulate`. `values` is their packed q, v; `ops`
 /// their operators in lanes.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn simulate<T: LaneFloat, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>(
     ((headers, rows), ops, (values, counters, extremes, observed, times), (step, recording), (steps, progress)): GroupRun<
         '_,
@@ -348,7 +349,7 @@ fn simulate<T: LaneFloat, const NONLINEAR: bool, const EQUALITY: bool, const N: 
 
 /// One nonsmooth RATTLE step of a group, stage by stage as the kernel's `rattle_step`
 /// ([`RATTLE_STAGES`]).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn rattle_step<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>(
     group: &mut Group<'_, T, NONLINEAR, EQUALITY, N, M>,
 ) {

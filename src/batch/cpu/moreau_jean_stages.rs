@@ -2,6 +2,17 @@
 //! twin of the kernel function of the same name and arguments in
 //! `shaders/moreau_jean_stages.wgsl`, with the same order of operations; where the kernel
 //! branches per scene, the lanes select.
+//!
+//! Inlining: in an optimised build every stage is `#[inline(always)]`, down to the lanes, into
+//! `moreau_jean_pgs::simulate`, once per instruction set (that is what makes the AVX2 copy use
+//! AVX2) and per group kind and precision: twenty copies of the whole step. LLVM took 13½
+//! minutes on two cores over those copies in the dev profile (opt-level 1, line tables), so
+//! with debug assertions on (the dev and test profiles) the stages are left to LLVM's own
+//! choice — `#[cfg_attr(not(debug_assertions), inline(always))]` — and the crate builds in
+//! 40 s. The results are the same bits either way (no fused or reordered float operation is
+//! allowed in Rust), but a dev build's AVX2 copy calls the same out-of-line stages as its
+//! baseline one: `cargo test --release --test integration simd::` checks the copies as
+//! shipped.
 
 use std::array::from_fn;
 
@@ -108,7 +119,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// Gathers the group's state (`values`: q, v of each scene), health and observers'
     /// accumulators into lanes (the kernel's `load_scene`); `structure` is the scenes' row
     /// kinds and patterns ([`SceneBatch::structure_of`](crate::batch::SceneBatch::structure_of)).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn load(
         (headers, structure): (&[SceneHeader], &'a [u32]),
         ops: &'a [L<T>],
@@ -198,13 +209,13 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     }
 
     /// The degrees of freedom n of each scene (N where N is not 0).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn n(&self) -> usize {
         if N == 0 { self.n } else { N }
     }
 
     /// The rows m of each scene (M where M is not 0).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn m(&self) -> usize {
         if M == 0 { self.m } else { M }
     }
@@ -212,7 +223,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// Where H (and W⁻¹Hᵀ, transposed) keeps row r's entries: the pattern of a [`SPARSE`]
     /// group, else every column (N of them where N is not 0: a group of compile-time sizes
     /// is never compressed). Kernel: `row_span`, `row_col` of H's pattern.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn h_rows(&self) -> Rows<'a> {
         match self.patterns {
             Some((h, _)) if N == 0 => h,
@@ -222,7 +233,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
 
     /// Where the scene's Delassus matrix keeps row r's entries: the pattern of a [`SPARSE`]
     /// group, else every column (M where M is not 0). Kernel: `row_span`, `row_col` of D's pattern.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn d_rows(&self) -> Rows<'a> {
         match self.patterns {
             Some((_, d)) if M == 0 => d,
@@ -231,7 +242,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     }
 
     /// Scatters the lanes back, flagging a non-finite state (the kernel's `store_scene`).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn store(&self, (values, counters, extremes, observed): GroupArraysMut<'_, T>) {
         let (n, health, slots) = (self.n(), self.health.store(), self.observed.len());
         for l in 0..self.scenes {
@@ -254,26 +265,26 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     }
 
     /// Whether no step has been taken yet (the run starts at t₀: the observers' first sample).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn at_start(&self) -> bool {
         self.health.steps().iter().all(|&k| k == 0)
     }
 
     /// Whether row r is an equality (always in the MLCP, λ unprojected). Kernel: `is_equality`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn is_equality(&self, r: usize) -> bool {
         EQUALITY && row_kind(self.rows, r) == EQUALITY_ROW
     }
 
     /// Row r's output y = H q + Y q² + b (+ ‖x₁ − x₀‖ on sphere rows, + a cos q_k + b sin q_k
     /// on lever rows) and its rate ẏ = G(q) v at the current q, v. Kernel: `row_output`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn row_output(&self, r: usize) -> (L<T>, L<T>) {
         self.row_output_at(r, &self.q, &self.v)
     }
 
     /// Row r's output and rate at (`q`, `v`) ([`Group::row_output`]). Kernel: `row_output_at`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn row_output_at(&self, r: usize, q: &[L<T>], v: &[L<T>]) -> (L<T>, L<T>) {
         let (n, o, ops) = (self.n(), self.o, self.ops);
         let two = Lanes::splat(T::one() + T::one());
@@ -302,7 +313,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// ([`rounding_floor`](crate::reference::rounding_floor)), with G = H on a linear row;
     /// a nonlinear row's G(q) is built in `gmat` (scratch between Newton loops: each
     /// iterate builds its own). Kernel: `output_terms`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn output_terms(&mut self, r: usize) -> L<T> {
         let (n, o, ops) = (self.n(), self.o, self.ops);
         let mut terms = Lanes::zero();
@@ -323,7 +334,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// Outputs y and ẏ of every row ([`Group::row_output`]) at q_k, v_k, activation
     /// (equality rows, or y + γ h ẏ ≤ 0), the deepest penetration, the MLCP vector
     /// G v_free + (e ẏ + f y) and λ = 0. Kernel: `outputs_and_activation`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn outputs_and_activation(&mut self) {
         let (m, o, ops, rows) = (self.m(), self.o, self.ops, self.h_rows());
         let zero = Lanes::zero();
@@ -373,7 +384,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// PGS sweeps over the active rows (equality rows unprojected), at least one where a row
     /// is active, until Siconos's error is within the tolerance, each lane stopping on its own; then the solve's health.
     /// Kernel: `solve_local`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn solve_local(&mut self) {
         self.solve(self.o.delassus, NONLINEAR);
     }
@@ -381,7 +392,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// PGS as [`Group::solve_local`] with the scene's Delassus matrix at `delassus` (or the
     /// iterate's with nonlinear rows); `masked`: only in the lanes not `settled`.
     /// Kernel: `solve_local` (one invocation is one lane: nothing to mask).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn solve(&mut self, delassus: usize, masked: bool) {
         let (m, tol) = (self.m(), self.step.tolerance);
         // D: the Newton iterate's own with nonlinear rows or a located sub-step's with W(τ),
@@ -459,14 +470,14 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
 
     /// v^i = v_free + W⁻¹Gᵀ λ (kept in the lanes whose Newton loop has stopped).
     /// Kernel: `impulse_to_velocity`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn impulse_to_velocity(&mut self) {
         self.impulse(self.o.w_inv_ht, NONLINEAR);
     }
 
     /// v^i = v_free + W⁻¹Gᵀ λ with the scene's W⁻¹Hᵀ at `w_inv_ht` (or the iterate's with
     /// nonlinear rows); `masked`: kept in the lanes `settled`. Kernel: `impulse_to_velocity`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn impulse(&mut self, w_inv_ht: usize, masked: bool) {
         let (n, m, ops) = (self.n(), self.m(), self.ops);
         // W⁻¹Gᵀ: the Newton iterate's own with nonlinear rows or a located sub-step's with
@@ -505,7 +516,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     }
 
     /// v_{k+1} = v^i,  q_{k+1} = q_k + h (θ v_{k+1} + (1 − θ) v_k). Kernel: `update_position`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn update_position(&mut self) {
         let (h, theta, one) = (
             self.span_length(),
@@ -519,20 +530,20 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     }
 
     /// The span of the located sub-step being taken, if one is (the grid step otherwise).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn sub_span(&self) -> Option<&SubSpan<T>> {
         self.span.as_ref().filter(|_| self.spanning)
     }
 
     /// Whether a located sub-step is being taken with its own operators of W(τ)
     /// ([`Group::span_operators`]).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn span_built(&self) -> bool {
         self.spanning && !self.span_ops.is_empty()
     }
 
     /// The length of the step being taken in each lane: h, or a located sub-step's τ.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn span_length(&self) -> L<T> {
         self.sub_span().map_or(Lanes::splat(self.step.h), |span| span.tau)
     }
@@ -541,7 +552,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// body, before its health and observers): [`STAGES`](super::moreau_jean_pgs::STAGES)
     /// from `harmonic_forcing` to `update_position`, the Newton loop with nonlinear rows. Kernel:
     /// `solve_step`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn solve_step(&mut self) {
         self.free_velocity(self.harmonic_forcing());
         self.outputs_and_activation();
@@ -566,7 +577,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// Counts the step: an impact when some contact (not an equality row) carries an impulse
     /// and none did in the step before; and the worst cone violation ‖λ_T‖ − μ λ_N of its
     /// friction contacts. Kernel: `record_health`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn record_health(&mut self) {
         for r in 0..self.m() {
             let kind = row_kind(self.rows, r);

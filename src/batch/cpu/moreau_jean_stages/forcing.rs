@@ -17,7 +17,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
     /// (1 − θ) cos(ω t_k + φ) + θ cos(ω t_{k+1} + φ), the weight of the harmonic F_ext in this
     /// step ([`Group::step_cosine`]; zero without one). Kernel: `harmonic_forcing` (which
     /// carries the second cosine to the next step: the same bits).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(in crate::batch::cpu) fn harmonic_forcing(&self) -> L<T> {
         if self.flags & HAS_FORCING == 0 {
             return Lanes::zero();
@@ -29,7 +29,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
     /// cos(ω t + φ) at t = t_{k+ahead} of each lane's step k (of a located sub-step: its
     /// start, or its end when `ahead` = 1), 0 from the force's end on or without a harmonic
     /// F_ext (the kernel's cosine, `sine_cosine`). Kernel: `step_cosine`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(in crate::batch::cpu) fn step_cosine(&self, ahead: u32) -> L<T> {
         if self.flags & HAS_FORCING == 0 {
             return Lanes::zero();
@@ -70,7 +70,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
     /// sub-step of length τ: with W(τ)'s own operators where the scene's W depends on the
     /// step's length ([`Group::span_operators`]), else (W = M) with c · τ/h.
     /// Kernel: `free_velocity`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(in crate::batch::cpu) fn free_velocity(&mut self, mix: L<T>) {
         if self.span_built() {
             let (ops, blocks) = (std::mem::take(&mut self.span_ops), SpanBlocks::new(self.n()));
@@ -83,14 +83,14 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
 
     /// v_free = v + c − A v − B q with c = c₀ + c_h · mix, the scene's blocks (A, B, c₀, c_h)
     /// at the offsets `blocks`; keeps v in v_k. Kernel: `kick`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(in crate::batch::cpu::moreau_jean_stages) fn kick(&mut self, mix: L<T>, blocks: (usize, usize, usize, usize)) {
         self.kick_with(self.ops, mix, blocks, true);
     }
 
     /// The kick with the blocks of `ops`; `scaled`: c₀ and c_h are the grid step's, taken
     /// τ/h over a located sub-step. Kernel: `kick`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn kick_with(&mut self, ops: &[L<T>], mix: L<T>, (a, b, c0, ch): (usize, usize, usize, usize), scaled: bool) {
         let n = self.n();
         let forcing = self.flags & HAS_FORCING != 0;

@@ -174,7 +174,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     Group<'a, T, NONLINEAR, EQUALITY, N, M>
 {
     /// t_k of a lane that has taken `steps` steps. Kernel: `step_start`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn step_start(&self, steps: u32) -> T {
         self.step.t0 + T::from(steps).unwrap_or_else(T::nan) * self.step.h
     }
@@ -199,7 +199,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// One step from t_k to t_{k+1} with its impacts located (the reference's
     /// `located_step`, lane by lane): the step's percussion left in λ, its impacts in
     /// [`Located::impacts`]; then its health is recorded. Kernel: `located_step`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(in crate::batch::cpu) fn located_step(&mut self) {
         let mut located = self.located.take().expect("a located group");
         let loc = &mut *located;
@@ -228,7 +228,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// t_k, sub-step by sub-step — a trial over the rest of its step, the first crossing in
     /// it refined, the touch-down there settled or an impact — until every lane is at t_{k+1}.
     /// Kernel: `locate_impacts`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn locate_impacts(&mut self, loc: &mut Located<T>) {
         let zero = T::zero();
         let mut walk = Walk {
@@ -274,7 +274,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// impact counts (one per time), and the last one's time is the last impact time; an
     /// onset the scheme applied at the step's end is an impact at t_{k+1}. Kernel:
     /// `record_located_health`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn record_located_health(&mut self) {
         let before = self.health.impacts();
         self.record_health();

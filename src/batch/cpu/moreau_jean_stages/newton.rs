@@ -19,7 +19,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
     /// G(q^i) row by row in the lanes still iterating, and whether every lane has stopped:
     /// the input of its last λ moved by at most the tolerance, ‖(G(q^{i−1}) − G(q^i))ᵀ λ‖ ≤
     /// tol (i > 0), or the iterations ran out (flagged). Kernel: `newton_jacobian`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(in crate::batch::cpu) fn newton_jacobian(&mut self, newton: u32) -> bool {
         let n = self.n();
         if newton == 0 {
@@ -56,7 +56,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
 
     /// G(q) = H + 2 Y diag(q) + the sphere rows' normals + the lever rows' slopes, row by
     /// row, at q^i (`at_iterate`) or at q, in the lanes not `settled`. Kernel: `jacobian`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(in crate::batch::cpu) fn jacobian(&mut self, at_iterate: bool) {
         for r in 0..self.m() {
             self.jacobian_row(r, at_iterate, self.settled);
@@ -65,7 +65,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
 
     /// Row r of G ([`Group::jacobian`]) into `gmat`, at q^i (`at_iterate`) or at q, in the
     /// lanes not `settled` (the others keep theirs). Kernel: `jacobian_row`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn jacobian_row(&mut self, r: usize, at_iterate: bool, settled: Mask<LANES>) {
         let (n, o, ops) = (self.n(), self.o, self.ops);
         let two = Lanes::splat(T::one() + T::one());
@@ -84,7 +84,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
     }
 
     /// (Gᵀλ)_j through the iterate's G.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn input_of_lambda(&self, j: usize) -> L<T> {
         let mut p = Lanes::zero();
         for r in 0..self.m() {
@@ -95,7 +95,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
 
     /// The operators of Newton iterate i: W⁻¹Gᵀ, D = G W⁻¹Gᵀ, and in the lanes still
     /// iterating the MLCP vector G v_free + (e ẏ + f y) and λ = 0. Kernel: `newton_operators`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(in crate::batch::cpu) fn newton_operators(&mut self) {
         let (n, m) = (self.n(), self.m());
         self.iterate_operators(self.o.w_inv);
@@ -111,7 +111,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
 
     /// W⁻¹Gᵀ and D = G W⁻¹Gᵀ of the current G, with the W⁻¹ at `w_inv` (every lane).
     /// Kernel: `iterate_operators`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(in crate::batch::cpu) fn iterate_operators(&mut self, w_inv: usize) {
         let (n, m, ops) = (self.n(), self.m(), self.ops);
         for i in 0..n {

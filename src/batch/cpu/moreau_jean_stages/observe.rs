@@ -19,7 +19,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
     /// Samples every observer's signal at the current q, v (λ: the last step's impulse) and
     /// folds it into its accumulator at the step count reached (`first`: the sample at t₀,
     /// which starts the accumulators); at a stroboscopic step, keeps q and v. Kernel: `observe`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(in crate::batch::cpu) fn observe(&mut self, first: bool) {
         if self.recording.is_empty() {
             return;
@@ -130,7 +130,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
     }
 
     /// The impact events of the step just taken ([`record_events`], lane by lane).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn record_events(&mut self, max: usize, k: L<T>) {
         let (m, at) = (self.m(), self.recording.events_at(self.n()));
         let rows = self.rows;
@@ -191,10 +191,10 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
 /// lane, each slot written whole by a select, so that each kind's loop compiles to compares,
 /// blends and plain stores. The kind is matched once, outside the lanes, so that each arm's
 /// loop is one kind's rule. Kernel: `accumulate`.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn accumulate_lanes<T: Float>(kind: Accumulator, slots: &mut [L<T>], s: &L<T>, k: &L<T>, h: T, first: bool) {
     /// The lanes folded by one `kind`, a constant where this is inlined.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn fold<T: Float>(kind: Accumulator, slots: &mut [L<T>; SLOTS], s: &L<T>, k: &L<T>, h: T, first: bool) {
         let [value, step, previous, threshold] = slots;
         for l in 0..LANES {

@@ -33,7 +33,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
     /// ẏ⁻ = G(q_n) v_n of every row (kept for stage 2), the deepest penetration at q_n, and
     /// with nonlinear rows the stage-1 operators at q_n: G_n, W½⁻¹G_nᵀ and the chord matrix
     /// G_n W½⁻¹ G_nᵀ. Kernel: `rattle_start`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(in crate::batch::cpu) fn rattle_start(&mut self) {
         let zero = Lanes::zero();
         for r in 0..self.m() {
@@ -52,7 +52,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
 
     /// The half kick v̄ = v_n − A v_n − B q_n + c₀ + c_h cos(ω t_n + φ) into v_free.
     /// Kernel: `half_kick`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(in crate::batch::cpu) fn half_kick(&mut self, cosine: L<T>) {
         let o = self.o;
         self.kick(cosine, (o.a, o.b, o.c, o.c_harmonic));
@@ -60,7 +60,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
 
     /// The drift q̄ = q_n + h v̄ and stage 1's rows: every equality, and the contacts with
     /// y(q̄) ≤ 0; P⁰ = 0, v⁰ = v̄ and every lane iterating. Kernel: `stage1_rows`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(in crate::batch::cpu) fn stage1_rows(&mut self) {
         let (zero, h) = (Lanes::zero(), Lanes::splat(self.step.h));
         for i in 0..self.n() {
@@ -81,7 +81,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
     /// on the others) is within the position tolerance, or the passes ran out (flagged).
     /// Keeps y(q^i) in the MLCP vector for [`Group::stage1_vector`].
     /// Kernel: `stage1_residual`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(in crate::batch::cpu) fn stage1_residual(&mut self, iterate: u32) -> bool {
         let (zero, h) = (Lanes::zero(), Lanes::splat(self.step.h));
         for i in 0..self.n() {
@@ -111,7 +111,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
     /// Stage 1's MLCP of pass i in the lanes still iterating: vector y(q^i)/h − A P^i (A the
     /// chord matrix, D½ for linear rows), solved by PGS from P^i; then v^{i+1} = v̄ +
     /// W½⁻¹G_nᵀ P^{i+1}. Kernel: `stage1_solve`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(in crate::batch::cpu) fn stage1_solve(&mut self) {
         let (m, o, ops) = (self.m(), self.o, self.ops);
         let h = Lanes::splat(self.step.h);
@@ -131,7 +131,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
     /// The end of stage 1: v½ = v^i, q_{n+1} = q_n + h v½, P¹ = P^i, and the rows stage 2
     /// takes: the equalities, and the rows of stage 1 with P¹ > 0 or y(q_{n+1}) within the
     /// position tolerance. Kernel: `stage1_update`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(in crate::batch::cpu) fn stage1_update(&mut self) {
         let (zero, h) = (Lanes::zero(), Lanes::splat(self.step.h));
         for i in 0..self.n() {
@@ -152,7 +152,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
     /// M⁻¹G_{n+1}ᵀ P¹ (G_{n+1}, M⁻¹G_{n+1}ᵀ and G_{n+1} M⁻¹ G_{n+1}ᵀ rebuilt with nonlinear
     /// rows), and stage 2's MLCP vector G_{n+1} v* + e ẏ⁻ with P = 0 in every lane.
     /// Kernel: `end_kick`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(in crate::batch::cpu) fn end_kick(&mut self, cosine: L<T>) {
         let (n, m, o, ops) = (self.n(), self.m(), self.o, self.ops);
         self.kick(cosine, (o.end_a, o.end_b, o.end_c, o.end_c_harmonic));
@@ -187,7 +187,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
 
     /// Stage 2: PGS on the closed rows with G_{n+1} M⁻¹ G_{n+1}ᵀ, then v_{n+1} = v* +
     /// M⁻¹G_{n+1}ᵀ P. Kernel: `stage2_solve`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(in crate::batch::cpu) fn stage2_solve(&mut self) {
         let o = self.o;
         self.solve(o.end_delassus, true);

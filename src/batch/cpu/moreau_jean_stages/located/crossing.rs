@@ -17,7 +17,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// What each lane's trial found where it may have closed (`closing`): the first root of
     /// the Hermite interpolant of the gap over its open rows, as a bracket to refine. Kernel:
     /// `crossings`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn crossings(&self, loc: &Located<T>, walk: &Walk<T>, closing: Mask<LANES>) -> [Found<T>; LANES] {
         let m = self.m();
         let zero = T::zero();
@@ -63,7 +63,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// or the bracket is down to rounding. Each crossing lane then
     /// holds its closed end (never seen closed: the whole trial stands), its λ committed. Kernel:
     /// `refine`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn refine(&mut self, loc: &mut Located<T>, walk: &Walk<T>, found: &mut [Found<T>; LANES]) {
         let (zero, half) = (T::zero(), T::from(0.5).unwrap_or_else(T::nan));
         let tol = walk.tol;

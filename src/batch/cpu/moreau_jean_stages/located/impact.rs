@@ -26,7 +26,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// crossing is its end) and reads its touch-down speed −ẏ there, before the impact: it
     /// settles at or below the settling speed, or past MAX_IMPACTS_PER_CONTACT on the row. Kernel:
     /// `touchdown`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn touchdowns(&self, loc: &mut Located<T>, walk: &mut Walk<T>, found: &[Found<T>; LANES]) -> Touchdowns {
         let (zero, h) = (T::zero(), self.step.h);
         let mut touch = Touchdowns {
@@ -62,7 +62,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// The settling lanes' rest of the step, their touch-down row closed and plastic: the
     /// contact's accumulation has converged (or is cut at the cap); the touch-down is no impact.
     /// Kernel: `settle`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn settle(&mut self, loc: &mut Located<T>, walk: &mut Walk<T>, touch: &Touchdowns) {
         let h = self.step.h;
         let settling: Mask<LANES> = from_fn(|l| touch.settle[l] && walk.s[l] < h);
@@ -83,7 +83,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// closed within TIME_TOLERANCE · h · |ẏ| (so that rows closing together impact together);
     /// each row left with λ > 0 is a located impact, recent until the next step ends. Kernel:
     /// `impact`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn impacts(&mut self, loc: &mut Located<T>, walk: &mut Walk<T>, touch: &Touchdowns) {
         let (m, h, zero, tol) = (self.m(), self.step.h, T::zero(), walk.tol);
         let steps = self.health.steps();

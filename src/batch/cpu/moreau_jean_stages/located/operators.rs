@@ -27,7 +27,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// whose sub-step is the whole step (τ = h) takes the scene's own operators instead, so
     /// that it is the grid step bit for bit; a frozen lane (τ = 0) gets W = M and A = B = 0, c = c_h = 0. Kernel:
     /// `span_operators`, and `span_built` (false where τ = h).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(in crate::batch::cpu) fn span_operators(&mut self) {
         let (n, m, o, ops) = (self.n(), self.m(), self.o, self.ops);
         let blocks = SpanBlocks::new(n);

@@ -17,7 +17,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// Sets the span of the next sub-step: from `start`, of length `tau`, rows left out
     /// where `excluded`, tested closed within `tol` where `closed`, without restitution where
     /// `plastic`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn set_span(
         &mut self,
         (start, tau, tol): (L<T>, L<T>, L<T>),
@@ -38,7 +38,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// One Moreau–Jean sub-step over the span set, in the lanes `lanes`; the others are
     /// frozen (τ = 0, every row out) and keep their q, v. Keeps the λ of the lanes stepped.
     /// Kernel: `sub_step`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn sub_step(&mut self, lanes: Mask<LANES>, located: &mut Located<T>) {
         let (n, m) = (self.n(), self.m());
         let frozen = lanes.map(|x| !x);
@@ -67,7 +67,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
 
     /// A trial sub-step in the lanes `lanes`, from `start` over `tau`, the open rows left out.
     /// Kernel: `trial_span` (the span; the kernel's one pass site takes it).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn trial(&mut self, lanes: Mask<LANES>, (start, tau): (L<T>, L<T>), loc: &mut Located<T>) {
         let open = &loc.open;
         self.set_span(
@@ -80,7 +80,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     }
 
     /// Adds the last sub-step's λ of the lanes `lanes` to the step's percussion. Kernel: `commit`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn commit(&self, lanes: Mask<LANES>, located: &mut Located<T>) {
         for r in 0..self.m() {
             let sum = located.lambda_sum[r] + located.lambda_last[r];
@@ -89,7 +89,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     }
 
     /// Puts the lanes `lanes` back at the sub-step's start. Kernel: `restore`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn restore(&mut self, lanes: Mask<LANES>, located: &Located<T>) {
         for i in 0..self.n() {
             self.q[i] = Lanes::select(lanes, located.q0[i], self.q[i]);
@@ -100,7 +100,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// Holds the sub-step's start: q, v, the gaps, and the open rows of the lanes still
     /// walking — a gap row that is open (y above its rounding floor) or that an impact left
     /// separating (ẏ > 0), in a lane under its cap of located impacts. Kernel: `hold_start`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn hold_start(&mut self, loc: &mut Located<T>, walk: &Walk<T>) {
         let n = self.n();
         for i in 0..n {
@@ -129,7 +129,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// (4/27) τ (|ẏ0| + |ẏ1|) (H₀₀ + H₀₁ = 1, both ≥ 0, |H₁₀|, |H₁₁| ≤ 4/27): above
     /// 0.15 τ (|ẏ0| + |ẏ1|), it does not close. Most steps of a flight end here, all lanes at
     /// once. Kernel: `end_gaps`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn end_gaps(&self, loc: &mut Located<T>, length: L<T>) -> Mask<LANES> {
         let bound = T::from(0.15).unwrap_or_else(T::nan);
         let mut closing = [false; LANES];
@@ -148,7 +148,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// leaves every open row out of its problem (y + γ h ẏ > 0) and none may close in it,
     /// that step is the located step's trial and stands — most steps, at the cost of a plain
     /// one; whether it was. Kernel: `grid_step_stands`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn grid_step_stands(&mut self, loc: &mut Located<T>) -> bool {
         let (n, m, zero) = (self.n(), self.m(), T::zero());
         let gamma_h = self.step.gamma * self.step.h;
@@ -187,7 +187,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
 /// rounding floor φ, within which its sign is noise: a contact at rest, held by the scheme's
 /// test), or separating (ẏ > 0) after an impact in the last step or this one (`recent`: its
 /// next crossing is the return of that flight). Kernel: `is_open`.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn is_open<T: Float>(y: T, ydot: T, terms: T, recent: bool) -> bool {
     // (Without early exits: the grid step's test runs every step, over every lane.)
     (y > rounding_floor(y, terms)) | (ydot > T::zero()) & recent
