@@ -223,11 +223,11 @@ pub fn run_on<T: LaneFloat>(
                 headers[0].flags & HAS_NONLINEAR != 0,
                 headers[0].flags & HAS_EQUALITY != 0,
             ) {
-                (false, false) if one => simulate_on::<T, false, false, 1, 1>(simd, args),
-                (false, false) => simulate_on::<T, false, false, 0, 0>(simd, args),
-                (false, true) => simulate_on::<T, false, true, 0, 0>(simd, args),
-                (true, false) => simulate_on::<T, true, false, 0, 0>(simd, args),
-                (true, true) => simulate_on::<T, true, true, 0, 0>(simd, args),
+                (false, false) if one => ball::simulate_on(simd, args),
+                (false, false) => linear::simulate_on(simd, args),
+                (false, true) => linear_equality::simulate_on(simd, args),
+                (true, false) => nonlinear::simulate_on(simd, args),
+                (true, true) => nonlinear_equality::simulate_on(simd, args),
             }
         });
 }
@@ -265,27 +265,42 @@ type GroupRun<'a, T> = (
     (u32, &'a Progress),
 );
 
-/// [`simulate`] compiled for the instruction set `simd`: once per instruction set, with every
-/// stage inlined (`#[inline(always)]` down to the lanes) in an optimised build, so the
-/// vector width is the CPU's (in a dev build the stages are out of line: `moreau_jean_stages`).
-fn simulate_on<T: LaneFloat, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>(
-    simd: Simd,
-    run: GroupRun<'_, T>,
-) {
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn avx2<T: LaneFloat, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>(
-        run: GroupRun<'_, T>,
-    ) {
-        simulate::<T, NONLINEAR, EQUALITY, N, M>(run)
-    }
-    match simd.isa() {
-        Isa::Baseline => simulate::<T, NONLINEAR, EQUALITY, N, M>(run),
-        // SAFETY: a `Simd` names only an instruction set this CPU has.
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => unsafe { avx2::<T, NONLINEAR, EQUALITY, N, M>(run) },
-    }
+/// [`simulate`] of one group kind (its NONLINEAR and EQUALITY flags, N and M) compiled for
+/// the instruction set `simd`: once per instruction set, with every stage inlined
+/// (`#[inline(always)]` down to the lanes) in an optimised build, so the vector width is the
+/// CPU's (in a dev build the stages are out of line: `moreau_jean_stages`). Each kind has a
+/// module of its own: rustc puts every copy of a generic function in its module's codegen
+/// unit, so the kinds' copies of the whole step are built by LLVM in parallel rather than
+/// one after another in one unit.
+macro_rules! group_kind {
+    ($kind:ident, $nonlinear:literal, $equality:literal, $n:literal, $m:literal) => {
+        mod $kind {
+            use super::*;
+
+            pub(super) fn simulate_on<T: LaneFloat>(simd: Simd, run: GroupRun<'_, T>) {
+                #[cfg(target_arch = "x86_64")]
+                #[target_feature(enable = "avx2")]
+                fn avx2<T: LaneFloat>(run: GroupRun<'_, T>) {
+                    simulate::<T, $nonlinear, $equality, $n, $m>(run)
+                }
+                match simd.isa() {
+                    Isa::Baseline => simulate::<T, $nonlinear, $equality, $n, $m>(run),
+                    // SAFETY: a `Simd` names only an instruction set this CPU has.
+                    #[cfg(target_arch = "x86_64")]
+                    Isa::Avx2 => unsafe { avx2::<T>(run) },
+                }
+            }
+        }
+    };
 }
+
+// A dropped ball (one dof, one row: the main job) with its sizes known at compile time; then
+// linear and nonlinear groups, with and without equality rows.
+group_kind!(ball, false, false, 1, 1);
+group_kind!(linear, false, false, 0, 0);
+group_kind!(linear_equality, false, true, 0, 0);
+group_kind!(nonlinear, true, false, 0, 0);
+group_kind!(nonlinear_equality, true, true, 0, 0);
 
 /// Steps the scenes of one group (equal sizes and flags, `headers.len() ≤ LANES`) in
 /// lockstep, stage by stage as the kernel's `simulate`. `values` is their packed q, v; `ops`
