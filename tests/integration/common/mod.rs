@@ -156,31 +156,40 @@ pub fn ball_on_rough_floor(
     nsds.link(&format!("{name} on the floor"), law, floor, &[ball]).unwrap();
 }
 
-/// The shipped scenes whose GPU kernels lavapipe compiles for minutes, and the sizes it
-/// compiles in seconds running the same code: (template, file, key, shipped value, lean
-/// value). The impacting bar at 5 nodes (20: the kernel holds W of 20 nodes, and inverts
-/// W(τ) when located); the disc pile at 2 discs (4: the Newton loop rebuilds the Jacobian of
-/// 22 rows and 8 dofs; 2 discs keep a sphere–sphere gap), without the shifts `x2`, `x3` of
-/// the discs left out. A hardware GPU compiles either in a second.
-const LEAN_SIZES: [(ricochet::scenes::template::Template, &str, &str, u32, u32); 2] = [
-    (
-        ricochet::scenes::template::Template::ImpactingBar,
-        "impacting_bar.toml",
-        "nodes",
-        20,
-        5,
-    ),
-    (
-        ricochet::scenes::template::Template::DiscPile,
-        "disc_pile.toml",
-        "discs",
-        4,
-        2,
-    ),
-];
+/// A shipped scene whose GPU kernel lavapipe compiles for minutes, and the size it compiles
+/// in seconds running the same code.
+struct LeanSize {
+    template: ricochet::scenes::template::Template,
+    file: &'static str,
+    key: &'static str,
+    shipped: u32,
+    lean: u32,
+    /// The parameters of the parts the lean size leaves out.
+    left_out: &'static [&'static str],
+}
 
-/// The parameters of the discs [`LEAN_SIZES`] leaves out.
-const LEFT_OUT: [&str; 2] = ["x2", "x3"];
+/// The impacting bar at 5 nodes (20: the kernel holds W of 20 nodes, and inverts W(τ) when
+/// located); the disc pile at 2 discs (4: the Newton loop rebuilds the Jacobian of 22 rows and
+/// 8 dofs; 2 discs keep a sphere–sphere gap), without the shifts `x2`, `x3` of the discs left
+/// out. A hardware GPU compiles either in a second.
+const LEAN_SIZES: [LeanSize; 2] = [
+    LeanSize {
+        template: ricochet::scenes::template::Template::ImpactingBar,
+        file: "impacting_bar.toml",
+        key: "nodes",
+        shipped: 20,
+        lean: 5,
+        left_out: &[],
+    },
+    LeanSize {
+        template: ricochet::scenes::template::Template::DiscPile,
+        file: "disc_pile.toml",
+        key: "discs",
+        shipped: 4,
+        lean: 2,
+        left_out: &["x2", "x3"],
+    },
+];
 
 /// Shrinks a scenario to its [`LEAN_SIZES`]; returns whether it changed it.
 pub fn lean_for_lavapipe(scenario: &mut ricochet::ensemble::Scenario) -> bool {
@@ -188,12 +197,14 @@ pub fn lean_for_lavapipe(scenario: &mut ricochet::ensemble::Scenario) -> bool {
     let Scenes::Template(spec) = &mut scenario.scene else {
         return false;
     };
-    let Some(&(_, _, key, _, lean)) = LEAN_SIZES.iter().find(|size| size.0 == spec.template) else {
+    let Some(size) = LEAN_SIZES.iter().find(|size| size.template == spec.template) else {
         return false;
     };
-    spec.parameters
-        .insert(key.into(), Value::Parameter(Parameter::Fixed(f64::from(lean))));
-    spec.parameters.retain(|key, _| !LEFT_OUT.contains(&key.as_str()));
+    spec.parameters.insert(
+        size.key.into(),
+        Value::Parameter(Parameter::Fixed(f64::from(size.lean))),
+    );
+    spec.parameters.retain(|key, _| !size.left_out.contains(&key.as_str()));
     true
 }
 
@@ -201,14 +212,14 @@ pub fn lean_for_lavapipe(scenario: &mut ricochet::ensemble::Scenario) -> bool {
 /// `ricochet` binary on a file: `None` for the scenarios it leaves as they are.
 pub fn lean_scenario_text(path: &std::path::Path) -> Option<String> {
     let name = path.file_name()?.to_str()?;
-    let &(_, _, key, shipped, lean) = LEAN_SIZES.iter().find(|size| size.1 == name)?;
+    let size = LEAN_SIZES.iter().find(|size| size.file == name)?;
     let text = std::fs::read_to_string(path).unwrap();
-    let from = format!("{key} = {shipped}");
+    let from = format!("{} = {}", size.key, size.shipped);
     assert!(text.contains(&from), "{name} no longer has `{from}`: update LEAN_SIZES");
     Some(
-        text.replace(&from, &format!("{key} = {lean}"))
+        text.replace(&from, &format!("{} = {}", size.key, size.lean))
             .lines()
-            .filter(|line| !LEFT_OUT.iter().any(|x| line.starts_with(&format!("{x} ="))))
+            .filter(|line| !size.left_out.iter().any(|x| line.starts_with(&format!("{x} ="))))
             .map(|line| format!("{line}\n"))
             .collect(),
     )
