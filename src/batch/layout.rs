@@ -8,7 +8,7 @@ use super::shared::OperatorOffsets;
 /// then v (ndof), `operators[operator_offset ..]` the blocks of [`OperatorOffsets`],
 /// `row_kinds[row_offset ..]` the [`RowKind`] of each of its ncontacts rows and, for a
 /// [`SPARSE`] scene, the row patterns of its matrices after them
-/// ([`Pattern`](crate::batch::sparsity::Pattern)).
+/// ([`Rows`](crate::batch::sparsity::Rows)).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct SceneHeader {

@@ -13,7 +13,12 @@
 use num_traits::Float;
 
 use crate::error::{Error, Result};
-use crate::reference::{first_root, interior_maximum};
+
+mod events;
+mod located;
+
+pub use events::{push_event, record_events};
+pub use located::{crossing_count, fold_turning, turning_point};
 
 /// What is observed of a scene, in the engines' numbering (rows as the scene's
 /// interactions list them, each interaction's rows in order).
@@ -175,128 +180,6 @@ impl Recording {
         let mut record: Vec<T> = self.observers.iter().flat_map(Observer::initial::<T>).collect();
         record.resize(self.len(n, m), T::zero());
         record
-    }
-}
-
-/// Records in `events` (a record's events part: count, dropped, row flags, events) the rows
-/// whose impulse `lambda(r)` > 0 in the step ending at step count `k` while it was 0 in the
-/// step before (an impact's onset), on the contact rows `gap(r)` of `m`, with ẏ before
-/// `before(r)` and after `after(r)`; beyond `max` events, counts them as dropped. Kernel twin:
-/// `record_events` in `shaders/observe.wgsl`.
-#[allow(clippy::too_many_arguments)]
-pub fn record_events<T: Float>(
-    events: &mut [T],
-    m: usize,
-    max: usize,
-    k: T,
-    gap: impl Fn(usize) -> bool,
-    lambda: impl Fn(usize) -> T,
-    before: impl Fn(usize) -> T,
-    after: impl Fn(usize) -> T,
-) {
-    for r in (0..m).filter(|&r| gap(r)) {
-        let loaded = lambda(r) > T::zero();
-        if loaded && events[2 + r] == T::zero() {
-            let row = T::from(r).unwrap_or_else(T::nan);
-            push_event(events, m, max, [k, row, before(r), after(r), lambda(r)]);
-        }
-        events[2 + r] = indicator(loaded);
-    }
-}
-
-/// Appends `event` (step count, row, ẏ before, ẏ after, λ) to a record's events part of `m`
-/// rows, or counts it as dropped past `max` events.
-pub fn push_event<T: Float>(events: &mut [T], m: usize, max: usize, event: [T; EVENT]) {
-    let count = events[0].to_usize().unwrap_or(usize::MAX);
-    if count < max {
-        let at = 2 + m + EVENT * count;
-        events[at..at + EVENT].copy_from_slice(&event);
-        events[0] = events[0] + T::one();
-    } else {
-        events[1] = events[1] + T::one();
-    }
-}
-
-/// The step count, fractional, at which a `first_above`/`first_below` observer's signal
-/// crosses its threshold c in the step ending at count `k`, when impacts are located: an
-/// impulse at its located impact (`impact`, a fractional count), a signal with a rate (q with
-/// v, y with ẏ) on the cubic Hermite interpolant of (s, ṡ) over the step of length `h`, any
-/// other on the chord; k itself where the accumulator does not turn now (or nothing better is
-/// known). The signal is (s, ṡ, the previous sample's ṡ); the previous s is the accumulator's
-/// own (`slots[2]`). The reference engine's and the CPU lanes' rule.
-pub fn crossing_count<T: Float>(
-    observer: &Observer,
-    slots: &[T],
-    (s, rate, previous_rate): (T, Option<T>, T),
-    (k, h): (T, T),
-    impact: Option<T>,
-) -> T {
-    let (value, previous, c) = (slots[0], slots[2], slots[3]);
-    let (zero, one) = (T::zero(), T::one());
-    // +1 above, −1 below: g = sign (c − signal) is > 0 before the crossing, ≤ 0 after.
-    let sign = match observer.accumulator() {
-        Accumulator::FirstAbove => one,
-        Accumulator::FirstBelow => -one,
-        _ => return k,
-    };
-    if value != zero || sign * (s - c) <= zero {
-        return k;
-    }
-    if let Signal::Lambda(_) = observer.signal {
-        return impact.unwrap_or(k);
-    }
-    let fraction = match rate {
-        Some(rate) if previous_rate.is_finite() && rate.is_finite() => {
-            // (The interpolant runs over the step as [0, 1]: its slopes are h ṡ.)
-            first_root(
-                sign * (c - previous),
-                -sign * previous_rate * h,
-                sign * (c - s),
-                -sign * rate * h,
-            )
-        }
-        _ => Some((c - previous) / (s - previous)),
-    };
-    fraction.filter(|&f| f >= zero && f <= one).map_or(k, |f| k - one + f)
-}
-
-/// Where a `max`, `min`, `time_of_max` or `time_of_min` observer's signal turns inside the
-/// step ending at count `k` (of length `h`), when impacts are located and no contact acted
-/// in the step (the caller's test): on the cubic Hermite interpolant of a signal with a rate
-/// (q with v, y with ẏ) — exact for Moreau–Jean's free flight under constant forces — where
-/// ṡ goes from > 0 to < 0 (a max) or from < 0 to > 0 (a min), its value and fractional step
-/// count; `None` for other observers and signals, or where the signal does not turn. The
-/// signal is (s, ṡ, the previous sample's ṡ); `previous` is the previous sample. The
-/// reference engine's and the CPU lanes' rule, folded in by [`fold_turning`].
-pub fn turning_point<T: Float>(
-    observer: &Observer,
-    previous: T,
-    (s, rate, previous_rate): (T, Option<T>, T),
-    (k, h): (T, T),
-) -> Option<(T, T)> {
-    let one = T::one();
-    let sign = match observer.accumulator() {
-        Accumulator::Max => one,
-        Accumulator::Min => -one,
-        _ => return None,
-    };
-    // (The interpolant runs over the step as [0, 1]: its slopes are h ṡ; a min is the max
-    // of −s.)
-    let (fraction, value) = interior_maximum(sign * previous, sign * previous_rate * h, sign * s, sign * rate? * h)?;
-    Some((sign * value, k - one + fraction))
-}
-
-/// Folds a turning point inside the step ([`turning_point`]: value and fractional count)
-/// into a max or min accumulator after the step's sample: the extreme when beyond it.
-pub fn fold_turning<T: Float>(kind: Accumulator, slots: &mut [T], (value, at): (T, T)) {
-    let beyond = match kind {
-        Accumulator::Max => value > slots[0],
-        Accumulator::Min => value < slots[0],
-        _ => false,
-    };
-    if beyond {
-        slots[0] = value;
-        slots[1] = at;
     }
 }
 

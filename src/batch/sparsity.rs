@@ -10,9 +10,9 @@
 //! ```text
 //!   h_start (m + 1)   h_cols (nh)   d_start (m + 1)   d_cols (nd)
 //! ```
-//! and for p in h_start[r] .. h_start[r + 1] its operators hold H_{r, h_cols[p]} at `o.h + p`
-//! and (W⁻¹Hᵀ)_{h_cols[p], r} at `o.w_inv_ht + p`; for p in d_start[r] .. d_start[r + 1],
-//! D_{r, d_cols[p]} at `o.delassus + p`. Columns ascend within a row, so every sum runs in the
+//! and for p in `h_start[r] .. h_start[r + 1]` its operators hold `H_{r, h_cols[p]}` at `o.h + p`
+//! and `(W⁻¹Hᵀ)_{h_cols[p], r}` at `o.w_inv_ht + p`; for p in `d_start[r] .. d_start[r + 1]`,
+//! `D_{r, d_cols[p]}` at `o.delassus + p`. Columns ascend within a row, so every sum runs in the
 //! dense layout's order without its zero terms (the same bits, but for the sign of a zero).
 
 use std::ops::Range;

@@ -24,7 +24,7 @@ struct Tableau {
     n: usize,
     /// n × (2n + 2): the columns of w, z, z₀, then the right-hand side.
     t: DMatrix<f64>,
-    /// basis[row] = the variable basic in that row.
+    /// `basis[row]` = the variable basic in that row.
     basis: Vec<usize>,
 }
 

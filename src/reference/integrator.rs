@@ -93,7 +93,7 @@ impl StepSettings {
     }
 
     /// Solves the step's problem `w = matrix λ + vector` of the scene `nsds` under each row's
-    /// law: complementarity, equality (w = 0) or relay (−w ∈ N_[lb, ub](λ), as complementarity
+    /// law: complementarity, equality (w = 0) or relay (−w ∈ N_\[lb, ub\](λ), as complementarity
     /// rows of a larger MLCP).
     pub(crate) fn solve_rows(
         &self,

@@ -1,7 +1,7 @@
 //! Keeping holonomic equality constraints g(q) = 0 on the manifold.
 //!
 //! Moreau–Jean enforces an equality at velocity level, G(q) v_{k+1} = 0, so g(q) drifts by
-//! O(h²) per step. [`Stabilization`] picks what the time stepping does about it, and
+//! O(h²) per step. [`Stabilization`](crate::scheme::Stabilization) picks what the time stepping does about it, and
 //! [`StepReport::constraint_residual`](super::StepReport::constraint_residual) reports
 //! max |g(q_{k+1})| after every step whatever the choice.
 
@@ -58,7 +58,7 @@ fn correction(mass: &DMatrix<f64>, jac: &DMatrix<f64>, r: &DVector<f64>) -> Resu
     Ok(m_inv_gt * multiplier)
 }
 
-/// The projection of [`Stabilization::Projection`] on the state of `ts`. Returns the Newton
+/// The projection of [`Stabilization::Projection`](crate::scheme::Stabilization::Projection) on the state of `ts`. Returns the Newton
 /// iterations taken and the residual max |g(q)| they leave.
 pub(crate) fn project(ts: &mut SceneState, tolerance: f64, max_iterations: usize) -> Result<(usize, f64)> {
     let mut iterations = 0;

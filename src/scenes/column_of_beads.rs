@@ -57,7 +57,7 @@ pub struct ColumnSimulation {
     /// The time stepper.
     pub stepper: TimeStepping,
     beads: Vec<DsId>,
-    /// linked[0] is the floor contact, linked[i] the contact between beads i−1 and i.
+    /// `linked[0]` is the floor contact, `linked[i]` the contact between beads i−1 and i.
     linked: Vec<bool>,
     params: ColumnOfBeads,
 }

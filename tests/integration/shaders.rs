@@ -341,6 +341,8 @@ fn same_stages(stages: &[(&str, &[&str])], (module, source): (&naga::Module, &st
 fn the_kernel_and_its_cpu_twin_have_the_same_stages() {
     let twin = [
         include_str!("../../src/batch/cpu/moreau_jean_stages.rs"),
+        include_str!("../../src/batch/cpu/moreau_jean_stages/outputs.rs"),
+        include_str!("../../src/batch/cpu/moreau_jean_stages/solve.rs"),
         include_str!("../../src/batch/cpu/moreau_jean_stages/newton.rs"),
         include_str!("../../src/batch/cpu/moreau_jean_stages/observe.rs"),
         include_str!("../../src/batch/cpu/moreau_jean_stages/rattle.rs"),

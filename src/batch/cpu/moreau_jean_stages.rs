@@ -19,19 +19,14 @@ use std::array::from_fn;
 use num_traits::Float;
 
 use super::health::LaneHealth;
-use super::lever::add_lever;
-use super::moreau_jean_rows::{
-    EQUALITY as EQUALITY_ROW, Stored, TANGENT, cone_violation, equality_row, friction_block, is_normal, lcp_error,
-    normal_row, residual, row_kind, within,
-};
-use super::sphere_rows::add_sphere_gap;
+use super::moreau_jean_rows::{EQUALITY as EQUALITY_ROW, cone_violation, is_normal, row_kind};
 use crate::batch::layout::{
     EXTREMES, HealthCounters, NON_FINITE, RATTLE, SPAN_DYNAMICS, SPARSE, SceneHeader, SpanBlocks,
 };
 use crate::batch::observe::Recording;
 use crate::batch::sparsity::Rows;
 use crate::batch::{OperatorOffsets, StepParams};
-use crate::contact::lanes::{LANES, Lanes, Mask, all, and, and_not};
+use crate::contact::lanes::{LANES, Lanes, Mask};
 
 pub(super) use located::{Located, SubSpan};
 
@@ -39,7 +34,9 @@ mod forcing;
 mod located;
 mod newton;
 mod observe;
+mod outputs;
 mod rattle;
+mod solve;
 
 type L<T> = Lanes<T, LANES>;
 
@@ -274,259 +271,6 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn is_equality(&self, r: usize) -> bool {
         EQUALITY && row_kind(self.rows, r) == EQUALITY_ROW
-    }
-
-    /// Row r's output y = H q + Y q² + b (+ ‖x₁ − x₀‖ on sphere rows, + a cos q_k + b sin q_k
-    /// on lever rows) and its rate ẏ = G(q) v at the current q, v. Kernel: `row_output`.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(super) fn row_output(&self, r: usize) -> (L<T>, L<T>) {
-        self.row_output_at(r, &self.q, &self.v)
-    }
-
-    /// Row r's output and rate at (`q`, `v`) ([`Group::row_output`]). Kernel: `row_output_at`.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn row_output_at(&self, r: usize, q: &[L<T>], v: &[L<T>]) -> (L<T>, L<T>) {
-        let (n, o, ops) = (self.n(), self.o, self.ops);
-        let two = Lanes::splat(T::one() + T::one());
-        let (mut y, mut ydot) = (ops[o.offset + r], Lanes::zero());
-        if !NONLINEAR {
-            let rows = self.h_rows();
-            for p in rows.span(r) {
-                let (hrj, j) = (ops[o.h + p], rows.col(r, p));
-                y = y + hrj * q[j];
-                ydot = ydot + hrj * v[j];
-            }
-            return (y, ydot);
-        }
-        for j in 0..n {
-            let hrj = ops[o.h + r * n + j];
-            let yrj = ops[o.quadratic + r * n + j];
-            y = y + (hrj + yrj * q[j]) * q[j];
-            ydot = ydot + (hrj + two * yrj * q[j]) * v[j];
-        }
-        add_sphere_gap(&ops[o.spheres + 6 * r..], q, v, &mut y, &mut ydot);
-        add_lever(&ops[o.lever + 3 * r..], q, v, &mut y, &mut ydot);
-        (y, ydot)
-    }
-
-    /// Σⱼ |G_rj q_j|: the size of row r's terms at q, whose rounding bounds y's
-    /// ([`rounding_floor`](crate::reference::rounding_floor)), with G = H on a linear row;
-    /// a nonlinear row's G(q) is built in `gmat` (scratch between Newton loops: each
-    /// iterate builds its own). Kernel: `output_terms`.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(super) fn output_terms(&mut self, r: usize) -> L<T> {
-        let (n, o, ops) = (self.n(), self.o, self.ops);
-        let mut terms = Lanes::zero();
-        if !NONLINEAR {
-            let rows = self.h_rows();
-            for p in rows.span(r) {
-                terms = terms + (ops[o.h + p] * self.q[rows.col(r, p)]).abs();
-            }
-            return terms;
-        }
-        self.jacobian_row(r, false, [false; LANES]);
-        for j in 0..n {
-            terms = terms + (self.gmat[r * n + j] * self.q[j]).abs();
-        }
-        terms
-    }
-
-    /// Outputs y and ẏ of every row ([`Group::row_output`]) at q_k, v_k, activation
-    /// (equality rows, or y + γ h ẏ ≤ 0), the deepest penetration, the MLCP vector
-    /// G v_free + (e ẏ + f y) and λ = 0. Kernel: `outputs_and_activation`.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(super) fn outputs_and_activation(&mut self) {
-        let (m, o, ops, rows) = (self.m(), self.o, self.ops, self.h_rows());
-        let zero = Lanes::zero();
-        let gamma_h = match self.sub_span() {
-            Some(span) => Lanes::splat(self.step.gamma) * span.tau,
-            None => Lanes::splat(self.step.gamma * self.step.h),
-        };
-        for r in 0..m {
-            let (y, ydot) = self.row_output(r);
-            // H v_free of a linear row (a nonlinear one's comes with its Newton iterate's G).
-            let mut hv = zero;
-            if !NONLINEAR {
-                for p in rows.span(r) {
-                    hv = hv + ops[o.h + p] * self.vf[rows.col(r, p)];
-                }
-            }
-            let kind = row_kind(self.rows, r);
-            if kind == TANGENT {
-                // A friction contact's tangent row: active with the row before it (its normal
-                // row or first tangent), no gap (`SceneBatch::push` checks the layout).
-                self.active[r] = self.active[r - 1];
-            } else if self.is_equality(r) {
-                self.active[r] = [true; LANES];
-            } else {
-                self.deepest = self.deepest.max(zero - y);
-                self.active[r] = (y + gamma_h * ydot).le(zero);
-            }
-            if !self.rate.is_empty() {
-                self.rate[r] = ydot;
-            }
-            self.lcp_base[r] = ops[o.restitution + r] * ydot;
-            if let Some(span) = self.span.as_ref().filter(|_| self.spanning) {
-                // A located sub-step's rows: left out, closed within its tolerance, plastic.
-                let (closed, scheme) = ((y + span.tol * ydot.min(zero)).le(zero), self.active[r]);
-                let test: Mask<LANES> = from_fn(|l| if span.closed[r][l] { closed[l] } else { scheme[l] });
-                self.active[r] = and_not(test, span.excluded[r]);
-                self.lcp_base[r] = Lanes::select(span.plastic[r], zero, self.lcp_base[r]);
-            }
-            if EQUALITY {
-                self.lcp_base[r] = self.lcp_base[r] + ops[o.feedback + r] * y;
-            }
-            self.lcp_q[r] = hv + self.lcp_base[r];
-            self.lambda[r] = zero;
-        }
-    }
-
-    /// PGS sweeps over the active rows (equality rows unprojected), at least one where a row
-    /// is active, until Siconos's error is within the tolerance, each lane stopping on its own; then the solve's health.
-    /// Kernel: `solve_local`.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(super) fn solve_local(&mut self) {
-        self.solve(self.o.delassus, NONLINEAR);
-    }
-
-    /// PGS as [`Group::solve_local`] with the scene's Delassus matrix at `delassus` (or the
-    /// iterate's with nonlinear rows); `masked`: only in the lanes not `settled`.
-    /// Kernel: `solve_local` (one invocation is one lane: nothing to mask).
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn solve(&mut self, delassus: usize, masked: bool) {
-        let (m, tol) = (self.m(), self.step.tolerance);
-        // D: the Newton iterate's own with nonlinear rows or a located sub-step's with W(τ),
-        // else the scene's (the kernel's d_at).
-        let dd = if NONLINEAR || self.span_built() {
-            Stored::new(&self.dmat, Rows::Dense(m))
-        } else {
-            Stored::new(&self.ops[delassus..], self.d_rows())
-        };
-        let (lcp_q, active, rows, mu) = (&self.lcp_q[..m], &self.active[..m], self.rows, self.mu);
-        let lambda = &mut self.lambda;
-        let zero = Lanes::zero();
-        // A lane with an active row sweeps at least once, as Siconos's solvers do: λ = 0 is
-        // never taken on the error alone, which for a huge μ (De Saxcé's ŵ_N = w_N + μ‖w_T‖)
-        // or a huge ‖q‖ (whose square overflows) says "within" of a contact never pushed.
-        let idle: Mask<LANES> = active.iter().fold([true; LANES], |idle, &a| and_not(idle, a));
-        // In free flight (no active row in any lane) λ = 0 solves the MLCP, its error is
-        // (0, 0) and its residual √(0/1) = 0: none of them is computed.
-        let flight = all(idle);
-        let mut error = if flight {
-            (zero, zero)
-        } else {
-            lcp_error(dd, lcp_q, active, (rows, mu), lambda)
-        };
-        let mut now = within(error, tol);
-        let start = and(now, idle);
-        let mut done = if masked {
-            from_fn(|l| self.settled[l] || start[l])
-        } else {
-            start
-        };
-        let (mut sweeps, mut iteration) = ([0u32; LANES], 0);
-        while !all(done) && iteration < self.step.max_iterations {
-            for r in 0..m {
-                let kind = row_kind(rows, r);
-                if is_normal(kind) {
-                    friction_block(dd, lcp_q, mu, lambda, r, kind as usize, and_not(active[r], done));
-                    continue;
-                }
-                if kind == TANGENT {
-                    continue;
-                }
-                let w = dd.row_dot(r, lcp_q[r], lambda);
-                let diagonal = dd.at(r, r);
-                let updated = if kind == EQUALITY_ROW {
-                    equality_row(lambda[r], w, diagonal)
-                } else {
-                    normal_row(lambda[r], w, diagonal)
-                };
-                lambda[r] = Lanes::select(and_not(active[r], done), updated, lambda[r]);
-            }
-            for l in 0..LANES {
-                sweeps[l] += u32::from(!done[l]);
-            }
-            iteration += 1;
-            error = lcp_error(dd, lcp_q, active, (rows, mu), lambda);
-            now = within(error, tol);
-            done = from_fn(|l| done[l] || now[l]);
-        }
-        // As the kernel: converged when the error is within, swept or not (max_iterations = 0).
-        let done: Mask<LANES> = from_fn(|l| done[l] || now[l]);
-        let solved = if masked {
-            self.settled.map(|s| !s)
-        } else {
-            [true; LANES]
-        };
-        let residual = if flight { zero } else { residual(error) };
-        self.worst = if masked {
-            Lanes::select(solved, self.worst.max(residual), self.worst)
-        } else {
-            self.worst.max(residual)
-        };
-        self.health.record_solve(solved, done, sweeps);
-    }
-
-    /// v^i = v_free + W⁻¹Gᵀ λ (kept in the lanes whose Newton loop has stopped).
-    /// Kernel: `impulse_to_velocity`.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(super) fn impulse_to_velocity(&mut self) {
-        self.impulse(self.o.w_inv_ht, NONLINEAR);
-    }
-
-    /// v^i = v_free + W⁻¹Gᵀ λ with the scene's W⁻¹Hᵀ at `w_inv_ht` (or the iterate's with
-    /// nonlinear rows); `masked`: kept in the lanes `settled`. Kernel: `impulse_to_velocity`.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn impulse(&mut self, w_inv_ht: usize, masked: bool) {
-        let (n, m, ops) = (self.n(), self.m(), self.ops);
-        // W⁻¹Gᵀ: the Newton iterate's own with nonlinear rows or a located sub-step's with
-        // W(τ), else the scene's (the kernel's wg_at).
-        let wg: &[L<T>] = if NONLINEAR || self.span_built() {
-            &self.wgmat
-        } else {
-            &ops[w_inv_ht..]
-        };
-        if let rows @ Rows::Compressed(..) = self.h_rows()
-            && !NONLINEAR
-        {
-            // Stored transposed by P_H: each λ_r scattered onto its dofs, so that every v_j
-            // adds its terms in the order of r, as the dense sum does (a compressed scene is
-            // linear Moreau–Jean: never masked).
-            self.vi[..n].copy_from_slice(&self.vf[..n]);
-            for r in 0..m {
-                for p in rows.span(r) {
-                    let j = rows.col(r, p);
-                    self.vi[j] = self.vi[j] + wg[p] * self.lambda[r];
-                }
-            }
-            return;
-        }
-        for i in 0..n {
-            let mut x = self.vf[i];
-            for r in 0..m {
-                x = x + wg[i * m + r] * self.lambda[r];
-            }
-            self.vi[i] = if masked {
-                Lanes::select(self.settled, self.vi[i], x)
-            } else {
-                x
-            };
-        }
-    }
-
-    /// v_{k+1} = v^i,  q_{k+1} = q_k + h (θ v_{k+1} + (1 − θ) v_k). Kernel: `update_position`.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(super) fn update_position(&mut self) {
-        let (h, theta, one) = (
-            self.span_length(),
-            Lanes::splat(self.step.theta),
-            Lanes::splat(T::one()),
-        );
-        for i in 0..self.n() {
-            self.q[i] = self.q[i] + h * (theta * self.vi[i] + (one - theta) * self.vk[i]);
-            self.v[i] = self.vi[i];
-        }
     }
 
     /// The span of the located sub-step being taken, if one is (the grid step otherwise).

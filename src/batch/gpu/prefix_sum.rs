@@ -23,7 +23,7 @@ struct Sizes {
     pad: [u32; 2],
 }
 
-/// data[k] ← Σ_{i<k} data[i] for k ≤ n (data[n], zero on entry, ends as the total): what
+/// `data[k] ← Σ_{i<k} data[i]` for k ≤ n (`data[n]`, zero on entry, ends as the total): what
 /// the kernel computes. Twin: the kernel's entry points (`shaders/prefix_sum.wgsl`).
 pub fn exclusive_sum(data: &mut [u32]) {
     let mut sum = 0u32;

@@ -36,7 +36,7 @@ pub fn device_bytes(bodies: usize, contacts: usize, precision: Precision) -> usi
 }
 
 /// Jacobi's incidence of `n` bodies: offsets (n + 1), then each body's active contacts in
-/// increasing order; `counts` holds each body's active contacts ([`split_blocks`]'s).
+/// increasing order; `counts` holds each body's active contacts ([`split_blocks`](crate::large_scene::jacobi::split_blocks)'s).
 pub(super) fn incidence_of(n: usize, contacts: &[Contact], counts: &[u32]) -> Vec<u32> {
     let mut offsets = Vec::with_capacity(n + 1);
     offsets.push(0u32);

@@ -186,7 +186,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
     }
 }
 
-/// [`accumulate`] on every lane, `k` each lane's step count (its crossing's, where impacts
+/// [`accumulate`](crate::batch::observe::accumulate) on every lane, `k` each lane's step count (its crossing's, where impacts
 /// are located) and `h` the step: the scalar rule's pieces ([`started`], [`folded`]) lane by
 /// lane, each slot written whole by a select, so that each kind's loop compiles to compares,
 /// blends and plain stores. The kind is matched once, outside the lanes, so that each arm's

@@ -9,7 +9,7 @@
 //!   stage 1, pass i = 0, 1, … (chord Newton–Josephy):
 //!     stage1_residual : q^i = q_n + h v^i, v^i = v̄ + W½⁻¹G_nᵀ P^i; stop where max |y(q^i)|
 //!                       (equalities, P^i > 0), max(−y, 0) (other contacts) ≤ tolerance
-//!     stage1_vector   : PGS on A P + y(q^i)/h − A P^i from P^i, then v^{i+1}
+//!     stage1_solve    : PGS on A P + y(q^i)/h − A P^i from P^i, then v^{i+1}
 //!   stage1_update : q_{n+1} = q_n + h v½; the closed set: equalities, and rows of stage 1
 //!                   with P¹ > 0 or y(q_{n+1}) ≤ tolerance
 //!   end_kick      : v* = v½ − A_e v½ − B_e q_{n+1} + c_e(t_{n+1}) − M⁻¹G_{n+1}ᵀ P¹; stage 2's
@@ -79,7 +79,7 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
     /// Iterate i = `iterate` of stage 1: q^i = q_n + h v^i, y(q^i) on stage 1's rows, and whether every
     /// lane has stopped: its residual (|y| on equalities and contacts with P^i > 0, max(−y, 0)
     /// on the others) is within the position tolerance, or the passes ran out (flagged).
-    /// Keeps y(q^i) in the MLCP vector for [`Group::stage1_vector`].
+    /// Keeps y(q^i) in the MLCP vector for [`Group::stage1_solve`].
     /// Kernel: `stage1_residual`.
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(in crate::batch::cpu) fn stage1_residual(&mut self, iterate: u32) -> bool {
