@@ -1,12 +1,12 @@
 //! `ricochet plot`: one column of a run's table against another.
 
-use ricochet::ensemble::Table;
-use ricochet::ensemble::output::RunFiles;
-
 /// Draws `y` against `x` of a run directory's `table`, titled with its scenario, seed
 /// and scene count.
 #[cfg(feature = "plots")]
 pub fn plot(dir: &std::path::Path, (x, y): (&str, &str), table: &str, out: &std::path::Path) -> ricochet::Result<()> {
+    use ricochet::ensemble::Table;
+    use ricochet::ensemble::output::RunFiles;
+
     if !["summary", "events", "strobe"].contains(&table) {
         return Err(ricochet::Error::Scenario {
             what: format!("--table {table}"),

@@ -184,20 +184,14 @@ impl Scenario {
             file: path.display().to_string(),
             reason: e.to_string(),
         })?;
-        Self::from_toml_with(&text, (scenes, seed)).map_err(|e| match e {
-            Error::Scenario { what, reason } => Error::Scenario {
-                what: format!("{}: {what}", path.display()),
-                reason,
-            },
-            e => e,
-        })
+        Self::from_toml_with(&text, (scenes, seed)).map_err(|e| e.in_place(&path.display().to_string()))
     }
 
     /// Checks the numbers and builds scene 0 (which checks the template's parameters).
     pub fn validate(&self) -> Result<()> {
         let t = &self.time;
-        validate::scalar("time step h", t.step, t.step > 0.0, "must be > 0")?;
-        validate::scalar("final time", t.final_time, t.final_time > 0.0, "must be > 0")?;
+        validate::scalar("time.step (h)", t.step, t.step > 0.0, "must be > 0")?;
+        validate::scalar("time.final", t.final_time, t.final_time > 0.0, "must be > 0")?;
         // As `steps` counts: a final time within 10⁻⁹ h of a step is that step.
         if t.final_time / t.step < 1.0 - 1e-9 {
             return Err(Error::Scenario {
@@ -221,11 +215,11 @@ impl Scenario {
             });
         }
         if let Some(tol) = self.solver.tolerance {
-            validate::scalar("solver tolerance", tol, tol > 0.0, "must be > 0")?;
+            validate::scalar("solver.tolerance", tol, tol > 0.0, "must be > 0")?;
         }
         if let Some(omega) = self.solver.omega {
             validate::scalar(
-                "solver relaxation omega",
+                "solver.omega (relaxation)",
                 omega,
                 omega > 0.0 && omega < 2.0,
                 "must be in (0, 2)",

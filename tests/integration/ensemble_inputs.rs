@@ -6,6 +6,23 @@ use crate::common;
 use common::engines::{ALL, BALLS, col, run};
 use ricochet::ensemble::{self, Backend, RunOptions, Scenario, Shard};
 
+/// A scenario file's errors name the file, whatever their kind: a bad number as well as a
+/// bad key or draw.
+#[test]
+fn a_bad_scenario_file_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    for (from, to, what) in [
+        ("step = 1e-3", "step = -1e-3", "time.step"),
+        ("radius = 0.1", "radius = -0.1", "radius"),
+        ("scenes = ", "scenes = 0\n# ", "scenes"),
+    ] {
+        let path = dir.path().join("bad_balls.toml");
+        std::fs::write(&path, BALLS.replacen(from, to, 1)).unwrap();
+        let e = Scenario::load(&path).unwrap_err().to_string();
+        assert!(e.contains("bad_balls.toml") && e.contains(what), "{e}");
+    }
+}
+
 #[test]
 fn bad_scenarios_are_clear_errors() {
     let with = |from: &str, to: &str| Scenario::from_toml(&BALLS.replace(from, to)).unwrap_err().to_string();
@@ -19,7 +36,7 @@ fn bad_scenarios_are_clear_errors() {
     let e = with("{ uniform = [0.8, 0.95] }", "1.5");
     assert!(e.contains("restitution") && e.contains("1.5"), "{e}");
     let e = with("step = 1e-3", "step = -1e-3");
-    assert!(e.contains("time step"), "{e}");
+    assert!(e.contains("time.step") && e.contains("-0.001"), "{e}");
     let e = with("{ uniform = [1.0, 2.0] }", "{ gaussian = [1.0, 2.0] }");
     assert!(e.contains("height") || e.contains("TOML"), "{e}");
     let e = Scenario::from_toml(&BALLS.replace("bouncing_ball\"", "trampoline\""))
