@@ -272,23 +272,16 @@ fn run_chunks(
     // (A stop rule's cap may be far more scenes than it runs: their draws are checked per
     // chunk, and the summary grows as it needs.)
     let draws_first = scenario.stop.is_none() && scenes.len() <= DRAWS_CHECKED_FIRST;
-    // Where the first chunk is the whole run, the scenes the check builds are the ones
-    // stepped, and the run is timed from the check on, as it draws them.
-    let whole = chunk >= scenes.len() && !matches!(saved, Some((_, _, true)));
-    let checked = Instant::now();
-    let mut drawn = if draws_first {
-        check_draws(&sampler, &plan, &scenes, progress, whole)?
-    } else {
-        None
-    };
+    if draws_first {
+        check_draws(&sampler, &plan, &scenes, progress)?;
+    }
     log::debug!(
         "{}: scenes {scenes:?} in chunks of {chunk} on {}",
         scenario.name,
         engine.describe()
     );
-    // Timed from here unless the check drew the scenes: a check alone is not the run's
-    // throughput.
-    let start = if drawn.is_some() { checked } else { Instant::now() };
+    // Timed from here: the check above is not the run's throughput.
+    let start = Instant::now();
     let empty = [
         Table::new(plan.columns.clone()),
         Table::new(trajectory_columns(&plan.coordinates)),
@@ -349,19 +342,16 @@ fn run_chunks(
         let test = stop.as_ref().map_or(usize::MAX, stop::StopTest::next_test);
         let last = at.saturating_add(chunk).min(next).min(test);
         if !draws_first {
-            check_draws(&sampler, &plan, &(at..last), progress, false)?;
+            check_draws(&sampler, &plan, &(at..last), progress)?;
         }
         let sampling = Instant::now();
-        let sampled: Vec<SampledScene> = match drawn.take().filter(|_| (at..last) == scenes) {
-            Some(drawn) => drawn,
-            None => (at..last)
-                .into_par_iter()
-                .map(|s| match progress.cancelled() {
-                    true => Err(interrupted(at - scenes.start, checkpoints.is_some())),
-                    false => sampler.sample(s),
-                })
-                .collect::<Result<_>>()?,
-        };
+        let sampled: Vec<SampledScene> = (at..last)
+            .into_par_iter()
+            .map(|s| match progress.cancelled() {
+                true => Err(interrupted(at - scenes.start, checkpoints.is_some())),
+                false => sampler.sample(s),
+            })
+            .collect::<Result<_>>()?;
         let mut job = engine::job(scenario, &sampled, None, steps, recording);
         job.progress = progress;
         let stepping = Instant::now();
