@@ -120,14 +120,8 @@ pub fn run_ensemble(args: RunArgs) -> ricochet::Result<ExitCode> {
     let mut run = watch(&scenario.name, (total, steps), |progress| {
         ensemble::run(&scenario, &options, progress)
     })
-    .map_err(|e| match e {
-        // A drawn scene that is invalid: name the file too.
-        ricochet::Error::Scenario { what, reason } => ricochet::Error::Scenario {
-            what: format!("{}: {what}", path.display()),
-            reason,
-        },
-        e => e,
-    })?;
+    // A drawn scene that is invalid, or one an engine refuses: name the file too.
+    .map_err(|e| e.in_place(&path.display().to_string()))?;
     if let Some(notice) = &run.notice {
         log::info!("notice: {notice}");
     }

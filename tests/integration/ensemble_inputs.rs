@@ -14,7 +14,7 @@ fn a_bad_scenario_file_is_named() {
     for (from, to, what) in [
         ("step = 1e-3", "step = -1e-3", "time.step"),
         ("radius = 0.1", "radius = -0.1", "radius"),
-        ("scenes = ", "scenes = 0\n# ", "scenes"),
+        ("scenes = 2000", "scenes = 0", "scenes"),
     ] {
         let path = dir.path().join("bad_balls.toml");
         std::fs::write(&path, BALLS.replacen(from, to, 1)).unwrap();

@@ -186,11 +186,11 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
     }
 }
 
-/// [`accumulate`](crate::batch::observe::accumulate) on every lane, `k` each lane's step count (its crossing's, where impacts
-/// are located) and `h` the step: the scalar rule's pieces ([`started`], [`folded`]) lane by
-/// lane, each slot written whole by a select, so that each kind's loop compiles to compares,
-/// blends and plain stores. The kind is matched once, outside the lanes, so that each arm's
-/// loop is one kind's rule. Kernel: `accumulate`.
+/// [`accumulate`](crate::batch::observe::accumulate) on every lane, `k` each lane's step
+/// count (its crossing's, where impacts are located) and `h` the step: the scalar rule's
+/// pieces ([`started`], [`folded`]) lane by lane, each slot written whole by a select, so that
+/// each kind's loop compiles to compares, blends and plain stores. The kind is matched once,
+/// outside the lanes, so that each arm's loop is one kind's rule. Kernel: `accumulate`.
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn accumulate_lanes<T: Float>(kind: Accumulator, slots: &mut [L<T>], s: &L<T>, k: &L<T>, h: T, first: bool) {
     /// The lanes folded by one `kind`, a constant where this is inlined.
