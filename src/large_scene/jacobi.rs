@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use super::bodies::{Bodies, Dimension};
 use super::narrow_phase::{Contact, Moving, kick};
 use super::residual::{blocked_sum, square};
-use super::solve::{Coloured, ContactSolver, SolverOptions, Sweeps, Velocities, ends, iterate, local_solve};
+use super::solve::{Coloured, ContactSolver, SolverOptions, Sweep, Sweeps, Velocities, ends, iterate, local_solve};
 
 /// Contacts below this many are solved on one thread.
 const PARALLEL_MIN: usize = 256;
@@ -47,15 +47,28 @@ impl ContactSolver for JacobiSolver {
         self.terms.resize(n, [0.0; 2]);
         self.split.resize(n, [0.0; 2]);
         split_blocks(state.bodies, coloured.contacts, &mut self.counts, &mut self.split);
-        let (delta, terms, split) = (&mut self.delta, &mut self.terms, &self.split);
-        let dimension = state.bodies.dimension;
-        Ok(iterate(
-            state,
-            &mut self.bodies,
-            coloured,
-            options,
-            |bodies, coloured| sweep(bodies, dimension, coloured.contacts, split, (delta, terms)),
-        ))
+        let sweeps = JacobiSweeps {
+            delta: &mut self.delta,
+            terms: &mut self.terms,
+            split: &self.split,
+            dimension: state.bodies.dimension,
+        };
+        Ok(iterate(state, &mut self.bodies, coloured, options, sweeps))
+    }
+}
+
+/// [`JacobiSolver`]'s sweeps, on its buffers.
+struct JacobiSweeps<'a> {
+    delta: &'a mut [[f64; 3]],
+    terms: &'a mut [[f64; 2]],
+    split: &'a [[f64; 2]],
+    dimension: Dimension,
+}
+
+impl Sweep for JacobiSweeps<'_> {
+    fn sweep(&mut self, bodies: &mut [Moving], coloured: &mut Coloured) -> [f64; 2] {
+        let buffers = (&mut *self.delta, &mut *self.terms);
+        sweep(bodies, self.dimension, coloured.contacts, self.split, buffers)
     }
 }
 

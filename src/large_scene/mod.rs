@@ -12,7 +12,8 @@
 //!                    ê = e u_k and activation g + γ h u_N,k ≤ 0; warm start r from the last step
 //!   free_velocity    v_free = v_k + h g;  q = H v_free + ê
 //!   warm_start       v = v_free + M⁻¹ Hᵀ r
-//!   solve            coloured NSGS sweeps (velocity form) until Siconos's error ≤ tol, or
+//!   solve            coloured NSGS sweeps (velocity form; a colour's contacts relaxed four at
+//!                    a time in lanes, `packed`) until Siconos's error ≤ tol, or
 //!                    Jacobi sweeps with mass splitting (no colours needed; `jacobi`)
 //!   update_position  x_{k+1} = x_k + h (θ v_{k+1} + (1 − θ) v_k)
 //!   discharge        a body below the sink (if any) leaves the scene, at rest
@@ -31,6 +32,7 @@ pub mod colouring;
 pub mod gpu;
 pub mod jacobi;
 pub mod narrow_phase;
+pub mod packed;
 pub mod reference;
 pub mod residual;
 mod scene;

@@ -145,6 +145,16 @@ pub struct Moving {
     pub radius: f64,
 }
 
+/// Which end of a contact a body is: i, its contact point at +R n and taking −P, or j, at
+/// −R n and taking +P.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// The first body of the pair.
+    I,
+    /// The second (never a wall: a wall has no velocity and takes nothing).
+    J,
+}
+
 impl Moving {
     /// Body k of `b` moving at `v[k]`, `omega[k]`.
     #[inline(always)]
@@ -158,12 +168,15 @@ impl Moving {
         }
     }
 
-    /// The velocity v + sign R ω × n of its contact point, at +R n from the centre for body
-    /// i (sign +1) and at −R n for body j (sign −1).
+    /// The velocity v + s R ω × n of its contact point on the normal n, s = +1 at `end` i
+    /// and −1 at j (±R exactly, as the kernel's R · (±1)).
     #[inline(always)]
-    fn point(&self, n: [f64; 3], sign: f64) -> [f64; 3] {
+    pub fn point(&self, n: [f64; 3], end: End) -> [f64; 3] {
         let spin = cross(self.omega, n);
-        let r = self.radius * sign;
+        let r = match end {
+            End::I => self.radius,
+            End::J => -self.radius,
+        };
         [
             self.v[0] + r * spin[0],
             self.v[1] + r * spin[1],
@@ -171,10 +184,15 @@ impl Moving {
         ]
     }
 
-    /// v += sign P/m, ω −= (R/I) n × P.
+    /// v += s P/m, ω −= (R/I) τ for the world impulse P and its moment τ = n × P, s = −1 at
+    /// `end` i and +1 at j.
     #[inline(always)]
-    fn kick(&mut self, p: [f64; 3], torque: [f64; 3], sign: f64) {
-        let (w, s) = (self.inverse_mass * sign, self.spin_per_impulse);
+    pub fn kick(&mut self, (p, torque): ([f64; 3], [f64; 3]), end: End) {
+        let w = match end {
+            End::I => -self.inverse_mass,
+            End::J => self.inverse_mass,
+        };
+        let s = self.spin_per_impulse;
         for a in 0..3 {
             self.v[a] += w * p[a];
             self.omega[a] -= s * torque[a];
@@ -182,28 +200,42 @@ impl Moving {
     }
 }
 
-/// u = H_c v: the contact's local velocity (u_N, u_T₁, u_T₂; u_T₂ = 0 in 2-D) from the
-/// relative velocity of its contact points, s = (v_j − R_j ω_j × n) − (v_i + R_i ω_i × n)
-/// (a wall's is zero, `j` = `None`): u_N = n·s (the spins give no normal term), u_Tk = t_k·s.
+/// u = H_c v from the velocities of the contact points, `pi` of body i and `pj` of body j
+/// (zero for a wall): with s = pj − pi, u_N = n·s (the spins give no normal term),
+/// u_Tk = t_k·s, in `frame` = [n, t₁, t₂] (u_T₂ = 0 in 2-D).
+#[inline(always)]
+pub fn frame_velocity(frame: &[[f64; 3]; 3], pi: [f64; 3], pj: [f64; 3]) -> [f64; 3] {
+    let s = [pj[0] - pi[0], pj[1] - pi[1], pj[2] - pi[2]];
+    [dot(frame[0], s), dot(frame[1], s), dot(frame[2], s)]
+}
+
+/// The world impulse P = r_N n + r_T₁ t₁ + r_T₂ t₂ of the local impulse r in `frame` =
+/// [n, t₁, t₂], and its moment arm's τ = n × P: what [`Moving::kick`] applies.
+#[inline(always)]
+pub fn push(frame: &[[f64; 3]; 3], r: [f64; 3]) -> ([f64; 3], [f64; 3]) {
+    let [n, t1, t2] = *frame;
+    let p: [f64; 3] = std::array::from_fn(|k| r[0] * n[k] + r[1] * t1[k] + r[2] * t2[k]);
+    (p, cross(n, p))
+}
+
+/// u = H_c v: the contact's local velocity (u_N, u_T₁, u_T₂) from the relative velocity of
+/// its contact points, s = (v_j − R_j ω_j × n) − (v_i + R_i ω_i × n) (a wall's is zero, `j` =
+/// `None`), by [`frame_velocity`].
 #[inline(always)]
 pub fn relative_velocity(c: &Contact, i: &Moving, j: Option<&Moving>) -> [f64; 3] {
     let n = c.frame[0];
-    let pi = i.point(n, 1.0);
-    let pj = j.map_or([0.0; 3], |j| j.point(n, -1.0));
-    let s = [pj[0] - pi[0], pj[1] - pi[1], pj[2] - pi[2]];
-    [dot(n, s), dot(c.frame[1], s), dot(c.frame[2], s)]
+    let pj = j.map_or([0.0; 3], |j| j.point(n, End::J));
+    frame_velocity(&c.frame, i.point(n, End::I), pj)
 }
 
-/// v += M⁻¹ H_cᵀ Δr: the world impulse P = Δr_N n + Δr_T₁ t₁ + Δr_T₂ t₂ acts on body j and −P on
-/// body i (Δv = ±P/m), and both spin by Δω = −(R/I) n × P (a wall, `j` = `None`, takes nothing).
+/// v += M⁻¹ H_cᵀ Δr: the world impulse P of Δr ([`push`]) acts on body j and −P on body i
+/// (Δv = ±P/m), and both spin by Δω = −(R/I) n × P (a wall, `j` = `None`, takes nothing).
 #[inline(always)]
 pub fn kick(c: &Contact, i: &mut Moving, j: Option<&mut Moving>, dr: [f64; 3]) {
-    let [n, t1, t2] = c.frame;
-    let p: [f64; 3] = std::array::from_fn(|k| dr[0] * n[k] + dr[1] * t1[k] + dr[2] * t2[k]);
-    let torque = cross(n, p);
-    i.kick(p, torque, -1.0);
+    let pushed = push(&c.frame, dr);
+    i.kick(pushed, End::I);
     if let Some(j) = j {
-        j.kick(p, torque, 1.0);
+        j.kick(pushed, End::J);
     }
 }
 
@@ -230,6 +262,5 @@ pub fn apply_impulse(b: &Bodies, v: &mut [[f64; 3]], omega: &mut [[f64; 3]], c: 
 
 /// The world impulse P = r_N n + r_T₁ t₁ + r_T₂ t₂ the contact gives body j (and −P body i).
 pub fn world_impulse(c: &Contact) -> [f64; 3] {
-    let [n, t1, t2] = c.frame;
-    std::array::from_fn(|k| c.r[0] * n[k] + c.r[1] * t1[k] + c.r[2] * t2[k])
+    push(&c.frame, c.r).0
 }

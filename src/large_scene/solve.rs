@@ -13,12 +13,11 @@ use rayon::prelude::*;
 use super::bodies::{Bodies, Dimension};
 use super::broad_phase::Pair;
 use super::narrow_phase::{Contact, Moving, apply_impulse, kick, relative_velocity};
+use super::packed::Packed;
 use super::residual::{blocked_sum, error, light_error, square};
+use crate::batch::cpu::simd::Simd;
 use crate::contact::lanes::Lanes;
 use crate::contact::local::{friction_2d, friction_3d};
-
-/// Contacts below this many in a colour are solved on one thread (rayon's split overhead).
-const PARALLEL_MIN: usize = 64;
 
 /// When the sweeps stop.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -83,29 +82,41 @@ pub fn warm_start(state: &mut Velocities, contacts: &[Contact]) {
 }
 
 /// Contact c's new impulse given the others': with u = H_c v (from its bodies `i` and `j`,
-/// `None` for a wall) and q̃ = u + ê − W r_c, the exact solution of u = W r + q̃,
-/// K ∋ r ⟂ û ∈ K* (2-D: [`friction_2d`]; 3-D: [`friction_3d`]), W = diag(w_N, w_T, w_T) the
-/// contact's block `w` (W_cc for NSGS, the split W̃_cc for [`super::jacobi`]).
+/// `None` for a wall), [`local_impulse`] with the contact's target, impulse and law and the
+/// block `w` (W_cc for NSGS, the split W̃_cc for [`super::jacobi`]).
 #[inline(always)]
 pub fn local_solve(dimension: Dimension, c: &Contact, i: &Moving, j: Option<&Moving>, w: [f64; 2]) -> [f64; 3] {
     let u = relative_velocity(c, i, j);
-    let [wn, wt] = w;
+    local_impulse(dimension, u, (c.target, c.r), (w, c.law.mu()))
+}
+
+/// A contact's new impulse given the others': with its local velocity u = H_c v, target ê
+/// and impulse r, q̃ = u + ê − W r, the exact solution of u = W r + q̃, K ∋ r ⟂ û ∈ K* (2-D:
+/// [`friction_2d`]; 3-D: [`friction_3d`]), W = diag(w_N, w_T, w_T) of its block `w` =
+/// (w_N, w_T), μ of its cone.
+#[inline(always)]
+pub fn local_impulse(
+    dimension: Dimension,
+    u: [f64; 3],
+    (target, r): ([f64; 3], [f64; 3]),
+    ([wn, wt], mu): ([f64; 2], f64),
+) -> [f64; 3] {
     let one = |x: f64| Lanes::<f64, 1>([x]);
     let zero = one(0.0);
     let q = [
-        one(u[0] + c.target[0] - wn * c.r[0]),
-        one(u[1] + c.target[1] - wt * c.r[1]),
-        one(u[2] + c.target[2] - wt * c.r[2]),
+        one(u[0] + target[0] - wn * r[0]),
+        one(u[1] + target[1] - wt * r[1]),
+        one(u[2] + target[2] - wt * r[2]),
     ];
-    let mu = one(c.law.mu());
+    let (wn, wt, mu) = (one(wn), one(wt), one(mu));
     match dimension {
         Dimension::Two => {
-            let [n, t] = friction_2d([[one(wn), zero], [zero, one(wt)]], [q[0], q[1]], mu);
+            let [n, t] = friction_2d([[wn, zero], [zero, wt]], [q[0], q[1]], mu);
             [n.0[0], t.0[0], 0.0]
         }
         Dimension::Three => {
-            let w = [[one(wn), zero, zero], [zero, one(wt), zero], [zero, zero, one(wt)]];
-            friction_3d(w, q, c.r.map(one), mu).map(|x| x.0[0])
+            let w = [[wn, zero, zero], [zero, wt, zero], [zero, zero, wt]];
+            friction_3d(w, q, r.map(one), mu).map(|x| x.0[0])
         }
     }
 }
@@ -114,7 +125,7 @@ pub fn local_solve(dimension: Dimension, c: &Contact, i: &Moving, j: Option<&Mov
 /// W_cc, then its bodies' velocities kicked by the change Δr; returns the light error's terms
 /// (‖Δr‖², ‖r‖²).
 #[inline(always)]
-fn relax(dimension: Dimension, c: &mut Contact, i: &mut Moving, j: Option<&mut Moving>) -> [f64; 2] {
+pub(super) fn relax(dimension: Dimension, c: &mut Contact, i: &mut Moving, j: Option<&mut Moving>) -> [f64; 2] {
     let r = local_solve(dimension, c, i, j.as_deref(), c.w);
     let d = [r[0] - c.r[0], r[1] - c.r[1], r[2] - c.r[2]];
     c.r = r;
@@ -130,80 +141,87 @@ pub fn ends(bodies: &mut [Moving], pair: Pair) -> (&mut Moving, Option<&mut Movi
     (&mut low[i], high.get_mut(j.wrapping_sub(i + 1)))
 }
 
-/// The bodies of a sweep, written by the tasks of one colour at once: the colour's contacts
-/// share no body, so each task holds its own contact's two bodies alone.
-struct Shared<'a> {
-    bodies: *mut Moving,
+/// A slice written by the tasks of one colour at once: the bodies of a sweep, or its
+/// contacts' terms — the colour's contacts share no body, so each task holds its own
+/// contacts' bodies and terms alone.
+pub struct Shared<'a, T> {
+    items: *mut T,
     len: usize,
-    life: std::marker::PhantomData<&'a mut [Moving]>,
+    life: std::marker::PhantomData<&'a mut [T]>,
 }
 
-// SAFETY: `Shared` hands out a body only through `ends`, whose caller guarantees that no
-// other thread holds that body at the same time.
-unsafe impl Send for Shared<'_> {}
-unsafe impl Sync for Shared<'_> {}
+// SAFETY: `Shared` hands out an item only through `at` and `read`, whose callers guarantee
+// that no other thread holds that item at the same time.
+unsafe impl<T: Send> Send for Shared<'_, T> {}
+unsafe impl<T: Send> Sync for Shared<'_, T> {}
 
-impl<'a> Shared<'a> {
-    fn new(bodies: &'a mut [Moving]) -> Self {
+impl<'a, T> Shared<'a, T> {
+    /// The items, to be handed out one task at a time.
+    pub fn new(items: &'a mut [T]) -> Self {
         Self {
-            bodies: bodies.as_mut_ptr(),
-            len: bodies.len(),
+            items: items.as_mut_ptr(),
+            len: items.len(),
             life: std::marker::PhantomData,
         }
     }
 
-    /// [`ends`] of `pair`, i < j.
+    /// A copy of item k.
     ///
     /// # Safety
-    /// No other reference to body i or j may be alive while the returned ones are: the
-    /// caller's pairs at once are those of one colour ([`check_colours`]).
+    /// No other thread may be writing item k.
+    #[inline(always)]
+    pub unsafe fn read(&self, k: usize) -> T
+    where
+        T: Copy,
+    {
+        assert!(k < self.len, "item {k} of {}", self.len);
+        // SAFETY: in bounds; no one writes it meanwhile.
+        unsafe { self.items.add(k).read() }
+    }
+
+    /// Item k.
+    ///
+    /// # Safety
+    /// No other reference to item k may be alive while the returned one is.
     #[allow(clippy::mut_from_ref)]
     #[inline(always)]
-    unsafe fn ends(&self, pair: Pair) -> (&mut Moving, Option<&mut Moving>) {
-        let (i, j) = (pair.i as usize, pair.j as usize);
-        assert!(i < j && i < self.len, "a pair (i, j) has i < j < bodies or j a wall");
-        // SAFETY: i < len and j < len are in bounds and distinct; the caller holds them alone.
-        unsafe {
-            (
-                &mut *self.bodies.add(i),
-                (j < self.len).then(|| &mut *self.bodies.add(j)),
-            )
-        }
+    pub unsafe fn at(&self, k: usize) -> &mut T {
+        assert!(k < self.len, "item {k} of {}", self.len);
+        // SAFETY: in bounds; the caller holds it alone.
+        unsafe { &mut *self.items.add(k) }
     }
 }
 
-/// One NSGS sweep, colour after colour: a colour's contacts share no body, so each solves its
-/// local problem and kicks its two bodies (`relax`) while the colour's other contacts do
-/// the same to theirs, in parallel; the overflow colour is swept one contact at a time. The
-/// result is the sequential sweep in (colour, pair key) order, bit for bit, on any number of
-/// threads. Returns Siconos's light error terms (Σ‖Δr_c‖², Σ‖r_c‖²) over the active contacts:
-/// each contact's pair goes to `terms` as it is relaxed (an inactive one's must be zero), and
-/// [`blocked_sum`] adds them, so that the sum reads 16 bytes per contact rather than the
-/// contacts again. `coloured` must be properly coloured ([`check_colours`]).
-pub fn sweep(bodies: &mut [Moving], dimension: Dimension, coloured: &mut Coloured, terms: &mut [[f64; 2]]) -> [f64; 2] {
-    for (k, range) in coloured.colours.iter().enumerate() {
-        let contacts = &mut coloured.contacts[range.clone()];
-        let terms = &mut terms[range.clone()];
-        if coloured.overflow && k + 1 == coloured.colours.len() {
-            for (c, t) in contacts.iter_mut().zip(terms.iter_mut()).filter(|(c, _)| c.active) {
-                let (i, j) = ends(bodies, c.pair);
-                *t = relax(dimension, c, i, j);
-            }
-            continue;
+/// One NSGS sweep, colour after colour: a colour's contacts share no body, so they solve
+/// their local problems and kick their bodies at once — [`WIDTH`](super::packed::WIDTH) at a
+/// time in the lanes of a block of `packed` ([`Packed`]), the blocks in parallel; the
+/// overflow colour is swept one contact at a time (`relax`). The result is the sequential
+/// sweep in (colour, pair key) order, bit for bit, on any number of threads and instruction
+/// set `simd`. Returns Siconos's light error terms (Σ‖Δr_c‖², Σ‖r_c‖²) over the active
+/// contacts: each contact's pair goes to `terms` as it is relaxed (an inactive one's must be
+/// zero), and [`blocked_sum`] adds them, so that the sum reads 16 bytes per contact rather
+/// than the contacts again. `packed` must hold `coloured`'s proper colours, which must be
+/// proper ([`check_colours`]); the packed contacts' r stay there until [`Packed::unpack`].
+pub fn sweep(
+    (bodies, simd): (&mut [Moving], Simd),
+    dimension: Dimension,
+    (coloured, packed): (&mut Coloured, &mut Packed),
+    terms: &mut [[f64; 2]],
+) -> [f64; 2] {
+    let proper = coloured.colours.len() - usize::from(coloured.overflow);
+    for k in 0..proper {
+        let shared = (&Shared::new(bodies), &Shared::new(terms));
+        // SAFETY: the colour's contacts share no body (checked by the caller) and each is in
+        // one block.
+        unsafe { packed.relax_colour(k, simd, dimension, shared) };
+    }
+    if coloured.overflow {
+        let range = coloured.colours[proper].clone();
+        let contacts = coloured.contacts[range.clone()].iter_mut();
+        for (c, t) in contacts.zip(&mut terms[range]).filter(|(c, _)| c.active) {
+            let (i, j) = ends(bodies, c.pair);
+            *t = relax(dimension, c, i, j);
         }
-        let shared = Shared::new(bodies);
-        contacts
-            .par_iter_mut()
-            .zip(terms.par_iter_mut())
-            .with_min_len(PARALLEL_MIN)
-            .for_each(|(c, t)| {
-                if c.active {
-                    // SAFETY: the contacts of this colour share no body (checked by the
-                    // caller), so no other task of this loop holds c's bodies.
-                    let (i, j) = unsafe { shared.ends(c.pair) };
-                    *t = relax(dimension, c, i, j);
-                }
-            });
     }
     blocked_sum(terms.len(), |k| terms[k])
 }
@@ -267,14 +285,54 @@ pub trait ContactSolver: Send {
     ) -> crate::Result<Sweeps>;
 }
 
-/// The CPU twin of the sweeps on all cores: coloured NSGS ([`sweep`]) repeated by
-/// [`iterate`], with its buffers.
-#[derive(Clone, Debug, Default)]
+/// The CPU twin of the sweeps on all cores: coloured NSGS ([`sweep`], the colours' contacts
+/// packed in lanes) repeated by [`iterate`], with its buffers.
+#[derive(Clone, Debug)]
 pub struct CpuSolver {
     /// Each contact's light error terms (‖Δr‖², ‖r‖²) at the last sweep.
     terms: Vec<[f64; 2]>,
     bodies: Vec<Moving>,
     stamps: Vec<usize>,
+    packed: Packed,
+    simd: Simd,
+}
+
+impl Default for CpuSolver {
+    /// On the widest instruction set of this CPU ([`Simd::detect`]).
+    fn default() -> Self {
+        Self::on(Simd::detect())
+    }
+}
+
+impl CpuSolver {
+    /// The sweeps' lanes compiled for `simd` (every instruction set gives the same bits).
+    pub fn on(simd: Simd) -> Self {
+        Self {
+            terms: Vec::new(),
+            bodies: Vec::new(),
+            stamps: Vec::new(),
+            packed: Packed::default(),
+            simd,
+        }
+    }
+}
+
+/// [`CpuSolver`]'s sweeps, on its buffers.
+struct Nsgs<'a> {
+    terms: &'a mut [[f64; 2]],
+    packed: &'a mut Packed,
+    simd: Simd,
+    dimension: Dimension,
+}
+
+impl Sweep for Nsgs<'_> {
+    fn sweep(&mut self, bodies: &mut [Moving], coloured: &mut Coloured) -> [f64; 2] {
+        sweep((bodies, self.simd), self.dimension, (coloured, self.packed), self.terms)
+    }
+
+    fn settle(&mut self, coloured: &mut Coloured) {
+        self.packed.unpack(coloured.contacts);
+    }
 }
 
 impl ContactSolver for CpuSolver {
@@ -294,22 +352,35 @@ impl ContactSolver for CpuSolver {
         // (zero for the inactive contacts, which no sweep visits)
         self.terms.clear();
         self.terms.resize(coloured.contacts.len(), [0.0; 2]);
-        let (terms, dimension) = (&mut self.terms, state.bodies.dimension);
-        Ok(iterate(
-            state,
-            &mut self.bodies,
-            coloured,
-            options,
-            |bodies, coloured| sweep(bodies, dimension, coloured, terms),
-        ))
+        self.packed.pack(coloured, state.bodies.len());
+        let nsgs = Nsgs {
+            terms: &mut self.terms,
+            packed: &mut self.packed,
+            simd: self.simd,
+            dimension: state.bodies.dimension,
+        };
+        Ok(iterate(state, &mut self.bodies, coloured, options, nsgs))
     }
+}
+
+/// What [`iterate`] repeats: one sweep, and what makes the contacts' impulses the sweeps'
+/// before the error reads them.
+pub trait Sweep: Send {
+    /// One sweep over the active contacts of `coloured` on `bodies`; returns the light
+    /// error's terms (Σ‖Δr_c‖², Σ‖r_c‖²).
+    fn sweep(&mut self, bodies: &mut [Moving], coloured: &mut Coloured) -> [f64; 2];
+
+    /// Leaves each contact's r in `coloured` the last sweep's, where the sweeps keep them
+    /// elsewhere (nothing by default).
+    fn settle(&mut self, _coloured: &mut Coloured) {}
 }
 
 /// Repeats `sweep` on the bodies gathered from `state` ([`Moving`], in `bodies`) until
 /// [`error`] ≤ the tolerance or the cap, as Siconos's `fc3d_nsgs`: after each sweep the light
 /// error √(Σ‖Δr‖²)/‖r‖ (from the sums `sweep` returns) is compared with the tolerance, and
-/// only when it is within is the full error computed and tested (and once at the cap, to
-/// report); then the velocities go back to `state`. With no active contact, no sweep.
+/// only when it is within is the full error computed (after [`Sweep::settle`]) and tested (and
+/// once at the cap, to report); then the velocities go back to `state`. With no active
+/// contact, no sweep.
 ///
 /// The sweeps run inside one task of rayon's pool: each colour's parallel loop then starts
 /// from a worker thread, instead of handing its work to the pool and sleeping on it (a
@@ -319,7 +390,7 @@ pub fn iterate(
     bodies: &mut Vec<Moving>,
     coloured: &mut Coloured,
     options: &SolverOptions,
-    sweep: impl FnMut(&mut [Moving], &mut Coloured) -> [f64; 2] + Send,
+    sweep: impl Sweep,
 ) -> Sweeps {
     rayon::scope(|_| iterate_in_pool(state, bodies, coloured, options, sweep))
 }
@@ -329,7 +400,7 @@ fn iterate_in_pool(
     bodies: &mut Vec<Moving>,
     coloured: &mut Coloured,
     options: &SolverOptions,
-    mut sweep: impl FnMut(&mut [Moving], &mut Coloured) -> [f64; 2],
+    mut sweep: impl Sweep,
 ) -> Sweeps {
     if !coloured.contacts.iter().any(|c| c.active) {
         return Sweeps {
@@ -348,8 +419,9 @@ fn iterate_in_pool(
     let cap = options.max_sweeps.max(1);
     let mut result = None;
     for k in 1..=cap {
-        let light = light_error(sweep(bodies, coloured));
+        let light = light_error(sweep.sweep(bodies, coloured));
         if light <= options.tolerance || k == cap {
+            sweep.settle(coloured);
             let (residual, rounding) = error(bodies, dimension, coloured.contacts);
             let converged = residual <= options.tolerance || rounding;
             if converged || k == cap {

@@ -15,7 +15,7 @@
 pub struct Simd(Isa);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Isa {
+pub(crate) enum Isa {
     /// The target's baseline (SSE2 on x86-64).
     Baseline,
     /// AVX2 (256-bit vectors).
@@ -42,8 +42,9 @@ impl Simd {
         isas
     }
 
-    /// The instruction set (for the dispatch in `moreau_jean_pgs`).
-    pub(super) fn isa(self) -> Isa {
+    /// The instruction set (for the dispatch in `moreau_jean_pgs` and the large scene's
+    /// `packed`).
+    pub(crate) fn isa(self) -> Isa {
         self.0
     }
 

@@ -1,0 +1,391 @@
+//! A colour's active contacts packed [`WIDTH`] to a block, each value's lanes side by side
+//! (as Box2D v3's wide contact constraints, `contact_solver.c`): the NSGS sweep of a colour
+//! relaxes a block's contacts in one loop over its lanes, their bodies gathered from and
+//! scattered back to the bodies' array around it, so that the compiler vectorises the loop
+//! (the lanes' values lie in consecutive memory; the local solve's cases are selects). A
+//! colour's contacts share no body, so the lanes never touch one body twice, and each lane
+//! runs the operations of the sweep one contact at a time ([`super::solve::relax`]): the same
+//! bits, in any instruction set. The packing is made once per solve (activation does not
+//! change during the sweeps), so that a sweep reads each contact's 18 values from one
+//! contiguous block instead of its whole [`Contact`].
+
+use std::array::from_fn;
+use std::ops::Range;
+
+use rayon::prelude::*;
+
+use super::bodies::Dimension;
+use super::narrow_phase::{Contact, End, Moving, frame_velocity, push};
+use super::residual::square;
+use super::solve::{Coloured, Shared, local_impulse};
+use crate::batch::cpu::simd::{Isa, Simd};
+
+/// Contacts per block: measured fastest of 2, 4 and 8 on the development machine (AVX2:
+/// one register of f64 per value).
+pub const WIDTH: usize = 4;
+
+/// Blocks below this many in a colour are relaxed on one thread (rayon's split overhead).
+const PARALLEL_MIN: usize = 16;
+
+/// One value of each lane.
+type Wide = [f64; WIDTH];
+
+/// A body's values in the lanes: v (3), ω (3), 1/m, R/I, R.
+type Bodies = [Wide; 9];
+
+/// Up to [`WIDTH`] active contacts of one colour, each value's lanes side by side. Lanes
+/// past `len` repeat lane 0's contact: they are computed and never written back.
+#[derive(Clone, Copy, Debug)]
+pub struct Block {
+    /// The contacts' indices in the coloured contacts.
+    contact: [u32; WIDTH],
+    /// Their bodies i.
+    i: [u32; WIDTH],
+    /// Their bodies j (body i's index where j is a wall).
+    j: [u32; WIDTH],
+    /// Whether j is a wall.
+    wall: [bool; WIDTH],
+    /// The lanes in use.
+    len: usize,
+    /// The frames [n, t₁, t₂], component by component.
+    frame: [[Wide; 3]; 3],
+    /// The blocks (w_N, w_T).
+    w: [Wide; 2],
+    /// μ.
+    mu: Wide,
+    /// ê.
+    target: [Wide; 3],
+    /// r, updated by each sweep.
+    r: [Wide; 3],
+}
+
+impl Block {
+    /// The active contacts `indices` (1 to [`WIDTH`]) of `contacts`, among `bodies` bodies
+    /// (a larger j is a wall).
+    fn pack(contacts: &[Contact], indices: &[usize], bodies: usize) -> Self {
+        let mut block = Self {
+            contact: [0; WIDTH],
+            i: [0; WIDTH],
+            j: [0; WIDTH],
+            wall: [false; WIDTH],
+            len: indices.len(),
+            frame: [[[0.0; WIDTH]; 3]; 3],
+            w: [[0.0; WIDTH]; 2],
+            mu: [0.0; WIDTH],
+            target: [[0.0; WIDTH]; 3],
+            r: [[0.0; WIDTH]; 3],
+        };
+        for l in 0..WIDTH {
+            let k = indices[if l < indices.len() { l } else { 0 }];
+            let c = &contacts[k];
+            let wall = c.pair.j as usize >= bodies;
+            block.contact[l] = k as u32;
+            block.i[l] = c.pair.i;
+            block.j[l] = if wall { c.pair.i } else { c.pair.j };
+            block.wall[l] = wall;
+            for a in 0..3 {
+                for (axis, frame) in block.frame.iter_mut().enumerate() {
+                    frame[a][l] = c.frame[axis][a];
+                }
+                block.target[a][l] = c.target[a];
+                block.r[a][l] = c.r[a];
+            }
+            block.w[0][l] = c.w[0];
+            block.w[1][l] = c.w[1];
+            block.mu[l] = c.law.mu();
+        }
+        block
+    }
+
+    /// NSGS's update of its contacts, [`super::solve::relax`] in each lane: the bodies
+    /// gathered into lanes, each lane's new impulse by [`local_impulse`] and its bodies
+    /// kicked by the change Δr, the bodies scattered back; each contact's light error terms
+    /// (‖Δr‖², ‖r‖²) to `terms`.
+    ///
+    /// `SPHERES` is the dimension (false: discs, 2-D; true: spheres, 3-D), a constant so that
+    /// the lanes' loop holds one local solve.
+    ///
+    /// # Safety
+    /// No other thread may hold the block's bodies or its contacts' terms: the blocks relaxed
+    /// at once are of one colour.
+    #[inline(always)]
+    unsafe fn relax<const SPHERES: bool>(&mut self, bodies: &Shared<Moving>, terms: &Shared<[f64; 2]>) {
+        let dimension = if SPHERES { Dimension::Three } else { Dimension::Two };
+        let (mut bi, mut bj): (Bodies, Bodies) = ([[0.0; WIDTH]; 9], [[0.0; WIDTH]; 9]);
+        for l in 0..WIDTH {
+            // SAFETY: the lanes' bodies are the caller's alone (and lanes past `len` repeat
+            // lane 0's, read here and never written).
+            let (i, j) = unsafe { (bodies.read(self.i[l] as usize), bodies.read(self.j[l] as usize)) };
+            let values = |m: Moving| {
+                let (v, w) = (m.v, m.omega);
+                [
+                    v[0],
+                    v[1],
+                    v[2],
+                    w[0],
+                    w[1],
+                    w[2],
+                    m.inverse_mass,
+                    m.spin_per_impulse,
+                    m.radius,
+                ]
+            };
+            let (vi, vj) = (values(i), values(j));
+            for k in 0..9 {
+                (bi[k][l], bj[k][l]) = (vi[k], vj[k]);
+            }
+        }
+        let mut change = [[0.0; WIDTH]; 2];
+        for l in 0..WIDTH {
+            let body = |b: &Bodies| Moving {
+                v: [b[0][l], b[1][l], b[2][l]],
+                omega: [b[3][l], b[4][l], b[5][l]],
+                inverse_mass: b[6][l],
+                spin_per_impulse: b[7][l],
+                radius: b[8][l],
+            };
+            let (mut i, mut j) = (body(&bi), body(&bj));
+            // (Indexed, not `map`ped: `map` copies the whole arrays in every lane.)
+            let frame: [[f64; 3]; 3] = from_fn(|k| from_fn(|a| self.frame[k][a][l]));
+            let pj = j.point(frame[0], End::J);
+            let pj = if self.wall[l] { [0.0; 3] } else { pj };
+            let u = frame_velocity(&frame, i.point(frame[0], End::I), pj);
+            let old = [self.r[0][l], self.r[1][l], self.r[2][l]];
+            let target = [self.target[0][l], self.target[1][l], self.target[2][l]];
+            let block = ([self.w[0][l], self.w[1][l]], self.mu[l]);
+            let r = local_impulse(dimension, u, (target, old), block);
+            let d = [r[0] - old[0], r[1] - old[1], r[2] - old[2]];
+            let pushed = push(&frame, d);
+            i.kick(pushed, End::I);
+            j.kick(pushed, End::J);
+            for a in 0..3 {
+                self.r[a][l] = r[a];
+                (bi[a][l], bi[3 + a][l]) = (i.v[a], i.omega[a]);
+                (bj[a][l], bj[3 + a][l]) = (j.v[a], j.omega[a]);
+            }
+            (change[0][l], change[1][l]) = (square(d), square(r));
+        }
+        for l in 0..self.len {
+            let scatter = |at: u32, b: &Bodies| {
+                // SAFETY: as the gather's.
+                let body = unsafe { bodies.at(at as usize) };
+                body.v = [b[0][l], b[1][l], b[2][l]];
+                body.omega = [b[3][l], b[4][l], b[5][l]];
+            };
+            scatter(self.i[l], &bi);
+            if !self.wall[l] {
+                scatter(self.j[l], &bj);
+            }
+            // SAFETY: each contact is in one block.
+            unsafe { *terms.at(self.contact[l] as usize) = [change[0][l], change[1][l]] };
+        }
+    }
+}
+
+/// The proper colours' active contacts in blocks ([`Block`]), each colour a range of them.
+#[derive(Clone, Debug, Default)]
+pub struct Packed {
+    blocks: Vec<Block>,
+    colours: Vec<Range<usize>>,
+    indices: Vec<usize>,
+}
+
+impl Packed {
+    /// Packs the active contacts of `coloured`'s proper colours (the overflow colour is not
+    /// packed), among `bodies` bodies.
+    pub fn pack(&mut self, coloured: &Coloured, bodies: usize) {
+        self.blocks.clear();
+        self.colours.clear();
+        let proper = coloured.colours.len() - usize::from(coloured.overflow);
+        for range in &coloured.colours[..proper] {
+            self.indices.clear();
+            self.indices
+                .extend(range.clone().filter(|&k| coloured.contacts[k].active));
+            let start = self.blocks.len();
+            self.blocks.extend(
+                self.indices
+                    .chunks(WIDTH)
+                    .map(|lanes| Block::pack(coloured.contacts, lanes, bodies)),
+            );
+            self.colours.push(start..self.blocks.len());
+        }
+    }
+
+    /// Relaxes colour `k`'s blocks, in parallel on `simd` (see [`Block::relax`]).
+    ///
+    /// # Safety
+    /// `bodies` and `terms` are held by no one else; the packed colours are proper.
+    pub unsafe fn relax_colour(
+        &mut self,
+        k: usize,
+        simd: Simd,
+        dimension: Dimension,
+        (bodies, terms): (&Shared<Moving>, &Shared<[f64; 2]>),
+    ) {
+        self.blocks[self.colours[k].clone()]
+            .par_chunks_mut(PARALLEL_MIN)
+            .for_each(|blocks| {
+                // SAFETY: the blocks of a colour share no body and no contact.
+                unsafe { relax_blocks(simd, blocks, dimension, (bodies, terms)) }
+            });
+    }
+
+    /// Writes each packed contact's r back to `contacts`.
+    pub fn unpack(&self, contacts: &mut [Contact]) {
+        for b in &self.blocks {
+            for l in 0..b.len {
+                contacts[b.contact[l] as usize].r = [b.r[0][l], b.r[1][l], b.r[2][l]];
+            }
+        }
+    }
+}
+
+/// [`Block::relax`] of each of `blocks`, compiled for the instruction set `simd`.
+///
+/// # Safety
+/// As [`Block::relax`]'s, for every block.
+unsafe fn relax_blocks(
+    simd: Simd,
+    blocks: &mut [Block],
+    dimension: Dimension,
+    (bodies, terms): (&Shared<Moving>, &Shared<[f64; 2]>),
+) {
+    #[inline(always)]
+    unsafe fn each(blocks: &mut [Block], dimension: Dimension, bodies: &Shared<Moving>, terms: &Shared<[f64; 2]>) {
+        // (Plain loops: a closure might not take the caller's instruction set.)
+        match dimension {
+            Dimension::Two => {
+                for b in blocks {
+                    // SAFETY: the caller's.
+                    unsafe { b.relax::<false>(bodies, terms) }
+                }
+            }
+            Dimension::Three => {
+                for b in blocks {
+                    // SAFETY: the caller's.
+                    unsafe { b.relax::<true>(bodies, terms) }
+                }
+            }
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn avx2(blocks: &mut [Block], dimension: Dimension, bodies: &Shared<Moving>, terms: &Shared<[f64; 2]>) {
+        // SAFETY: the caller's.
+        unsafe { each(blocks, dimension, bodies, terms) }
+    }
+    match simd.isa() {
+        // SAFETY: the caller's.
+        Isa::Baseline => unsafe { each(blocks, dimension, bodies, terms) },
+        // SAFETY: a `Simd` names only an instruction set this CPU has; the rest the caller's.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { avx2(blocks, dimension, bodies, terms) },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contact::vector::ortho_tangent;
+    use crate::large_scene::broad_phase::Pair;
+    use crate::large_scene::solve::relax;
+    use crate::model::NewtonImpactFrictionNSL;
+
+    /// x ↦ a value in [−1, 1) (a 64-bit LCG, Knuth's constants).
+    fn uniform(x: &mut u64) -> f64 {
+        *x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (*x >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+    }
+
+    /// One colour of `count` active contacts among `2 count` bodies, every third against a
+    /// wall, with random velocities, frames, blocks and impulses, some separating.
+    fn colour(d: Dimension, count: usize, seed: u64) -> (Vec<Moving>, Vec<Contact>) {
+        let mut x = seed;
+        let mut u = || uniform(&mut x);
+        let z = |v: f64| if d == Dimension::Two { 0.0 } else { v };
+        let bodies: Vec<Moving> = (0..2 * count)
+            .map(|_| Moving {
+                v: [u(), u(), z(u())],
+                omega: if d == Dimension::Two {
+                    [0.0, 0.0, u()]
+                } else {
+                    [u(), u(), u()]
+                },
+                inverse_mass: 1.5 + u(),
+                spin_per_impulse: 4.0 + u(),
+                radius: 0.3 + 0.1 * u(),
+            })
+            .collect();
+        let contacts = (0..count)
+            .map(|k| {
+                let law = NewtonImpactFrictionNSL::new(0.5 + 0.5 * u(), 0.0, 0.5 + 0.4 * u(), d.rows()).unwrap();
+                let j = if k % 3 == 2 { 2 * count + 1 } else { 2 * k + 1 };
+                let pair = Pair {
+                    i: 2 * k as u32,
+                    j: j as u32,
+                };
+                let mut c = Contact::carried(pair, [[0.0; 3]; 3], [0.0; 3], law);
+                let (a, b) = (u() * 3.0, z(u()));
+                let n = [a.cos() * (1.0 - b * b).sqrt(), a.sin() * (1.0 - b * b).sqrt(), b];
+                c.frame = match d {
+                    Dimension::Two => [n, [-n[1], n[0], 0.0], [0.0; 3]],
+                    Dimension::Three => [n, ortho_tangent(n, 0), ortho_tangent(n, 1)],
+                };
+                c.w = [2.0 + u(), 6.0 + u()];
+                c.target = [0.3 * u(), 0.0, 0.0];
+                c.r = [0.5 + 0.5 * u(), 0.2 * u(), z(0.2 * u())];
+                c.active = true;
+                c
+            })
+            .collect();
+        (bodies, contacts)
+    }
+
+    /// A packed colour's relaxation gives each contact and body the bits of relaxing them one
+    /// at a time, on every instruction set, a partial block and walls included.
+    #[test]
+    fn blocks_relax_as_one_contact_at_a_time() {
+        for d in [Dimension::Two, Dimension::Three] {
+            for count in [1, 4, 7, 13] {
+                let (mut bodies, mut contacts) = colour(d, count, 7 + count as u64);
+                let mut terms = vec![[0.0; 2]; count];
+                let (start_bodies, start_contacts) = (bodies.clone(), contacts.clone());
+                for (c, t) in contacts.iter_mut().zip(&mut terms) {
+                    let (low, high) = bodies.split_at_mut(c.pair.j.min(2 * count as u32) as usize);
+                    let j = high.first_mut().filter(|_| (c.pair.j as usize) < 2 * count);
+                    *t = relax(d, c, &mut low[c.pair.i as usize], j);
+                }
+                assert!(terms.iter().all(|t| t[0] > 0.0), "every contact's impulse changes");
+                for simd in Simd::available() {
+                    let (mut b, mut cs) = (start_bodies.clone(), start_contacts.clone());
+                    let mut t = vec![[0.0; 2]; count];
+                    let colours = [0..count; 1];
+                    let coloured = Coloured {
+                        contacts: &mut cs,
+                        colours: &colours,
+                        overflow: false,
+                    };
+                    let mut packed = Packed::default();
+                    packed.pack(&coloured, 2 * count);
+                    let shared = (&Shared::new(&mut b), &Shared::new(&mut t));
+                    // SAFETY: one colour: no two contacts share a body.
+                    unsafe { packed.relax_colour(0, simd, d, shared) };
+                    packed.unpack(&mut cs);
+                    let what = format!("{d:?}, {count} contacts, {}", simd.name());
+                    let bits = |x: &[f64]| x.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+                    let state = |b: &[Moving]| {
+                        bits(
+                            &b.iter()
+                                .flat_map(|m| m.v.into_iter().chain(m.omega))
+                                .collect::<Vec<_>>(),
+                        )
+                    };
+                    assert_eq!(state(&b), state(&bodies), "{what}: bodies");
+                    let r = |c: &[Contact]| bits(&c.iter().flat_map(|c| c.r).collect::<Vec<_>>());
+                    assert_eq!(r(&cs), r(&contacts), "{what}: impulses");
+                    assert_eq!(bits(t.as_flattened()), bits(terms.as_flattened()), "{what}: terms");
+                }
+            }
+        }
+    }
+}
