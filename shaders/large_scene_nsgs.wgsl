@@ -7,7 +7,8 @@
 // so that a submit holds many sweeps and the ones past the stop do nothing. `real`,
 // SLIDE_ITERATIONS, BLOCK, `Dispatch`, invocation.wgsl and
 // contact_local.wgsl are defined in front of this file (src/large_scene/gpu/mod.rs). Twins:
-// src/large_scene/solve.rs (local_solve, sweep, iterate), src/large_scene/residual.rs
+// src/large_scene/solve.rs (local_solve, sweep, iterate), src/large_scene/local.rs
+// (local_impulse), src/large_scene/packed.rs (a colour in lanes), src/large_scene/residual.rs
 // (error_terms, blocked_sum, light_error, relative_error), src/large_scene/narrow_phase.rs
 // (relative_velocity, kick).
 

@@ -31,6 +31,7 @@ pub mod colouring;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod jacobi;
+pub mod local;
 pub mod narrow_phase;
 pub mod packed;
 pub mod reference;

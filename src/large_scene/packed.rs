@@ -4,7 +4,7 @@
 //! scattered back to the bodies' array around it, so that the compiler vectorises the loop
 //! (the lanes' values lie in consecutive memory; the local solve's cases are selects). A
 //! colour's contacts share no body, so the lanes never touch one body twice, and each lane
-//! runs the operations of the sweep one contact at a time ([`super::solve::relax`]): the same
+//! runs the operations of the sweep one contact at a time (`solve::relax`): the same
 //! bits, in any instruction set. The packing is made once per solve (activation does not
 //! change during the sweeps), so that a sweep reads each contact's 18 values from one
 //! contiguous block instead of its whole [`Contact`].
@@ -15,9 +15,9 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use super::bodies::Dimension;
+use super::local::local_impulse;
 use super::narrow_phase::{Contact, End, Moving, frame_velocity, push};
 use super::residual::square;
-use super::solve::{Coloured, Shared, local_impulse};
 use crate::batch::cpu::simd::{Isa, Simd};
 
 /// Contacts per block: measured fastest of 2, 4 and 8 on the development machine (AVX2:
@@ -35,6 +35,57 @@ type Wide = [f64; WIDTH];
 
 /// A body's values in the lanes: v (3), ω (3), 1/m, R/I, R.
 type Bodies = [Wide; 9];
+
+/// A slice written by the tasks of one colour at once: the bodies of a sweep, or its
+/// contacts' terms — the colour's contacts share no body, so each task holds its own
+/// contacts' bodies and terms alone.
+pub struct Shared<'a, T> {
+    items: *mut T,
+    len: usize,
+    life: std::marker::PhantomData<&'a mut [T]>,
+}
+
+// SAFETY: `Shared` hands out an item only through `at` and `read`, whose callers guarantee
+// that no other thread holds that item at the same time.
+unsafe impl<T: Send> Send for Shared<'_, T> {}
+unsafe impl<T: Send> Sync for Shared<'_, T> {}
+
+impl<'a, T> Shared<'a, T> {
+    /// The items, to be handed out one task at a time.
+    pub fn new(items: &'a mut [T]) -> Self {
+        Self {
+            items: items.as_mut_ptr(),
+            len: items.len(),
+            life: std::marker::PhantomData,
+        }
+    }
+
+    /// A copy of item k.
+    ///
+    /// # Safety
+    /// No other thread may be writing item k.
+    #[inline(always)]
+    pub unsafe fn read(&self, k: usize) -> T
+    where
+        T: Copy,
+    {
+        assert!(k < self.len, "item {k} of {}", self.len);
+        // SAFETY: in bounds; no one writes it meanwhile.
+        unsafe { self.items.add(k).read() }
+    }
+
+    /// Item k.
+    ///
+    /// # Safety
+    /// No other reference to item k may be alive while the returned one is.
+    #[allow(clippy::mut_from_ref)]
+    #[inline(always)]
+    pub unsafe fn at(&self, k: usize) -> &mut T {
+        assert!(k < self.len, "item {k} of {}", self.len);
+        // SAFETY: in bounds; the caller holds it alone.
+        unsafe { &mut *self.items.add(k) }
+    }
+}
 
 /// Up to [`WIDTH`] active contacts of one colour, each value's lanes side by side. Lanes
 /// past `len` repeat lane 0's contact: they are computed and never written back.
@@ -100,7 +151,7 @@ impl Block {
         block
     }
 
-    /// NSGS's update of its contacts, [`super::solve::relax`] in each lane: the bodies
+    /// NSGS's update of its contacts, `solve::relax` in each lane: the bodies
     /// gathered into lanes, each lane's new impulse by [`local_impulse`] and its bodies
     /// kicked by the change Δr, the bodies scattered back; each contact's light error terms
     /// (‖Δr‖², ‖r‖²) to `terms`.
@@ -194,27 +245,26 @@ pub struct Packed {
 }
 
 impl Packed {
-    /// Packs the active contacts of `coloured`'s proper colours (the overflow colour is not
-    /// packed), among `bodies` bodies.
-    pub fn pack(&mut self, coloured: &Coloured, bodies: usize) {
+    /// Packs the active contacts of each of `colours` (ranges of `contacts`, each proper: no
+    /// two of its contacts share a body), among `bodies` bodies.
+    pub fn pack(&mut self, contacts: &[Contact], colours: &[Range<usize>], bodies: usize) {
         self.blocks.clear();
         self.colours.clear();
-        let proper = coloured.colours.len() - usize::from(coloured.overflow);
-        for range in &coloured.colours[..proper] {
+        for range in colours {
             self.indices.clear();
-            self.indices
-                .extend(range.clone().filter(|&k| coloured.contacts[k].active));
+            self.indices.extend(range.clone().filter(|&k| contacts[k].active));
             let start = self.blocks.len();
             self.blocks.extend(
                 self.indices
                     .chunks(WIDTH)
-                    .map(|lanes| Block::pack(coloured.contacts, lanes, bodies)),
+                    .map(|lanes| Block::pack(contacts, lanes, bodies)),
             );
             self.colours.push(start..self.blocks.len());
         }
     }
 
-    /// Relaxes colour `k`'s blocks, in parallel on `simd` (see [`Block::relax`]).
+    /// Relaxes colour `k`'s blocks, in parallel on `simd`: NSGS's update of each contact
+    /// (`solve::relax`) in the lanes of its block.
     ///
     /// # Safety
     /// `bodies` and `terms` are held by no one else; the packed colours are proper.
@@ -363,13 +413,8 @@ mod tests {
                     let (mut b, mut cs) = (start_bodies.clone(), start_contacts.clone());
                     let mut t = vec![[0.0; 2]; count];
                     let colours = [0..count; 1];
-                    let coloured = Coloured {
-                        contacts: &mut cs,
-                        colours: &colours,
-                        overflow: false,
-                    };
                     let mut packed = Packed::default();
-                    packed.pack(&coloured, 2 * count);
+                    packed.pack(&cs, &colours, 2 * count);
                     let shared = (&Shared::new(&mut b), &Shared::new(&mut t));
                     // SAFETY: one colour: no two contacts share a body.
                     unsafe { packed.relax_colour(0, simd, d, shared) };

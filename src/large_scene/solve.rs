@@ -3,7 +3,7 @@
 //! so that contact c's local problem is u_c = W_cc r_c + q̃_c with q̃_c = H_c v + ê_c − W_cc r_c
 //! (Siconos's `fc3d_local_problem_compute_q`: q_c + Σ_{d≠c} W_cd r_d, the shared bodies carrying
 //! the coupling; Chrono's `ChSolverPSOR` and LMGC90's `nlgs` keep the same invariant). The local
-//! solve is the scene-parallel engine's ([`friction_2d`], [`friction_3d`]), exact for the
+//! solve is the scene-parallel engine's ([`super::local`]), exact for the
 //! diagonal blocks of discs and spheres.
 
 use std::ops::Range;
@@ -12,12 +12,11 @@ use rayon::prelude::*;
 
 use super::bodies::{Bodies, Dimension};
 use super::broad_phase::Pair;
+use super::local::local_impulse;
 use super::narrow_phase::{Contact, Moving, apply_impulse, kick, relative_velocity};
-use super::packed::Packed;
+use super::packed::{Packed, Shared};
 use super::residual::{blocked_sum, error, light_error, square};
 use crate::batch::cpu::simd::Simd;
-use crate::contact::lanes::Lanes;
-use crate::contact::local::{friction_2d, friction_3d};
 
 /// When the sweeps stop.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -90,37 +89,6 @@ pub fn local_solve(dimension: Dimension, c: &Contact, i: &Moving, j: Option<&Mov
     local_impulse(dimension, u, (c.target, c.r), (w, c.law.mu()))
 }
 
-/// A contact's new impulse given the others': with its local velocity u = H_c v, target ê
-/// and impulse r, q̃ = u + ê − W r, the exact solution of u = W r + q̃, K ∋ r ⟂ û ∈ K* (2-D:
-/// [`friction_2d`]; 3-D: [`friction_3d`]), W = diag(w_N, w_T, w_T) of its block `w` =
-/// (w_N, w_T), μ of its cone.
-#[inline(always)]
-pub fn local_impulse(
-    dimension: Dimension,
-    u: [f64; 3],
-    (target, r): ([f64; 3], [f64; 3]),
-    ([wn, wt], mu): ([f64; 2], f64),
-) -> [f64; 3] {
-    let one = |x: f64| Lanes::<f64, 1>([x]);
-    let zero = one(0.0);
-    let q = [
-        one(u[0] + target[0] - wn * r[0]),
-        one(u[1] + target[1] - wt * r[1]),
-        one(u[2] + target[2] - wt * r[2]),
-    ];
-    let (wn, wt, mu) = (one(wn), one(wt), one(mu));
-    match dimension {
-        Dimension::Two => {
-            let [n, t] = friction_2d([[wn, zero], [zero, wt]], [q[0], q[1]], mu);
-            [n.0[0], t.0[0], 0.0]
-        }
-        Dimension::Three => {
-            let w = [[wn, zero, zero], [zero, wt, zero], [zero, zero, wt]];
-            friction_3d(w, q, r.map(one), mu).map(|x| x.0[0])
-        }
-    }
-}
-
 /// NSGS's update of one active contact: its new impulse by [`local_solve`] with its block
 /// W_cc, then its bodies' velocities kicked by the change Δr; returns the light error's terms
 /// (‖Δr‖², ‖r‖²).
@@ -139,57 +107,6 @@ pub fn ends(bodies: &mut [Moving], pair: Pair) -> (&mut Moving, Option<&mut Movi
     let (i, j) = (pair.i as usize, pair.j as usize);
     let (low, high) = bodies.split_at_mut(i + 1);
     (&mut low[i], high.get_mut(j.wrapping_sub(i + 1)))
-}
-
-/// A slice written by the tasks of one colour at once: the bodies of a sweep, or its
-/// contacts' terms — the colour's contacts share no body, so each task holds its own
-/// contacts' bodies and terms alone.
-pub struct Shared<'a, T> {
-    items: *mut T,
-    len: usize,
-    life: std::marker::PhantomData<&'a mut [T]>,
-}
-
-// SAFETY: `Shared` hands out an item only through `at` and `read`, whose callers guarantee
-// that no other thread holds that item at the same time.
-unsafe impl<T: Send> Send for Shared<'_, T> {}
-unsafe impl<T: Send> Sync for Shared<'_, T> {}
-
-impl<'a, T> Shared<'a, T> {
-    /// The items, to be handed out one task at a time.
-    pub fn new(items: &'a mut [T]) -> Self {
-        Self {
-            items: items.as_mut_ptr(),
-            len: items.len(),
-            life: std::marker::PhantomData,
-        }
-    }
-
-    /// A copy of item k.
-    ///
-    /// # Safety
-    /// No other thread may be writing item k.
-    #[inline(always)]
-    pub unsafe fn read(&self, k: usize) -> T
-    where
-        T: Copy,
-    {
-        assert!(k < self.len, "item {k} of {}", self.len);
-        // SAFETY: in bounds; no one writes it meanwhile.
-        unsafe { self.items.add(k).read() }
-    }
-
-    /// Item k.
-    ///
-    /// # Safety
-    /// No other reference to item k may be alive while the returned one is.
-    #[allow(clippy::mut_from_ref)]
-    #[inline(always)]
-    pub unsafe fn at(&self, k: usize) -> &mut T {
-        assert!(k < self.len, "item {k} of {}", self.len);
-        // SAFETY: in bounds; the caller holds it alone.
-        unsafe { &mut *self.items.add(k) }
-    }
 }
 
 /// One NSGS sweep, colour after colour: a colour's contacts share no body, so they solve
@@ -352,7 +269,9 @@ impl ContactSolver for CpuSolver {
         // (zero for the inactive contacts, which no sweep visits)
         self.terms.clear();
         self.terms.resize(coloured.contacts.len(), [0.0; 2]);
-        self.packed.pack(coloured, state.bodies.len());
+        let proper = coloured.colours.len() - usize::from(coloured.overflow);
+        let colours = &coloured.colours[..proper];
+        self.packed.pack(coloured.contacts, colours, state.bodies.len());
         let nsgs = Nsgs {
             terms: &mut self.terms,
             packed: &mut self.packed,
