@@ -151,7 +151,8 @@ pub struct Moving {
 pub enum End {
     /// The first body of the pair.
     I,
-    /// The second (never a wall: a wall has no velocity and takes nothing).
+    /// The second body (a wall has no velocity and takes nothing: its callers pass a zero
+    /// velocity and no kick for it).
     J,
 }
 
@@ -169,7 +170,7 @@ impl Moving {
     }
 
     /// The velocity v + s R ω × n of its contact point on the normal n, s = +1 at `end` i
-    /// and −1 at j (±R exactly, as the kernel's R · (±1)).
+    /// and −1 at j (±R, which is the kernel's R · (±1) for every R but a NaN).
     #[inline(always)]
     pub fn point(&self, n: [f64; 3], end: End) -> [f64; 3] {
         let spin = cross(self.omega, n);
@@ -210,7 +211,8 @@ pub fn frame_velocity(frame: &[[f64; 3]; 3], pi: [f64; 3], pj: [f64; 3]) -> [f64
 }
 
 /// The world impulse P = r_N n + r_T₁ t₁ + r_T₂ t₂ of the local impulse r in `frame` =
-/// [n, t₁, t₂], and its moment arm's τ = n × P: what [`Moving::kick`] applies.
+/// [n, t₁, t₂], and τ = n × P (the moment of P applied at ±R n is ±R τ): what [`Moving::kick`]
+/// applies.
 #[inline(always)]
 pub fn push(frame: &[[f64; 3]; 3], r: [f64; 3]) -> ([f64; 3], [f64; 3]) {
     let [n, t1, t2] = *frame;

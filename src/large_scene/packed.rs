@@ -33,8 +33,8 @@ const PARALLEL_MIN: usize = 64;
 /// One value of each lane.
 type Wide = [f64; WIDTH];
 
-/// A body's values in the lanes: v (3), ω (3), 1/m, R/I, R.
-type Bodies = [Wide; 9];
+/// The lanes' bodies, value by value: v (3), ω (3), 1/m, R/I, R.
+type BodyLanes = [Wide; 9];
 
 /// A slice written by the tasks of one colour at once: the bodies of a sweep, or its
 /// contacts' terms — the colour's contacts share no body, so each task holds its own
@@ -63,7 +63,7 @@ impl<'a, T> Shared<'a, T> {
     /// A copy of item k.
     ///
     /// # Safety
-    /// No other thread may be writing item k.
+    /// No other thread may be writing item k, nor a `&mut` to it be alive.
     #[inline(always)]
     pub unsafe fn read(&self, k: usize) -> T
     where
@@ -165,7 +165,7 @@ impl Block {
     #[inline(always)]
     unsafe fn relax<const SPHERES: bool>(&mut self, bodies: &Shared<Moving>, terms: &Shared<[f64; 2]>) {
         let dimension = if SPHERES { Dimension::Three } else { Dimension::Two };
-        let (mut bi, mut bj): (Bodies, Bodies) = ([[0.0; WIDTH]; 9], [[0.0; WIDTH]; 9]);
+        let (mut bi, mut bj): (BodyLanes, BodyLanes) = ([[0.0; WIDTH]; 9], [[0.0; WIDTH]; 9]);
         for l in 0..WIDTH {
             // SAFETY: the lanes' bodies are the caller's alone (and lanes past `len` repeat
             // lane 0's, read here and never written).
@@ -191,7 +191,7 @@ impl Block {
         }
         let mut change = [[0.0; WIDTH]; 2];
         for l in 0..WIDTH {
-            let body = |b: &Bodies| Moving {
+            let body = |b: &BodyLanes| Moving {
                 v: [b[0][l], b[1][l], b[2][l]],
                 omega: [b[3][l], b[4][l], b[5][l]],
                 inverse_mass: b[6][l],
@@ -220,7 +220,7 @@ impl Block {
             (change[0][l], change[1][l]) = (square(d), square(r));
         }
         for l in 0..self.len {
-            let scatter = |at: u32, b: &Bodies| {
+            let scatter = |at: u32, b: &BodyLanes| {
                 // SAFETY: as the gather's.
                 let body = unsafe { bodies.at(at as usize) };
                 body.v = [b[0][l], b[1][l], b[2][l]];

@@ -99,7 +99,7 @@ pub fn relative_error(sum: [f64; ERROR_TERMS]) -> (f64, bool) {
 }
 
 /// Siconos's light error √(Σ‖Δr‖²)/‖r‖ (√Σ‖Δr‖² when r ≈ 0) from the sums of
-/// [`sweep`](crate::large_scene::solve::sweep).
+/// the sweep (`solve::sweep`).
 pub fn light_error([change, norm]: [f64; 2]) -> f64 {
     if norm > f64::EPSILON {
         (change / norm).sqrt()

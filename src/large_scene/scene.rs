@@ -178,7 +178,8 @@ impl LargeScene {
     /// `warm_start` → `solve` → `update_position` → `discharge`, solving on the CPU on all
     /// cores.
     pub fn step(&mut self) -> Result<StepReport> {
-        let mut cpu = std::mem::take(&mut self.cpu);
+        let empty = CpuSolver::on(self.cpu.simd());
+        let mut cpu = std::mem::replace(&mut self.cpu, empty);
         let report = self.step_on(&mut cpu);
         self.cpu = cpu;
         report

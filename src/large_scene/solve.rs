@@ -117,9 +117,10 @@ pub fn ends(bodies: &mut [Moving], pair: Pair) -> (&mut Moving, Option<&mut Movi
 /// set `simd`. Returns Siconos's light error terms (Σ‖Δr_c‖², Σ‖r_c‖²) over the active
 /// contacts: each contact's pair goes to `terms` as it is relaxed (an inactive one's must be
 /// zero), and [`blocked_sum`] adds them, so that the sum reads 16 bytes per contact rather
-/// than the contacts again. `packed` must hold `coloured`'s proper colours, which must be
-/// proper ([`check_colours`]); the packed contacts' r stay there until [`Packed::unpack`].
-pub fn sweep(
+/// than the contacts again. `packed` must hold `coloured`'s proper colours, checked by
+/// [`check_colours`] (private: a safe caller could race on an improper colouring); the packed
+/// contacts' r stay there until [`Packed::unpack`].
+fn sweep(
     (bodies, simd): (&mut [Moving], Simd),
     dimension: Dimension,
     (coloured, packed): (&mut Coloured, &mut Packed),
@@ -202,7 +203,7 @@ pub trait ContactSolver: Send {
     ) -> crate::Result<Sweeps>;
 }
 
-/// The CPU twin of the sweeps on all cores: coloured NSGS ([`sweep`], the colours' contacts
+/// The CPU twin of the sweeps on all cores: coloured NSGS (`sweep`, the colours' contacts
 /// packed in lanes) repeated by [`iterate`], with its buffers.
 #[derive(Clone, Debug)]
 pub struct CpuSolver {
@@ -231,6 +232,11 @@ impl CpuSolver {
             packed: Packed::default(),
             simd,
         }
+    }
+
+    /// The instruction set its sweeps run on.
+    pub fn simd(&self) -> Simd {
+        self.simd
     }
 }
 
