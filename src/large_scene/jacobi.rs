@@ -12,14 +12,13 @@ use rayon::prelude::*;
 
 use super::bodies::{Bodies, Dimension};
 use super::narrow_phase::{Contact, Moving, kick};
-use super::residual::{blocked_sum, square};
-use super::solve::{Coloured, ContactSolver, SolverOptions, Sweep, Sweeps, Velocities, ends, iterate, local_solve};
-
-/// Contacts below this many are solved on one thread.
-const PARALLEL_MIN: usize = 256;
+use super::packed::{Packed, Shared};
+use super::residual::blocked_sum;
+use super::solve::{Coloured, ContactSolver, SolverOptions, Sweep, Sweeps, Velocities, ends, iterate};
+use crate::batch::cpu::simd::Simd;
 
 /// The stage `solve` as Jacobi with mass splitting on the CPU cores, with its buffers.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct JacobiSolver {
     bodies: Vec<Moving>,
     delta: Vec<[f64; 3]>,
@@ -27,6 +26,23 @@ pub struct JacobiSolver {
     terms: Vec<[f64; 2]>,
     split: Vec<[f64; 2]>,
     counts: Vec<u32>,
+    packed: Packed,
+    simd: Simd,
+}
+
+impl Default for JacobiSolver {
+    /// On the widest instruction set of this CPU ([`Simd::detect`]).
+    fn default() -> Self {
+        Self {
+            bodies: Vec::new(),
+            delta: Vec::new(),
+            terms: Vec::new(),
+            split: Vec::new(),
+            counts: Vec::new(),
+            packed: Packed::default(),
+            simd: Simd::detect(),
+        }
+    }
 }
 
 impl ContactSolver for JacobiSolver {
@@ -47,10 +63,16 @@ impl ContactSolver for JacobiSolver {
         self.terms.resize(n, [0.0; 2]);
         self.split.resize(n, [0.0; 2]);
         split_blocks(state.bodies, coloured.contacts, &mut self.counts, &mut self.split);
+        // (All the active contacts as one colour: Jacobi's solves only read the bodies.)
+        let all = 0..n;
+        self.packed
+            .pack(coloured.contacts, std::slice::from_ref(&all), state.bodies.len());
+        self.packed.split(&self.split);
         let sweeps = JacobiSweeps {
             delta: &mut self.delta,
             terms: &mut self.terms,
-            split: &self.split,
+            packed: &mut self.packed,
+            simd: self.simd,
             dimension: state.bodies.dimension,
         };
         Ok(iterate(state, &mut self.bodies, coloured, options, sweeps))
@@ -61,14 +83,24 @@ impl ContactSolver for JacobiSolver {
 struct JacobiSweeps<'a> {
     delta: &'a mut [[f64; 3]],
     terms: &'a mut [[f64; 2]],
-    split: &'a [[f64; 2]],
+    packed: &'a mut Packed,
+    simd: Simd,
     dimension: Dimension,
 }
 
 impl Sweep for JacobiSweeps<'_> {
     fn sweep(&mut self, bodies: &mut [Moving], coloured: &mut Coloured) -> [f64; 2] {
         let buffers = (&mut *self.delta, &mut *self.terms);
-        sweep(bodies, self.dimension, coloured.contacts, self.split, buffers)
+        sweep(
+            (bodies, self.simd),
+            self.dimension,
+            (coloured.contacts, self.packed),
+            buffers,
+        )
+    }
+
+    fn settle(&mut self, coloured: &mut Coloured) {
+        self.packed.unpack(coloured.contacts);
     }
 }
 
@@ -101,32 +133,20 @@ pub fn split_blocks(b: &Bodies, contacts: &[Contact], counts: &mut Vec<u32>, spl
 }
 
 /// One Jacobi sweep: every active contact's new impulse from the same v, ω with its split
-/// block (in parallel), then each Δr applied with the full masses in contact order. Returns
+/// block (in parallel, in the lanes of `packed`: all the active contacts, their blocks split,
+/// [`Packed::split`]), then each Δr applied with the full masses in contact order. Returns
 /// the light error terms (Σ‖Δr_c‖², Σ‖r_c‖²) summed by [`blocked_sum`] from `terms`, where
 /// each active contact leaves its own as it solves (an inactive one's must be zero); each
-/// Δr goes to `delta`.
-pub fn sweep(
-    bodies: &mut [Moving],
+/// Δr goes to `delta`; the impulses stay in `packed` until [`Packed::unpack`].
+fn sweep(
+    (bodies, simd): (&mut [Moving], Simd),
     dimension: Dimension,
-    contacts: &mut [Contact],
-    split: &[[f64; 2]],
+    (contacts, packed): (&[Contact], &mut Packed),
     (delta, terms): (&mut [[f64; 3]], &mut [[f64; 2]]),
 ) -> [f64; 2] {
-    let at = &*bodies;
-    contacts
-        .par_iter_mut()
-        .zip(delta.par_iter_mut())
-        .zip(terms.par_iter_mut())
-        .zip(split)
-        .with_min_len(PARALLEL_MIN)
-        .for_each(|(((c, d), t), &w)| {
-            if c.active {
-                let r = local_solve(dimension, c, &at[c.pair.i as usize], at.get(c.pair.j as usize), w);
-                *d = [r[0] - c.r[0], r[1] - c.r[1], r[2] - c.r[2]];
-                c.r = r;
-                *t = [square(*d), square(r)];
-            }
-        });
+    let shared = (&Shared::new(bodies), &Shared::new(terms), &Shared::new(delta));
+    // SAFETY: the solves only read the bodies; each contact's terms and Δr are its block's.
+    unsafe { packed.solve_colour(0, simd, dimension, shared) };
     for (c, d) in contacts.iter().zip(delta.iter()).filter(|(c, _)| c.active) {
         let (i, j) = ends(bodies, c.pair);
         kick(c, i, j, *d);

@@ -157,13 +157,20 @@ impl Block {
     /// (‖Δr‖², ‖r‖²) to `terms`.
     ///
     /// `SPHERES` is the dimension (false: discs, 2-D; true: spheres, 3-D), a constant so that
-    /// the lanes' loop holds one local solve.
+    /// the lanes' loop holds one local solve. With `JACOBI`, Jacobi's update instead
+    /// (the parallel loop of `jacobi::sweep`): the new impulses from the bodies as they
+    /// are, each Δr to `delta`, no body written.
     ///
     /// # Safety
-    /// No other thread may hold the block's bodies or its contacts' terms: the blocks relaxed
-    /// at once are of one colour.
+    /// No other thread may hold the block's contacts' terms (and Δr), nor, without `JACOBI`,
+    /// its bodies (the blocks relaxed at once are of one colour); with `JACOBI` no thread
+    /// may be writing a body.
     #[inline(always)]
-    unsafe fn relax<const SPHERES: bool>(&mut self, bodies: &Shared<Moving>, terms: &Shared<[f64; 2]>) {
+    unsafe fn relax<const SPHERES: bool, const JACOBI: bool>(
+        &mut self,
+        bodies: &Shared<Moving>,
+        (terms, delta): (&Shared<[f64; 2]>, &Shared<[f64; 3]>),
+    ) {
         let dimension = if SPHERES { Dimension::Three } else { Dimension::Two };
         let (mut bi, mut bj): (BodyLanes, BodyLanes) = ([[0.0; WIDTH]; 9], [[0.0; WIDTH]; 9]);
         for l in 0..WIDTH {
@@ -189,7 +196,7 @@ impl Block {
                 (bi[k][l], bj[k][l]) = (vi[k], vj[k]);
             }
         }
-        let mut change = [[0.0; WIDTH]; 2];
+        let (mut change, mut dr) = ([[0.0; WIDTH]; 2], [[0.0; WIDTH]; 3]);
         for l in 0..WIDTH {
             let body = |b: &BodyLanes| Moving {
                 v: [b[0][l], b[1][l], b[2][l]],
@@ -209,11 +216,14 @@ impl Block {
             let block = ([self.w[0][l], self.w[1][l]], self.mu[l]);
             let r = local_impulse(dimension, u, (target, old), block);
             let d = [r[0] - old[0], r[1] - old[1], r[2] - old[2]];
-            let pushed = push(&frame, d);
-            i.kick(pushed, End::I);
-            j.kick(pushed, End::J);
+            if !JACOBI {
+                let pushed = push(&frame, d);
+                i.kick(pushed, End::I);
+                j.kick(pushed, End::J);
+            }
             for a in 0..3 {
                 self.r[a][l] = r[a];
+                dr[a][l] = d[a];
                 (bi[a][l], bi[3 + a][l]) = (i.v[a], i.omega[a]);
                 (bj[a][l], bj[3 + a][l]) = (j.v[a], j.omega[a]);
             }
@@ -226,9 +236,14 @@ impl Block {
                 body.v = [b[0][l], b[1][l], b[2][l]];
                 body.omega = [b[3][l], b[4][l], b[5][l]];
             };
-            scatter(self.i[l], &bi);
-            if !self.wall[l] {
-                scatter(self.j[l], &bj);
+            if JACOBI {
+                // SAFETY: each contact is in one block.
+                unsafe { *delta.at(self.contact[l] as usize) = [dr[0][l], dr[1][l], dr[2][l]] };
+            } else {
+                scatter(self.i[l], &bi);
+                if !self.wall[l] {
+                    scatter(self.j[l], &bj);
+                }
             }
             // SAFETY: each contact is in one block.
             unsafe { *terms.at(self.contact[l] as usize) = [change[0][l], change[1][l]] };
@@ -245,8 +260,8 @@ pub struct Packed {
 }
 
 impl Packed {
-    /// Packs the active contacts of each of `colours` (ranges of `contacts`, each proper: no
-    /// two of its contacts share a body), among `bodies` bodies.
+    /// Packs the active contacts of each of `colours` (ranges of `contacts`; for NSGS each
+    /// proper: no two of its contacts share a body), among `bodies` bodies.
     pub fn pack(&mut self, contacts: &[Contact], colours: &[Range<usize>], bodies: usize) {
         self.blocks.clear();
         self.colours.clear();
@@ -275,12 +290,44 @@ impl Packed {
         dimension: Dimension,
         (bodies, terms): (&Shared<Moving>, &Shared<[f64; 2]>),
     ) {
+        let none = &Shared::new(&mut []);
         self.blocks[self.colours[k].clone()]
             .par_chunks_mut(PARALLEL_MIN)
             .for_each(|blocks| {
                 // SAFETY: the blocks of a colour share no body and no contact.
-                unsafe { relax_blocks(simd, blocks, dimension, (bodies, terms)) }
+                unsafe { relax_blocks::<false>(simd, blocks, dimension, (bodies, terms, none)) }
             });
+    }
+
+    /// Jacobi's new impulses of colour `k`'s blocks from the bodies as they are (with each
+    /// block's w the split one, [`Self::split`]), in parallel on `simd`: each contact's Δr to
+    /// `delta`, its light error terms to `terms`, no body written.
+    ///
+    /// # Safety
+    /// `terms` and `delta` are held by no one else, and no one writes `bodies`.
+    pub unsafe fn solve_colour(
+        &mut self,
+        k: usize,
+        simd: Simd,
+        dimension: Dimension,
+        (bodies, terms, delta): (&Shared<Moving>, &Shared<[f64; 2]>, &Shared<[f64; 3]>),
+    ) {
+        self.blocks[self.colours[k].clone()]
+            .par_chunks_mut(PARALLEL_MIN)
+            .for_each(|blocks| {
+                // SAFETY: the caller's; each contact is in one block.
+                unsafe { relax_blocks::<true>(simd, blocks, dimension, (bodies, terms, delta)) }
+            });
+    }
+
+    /// Gives each packed contact the block `w[k]` of its index k (Jacobi's split blocks).
+    pub fn split(&mut self, w: &[[f64; 2]]) {
+        for b in &mut self.blocks {
+            for l in 0..WIDTH {
+                let [wn, wt] = w[b.contact[l] as usize];
+                (b.w[0][l], b.w[1][l]) = (wn, wt);
+            }
+        }
     }
 
     /// Writes each packed contact's r back to `contacts`.
@@ -297,42 +344,50 @@ impl Packed {
 ///
 /// # Safety
 /// As [`Block::relax`]'s, for every block.
-unsafe fn relax_blocks(
+unsafe fn relax_blocks<const JACOBI: bool>(
     simd: Simd,
     blocks: &mut [Block],
     dimension: Dimension,
-    (bodies, terms): (&Shared<Moving>, &Shared<[f64; 2]>),
+    out: (&Shared<Moving>, &Shared<[f64; 2]>, &Shared<[f64; 3]>),
 ) {
     #[inline(always)]
-    unsafe fn each(blocks: &mut [Block], dimension: Dimension, bodies: &Shared<Moving>, terms: &Shared<[f64; 2]>) {
+    unsafe fn each<const JACOBI: bool>(
+        blocks: &mut [Block],
+        dimension: Dimension,
+        (bodies, terms, delta): (&Shared<Moving>, &Shared<[f64; 2]>, &Shared<[f64; 3]>),
+    ) {
         // (Plain loops: a closure might not take the caller's instruction set.)
         match dimension {
             Dimension::Two => {
                 for b in blocks {
                     // SAFETY: the caller's.
-                    unsafe { b.relax::<false>(bodies, terms) }
+                    unsafe { b.relax::<false, JACOBI>(bodies, (terms, delta)) }
                 }
             }
             Dimension::Three => {
                 for b in blocks {
                     // SAFETY: the caller's.
-                    unsafe { b.relax::<true>(bodies, terms) }
+                    unsafe { b.relax::<true, JACOBI>(bodies, (terms, delta)) }
                 }
             }
         }
     }
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn avx2(blocks: &mut [Block], dimension: Dimension, bodies: &Shared<Moving>, terms: &Shared<[f64; 2]>) {
+    unsafe fn avx2<const JACOBI: bool>(
+        blocks: &mut [Block],
+        dimension: Dimension,
+        out: (&Shared<Moving>, &Shared<[f64; 2]>, &Shared<[f64; 3]>),
+    ) {
         // SAFETY: the caller's.
-        unsafe { each(blocks, dimension, bodies, terms) }
+        unsafe { each::<JACOBI>(blocks, dimension, out) }
     }
     match simd.isa() {
         // SAFETY: the caller's.
-        Isa::Baseline => unsafe { each(blocks, dimension, bodies, terms) },
+        Isa::Baseline => unsafe { each::<JACOBI>(blocks, dimension, out) },
         // SAFETY: a `Simd` names only an instruction set this CPU has; the rest the caller's.
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => unsafe { avx2(blocks, dimension, bodies, terms) },
+        Isa::Avx2 => unsafe { avx2::<JACOBI>(blocks, dimension, out) },
     }
 }
 
@@ -341,7 +396,7 @@ mod tests {
     use super::*;
     use crate::contact::vector::ortho_tangent;
     use crate::large_scene::broad_phase::Pair;
-    use crate::large_scene::solve::relax;
+    use crate::large_scene::solve::{local_solve, relax};
     use crate::model::NewtonImpactFrictionNSL;
 
     /// x ↦ a value in [−1, 1) (a 64-bit LCG, Knuth's constants).
@@ -432,6 +487,51 @@ mod tests {
                     let r = |c: &[Contact]| bits(&c.iter().flat_map(|c| c.r).collect::<Vec<_>>());
                     assert_eq!(r(&cs), r(&contacts), "{what}: impulses");
                     assert_eq!(bits(t.as_flattened()), bits(terms.as_flattened()), "{what}: terms");
+                }
+            }
+        }
+    }
+
+    /// Jacobi's solves in the lanes give each contact the impulse, Δr and terms of
+    /// `local_solve` with its split block from the same bodies, which they leave as they are.
+    #[test]
+    fn blocks_solve_jacobi_as_one_contact_at_a_time() {
+        for d in [Dimension::Two, Dimension::Three] {
+            for count in [3, 9] {
+                let (mut bodies, contacts) = colour(d, count, 40 + count as u64);
+                let split: Vec<[f64; 2]> = (0..count)
+                    .map(|k| [3.0 + k as f64 * 0.25, 9.5 - k as f64 * 0.5])
+                    .collect();
+                let expected: Vec<[f64; 3]> = (contacts.iter().zip(&split))
+                    .map(|(c, &w)| local_solve(d, c, &bodies[c.pair.i as usize], bodies.get(c.pair.j as usize), w))
+                    .collect();
+                let start = bodies.clone();
+                for simd in Simd::available() {
+                    let mut cs = contacts.clone();
+                    let (mut delta, mut terms) = (vec![[0.0; 3]; count], vec![[0.0; 2]; count]);
+                    let colours = [0..count; 1];
+                    let mut packed = Packed::default();
+                    packed.pack(&cs, &colours, 2 * count);
+                    packed.split(&split);
+                    let shared = (
+                        &Shared::new(&mut bodies),
+                        &Shared::new(&mut terms),
+                        &Shared::new(&mut delta),
+                    );
+                    // SAFETY: the solves only read the bodies.
+                    unsafe { packed.solve_colour(0, simd, d, shared) };
+                    packed.unpack(&mut cs);
+                    let what = format!("{d:?}, {count} contacts, {}", simd.name());
+                    assert_eq!(bodies, start, "{what}: the bodies are only read");
+                    for k in 0..count {
+                        let (r, old) = (expected[k], contacts[k].r);
+                        let dr = [r[0] - old[0], r[1] - old[1], r[2] - old[2]];
+                        let bits = |x: &[f64]| x.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+                        assert_eq!(bits(&cs[k].r), bits(&r), "{what}: contact {k}'s r");
+                        assert_eq!(bits(&delta[k]), bits(&dr), "{what}: contact {k}'s Δr");
+                        assert_eq!(terms[k], [square(dr), square(r)], "{what}: contact {k}'s terms");
+                        assert!(dr.iter().any(|&x| x != 0.0), "{what}: contact {k} does not move");
+                    }
                 }
             }
         }
