@@ -278,45 +278,28 @@ impl Packed {
         }
     }
 
-    /// Relaxes colour `k`'s blocks, in parallel on `simd`: NSGS's update of each contact
-    /// (`solve::relax`) in the lanes of its block.
+    /// Colour `k`'s blocks, in parallel on `simd`, each by `Block::relax`: NSGS's update of
+    /// each contact (`solve::relax`) in the lanes of its block, its bodies kicked; or with
+    /// `JACOBI` Jacobi's new impulses from the bodies as they are (each block's w the split
+    /// one, [`Self::split`]), each Δr to `delta`, no body written (`delta` is not read
+    /// otherwise).
     ///
     /// # Safety
-    /// `bodies` and `terms` are held by no one else; the packed colours are proper.
-    pub unsafe fn relax_colour(
+    /// `terms` and `delta` are held by no one else; without `JACOBI`, `bodies` are held by no
+    /// one else and the packed colours are proper; with `JACOBI`, no one writes `bodies`.
+    pub unsafe fn relax_colour<const JACOBI: bool>(
         &mut self,
         k: usize,
         simd: Simd,
         dimension: Dimension,
-        (bodies, terms): (&Shared<Moving>, &Shared<[f64; 2]>),
-    ) {
-        let none = &Shared::new(&mut []);
-        self.blocks[self.colours[k].clone()]
-            .par_chunks_mut(PARALLEL_MIN)
-            .for_each(|blocks| {
-                // SAFETY: the blocks of a colour share no body and no contact.
-                unsafe { relax_blocks::<false>(simd, blocks, dimension, (bodies, terms, none)) }
-            });
-    }
-
-    /// Jacobi's new impulses of colour `k`'s blocks from the bodies as they are (with each
-    /// block's w the split one, [`Self::split`]), in parallel on `simd`: each contact's Δr to
-    /// `delta`, its light error terms to `terms`, no body written.
-    ///
-    /// # Safety
-    /// `terms` and `delta` are held by no one else, and no one writes `bodies`.
-    pub unsafe fn solve_colour(
-        &mut self,
-        k: usize,
-        simd: Simd,
-        dimension: Dimension,
-        (bodies, terms, delta): (&Shared<Moving>, &Shared<[f64; 2]>, &Shared<[f64; 3]>),
+        out: (&Shared<Moving>, &Shared<[f64; 2]>, &Shared<[f64; 3]>),
     ) {
         self.blocks[self.colours[k].clone()]
             .par_chunks_mut(PARALLEL_MIN)
             .for_each(|blocks| {
-                // SAFETY: the caller's; each contact is in one block.
-                unsafe { relax_blocks::<true>(simd, blocks, dimension, (bodies, terms, delta)) }
+                // SAFETY: the caller's; the blocks of a colour share no contact (nor, for
+                // NSGS, a body).
+                unsafe { relax_blocks::<JACOBI>(simd, blocks, dimension, out) }
             });
     }
 

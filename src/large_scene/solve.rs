@@ -128,10 +128,10 @@ fn sweep(
 ) -> [f64; 2] {
     let proper = coloured.colours.len() - usize::from(coloured.overflow);
     for k in 0..proper {
-        let shared = (&Shared::new(bodies), &Shared::new(terms));
+        let shared = (&Shared::new(bodies), &Shared::new(terms), &Shared::new(&mut []));
         // SAFETY: the colour's contacts share no body (checked by the caller) and each is in
         // one block.
-        unsafe { packed.relax_colour(k, simd, dimension, shared) };
+        unsafe { packed.relax_colour::<false>(k, simd, dimension, shared) };
     }
     if coloured.overflow {
         let range = coloured.colours[proper].clone();

@@ -77,9 +77,9 @@ fn blocks_relax_as_one_contact_at_a_time() {
                 let colours = [0..count; 1];
                 let mut packed = Packed::default();
                 packed.pack(&cs, &colours, 2 * count);
-                let shared = (&Shared::new(&mut b), &Shared::new(&mut t));
+                let shared = (&Shared::new(&mut b), &Shared::new(&mut t), &Shared::new(&mut []));
                 // SAFETY: one colour: no two contacts share a body.
-                unsafe { packed.relax_colour(0, simd, d, shared) };
+                unsafe { packed.relax_colour::<false>(0, simd, d, shared) };
                 packed.unpack(&mut cs);
                 let what = format!("{d:?}, {count} contacts, {}", simd.name());
                 let bits = |x: &[f64]| x.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
@@ -126,7 +126,7 @@ fn blocks_solve_jacobi_as_one_contact_at_a_time() {
                     &Shared::new(&mut delta),
                 );
                 // SAFETY: the solves only read the bodies.
-                unsafe { packed.solve_colour(0, simd, d, shared) };
+                unsafe { packed.relax_colour::<true>(0, simd, d, shared) };
                 packed.unpack(&mut cs);
                 let what = format!("{d:?}, {count} contacts, {}", simd.name());
                 assert_eq!(bodies, start, "{what}: the bodies are only read");
