@@ -66,7 +66,7 @@ impl ContactSolver for JacobiSolver {
         // (All the active contacts as one colour: Jacobi's solves only read the bodies.)
         let all = 0..n;
         self.packed
-            .pack(coloured.contacts, std::slice::from_ref(&all), state.bodies.len());
+            .pack(coloured.contacts, std::slice::from_ref(&all), state.bodies.len(), usize::MAX);
         self.packed.split(&self.split);
         let sweeps = JacobiSweeps {
             delta: &mut self.delta,

@@ -20,6 +20,9 @@ use super::narrow_phase::{Contact, End, Moving, frame_velocity, push};
 use super::residual::square;
 use crate::batch::cpu::simd::{Isa, Simd};
 
+mod strips;
+pub use strips::{Strips, TILE};
+
 /// Contacts per block: measured fastest of 2, 4 and 8 on the development machine (AVX2:
 /// one register of f64 per value).
 pub const WIDTH: usize = 4;
@@ -257,24 +260,55 @@ pub struct Packed {
     blocks: Vec<Block>,
     colours: Vec<Range<usize>>,
     indices: Vec<usize>,
+    strips: Strips,
 }
 
 impl Packed {
-    /// Packs the active contacts of each of `colours` (ranges of `contacts`; for NSGS each
-    /// proper: no two of its contacts share a body), among `bodies` bodies.
-    pub fn pack(&mut self, contacts: &[Contact], colours: &[Range<usize>], bodies: usize) {
+    /// Packs the active contacts of each of `colours` (ranges of `contacts`, each in order of
+    /// pair key; for NSGS each proper: no two of its contacts share a body), among `bodies`
+    /// bodies, and plans the sweep's strips of at least `tile` body ids ([`Strips`]).
+    pub fn pack(&mut self, contacts: &[Contact], colours: &[Range<usize>], bodies: usize, tile: usize) {
         self.blocks.clear();
         self.colours.clear();
+        self.strips.plan(contacts, colours, bodies, tile);
         for range in colours {
             self.indices.clear();
             self.indices.extend(range.clone().filter(|&k| contacts[k].active));
             let start = self.blocks.len();
-            self.blocks.extend(
-                self.indices
-                    .chunks(WIDTH)
-                    .map(|lanes| Block::pack(contacts, lanes, bodies)),
-            );
+            let mut rest = &self.indices[..];
+            for s in 0..self.strips.count() {
+                let (strip, after) = rest.split_at(rest.partition_point(|&k| self.strips.of(contacts[k].pair.i) <= s));
+                self.strips.bounds.push(self.blocks.len());
+                self.blocks
+                    .extend(strip.chunks(WIDTH).map(|lanes| Block::pack(contacts, lanes, bodies)));
+                rest = after;
+            }
+            self.strips.bounds.push(self.blocks.len());
             self.colours.push(start..self.blocks.len());
+        }
+    }
+
+    /// The strips the sweep goes by.
+    pub fn strips(&self) -> &Strips {
+        &self.strips
+    }
+
+    /// One NSGS sweep of the packed colours by [`Block::relax`] in parallel on `simd`, the
+    /// blocks in the strips' order ([`Strips`]): for every two contacts that share a body the
+    /// colours' order, so the bits of relaxing colour after colour.
+    ///
+    /// # Safety
+    /// `bodies` and `terms` are held by no one else and the packed colours are proper.
+    pub unsafe fn relax_sweep(
+        &mut self,
+        simd: Simd,
+        dimension: Dimension,
+        (bodies, terms): (&Shared<Moving>, &Shared<[f64; 2]>),
+    ) {
+        let none = &Shared::new(&mut []);
+        for range in self.strips.order() {
+            // SAFETY: the caller's; a range holds blocks of one colour.
+            unsafe { relax_range::<false>(&mut self.blocks[range], simd, dimension, (bodies, terms, none)) };
         }
     }
 
@@ -294,13 +328,8 @@ impl Packed {
         dimension: Dimension,
         out: (&Shared<Moving>, &Shared<[f64; 2]>, &Shared<[f64; 3]>),
     ) {
-        self.blocks[self.colours[k].clone()]
-            .par_chunks_mut(PARALLEL_MIN)
-            .for_each(|blocks| {
-                // SAFETY: the caller's; the blocks of a colour share no contact (nor, for
-                // NSGS, a body).
-                unsafe { relax_blocks::<JACOBI>(simd, blocks, dimension, out) }
-            });
+        // SAFETY: the caller's.
+        unsafe { relax_range::<JACOBI>(&mut self.blocks[self.colours[k].clone()], simd, dimension, out) }
     }
 
     /// Gives each packed contact the block `w[k]` of its index k (Jacobi's split blocks).
@@ -321,6 +350,23 @@ impl Packed {
             }
         }
     }
+}
+
+/// [`Block::relax`] of each of `blocks` (of one colour), [`PARALLEL_MIN`] a task.
+///
+/// # Safety
+/// As [`Block::relax`]'s, for every block; the blocks share no contact (nor, for NSGS, a
+/// body).
+unsafe fn relax_range<const JACOBI: bool>(
+    blocks: &mut [Block],
+    simd: Simd,
+    dimension: Dimension,
+    out: (&Shared<Moving>, &Shared<[f64; 2]>, &Shared<[f64; 3]>),
+) {
+    blocks.par_chunks_mut(PARALLEL_MIN).for_each(|blocks| {
+        // SAFETY: the caller's.
+        unsafe { relax_blocks::<JACOBI>(simd, blocks, dimension, out) }
+    });
 }
 
 /// [`Block::relax`] of each of `blocks`, compiled for the instruction set `simd`.

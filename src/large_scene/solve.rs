@@ -14,7 +14,7 @@ use super::bodies::{Bodies, Dimension};
 use super::broad_phase::Pair;
 use super::local::local_impulse;
 use super::narrow_phase::{Contact, Moving, apply_impulse, kick, relative_velocity};
-use super::packed::{Packed, Shared};
+use super::packed::{Packed, Shared, TILE};
 use super::residual::{blocked_sum, error, light_error, square};
 use crate::batch::cpu::simd::Simd;
 
@@ -127,12 +127,9 @@ fn sweep(
     terms: &mut [[f64; 2]],
 ) -> [f64; 2] {
     let proper = coloured.colours.len() - usize::from(coloured.overflow);
-    for k in 0..proper {
-        let shared = (&Shared::new(bodies), &Shared::new(terms), &Shared::new(&mut []));
-        // SAFETY: the colour's contacts share no body (checked by the caller) and each is in
-        // one block.
-        unsafe { packed.relax_colour::<false>(k, simd, dimension, shared) };
-    }
+    // SAFETY: a colour's contacts share no body (checked by the caller) and each is in one
+    // block.
+    unsafe { packed.relax_sweep(simd, dimension, (&Shared::new(bodies), &Shared::new(terms))) };
     if coloured.overflow {
         let range = coloured.colours[proper].clone();
         let contacts = coloured.contacts[range.clone()].iter_mut();
@@ -277,7 +274,7 @@ impl ContactSolver for CpuSolver {
         self.terms.resize(coloured.contacts.len(), [0.0; 2]);
         let proper = coloured.colours.len() - usize::from(coloured.overflow);
         let colours = &coloured.colours[..proper];
-        self.packed.pack(coloured.contacts, colours, state.bodies.len());
+        self.packed.pack(coloured.contacts, colours, state.bodies.len(), TILE);
         let nsgs = Nsgs {
             terms: &mut self.terms,
             packed: &mut self.packed,

@@ -15,10 +15,22 @@ fn uniform(x: &mut u64) -> f64 {
 /// One colour of `count` active contacts among `2 count` bodies, every third against a
 /// wall, with random velocities, frames, blocks and impulses, some separating.
 fn colour(d: Dimension, count: usize, seed: u64) -> (Vec<Moving>, Vec<Contact>) {
+    let pairs: Vec<Pair> = (0..count)
+        .map(|k| Pair {
+            i: 2 * k as u32,
+            j: (if k % 3 == 2 { 2 * count + 1 } else { 2 * k + 1 }) as u32,
+        })
+        .collect();
+    scene(d, 2 * count, &pairs, seed)
+}
+
+/// `n` bodies and active contacts on `pairs` (j ≥ n: a wall) with random velocities, frames,
+/// blocks and impulses, some separating.
+fn scene(d: Dimension, n: usize, pairs: &[Pair], seed: u64) -> (Vec<Moving>, Vec<Contact>) {
     let mut x = seed;
     let mut u = || uniform(&mut x);
     let z = |v: f64| if d == Dimension::Two { 0.0 } else { v };
-    let bodies: Vec<Moving> = (0..2 * count)
+    let bodies: Vec<Moving> = (0..n)
         .map(|_| Moving {
             v: [u(), u(), z(u())],
             omega: if d == Dimension::Two {
@@ -31,14 +43,10 @@ fn colour(d: Dimension, count: usize, seed: u64) -> (Vec<Moving>, Vec<Contact>) 
             radius: 0.3 + 0.1 * u(),
         })
         .collect();
-    let contacts = (0..count)
-        .map(|k| {
+    let contacts = pairs
+        .iter()
+        .map(|&pair| {
             let law = NewtonImpactFrictionNSL::new(0.5 + 0.5 * u(), 0.0, 0.5 + 0.4 * u(), d.rows()).unwrap();
-            let j = if k % 3 == 2 { 2 * count + 1 } else { 2 * k + 1 };
-            let pair = Pair {
-                i: 2 * k as u32,
-                j: j as u32,
-            };
             let mut c = Contact::carried(pair, [[0.0; 3]; 3], [0.0; 3], law);
             let (a, b) = (u() * 3.0, z(u()));
             let n = [a.cos() * (1.0 - b * b).sqrt(), a.sin() * (1.0 - b * b).sqrt(), b];
@@ -54,6 +62,21 @@ fn colour(d: Dimension, count: usize, seed: u64) -> (Vec<Moving>, Vec<Contact>) 
         })
         .collect();
     (bodies, contacts)
+}
+
+/// The bits of each body's v and ω.
+fn state(b: &[Moving]) -> Vec<u64> {
+    b.iter().flat_map(|m| m.v.into_iter().chain(m.omega)).map(f64::to_bits).collect()
+}
+
+/// The bits of each contact's light error terms.
+fn bits(terms: &[[f64; 2]]) -> Vec<u64> {
+    terms.as_flattened().iter().map(|x| x.to_bits()).collect()
+}
+
+/// The bits of each contact's r.
+fn impulses(c: &[Contact]) -> Vec<u64> {
+    c.iter().flat_map(|c| c.r).map(f64::to_bits).collect()
 }
 
 /// A packed colour's relaxation gives each contact and body the bits of relaxing them one
@@ -76,24 +99,15 @@ fn blocks_relax_as_one_contact_at_a_time() {
                 let mut t = vec![[0.0; 2]; count];
                 let colours = [0..count; 1];
                 let mut packed = Packed::default();
-                packed.pack(&cs, &colours, 2 * count);
+                packed.pack(&cs, &colours, 2 * count, TILE);
                 let shared = (&Shared::new(&mut b), &Shared::new(&mut t), &Shared::new(&mut []));
                 // SAFETY: one colour: no two contacts share a body.
                 unsafe { packed.relax_colour::<false>(0, simd, d, shared) };
                 packed.unpack(&mut cs);
                 let what = format!("{d:?}, {count} contacts, {}", simd.name());
-                let bits = |x: &[f64]| x.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
-                let state = |b: &[Moving]| {
-                    bits(
-                        &b.iter()
-                            .flat_map(|m| m.v.into_iter().chain(m.omega))
-                            .collect::<Vec<_>>(),
-                    )
-                };
                 assert_eq!(state(&b), state(&bodies), "{what}: bodies");
-                let r = |c: &[Contact]| bits(&c.iter().flat_map(|c| c.r).collect::<Vec<_>>());
-                assert_eq!(r(&cs), r(&contacts), "{what}: impulses");
-                assert_eq!(bits(t.as_flattened()), bits(terms.as_flattened()), "{what}: terms");
+                assert_eq!(impulses(&cs), impulses(&contacts), "{what}: impulses");
+                assert_eq!(bits(&t), bits(&terms), "{what}: terms");
             }
         }
     }
@@ -118,7 +132,7 @@ fn blocks_solve_jacobi_as_one_contact_at_a_time() {
                 let (mut delta, mut terms) = (vec![[0.0; 3]; count], vec![[0.0; 2]; count]);
                 let colours = [0..count; 1];
                 let mut packed = Packed::default();
-                packed.pack(&cs, &colours, 2 * count);
+                packed.pack(&cs, &colours, 2 * count, TILE);
                 packed.split(&split);
                 let shared = (
                     &Shared::new(&mut bodies),
@@ -139,6 +153,68 @@ fn blocks_solve_jacobi_as_one_contact_at_a_time() {
                     assert_eq!(terms[k], [square(dr), square(r)], "{what}: contact {k}'s terms");
                     assert!(dr.iter().any(|&x| x != 0.0), "{what}: contact {k} does not move");
                 }
+            }
+        }
+    }
+}
+
+/// A sweep by strips ([`Strips`]) gives the bits of relaxing the contacts one at a time in
+/// (colour, pair key) order, on a triangular lattice of bodies whose bottom row touches a
+/// wall, coloured greedily, in strips narrower than the scene and in one strip.
+#[test]
+fn strips_sweep_as_colour_after_colour() {
+    let (width, rows) = (7u32, 12u32);
+    let n = (width * rows) as usize;
+    let mut pairs = Vec::new();
+    for i in 0..width * rows {
+        let (x, y) = (i % width, i / width);
+        let mut js = Vec::new();
+        if x + 1 < width {
+            js.push(i + 1);
+        }
+        if y + 1 < rows {
+            js.extend([i + width].into_iter().chain((x + 1 < width).then_some(i + width + 1)));
+        }
+        if y == 0 {
+            js.push(n as u32);
+        }
+        pairs.extend(js.into_iter().map(|j| Pair { i, j }));
+    }
+    let colour = crate::large_scene::colouring::greedy(&pairs, n);
+    let mut order: Vec<usize> = (0..pairs.len()).collect();
+    order.sort_by_key(|&k| (colour[k], pairs[k]));
+    let pairs: Vec<Pair> = order.iter().map(|&k| pairs[k]).collect();
+    let colours: Vec<Range<usize>> = (0..=*colour.iter().max().unwrap())
+        .map(|c| {
+            let at = |c| order.partition_point(|&k| colour[k] < c);
+            at(c)..at(c + 1)
+        })
+        .collect();
+    assert!(colours.len() >= 4, "{} colours", colours.len());
+    for d in [Dimension::Two, Dimension::Three] {
+        let (mut bodies, mut contacts) = scene(d, n, &pairs, 11);
+        let (start_bodies, start_contacts) = (bodies.clone(), contacts.clone());
+        let mut terms = vec![[0.0; 2]; pairs.len()];
+        for (c, t) in contacts.iter_mut().zip(&mut terms) {
+            let (low, high) = bodies.split_at_mut(c.pair.j.min(n as u32) as usize);
+            let j = high.first_mut().filter(|_| (c.pair.j as usize) < n);
+            *t = relax(d, c, &mut low[c.pair.i as usize], j);
+        }
+        for tile in [1, 20, TILE] {
+            for simd in Simd::available() {
+                let (mut b, mut cs) = (start_bodies.clone(), start_contacts.clone());
+                let mut t = vec![[0.0; 2]; pairs.len()];
+                let mut packed = Packed::default();
+                packed.pack(&cs, &colours, n, tile);
+                let what = format!("{d:?}, tile {tile}, {}", simd.name());
+                let strips = packed.strips().count();
+                assert_eq!(strips == 1, tile == TILE, "{what}: {strips} strips");
+                // SAFETY: greedy colours are proper.
+                unsafe { packed.relax_sweep(simd, d, (&Shared::new(&mut b), &Shared::new(&mut t))) };
+                packed.unpack(&mut cs);
+                assert_eq!(state(&b), state(&bodies), "{what}: bodies");
+                assert_eq!(impulses(&cs), impulses(&contacts), "{what}: impulses");
+                assert_eq!(bits(&t), bits(&terms), "{what}: terms");
             }
         }
     }
