@@ -65,8 +65,12 @@ impl ContactSolver for JacobiSolver {
         split_blocks(state.bodies, coloured.contacts, &mut self.counts, &mut self.split);
         // (All the active contacts as one colour: Jacobi's solves only read the bodies.)
         let all = 0..n;
-        self.packed
-            .pack(coloured.contacts, std::slice::from_ref(&all), state.bodies.len(), usize::MAX);
+        self.packed.pack(
+            coloured.contacts,
+            std::slice::from_ref(&all),
+            state.bodies.len(),
+            usize::MAX,
+        );
         self.packed.split(&self.split);
         let sweeps = JacobiSweeps {
             delta: &mut self.delta,

@@ -21,7 +21,7 @@ use super::residual::square;
 use crate::batch::cpu::simd::{Isa, Simd};
 
 mod strips;
-pub use strips::{Strips, TILE};
+pub use strips::{STRIPS_FROM, Strips, TILE, tile};
 
 /// Contacts per block: measured fastest of 2, 4 and 8 on the development machine (AVX2:
 /// one register of f64 per value).
@@ -75,6 +75,22 @@ impl<'a, T> Shared<'a, T> {
         assert!(k < self.len, "item {k} of {}", self.len);
         // SAFETY: in bounds; no one writes it meanwhile.
         unsafe { self.items.add(k).read() }
+    }
+
+    /// Items `range`.
+    ///
+    /// # Safety
+    /// No other reference to one of these items may be alive while the returned one is.
+    #[allow(clippy::mut_from_ref)]
+    #[inline(always)]
+    pub unsafe fn slice(&self, range: Range<usize>) -> &mut [T] {
+        assert!(
+            range.start <= range.end && range.end <= self.len,
+            "items {range:?} of {}",
+            self.len
+        );
+        // SAFETY: in bounds; the caller holds them alone.
+        unsafe { std::slice::from_raw_parts_mut(self.items.add(range.start), range.len()) }
     }
 
     /// Item k.
@@ -261,6 +277,7 @@ pub struct Packed {
     colours: Vec<Range<usize>>,
     indices: Vec<usize>,
     strips: Strips,
+    tasks: Vec<Range<usize>>,
 }
 
 impl Packed {
@@ -293,9 +310,10 @@ impl Packed {
         &self.strips
     }
 
-    /// One NSGS sweep of the packed colours by [`Block::relax`] in parallel on `simd`, the
-    /// blocks in the strips' order ([`Strips`]): for every two contacts that share a body the
-    /// colours' order, so the bits of relaxing colour after colour.
+    /// One NSGS sweep of the packed colours by [`Block::relax`] on `simd`, stage after stage
+    /// of the strips ([`Strips`]), each stage's blocks in parallel ([`PARALLEL_MIN`] a task):
+    /// for every two contacts that share a body the colours' order, so the bits of relaxing
+    /// colour after colour.
     ///
     /// # Safety
     /// `bodies` and `terms` are held by no one else and the packed colours are proper.
@@ -305,10 +323,20 @@ impl Packed {
         dimension: Dimension,
         (bodies, terms): (&Shared<Moving>, &Shared<[f64; 2]>),
     ) {
-        let none = &Shared::new(&mut []);
-        for range in self.strips.order() {
-            // SAFETY: the caller's; a range holds blocks of one colour.
-            unsafe { relax_range::<false>(&mut self.blocks[range], simd, dimension, (bodies, terms, none)) };
+        let Self {
+            blocks, strips, tasks, ..
+        } = self;
+        let (blocks, none) = (Shared::new(blocks), &Shared::new(&mut []));
+        for t in 0..strips.stages() {
+            tasks.clear();
+            for r in strips.stage(t) {
+                tasks.extend(r.clone().step_by(PARALLEL_MIN).map(|a| a..r.end.min(a + PARALLEL_MIN)));
+            }
+            tasks.par_iter().for_each(|task| {
+                // SAFETY: the caller's; the tasks' blocks are disjoint and share no contact
+                // nor body (a stage's colours share none, [`Strips::stage`]).
+                unsafe { relax_blocks::<false>(simd, blocks.slice(task.clone()), dimension, (bodies, terms, none)) }
+            });
         }
     }
 

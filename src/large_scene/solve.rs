@@ -14,7 +14,7 @@ use super::bodies::{Bodies, Dimension};
 use super::broad_phase::Pair;
 use super::local::local_impulse;
 use super::narrow_phase::{Contact, Moving, apply_impulse, kick, relative_velocity};
-use super::packed::{Packed, Shared, TILE};
+use super::packed::{Packed, Shared, tile};
 use super::residual::{blocked_sum, error, light_error, square};
 use crate::batch::cpu::simd::Simd;
 
@@ -274,7 +274,8 @@ impl ContactSolver for CpuSolver {
         self.terms.resize(coloured.contacts.len(), [0.0; 2]);
         let proper = coloured.colours.len() - usize::from(coloured.overflow);
         let colours = &coloured.colours[..proper];
-        self.packed.pack(coloured.contacts, colours, state.bodies.len(), TILE);
+        let n = state.bodies.len();
+        self.packed.pack(coloured.contacts, colours, n, tile(n));
         let nsgs = Nsgs {
             terms: &mut self.terms,
             packed: &mut self.packed,

@@ -1,17 +1,18 @@
 //! The order in which an NSGS sweep visits the packed colours' blocks: by strips of body
-//! ids, colour k of strip s at stage s + k — sparse tiling of a multicoloured Gauss–Seidel
+//! ids, colour k of strip s at stage s + 2k — sparse tiling of a multicoloured Gauss–Seidel
 //! sweep (Strout, Carter, Ferrante & Kreaseck, "Sparse tiling for stationary iterative
 //! methods", IJHPCA 18:95, 2004). Colour after colour, a large scene's sweep streams every
 //! body through the cache once per colour; by strips, a strip's bodies are still in cache
 //! when its next colour comes, a stage later.
 //!
-//! A contact's strip is its body i's, i div w; a block holds contacts of one strip. The order
-//! is the colours' own for every two contacts that share a body, so the sweep gives the same
-//! bits: with strips wider than any contact's reach j − i, a body b is touched only by
-//! contacts of its strip and the one before, so two contacts that share it lie in the same
-//! or adjacent strips; the earlier colour a < b then comes at stage s_a + a ≤ s_b + b, and
-//! within a stage the colours go in order. Where a colour's contacts do not come in order of
-//! i there is one strip: colour after colour.
+//! A contact's strip is its body i's, i div w; a block holds contacts of one strip. With
+//! strips wider than any contact's reach j − i, a body b is touched only by contacts of its
+//! strip and the one before, so two contacts that share a body lie in the same or adjacent
+//! strips, and colour k of strip s goes to stage s + 2k: for two contacts that share a body,
+//! of colours a < b, stage s_b + 2b > s_a + 2a, so the sweep meets them in the colours'
+//! order and gives the same bits; and a stage's colours lie two or more strips apart, so
+//! they share no body and are relaxed at once (one parallel loop a stage). Where a colour's
+//! contacts do not come in order of i there is one strip: colour after colour.
 
 use std::ops::Range;
 
@@ -19,10 +20,21 @@ use super::Contact;
 
 /// Body ids per strip, at least (wider where a contact reaches farther): on the development
 /// machine (1 MB of L2 per core, 32 MB of L3), the 10⁶-disc pyramid (reach 1414, 10
-/// colours), one thread, release, `ricochet bench` with 3 steps of 20 sweeps, two alternated
-/// rounds: one strip 11.4 s; 2048 ids 8.3–8.8 s, 4096 8.1–9.3 s, 8192 8.9–12.2 s, 16384
-/// 10.2–12.6 s.
+/// colours), `ricochet bench` with 3 steps of 20 sweeps, rounds alternated on a noisy
+/// machine, one thread: 2048 ids 8.2–8.5 s, 4096 8.3–9.4 s, one strip 12.0–12.9 s; two
+/// threads: 2048 5.8–9.1 s, 4096 5.3–8.1 s, one strip 7.3–8.5 s.
 pub const TILE: usize = 4096;
+
+/// Scenes of fewer bodies sweep in one strip: their bodies (72 bytes each) stay in the L3
+/// cache, and strips only add stages, each a parallel loop: on the development machine the
+/// 10⁵-disc pyramid (10 steps, two threads) ran 2.9–3.3 s in strips of 4096 against
+/// 2.7–3.1 s in one.
+pub const STRIPS_FROM: usize = 250_000;
+
+/// The tile for a scene of `bodies` bodies: [`TILE`], or one strip below [`STRIPS_FROM`].
+pub fn tile(bodies: usize) -> usize {
+    if bodies < STRIPS_FROM { usize::MAX } else { TILE }
+}
 
 /// The strips of a packing: each colour's active contacts split by the strip of their body
 /// i, each strip's packed into blocks of its own.
@@ -68,18 +80,26 @@ impl Strips {
         self.count
     }
 
-    /// The blocks' ranges in sweep order: at stage t, colour k's strip t − k, for k in order
-    /// (empty ranges left out).
-    pub(super) fn order(&self) -> impl Iterator<Item = Range<usize>> + '_ {
+    /// The stages of a sweep (none without colours).
+    pub(super) fn stages(&self) -> usize {
+        let colours = self.bounds.len() / (self.count + 1);
+        if colours == 0 {
+            0
+        } else {
+            self.count + 2 * (colours - 1)
+        }
+    }
+
+    /// Stage t's blocks: colour k's strip t − 2k for each colour k (empty ranges left out).
+    /// No two of them share a body, so they may be relaxed at once.
+    pub(super) fn stage(&self, t: usize) -> impl Iterator<Item = Range<usize>> + '_ {
         let n = self.count;
         let colours = self.bounds.len() / (n + 1);
-        (0..(n + colours).saturating_sub(1))
-            .flat_map(move |t| {
-                (0..colours).filter_map(move |k| {
-                    let s = t.checked_sub(k).filter(|&s| s < n)?;
-                    let at = k * (n + 1) + s;
-                    Some(self.bounds[at]..self.bounds[at + 1])
-                })
+        (0..colours)
+            .filter_map(move |k| {
+                let s = t.checked_sub(2 * k).filter(|&s| s < n)?;
+                let at = k * (n + 1) + s;
+                Some(self.bounds[at]..self.bounds[at + 1])
             })
             .filter(|r| !r.is_empty())
     }

@@ -66,7 +66,10 @@ fn scene(d: Dimension, n: usize, pairs: &[Pair], seed: u64) -> (Vec<Moving>, Vec
 
 /// The bits of each body's v and ω.
 fn state(b: &[Moving]) -> Vec<u64> {
-    b.iter().flat_map(|m| m.v.into_iter().chain(m.omega)).map(f64::to_bits).collect()
+    b.iter()
+        .flat_map(|m| m.v.into_iter().chain(m.omega))
+        .map(f64::to_bits)
+        .collect()
 }
 
 /// The bits of each contact's light error terms.
