@@ -310,8 +310,8 @@ impl Packed {
         &self.strips
     }
 
-    /// One NSGS sweep of the packed colours by [`Block::relax`] on `simd`, stage after stage
-    /// of the strips ([`Strips`]), each stage's blocks in parallel ([`PARALLEL_MIN`] a task):
+    /// One NSGS sweep of the packed colours by `Block::relax` on `simd`, stage after stage
+    /// of the strips ([`Strips`]), each stage's blocks in parallel (64 blocks a task):
     /// for every two contacts that share a body the colours' order, so the bits of relaxing
     /// colour after colour.
     ///
