@@ -150,7 +150,7 @@ fn sweep(
 ) -> [f64; 2] {
     let shared = (&Shared::new(bodies), &Shared::new(terms), &Shared::new(delta));
     // SAFETY: the solves only read the bodies; each contact's terms and Δr are its block's.
-    unsafe { packed.relax_colour::<true>(0, simd, dimension, shared) };
+    unsafe { packed.solve_jacobi(simd, dimension, shared) };
     for (c, d) in contacts.iter().zip(delta.iter()).filter(|(c, _)| c.active) {
         let (i, j) = ends(bodies, c.pair);
         kick(c, i, j, *d);

@@ -39,17 +39,17 @@ type Wide = [f64; WIDTH];
 /// The lanes' bodies, value by value: v (3), ω (3), 1/m, R/I, R.
 type BodyLanes = [Wide; 9];
 
-/// A slice written by the tasks of one colour at once: the bodies of a sweep, or its
-/// contacts' terms — the colour's contacts share no body, so each task holds its own
-/// contacts' bodies and terms alone.
+/// A slice written by the tasks of a sweep's stage at once: the bodies, the blocks, or the
+/// contacts' terms and Δr — a stage's contacts share no body and each is in one block, so
+/// each task holds its own blocks and their contacts' bodies, terms and Δr alone.
 pub struct Shared<'a, T> {
     items: *mut T,
     len: usize,
     life: std::marker::PhantomData<&'a mut [T]>,
 }
 
-// SAFETY: `Shared` hands out an item only through `at` and `read`, whose callers guarantee
-// that no other thread holds that item at the same time.
+// SAFETY: `Shared` hands out items only through `at`, `read` and `slice`, whose callers
+// guarantee that no other thread holds those items at the same time.
 unsafe impl<T: Send> Send for Shared<'_, T> {}
 unsafe impl<T: Send> Sync for Shared<'_, T> {}
 
@@ -281,9 +281,10 @@ pub struct Packed {
 }
 
 impl Packed {
-    /// Packs the active contacts of each of `colours` (ranges of `contacts`, each in order of
-    /// pair key; for NSGS each proper: no two of its contacts share a body), among `bodies`
-    /// bodies, and plans the sweep's strips of at least `tile` body ids ([`Strips`]).
+    /// Packs the active contacts of each of `colours` (ranges of `contacts`; for NSGS each
+    /// proper: no two of its contacts share a body), among `bodies` bodies, in strips of at
+    /// least `tile` body ids where each colour's contacts come in order of body i (else in
+    /// one, [`Strips`]).
     pub fn pack(&mut self, contacts: &[Contact], colours: &[Range<usize>], bodies: usize, tile: usize) {
         self.blocks.clear();
         self.colours.clear();
@@ -340,24 +341,20 @@ impl Packed {
         }
     }
 
-    /// Colour `k`'s blocks, in parallel on `simd`, each by `Block::relax`: NSGS's update of
-    /// each contact (`solve::relax`) in the lanes of its block, its bodies kicked; or with
-    /// `JACOBI` Jacobi's new impulses from the bodies as they are (each block's w the split
-    /// one, [`Self::split`]), each Δr to `delta`, no body written (`delta` is not read
-    /// otherwise).
+    /// Jacobi's new impulses of every packed contact from the bodies as they are (each
+    /// block's w the split one, [`Self::split`]), in parallel on `simd`, each block by
+    /// `Block::relax`: each Δr to `delta` and the terms to `terms`, no body written.
     ///
     /// # Safety
-    /// `terms` and `delta` are held by no one else; without `JACOBI`, `bodies` are held by no
-    /// one else and the packed colours are proper; with `JACOBI`, no one writes `bodies`.
-    pub unsafe fn relax_colour<const JACOBI: bool>(
+    /// `terms` and `delta` are held by no one else, and no one writes `bodies`.
+    pub unsafe fn solve_jacobi(
         &mut self,
-        k: usize,
         simd: Simd,
         dimension: Dimension,
         out: (&Shared<Moving>, &Shared<[f64; 2]>, &Shared<[f64; 3]>),
     ) {
         // SAFETY: the caller's.
-        unsafe { relax_range::<JACOBI>(&mut self.blocks[self.colours[k].clone()], simd, dimension, out) }
+        unsafe { relax_range::<true>(&mut self.blocks, simd, dimension, out) }
     }
 
     /// Gives each packed contact the block `w[k]` of its index k (Jacobi's split blocks).
@@ -380,7 +377,7 @@ impl Packed {
     }
 }
 
-/// [`Block::relax`] of each of `blocks` (of one colour), [`PARALLEL_MIN`] a task.
+/// [`Block::relax`] of each of `blocks`, [`PARALLEL_MIN`] a task.
 ///
 /// # Safety
 /// As [`Block::relax`]'s, for every block; the blocks share no contact (nor, for NSGS, a

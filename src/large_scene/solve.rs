@@ -109,10 +109,11 @@ pub fn ends(bodies: &mut [Moving], pair: Pair) -> (&mut Moving, Option<&mut Movi
     (&mut low[i], high.get_mut(j.wrapping_sub(i + 1)))
 }
 
-/// One NSGS sweep, colour after colour: a colour's contacts share no body, so they solve
-/// their local problems and kick their bodies at once — [`WIDTH`](super::packed::WIDTH) at a
-/// time in the lanes of a block of `packed` ([`Packed`]), the blocks in parallel; the
-/// overflow colour is swept one contact at a time (`relax`). The result is the sequential
+/// One NSGS sweep: a colour's contacts share no body, so they solve their local problems
+/// and kick their bodies at once — [`WIDTH`](super::packed::WIDTH) at a time in the lanes of
+/// a block of `packed` ([`Packed`]), the blocks in parallel, colour after colour or by strips
+/// of body ids ([`Packed::relax_sweep`]); the overflow colour is swept last, one contact at a
+/// time (`relax`). The result is the sequential
 /// sweep in (colour, pair key) order, bit for bit, on any number of threads and instruction
 /// set `simd`. Returns Siconos's light error terms (Σ‖Δr_c‖², Σ‖r_c‖²) over the active
 /// contacts: each contact's pair goes to `terms` as it is relaxed (an inactive one's must be

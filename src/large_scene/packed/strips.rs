@@ -80,24 +80,29 @@ impl Strips {
         self.count
     }
 
+    /// The stages between a strip's colours: 2 (one strip: 1, colour k at stage k).
+    fn skew(&self) -> usize {
+        if self.count == 1 { 1 } else { 2 }
+    }
+
     /// The stages of a sweep (none without colours).
     pub(super) fn stages(&self) -> usize {
         let colours = self.bounds.len() / (self.count + 1);
         if colours == 0 {
             0
         } else {
-            self.count + 2 * (colours - 1)
+            self.count + self.skew() * (colours - 1)
         }
     }
 
-    /// Stage t's blocks: colour k's strip t − 2k for each colour k (empty ranges left out).
-    /// No two of them share a body, so they may be relaxed at once.
+    /// Stage t's blocks: colour k's strip t − 2k (t − k in one strip) for each colour k (empty
+    /// ranges left out). No two of them share a body, so they may be relaxed at once.
     pub(super) fn stage(&self, t: usize) -> impl Iterator<Item = Range<usize>> + '_ {
-        let n = self.count;
+        let (n, skew) = (self.count, self.skew());
         let colours = self.bounds.len() / (n + 1);
         (0..colours)
             .filter_map(move |k| {
-                let s = t.checked_sub(2 * k).filter(|&s| s < n)?;
+                let s = t.checked_sub(skew * k).filter(|&s| s < n)?;
                 let at = k * (n + 1) + s;
                 Some(self.bounds[at]..self.bounds[at + 1])
             })
