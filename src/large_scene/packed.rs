@@ -205,11 +205,11 @@ impl Block {
     }
 }
 
-/// The proper colours' active contacts in blocks ([`Block`]), each colour a range of them.
+/// The proper colours' active contacts in blocks ([`Block`]), each colour's by strip
+/// ([`Strips`]).
 #[derive(Clone, Debug, Default)]
 pub struct Packed {
     blocks: Vec<Block>,
-    colours: Vec<Range<usize>>,
     indices: Vec<usize>,
     strips: Strips,
     tasks: Vec<Range<usize>>,
@@ -222,12 +222,10 @@ impl Packed {
     /// one, [`Strips`]).
     pub fn pack(&mut self, contacts: &[Contact], colours: &[Range<usize>], bodies: usize, tile: usize) {
         self.blocks.clear();
-        self.colours.clear();
         self.strips.plan(contacts, colours, bodies, tile);
         for range in colours {
             self.indices.clear();
             self.indices.extend(range.clone().filter(|&k| contacts[k].active));
-            let start = self.blocks.len();
             let mut rest = &self.indices[..];
             for s in 0..self.strips.count() {
                 let (strip, after) = rest.split_at(rest.partition_point(|&k| self.strips.of(contacts[k].pair.i) <= s));
@@ -237,7 +235,6 @@ impl Packed {
                 rest = after;
             }
             self.strips.bounds.push(self.blocks.len());
-            self.colours.push(start..self.blocks.len());
         }
     }
 
@@ -288,8 +285,10 @@ impl Packed {
         dimension: Dimension,
         out: (&Shared<Moving>, &Shared<[f64; 2]>, &Shared<[f64; 3]>),
     ) {
-        // SAFETY: the caller's.
-        unsafe { relax_range::<true>(&mut self.blocks, simd, dimension, out) }
+        self.blocks.par_chunks_mut(PARALLEL_MIN).for_each(|blocks| {
+            // SAFETY: the caller's; a block's contacts are its own.
+            unsafe { relax_blocks::<true>(simd, blocks, dimension, out) }
+        });
     }
 
     /// Gives each packed contact the block `w[k]` of its index k (Jacobi's split blocks).
@@ -310,23 +309,6 @@ impl Packed {
             }
         }
     }
-}
-
-/// [`Block::relax`] of each of `blocks`, [`PARALLEL_MIN`] a task.
-///
-/// # Safety
-/// As [`Block::relax`]'s, for every block; the blocks share no contact (nor, for NSGS, a
-/// body).
-unsafe fn relax_range<const JACOBI: bool>(
-    blocks: &mut [Block],
-    simd: Simd,
-    dimension: Dimension,
-    out: (&Shared<Moving>, &Shared<[f64; 2]>, &Shared<[f64; 3]>),
-) {
-    blocks.par_chunks_mut(PARALLEL_MIN).for_each(|blocks| {
-        // SAFETY: the caller's.
-        unsafe { relax_blocks::<JACOBI>(simd, blocks, dimension, out) }
-    });
 }
 
 /// [`Block::relax`] of each of `blocks`, compiled for the instruction set `simd`.

@@ -294,9 +294,9 @@ pub trait Sweep: Send {
     /// error's terms (Σ‖Δr_c‖², Σ‖r_c‖²).
     fn sweep(&mut self, bodies: &mut [Moving], coloured: &mut Coloured) -> [f64; 2];
 
-    /// Leaves each contact's r in `coloured` the last sweep's, where the sweeps keep them
-    /// elsewhere (nothing by default).
-    fn settle(&mut self, _coloured: &mut Coloured) {}
+    /// Leaves each contact's r in `coloured` the last sweep's (the sweeps keep them in their
+    /// packed blocks).
+    fn settle(&mut self, coloured: &mut Coloured);
 }
 
 /// Repeats `sweep` on the bodies gathered from `state` ([`Moving`], in `bodies`) until
