@@ -207,7 +207,7 @@ fn locate_impacts() {
 }
 
 // What follows a pass of kind `kind`: what the step does next.
-// Twin: the order of the calls in Group::locate_impacts, grid_step_stands, refine, settle
+// Twin: the order of the calls in Group::locate_impacts, grid_step, refine, settle
 // and impacts.
 fn after_pass(kind: u32) -> u32 {
     if (kind == PASS_GRID) {

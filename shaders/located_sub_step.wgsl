@@ -30,7 +30,7 @@ fn span_cosine(s: real) -> real {
 // The step's start: its gaps and open rows. Where the grid step leaves every open row out of
 // its problem (y + γ h ẏ > 0), it is the first pass (it stands where none of them may close
 // in it: most steps, at the cost of a plain one); else the walk. Twin: the opening of
-// Group::grid_step_stands.
+// Group::grid_step.
 fn grid_step() -> u32 {
     let gamma_h = step_params.gamma * step_params.h;
     var inside = false;
@@ -49,14 +49,16 @@ fn grid_step() -> u32 {
 }
 
 // After the grid step: where no open row may have closed in it, it stands and the step is
-// done; else the scene back at t_k, and the walk. Twin: the close of
-// Group::grid_step_stands.
+// done; else it is the walk's first trial over the whole step, bit for bit (every open row
+// out of its problem), and the walk goes on from what it found. Twin: the close of
+// Group::grid_step and the grid's first trial in Group::locate_impacts.
 fn grid_step_stands() -> u32 {
     if (!end_gaps(step_params.h)) {
         return PASS_NONE;
     }
-    restore();
-    return THEN_WALK;
+    walk_start();
+    walk_length = step_params.h;
+    return trial_found();
 }
 
 // One pass of the step's stages, over the span set (the grid step where !spanning: the

@@ -7,6 +7,9 @@ use std::array::from_fn;
 use crate::batch::layout::{HealthCounters, IN_CONTACT, NOT_CONVERGED};
 use crate::contact::lanes::{LANES, Mask, any};
 
+/// The onsets of the step just recorded: 1 in the lanes where an impact began; whether any did.
+pub(super) struct Onsets(pub(super) [u32; LANES], pub(super) bool);
+
 /// [`HealthCounters`] of a group, lane-wise, in u32 arithmetic without branches so that the
 /// lanes stay in vector registers (flags as 0 or 1).
 pub(super) struct LaneHealth {
@@ -63,12 +66,13 @@ impl LaneHealth {
         }
     }
 
-    /// The lane-wise [`HealthCounters::record_contact`] of the step just completed.
+    /// The lane-wise [`HealthCounters::record_contact`] of the step just completed; returns
+    /// the onsets, 1 in the lanes where an impact began (whether any did).
     #[inline(always)]
-    pub(super) fn record(&mut self, loaded: Mask<LANES>) {
+    pub(super) fn record(&mut self, loaded: Mask<LANES>) -> Onsets {
         if !any(loaded) && self.in_contact.iter().fold(0, |a, &b| a | b) == 0 {
             self.taken += 1;
-            return;
+            return Onsets([0; LANES], false);
         }
         let loaded = loaded.map(u32::from);
         let onset: [u32; LANES] = from_fn(|l| loaded[l] & !self.in_contact[l] & 1);
@@ -79,28 +83,23 @@ impl LaneHealth {
         let keep = onset.map(|o| o.wrapping_sub(1));
         self.last_impact = from_fn(|l| (self.last_impact[l] & keep[l]) | ((self.steps[l] + self.taken) & !keep[l]));
         self.in_contact = loaded;
+        Onsets(onset, onset.iter().fold(0, |a, &b| a | b) != 0)
     }
 
-    /// Impacts counted, per lane.
+    /// After [`LaneHealth::record`] of a located step (which found `onsets`): in the lanes with
+    /// located impacts (`times` distinct times), they are its impacts (the count before it,
+    /// plus `times`) and it is the last impact's step; the lanes where an onset the scheme
+    /// applied at the step's end was counted instead.
     #[inline(always)]
-    pub(super) fn impacts(&self) -> [u32; LANES] {
-        self.impacts
-    }
-
-    /// After [`LaneHealth::record`] of a located step: in the lanes with located impacts
-    /// (`times` distinct times), they are its impacts (counted `before` it, plus `times`) and
-    /// it is the last impact's step; the lanes where an onset the scheme applied at the step's
-    /// end was counted instead.
-    #[inline(always)]
-    pub(super) fn record_located(&mut self, before: [u32; LANES], times: [u32; LANES]) -> Mask<LANES> {
+    pub(super) fn record_located(&mut self, onsets: &Onsets, times: [u32; LANES]) -> Mask<LANES> {
         let step = self.taken;
         from_fn(|l| {
             if times[l] > 0 {
-                self.impacts[l] = before[l] + times[l];
+                self.impacts[l] = self.impacts[l] - onsets.0[l] + times[l];
                 self.last_impact[l] = self.steps[l] + step;
                 false
             } else {
-                self.impacts[l] > before[l]
+                onsets.0[l] != 0
             }
         })
     }

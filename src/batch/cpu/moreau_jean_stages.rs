@@ -18,7 +18,7 @@ use std::array::from_fn;
 
 use num_traits::Float;
 
-use super::health::LaneHealth;
+use super::health::{LaneHealth, Onsets};
 use super::moreau_jean_rows::{EQUALITY as EQUALITY_ROW, cone_violation, is_normal, row_kind};
 use crate::batch::layout::{
     EXTREMES, HealthCounters, NON_FINITE, RATTLE, SPAN_DYNAMICS, SPARSE, SceneHeader, SpanBlocks,
@@ -321,8 +321,9 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// Counts the step: an impact when some contact (not an equality row) carries an impulse
     /// and none did in the step before; and the worst cone violation ‖λ_T‖ − μ λ_N of its
     /// friction contacts. Kernel: `record_health`.
+    /// Returns the onsets ([`LaneHealth::record`]).
     #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(super) fn record_health(&mut self) {
+    pub(super) fn record_health(&mut self) -> Onsets {
         for r in 0..self.m() {
             let kind = row_kind(self.rows, r);
             if is_normal(kind) {
@@ -336,6 +337,6 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
                 loaded = from_fn(|l| loaded[l] | carries[l]);
             }
         }
-        self.health.record(loaded);
+        self.health.record(loaded)
     }
 }

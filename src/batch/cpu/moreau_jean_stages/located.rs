@@ -210,12 +210,13 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
             loc.recent[r] = loc.recent_next[r];
             loc.recent_next[r] = [false; LANES];
         }
-        if !self.grid_step_stands(loc) {
+        let grid = self.grid_step(loc);
+        if let Some(closing) = grid {
             for r in 0..m {
                 loc.lambda_sum[r] = Lanes::zero();
                 loc.counts[r] = [0; LANES];
             }
-            self.locate_impacts(loc);
+            self.locate_impacts(loc, closing);
             for r in 0..m {
                 self.lambda[r] = loc.lambda_sum[r];
             }
@@ -227,9 +228,11 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// The general located step, where the grid step does not stand: each lane walks from
     /// t_k, sub-step by sub-step — a trial over the rest of its step, the first crossing in
     /// it refined, the touch-down there settled or an impact — until every lane is at t_{k+1}.
-    /// Kernel: `locate_impacts`.
+    /// `grid`: where the grid step was taken and may have closed a gap ([`Group::grid_step`]),
+    /// the lanes where it may have: that step is the walk's first trial, bit for bit, and is
+    /// not taken again. Kernel: `locate_impacts`.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn locate_impacts(&mut self, loc: &mut Located<T>) {
+    fn locate_impacts(&mut self, loc: &mut Located<T>, grid: Option<Mask<LANES>>) {
         let zero = T::zero();
         let mut walk = Walk {
             s: [zero; LANES],
@@ -239,12 +242,23 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
             tol: T::from(TIME_TOLERANCE).unwrap_or_else(T::nan) * self.step.h,
             min_flight: T::from(MIN_FLIGHT).unwrap_or_else(T::nan) * self.step.h,
         };
+        let mut grid = grid;
         while !all(walk.finished) {
-            self.hold_start(loc, &walk);
-            walk.length = from_fn(|l| self.step.h - walk.s[l]);
             let stepping = walk.finished.map(|f| !f);
-            self.trial(stepping, (Lanes(walk.s), Lanes(walk.length)), loc);
-            let closing = self.end_gaps(loc, Lanes(walk.length));
+            let closing = match grid.take() {
+                Some(closing) => {
+                    // The grid step: every lane over the whole step, from the start held.
+                    walk.length = [self.step.h; LANES];
+                    loc.lambda_last.copy_from_slice(&self.lambda);
+                    closing
+                }
+                None => {
+                    self.hold_start(loc, &walk);
+                    walk.length = from_fn(|l| self.step.h - walk.s[l]);
+                    self.trial(stepping, (Lanes(walk.s), Lanes(walk.length)), loc);
+                    self.end_gaps(loc, Lanes(walk.length))
+                }
+            };
             if !any(closing) {
                 // Every trial stands (a flight, or a contact at rest): the step is done.
                 self.commit(stepping, loc);
@@ -276,14 +290,14 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// `record_located_health`.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn record_located_health(&mut self) {
-        let before = self.health.impacts();
-        self.record_health();
+        let onsets = self.record_health();
         let located = self.located.as_mut().expect("a located group");
-        if located.times == [0; LANES] && self.health.impacts() == before {
-            // (Most steps: no impact, located or applied at the step's end.)
+        if located.impacts.is_empty() && !onsets.1 {
+            // (Most steps: no impact, located or applied at the step's end; a lane's located
+            // impacts are counted in `times` as they are listed.)
             return;
         }
-        let onsets = self.health.record_located(before, located.times);
+        let onsets = self.health.record_located(&onsets, located.times);
         let steps = self.health.steps();
         for l in (0..LANES).filter(|&l| onsets[l]) {
             located.last_time.0[l] = self.step.t0 + T::from(steps[l]).unwrap_or_else(T::nan) * self.step.h;

@@ -144,12 +144,15 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
         closing
     }
 
-    /// The step's start (every lane at t_k): its gaps and open rows. Where the grid step
-    /// leaves every open row out of its problem (y + γ h ẏ > 0) and none may close in it,
-    /// that step is the located step's trial and stands — most steps, at the cost of a plain
-    /// one; whether it was. Kernel: `grid_step_stands`.
+    /// The step's start (every lane at t_k): its gaps and open rows held. Where the grid step
+    /// leaves every open row out of its problem (y + γ h ẏ > 0), it is the located step's
+    /// first trial, bit for bit, and is taken: where no gap may close in it, it stands —
+    /// most steps, at the cost of a plain one. Returns `None` where it stands, else the walk's
+    /// start: `Some(closing)` after the grid step (the lanes where a gap may have closed,
+    /// [`Group::end_gaps`]), `Some(None)` where an open row is inside the grid step's problem
+    /// (nothing taken). Kernel: `grid_step`, `grid_step_stands`.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(super) fn grid_step_stands(&mut self, loc: &mut Located<T>) -> bool {
+    pub(super) fn grid_step(&mut self, loc: &mut Located<T>) -> Option<Option<Mask<LANES>>> {
         let (n, m, zero) = (self.n(), self.m(), T::zero());
         let gamma_h = self.step.gamma * self.step.h;
         // (Plain loops over the lanes: this runs every step, beside a step that is short for
@@ -168,18 +171,14 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
             }
         }
         if inside {
-            return false;
+            return Some(None);
         }
         for i in 0..n {
             (loc.q0[i], loc.v0[i]) = (self.q[i], self.v[i]);
         }
         self.solve_step();
-        if any(self.end_gaps(loc, Lanes::splat(self.step.h))) {
-            let all = [true; LANES];
-            self.restore(all, loc);
-            return false;
-        }
-        true
+        let closing = self.end_gaps(loc, Lanes::splat(self.step.h));
+        any(closing).then_some(Some(closing))
     }
 }
 
