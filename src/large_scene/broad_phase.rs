@@ -103,10 +103,13 @@ impl Grid {
     }
 }
 
+/// Bodies whose candidate pairs one task finds: the pairs are collected per task, not per body.
+const TASK: usize = 1024;
+
 /// The pairs whose gap is at most `margin` δ — body–body g = ‖x_j − x_i‖ − R_i − R_j, and
-/// body–wall by [`super::walls::Shape::contact`] — sorted by pair key. Each body's partners
-/// are found in parallel and concatenated in id order, so the list never depends on the
-/// thread count.
+/// body–wall by [`super::walls::Shape::contact`] — sorted by pair key. Tasks of [`TASK`]
+/// consecutive bodies find their partners in parallel; their lists are concatenated in id
+/// order, so the list never depends on the thread count.
 pub fn candidate_pairs(bodies: &Bodies, walls: &[Wall], margin: f64) -> Result<Vec<Pair>> {
     let n = bodies.len();
     if n == 0 {
@@ -119,46 +122,88 @@ pub fn candidate_pairs(bodies: &Bodies, walls: &[Wall], margin: f64) -> Result<V
         .map(|b| (grid.key(grid.coordinates(bodies.x[b])), b as u32))
         .collect();
     sorted.par_sort_unstable();
-    let reach: [i64; 3] = std::array::from_fn(|k| i64::from(k < bodies.dimension.rows()));
-    let partners: Vec<Vec<u32>> = (0..n)
+    let tasks: Vec<Vec<Pair>> = (0..n.div_ceil(TASK))
         .into_par_iter()
-        .map(|i| {
-            if !bodies.present[i] {
-                return Vec::new();
+        .map(|task| {
+            let (mut pairs, mut found) = (Vec::new(), Vec::new());
+            for i in task * TASK..n.min((task + 1) * TASK) {
+                if bodies.present[i] {
+                    partners(bodies, walls, margin, (&grid, &sorted), i, &mut found);
+                    pairs.extend(found.iter().map(|&j| Pair { i: i as u32, j }));
+                }
             }
-            let (xi, ri) = (bodies.x[i], bodies.radius[i]);
-            let c = grid.coordinates(xi);
-            let mut found = Vec::new();
-            for dz in -reach[2]..=reach[2] {
-                for dy in -reach[1]..=reach[1] {
-                    for dx in -reach[0]..=reach[0] {
-                        let Some(cell) = neighbour(&grid, c, [dx, dy, dz]) else {
-                            continue;
-                        };
-                        let key = grid.key(cell);
-                        let start = sorted.partition_point(|&(k, _)| k < key);
-                        for &(_, j) in sorted[start..].iter().take_while(|&&(k, _)| k == key) {
-                            if (j as usize) > i && gap(bodies, i, j as usize) <= margin {
-                                found.push(j);
-                            }
-                        }
+            pairs
+        })
+        .collect();
+    Ok(tasks.concat())
+}
+
+/// Body i's partners within `margin` into `found`: the bodies j > i in its 3^d neighbouring
+/// cells of `grid` (`sorted`: the bodies by cell key), in increasing order, then the walls
+/// as N + their index. A row of neighbouring cells along x has consecutive keys: one search
+/// of `sorted` per row (two where it wraps around a periodic x).
+fn partners(
+    bodies: &Bodies,
+    walls: &[Wall],
+    margin: f64,
+    (grid, sorted): (&Grid, &[(u64, u32)]),
+    i: usize,
+    found: &mut Vec<u32>,
+) {
+    let n = bodies.len();
+    let reach: [i64; 3] = std::array::from_fn(|k| i64::from(k < bodies.dimension.rows()));
+    let (xi, ri) = (bodies.x[i], bodies.radius[i]);
+    let c = grid.coordinates(xi);
+    found.clear();
+    for dz in -reach[2]..=reach[2] {
+        for dy in -reach[1]..=reach[1] {
+            for [lo, hi] in row_runs(grid, c, [reach[0], dy, dz]).into_iter().flatten() {
+                let start = sorted.partition_point(|&(k, _)| k < lo);
+                for &(_, j) in sorted[start..].iter().take_while(|&&(k, _)| k <= hi) {
+                    if (j as usize) > i && gap(bodies, i, j as usize) <= margin {
+                        found.push(j);
                     }
                 }
             }
-            found.sort_unstable();
-            for (w, wall) in walls.iter().enumerate() {
-                if wall.shape.contact(xi, ri).is_some_and(|(g, _)| g <= margin) {
-                    found.push((n + w) as u32);
-                }
-            }
-            found
-        })
-        .collect();
-    Ok(partners
-        .into_iter()
-        .enumerate()
-        .flat_map(|(i, js)| js.into_iter().map(move |j| Pair { i: i as u32, j }))
-        .collect())
+        }
+    }
+    found.sort_unstable();
+    for (w, wall) in walls.iter().enumerate() {
+        if wall.shape.contact(xi, ri).is_some_and(|(g, _)| g <= margin) {
+            found.push((n + w) as u32);
+        }
+    }
+}
+
+/// The cells from x − `d`\[0\] to x + `d`\[0\] of the row at offset (`d`\[1\], `d`\[2\])
+/// from cell `c`, as at most two runs of consecutive keys [lo, hi] (two where the run wraps
+/// around a periodic x); none outside the grid.
+fn row_runs(grid: &Grid, c: [u64; 3], d: [i64; 3]) -> [Option<[u64; 2]>; 2] {
+    let (Some(left), Some(right)) = (
+        neighbour(grid, c, [-d[0], d[1], d[2]]),
+        neighbour(grid, c, [d[0], d[1], d[2]]),
+    ) else {
+        // Off the grid along y or z (x alone is clipped below).
+        let Some(row) = neighbour(grid, c, [0, d[1], d[2]]) else {
+            return [None, None];
+        };
+        let lo = row[0].saturating_sub(d[0] as u64);
+        let hi = (row[0] + d[0] as u64).min(grid.cells[0] - 1);
+        return [
+            Some([grid.key([lo, row[1], row[2]]), grid.key([hi, row[1], row[2]])]),
+            None,
+        ];
+    };
+    if left[0] <= right[0] {
+        return [Some([grid.key(left), grid.key(right)]), None];
+    }
+    // Wrapped around the period: [left, end of the row] and [start of the row, right].
+    let end = [grid.cells[0] - 1, left[1], left[2]];
+    let first = [0, right[1], right[2]];
+    [
+        Some([grid.key(left), grid.key(end)]),
+        Some([grid.key(first), grid.key(right)]),
+    ]
 }
 
 /// The cell at offset `d` from `c`, if inside the grid (wrapped along a periodic x).
