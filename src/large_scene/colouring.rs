@@ -39,11 +39,15 @@ pub fn priority(index: u32) -> u32 {
 /// graph of maximum degree Δ uses at most 2Δ − 1 colours here (a pair's two bodies block at
 /// most 2(Δ − 1)).
 pub fn greedy(pairs: &[Pair], bodies: usize) -> Vec<u32> {
-    let mut order: Vec<u32> = (0..pairs.len() as u32).collect();
-    order.par_sort_unstable_by_key(|&k| priority(k));
+    // (priority, index) in one integer: priorities are distinct, so this is priority order.
+    let mut order: Vec<u64> = (0..pairs.len() as u32)
+        .into_par_iter()
+        .map(|k| (u64::from(priority(k)) << 32) | u64::from(k))
+        .collect();
+    order.par_sort_unstable();
     let mut used = vec![0u64; bodies];
     let mut colours = vec![0u32; pairs.len()];
-    for k in order {
+    for k in order.into_iter().map(|o| o as u32) {
         let (i, j) = (pairs[k as usize].i as usize, pairs[k as usize].j as usize);
         let taken = used[i] | if j < bodies { used[j] } else { 0 };
         let colour = (!taken).trailing_zeros() as usize;

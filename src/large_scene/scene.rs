@@ -262,37 +262,41 @@ impl LargeScene {
         2.0 * (moved + self.h * speed) >= self.margin
     }
 
-    /// Stage `broad_phase`: the candidate pairs found by `solver` ([`ContactSolver::pairs`]),
-    /// coloured by it (greedily in priority order, [`ContactSolver::colour`]) and sorted by (colour, key); each keeps its pair's
-    /// world impulse from the last step (matched by key) for the warm start.
+    /// Stage `broad_phase`: the candidate pairs found by `solver` ([`ContactSolver::pairs`],
+    /// sorted by key), coloured by it (greedily in priority order, [`ContactSolver::colour`])
+    /// and ordered by (colour, key) — counted into their colours in key order; each keeps its
+    /// pair's world impulse from the last step (matched by key) for the warm start.
     pub(super) fn broad_phase(&mut self, solver: &mut dyn ContactSolver) -> Result<()> {
         let pairs = solver.pairs(&self.bodies, &self.walls, self.margin)?;
+        debug_assert!(pairs.windows(2).all(|p| p[0] < p[1]), "pairs sorted by key");
         let colour = solver.colour(&pairs, self.bodies.len())?;
         let mut old: Vec<(Pair, [f64; 3])> = self.contacts.iter().map(|c| (c.pair, world_impulse(c))).collect();
-        old.sort_unstable_by_key(|&(p, _)| p);
-        let mut order: Vec<usize> = (0..pairs.len()).collect();
-        order.sort_by_key(|&k| (colour[k], pairs[k]));
+        old.par_sort_unstable_by_key(|&(p, _)| p);
+        let carried = carried_impulses(&pairs, &old);
         let n_colours = colour.iter().max().map_or(0, |&c| c as usize + 1);
-        self.colours = (0..n_colours)
-            .map(|c| {
-                let lo = order.partition_point(|&k| (colour[k] as usize) < c);
-                let hi = order.partition_point(|&k| (colour[k] as usize) <= c);
-                lo..hi
-            })
-            .filter(|r| !r.is_empty())
-            .collect();
+        // Each colour's start in (colour, key) order.
+        let mut start = vec![0; n_colours + 1];
+        for &c in &colour {
+            start[c as usize + 1] += 1;
+        }
+        for c in 0..n_colours {
+            start[c + 1] += start[c];
+        }
+        self.colours = start.windows(2).map(|w| w[0]..w[1]).filter(|r| !r.is_empty()).collect();
         self.overflow = n_colours > COLOURS;
-        self.contacts = order
-            .iter()
-            .map(|&k| {
-                let pair = pairs[k];
-                let carried = old
-                    .binary_search_by_key(&pair, |&(p, _)| p)
-                    .map_or([0.0; 3], |at| old[at].1);
-                // The identity frame: r is the carried world impulse.
-                Contact::carried(pair, IDENTITY, carried, self.grains)
-            })
-            .collect();
+        let mut order = vec![0; pairs.len()];
+        for (k, &c) in colour.iter().enumerate() {
+            order[start[c as usize]] = k;
+            start[c as usize] += 1;
+        }
+        let grains = self.grains;
+        // The identity frame: r is the carried world impulse. (In the last step's allocation.)
+        self.contacts.clear();
+        self.contacts.par_extend(
+            order
+                .par_iter()
+                .map(|&k| Contact::carried(pairs[k], IDENTITY, carried[k], grains)),
+        );
         self.rebuilt_at.clone_from(&self.bodies.x);
         Ok(())
     }
@@ -366,4 +370,18 @@ impl LargeScene {
         self.steps += 1;
         self.time = Self::time_after(self.steps, h);
     }
+}
+
+/// Each pair's world impulse in `old` (zero where it has none): both sorted by pair key, merged.
+fn carried_impulses(pairs: &[Pair], old: &[(Pair, [f64; 3])]) -> Vec<[f64; 3]> {
+    let mut at = 0;
+    pairs
+        .iter()
+        .map(|&pair| {
+            while at < old.len() && old[at].0 < pair {
+                at += 1;
+            }
+            old.get(at).filter(|&&(p, _)| p == pair).map_or([0.0; 3], |&(_, r)| r)
+        })
+        .collect()
 }
