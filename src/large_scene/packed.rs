@@ -131,19 +131,13 @@ impl Block {
             // SAFETY: the lanes' bodies are the caller's alone (and lanes past `len` repeat
             // lane 0's, read here and never written).
             let (i, j) = unsafe { (bodies.read(self.i[l] as usize), bodies.read(self.j[l] as usize)) };
+            // (A disc's v_z, ω_x and ω_y are +0 and stay +0 through every kick, +0 + ±0 being
+            // +0: they are neither read nor written back.)
             let values = |m: Moving| {
                 let (v, w) = (m.v, m.omega);
-                [
-                    v[0],
-                    v[1],
-                    v[2],
-                    w[0],
-                    w[1],
-                    w[2],
-                    m.inverse_mass,
-                    m.spin_per_impulse,
-                    m.radius,
-                ]
+                let (z, x, y) = if SPHERES { (v[2], w[0], w[1]) } else { (0.0, 0.0, 0.0) };
+                debug_assert!(SPHERES || [v[2], w[0], w[1]].iter().all(|c| c.to_bits() == 0));
+                [v[0], v[1], z, x, y, w[2], m.inverse_mass, m.spin_per_impulse, m.radius]
             };
             let (vi, vj) = (values(i), values(j));
             for k in 0..9 {
@@ -187,8 +181,12 @@ impl Block {
             let scatter = |at: u32, b: &BodyLanes| {
                 // SAFETY: as the gather's.
                 let body = unsafe { bodies.at(at as usize) };
-                body.v = [b[0][l], b[1][l], b[2][l]];
-                body.omega = [b[3][l], b[4][l], b[5][l]];
+                if SPHERES {
+                    body.v = [b[0][l], b[1][l], b[2][l]];
+                    body.omega = [b[3][l], b[4][l], b[5][l]];
+                } else {
+                    (body.v[0], body.v[1], body.omega[2]) = (b[0][l], b[1][l], b[5][l]);
+                }
             };
             if JACOBI {
                 // SAFETY: each contact is in one block.
