@@ -210,10 +210,10 @@ fn locate_impacts() {
 // Twin: the order of the calls in Group::locate_impacts, grid_step, refine, settle
 // and impacts.
 fn after_pass(kind: u32) -> u32 {
-    if (kind == PASS_GRID) {
-        return grid_step_stands();
+    if (kind == PASS_GRID && !grid_step_closes()) {
+        return PASS_NONE;
     }
-    if (kind == PASS_TRIAL) {
+    if (kind == PASS_TRIAL || kind == PASS_GRID) {
         return trial_found();
     }
     if (kind == PASS_REFINING) {
@@ -231,6 +231,13 @@ fn after_pass(kind: u32) -> u32 {
 // The walk's start at t_k: no percussion, no impact yet; its first trial. Twin: the zeroing
 // in Group::located_step and the opening of Group::locate_impacts.
 fn walk_start() -> u32 {
+    walk_reset();
+    return THEN_TRIAL;
+}
+
+// The walk at t_k: no percussion, no impact yet. Twin: the zeroing in Group::located_step and
+// the walk's start in Group::locate_impacts.
+fn walk_reset() {
     for (var r = 0u; r < m; r++) {
         lambda_sum[r] = real(0.0);
         impact_counts[r] = 0u;
@@ -238,7 +245,6 @@ fn walk_start() -> u32 {
     walk_s = real(0.0);
     walk_finished = false;
     walk_total = 0u;
-    return THEN_TRIAL;
 }
 
 // The walk's next pass, a trial over the rest of the step from the start held; or, the walk

@@ -48,17 +48,18 @@ fn grid_step() -> u32 {
     return PASS_GRID;
 }
 
-// After the grid step: where no open row may have closed in it, it stands and the step is
-// done; else it is the walk's first trial over the whole step, bit for bit (every open row
-// out of its problem), and the walk goes on from what it found. Twin: the close of
-// Group::grid_step and the grid's first trial in Group::locate_impacts.
-fn grid_step_stands() -> u32 {
+// After the grid step: whether an open row may have closed in it (else it stands and the
+// step is done). If one may have, the grid step is the walk's first trial over the whole
+// step, bit for bit (every open row out of its problem): the walk starts there, and what the
+// trial found is read next (after_pass). Twin: the close of Group::grid_step and the grid's
+// first trial in Group::locate_impacts.
+fn grid_step_closes() -> bool {
     if (!end_gaps(step_params.h)) {
-        return PASS_NONE;
+        return false;
     }
-    walk_start();
+    walk_reset();
     walk_length = step_params.h;
-    return trial_found();
+    return true;
 }
 
 // One pass of the step's stages, over the span set (the grid step where !spanning: the

@@ -107,7 +107,7 @@ impl Grid {
 const TASK: usize = 1024;
 
 /// The pairs whose gap is at most `margin` δ — body–body g = ‖x_j − x_i‖ − R_i − R_j, and
-/// body–wall by [`super::walls::Shape::contact`] — sorted by pair key. Tasks of [`TASK`]
+/// body–wall by [`super::walls::Shape::contact`] — sorted by pair key. Tasks of 1024
 /// consecutive bodies find their partners in parallel; their lists are concatenated in id
 /// order, so the list never depends on the thread count.
 pub fn candidate_pairs(bodies: &Bodies, walls: &[Wall], margin: f64) -> Result<Vec<Pair>> {

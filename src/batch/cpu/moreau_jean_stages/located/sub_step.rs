@@ -148,9 +148,9 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// leaves every open row out of its problem (y + γ h ẏ > 0), it is the located step's
     /// first trial, bit for bit, and is taken: where no gap may close in it, it stands —
     /// most steps, at the cost of a plain one. Returns `None` where it stands, else the walk's
-    /// start: `Some(closing)` after the grid step (the lanes where a gap may have closed,
-    /// [`Group::end_gaps`]), `Some(None)` where an open row is inside the grid step's problem
-    /// (nothing taken). Kernel: `grid_step`, `grid_step_stands`.
+    /// start: `Some(Some(closing))` after the grid step (the lanes where a gap may have
+    /// closed, [`Group::end_gaps`]), `Some(None)` where an open row is inside the grid step's
+    /// problem (nothing taken). Kernel: `grid_step`, `grid_step_closes`.
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn grid_step(&mut self, loc: &mut Located<T>) -> Option<Option<Mask<LANES>>> {
         let (n, m, zero) = (self.n(), self.m(), T::zero());
