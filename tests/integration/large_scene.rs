@@ -956,3 +956,44 @@ fn restore_continues_bit_for_bit_and_refuses_a_foreign_state() {
     let e = refusal(shared);
     assert!(e.contains("colour 0") && e.contains("share body"), "{e}");
 }
+
+/// A disc moves in the plane z = 0: a 2-D scene refuses a gravity, a wall or a disc's
+/// velocity out of it, naming which (the packed sweep neither reads nor writes a disc's v_z,
+/// ω_x, ω_y), and takes a −0 there as +0.
+#[test]
+fn discs_are_refused_out_of_their_plane() {
+    let d = Dimension::Two;
+    let grains = law(0.0, 0.5, d);
+    let refused = |bodies: Bodies, walls: Vec<Wall>, g: [f64; 3]| match LargeScene::new(bodies, walls, grains, g, 1e-3)
+    {
+        Ok(_) => panic!("a scene out of the plane was accepted"),
+        Err(e) => e.to_string(),
+    };
+    let e = refused(pyramid(3, 0.1), vec![floor(1, grains)], [0.0, -G, 0.5]);
+    assert!(e.contains("g_z") && e.contains("plane"), "{e}");
+    let tilted = Wall::plane([0.0; 3], [0.0, 1.0, 0.5], grains).unwrap();
+    let e = refused(pyramid(3, 0.1), vec![floor(1, grains), tilted], gravity(d));
+    assert!(e.contains("wall 1"), "{e}");
+    for (k, axis, omega) in [(2, 2, false), (1, 0, true), (4, 1, true)] {
+        let mut bodies = pyramid(3, 0.1);
+        if omega {
+            bodies.omega[k][axis] = 0.25;
+        } else {
+            bodies.v[k][axis] = 1e-3;
+        }
+        let e = refused(bodies, vec![floor(1, grains)], gravity(d));
+        assert!(e.contains(&format!("disc {k} ")), "{e}");
+    }
+    let mut bodies = pyramid(3, 0.1);
+    (bodies.v[0][2], bodies.omega[0][0], bodies.omega[0][1]) = (-0.0, -0.0, -0.0);
+    let mut scene = LargeScene::new(bodies, vec![floor(1, grains)], grains, gravity(d), 1e-3).unwrap();
+    let b = &scene.bodies;
+    assert_eq!([b.v[0][2], b.omega[0][0], b.omega[0][1]].map(f64::to_bits), [0; 3]);
+    scene.step().unwrap();
+    let b = &scene.bodies;
+    assert!(
+        b.v.iter()
+            .zip(&b.omega)
+            .all(|(v, w)| [v[2], w[0], w[1]].iter().all(|c| c.to_bits() == 0))
+    );
+}
