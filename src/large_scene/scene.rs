@@ -85,7 +85,8 @@ pub struct LargeScene {
 impl LargeScene {
     /// A scene at t = 0, checking h > 0, that no two bodies overlap (through the period, if
     /// any) and no body crosses a wall (each named, with by how much), that centres lie in
-    /// the period, and in 2-D that nothing moves a disc out of its plane ([`in_plane`]).
+    /// the period, and in 2-D that nothing moves a disc out of its plane z = 0 (a gravity, a
+    /// wall or a disc's velocity out of it is refused by name; a −0 there becomes +0).
     pub fn new(
         mut bodies: Bodies,
         walls: Vec<Wall>,
