@@ -1,7 +1,7 @@
 //! One run at a time per output directory: an advisory lock (`flock` on Unix, `LockFileEx` on
 //! Windows, through [`std::fs::File::try_lock`]) on `DIR/.ricochet.lock`, a file that names its
-//! holder. A second run or merge into a directory in use is refused at once, naming the
-//! holder, instead of overwriting or mixing the first one's files. The lock goes with the
+//! holder. A second run or merge into a directory in use is refused (after half a second),
+//! naming the holder, instead of overwriting or mixing the first one's files. The lock goes with the
 //! process (a killed run holds nothing); the file stays, as the name of its last holder.
 
 use std::fs::{File, OpenOptions};
@@ -37,7 +37,7 @@ impl DirLock {
             .truncate(false)
             .open(&path)
             .map_err(|e| fail(format!("cannot open the directory's lock file: {e}")))?;
-        match file.try_lock() {
+        match try_lock(&file) {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
                 let mut holder = String::new();
@@ -82,6 +82,25 @@ impl DirLock {
         &self.path
     }
 }
+
+/// Tries the lock for up to [`GRACE`]: a lock this process let go of is still held for an
+/// instant by a child it is starting elsewhere (a fork holds the open files until its exec
+/// closes them), so a run that takes a directory just after another run in the same process
+/// would be refused by chance.
+fn try_lock(file: &File) -> std::result::Result<(), std::fs::TryLockError> {
+    let start = std::time::Instant::now();
+    loop {
+        match file.try_lock() {
+            Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < GRACE => {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            other => return other,
+        }
+    }
+}
+
+/// How long a held lock is tried again before the directory is refused.
+const GRACE: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// This machine's host name (`/proc/sys/kernel/hostname`, `$HOSTNAME`, `$COMPUTERNAME`), or
 /// `this host`.
