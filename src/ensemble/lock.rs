@@ -1,8 +1,9 @@
 //! One run at a time per output directory: an advisory lock (`flock` on Unix, `LockFileEx` on
 //! Windows, through [`std::fs::File::try_lock`]) on `DIR/.ricochet.lock`, a file that names its
 //! holder. A second run or merge into a directory in use is refused (after half a second),
-//! naming the holder, instead of overwriting or mixing the first one's files. The lock goes with the
-//! process (a killed run holds nothing); the file stays, as the name of its last holder.
+//! naming the holder, instead of overwriting or mixing the first one's files. The lock goes
+//! with the process (a killed run holds nothing); the file stays, as the name of its last
+//! holder.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, Write};

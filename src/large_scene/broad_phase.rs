@@ -176,34 +176,24 @@ fn partners(
 }
 
 /// The cells from x − `d`\[0\] to x + `d`\[0\] of the row at offset (`d`\[1\], `d`\[2\])
-/// from cell `c`, as at most two runs of consecutive keys [lo, hi] (two where the run wraps
-/// around a periodic x); none outside the grid.
+/// from cell `c`, as at most two runs of consecutive keys [lo, hi]: clipped to the grid, or
+/// two where the row wraps around a periodic x (at least 3 cells, so the runs are apart);
+/// none where the row is off the grid.
 fn row_runs(grid: &Grid, c: [u64; 3], d: [i64; 3]) -> [Option<[u64; 2]>; 2] {
-    let (Some(left), Some(right)) = (
-        neighbour(grid, c, [-d[0], d[1], d[2]]),
-        neighbour(grid, c, [d[0], d[1], d[2]]),
-    ) else {
-        // Off the grid along y or z (x alone is clipped below).
-        let Some(row) = neighbour(grid, c, [0, d[1], d[2]]) else {
-            return [None, None];
-        };
-        let lo = row[0].saturating_sub(d[0] as u64);
-        let hi = (row[0] + d[0] as u64).min(grid.cells[0] - 1);
+    let Some(row) = neighbour(grid, c, [0, d[1], d[2]]) else {
+        return [None, None];
+    };
+    let (x, reach, cells) = (row[0], d[0] as u64, grid.cells[0]);
+    let key = |x: u64| grid.key([x, row[1], row[2]]);
+    if !grid.periodic || (reach <= x && x + reach < cells) {
         return [
-            Some([grid.key([lo, row[1], row[2]]), grid.key([hi, row[1], row[2]])]),
+            Some([key(x.saturating_sub(reach)), key((x + reach).min(cells - 1))]),
             None,
         ];
-    };
-    if left[0] <= right[0] {
-        return [Some([grid.key(left), grid.key(right)]), None];
     }
-    // Wrapped around the period: [left, end of the row] and [start of the row, right].
-    let end = [grid.cells[0] - 1, left[1], left[2]];
-    let first = [0, right[1], right[2]];
-    [
-        Some([grid.key(left), grid.key(end)]),
-        Some([grid.key(first), grid.key(right)]),
-    ]
+    // Wrapped around the period: [x − reach, end of the row] and [start of the row, x + reach].
+    let (lo, hi) = ((x + cells - reach) % cells, (x + reach) % cells);
+    [Some([key(lo), key(cells - 1)]), Some([key(0), key(hi)])]
 }
 
 /// The cell at offset `d` from `c`, if inside the grid (wrapped along a periodic x).

@@ -34,6 +34,7 @@ pub mod jacobi;
 pub mod local;
 pub mod narrow_phase;
 pub mod packed;
+mod plane;
 pub mod reference;
 pub mod residual;
 mod scene;

@@ -5,12 +5,13 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use super::bodies::{Bodies, Dimension};
+use super::bodies::Bodies;
 use super::broad_phase::{Pair, candidate_pairs};
 use super::colouring::COLOURS;
 use super::narrow_phase::{Contact, Geometry, world_impulse};
+use super::plane::in_plane;
 use super::solve::{Coloured, ContactSolver, CpuSolver, SolverOptions, Velocities, warm_start};
-use super::walls::{Shape, Wall};
+use super::walls::Wall;
 use crate::contact::vector::dot;
 use crate::model::NewtonImpactFrictionNSL;
 use crate::validate;
@@ -100,9 +101,7 @@ impl LargeScene {
                 what: "large scene: gravity".into(),
             });
         }
-        if bodies.dimension == Dimension::Two {
-            in_plane(gravity, &walls, (&mut bodies.v, &mut bodies.omega))?;
-        }
+        in_plane(bodies.dimension, gravity, &walls, (&mut bodies.v, &mut bodies.omega))?;
         if let Some(l) = bodies.period {
             validate::positive("large scene: period", l)?;
             let body = bodies.dimension.body();
@@ -374,48 +373,6 @@ impl LargeScene {
         self.steps += 1;
         self.time = Self::time_after(self.steps, h);
     }
-}
-
-/// In 2-D a disc moves in the plane z = 0: refuses a gravity, a wall or a disc's velocity out
-/// of it (g_z, a wall's z, v_z, ω_x and ω_y must be 0), naming the first, and makes the
-/// discs' −0 there +0. A disc's v_z, ω_x and ω_y then stay +0 through every kick (+0 + ±0 is
-/// +0), which the packed sweep relies on (it neither reads nor writes them).
-pub(super) fn in_plane(
-    gravity: [f64; 3],
-    walls: &[Wall],
-    (v, omega): (&mut [[f64; 3]], &mut [[f64; 3]]),
-) -> Result<()> {
-    let plane = "discs move in the plane z = 0";
-    if gravity[2] != 0.0 {
-        return Err(Error::Parameter {
-            what: "large scene: gravity g_z of discs".into(),
-            value: gravity[2],
-            reason: format!("must be 0: {plane}"),
-        });
-    }
-    let off = |w: &Wall| match w.shape {
-        Shape::Plane { point, normal } => point[2] != 0.0 || normal[2] != 0.0,
-        Shape::Segment { a, b, .. } => a[2] != 0.0 || b[2] != 0.0,
-    };
-    if let Some(w) = walls.iter().position(off) {
-        return Err(Error::Unsupported {
-            what: format!("large scene: wall {w} ({:?}) among discs", walls[w].shape),
-            reason: format!("its z must be 0: {plane}"),
-        });
-    }
-    for (k, (v, w)) in v.iter_mut().zip(omega.iter_mut()).enumerate() {
-        if v[2] != 0.0 || w[0] != 0.0 || w[1] != 0.0 {
-            return Err(Error::Unsupported {
-                what: format!(
-                    "large scene: disc {k} with v_z = {}, ω_x = {}, ω_y = {}",
-                    v[2], w[0], w[1]
-                ),
-                reason: format!("they must be 0: {plane}"),
-            });
-        }
-        (v[2], w[0], w[1]) = (0.0, 0.0, 0.0);
-    }
-    Ok(())
 }
 
 /// Each pair's world impulse in `old` (zero where it has none): both sorted by pair key, merged.

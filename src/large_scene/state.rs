@@ -11,10 +11,10 @@
 
 use std::ops::Range;
 
-use super::bodies::Dimension;
 use super::broad_phase::Pair;
 use super::narrow_phase::Contact;
-use super::scene::{LargeScene, in_plane};
+use super::plane::in_plane;
+use super::scene::LargeScene;
 use super::solve::{Coloured, check_colours};
 use crate::{Error, Result};
 
@@ -260,9 +260,8 @@ impl LargeScene {
         };
         check_colours(&coloured, n, &mut Vec::new()).map_err(|e| refuse(e.to_string()))?;
         let (mut v, mut omega) = (state.v, state.omega);
-        if self.bodies.dimension == Dimension::Two {
-            in_plane(self.gravity, &self.walls, (&mut v, &mut omega)).map_err(|e| refuse(e.to_string()))?;
-        }
+        in_plane(self.bodies.dimension, self.gravity, &self.walls, (&mut v, &mut omega))
+            .map_err(|e| refuse(e.to_string()))?;
         let b = &mut self.bodies;
         (b.x, b.v, b.omega, b.angle, b.present) = (state.x, v, omega, state.angle, state.present);
         self.rebuilt_at = state.rebuilt_at;

@@ -7,8 +7,16 @@ use std::array::from_fn;
 use crate::batch::layout::{HealthCounters, IN_CONTACT, NOT_CONVERGED};
 use crate::contact::lanes::{LANES, Mask, any};
 
-/// The onsets of the step just recorded: 1 in the lanes where an impact began; whether any did.
-pub(super) struct Onsets(pub(super) [u32; LANES], pub(super) bool);
+/// The onsets of the step just recorded: 1 in the lanes where an impact began.
+pub(super) struct Onsets(pub(super) [u32; LANES]);
+
+impl Onsets {
+    /// Whether an impact began in some lane.
+    #[inline(always)]
+    pub(super) fn any(&self) -> bool {
+        self.0.iter().fold(0, |a, &b| a | b) != 0
+    }
+}
 
 /// [`HealthCounters`] of a group, lane-wise, in u32 arithmetic without branches so that the
 /// lanes stay in vector registers (flags as 0 or 1).
@@ -67,12 +75,12 @@ impl LaneHealth {
     }
 
     /// The lane-wise [`HealthCounters::record_contact`] of the step just completed; returns
-    /// the onsets, 1 in the lanes where an impact began (whether any did).
+    /// its onsets.
     #[inline(always)]
     pub(super) fn record(&mut self, loaded: Mask<LANES>) -> Onsets {
         if !any(loaded) && self.in_contact.iter().fold(0, |a, &b| a | b) == 0 {
             self.taken += 1;
-            return Onsets([0; LANES], false);
+            return Onsets([0; LANES]);
         }
         let loaded = loaded.map(u32::from);
         let onset: [u32; LANES] = from_fn(|l| loaded[l] & !self.in_contact[l] & 1);
@@ -83,7 +91,7 @@ impl LaneHealth {
         let keep = onset.map(|o| o.wrapping_sub(1));
         self.last_impact = from_fn(|l| (self.last_impact[l] & keep[l]) | ((self.steps[l] + self.taken) & !keep[l]));
         self.in_contact = loaded;
-        Onsets(onset, onset.iter().fold(0, |a, &b| a | b) != 0)
+        Onsets(onset)
     }
 
     /// After [`LaneHealth::record`] of a located step (which found `onsets`): in the lanes with

@@ -210,8 +210,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
             loc.recent[r] = loc.recent_next[r];
             loc.recent_next[r] = [false; LANES];
         }
-        let grid = self.grid_step(loc);
-        if let Some(closing) = grid {
+        if let Some(closing) = self.grid_step(loc) {
             for r in 0..m {
                 loc.lambda_sum[r] = Lanes::zero();
                 loc.counts[r] = [0; LANES];
@@ -232,7 +231,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// the lanes where it may have: that step is the walk's first trial, bit for bit, and is
     /// not taken again. Kernel: `locate_impacts`.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn locate_impacts(&mut self, loc: &mut Located<T>, grid: Option<Mask<LANES>>) {
+    fn locate_impacts(&mut self, loc: &mut Located<T>, mut grid: Option<Mask<LANES>>) {
         let zero = T::zero();
         let mut walk = Walk {
             s: [zero; LANES],
@@ -242,7 +241,6 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
             tol: T::from(TIME_TOLERANCE).unwrap_or_else(T::nan) * self.step.h,
             min_flight: T::from(MIN_FLIGHT).unwrap_or_else(T::nan) * self.step.h,
         };
-        let mut grid = grid;
         while !all(walk.finished) {
             let stepping = walk.finished.map(|f| !f);
             let closing = match grid.take() {
@@ -292,7 +290,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     fn record_located_health(&mut self) {
         let onsets = self.record_health();
         let located = self.located.as_mut().expect("a located group");
-        if located.impacts.is_empty() && !onsets.1 {
+        if located.impacts.is_empty() && !onsets.any() {
             // (Most steps: no impact, located or applied at the step's end; a lane's located
             // impacts are counted in `times` as they are listed.)
             return;
