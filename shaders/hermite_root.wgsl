@@ -41,15 +41,35 @@ fn quadratic_roots(a: real, b: real, c: real) -> vec3<real> {
     return vec3<real>(q / a, c / q, real(2.0));
 }
 
+// Newton's start for the piece [lo, hi]: the first root inside it of b s² + d0 s + y0, the
+// interpolant without its cubic term, if it has one there. Twin: quadratic_start.
+fn quadratic_start(b: real, d0: real, y0: real, lo: real, hi: real) -> Root {
+    let roots = quadratic_roots(b, d0, y0);
+    var ordered = roots.xy;
+    if (roots.z == 2.0 && roots.y < roots.x) {
+        ordered = roots.yx;
+    }
+    for (var k = 0u; k < u32(roots.z); k++) {
+        if (ordered[k] > lo && ordered[k] < hi) {
+            return Root(true, ordered[k]);
+        }
+    }
+    return Root(false, real(0.0));
+}
+
 // The smallest s in [lo, hi] (to rounding) where the interpolant, open at lo (p > 0) and closed
-// at hi (p ≤ 0), is closed: Newton from the secant point, the bracket closed to a few ulps
-// around its last iterate, then bisection to adjacent floats; the closed end. Twin: monotone_root.
-fn monotone_root(y0: real, d0: real, y1: real, a: real, b: real, lo_in: real, hi_in: real) -> real {
+// at hi (p ≤ 0), is closed: safeguarded Newton from `start` (else the secant point), an iterate
+// out of the bracket replaced by its midpoint, the bracket closed to a few ulps around its last
+// iterate, then bisection to adjacent floats; the closed end. Twin: monotone_root.
+fn monotone_root(y0: real, d0: real, y1: real, a: real, b: real, start: Root, lo_in: real, hi_in: real) -> real {
     var lo = lo_in;
     var hi = hi_in;
-    let open = hermite_at(y0, d0, y1, a, b, lo);
-    let closed = hermite_at(y0, d0, y1, a, b, hi);
-    var x = lo + open * (hi - lo) / (open - closed);
+    var x = start.s;
+    if (!start.found) {
+        let open = hermite_at(y0, d0, y1, a, b, lo);
+        let closed = hermite_at(y0, d0, y1, a, b, hi);
+        x = lo + open * (hi - lo) / (open - closed);
+    }
     for (var i = 0u; i < NEWTON_STEPS; i++) {
         if (!(x > lo && x < hi)) {
             break;
@@ -60,7 +80,8 @@ fn monotone_root(y0: real, d0: real, y1: real, a: real, b: real, lo_in: real, hi
         } else {
             lo = x;
         }
-        let next = x - px / ((real(3.0) * a * x + real(2.0) * b) * x + d0);
+        let newton = x - px / ((real(3.0) * a * x + real(2.0) * b) * x + d0);
+        let next = select(real(0.5) * (lo + hi), newton, newton >= lo && newton <= hi);
         let converged = abs(next - x) <= REAL_EPSILON * abs(next);
         x = next;
         if (converged) {
@@ -118,7 +139,8 @@ fn first_root(y0: real, d0: real, y1: real, d1: real) -> Root {
     for (var k = 0u; k <= len; k++) {
         let hi = cuts[k];
         if (hermite_at(y0, d0, y1, a, b, lo) > 0.0 && hermite_at(y0, d0, y1, a, b, hi) <= 0.0) {
-            return Root(true, monotone_root(y0, d0, y1, a, b, lo, hi));
+            let start = quadratic_start(b, d0, y0, lo, hi);
+            return Root(true, monotone_root(y0, d0, y1, a, b, start, lo, hi));
         }
         lo = hi;
     }

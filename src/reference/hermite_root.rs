@@ -10,10 +10,10 @@ use num_traits::Float;
 ///
 /// p(s) = a s³ + b s² + d0 s + y0 with a = 2(y0 − y1) + d0 + d1, b = 3(y1 − y0) − 2 d0 − d1;
 /// [0, 1] is cut at the roots of p′ into monotone pieces, and the first piece that starts open
-/// and ends closed is narrowed by Newton's method (each iterate kept while it falls in the
-/// bracket), closed around the last iterate and bisected to rounding: the bisection
-/// alone would take some 50 halvings, Newton and the probes bring it to a handful. In f64 or
-/// f32 (the CPU lanes'), without allocating.
+/// and ends closed is narrowed by Newton's method (from the root of p's quadratic part, each
+/// iterate narrowing the bracket), closed around the last iterate and bisected to rounding:
+/// the bisection alone would take some 50 halvings, Newton and the probes bring it to a
+/// handful. In f64 or f32 (the CPU lanes'), without allocating.
 pub(crate) fn first_root<T: Float>(y0: T, d0: T, y1: T, d1: T) -> Option<T> {
     if !(y0.is_finite() && d0.is_finite() && y1.is_finite() && d1.is_finite()) {
         return None;
@@ -40,7 +40,7 @@ pub(crate) fn first_root<T: Float>(y0: T, d0: T, y1: T, d1: T) -> Option<T> {
     for &hi in &cuts[..=len] {
         if p(lo) > zero && p(hi) <= zero {
             let slope = |s: T| (three * a * s + two * b) * s + d0;
-            return Some(monotone_root(p, slope, lo, hi));
+            return Some(monotone_root(p, slope, quadratic_start(b, d0, y0, lo, hi), lo, hi));
         }
         lo = hi;
     }
@@ -71,15 +71,24 @@ pub(crate) fn interior_maximum<T: Float>(y0: T, d0: T, y1: T, d1: T) -> Option<(
 pub(crate) const NEWTON_STEPS: usize = 8;
 
 /// The smallest s in [`lo`, `hi`] (to rounding) where `p`, open at `lo` (p > 0) and closed
-/// at `hi` (p ≤ 0), is closed: from the secant point, Newton's iterates s − p(s)/p′(s), each
-/// narrowing the bracket while it falls inside it; then the bracket closed to a few ulps
-/// around the last iterate where p changes sign there; then bisection to adjacent floats,
-/// returning the closed end.
-fn monotone_root<T: Float>(p: impl Fn(T) -> T, slope: impl Fn(T) -> T, lo: T, hi: T) -> T {
+/// at `hi` (p ≤ 0), is closed: from `start` (else the secant point), Newton's iterates
+/// s − p(s)/p′(s), each narrowing the bracket, an iterate thrown out of it replaced by its
+/// midpoint (safeguarded Newton: Press et al., *Numerical Recipes*, 3rd ed., §9.4, `rtsafe`);
+/// then the bracket closed to a few ulps around the last iterate where p changes sign there;
+/// then bisection to adjacent floats, returning the closed end.
+///
+/// The start matters where the piece begins at a turning point — a flight that rises from
+/// y0 = 0 after an impact and falls back within the step: from the secant point, next to
+/// that maximum, Newton's first step leaves the bracket and the bisection took some 50
+/// halvings; from the root of p's quadratic part (exact for such a flight) it converges at
+/// once. A sign of p that changes once across the floats gives one answer from any bracket.
+fn monotone_root<T: Float>(p: impl Fn(T) -> T, slope: impl Fn(T) -> T, start: Option<T>, lo: T, hi: T) -> T {
     let (zero, half, eps) = (T::zero(), T::from(0.5).unwrap_or_else(T::nan), T::epsilon());
     let (mut lo, mut hi) = (lo, hi);
-    let (open, closed) = (p(lo), p(hi));
-    let mut x = lo + open * (hi - lo) / (open - closed);
+    let mut x = start.unwrap_or_else(|| {
+        let (open, closed) = (p(lo), p(hi));
+        lo + open * (hi - lo) / (open - closed)
+    });
     for _ in 0..NEWTON_STEPS {
         if !(x > lo && x < hi) {
             break;
@@ -91,6 +100,11 @@ fn monotone_root<T: Float>(p: impl Fn(T) -> T, slope: impl Fn(T) -> T, lo: T, hi
             lo = x;
         }
         let next = x - px / slope(x);
+        let next = if next >= lo && next <= hi {
+            next
+        } else {
+            half * (lo + hi)
+        };
         let converged = (next - x).abs() <= eps * next.abs();
         x = next;
         if converged {
@@ -116,6 +130,17 @@ fn monotone_root<T: Float>(p: impl Fn(T) -> T, slope: impl Fn(T) -> T, lo: T, hi
             lo = mid;
         }
     }
+}
+
+/// Newton's start for the piece [`lo`, `hi`] of p(s) = a s³ + b s² + d0 s + y0: the first
+/// root inside it of b s² + d0 s + y0 — p without its cubic term, exact for a free flight
+/// under a constant force (a = 0 but for rounding) — if it has one there.
+fn quadratic_start<T: Float>(b: T, d0: T, y0: T, lo: T, hi: T) -> Option<T> {
+    let (mut roots, count) = quadratic_roots(b, d0, y0);
+    if count == 2 && roots[1] < roots[0] {
+        roots.swap(0, 1);
+    }
+    roots[..count].iter().copied().find(|&s| s > lo && s < hi)
 }
 
 /// The real roots of a x² + b x + c (a linear or constant one when a = 0), and how many.
@@ -174,6 +199,36 @@ mod tests {
         assert_eq!(first_root(0.26, -1.0, 0.26, 1.0), None);
         assert_eq!(first_root(0.0, -1.0, -1.0, -1.0), None);
         assert_eq!(first_root(-1e-300, -1.0, -1.0, -1.0), None);
+    }
+
+    #[test]
+    fn a_short_hop_from_the_floor_lands_where_bisection_finds_it() {
+        // The hops of an accumulation: from y = 0 going up at τ d0 and back down within the
+        // step (a parabola, a ≈ 0 but for rounding), the piece [apex, 1] starting at the
+        // maximum. Its root is the smallest float where p ≤ 0, as plain bisection over the
+        // whole piece finds it, and −d0/b to rounding.
+        let g = 9.81 * 1e-3 * 1e-3;
+        for k in 0..40 {
+            let d0 = 2e-6 * 0.7f64.powi(k);
+            let (y1, d1) = (d0 - 0.5 * g, d0 - g);
+            let a = 2.0 * (0.0 - y1) + d0 + d1;
+            let b = 3.0 * (y1 - 0.0) - 2.0 * d0 - d1;
+            let p = |s: f64| if s >= 1.0 { y1 } else { ((a * s + b) * s + d0) * s };
+            let (roots, count) = quadratic_roots(3.0 * a, 2.0 * b, d0);
+            let apex = roots[..count].iter().copied().find(|&s| s > 0.0 && s < 1.0).unwrap();
+            let (mut lo, mut hi) = (apex, 1.0);
+            while 0.5 * (lo + hi) > lo && 0.5 * (lo + hi) < hi {
+                let mid = 0.5 * (lo + hi);
+                if p(mid) <= 0.0 { hi = mid } else { lo = mid }
+            }
+            let s = first_root(0.0, d0, y1, d1).unwrap();
+            assert_eq!(s, hi, "hop {k}: d0 = {d0:e}");
+            assert!(
+                (s + d0 / b).abs() <= 4.0 * f64::EPSILON * s,
+                "hop {k}: {s} vs {}",
+                -d0 / b
+            );
+        }
     }
 
     #[test]
