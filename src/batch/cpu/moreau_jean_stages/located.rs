@@ -29,6 +29,8 @@ mod impact;
 mod operators;
 mod sub_step;
 
+use sub_step::GridStep;
+
 /// The span of a located sub-step, per lane: read by the stages in place of the grid step.
 pub(in crate::batch::cpu) struct SubSpan<T> {
     /// Where it starts, as an offset s from t_k, and its length τ.
@@ -210,15 +212,10 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
             loc.recent[r] = loc.recent_next[r];
             loc.recent_next[r] = [false; LANES];
         }
-        if let Some(closing) = self.grid_step(loc) {
-            for r in 0..m {
-                loc.lambda_sum[r] = Lanes::zero();
-                loc.counts[r] = [0; LANES];
-            }
-            self.locate_impacts(loc, closing);
-            for r in 0..m {
-                self.lambda[r] = loc.lambda_sum[r];
-            }
+        match self.grid_step(loc) {
+            GridStep::Stands => {}
+            GridStep::MayClose(closing) => self.locate_impacts(loc, Some(closing)),
+            GridStep::NotTaken => self.locate_impacts(loc, None),
         }
         self.located = Some(located);
         self.record_located_health();
@@ -229,10 +226,15 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// it refined, the touch-down there settled or an impact — until every lane is at t_{k+1}.
     /// `grid`: where the grid step was taken and may have closed a gap ([`Group::grid_step`]),
     /// the lanes where it may have: that step is the walk's first trial, bit for bit, and is
-    /// not taken again. Kernel: `locate_impacts`.
+    /// not taken again. The step's percussion, the sum of its sub-steps' λ, is left in λ.
+    /// Kernel: `locate_impacts`.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn locate_impacts(&mut self, loc: &mut Located<T>, mut grid: Option<Mask<LANES>>) {
-        let zero = T::zero();
+        let (zero, m) = (T::zero(), self.m());
+        for r in 0..m {
+            loc.lambda_sum[r] = Lanes::zero();
+            loc.counts[r] = [0; LANES];
+        }
         let mut walk = Walk {
             s: [zero; LANES],
             length: [zero; LANES],
@@ -279,6 +281,9 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
             if any(touch.impact) {
                 self.impacts(loc, &mut walk, &touch);
             }
+        }
+        for r in 0..m {
+            self.lambda[r] = loc.lambda_sum[r];
         }
     }
 

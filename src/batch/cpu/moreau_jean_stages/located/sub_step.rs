@@ -147,12 +147,10 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
     /// The step's start (every lane at t_k): its gaps and open rows held. Where the grid step
     /// leaves every open row out of its problem (y + γ h ẏ > 0), it is the located step's
     /// first trial, bit for bit, and is taken: where no gap may close in it, it stands —
-    /// most steps, at the cost of a plain one. Returns `None` where it stands, else the walk's
-    /// start: `Some(Some(closing))` after the grid step (the lanes where a gap may have
-    /// closed, [`Group::end_gaps`]), `Some(None)` where an open row is inside the grid step's
-    /// problem (nothing taken). Kernel: `grid_step`, `grid_step_closes`.
+    /// most steps, at the cost of a plain one. Returns what was taken ([`GridStep`]).
+    /// Kernel: `grid_step`, `grid_step_closes`.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(super) fn grid_step(&mut self, loc: &mut Located<T>) -> Option<Option<Mask<LANES>>> {
+    pub(super) fn grid_step(&mut self, loc: &mut Located<T>) -> GridStep {
         let (n, m, zero) = (self.n(), self.m(), T::zero());
         let gamma_h = self.step.gamma * self.step.h;
         // (Plain loops over the lanes: this runs every step, beside a step that is short for
@@ -171,15 +169,30 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
             }
         }
         if inside {
-            return Some(None);
+            return GridStep::NotTaken;
         }
         for i in 0..n {
             (loc.q0[i], loc.v0[i]) = (self.q[i], self.v[i]);
         }
         self.solve_step();
         let closing = self.end_gaps(loc, Lanes::splat(self.step.h));
-        any(closing).then_some(Some(closing))
+        if any(closing) {
+            GridStep::MayClose(closing)
+        } else {
+            GridStep::Stands
+        }
     }
+}
+
+/// What [`Group::grid_step`] did.
+pub(super) enum GridStep {
+    /// Taken, and no gap closes in it: the step is done.
+    Stands,
+    /// Taken, and a gap may have closed in it in these lanes ([`Group::end_gaps`]): it is
+    /// the walk's first trial.
+    MayClose(Mask<LANES>),
+    /// Not taken: an open row is inside the grid step's problem; the walk starts afresh.
+    NotTaken,
 }
 
 /// Whether a gap row at (y, ẏ), of terms of size `terms`, is open: apart (y above its
