@@ -23,7 +23,7 @@ pub(super) struct Impulse {
 
 /// Assembles and solves `0 ≤ λ ⟂ H W⁻¹ Hᵀ λ + H v_free + e ẏ_k + ∂h/∂t ≥ 0` over the
 /// active rows (`= 0` with λ free on equality rows: an MLCP), H = `hmat` from
-/// [`active_jacobian`] at q, and returns the [`Impulse`] and the solver's report.
+/// [`active_jacobian`](super::active_jacobian) at q, and returns the [`Impulse`] and the solver's report.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn impulse(
     ts: &SceneState,
