@@ -59,8 +59,9 @@ fn quadratic_start(b: real, d0: real, y0: real, lo: real, hi: real) -> Root {
 
 // The smallest s in [lo, hi] (to rounding) where the interpolant, open at lo (p > 0) and closed
 // at hi (p ≤ 0), is closed: safeguarded Newton from `start` (else the secant point), an iterate
-// out of the bracket replaced by its midpoint, the bracket closed to a few ulps around its last
-// iterate, then bisection to adjacent floats; the closed end. Twin: monotone_root.
+// not converged and not strictly inside the bracket replaced by its midpoint, the bracket closed
+// to a few ulps around its last iterate, then bisection to adjacent floats; the closed end.
+// Twin: monotone_root.
 fn monotone_root(y0: real, d0: real, y1: real, a: real, b: real, start: Root, lo_in: real, hi_in: real) -> real {
     var lo = lo_in;
     var hi = hi_in;
@@ -81,9 +82,8 @@ fn monotone_root(y0: real, d0: real, y1: real, a: real, b: real, start: Root, lo
             lo = x;
         }
         let newton = x - px / ((real(3.0) * a * x + real(2.0) * b) * x + d0);
-        let next = select(real(0.5) * (lo + hi), newton, newton >= lo && newton <= hi);
-        let converged = abs(next - x) <= REAL_EPSILON * abs(next);
-        x = next;
+        let converged = abs(newton - x) <= REAL_EPSILON * abs(newton);
+        x = select(real(0.5) * (lo + hi), newton, converged || (newton > lo && newton < hi));
         if (converged) {
             break;
         }

@@ -228,15 +228,15 @@ fn after_pass(kind: u32) -> u32 {
     return impacted();
 }
 
-// The walk's start at t_k: no percussion, no impact yet; its first trial. Twin: the zeroing
-// in Group::located_step and the opening of Group::locate_impacts.
+// The walk's start at t_k: no percussion, no impact yet; its first trial. Twin: the opening
+// of Group::locate_impacts.
 fn walk_start() -> u32 {
     walk_reset();
     return THEN_TRIAL;
 }
 
-// The walk at t_k: no percussion, no impact yet. Twin: the zeroing in Group::located_step and
-// the walk's start in Group::locate_impacts.
+// The walk at t_k: no percussion, no impact yet. Twin: the zeroing and the walk's start at the
+// opening of Group::locate_impacts.
 fn walk_reset() {
     for (var r = 0u; r < m; r++) {
         lambda_sum[r] = real(0.0);
@@ -260,7 +260,7 @@ fn next_trial() -> u32 {
 }
 
 // The walk done: the step's percussion in λ, and the next step's first cosine as the grid
-// step would have carried it; no further pass. Twin: the close of Group::located_step.
+// step would have carried it; no further pass. Twin: the close of Group::locate_impacts.
 fn walk_end() -> u32 {
     for (var r = 0u; r < m; r++) {
         lambda[r] = lambda_sum[r];

@@ -72,8 +72,9 @@ pub(crate) const NEWTON_STEPS: usize = 8;
 
 /// The smallest s in [`lo`, `hi`] (to rounding) where `p`, open at `lo` (p > 0) and closed
 /// at `hi` (p ≤ 0), is closed: from `start` (else the secant point), Newton's iterates
-/// s − p(s)/p′(s), each narrowing the bracket, an iterate thrown out of it replaced by its
-/// midpoint (safeguarded Newton: Press et al., *Numerical Recipes*, 3rd ed., §9.4, `rtsafe`);
+/// s − p(s)/p′(s), each narrowing the bracket, an iterate not converged and not strictly
+/// inside it replaced by its midpoint (safeguarded Newton: Press et al., *Numerical Recipes*,
+/// 3rd ed., §9.4, `rtsafe`);
 /// then the bracket closed to a few ulps around the last iterate where p changes sign there;
 /// then bisection to adjacent floats, returning the closed end.
 ///
@@ -99,14 +100,13 @@ fn monotone_root<T: Float>(p: impl Fn(T) -> T, slope: impl Fn(T) -> T, start: Op
         } else {
             lo = x;
         }
-        let next = x - px / slope(x);
-        let next = if next >= lo && next <= hi {
-            next
+        let newton = x - px / slope(x);
+        let converged = (newton - x).abs() <= eps * newton.abs();
+        x = if converged || (newton > lo && newton < hi) {
+            newton
         } else {
             half * (lo + hi)
         };
-        let converged = (next - x).abs() <= eps * next.abs();
-        x = next;
         if converged {
             break;
         }
@@ -206,7 +206,8 @@ mod tests {
         // The hops of an accumulation: from y = 0 going up at τ d0 and back down within the
         // step (a parabola, a ≈ 0 but for rounding), the piece [apex, 1] starting at the
         // maximum. Its root is the smallest float where p ≤ 0, as plain bisection over the
-        // whole piece finds it, and −d0/b to rounding.
+        // whole piece finds it, and −d0/b to rounding; Newton starts there (the quadratic
+        // part's root), so a handful of evaluations of p find it.
         let g = 9.81 * 1e-3 * 1e-3;
         for k in 0..40 {
             let d0 = 2e-6 * 0.7f64.powi(k);
@@ -228,7 +229,45 @@ mod tests {
                 "hop {k}: {s} vs {}",
                 -d0 / b
             );
+            let start = quadratic_start(b, d0, 0.0, apex, 1.0).expect("a start inside the piece");
+            assert!(
+                (start + d0 / b).abs() <= 4.0 * f64::EPSILON * s,
+                "hop {k}: start {start}"
+            );
+            let evaluations = std::cell::Cell::new(0);
+            let counted = |s: f64| {
+                evaluations.set(evaluations.get() + 1);
+                p(s)
+            };
+            let slope = |s: f64| (3.0 * a * s + 2.0 * b) * s + d0;
+            assert_eq!(monotone_root(counted, slope, Some(start), apex, 1.0), s, "hop {k}");
+            assert!(
+                evaluations.get() <= 12,
+                "hop {k}: {} evaluations of p",
+                evaluations.get()
+            );
         }
+    }
+
+    #[test]
+    fn a_newton_step_out_of_the_bracket_takes_its_midpoint() {
+        // y(s) = s − s² − 0.01 on [½, 1] from s = 0.6, near its apex: Newton's steps go past
+        // 1 (and one lands on it) until the bracket's midpoints bring them near the root
+        // (1 + √0.96)/2.
+        let p = |s: f64| s - s * s - 0.01;
+        let evaluations = std::cell::Cell::new(0);
+        let counted = |s: f64| {
+            evaluations.set(evaluations.get() + 1);
+            p(s)
+        };
+        let slope = |s: f64| 1.0 - 2.0 * s;
+        let s = monotone_root(counted, slope, Some(0.6), 0.5, 1.0);
+        let exact = (1.0 + 0.96f64.sqrt()) / 2.0;
+        assert!((s - exact).abs() <= 4.0 * f64::EPSILON, "{s} vs {exact}");
+        assert!(p(s) <= 0.0 && p(s - f64::EPSILON / 2.0) > 0.0, "{s}");
+        // (Left out of the bracket, the last iterate would end Newton's steps, and the
+        // bisection would close [0.6, 1] alone: some 50 halvings.)
+        assert!(evaluations.get() <= 16, "{} evaluations of p", evaluations.get());
     }
 
     #[test]
