@@ -215,8 +215,7 @@ mod tests {
             let a = 2.0 * (0.0 - y1) + d0 + d1;
             let b = 3.0 * (y1 - 0.0) - 2.0 * d0 - d1;
             let p = |s: f64| if s >= 1.0 { y1 } else { ((a * s + b) * s + d0) * s };
-            let (roots, count) = quadratic_roots(3.0 * a, 2.0 * b, d0);
-            let apex = roots[..count].iter().copied().find(|&s| s > 0.0 && s < 1.0).unwrap();
+            let (apex, _) = interior_maximum(0.0, d0, y1, d1).expect("a hop's apex inside the step");
             let (mut lo, mut hi) = (apex, 1.0);
             while 0.5 * (lo + hi) > lo && 0.5 * (lo + hi) < hi {
                 let mid = 0.5 * (lo + hi);
