@@ -161,7 +161,17 @@ fn quadratic_roots<T: Float>(a: T, b: T, c: T) -> ([T; 2], usize) {
 
 #[cfg(test)]
 mod tests {
+    use std::cell::Cell;
+
     use super::*;
+
+    /// `p`, each evaluation counted in `evaluations`.
+    fn counted<'a>(p: impl Fn(f64) -> f64 + 'a, evaluations: &'a Cell<usize>) -> impl Fn(f64) -> f64 + 'a {
+        move |s| {
+            evaluations.set(evaluations.get() + 1);
+            p(s)
+        }
+    }
 
     #[test]
     fn the_hermite_root_of_a_falling_body_is_its_landing_time() {
@@ -233,13 +243,13 @@ mod tests {
                 (start + d0 / b).abs() <= 4.0 * f64::EPSILON * s,
                 "hop {k}: start {start}"
             );
-            let evaluations = std::cell::Cell::new(0);
-            let counted = |s: f64| {
-                evaluations.set(evaluations.get() + 1);
-                p(s)
-            };
+            let evaluations = Cell::new(0);
             let slope = |s: f64| (3.0 * a * s + 2.0 * b) * s + d0;
-            assert_eq!(monotone_root(counted, slope, Some(start), apex, 1.0), s, "hop {k}");
+            assert_eq!(
+                monotone_root(counted(p, &evaluations), slope, Some(start), apex, 1.0),
+                s,
+                "hop {k}"
+            );
             assert!(
                 evaluations.get() <= 12,
                 "hop {k}: {} evaluations of p",
@@ -254,13 +264,9 @@ mod tests {
         // 1 (and one lands on it) until the bracket's midpoints bring them near the root
         // (1 + √0.96)/2.
         let p = |s: f64| s - s * s - 0.01;
-        let evaluations = std::cell::Cell::new(0);
-        let counted = |s: f64| {
-            evaluations.set(evaluations.get() + 1);
-            p(s)
-        };
+        let evaluations = Cell::new(0);
         let slope = |s: f64| 1.0 - 2.0 * s;
-        let s = monotone_root(counted, slope, Some(0.6), 0.5, 1.0);
+        let s = monotone_root(counted(p, &evaluations), slope, Some(0.6), 0.5, 1.0);
         let exact = (1.0 + 0.96f64.sqrt()) / 2.0;
         assert!((s - exact).abs() <= 4.0 * f64::EPSILON, "{s} vs {exact}");
         assert!(p(s) <= 0.0 && p(s - f64::EPSILON / 2.0) > 0.0, "{s}");
