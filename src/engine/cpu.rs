@@ -1,5 +1,6 @@
 //! The batched CPU engine: the kernel's twin (`batch::cpu::moreau_jean_pgs`) in f64 on all
-//! cores, in SIMD lanes of the widest instruction set of this CPU.
+//! cores, in SIMD lanes of the widest instruction set of this CPU (or the one
+//! `RICOCHET_SIMD` names).
 
 use super::{BatchOutcome, Engine, Job};
 use crate::batch::cpu::moreau_jean_pgs::{self, BatchState};
@@ -13,9 +14,16 @@ pub struct CpuEngine {
 }
 
 impl CpuEngine {
-    /// On the widest instruction set of this CPU.
+    /// On [`Simd::detect`]'s instruction set: the one `RICOCHET_SIMD` names, else the
+    /// widest of this CPU.
     pub fn new() -> Self {
         Self::on(Simd::detect())
+    }
+
+    /// As [`CpuEngine::new`], with an error where `RICOCHET_SIMD` names an instruction set
+    /// this CPU does not have ([`Simd::requested`]).
+    pub fn requested() -> Result<Self> {
+        Ok(Self::on(Simd::requested()?))
     }
 
     /// On the instruction set `simd` (the same bits on every one).

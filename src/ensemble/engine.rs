@@ -96,7 +96,7 @@ pub(super) fn open_planned(
             Err(e)
         }
         Backend::Gpu => Ok((open_gpu(scenario)?, None)),
-        Backend::Cpu => Ok((Box::new(CpuEngine::new()), None)),
+        Backend::Cpu => Ok((Box::new(CpuEngine::requested()?), None)),
         Backend::Reference => Ok((reference(), None)),
         Backend::Auto if let Some(e) = refused => {
             Ok((reference(), Some(format!("{e}: running on the reference stepper"))))
@@ -160,7 +160,7 @@ fn auto(scenario: &Scenario) -> Result<(Box<dyn Engine>, Option<String>)> {
                 && (ctx.best_precision() != Precision::F64 || scenario.solver.precision == PrecisionChoice::F32) =>
         {
             Ok((
-                Box::new(CpuEngine::new()),
+                Box::new(CpuEngine::requested()?),
                 Some(format!(
                     "impacts are located in f64 and {} runs this scenario in f32: locating them on the CPU backend",
                     ctx.adapter_name()
@@ -169,7 +169,7 @@ fn auto(scenario: &Scenario) -> Result<(Box<dyn Engine>, Option<String>)> {
         }
         Ok(ctx) if !ctx.is_cpu() => Ok((gpu(ctx, scenario)?, None)),
         Ok(ctx) => Ok((
-            Box::new(CpuEngine::new()),
+            Box::new(CpuEngine::requested()?),
             Some(format!(
                 "only a software adapter ({}): running on the CPU backend (--backend gpu to use it)",
                 ctx.adapter_name()
@@ -178,7 +178,7 @@ fn auto(scenario: &Scenario) -> Result<(Box<dyn Engine>, Option<String>)> {
         // A bad RICOCHET_GPU_TUNING is the user's to fix, not a missing GPU.
         Err(e @ Error::Argument { .. }) => Err(e),
         Err(e) => Ok((
-            Box::new(CpuEngine::new()),
+            Box::new(CpuEngine::requested()?),
             Some(format!("{e}: running on the CPU backend")),
         )),
     }
@@ -192,7 +192,7 @@ fn open_gpu(_: &Scenario) -> Result<Box<dyn Engine>> {
 #[cfg(not(feature = "gpu"))]
 fn auto(_: &Scenario) -> Result<(Box<dyn Engine>, Option<String>)> {
     Ok((
-        Box::new(CpuEngine::new()),
+        Box::new(CpuEngine::requested()?),
         Some(format!("{}: running on the CPU backend", no_gpu_feature())),
     ))
 }

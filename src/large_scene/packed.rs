@@ -355,8 +355,10 @@ unsafe fn relax_blocks<const JACOBI: bool>(
         // SAFETY: the caller's.
         Isa::Baseline => unsafe { each::<JACOBI>(blocks, dimension, out) },
         // SAFETY: a `Simd` names only an instruction set this CPU has; the rest the caller's.
+        // (AVX-512 runs the AVX2 copy: compiled for it, the blocks gained 5–8 % at 10⁴ discs
+        // and nothing at 10⁶, BENCHMARKS.md §4.11.)
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => unsafe { avx2::<JACOBI>(blocks, dimension, out) },
+        Isa::Avx2 | Isa::Avx512 => unsafe { avx2::<JACOBI>(blocks, dimension, out) },
     }
 }
 

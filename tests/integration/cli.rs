@@ -347,6 +347,48 @@ fn verify_of_no_scenes_is_refused() {
     assert!(stderr.contains("--scenes"), "{stderr}");
 }
 
+/// `RICOCHET_SIMD` picks the CPU lanes' instruction set: one this CPU lacks is an error that
+/// names the variable and lists those it has, one it has runs (and is named in
+/// `provenance.json`'s engine).
+#[test]
+fn the_lanes_instruction_set_is_chosen_by_name() {
+    let out = scratch("simd");
+    let run = |isa: &str| {
+        std::fs::remove_dir_all(&out).ok();
+        let args = [
+            "run",
+            &scenario("bouncing_balls.toml"),
+            "--scenes",
+            "16",
+            "--backend",
+            "cpu",
+        ];
+        Command::new(BIN)
+            .env("RICOCHET_SIMD", isa)
+            .args(args)
+            .args(["--out", out.to_str().unwrap()])
+            .output()
+            .unwrap()
+    };
+    let refused = run("mmx");
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("RICOCHET_SIMD=mmx") && stderr.contains("baseline"),
+        "{stderr}"
+    );
+    assert!(!out.join("summary.parquet").exists());
+    let baseline = run("baseline");
+    assert!(
+        baseline.status.success(),
+        "{}",
+        String::from_utf8_lossy(&baseline.stderr)
+    );
+    let provenance = std::fs::read_to_string(out.join("provenance.json")).unwrap();
+    assert!(provenance.contains("baseline f64"), "{provenance}");
+    std::fs::remove_dir_all(&out).ok();
+}
+
 /// `--fail-on unhealthy` turns scenes that did not converge into exit status 3 (not clap's
 /// usage status 2), after the
 /// files are written; without it they are a warning and the run succeeds.

@@ -43,14 +43,20 @@ pub trait LaneFloat: Float + Send + Sync {
     /// locates in f64; no f32 engine locates), so that the f32 lanes are compiled without
     /// the located step.
     const LOCATES: bool;
+    /// Whether groups in this float have a copy compiled for AVX-512: f64 only (the CPU
+    /// engine's float; the f32 lanes are the GPU kernels' twin, run to check them), so that
+    /// the build compiles the whole step five times fewer. f32 groups take the AVX2 copy there.
+    const AVX512: bool;
 }
 
 impl LaneFloat for f64 {
     const LOCATES: bool = true;
+    const AVX512: bool = true;
 }
 
 impl LaneFloat for f32 {
     const LOCATES: bool = false;
+    const AVX512: bool = false;
 }
 
 /// The stages of a step in the order they run, with their arguments: the kernel's stage
@@ -266,7 +272,8 @@ type GroupRun<'a, T> = (
 );
 
 /// [`simulate`] of one group kind (its NONLINEAR and EQUALITY flags, N and M) compiled for
-/// the instruction set `simd`: once per instruction set, with every stage inlined
+/// the instruction set `simd`: once per instruction set (AVX-512 in f64 only,
+/// [`LaneFloat::AVX512`]), with every stage inlined
 /// (`#[inline(always)]` down to the lanes) in an optimised build, so the vector width is the
 /// CPU's (in a dev build the stages are out of line: `moreau_jean_stages`). Each kind has a
 /// module of its own: rustc puts every copy of a generic function in its module's codegen
@@ -283,11 +290,21 @@ macro_rules! group_kind {
                 fn avx2<T: LaneFloat>(run: GroupRun<'_, T>) {
                     simulate::<T, $nonlinear, $equality, $n, $m>(run)
                 }
+                #[cfg(target_arch = "x86_64")]
+                #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq")]
+                fn avx512<T: LaneFloat>(run: GroupRun<'_, T>) {
+                    simulate::<T, $nonlinear, $equality, $n, $m>(run)
+                }
                 match simd.isa() {
                     Isa::Baseline => simulate::<T, $nonlinear, $equality, $n, $m>(run),
-                    // SAFETY: a `Simd` names only an instruction set this CPU has.
+                    // SAFETY: a `Simd` names only an instruction set this CPU has (and one
+                    // with AVX-512 has AVX2).
                     #[cfg(target_arch = "x86_64")]
                     Isa::Avx2 => unsafe { avx2::<T>(run) },
+                    #[cfg(target_arch = "x86_64")]
+                    Isa::Avx512 if T::AVX512 => unsafe { avx512::<T>(run) },
+                    #[cfg(target_arch = "x86_64")]
+                    Isa::Avx512 => unsafe { avx2::<T>(run) },
                 }
             }
         }

@@ -5,7 +5,8 @@
 //!
 //! Inlining: in an optimised build every stage is `#[inline(always)]`, down to the lanes, into
 //! `moreau_jean_pgs::simulate`, once per instruction set (that is what makes the AVX2 copy use
-//! AVX2) and per group kind and precision: twenty copies of the whole step. LLVM took 13½
+//! AVX2) and per group kind and precision: twenty-five copies of the whole step (AVX-512 in
+//! f64 only). LLVM took 13½
 //! minutes over those copies in the dev profile (opt-level 1, line tables), so
 //! with debug assertions on (the dev and test profiles) the stages are left to LLVM's own
 //! choice — `#[cfg_attr(not(debug_assertions), inline(always))]` — and the crate builds in

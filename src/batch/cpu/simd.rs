@@ -1,16 +1,20 @@
 //! The instruction set the lane groups run on, picked at run time: the binary is built for
 //! any x86-64 (or any other target) and the stepper's hot loop is compiled a second time for
-//! AVX2, which it takes when the CPU has it. Rust never contracts a·b + c into an FMA on its
-//! own and every lane operation is IEEE, so both paths give the same bits (a test compares
-//! them).
+//! AVX2 and a third for AVX-512 (f64 lanes), which it takes when the CPU has them. Rust never
+//! contracts a·b + c into an FMA on its own and every lane operation is IEEE, so every path
+//! gives the same bits (a test compares them).
 //!
-//! AVX-512 is not compiled: measured on the development machine's AMD EPYC with 8 lanes, the
-//! stepper ran slower with it than with AVX2 (balls: 1.8·10⁸ against 2.7·10⁸ scene-steps/s on
-//! 2 threads; cradles 7.8·10⁷ against 8.6·10⁷), its masks going through k-registers. It was
-//! not measured again with 16 lanes.
+//! `RICOCHET_SIMD=baseline|avx2|avx512` picks one of those the CPU has instead (to measure
+//! one path against another, or to keep a CPU on the path that is fastest there: §4.3 of BENCHMARKS.md
+//! measured AVX-512 slower than AVX2 on an AMD EPYC with 8 lanes).
 
-/// An instruction set this CPU has, for the stepper's lanes. Only [`Simd::detect`] and
-/// [`Simd::available`] make one, so a `Simd` is always safe to run.
+use crate::error::{Error, Result};
+
+/// The variable that picks the instruction set ([`Simd::requested`]).
+pub const SIMD_VAR: &str = "RICOCHET_SIMD";
+
+/// An instruction set this CPU has, for the stepper's lanes. Only [`Simd::detect`],
+/// [`Simd::requested`] and [`Simd::available`] make one, so a `Simd` is always safe to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Simd(Isa);
 
@@ -21,11 +25,40 @@ pub(crate) enum Isa {
     /// AVX2 (256-bit vectors).
     #[cfg(target_arch = "x86_64")]
     Avx2,
+    /// AVX-512 F, VL, BW and DQ, x86-64-v4's subsets (512-bit vectors, masks in
+    /// k-registers).
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
 }
 
 impl Simd {
-    /// The widest instruction set this CPU has.
+    /// The instruction set [`Simd::requested`] names, else the widest this CPU has.
     pub fn detect() -> Self {
+        Self::requested().unwrap_or_else(|_| Self::widest())
+    }
+
+    /// The instruction set `RICOCHET_SIMD` names where it is set, else the widest this CPU
+    /// has; an error naming the variable where it names none this CPU has.
+    pub fn requested() -> Result<Self> {
+        let Ok(name) = std::env::var(SIMD_VAR) else {
+            return Ok(Self::widest());
+        };
+        let available = Self::available();
+        available
+            .iter()
+            .copied()
+            .find(|s| s.name() == name.trim())
+            .ok_or_else(|| Error::Argument {
+                what: format!("{SIMD_VAR}={name}"),
+                reason: format!(
+                    "this CPU runs the lanes on {} (name one, or unset it for the widest)",
+                    available.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")
+                ),
+            })
+    }
+
+    /// The widest instruction set this CPU has.
+    fn widest() -> Self {
         *Self::available().last().unwrap_or(&Self(Isa::Baseline))
     }
 
@@ -35,8 +68,12 @@ impl Simd {
         let mut isas = vec![Self(Isa::Baseline)];
         #[cfg(target_arch = "x86_64")]
         {
-            if std::arch::is_x86_feature_detected!("avx2") {
+            use std::arch::is_x86_feature_detected as has;
+            if has!("avx2") {
                 isas.push(Self(Isa::Avx2));
+                if has!("avx512f") && has!("avx512vl") && has!("avx512bw") && has!("avx512dq") {
+                    isas.push(Self(Isa::Avx512));
+                }
             }
         }
         isas
@@ -48,12 +85,14 @@ impl Simd {
         self.0
     }
 
-    /// `baseline` or `avx2`.
+    /// `baseline`, `avx2` or `avx512`.
     pub fn name(self) -> &'static str {
         match self.0 {
             Isa::Baseline => "baseline",
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => "avx2",
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => "avx512",
         }
     }
 }
