@@ -45,7 +45,8 @@ pub trait LaneFloat: Float + Send + Sync {
     const LOCATES: bool;
     /// Whether groups in this float have a copy compiled for AVX-512: f64 only (the CPU
     /// engine's float; the f32 lanes are the GPU kernels' twin, run to check them), so that
-    /// the build compiles the whole step five times fewer. f32 groups take the AVX2 copy there.
+    /// the build compiles five copies of the whole step fewer. f32 groups take the AVX2 copy
+    /// there.
     const AVX512: bool;
 }
 
