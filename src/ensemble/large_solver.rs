@@ -4,6 +4,7 @@
 
 use super::engine::Backend;
 use super::large_scene::Method;
+use crate::batch::cpu::simd::Simd;
 use crate::error::{Error, Result};
 use crate::large_scene::{CpuSolver, JacobiSolver, Stepper};
 
@@ -12,16 +13,19 @@ use crate::large_scene::{CpuSolver, JacobiSolver, Stepper};
 /// the best adapter, software ones included; `cpu` every core; `reference` is refused (the
 /// dense reference checks small large scenes from the library, `LargeScene::reference`).
 pub fn solver(backend: Backend, method: Method) -> Result<(Box<dyn Stepper>, String, Option<String>)> {
-    let cpu = || -> (Box<dyn Stepper>, String) {
+    // On the instruction set `RICOCHET_SIMD` names (an error where this CPU lacks it), else
+    // the widest.
+    let cpu = || -> Result<(Box<dyn Stepper>, String)> {
+        let simd = Simd::requested()?;
         let solver: Box<dyn Stepper> = match method {
-            Method::Nsgs => Box::new(CpuSolver::default()),
-            Method::Jacobi => Box::new(JacobiSolver::default()),
+            Method::Nsgs => Box::new(CpuSolver::on(simd)),
+            Method::Jacobi => Box::new(JacobiSolver::on(simd)),
         };
         let name = solver.engine();
-        (solver, name)
+        Ok((solver, name))
     };
     match backend {
-        Backend::Cpu => Ok(cpu()).map(|(s, n)| (s, n, None)),
+        Backend::Cpu => cpu().map(|(s, n)| (s, n, None)),
         Backend::Reference => Err(Error::Unsupported {
             what: "--backend reference on a large scene".into(),
             reason: "the dense reference checks large scenes of up to 200 bodies from the library (`LargeScene::reference`), not as runs: use cpu or gpu".into(),
@@ -30,7 +34,7 @@ pub fn solver(backend: Backend, method: Method) -> Result<(Box<dyn Stepper>, Str
         Backend::Auto => match gpu(false, method) {
             Ok((s, n)) => Ok((s, n, None)),
             Err(e) => {
-                let (s, n) = cpu();
+                let (s, n) = cpu()?;
                 Ok((s, n, Some(format!("{e}: running on the CPU cores"))))
             }
         },

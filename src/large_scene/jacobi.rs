@@ -31,8 +31,15 @@ pub struct JacobiSolver {
 }
 
 impl Default for JacobiSolver {
-    /// On the widest instruction set of this CPU ([`Simd::detect`]).
+    /// On [`Simd::detect`]'s instruction set.
     fn default() -> Self {
+        Self::on(Simd::detect())
+    }
+}
+
+impl JacobiSolver {
+    /// The blocks' lanes compiled for `simd` (every instruction set gives the same bits).
+    pub fn on(simd: Simd) -> Self {
         Self {
             bodies: Vec::new(),
             delta: Vec::new(),
@@ -40,7 +47,7 @@ impl Default for JacobiSolver {
             split: Vec::new(),
             counts: Vec::new(),
             packed: Packed::default(),
-            simd: Simd::detect(),
+            simd,
         }
     }
 }

@@ -214,7 +214,7 @@ pub struct CpuSolver {
 }
 
 impl Default for CpuSolver {
-    /// On the widest instruction set of this CPU ([`Simd::detect`]).
+    /// On [`Simd::detect`]'s instruction set.
     fn default() -> Self {
         Self::on(Simd::detect())
     }

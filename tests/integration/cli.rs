@@ -25,9 +25,16 @@ fn scenario(file: &str) -> String {
         .to_string()
 }
 
+/// `ricochet run` of the ball ensemble's first 16 scenes on the CPU backend into `out`.
+fn sixteen_balls(out: &Path) -> [String; 8] {
+    let scenario = scenario("bouncing_balls.toml");
+    let out = out.to_str().unwrap();
+    ["run", &scenario, "--scenes", "16", "--backend", "cpu", "--out", out].map(String::from)
+}
+
 /// `ricochet args` with stdout sent to /dev/full.
 #[cfg(target_os = "linux")]
-fn to_full_stdout(args: &[&str]) -> Output {
+fn to_full_stdout<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
     let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
     Command::new(BIN).args(args).stdout(full).output().unwrap()
 }
@@ -44,16 +51,7 @@ fn failed_on_stdout(output: &Output, what: &str) {
 #[test]
 fn a_full_stdout_is_an_error_and_the_files_are_written() {
     let out = scratch("full");
-    let run = to_full_stdout(&[
-        "run",
-        &scenario("bouncing_balls.toml"),
-        "--scenes",
-        "16",
-        "--backend",
-        "cpu",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let run = to_full_stdout(&sixteen_balls(&out));
     failed_on_stdout(&run, "run");
     for file in ["summary.parquet", "stats.json", "run.json"] {
         assert!(out.join(file).is_file(), "{file} written");
@@ -84,16 +82,7 @@ fn a_full_stdout_is_an_error_and_the_files_are_written() {
 fn a_closed_stdout_is_an_error_and_the_files_are_written() {
     let out = scratch("closed");
     let mut child = Command::new(BIN)
-        .args([
-            "run",
-            &scenario("bouncing_balls.toml"),
-            "--scenes",
-            "16",
-            "--backend",
-            "cpu",
-            "--out",
-            out.to_str().unwrap(),
-        ])
+        .args(sixteen_balls(&out))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -348,25 +337,16 @@ fn verify_of_no_scenes_is_refused() {
 }
 
 /// `RICOCHET_SIMD` picks the CPU lanes' instruction set: one this CPU lacks is an error that
-/// names the variable and lists those it has, one it has runs (and is named in
-/// `provenance.json`'s engine).
+/// names the variable and lists those it has (for a large scene too), one it has runs (and
+/// is named in `provenance.json`'s engine).
 #[test]
 fn the_lanes_instruction_set_is_chosen_by_name() {
     let out = scratch("simd");
     let run = |isa: &str| {
         std::fs::remove_dir_all(&out).ok();
-        let args = [
-            "run",
-            &scenario("bouncing_balls.toml"),
-            "--scenes",
-            "16",
-            "--backend",
-            "cpu",
-        ];
         Command::new(BIN)
             .env("RICOCHET_SIMD", isa)
-            .args(args)
-            .args(["--out", out.to_str().unwrap()])
+            .args(sixteen_balls(&out))
             .output()
             .unwrap()
     };
@@ -378,6 +358,17 @@ fn the_lanes_instruction_set_is_chosen_by_name() {
         "{stderr}"
     );
     assert!(!out.join("summary.parquet").exists());
+    // A large scene's CPU sweeps name it too.
+    let large = Command::new(BIN)
+        .env("RICOCHET_SIMD", "mmx")
+        .args(["run", &scenario("pyramid_2d.toml"), "--backend", "cpu"])
+        .args(["--out", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&large.stderr);
+    assert_eq!(large.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("RICOCHET_SIMD=mmx"), "{stderr}");
+    std::fs::remove_dir_all(&out).ok();
     let baseline = run("baseline");
     assert!(
         baseline.status.success(),

@@ -5,8 +5,8 @@
 //! gives the same bits (a test compares them).
 //!
 //! `RICOCHET_SIMD=baseline|avx2|avx512` picks one of those the CPU has instead (to measure
-//! one path against another, or to keep a CPU on the path that is fastest there: §4.3 of BENCHMARKS.md
-//! measured AVX-512 slower than AVX2 on an AMD EPYC with 8 lanes).
+//! one path against another, or to keep a CPU on the path that is fastest there: §4.3 of
+//! BENCHMARKS.md measured AVX-512 slower than AVX2 on an AMD EPYC with 8 lanes).
 
 use crate::error::{Error, Result};
 
