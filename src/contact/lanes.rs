@@ -2,7 +2,6 @@
 //! invocations. The arithmetic is element-wise on fixed-size arrays, which the compiler turns
 //! into SIMD instructions; branches become masks and selects.
 
-use std::array::from_fn;
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
 use num_traits::Float;
@@ -12,6 +11,19 @@ use num_traits::Float;
 /// stepped 2.5·10⁸, 2.6·10⁸, 4.0–4.4·10⁸ and 2.3·10⁸ scene-steps/s; cradles, bead columns and
 /// dumbbells +10 to +35 % over 8; pendulums and disc piles equal.
 pub const LANES: usize = 16;
+
+/// `[f(0), …, f(L − 1)]` over an array of `init`: `std::array::from_fn` as a plain loop,
+/// always inlined. `from_fn` was at times left out of line in the large stages: a call
+/// compiled for the baseline instruction set, whose result went back through the stack. For
+/// the lanes' hot paths.
+#[inline(always)]
+pub fn lanewise<T: Copy, const L: usize>(init: T, mut f: impl FnMut(usize) -> T) -> [T; L] {
+    let mut out = [init; L];
+    for (l, x) in out.iter_mut().enumerate() {
+        *x = f(l);
+    }
+    out
+}
 
 /// One boolean per lane.
 pub type Mask<const L: usize> = [bool; L];
@@ -36,43 +48,43 @@ impl<T: Float, const L: usize> Lanes<T, L> {
     /// The lane-wise maximum.
     #[inline(always)]
     pub fn max(self, other: Self) -> Self {
-        Self(from_fn(|l| self.0[l].max(other.0[l])))
+        Self(lanewise(T::zero(), |l| self.0[l].max(other.0[l])))
     }
 
     /// The lane-wise minimum.
     #[inline(always)]
     pub fn min(self, other: Self) -> Self {
-        Self(from_fn(|l| self.0[l].min(other.0[l])))
+        Self(lanewise(T::zero(), |l| self.0[l].min(other.0[l])))
     }
 
     /// The lane-wise absolute value.
     #[inline(always)]
     pub fn abs(self) -> Self {
-        Self(from_fn(|l| self.0[l].abs()))
+        Self(lanewise(T::zero(), |l| self.0[l].abs()))
     }
 
     /// The lane-wise square root.
     #[inline(always)]
     pub fn sqrt(self) -> Self {
-        Self(from_fn(|l| self.0[l].sqrt()))
+        Self(lanewise(T::zero(), |l| self.0[l].sqrt()))
     }
 
     /// `self ≤ other` per lane (false where either is NaN).
     #[inline(always)]
     pub fn le(self, other: Self) -> Mask<L> {
-        from_fn(|l| self.0[l] <= other.0[l])
+        lanewise(false, |l| self.0[l] <= other.0[l])
     }
 
     /// `self > other` per lane (false where either is NaN).
     #[inline(always)]
     pub fn gt(self, other: Self) -> Mask<L> {
-        from_fn(|l| self.0[l] > other.0[l])
+        lanewise(false, |l| self.0[l] > other.0[l])
     }
 
     /// `if mask { a } else { b }` per lane.
     #[inline(always)]
     pub fn select(mask: Mask<L>, a: Self, b: Self) -> Self {
-        Self(from_fn(|l| if mask[l] { a.0[l] } else { b.0[l] }))
+        Self(lanewise(T::zero(), |l| if mask[l] { a.0[l] } else { b.0[l] }))
     }
 }
 
@@ -82,7 +94,7 @@ macro_rules! lane_wise {
             type Output = Self;
             #[inline(always)]
             fn $method(self, other: Self) -> Self {
-                Self(from_fn(|l| self.0[l] $op other.0[l]))
+                Self(lanewise(T::zero(), |l| self.0[l] $op other.0[l]))
             }
         }
     };
@@ -97,14 +109,14 @@ impl<T: Float, const L: usize> Neg for Lanes<T, L> {
     type Output = Self;
     #[inline(always)]
     fn neg(self) -> Self {
-        Self(from_fn(|l| -self.0[l]))
+        Self(lanewise(T::zero(), |l| -self.0[l]))
     }
 }
 
 /// `a && b` per lane.
 #[inline(always)]
 pub fn and<const L: usize>(a: Mask<L>, b: Mask<L>) -> Mask<L> {
-    from_fn(|l| a[l] & b[l])
+    lanewise(false, |l| a[l] & b[l])
 }
 
 /// Whether some lane is set (every lane read: no early exit, so that it stays in vectors).
@@ -122,5 +134,5 @@ pub fn all<const L: usize>(mask: Mask<L>) -> bool {
 /// `a && !b` per lane.
 #[inline(always)]
 pub fn and_not<const L: usize>(a: Mask<L>, b: Mask<L>) -> Mask<L> {
-    from_fn(|l| a[l] & !b[l])
+    lanewise(false, |l| a[l] & !b[l])
 }

@@ -82,15 +82,20 @@ impl LaneHealth {
             self.taken += 1;
             return Onsets([0; LANES]);
         }
-        let loaded = loaded.map(u32::from);
-        let onset: [u32; LANES] = from_fn(|l| loaded[l] & !self.in_contact[l] & 1);
         self.taken += 1;
-        self.contact_steps = from_fn(|l| self.contact_steps[l] + loaded[l]);
-        self.impacts = from_fn(|l| self.impacts[l] + onset[l]);
-        // last_impact = the step just completed where an impact began, else as it was.
-        let keep = onset.map(|o| o.wrapping_sub(1));
-        self.last_impact = from_fn(|l| (self.last_impact[l] & keep[l]) | ((self.steps[l] + self.taken) & !keep[l]));
-        self.in_contact = loaded;
+        // (Plain loops: `from_fn` here was left out of line, a baseline-SSE2 call every step
+        // of a contact.)
+        let mut onset = [0; LANES];
+        for l in 0..LANES {
+            let loaded = u32::from(loaded[l]);
+            onset[l] = loaded & !self.in_contact[l] & 1;
+            self.contact_steps[l] += loaded;
+            self.impacts[l] += onset[l];
+            // last_impact = the step just completed where an impact began, else as it was.
+            let keep = onset[l].wrapping_sub(1);
+            self.last_impact[l] = (self.last_impact[l] & keep) | ((self.steps[l] + self.taken) & !keep);
+            self.in_contact[l] = loaded;
+        }
         Onsets(onset)
     }
 
@@ -101,15 +106,16 @@ impl LaneHealth {
     #[inline(always)]
     pub(super) fn record_located(&mut self, onsets: &Onsets, times: [u32; LANES]) -> Mask<LANES> {
         let step = self.taken;
-        from_fn(|l| {
+        let mut applied = [false; LANES];
+        for l in 0..LANES {
             if times[l] > 0 {
                 self.impacts[l] = self.impacts[l] - onsets.0[l] + times[l];
                 self.last_impact[l] = self.steps[l] + step;
-                false
             } else {
-                onsets.0[l] != 0
+                applied[l] = onsets.0[l] != 0;
             }
-        })
+        }
+        applied
     }
 
     #[inline(always)]

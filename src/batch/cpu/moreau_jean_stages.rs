@@ -27,7 +27,7 @@ use crate::batch::layout::{
 use crate::batch::observe::Recording;
 use crate::batch::sparsity::Rows;
 use crate::batch::{OperatorOffsets, StepParams};
-use crate::contact::lanes::{LANES, Lanes, Mask};
+use crate::contact::lanes::{LANES, Lanes, Mask, lanewise};
 
 pub(super) use located::{Located, SubSpan};
 
@@ -335,7 +335,7 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
         for (r, x) in self.lambda.iter().enumerate() {
             if row_kind(self.rows, r) != EQUALITY_ROW {
                 let carries = x.gt(Lanes::zero());
-                loaded = from_fn(|l| loaded[l] | carries[l]);
+                loaded = lanewise(false, |l| loaded[l] | carries[l]);
             }
         }
         self.health.record(loaded)

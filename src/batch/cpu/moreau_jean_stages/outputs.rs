@@ -2,15 +2,13 @@
 //! terms, and the step's activation and MLCP vector. Twins of the kernel functions of the
 //! same names in `shaders/moreau_jean_stages.wgsl`.
 
-use std::array::from_fn;
-
 use num_traits::Float;
 
 use super::super::lever::add_lever;
 use super::super::moreau_jean_rows::{TANGENT, row_kind};
 use super::super::sphere_rows::add_sphere_gap;
 use super::{Group, L};
-use crate::contact::lanes::{LANES, Lanes, Mask, and_not};
+use crate::contact::lanes::{LANES, Lanes};
 
 impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>
     Group<'_, T, NONLINEAR, EQUALITY, N, M>
@@ -108,8 +106,10 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
             if let Some(span) = self.span.as_ref().filter(|_| self.spanning) {
                 // A located sub-step's rows: left out, closed within its tolerance, plastic.
                 let (closed, scheme) = ((y + span.tol * ydot.min(zero)).le(zero), self.active[r]);
-                let test: Mask<LANES> = from_fn(|l| if span.closed[r][l] { closed[l] } else { scheme[l] });
-                self.active[r] = and_not(test, span.excluded[r]);
+                for l in 0..LANES {
+                    let test = if span.closed[r][l] { closed[l] } else { scheme[l] };
+                    self.active[r][l] = test & !span.excluded[r][l];
+                }
                 self.lcp_base[r] = Lanes::select(span.plastic[r], zero, self.lcp_base[r]);
             }
             if EQUALITY {

@@ -22,9 +22,12 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
         let m = self.m();
         let zero = T::zero();
         let min_flight = walk.min_flight;
-        from_fn(|l| {
+        // (A plain loop: `from_fn` here ran out of line, each lane's `Found` written and read
+        // back through a stalled store, 7 % of a located run.)
+        let mut found = [Found::Nothing; LANES];
+        for (l, found) in found.iter_mut().enumerate() {
             if walk.finished[l] || !closing[l] {
-                return Found::Nothing;
+                continue;
             }
             let (length, mut first) = (walk.length[l], None);
             for r in (0..m).filter(|&r| loc.open[r][l]) {
@@ -39,21 +42,24 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
                 // A row an impact left at y ≤ 0, separating too slowly to rise above 0,
                 // that ends the trial closed: its flight is below resolution.
                 let sinking = (0..m).find(|&r| loc.open[r][l] && loc.y0[r].0[l] <= zero && loc.y1[r].0[l] <= zero);
-                return sinking.map_or(Found::Nothing, Found::TooSoon);
+                *found = sinking.map_or(Found::Nothing, Found::TooSoon);
+                continue;
             };
-            if guess * length < min_flight && loc.recent[row][l] {
-                return Found::TooSoon(row);
-            }
-            Found::Refine {
-                row,
-                a: zero,
-                b: (loc.y1[row].0[l] <= zero).then_some(length),
-                tau: guess * length,
-                held: length,
-                settling_speed: min_flight * acceleration.abs(),
-                refining: true,
-            }
-        })
+            *found = if guess * length < min_flight && loc.recent[row][l] {
+                Found::TooSoon(row)
+            } else {
+                Found::Refine {
+                    row,
+                    a: zero,
+                    b: (loc.y1[row].0[l] <= zero).then_some(length),
+                    tau: guess * length,
+                    held: length,
+                    settling_speed: min_flight * acceleration.abs(),
+                    refining: true,
+                }
+            };
+        }
+        found
     }
 
     /// Refines the crossings together: trial sub-steps of length τ from the start, Newton on

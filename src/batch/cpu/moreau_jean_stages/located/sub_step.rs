@@ -113,13 +113,13 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
             } else {
                 Lanes::zero()
             };
-            let (y, ydot, recent) = (loc.y0[r], loc.ydot0[r], loc.recent[r]);
-            loc.open[r] = from_fn(|l| {
-                loc.gap[r]
+            let (y, ydot, recent, gap) = (loc.y0[r], loc.ydot0[r], loc.recent[r], loc.gap[r]);
+            for (l, open) in loc.open[r].iter_mut().enumerate() {
+                *open = gap
                     && !walk.finished[l]
                     && walk.total[l] < MAX_LOCATED_IMPACTS
-                    && is_open(y.0[l], ydot.0[l], terms.0[l], recent[l])
-            });
+                    && is_open(y.0[l], ydot.0[l], terms.0[l], recent[l]);
+            }
         }
     }
 
