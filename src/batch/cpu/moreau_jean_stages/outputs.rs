@@ -8,7 +8,7 @@ use super::super::lever::add_lever;
 use super::super::moreau_jean_rows::{TANGENT, row_kind};
 use super::super::sphere_rows::add_sphere_gap;
 use super::{Group, L};
-use crate::contact::lanes::{LANES, Lanes};
+use crate::contact::lanes::{LANES, Lanes, and_not, lanewise};
 
 impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>
     Group<'_, T, NONLINEAR, EQUALITY, N, M>
@@ -106,10 +106,8 @@ impl<T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, cons
             if let Some(span) = self.span.as_ref().filter(|_| self.spanning) {
                 // A located sub-step's rows: left out, closed within its tolerance, plastic.
                 let (closed, scheme) = ((y + span.tol * ydot.min(zero)).le(zero), self.active[r]);
-                for l in 0..LANES {
-                    let test = if span.closed[r][l] { closed[l] } else { scheme[l] };
-                    self.active[r][l] = test & !span.excluded[r][l];
-                }
+                let test = lanewise(false, |l| if span.closed[r][l] { closed[l] } else { scheme[l] });
+                self.active[r] = and_not(test, span.excluded[r]);
                 self.lcp_base[r] = Lanes::select(span.plastic[r], zero, self.lcp_base[r]);
             }
             if EQUALITY {

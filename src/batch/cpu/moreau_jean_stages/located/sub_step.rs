@@ -8,7 +8,7 @@ use num_traits::Float;
 
 use super::super::{Group, L, LANES};
 use super::{Located, Walk};
-use crate::contact::lanes::{Lanes, Mask, any};
+use crate::contact::lanes::{Lanes, Mask, any, lanewise};
 use crate::reference::{MAX_LOCATED_IMPACTS, rounding_floor};
 
 impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, const M: usize>
@@ -114,12 +114,11 @@ impl<'a, T: Float, const NONLINEAR: bool, const EQUALITY: bool, const N: usize, 
                 Lanes::zero()
             };
             let (y, ydot, recent, gap) = (loc.y0[r], loc.ydot0[r], loc.recent[r], loc.gap[r]);
-            for (l, open) in loc.open[r].iter_mut().enumerate() {
-                *open = gap
-                    && !walk.finished[l]
+            loc.open[r] = lanewise(false, |l| {
+                gap && !walk.finished[l]
                     && walk.total[l] < MAX_LOCATED_IMPACTS
-                    && is_open(y.0[l], ydot.0[l], terms.0[l], recent[l]);
-            }
+                    && is_open(y.0[l], ydot.0[l], terms.0[l], recent[l])
+            });
         }
     }
 
